@@ -1,0 +1,94 @@
+# hps-sim - top-level build.
+#
+#   make            build the simulator (./hps-sim)
+#   make deps       install missing Debian packages (apt-get update first)
+#   make test       unit tests (cmocka), bad-input tests, differential tests
+#                   against qemu-riscv64, workload checks
+#   make bench      simulated MIPS of each model, next to qemu-riscv64
+#   make workloads  build the guest workload suite for RISC-V and Alpha
+#
+# Sources are picked up by wildcard, so adding a file needs no edit here.
+# BUILD selects the object directory (helpers working in parallel may use
+# their own, e.g. make BUILD=build-fp).
+
+BUILD   ?= build
+CC      ?= gcc
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+           -Iinclude -Isim -Isim/isa/rv64 -MMD -MP
+LDLIBS  += -lelf -lopcodes-multiarch -lbfd-multiarch -lm
+
+RV_CC      ?= riscv64-linux-gnu-gcc
+ALPHA_CC   ?= alpha-linux-gnu-gcc
+GUEST_CFLAGS ?= -O2
+
+DEBIAN_PKGS = gcc make libc6-dev pkg-config \
+              gcc-riscv64-linux-gnu libc6-dev-riscv64-cross \
+              gcc-alpha-linux-gnu libc6.1-dev-alpha-cross \
+              libelf-dev binutils-multiarch-dev libreadline-dev libcmocka-dev \
+              libinih-dev qemu-user python3-matplotlib python3-numpy
+
+SIM_SRCS  := $(wildcard sim/*.c sim/isa/rv64/*.c pipeline/*.c dise/*.c)
+MAIN_SRC  := sim/main.c
+LIB_SRCS  := $(filter-out $(MAIN_SRC),$(SIM_SRCS))
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+MAIN_OBJ  := $(MAIN_SRC:%.c=$(BUILD)/%.o)
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_HELPERS := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
+UNIT_HELPER_OBJS := $(UNIT_HELPERS:%.c=$(BUILD)/%.o)
+
+.PHONY: all deps test unit-test diff-test badinput-test workload-test bench \
+        workloads guests clean
+
+all: hps-sim
+
+hps-sim: $(MAIN_OBJ) $(BUILD)/libhps.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libhps.a: $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(UNIT_HELPER_OBJS) $(BUILD)/libhps.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(UNIT_HELPER_OBJS) $(BUILD)/libhps.a $(LDLIBS) -lcmocka
+
+deps:
+	@missing=""; for p in $(DEBIAN_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	else echo "all Debian packages present"; fi
+
+# ---- guest programs -------------------------------------------------------
+include tests/guest/guest.mk
+include workloads/workloads.mk
+
+# ---- tests ----------------------------------------------------------------
+test: all $(UNIT_BINS) guests workloads
+	@tests/run_all.sh $(BUILD)
+
+unit-test: $(UNIT_BINS)
+	@tests/run_unit.sh $(BUILD)
+
+bench: all workloads
+	@tests/bench.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) build-* hps-sim
+
+-include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d)
+
+# ---- the main job of the README: simulate a workload, print its statistics --
+DEMO_WORKLOAD ?= bwt_compress
+.PHONY: demo
+demo: all $(BUILD)/workloads/rv64/$(DEMO_WORKLOAD)
+	./hps-sim --stats - $(BUILD)/workloads/rv64/$(DEMO_WORKLOAD) test

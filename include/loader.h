@@ -1,0 +1,50 @@
+/*
+ * loader.h - ELF loading (libelf) and the Linux initial process stack.
+ *
+ * loader_probe() reads just the ELF header so the caller can pick the ISA;
+ * loader_load() maps PT_LOAD segments into guest memory and reports the
+ * entry point and program headers; loader_build_stack() lays out argc,
+ * argv, envp and the auxiliary vector exactly as the Linux kernel does.
+ * Every problem with the file is reported as a message in `err` (the caller
+ * prints it and exits with status 2); nothing here prints or exits.
+ */
+#ifndef HPS_LOADER_H
+#define HPS_LOADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isa.h"
+#include "mem.h"
+
+typedef struct image {
+    uint64_t entry;             /* e_entry (+ bias)                         */
+    uint64_t phdr_addr;         /* guest address of the program headers     */
+    uint64_t phnum, phent;
+    uint64_t load_bias;         /* 0 for ET_EXEC                            */
+    uint64_t lowest, highest;   /* extent of the loaded segments            */
+    uint64_t brk_start;         /* page-aligned end of the highest segment  */
+    int      elf_machine;
+    bool     is_dynamic;        /* has PT_INTERP                            */
+    char     interp[256];       /* PT_INTERP path, when present             */
+} image_t;
+
+/* Read the header: fills *machine (EM_*). false + err on any problem. */
+bool loader_probe(const char *path, int *machine, char *err, size_t errlen);
+
+/* Map the executable's segments.  Dynamic executables are refused with a
+ * message telling the user to link with -static (until --sysroot exists). */
+bool loader_load(const char *path, const isa_t *isa, mem_t *mem, image_t *img,
+                 char *err, size_t errlen);
+
+/* Build the initial stack at the top of the guest stack region.  Returns
+ * the initial stack pointer.  `random16` supplies the 16 AT_RANDOM bytes. */
+uint64_t loader_build_stack(mem_t *mem, const image_t *img, const isa_t *isa,
+                            int argc, char *const argv[], char *const envp[],
+                            const uint8_t random16[16], const char *execfn);
+
+#define GUEST_STACK_TOP   0x3ffffff000ull   /* just under the Sv39 user limit */
+#define GUEST_STACK_SIZE  (8ull << 20)      /* 8 MiB, like ulimit -s           */
+
+#endif /* HPS_LOADER_H */

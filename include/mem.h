@@ -1,0 +1,166 @@
+/*
+ * mem.h - sparse, paged guest memory.
+ *
+ * The guest address space is a two-level radix table of 4 KiB pages whose
+ * host storage is allocated on first touch.  Loads and stores go through a
+ * small direct-mapped software TLB (separate read and write arrays) so the
+ * common case is a tag compare and a host memory access.  A page that holds
+ * decoded instructions never has a write-TLB entry: the first store to it
+ * takes the slow path, which drops the page's decoded instructions so that
+ * self-modifying code is seen.
+ *
+ * Faults (unmapped page, wrong permission) longjmp to mem->fault_jmp with the
+ * fault recorded in mem->fault; the core turns that into a guest fault report.
+ * The copy-in/copy-out calls used by the syscall layer never fault: they
+ * return false and the syscall returns -EFAULT.
+ */
+#ifndef HPS_MEM_H
+#define HPS_MEM_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "isa.h"
+
+#define GUEST_PAGE_SHIFT 12
+#define GUEST_PAGE_SIZE  (1ull << GUEST_PAGE_SHIFT)
+#define GUEST_PAGE_MASK  (GUEST_PAGE_SIZE - 1)
+#define GUEST_ADDR_BITS  48            /* guest addresses at or above 2^48 fault */
+#define MEM_TLB_SIZE     1024          /* entries per TLB array, power of two   */
+
+#define likely(x)   __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+enum { MEM_PROT_READ = 1, MEM_PROT_WRITE = 2, MEM_PROT_EXEC = 4 };
+enum { MEM_ACCESS_READ, MEM_ACCESS_WRITE, MEM_ACCESS_FETCH };
+
+typedef struct guest_page {
+    uint8_t *data;          /* GUEST_PAGE_SIZE bytes, NULL until first touched */
+    insn_t  *decoded;       /* GUEST_PAGE_SIZE/2 decoded slots, or NULL        */
+    uint64_t touched[GUEST_PAGE_SIZE / 8 / 64]; /* one bit per 64-bit word      */
+    uint8_t  prot;          /* MEM_PROT_*                                      */
+    bool     code_live;     /* some decoded slot is valid: no write-TLB entry  */
+} guest_page_t;
+
+typedef struct mem_tlb_entry {
+    uint64_t  tag;          /* guest page number, or ~0 when invalid           */
+    uintptr_t addend;       /* host address = addend + guest address           */
+} mem_tlb_entry_t;
+
+typedef struct mem_fault {
+    uint64_t addr;
+    int access;             /* MEM_ACCESS_*                                    */
+    bool mapped;            /* page mapped but permission denied               */
+} mem_fault_t;
+
+typedef struct mem {
+    mem_tlb_entry_t rtlb[MEM_TLB_SIZE];
+    mem_tlb_entry_t wtlb[MEM_TLB_SIZE];
+    guest_page_t **dir[1u << (GUEST_ADDR_BITS - 30)]; /* 1 GiB regions      */
+    jmp_buf *fault_jmp;     /* where a faulting access longjmps to            */
+    mem_fault_t fault;
+    uint64_t pages_mapped;  /* statistics                                     */
+    uint64_t pages_touched;
+    uint64_t decoded_pages_dropped;
+    uint64_t touched_dropped;   /* unique-address bits of pages since unmapped */
+    insn_t **graveyard;         /* decoded arrays of unmapped pages (kept until
+                                   mem_free: the run loop may still hold one) */
+    size_t graveyard_len, graveyard_cap;
+    /* decoded-page invalidation hook: called before a page's decoded slots
+     * are dropped so their ground-truth counts can be folded into totals. */
+    void (*on_decoded_drop)(void *ctx, insn_t *slots, size_t n);
+    void *on_decoded_drop_ctx;
+} mem_t;
+
+mem_t *mem_new(void);
+void   mem_free(mem_t *m);
+
+/* Mapping.  Addresses and lengths are rounded out to whole pages.  Return
+ * false if the range is outside the guest address space. */
+bool mem_map(mem_t *m, uint64_t addr, uint64_t len, int prot);
+void mem_unmap(mem_t *m, uint64_t addr, uint64_t len);
+bool mem_protect(mem_t *m, uint64_t addr, uint64_t len, int prot);
+bool mem_is_mapped(const mem_t *m, uint64_t addr);
+/* Highest free range of `len` bytes ending at or below `top`, or 0. */
+uint64_t mem_find_free(const mem_t *m, uint64_t len, uint64_t bottom, uint64_t top);
+guest_page_t *mem_page(const mem_t *m, uint64_t addr);   /* NULL if unmapped */
+
+/* Non-faulting copies for the loader and syscall layer (ignore protection
+ * except that the page must be mapped).  Return false on an unmapped byte. */
+bool mem_read(mem_t *m, uint64_t addr, void *buf, uint64_t len);
+bool mem_write(mem_t *m, uint64_t addr, const void *buf, uint64_t len);
+/* Copy a NUL-terminated string of at most max-1 chars; false if unmapped or
+ * too long. */
+bool mem_read_str(mem_t *m, uint64_t addr, char *buf, size_t max);
+
+/* Drop every decoded instruction (fence.i, or after exec of new code).
+ * Dropping zeroes the slots (exec = NULL) but keeps the arrays allocated, so
+ * a pointer the run loop holds stays valid and simply re-decodes. */
+void mem_flush_decoded(mem_t *m);
+/* Decoded slots for the page holding pc, allocated on demand; faults if the
+ * page is unmapped or not executable. */
+insn_t *mem_decoded_page(mem_t *m, uint64_t pc);
+/* Call fn on every page's decoded slots (for end-of-run statistics). */
+void mem_for_each_decoded(const mem_t *m, void (*fn)(void *ctx, insn_t *slots, size_t n),
+                          void *ctx);
+/* Copy instruction bytes for decode, checking execute permission; faults. */
+void mem_fetch(mem_t *m, uint64_t addr, uint8_t *buf, unsigned len);
+/* A slot of the page holding pc was just decoded: from now on stores to the
+ * page must take the slow path. */
+void mem_note_code(mem_t *m, uint64_t pc);
+
+/* Slow paths of the inline accessors below; they fault via longjmp. */
+uint64_t mem_load_slow(mem_t *m, uint64_t addr, unsigned size);
+void     mem_store_slow(mem_t *m, uint64_t addr, uint64_t value, unsigned size);
+_Noreturn void mem_raise(mem_t *m, uint64_t addr, int access, bool mapped);
+
+static inline bool mem_tlb_hit(const mem_tlb_entry_t *e, uint64_t addr, unsigned size)
+{
+    return e->tag == (addr >> GUEST_PAGE_SHIFT) &&
+           (addr & GUEST_PAGE_MASK) <= GUEST_PAGE_SIZE - size;
+}
+
+#define MEM_DEFINE_LOAD(bits)                                                   \
+    static inline uint64_t mem_load##bits(mem_t *m, uint64_t addr)              \
+    {                                                                           \
+        const mem_tlb_entry_t *e =                                              \
+            &m->rtlb[(addr >> GUEST_PAGE_SHIFT) & (MEM_TLB_SIZE - 1)];          \
+        if (likely(mem_tlb_hit(e, addr, bits / 8))) {                           \
+            uint##bits##_t v;                                                   \
+            memcpy(&v, (const void *)(e->addend + addr), sizeof v);             \
+            return v;                                                           \
+        }                                                                       \
+        return mem_load_slow(m, addr, bits / 8);                                \
+    }
+MEM_DEFINE_LOAD(8)
+MEM_DEFINE_LOAD(16)
+MEM_DEFINE_LOAD(32)
+MEM_DEFINE_LOAD(64)
+#undef MEM_DEFINE_LOAD
+
+#define MEM_DEFINE_STORE(bits)                                                  \
+    static inline void mem_store##bits(mem_t *m, uint64_t addr, uint64_t val)   \
+    {                                                                           \
+        const mem_tlb_entry_t *e =                                              \
+            &m->wtlb[(addr >> GUEST_PAGE_SHIFT) & (MEM_TLB_SIZE - 1)];          \
+        if (likely(mem_tlb_hit(e, addr, bits / 8))) {                           \
+            uint##bits##_t v = (uint##bits##_t)val;                             \
+            memcpy((void *)(e->addend + addr), &v, sizeof v);                   \
+            return;                                                             \
+        }                                                                       \
+        mem_store_slow(m, addr, val, bits / 8);                                 \
+    }
+MEM_DEFINE_STORE(8)
+MEM_DEFINE_STORE(16)
+MEM_DEFINE_STORE(32)
+MEM_DEFINE_STORE(64)
+#undef MEM_DEFINE_STORE
+
+/* Mark the 64-bit word holding addr as touched (unique-address statistic).
+ * Only the ground-truth run loop calls this. */
+void mem_mark_touched(mem_t *m, uint64_t addr, unsigned size);
+uint64_t mem_count_touched(const mem_t *m);
+
+#endif /* HPS_MEM_H */

@@ -1,0 +1,168 @@
+/*
+ * runstats.c - end-of-run statistics of the functional core (runstats.h).
+ *
+ * Dynamic counts come from the ground-truth counters in each decoded record
+ * (insn_t.count, insn_t.taken), summed by operation class and flags, so the
+ * run loop itself pays one increment per instruction and nothing else.
+ */
+#include "runstats.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void insn_totals_add(void *ctx, insn_t *slots, size_t n)
+{
+    insn_totals_t *t = ctx;
+    for (size_t k = 0; k < n; k++) {
+        const insn_t *in = &slots[k];
+        if (!in->exec || !in->count) continue;
+        uint64_t cnt = in->count;
+        t->insts += cnt;
+        t->static_executed++;
+        t->by_class[in->opclass] += cnt;
+        if (in->flags & IF_BRANCH) {
+            t->cond_branches += cnt;
+            t->cond_taken += in->taken;
+            if (in->flags & IF_BACKWARD) {
+                t->cond_backward += cnt;
+                t->cond_backward_taken += in->taken;
+            }
+        }
+        if (in->flags & IF_JUMP) t->jumps += cnt;
+        if (in->flags & IF_CALL) {
+            t->calls += cnt;
+            t->call_sites_executed++;
+            if (in->flags & IF_INDIRECT) t->indirect_calls += cnt;
+        }
+        if (in->flags & IF_RETURN) t->returns += cnt;
+        if (in->flags & IF_LOAD) t->loads += cnt;
+        if (in->flags & IF_STORE) t->stores += cnt;
+        if (in->flags & IF_FP) t->fp_insts += cnt;
+        if (in->flags & IF_COMPRESSED) t->compressed += cnt;
+    }
+}
+
+static void totals_merge(insn_totals_t *into, const insn_totals_t *from)
+{
+    uint64_t *a = (uint64_t *)into;
+    const uint64_t *b = (const uint64_t *)from;
+    for (size_t k = 0; k < sizeof *into / sizeof(uint64_t); k++) a[k] += b[k];
+}
+
+uint64_t count_static_call_sites(const cpu_t *c, const image_t *img)
+{
+    uint64_t sites = 0;
+    uint64_t step = c->isa->elf_machine == 0x9026 ? 4 : 2;
+    for (uint64_t pc = img->lowest; pc + 2 <= img->highest;) {
+        guest_page_t *pg = mem_page(c->mem, pc);
+        if (!pg || !(pg->prot & MEM_PROT_EXEC)) {
+            pc = (pc | GUEST_PAGE_MASK) + 1;
+            continue;
+        }
+        uint8_t bytes[4] = {0};
+        size_t avail = pc + 4 <= img->highest && mem_read(c->mem, pc, bytes, 4) ? 4 : 0;
+        if (!avail && mem_read(c->mem, pc, bytes, 2)) avail = 2;
+        insn_t in;
+        if (avail && c->isa->decode(pc, bytes, avail, &in)) {
+            if (in.flags & IF_CALL) sites++;
+            pc += in.len;
+        } else {
+            pc += step;
+        }
+    }
+    return sites;
+}
+
+static uint64_t distinct_targets(const truth_t *truth)
+{
+    size_t n = 0;
+    pair_count_t *pairs = pair_table_sorted(&truth->call_pairs, &n);
+    pair_table_t targets = {0};
+    for (size_t k = 0; k < n; k++) pair_table_add(&targets, pairs[k].b, 0, 1);
+    uint64_t count = targets.used;
+    pair_table_free(&targets);
+    free(pairs);
+    return count;
+}
+
+static void add_mix(stats_t *s, const insn_totals_t *t)
+{
+    char name[64], desc[128];
+    for (int k = 0; k < OC_COUNT; k++) {
+        snprintf(name, sizeof name, "cpu.opclass::%s", opclass_names[k]);
+        snprintf(desc, sizeof desc, "Instructions of operation class %s", opclass_names[k]);
+        stats_add_u64(s, name, t->by_class[k], "Count", desc);
+    }
+}
+
+static void add_control(stats_t *s, const insn_totals_t *t)
+{
+    stats_add_u64(s, "cpu.branches.conditional", t->cond_branches, "Count",
+                  "Conditional branches executed");
+    stats_add_u64(s, "cpu.branches.taken", t->cond_taken, "Count",
+                  "Conditional branches taken");
+    stats_add_u64(s, "cpu.branches.backward", t->cond_backward, "Count",
+                  "Conditional branches with a backward target");
+    stats_add_u64(s, "cpu.branches.backwardTaken", t->cond_backward_taken, "Count",
+                  "Backward conditional branches taken (loop back-edges)");
+    stats_add_u64(s, "cpu.jumps", t->jumps, "Count",
+                  "Unconditional jumps, calls and returns");
+    stats_add_u64(s, "cpu.calls", t->calls, "Count", "Procedure calls");
+    stats_add_u64(s, "cpu.callsIndirect", t->indirect_calls, "Count",
+                  "Procedure calls through a register");
+    stats_add_u64(s, "cpu.returns", t->returns, "Count", "Procedure returns");
+}
+
+static void add_memory(stats_t *s, const insn_totals_t *t, const run_info_t *info)
+{
+    stats_add_u64(s, "cpu.loads", t->loads, "Count", "Loads (incl. FP and LR/AMO)");
+    stats_add_u64(s, "cpu.stores", t->stores, "Count", "Stores (incl. FP and SC/AMO)");
+    stats_add_u64(s, "cpu.memRefs", t->loads + t->stores, "Count",
+                  "Memory-referencing instructions (AMOs count as load and store)");
+    if (info->truth)
+        stats_add_u64(s, "mem.uniqueWords", mem_count_touched(info->cpu->mem), "Count",
+                      "Distinct 64-bit data words referenced");
+    stats_add_u64(s, "mem.pagesTouched", info->cpu->mem->pages_touched, "Count",
+                  "Guest pages given host memory");
+}
+
+static void add_program(stats_t *s, const insn_totals_t *t, const run_info_t *info)
+{
+    stats_add_u64(s, "prog.methods", info->symtab ? info->symtab->count : 0, "Count",
+                  "Functions in the program's symbol table");
+    stats_add_u64(s, "prog.callSites", count_static_call_sites(info->cpu, info->image),
+                  "Count", "Static call instructions in the executable");
+    stats_add_u64(s, "prog.callSitesExecuted", t->call_sites_executed, "Count",
+                  "Call instructions executed at least once");
+    if (info->truth) {
+        stats_add_u64(s, "prog.callPairs", info->truth->call_pairs.used, "Count",
+                      "Distinct (call site, target) pairs executed");
+        stats_add_u64(s, "prog.methodsCalled", distinct_targets(info->truth), "Count",
+                      "Distinct call targets executed");
+    }
+}
+
+void runstats_collect(const run_info_t *info, stats_t *s)
+{
+    insn_totals_t t;
+    memset(&t, 0, sizeof t);
+    mem_for_each_decoded(info->cpu->mem, insn_totals_add, &t);
+    if (info->dropped) totals_merge(&t, info->dropped);
+
+    double secs = info->host_seconds > 0 ? info->host_seconds : 1e-9;
+    stats_add_u64(s, "simInsts", info->cpu->instret, "Count", "Instructions simulated");
+    stats_add_u64(s, "simCycles", info->cpu->cycle, "Cycle",
+                  "Cycles simulated (functional core: one per instruction)");
+    stats_add_f64(s, "hostSeconds", info->host_seconds, "Second", "Host time in the run loop");
+    stats_add_f64(s, "hostMIPS", (double)info->cpu->instret / secs / 1e6, "Count/Second",
+                  "Simulated million instructions per host second");
+    stats_add_u64(s, "cpu.staticInstsExecuted", t.static_executed, "Count",
+                  "Distinct static instructions executed");
+    stats_add_u64(s, "cpu.compressed", t.compressed, "Count", "RVC (16-bit) instructions");
+    stats_add_u64(s, "cpu.fpInsts", t.fp_insts, "Count", "Floating-point instructions");
+    add_mix(s, &t);
+    add_control(s, &t);
+    add_memory(s, &t, info);
+    add_program(s, &t, info);
+}

@@ -1,0 +1,33 @@
+#!/bin/bash
+# run_all.sh BUILD_DIR - the whole test suite behind `make test`: unit tests,
+# bad-input tests, guest-fault tests, differential tests against qemu-riscv64
+# and the workload checks.  Each suite ends with "N passed, M failed"; this
+# script adds them up and ends with the same line for the whole run.
+set -u
+build=${1:-build}
+cd "$(dirname "$0")/.."
+total_p=0; total_f=0; failed_suites=""
+run_suite() {
+    local name=$1; shift
+    echo "=== $name"
+    local log; log=$(mktemp)
+    "$@" 2>&1 | tee "$log"
+    local rc=${PIPESTATUS[0]}
+    local line; line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+    local p f
+    p=$(printf '%s' "$line" | sed -E 's/.*\b([0-9]+) passed.*/\1/'); p=${p:-0}
+    f=$(printf '%s' "$line" | sed -E 's/.*\b([0-9]+) failed.*/\1/'); f=${f:-0}
+    if [ -z "$line" ] || { [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; }; then f=$((f + 1)); fi
+    total_p=$((total_p + p)); total_f=$((total_f + f))
+    [ "$f" -ne 0 ] && failed_suites="$failed_suites $name"
+    rm -f "$log"
+}
+run_suite unit       tests/run_unit.sh "$build"
+run_suite badinput   tests/badinput/run.sh "$build"
+run_suite faults     tests/faults/run.sh "$build"
+run_suite diff       tests/diff/run.sh "$build"
+run_suite workloads  tests/workloads_check.sh "$build"
+echo "=== summary"
+[ -n "$failed_suites" ] && echo "failing suites:$failed_suites"
+echo "total: $total_p passed, $total_f failed"
+[ "$total_f" -eq 0 ]
