@@ -29,6 +29,37 @@ typedef struct sys_entry {
     sys_handler_fn fn;          /* NULL: known but unsupported              */
 } sys_entry_t;
 
+/* ABI-neutral forms the handlers work with; each ABI converts them to and
+ * from its own guest layouts (see sys_abi_t below). */
+typedef struct sys_stat {
+    uint64_t dev, ino, rdev;
+    uint32_t mode, nlink, uid, gid;
+    int64_t size, blksize, blocks;
+    int64_t atime, atime_nsec, mtime, mtime_nsec, ctime, ctime_nsec;
+} sys_stat_t;
+
+/* Terminal settings with Linux asm-generic flag values and c_cc indices. */
+#define SYS_NCCS 19
+typedef struct sys_termios {
+    uint32_t iflag, oflag, cflag, lflag;
+    uint8_t line;
+    uint8_t cc[SYS_NCCS];
+} sys_termios_t;
+
+/* mmap flags a handler understands (an ABI's mmap_flags_in maps to these). */
+enum {
+    SYS_MAP_SHARED = 1u << 0, SYS_MAP_PRIVATE = 1u << 1, SYS_MAP_FIXED = 1u << 2,
+    SYS_MAP_ANON = 1u << 3, SYS_MAP_FIXED_NOREPLACE = 1u << 4,
+    SYS_MAP_SHARED_VALIDATE = 1u << 5, SYS_MAP_UNKNOWN = 1u << 31
+};
+
+/* ioctl requests a handler understands (an ABI's ioctl_in maps to these). */
+enum {
+    SYS_IOCTL_UNKNOWN = 0, SYS_IOCTL_TCGETS, SYS_IOCTL_TCSETS, SYS_IOCTL_TCSETSW,
+    SYS_IOCTL_TCSETSF, SYS_IOCTL_TIOCGWINSZ, SYS_IOCTL_TIOCSWINSZ,
+    SYS_IOCTL_FIONREAD, SYS_IOCTL_FIONBIO, SYS_IOCTL_TIOCGPGRP
+};
+
 typedef struct sys_abi {
     const char *name;
     uint8_t nr_reg;             /* unified register holding the number      */
@@ -38,6 +69,26 @@ typedef struct sys_abi {
     const sys_entry_t *table;   /* sorted by nr                             */
     unsigned table_size;
     unsigned page_size;
+    const char *uname_machine;  /* uname -m                                 */
+
+    /* Constants and flags: guest encoding <-> Linux generic / host. */
+    int      (*errno_out)(int linux_errno);     /* Linux errno -> guest     */
+    int      (*open_flags_in)(uint64_t guest);  /* guest O_* -> host O_*    */
+    uint64_t (*open_flags_out)(int host);       /* host O_* -> guest (F_GETFL) */
+    unsigned (*mmap_flags_in)(uint64_t guest);  /* guest MAP_* -> SYS_MAP_* */
+    int      (*ioctl_in)(uint64_t guest);       /* guest request -> SYS_IOCTL_* */
+    int      (*rlimit_in)(uint64_t guest);      /* -> Linux generic RLIMIT_*, -1 */
+    int      (*signal_in)(uint64_t guest);      /* -> Linux generic signal, 0 bad */
+    int      (*sigmask_how_in)(uint64_t guest); /* -> 0 block/1 unblock/2 set, -1 */
+    uint64_t madv_dontneed;                     /* MADV_DONTNEED's number   */
+
+    /* Structure layouts. */
+    unsigned stat_size;                          /* struct stat (fstat, ...) */
+    void (*stat_out)(const sys_stat_t *st, uint8_t *buf);
+    unsigned termios_size;                       /* kernel struct termios    */
+    void (*termios_out)(const sys_termios_t *t, uint8_t *buf);
+    void (*termios_in)(const uint8_t *buf, sys_termios_t *t);
+    unsigned sigaction_size;                     /* kernel struct sigaction  */
 } sys_abi_t;
 
 extern const sys_abi_t sys_abi_rv64;
@@ -50,6 +101,11 @@ typedef struct sys_config {
 } sys_config_t;
 
 #define SYS_MAX_FDS 1024
+#define SYS_NSIG    64          /* signals 1..64                            */
+#define SYS_NRLIMIT 16          /* Linux generic RLIMIT_* count             */
+#define SYS_SIGACTION_MAX 32    /* bytes of a recorded guest sigaction      */
+
+enum { SYS_FD_OWNED = 1, SYS_FD_CLOEXEC = 2 };   /* fd_flags bits           */
 
 typedef struct sys {
     const sys_abi_t *abi;
@@ -58,15 +114,25 @@ typedef struct sys {
     uint64_t brk_start, brk_cur;        /* program break                    */
     uint64_t mmap_bottom, mmap_top;     /* where anonymous mmaps go         */
     int host_fd[SYS_MAX_FDS];           /* guest fd -> host fd, -1 = closed */
+    uint8_t fd_flags[SYS_MAX_FDS];      /* SYS_FD_*: owned (close the host fd), cloexec */
     uint64_t rng_state;                 /* splitmix64 stream for getrandom  */
     uint64_t tid;
     uint64_t calls;                     /* syscalls executed                */
+    char *exe_path;                     /* guest program (/proc/self/exe)   */
+    uint64_t sleep_ns;                  /* simulated time spent sleeping    */
+    uint64_t rlimit[SYS_NRLIMIT][2];    /* soft, hard                       */
+    uint64_t sigmask;                   /* blocked signals (never delivered) */
+    uint8_t sigaction[SYS_NSIG + 1][SYS_SIGACTION_MAX]; /* recorded, guest layout */
+    uint8_t altstack[24];               /* recorded sigaltstack             */
+    uint64_t clear_child_tid, robust_list, robust_len;
 } sys_t;
 
 sys_t *sys_new(mem_t *mem, const sys_abi_t *abi, const sys_config_t *cfg);
 void   sys_free(sys_t *s);
 /* Called by the loader once the image is mapped: the break starts here. */
 void   sys_set_brk(sys_t *s, uint64_t brk_start);
+/* The guest program's path, reported by readlink("/proc/self/exe"). */
+void   sys_set_exe(sys_t *s, const char *path);
 /* Execute the syscall the guest requested (ecall / callsys).  Stops the
  * cpu on exit/exit_group (STOP_EXIT) and on unemulated calls
  * (STOP_BAD_SYSCALL, stop_info = number). */

@@ -118,7 +118,7 @@ static void parse_options(int argc, char **argv, options_t *o)
     o->trace_limit = 100000;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+:", longopts, NULL)) != -1) {
         switch (ch) {
         case OPT_MAX_INSTS:   o->max_insts = parse_count("--max-insts", optarg); break;
         case OPT_STATS:       o->stats_path = optarg; break;

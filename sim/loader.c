@@ -1,0 +1,657 @@
+/*
+ * loader.c - load a guest ELF executable into guest memory and build the
+ * Linux initial process stack (argc, argv, envp, auxv).
+ *
+ * The file is checked before anything is mapped: header identity, class,
+ * byte order, type, machine, the program header table and every segment's
+ * file range are validated against the real file size, so a truncated or
+ * corrupt file gives a message naming the problem instead of a crash.
+ * map_image() maps one ELF image at a given load bias; it is written to be
+ * reused for a dynamic loader (PT_INTERP) image once --sysroot exists.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "loader.h"
+
+/* Where an ET_DYN (static-pie) executable is placed: 2/3 of the Sv39 user
+ * address space, as ELF_ET_DYN_BASE on riscv64 Linux (deterministic: no
+ * randomisation). */
+#define ET_DYN_BASE 0x2aaaaaa000ull
+
+/* Fixed, deterministic credentials reported in the auxiliary vector. */
+#define GUEST_UID 1000
+#define GUEST_GID 1000
+
+/* Linux rejects program header tables larger than 64 KiB. */
+#define MAX_PHDR_BYTES 65536
+
+/* An open ELF file being checked and loaded. */
+typedef struct elf_file {
+    const char *path;
+    int fd;
+    Elf *elf;
+    uint64_t size;          /* bytes in the file */
+    GElf_Ehdr eh;
+    size_t phnum;
+    GElf_Phdr *ph;          /* phnum program headers, or NULL */
+} elf_file_t;
+
+static bool fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static bool fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+/* ---- identification --------------------------------------------------- */
+
+static const char *machine_name(int m)
+{
+    switch (m) {
+    case EM_RISCV:   return "RISC-V";
+    case EM_ALPHA:   return "Alpha";
+    case EM_X86_64:  return "x86-64";
+    case EM_386:     return "i386";
+    case EM_AARCH64: return "AArch64";
+    case EM_ARM:     return "ARM";
+    case EM_PPC:     return "PowerPC";
+    case EM_PPC64:   return "PowerPC64";
+    case EM_S390:    return "s390";
+    case EM_MIPS:    return "MIPS";
+    case EM_SPARCV9: return "SPARC64";
+    case EM_IA_64:   return "IA-64";
+    case 258:        return "LoongArch";   /* EM_LOONGARCH */
+    default:         return NULL;
+    }
+}
+
+/* Machines the simulator knows; the caller picks (or refuses) the ISA. */
+static bool machine_known(int m)
+{
+    return m == EM_RISCV || m == EM_ALPHA;
+}
+
+static const char *type_name(unsigned t)
+{
+    switch (t) {
+    case ET_NONE: return "ELF file of type ET_NONE";
+    case ET_REL:  return "relocatable object file (ET_REL), not an executable";
+    case ET_CORE: return "core dump (ET_CORE), not an executable";
+    default:      return "ELF file of unknown type";
+    }
+}
+
+/* Check e_ident from the first bytes of the file (read without libelf so
+ * that a short file can be told apart from a non-ELF one). */
+static bool check_ident(const elf_file_t *f, char *err, size_t errlen)
+{
+    unsigned char id[EI_NIDENT] = {0};
+    ssize_t n = pread(f->fd, id, sizeof id, 0);
+    if (n < 0)
+        return fail(err, errlen, "%s: cannot read: %s", f->path, strerror(errno));
+    if (n == 0)
+        return fail(err, errlen, "%s: empty file, not an ELF executable", f->path);
+    size_t have = (size_t)n < SELFMAG ? (size_t)n : SELFMAG;
+    if (memcmp(id, ELFMAG, have) != 0)
+        return fail(err, errlen, "%s: not an ELF file (no ELF magic number)", f->path);
+    if ((size_t)n < EI_NIDENT)
+        return fail(err, errlen, "%s: truncated ELF: file is %" PRIu64 " bytes, shorter "
+                    "than the ELF identification", f->path, f->size);
+    if (id[EI_CLASS] == ELFCLASS32)
+        return fail(err, errlen, "%s: 32-bit ELF (ELFCLASS32); only 64-bit "
+                    "programs are supported", f->path);
+    if (f->size < sizeof(Elf64_Ehdr))
+        return fail(err, errlen, "%s: truncated ELF: file is %" PRIu64 " bytes, shorter "
+                    "than the %zu-byte ELF header", f->path, f->size, sizeof(Elf64_Ehdr));
+    if (id[EI_CLASS] != ELFCLASS64)
+        return fail(err, errlen, "%s: corrupt ELF: invalid class %u in e_ident",
+                    f->path, id[EI_CLASS]);
+    if (id[EI_DATA] == ELFDATA2MSB)
+        return fail(err, errlen, "%s: big-endian ELF; only little-endian programs "
+                    "are supported", f->path);
+    if (id[EI_DATA] != ELFDATA2LSB)
+        return fail(err, errlen, "%s: corrupt ELF: invalid data encoding %u in e_ident",
+                    f->path, id[EI_DATA]);
+    if (id[EI_VERSION] != EV_CURRENT)
+        return fail(err, errlen, "%s: corrupt ELF: invalid version %u in e_ident",
+                    f->path, id[EI_VERSION]);
+    return true;
+}
+
+static bool check_header(const elf_file_t *f, char *err, size_t errlen)
+{
+    const GElf_Ehdr *eh = &f->eh;
+    if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN)
+        return fail(err, errlen, "%s: %s", f->path, type_name(eh->e_type));
+    if (!machine_known(eh->e_machine)) {
+        const char *name = machine_name(eh->e_machine);
+        if (name)
+            return fail(err, errlen, "%s: %s executable (ELF machine %u); hps-sim runs "
+                        "RISC-V RV64 programs", f->path, name, eh->e_machine);
+        return fail(err, errlen, "%s: unsupported machine (ELF machine %u); hps-sim "
+                    "runs RISC-V RV64 programs", f->path, eh->e_machine);
+    }
+    return true;
+}
+
+/* ---- opening and closing --------------------------------------------- */
+
+static void elf_close(elf_file_t *f)
+{
+    free(f->ph);
+    f->ph = NULL;
+    if (f->elf) elf_end(f->elf);
+    f->elf = NULL;
+    if (f->fd >= 0) close(f->fd);
+    f->fd = -1;
+}
+
+/* Open path and validate everything up to and including the ELF header. */
+static bool elf_open(elf_file_t *f, const char *path, char *err, size_t errlen)
+{
+    memset(f, 0, sizeof *f);
+    f->path = path;
+    f->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (f->fd < 0)
+        return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(f->fd, &st) != 0)
+        return fail(err, errlen, "%s: cannot stat: %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return fail(err, errlen, "%s: is a directory, not an executable", path);
+    if (!S_ISREG(st.st_mode))
+        return fail(err, errlen, "%s: not a regular file", path);
+    f->size = (uint64_t)st.st_size;
+    if (!check_ident(f, err, errlen)) return false;
+
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return fail(err, errlen, "%s: libelf initialisation failed: %s", path,
+                    elf_errmsg(-1));
+    f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
+    if (!f->elf || elf_kind(f->elf) != ELF_K_ELF)
+        return fail(err, errlen, "%s: not an ELF file", path);
+    if (!gelf_getehdr(f->elf, &f->eh))
+        return fail(err, errlen, "%s: corrupt ELF header: %s", path, elf_errmsg(-1));
+    return check_header(f, err, errlen);
+}
+
+/* Validate the program header table against the file and read it. */
+static bool read_phdrs(elf_file_t *f, char *err, size_t errlen)
+{
+    const GElf_Ehdr *eh = &f->eh;
+    if (eh->e_phnum == 0)
+        return fail(err, errlen, "%s: corrupt ELF: no program headers (e_phnum is 0)",
+                    f->path);
+    if (eh->e_phnum == PN_XNUM)
+        return fail(err, errlen, "%s: corrupt ELF: extended program header count "
+                    "(e_phnum 0xffff) is not supported", f->path);
+    if (eh->e_phentsize != sizeof(Elf64_Phdr))
+        return fail(err, errlen, "%s: corrupt ELF: program header entry size %u, "
+                    "expected %zu", f->path, eh->e_phentsize, sizeof(Elf64_Phdr));
+    uint64_t bytes = (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr);
+    if (bytes > MAX_PHDR_BYTES)
+        return fail(err, errlen, "%s: corrupt ELF: %u program headers is too many",
+                    f->path, eh->e_phnum);
+    if (eh->e_phoff > f->size || bytes > f->size - eh->e_phoff)
+        return fail(err, errlen, "%s: truncated ELF: program header table (offset 0x%"
+                    PRIx64 ", %u entries) extends past end of file (file is 0x%" PRIx64
+                    " bytes)", f->path, (uint64_t)eh->e_phoff, eh->e_phnum, f->size);
+    size_t n = 0;
+    if (elf_getphdrnum(f->elf, &n) != 0 || n != eh->e_phnum)
+        return fail(err, errlen, "%s: corrupt ELF: cannot read program headers: %s",
+                    f->path, elf_errmsg(-1));
+    f->ph = calloc(n, sizeof *f->ph);
+    if (!f->ph) return fail(err, errlen, "%s: out of memory", f->path);
+    for (size_t k = 0; k < n; k++)
+        if (!gelf_getphdr(f->elf, (int)k, &f->ph[k]))
+            return fail(err, errlen, "%s: corrupt ELF: program header %zu: %s",
+                        f->path, k, elf_errmsg(-1));
+    f->phnum = n;
+    return true;
+}
+
+/* ---- segment checks ---------------------------------------------------- */
+
+static bool check_file_range(const elf_file_t *f, size_t k, char *err, size_t errlen)
+{
+    const GElf_Phdr *p = &f->ph[k];
+    if (p->p_offset > f->size || p->p_filesz > f->size - p->p_offset)
+        return fail(err, errlen, "%s: truncated ELF: segment %zu extends past end of "
+                    "file (offset 0x%" PRIx64 " size 0x%" PRIx64 ", file is 0x%" PRIx64
+                    " bytes)", f->path, k, (uint64_t)p->p_offset, (uint64_t)p->p_filesz,
+                    f->size);
+    return true;
+}
+
+static bool check_load_segment(const elf_file_t *f, size_t k, uint64_t bias,
+                               char *err, size_t errlen)
+{
+    const GElf_Phdr *p = &f->ph[k];
+    if (!check_file_range(f, k, err, errlen)) return false;
+    if (p->p_filesz > p->p_memsz)
+        return fail(err, errlen, "%s: corrupt ELF: segment %zu has file size 0x%" PRIx64
+                    " larger than its memory size 0x%" PRIx64, f->path, k,
+                    (uint64_t)p->p_filesz, (uint64_t)p->p_memsz);
+    uint64_t start = p->p_vaddr + bias, end = start + p->p_memsz;
+    if (start < p->p_vaddr || end < start ||
+        end > GUEST_STACK_TOP - GUEST_STACK_SIZE)
+        return fail(err, errlen, "%s: corrupt ELF: segment %zu (0x%" PRIx64 "+0x%" PRIx64
+                    ") lies outside the guest address space", f->path, k,
+                    (uint64_t)p->p_vaddr, (uint64_t)p->p_memsz);
+    return true;
+}
+
+static int prot_of(uint32_t flags)
+{
+    return (flags & PF_R ? MEM_PROT_READ : 0) | (flags & PF_W ? MEM_PROT_WRITE : 0) |
+           (flags & PF_X ? MEM_PROT_EXEC : 0);
+}
+
+/* ---- mapping ----------------------------------------------------------- */
+
+/* Map [start, end) with prot; pages already mapped by an earlier segment
+ * keep their contents and get the union of both protections. */
+static bool map_pages(mem_t *mem, uint64_t start, uint64_t end, int prot)
+{
+    for (uint64_t a = start & ~GUEST_PAGE_MASK; a < end; a += GUEST_PAGE_SIZE) {
+        const guest_page_t *pg = mem_page(mem, a);
+        bool ok = pg ? mem_protect(mem, a, GUEST_PAGE_SIZE, pg->prot | prot)
+                     : mem_map(mem, a, GUEST_PAGE_SIZE, prot);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+/* Copy a segment's file bytes into guest memory in bounded chunks. */
+static bool copy_file_bytes(const elf_file_t *f, mem_t *mem, uint64_t addr,
+                            uint64_t off, uint64_t len, char *err, size_t errlen)
+{
+    enum { CHUNK = 1 << 20 };
+    uint8_t *buf = malloc(len < CHUNK ? (len ? len : 1) : CHUNK);
+    if (!buf) return fail(err, errlen, "%s: out of memory", f->path);
+    bool ok = true;
+    while (ok && len) {
+        size_t n = len < CHUNK ? (size_t)len : CHUNK;
+        ssize_t got = pread(f->fd, buf, n, (off_t)off);
+        if (got != (ssize_t)n)
+            ok = fail(err, errlen, "%s: read error at offset 0x%" PRIx64 ": %s", f->path,
+                      off, got < 0 ? strerror(errno) : "file changed while loading");
+        else if (!mem_write(mem, addr, buf, n))
+            ok = fail(err, errlen, "%s: cannot write segment at 0x%" PRIx64, f->path, addr);
+        addr += n; off += n; len -= n;
+    }
+    free(buf);
+    return ok;
+}
+
+/* Zero [addr, addr+len): bss bytes that share a page with earlier data. */
+static bool zero_fill(mem_t *mem, uint64_t addr, uint64_t len)
+{
+    static const uint8_t zeros[256];
+    while (len) {
+        uint64_t n = len < sizeof zeros ? len : sizeof zeros;
+        if (!mem_write(mem, addr, zeros, n)) return false;
+        addr += n; len -= n;
+    }
+    return true;
+}
+
+static bool map_segment(const elf_file_t *f, size_t k, uint64_t bias, mem_t *mem,
+                        char *err, size_t errlen)
+{
+    const GElf_Phdr *p = &f->ph[k];
+    uint64_t start = p->p_vaddr + bias, end = start + p->p_memsz;
+    if (p->p_memsz == 0) return true;
+    if (!map_pages(mem, start, end, prot_of(p->p_flags)))
+        return fail(err, errlen, "%s: cannot map segment %zu at 0x%" PRIx64, f->path,
+                    k, start);
+    if (!copy_file_bytes(f, mem, start, p->p_offset, p->p_filesz, err, errlen))
+        return false;
+    /* The bss tail inside the last file page; whole bss pages are fresh. */
+    uint64_t bss = start + p->p_filesz;
+    uint64_t page_end = (bss + GUEST_PAGE_MASK) & ~GUEST_PAGE_MASK;
+    uint64_t tail = (page_end < end ? page_end : end) - bss;
+    if (tail && !zero_fill(mem, bss, tail))
+        return fail(err, errlen, "%s: cannot clear bss of segment %zu", f->path, k);
+    return true;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+    return a ? (v + a - 1) / a * a : v;
+}
+
+/* Guest address of the program headers: PT_PHDR, or the PT_LOAD segment
+ * whose file bytes cover e_phoff (as the kernel computes AT_PHDR). */
+static uint64_t phdr_address(const elf_file_t *f, uint64_t bias)
+{
+    uint64_t phoff = f->eh.e_phoff;
+    for (size_t k = 0; k < f->phnum; k++)
+        if (f->ph[k].p_type == PT_PHDR) return f->ph[k].p_vaddr + bias;
+    for (size_t k = 0; k < f->phnum; k++) {
+        const GElf_Phdr *p = &f->ph[k];
+        if (p->p_type == PT_LOAD && p->p_offset <= phoff &&
+            phoff < p->p_offset + p->p_filesz)
+            return phoff - p->p_offset + p->p_vaddr + bias;
+    }
+    return 0;
+}
+
+static bool entry_is_mapped(const elf_file_t *f, uint64_t entry)
+{
+    for (size_t k = 0; k < f->phnum; k++) {
+        const GElf_Phdr *p = &f->ph[k];
+        if (p->p_type == PT_LOAD && entry >= p->p_vaddr &&
+            entry - p->p_vaddr < p->p_memsz)
+            return true;
+    }
+    return false;
+}
+
+/* The bias an image must be loaded at: 0 for ET_EXEC, ET_DYN_BASE rounded
+ * up to the largest segment alignment for ET_DYN. */
+static uint64_t choose_bias(const elf_file_t *f, const isa_t *isa)
+{
+    if (f->eh.e_type != ET_DYN) return 0;
+    uint64_t align = isa && isa->page_size ? isa->page_size : GUEST_PAGE_SIZE;
+    for (size_t k = 0; k < f->phnum; k++)
+        if (f->ph[k].p_type == PT_LOAD && f->ph[k].p_align > align &&
+            (f->ph[k].p_align & (f->ph[k].p_align - 1)) == 0)
+            align = f->ph[k].p_align;
+    return align_up(ET_DYN_BASE, align);
+}
+
+/* Record PT_INTERP in img (validated: inside the file, NUL-terminated). */
+static bool read_interp(const elf_file_t *f, size_t k, image_t *img,
+                        char *err, size_t errlen)
+{
+    const GElf_Phdr *p = &f->ph[k];
+    if (!check_file_range(f, k, err, errlen)) return false;
+    char buf[sizeof img->interp] = {0};
+    size_t n = p->p_filesz < sizeof buf - 1 ? (size_t)p->p_filesz : sizeof buf - 1;
+    if (pread(f->fd, buf, n, (off_t)p->p_offset) != (ssize_t)n)
+        return fail(err, errlen, "%s: cannot read PT_INTERP: %s", f->path,
+                    strerror(errno));
+    buf[n] = '\0';
+    memcpy(img->interp, buf, sizeof buf);
+    img->is_dynamic = true;
+    return true;
+}
+
+/* Check and map every PT_LOAD of an opened image at `bias`, and fill img.
+ * Used for the executable; a dynamic loader would be a second call. */
+static bool map_image(const elf_file_t *f, uint64_t bias, mem_t *mem, image_t *img,
+                      char *err, size_t errlen)
+{
+    size_t loads = 0;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t k = 0; k < f->phnum; k++) {
+        const GElf_Phdr *p = &f->ph[k];
+        if (p->p_type != PT_LOAD) continue;
+        if (!check_load_segment(f, k, bias, err, errlen)) return false;
+        if (p->p_memsz == 0) continue;
+        loads++;
+        if (p->p_vaddr + bias < lo) lo = p->p_vaddr + bias;
+        if (p->p_vaddr + bias + p->p_memsz > hi) hi = p->p_vaddr + bias + p->p_memsz;
+    }
+    if (!loads)
+        return fail(err, errlen, "%s: corrupt ELF: no loadable (PT_LOAD) segments",
+                    f->path);
+    if (!entry_is_mapped(f, f->eh.e_entry))
+        return fail(err, errlen, "%s: corrupt ELF: entry point 0x%" PRIx64 " is not "
+                    "inside any loadable segment", f->path, (uint64_t)f->eh.e_entry);
+    for (size_t k = 0; k < f->phnum; k++)
+        if (f->ph[k].p_type == PT_LOAD && !map_segment(f, k, bias, mem, err, errlen))
+            return false;
+
+    img->entry = f->eh.e_entry + bias;
+    img->phdr_addr = phdr_address(f, bias);
+    img->phnum = f->phnum;
+    img->phent = f->eh.e_phentsize;
+    img->load_bias = bias;
+    img->lowest = lo;
+    img->highest = hi;
+    img->elf_machine = f->eh.e_machine;
+    return true;
+}
+
+/* ---- public entry points ---------------------------------------------- */
+
+bool loader_probe(const char *path, int *machine, char *err, size_t errlen)
+{
+    elf_file_t f;
+    bool ok = elf_open(&f, path, err, errlen);
+    if (ok && machine) *machine = f.eh.e_machine;
+    elf_close(&f);
+    return ok;
+}
+
+static bool load_checked(elf_file_t *f, const isa_t *isa, mem_t *mem, image_t *img,
+                         char *err, size_t errlen)
+{
+    if (isa && f->eh.e_machine != isa->elf_machine)
+        return fail(err, errlen, "%s: ELF machine %u does not match the %s ISA",
+                    f->path, f->eh.e_machine, isa->name);
+    if (!read_phdrs(f, err, errlen)) return false;
+    for (size_t k = 0; k < f->phnum; k++)
+        if (f->ph[k].p_type == PT_INTERP && !read_interp(f, k, img, err, errlen))
+            return false;
+    if (img->is_dynamic)
+        return fail(err, errlen, "%s: dynamically linked executable (interpreter %s); "
+                    "link it with -static", f->path, img->interp);
+    uint64_t bias = choose_bias(f, isa);
+    if (!map_image(f, bias, mem, img, err, errlen)) return false;
+    uint64_t page = isa && isa->page_size ? isa->page_size : GUEST_PAGE_SIZE;
+    img->brk_start = align_up(img->highest, page);
+    return true;
+}
+
+bool loader_load(const char *path, const isa_t *isa, mem_t *mem, image_t *img,
+                 char *err, size_t errlen)
+{
+    memset(img, 0, sizeof *img);
+    elf_file_t f;
+    bool ok = elf_open(&f, path, err, errlen) &&
+              load_checked(&f, isa, mem, img, err, errlen);
+    elf_close(&f);
+    return ok;
+}
+
+/* ---- the initial stack -------------------------------------------------- */
+
+/* AT_* values that <elf.h> of older C libraries may lack. */
+#ifndef AT_MINSIGSTKSZ
+#define AT_MINSIGSTKSZ 51
+#endif
+#define RISCV_AT_L1I_CACHESIZE 40     /* ..47: L1I, L1D, L2, L3 size/geometry */
+#define RISCV_AT_CACHE_ENTRIES 8
+
+/* Per-ISA auxiliary vector values (what that architecture's kernel sends). */
+typedef struct aux_arch {
+    bool cache_info;        /* riscv: AT_L1I_CACHESIZE..AT_L3_CACHEGEOMETRY */
+    uint64_t hwcap;
+    uint64_t minsigstksz;   /* 0 = not passed */
+    const char *platform;   /* AT_PLATFORM string, NULL = not passed */
+} aux_arch_t;
+
+static aux_arch_t aux_arch_for(const isa_t *isa)
+{
+    aux_arch_t a = { false, 0, 0, NULL };
+    if (isa && isa->elf_machine == EM_RISCV) {
+        a.cache_info = true;
+        /* One bit per single-letter extension: rv64imafdc. */
+        const char *letters = "IMAFDC";
+        for (const char *c = letters; *c; c++) a.hwcap |= 1ull << (*c - 'A');
+        /* riscv ARCH_DLINFO sends get_rt_sigframe_size(false): siginfo 128 +
+         * ucontext 960 + end-of-context header 8, rounded up to 16. */
+        a.minsigstksz = 1104;
+    }
+    return a;
+}
+
+/* Builds the stack downward from `sp`, writing into guest memory. */
+typedef struct stack_builder {
+    mem_t *mem;
+    uint64_t sp;
+    uint64_t floor;
+    bool ok;
+} stack_builder_t;
+
+static uint64_t push_bytes(stack_builder_t *b, const void *data, uint64_t len)
+{
+    if (b->sp - b->floor < len) { b->ok = false; return 0; }
+    b->sp -= len;
+    if (!mem_write(b->mem, b->sp, data, len)) b->ok = false;
+    return b->sp;
+}
+
+static uint64_t push_string(stack_builder_t *b, const char *s)
+{
+    return push_bytes(b, s, strlen(s) + 1);
+}
+
+static size_t count_strings(char *const v[])
+{
+    size_t n = 0;
+    while (v && v[n]) n++;
+    return n;
+}
+
+/* Copy strings so that v[0] ends up lowest (the kernel copies the last one
+ * first); addrs[k] gets the guest address of v[k]. */
+static void push_string_array(stack_builder_t *b, char *const v[], size_t n,
+                              uint64_t *addrs)
+{
+    for (size_t k = n; k-- > 0;) addrs[k] = push_string(b, v[k]);
+}
+
+static void put_word(uint64_t *words, size_t *pos, uint64_t v)
+{
+    words[(*pos)++] = v;
+}
+
+static void put_aux(uint64_t *words, size_t *pos, uint64_t type, uint64_t val)
+{
+    put_word(words, pos, type);
+    put_word(words, pos, val);
+}
+
+/* The auxiliary vector in the order fs/binfmt_elf.c create_elf_tables()
+ * writes it (ARCH_DLINFO first).  There is no vDSO, so no AT_SYSINFO_EHDR;
+ * cache sizes are sent as 0, the kernel's "unknown".  Returns the number of
+ * words written. */
+static size_t fill_auxv(uint64_t *w, const image_t *img, const isa_t *isa,
+                        uint64_t random_addr, uint64_t execfn_addr,
+                        uint64_t platform_addr)
+{
+    aux_arch_t arch = aux_arch_for(isa);
+    size_t n = 0;
+    for (int k = 0; arch.cache_info && k < RISCV_AT_CACHE_ENTRIES; k++)
+        put_aux(w, &n, RISCV_AT_L1I_CACHESIZE + k, 0);
+    if (arch.minsigstksz) put_aux(w, &n, AT_MINSIGSTKSZ, arch.minsigstksz);
+    put_aux(w, &n, AT_HWCAP, arch.hwcap);
+    put_aux(w, &n, AT_PAGESZ, isa && isa->page_size ? isa->page_size : GUEST_PAGE_SIZE);
+    put_aux(w, &n, AT_CLKTCK, 100);
+    put_aux(w, &n, AT_PHDR, img->phdr_addr);
+    put_aux(w, &n, AT_PHENT, img->phent);
+    put_aux(w, &n, AT_PHNUM, img->phnum);
+    put_aux(w, &n, AT_BASE, 0);                 /* no interpreter */
+    put_aux(w, &n, AT_FLAGS, 0);
+    put_aux(w, &n, AT_ENTRY, img->entry);
+    put_aux(w, &n, AT_UID, GUEST_UID);
+    put_aux(w, &n, AT_EUID, GUEST_UID);
+    put_aux(w, &n, AT_GID, GUEST_GID);
+    put_aux(w, &n, AT_EGID, GUEST_GID);
+    put_aux(w, &n, AT_SECURE, 0);
+    put_aux(w, &n, AT_RANDOM, random_addr);
+    put_aux(w, &n, AT_EXECFN, execfn_addr);
+    if (platform_addr) put_aux(w, &n, AT_PLATFORM, platform_addr);
+    put_aux(w, &n, AT_NULL, 0);
+    return n;
+}
+
+enum { MAX_AUXV_WORDS = 2 * 40 };
+
+/* Write argc, argv, envp and auxv below the strings; returns the final sp
+ * (pointing at argc, 16-byte aligned) or 0 if it does not fit. */
+static uint64_t push_vectors(stack_builder_t *b, const image_t *img, const isa_t *isa,
+                             size_t argc, const uint64_t *argv_a, size_t envc,
+                             const uint64_t *envp_a, uint64_t random_addr,
+                             uint64_t execfn_addr, uint64_t platform_addr)
+{
+    uint64_t aux[MAX_AUXV_WORDS];
+    size_t auxn = fill_auxv(aux, img, isa, random_addr, execfn_addr, platform_addr);
+    size_t words = 1 + (argc + 1) + (envc + 1) + auxn;
+    uint64_t *vec = calloc(words, sizeof *vec);
+    if (!vec) return 0;
+    size_t n = 0;
+    put_word(vec, &n, argc);
+    for (size_t k = 0; k < argc; k++) put_word(vec, &n, argv_a[k]);
+    put_word(vec, &n, 0);
+    for (size_t k = 0; k < envc; k++) put_word(vec, &n, envp_a[k]);
+    put_word(vec, &n, 0);
+    memcpy(vec + n, aux, auxn * sizeof *aux);
+
+    uint64_t bytes = words * sizeof *vec;
+    uint64_t sp = (b->sp - bytes) & ~15ull;     /* STACK_ROUND */
+    if (b->sp < b->floor + bytes + 16) b->ok = false;
+    else {
+        b->sp = sp + bytes;
+        push_bytes(b, vec, bytes);
+    }
+    free(vec);
+    return b->ok ? sp : 0;
+}
+
+uint64_t loader_build_stack(mem_t *mem, const image_t *img, const isa_t *isa,
+                            int argc, char *const argv[], char *const envp[],
+                            const uint8_t random16[16], const char *execfn)
+{
+    uint64_t base = GUEST_STACK_TOP - GUEST_STACK_SIZE;
+    if (!mem_map(mem, base, GUEST_STACK_SIZE, MEM_PROT_READ | MEM_PROT_WRITE)) return 0;
+
+    /* Strings may use a quarter of the stack, as Linux allows (E2BIG). */
+    stack_builder_t b = { mem, GUEST_STACK_TOP, GUEST_STACK_TOP - GUEST_STACK_SIZE / 4,
+                          true };
+    size_t nargs = argc > 0 ? (size_t)argc : 0;
+    size_t envc = count_strings(envp);
+    uint64_t *addrs = calloc(nargs + envc + 1, sizeof *addrs);
+    if (!addrs) return 0;
+
+    static const uint8_t null_word[8];
+    push_bytes(&b, null_word, sizeof null_word);
+    uint64_t execfn_addr = push_string(&b, execfn ? execfn : (nargs ? argv[0] : ""));
+    push_string_array(&b, envp, envc, addrs + nargs);
+    push_string_array(&b, argv, nargs, addrs);
+
+    b.floor = base;
+    b.sp &= ~15ull;                              /* arch_align_stack */
+    aux_arch_t arch = aux_arch_for(isa);
+    uint64_t platform_addr = arch.platform ? push_string(&b, arch.platform) : 0;
+    static const uint8_t zero16[16];
+    uint64_t random_addr = push_bytes(&b, random16 ? random16 : zero16, 16);
+
+    uint64_t sp = b.ok ? push_vectors(&b, img, isa, nargs, addrs, envc, addrs + nargs,
+                                      random_addr, execfn_addr, platform_addr)
+                       : 0;
+    free(addrs);
+    return sp;
+}

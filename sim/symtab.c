@@ -1,0 +1,200 @@
+/*
+ * symtab.c - function symbols of the guest program, read from the ELF
+ * symbol table with libelf, for traces, fault reports and statistics.
+ *
+ * FUNC (and GNU IFUNC) symbols are sorted by address; aliases at one
+ * address collapse to a single entry (global names beat weak ones, weak
+ * beat local); a symbol of size 0 extends to the next symbol.
+ */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symtab.h"
+
+/* A symbol while the table is being built. */
+typedef struct raw_sym {
+    uint64_t addr, size;
+    size_t name_off;        /* into the table's string buffer */
+    int rank;               /* binding preference: higher wins */
+} raw_sym_t;
+
+typedef struct builder {
+    raw_sym_t *syms;
+    size_t count, cap;
+    char *strings;
+    size_t str_len, str_cap;
+    bool failed;
+} builder_t;
+
+static int binding_rank(unsigned bind)
+{
+    switch (bind) {
+    case STB_GLOBAL: return 3;
+    case STB_WEAK:   return 2;
+    case STB_LOCAL:  return 1;
+    default:         return 0;
+    }
+}
+
+static bool grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return true;
+    size_t n = *cap ? *cap : 64;
+    while (n < need) n *= 2;
+    void *q = realloc(*p, n * elem);
+    if (!q) return false;
+    *p = q;
+    *cap = n;
+    return true;
+}
+
+static void add_symbol(builder_t *b, uint64_t addr, uint64_t size, const char *name,
+                       int rank)
+{
+    size_t len = strlen(name) + 1;
+    if (!grow((void **)&b->syms, &b->cap, b->count + 1, sizeof *b->syms) ||
+        !grow((void **)&b->strings, &b->str_cap, b->str_len + len, 1)) {
+        b->failed = true;
+        return;
+    }
+    memcpy(b->strings + b->str_len, name, len);
+    b->syms[b->count++] = (raw_sym_t){ addr, size, b->str_len, rank };
+    b->str_len += len;
+}
+
+static bool wanted(const GElf_Sym *s)
+{
+    unsigned type = GELF_ST_TYPE(s->st_info);
+    return (type == STT_FUNC || type == STT_GNU_IFUNC) && s->st_shndx != SHN_UNDEF &&
+           s->st_shndx != SHN_ABS && s->st_value != 0;
+}
+
+static void read_section(builder_t *b, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+    Elf_Data *data = elf_getdata(scn, NULL);
+    if (!data || !sh->sh_entsize) return;
+    size_t n = sh->sh_size / sh->sh_entsize;
+    for (size_t k = 1; k < n && !b->failed; k++) {
+        GElf_Sym s;
+        if (!gelf_getsym(data, (int)k, &s) || !wanted(&s)) continue;
+        const char *name = elf_strptr(elf, sh->sh_link, s.st_name);
+        if (!name || !*name) continue;
+        add_symbol(b, s.st_value, s.st_size, name, binding_rank(GELF_ST_BIND(s.st_info)));
+    }
+}
+
+/* Read .symtab, or .dynsym when the file has no .symtab. */
+static void read_symbols(builder_t *b, Elf *elf)
+{
+    for (int pass = 0; pass < 2 && b->count == 0 && !b->failed; pass++) {
+        Elf32_Word want = pass == 0 ? SHT_SYMTAB : SHT_DYNSYM;
+        for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+            GElf_Shdr sh;
+            if (gelf_getshdr(scn, &sh) && sh.sh_type == want)
+                read_section(b, elf, scn, &sh);
+        }
+    }
+}
+
+/* Sort by address, preferred alias first, then by name for determinism. */
+static const char *sort_strings;
+
+static int cmp_raw(const void *pa, const void *pb)
+{
+    const raw_sym_t *a = pa, *b = pb;
+    if (a->addr != b->addr) return a->addr < b->addr ? -1 : 1;
+    if (a->rank != b->rank) return a->rank > b->rank ? -1 : 1;
+    if ((a->size != 0) != (b->size != 0)) return a->size ? -1 : 1;
+    return strcmp(sort_strings + a->name_off, sort_strings + b->name_off);
+}
+
+/* Turn the sorted raw list into the final table (one entry per address). */
+static symtab_t *finish(builder_t *b)
+{
+    symtab_t *st = calloc(1, sizeof *st);
+    if (!st) return NULL;
+    st->strings = b->strings;
+    b->strings = NULL;
+    if (!b->count) return st;
+    sort_strings = st->strings;
+    qsort(b->syms, b->count, sizeof *b->syms, cmp_raw);
+    st->syms = calloc(b->count, sizeof *st->syms);
+    if (!st->syms) { symtab_free(st); return NULL; }
+    size_t n = 0;
+    for (size_t k = 0; k < b->count; k++) {
+        if (n && st->syms[n - 1].addr == b->syms[k].addr) continue;
+        st->syms[n++] = (symbol_t){ b->syms[k].addr, b->syms[k].size,
+                                    st->strings + b->syms[k].name_off };
+    }
+    for (size_t k = 0; k + 1 < n; k++)
+        if (st->syms[k].size == 0) st->syms[k].size = st->syms[k + 1].addr - st->syms[k].addr;
+    st->count = n;
+    return st;
+}
+
+symtab_t *symtab_load(const char *path)
+{
+    builder_t b;
+    memset(&b, 0, sizeof b);
+    int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd >= 0 && elf_version(EV_CURRENT) != EV_NONE) {
+        Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+        if (elf && elf_kind(elf) == ELF_K_ELF) read_symbols(&b, elf);
+        if (elf) elf_end(elf);
+    }
+    if (fd >= 0) close(fd);
+    symtab_t *st = b.failed ? NULL : finish(&b);
+    free(b.syms);
+    free(b.strings);
+    return st;
+}
+
+void symtab_relocate(symtab_t *st, uint64_t bias)
+{
+    for (size_t k = 0; st && k < st->count; k++) st->syms[k].addr += bias;
+}
+
+void symtab_free(symtab_t *st)
+{
+    if (!st) return;
+    free(st->syms);
+    free(st->strings);
+    free(st);
+}
+
+static bool contains(const symbol_t *s, uint64_t addr)
+{
+    return addr >= s->addr && (s->size == 0 || addr - s->addr < s->size);
+}
+
+const symbol_t *symtab_lookup(const symtab_t *st, uint64_t addr)
+{
+    if (!st || !st->count || addr < st->syms[0].addr) return NULL;
+    size_t lo = 0, hi = st->count;          /* last symbol with addr <= target */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (st->syms[mid].addr <= addr) lo = mid;
+        else hi = mid;
+    }
+    /* A small nested symbol may precede addr inside a larger enclosing one. */
+    for (size_t k = lo + 1, tries = 0; k-- > 0 && tries < 8; tries++)
+        if (contains(&st->syms[k], addr)) return &st->syms[k];
+    return NULL;
+}
+
+const char *symtab_format(const symtab_t *st, uint64_t addr, char *buf, size_t len)
+{
+    if (!buf || !len) return buf;
+    const symbol_t *s = symtab_lookup(st, addr);
+    if (!s) snprintf(buf, len, "0x%" PRIx64, addr);
+    else if (addr == s->addr) snprintf(buf, len, "%s", s->name);
+    else snprintf(buf, len, "%s+0x%" PRIx64, s->name, addr - s->addr);
+    return buf;
+}

@@ -1,0 +1,1560 @@
+/*
+ * syscall.c - ABI-independent Linux system-call emulation.
+ *
+ * sys_call() reads the number and arguments from the registers named by
+ * the ABI, looks the number up in the ABI's table and runs the handler.
+ * Handlers return a result or a negative host errno; errors are converted
+ * to Linux errno numbers and then to the guest ABI's convention (-errno in
+ * a0 for RISC-V; errno plus a flag register for Alpha).  Guest flag
+ * encodings and structure layouts are converted through sys_abi_t hooks,
+ * so a second ABI adds a table and converters but no handler changes.
+ *
+ * The process is single-threaded and never receives signals: signal
+ * actions are recorded and returned but never run.  Time is derived from
+ * retired instructions unless cfg.host_time is set, and randomness comes
+ * from a splitmix64 stream seeded by cfg.seed, so runs are reproducible.
+ */
+#include "sys.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "loader.h"
+#include "syscall_impl.h"
+
+#define SYS_PID   1000          /* deterministic process identity           */
+#define SYS_PPID  999
+#define SYS_UID   1000
+#define SYS_GID   1000
+#define MAX_IO    (64u << 20)   /* largest single read/write transfer       */
+#define MAX_IOV   1024
+#define PATH_MAX_GUEST 4096
+#define LINUX_AT_FDCWD (-100)
+#define RLIM_INF  (~0ull)
+
+/* Linux generic constants (identical on every Linux ABI). */
+enum { L_AT_SYMLINK_NOFOLLOW = 0x100, L_AT_REMOVEDIR = 0x200, L_AT_EACCESS = 0x200,
+       L_AT_SYMLINK_FOLLOW = 0x400, L_AT_NO_AUTOMOUNT = 0x800, L_AT_EMPTY_PATH = 0x1000 };
+enum { L_SIGKILL = 9, L_SIGSTOP = 19, L_SIGABRT = 6 };
+enum { L_RLIMIT_STACK = 3, L_RLIMIT_NOFILE = 7 };
+
+/* ---- errno: host -> Linux ------------------------------------------------ */
+
+static const struct { int host, linux_nr; } errno_map[] = {
+    {EPERM, 1}, {ENOENT, 2}, {ESRCH, 3}, {EINTR, 4}, {EIO, 5}, {ENXIO, 6},
+    {E2BIG, 7}, {ENOEXEC, 8}, {EBADF, 9}, {ECHILD, 10}, {EAGAIN, 11},
+    {ENOMEM, 12}, {EACCES, 13}, {EFAULT, 14}, {ENOTBLK, 15}, {EBUSY, 16},
+    {EEXIST, 17}, {EXDEV, 18}, {ENODEV, 19}, {ENOTDIR, 20}, {EISDIR, 21},
+    {EINVAL, 22}, {ENFILE, 23}, {EMFILE, 24}, {ENOTTY, 25}, {ETXTBSY, 26},
+    {EFBIG, 27}, {ENOSPC, 28}, {ESPIPE, 29}, {EROFS, 30}, {EMLINK, 31},
+    {EPIPE, 32}, {EDOM, 33}, {ERANGE, 34}, {EDEADLK, 35}, {ENAMETOOLONG, 36},
+    {ENOLCK, 37}, {ENOSYS, 38}, {ENOTEMPTY, 39}, {ELOOP, 40}, {ENOMSG, 42},
+    {EIDRM, 43}, {ENOSTR, 60}, {ENODATA, 61}, {ETIME, 62}, {ENOLINK, 67},
+    {EPROTO, 71}, {EBADMSG, 74}, {EOVERFLOW, 75}, {EILSEQ, 84},
+    {ENOTSOCK, 88}, {EDESTADDRREQ, 89}, {EMSGSIZE, 90}, {EPROTOTYPE, 91},
+    {ENOPROTOOPT, 92}, {EPROTONOSUPPORT, 93}, {EOPNOTSUPP, 95}, {ENOTSUP, 95},
+    {EAFNOSUPPORT, 97}, {EADDRINUSE, 98}, {EADDRNOTAVAIL, 99}, {ENETDOWN, 100},
+    {ENETUNREACH, 101}, {ENETRESET, 102}, {ECONNABORTED, 103}, {ECONNRESET, 104},
+    {ENOBUFS, 105}, {EISCONN, 106}, {ENOTCONN, 107}, {ETIMEDOUT, 110},
+    {ECONNREFUSED, 111}, {EHOSTUNREACH, 113}, {EALREADY, 114},
+    {EINPROGRESS, 115}, {ESTALE, 116}, {EDQUOT, 122}, {ECANCELED, 125},
+    {EOWNERDEAD, 130}, {ENOTRECOVERABLE, 131},
+};
+
+static int linux_errno(int host)
+{
+    for (size_t k = 0; k < sizeof errno_map / sizeof errno_map[0]; k++)
+        if (errno_map[k].host == host) return errno_map[k].linux_nr;
+    return 5;   /* EIO: an error the guest ABI cannot name */
+}
+
+static int64_t host_err(void) { return -(int64_t)errno; }
+
+/* A host call's result: the value, or -errno on failure. */
+static int64_t host_ret(int64_t r) { return r < 0 ? host_err() : r; }
+
+/* ---- creation, configuration --------------------------------------------- */
+
+sys_t *sys_new(mem_t *mem, const sys_abi_t *abi, const sys_config_t *cfg)
+{
+    sys_t *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->abi = abi;
+    s->mem = mem;
+    s->cfg = *cfg;
+    if (!s->cfg.insts_per_sec) s->cfg.insts_per_sec = 1000000000ull;
+    s->rng_state = cfg->seed;
+    s->tid = SYS_PID;
+    for (int k = 0; k < SYS_MAX_FDS; k++) s->host_fd[k] = k < 3 ? k : -1;
+    s->mmap_bottom = 0x10000;
+    s->mmap_top = GUEST_STACK_TOP - GUEST_STACK_SIZE - (1ull << 20);
+    for (int r = 0; r < SYS_NRLIMIT; r++) s->rlimit[r][0] = s->rlimit[r][1] = RLIM_INF;
+    s->rlimit[L_RLIMIT_STACK][0] = GUEST_STACK_SIZE;
+    s->rlimit[L_RLIMIT_NOFILE][0] = s->rlimit[L_RLIMIT_NOFILE][1] = SYS_MAX_FDS;
+    s->rlimit[4][0] = 0;                                   /* RLIMIT_CORE */
+    s->rlimit[8][0] = s->rlimit[8][1] = 8ull << 20;        /* RLIMIT_MEMLOCK */
+    s->rlimit[6][0] = s->rlimit[6][1] = 4096;              /* RLIMIT_NPROC */
+    s->rlimit[11][0] = s->rlimit[11][1] = 4096;            /* RLIMIT_SIGPENDING */
+    s->rlimit[12][0] = s->rlimit[12][1] = 819200;          /* RLIMIT_MSGQUEUE */
+    s->rlimit[13][0] = s->rlimit[13][1] = 0;               /* RLIMIT_NICE */
+    s->rlimit[14][0] = s->rlimit[14][1] = 0;               /* RLIMIT_RTPRIO */
+    return s;
+}
+
+void sys_free(sys_t *s)
+{
+    if (!s) return;
+    for (int k = 0; k < SYS_MAX_FDS; k++)
+        if (s->host_fd[k] >= 0 && (s->fd_flags[k] & SYS_FD_OWNED)) close(s->host_fd[k]);
+    free(s->exe_path);
+    free(s);
+}
+
+void sys_set_brk(sys_t *s, uint64_t brk_start)
+{
+    s->brk_start = s->brk_cur = brk_start;
+}
+
+void sys_set_exe(sys_t *s, const char *path)
+{
+    free(s->exe_path);
+    char *real = realpath(path, NULL);
+    s->exe_path = real ? real : strdup(path);
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void sys_random_bytes(sys_t *s, uint8_t *buf, uint64_t len)
+{
+    while (len) {
+        uint64_t v = splitmix64(&s->rng_state);
+        for (unsigned k = 0; k < 8 && len; k++, len--) *buf++ = (uint8_t)(v >> (8 * k));
+    }
+}
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+static const sys_entry_t *find_entry(const sys_abi_t *abi, uint64_t nr)
+{
+    unsigned lo = 0, hi = abi->table_size;
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        if (abi->table[mid].nr == nr) return &abi->table[mid];
+        if (abi->table[mid].nr < nr) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+const char *sys_name(const sys_abi_t *abi, uint64_t nr)
+{
+    const sys_entry_t *e = find_entry(abi, nr);
+    return e ? e->name : NULL;
+}
+
+static void set_result(sys_t *s, cpu_t *c, int64_t r)
+{
+    const sys_abi_t *abi = s->abi;
+    bool failed = r < 0 && r >= -4095;
+    uint64_t value = (uint64_t)r;
+    if (failed) {
+        int e = linux_errno((int)-r);
+        if (abi->errno_out) e = abi->errno_out(e);
+        value = abi->err_flag_reg >= 0 ? (uint64_t)e : (uint64_t)-(int64_t)e;
+    }
+    cpu_set(c, abi->ret_reg, value);
+    if (abi->err_flag_reg >= 0) cpu_set(c, (unsigned)abi->err_flag_reg, failed);
+}
+
+void sys_call(sys_t *s, cpu_t *c)
+{
+    const sys_abi_t *abi = s->abi;
+    uint64_t nr = cpu_get(c, abi->nr_reg);
+    uint64_t a[6];
+    for (int k = 0; k < 6; k++) a[k] = cpu_get(c, abi->arg_reg[k]);
+    s->calls++;
+    const sys_entry_t *e = find_entry(abi, nr);
+    if (!e || !e->fn) cpu_stop(c, STOP_BAD_SYSCALL, nr);
+    set_result(s, c, e->fn(s, c, a));
+}
+
+/* ---- guest memory helpers -------------------------------------------------- */
+
+/* Every page of [addr, addr+len) mapped with the access a syscall needs. */
+static bool range_ok(sys_t *s, uint64_t addr, uint64_t len, bool write)
+{
+    if (len == 0) return true;
+    if (addr + len < addr) return false;
+    int need = write ? MEM_PROT_WRITE : MEM_PROT_READ;
+    for (uint64_t p = addr & ~GUEST_PAGE_MASK; p < addr + len; p += GUEST_PAGE_SIZE) {
+        const guest_page_t *pg = mem_page(s->mem, p);
+        if (!pg || !(pg->prot & need)) return false;
+    }
+    return true;
+}
+
+static bool copy_in(sys_t *s, uint64_t addr, void *buf, uint64_t len)
+{
+    return range_ok(s, addr, len, false) && mem_read(s->mem, addr, buf, len);
+}
+
+static bool copy_out(sys_t *s, uint64_t addr, const void *buf, uint64_t len)
+{
+    return range_ok(s, addr, len, true) && mem_write(s->mem, addr, buf, len);
+}
+
+static bool put_u64(sys_t *s, uint64_t addr, uint64_t v)
+{
+    uint8_t b[8];
+    sys_put(b, 0, v, 8);
+    return copy_out(s, addr, b, 8);
+}
+
+static bool put_u32(sys_t *s, uint64_t addr, uint32_t v)
+{
+    uint8_t b[4];
+    sys_put(b, 0, v, 4);
+    return copy_out(s, addr, b, 4);
+}
+
+static bool get_u64(sys_t *s, uint64_t addr, uint64_t *v)
+{
+    uint8_t b[8];
+    if (!copy_in(s, addr, b, 8)) return false;
+    *v = sys_get(b, 0, 8);
+    return true;
+}
+
+/* A guest path into buf (PATH_MAX_GUEST bytes): 0 or -errno. */
+static int64_t get_path(sys_t *s, uint64_t addr, char *buf)
+{
+    if (!addr) return -EFAULT;
+    if (mem_read_str(s->mem, addr, buf, PATH_MAX_GUEST)) return 0;
+    return mem_is_mapped(s->mem, addr) && strnlen(buf, PATH_MAX_GUEST) == PATH_MAX_GUEST
+         ? -ENAMETOOLONG : -EFAULT;
+}
+
+static bool is_self_exe(const char *path)
+{
+    return !strcmp(path, "/proc/self/exe");
+}
+
+/* Paths that name the simulated process itself are redirected. */
+static const char *host_path(sys_t *s, const char *path)
+{
+    return is_self_exe(path) && s->exe_path ? s->exe_path : path;
+}
+
+/* ---- file descriptors ---------------------------------------------------- */
+
+static int host_of(sys_t *s, uint64_t gfd)
+{
+    int32_t fd = (int32_t)gfd;
+    return fd >= 0 && fd < SYS_MAX_FDS ? s->host_fd[fd] : -1;
+}
+
+/* Guest directory fd for the *at calls: AT_FDCWD passes through. */
+static int64_t dirfd_in(sys_t *s, uint64_t gfd, int *out)
+{
+    if ((int32_t)gfd == LINUX_AT_FDCWD) { *out = AT_FDCWD; return 0; }
+    *out = host_of(s, gfd);
+    return *out < 0 ? -EBADF : 0;
+}
+
+/* Give an open host fd the lowest free guest number >= min. */
+static int64_t fd_install(sys_t *s, int hfd, bool cloexec, int64_t min)
+{
+    for (int64_t g = min < 0 ? 0 : min; g < SYS_MAX_FDS; g++) {
+        if (s->host_fd[g] >= 0) continue;
+        s->host_fd[g] = hfd;
+        s->fd_flags[g] = SYS_FD_OWNED | (cloexec ? SYS_FD_CLOEXEC : 0);
+        return g;
+    }
+    close(hfd);
+    return min >= SYS_MAX_FDS ? -EINVAL : -EMFILE;
+}
+
+static void fd_release(sys_t *s, int g)
+{
+    if (s->fd_flags[g] & SYS_FD_OWNED) close(s->host_fd[g]);
+    s->host_fd[g] = -1;
+    s->fd_flags[g] = 0;
+}
+
+/* ---- process ---------------------------------------------------------------- */
+
+static _Noreturn void guest_exit(cpu_t *c, int status)
+{
+    c->exit_code = status;
+    cpu_stop(c, STOP_EXIT, 0);
+}
+
+int64_t sys_h_exit(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    guest_exit(c, (int)(a[0] & 0xff));
+}
+
+int64_t sys_h_exit_group(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    guest_exit(c, (int)(a[0] & 0xff));
+}
+
+int64_t sys_h_enosys(sys_t *s, cpu_t *c, const uint64_t a[6]) { return -ENOSYS; }
+int64_t sys_h_getpid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return SYS_PID; }
+int64_t sys_h_getppid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return SYS_PPID; }
+int64_t sys_h_gettid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return (int64_t)s->tid; }
+int64_t sys_h_getuid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return SYS_UID; }
+int64_t sys_h_geteuid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return SYS_UID; }
+int64_t sys_h_getgid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return SYS_GID; }
+int64_t sys_h_getegid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return SYS_GID; }
+int64_t sys_h_getgroups(sys_t *s, cpu_t *c, const uint64_t a[6]) { return 0; }
+int64_t sys_h_setsid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return -EPERM; }
+int64_t sys_h_sched_yield(sys_t *s, cpu_t *c, const uint64_t a[6]) { return 0; }
+
+static bool is_self(uint64_t pid) { return pid == 0 || pid == SYS_PID; }
+
+int64_t sys_h_getpgid(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    return is_self(a[0]) ? SYS_PID : -ESRCH;
+}
+
+int64_t sys_h_getsid(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    return is_self(a[0]) ? SYS_PID : -ESRCH;
+}
+
+int64_t sys_h_setpgid(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    return is_self(a[0]) ? 0 : -ESRCH;
+}
+
+int64_t sys_h_set_tid_address(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    s->clear_child_tid = a[0];
+    return (int64_t)s->tid;
+}
+
+int64_t sys_h_set_robust_list(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if (a[1] != 24) return -EINVAL;          /* sizeof(struct robust_list_head) */
+    s->robust_list = a[0];
+    s->robust_len = a[1];
+    return 0;
+}
+
+int64_t sys_h_get_robust_list(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if (!is_self(a[0]) && a[0] != s->tid) return -ESRCH;
+    if (!put_u64(s, a[1], s->robust_list) || !put_u64(s, a[2], s->robust_len)) return -EFAULT;
+    return 0;
+}
+
+/* Fill a struct new_utsname: six 65-byte strings (the same on every ABI). */
+int64_t sys_h_uname(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    const char *fields[6] = { "Linux", "hps-sim", "6.1.0", "#1 SMP hps-sim",
+                              s->abi->uname_machine, "(none)" };
+    uint8_t buf[6 * 65];
+    memset(buf, 0, sizeof buf);
+    for (int k = 0; k < 6; k++) strncpy((char *)buf + 65 * k, fields[k], 64);
+    return copy_out(s, a[0], buf, sizeof buf) ? 0 : -EFAULT;
+}
+
+/* ---- time ------------------------------------------------------------------- */
+
+enum { L_CLOCK_REALTIME = 0, L_CLOCK_MONOTONIC = 1, L_CLOCK_PROCESS_CPUTIME = 2,
+       L_CLOCK_THREAD_CPUTIME = 3, L_CLOCK_MONOTONIC_RAW = 4, L_CLOCK_REALTIME_COARSE = 5,
+       L_CLOCK_MONOTONIC_COARSE = 6, L_CLOCK_BOOTTIME = 7, L_CLOCK_REALTIME_ALARM = 8,
+       L_CLOCK_BOOTTIME_ALARM = 9, L_CLOCK_TAI = 11 };
+
+static uint64_t insts_to_ns(const sys_t *s, uint64_t insts)
+{
+    uint64_t ips = s->cfg.insts_per_sec;
+    return insts / ips * 1000000000ull +
+           (uint64_t)((unsigned __int128)(insts % ips) * 1000000000u / ips);
+}
+
+static int host_clock_id(int clock)
+{
+    switch (clock) {
+    case L_CLOCK_REALTIME: case L_CLOCK_REALTIME_ALARM: case L_CLOCK_TAI:
+        return CLOCK_REALTIME;
+    case L_CLOCK_REALTIME_COARSE:  return CLOCK_REALTIME_COARSE;
+    case L_CLOCK_MONOTONIC_COARSE: return CLOCK_MONOTONIC_COARSE;
+    case L_CLOCK_MONOTONIC_RAW:    return CLOCK_MONOTONIC_RAW;
+    case L_CLOCK_PROCESS_CPUTIME:  return CLOCK_PROCESS_CPUTIME_ID;
+    case L_CLOCK_THREAD_CPUTIME:   return CLOCK_THREAD_CPUTIME_ID;
+    case L_CLOCK_BOOTTIME: case L_CLOCK_BOOTTIME_ALARM: return CLOCK_BOOTTIME;
+    default:                       return CLOCK_MONOTONIC;
+    }
+}
+
+static bool clock_valid(int64_t clock)
+{
+    return clock >= 0 && clock <= L_CLOCK_TAI && clock != 10;
+}
+
+/* Nanoseconds on a guest clock (Linux generic clock id, already valid). */
+static uint64_t clock_ns(sys_t *s, cpu_t *c, int clock)
+{
+    if (s->cfg.host_time) {
+        struct timespec ts;
+        clock_gettime(host_clock_id(clock), &ts);
+        return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    }
+    uint64_t run = insts_to_ns(s, c->instret);
+    switch (clock) {
+    case L_CLOCK_PROCESS_CPUTIME: case L_CLOCK_THREAD_CPUTIME:
+        return run;
+    case L_CLOCK_REALTIME: case L_CLOCK_REALTIME_COARSE: case L_CLOCK_REALTIME_ALARM:
+    case L_CLOCK_TAI:
+        return s->cfg.epoch_sec * 1000000000ull + run + s->sleep_ns;
+    default:
+        return run + s->sleep_ns;
+    }
+}
+
+/* 64-bit timespec / timeval: two 64-bit words on both guest ABIs. */
+static bool put_time_pair(sys_t *s, uint64_t addr, uint64_t ns, uint64_t div)
+{
+    uint8_t b[16];
+    sys_put(b, 0, ns / 1000000000ull, 8);
+    sys_put(b, 8, ns % 1000000000ull / div, 8);
+    return copy_out(s, addr, b, sizeof b);
+}
+
+/* A guest timespec as nanoseconds: 0, or -EFAULT / -EINVAL. */
+static int64_t get_timespec(sys_t *s, uint64_t addr, uint64_t *ns)
+{
+    uint8_t b[16];
+    if (!copy_in(s, addr, b, sizeof b)) return -EFAULT;
+    int64_t sec = (int64_t)sys_get(b, 0, 8), nsec = (int64_t)sys_get(b, 8, 8);
+    if (sec < 0 || nsec < 0 || nsec >= 1000000000) return -EINVAL;
+    *ns = (uint64_t)sec * 1000000000ull + (uint64_t)nsec;
+    return 0;
+}
+
+int64_t sys_h_clock_gettime(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if (!clock_valid((int64_t)a[0])) return -EINVAL;
+    return put_time_pair(s, a[1], clock_ns(s, c, (int)a[0]), 1) ? 0 : -EFAULT;
+}
+
+int64_t sys_h_clock_getres(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int clock = (int)a[0];
+    if (!clock_valid((int64_t)a[0])) return -EINVAL;
+    uint64_t res = clock == L_CLOCK_REALTIME_COARSE || clock == L_CLOCK_MONOTONIC_COARSE
+                 ? 4000000 : 1;
+    if (a[1] && !put_time_pair(s, a[1], res, 1)) return -EFAULT;
+    return 0;
+}
+
+int64_t sys_h_gettimeofday(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if (a[0] && !put_time_pair(s, a[0], clock_ns(s, c, L_CLOCK_REALTIME), 1000))
+        return -EFAULT;
+    if (a[1]) {
+        uint8_t tz[8] = {0};
+        if (!copy_out(s, a[1], tz, sizeof tz)) return -EFAULT;
+    }
+    return 0;
+}
+
+/* Sleep for ns: really (host time) or by advancing the simulated clocks. */
+static void do_sleep(sys_t *s, uint64_t ns)
+{
+    if (!s->cfg.host_time) { s->sleep_ns += ns; return; }
+    struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
+                           .tv_nsec = (long)(ns % 1000000000ull) };
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {}
+}
+
+int64_t sys_h_nanosleep(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    uint64_t ns;
+    int64_t r = get_timespec(s, a[0], &ns);
+    if (r) return r;
+    do_sleep(s, ns);
+    return 0;
+}
+
+int64_t sys_h_clock_nanosleep(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int clock = (int)a[0];
+    if (!clock_valid((int64_t)a[0]) || clock == L_CLOCK_THREAD_CPUTIME) return -EINVAL;
+    uint64_t ns;
+    int64_t r = get_timespec(s, a[2], &ns);
+    if (r) return r;
+    if (a[1] & 1) {                              /* TIMER_ABSTIME */
+        uint64_t now = clock_ns(s, c, clock);
+        ns = ns > now ? ns - now : 0;
+    }
+    do_sleep(s, ns);
+    return 0;
+}
+
+#define TICKS_PER_SEC 100          /* USER_HZ */
+
+/* struct tms: four clock_t; returns ticks since boot. */
+int64_t sys_h_times(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    uint64_t cpu_ticks = clock_ns(s, c, L_CLOCK_PROCESS_CPUTIME) / (1000000000 / TICKS_PER_SEC);
+    if (a[0]) {
+        uint8_t b[32] = {0};
+        sys_put(b, 0, cpu_ticks, 8);
+        if (!copy_out(s, a[0], b, sizeof b)) return -EFAULT;
+    }
+    return (int64_t)(clock_ns(s, c, L_CLOCK_MONOTONIC) / (1000000000 / TICKS_PER_SEC));
+}
+
+/* struct rusage (144 bytes on 64-bit ABIs): user time from the run, the
+ * rest deterministic. */
+int64_t sys_h_getrusage(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int64_t who = (int64_t)a[0];
+    if (who != 0 && who != -1 && who != 1) return -EINVAL;   /* SELF, CHILDREN, THREAD */
+    uint8_t b[144] = {0};
+    if (who != -1) {
+        uint64_t ns = clock_ns(s, c, L_CLOCK_PROCESS_CPUTIME);
+        sys_put(b, 0, ns / 1000000000ull, 8);
+        sys_put(b, 8, ns % 1000000000ull / 1000, 8);
+        sys_put(b, 32, s->mem->pages_touched * (GUEST_PAGE_SIZE / 1024), 8); /* maxrss KiB */
+    }
+    return copy_out(s, a[1], b, sizeof b) ? 0 : -EFAULT;
+}
+
+/* struct sysinfo, 64-bit layout (112 bytes). */
+int64_t sys_h_sysinfo(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    uint8_t b[112] = {0};
+    sys_put(b, 0, clock_ns(s, c, L_CLOCK_BOOTTIME) / 1000000000ull, 8);   /* uptime */
+    sys_put(b, 32, 4ull << 30, 8);                                       /* totalram */
+    sys_put(b, 40, 3ull << 30, 8);                                       /* freeram */
+    sys_put(b, 80, 1, 2);                                                /* procs */
+    sys_put(b, 104, 1, 4);                                               /* mem_unit */
+    return copy_out(s, a[0], b, sizeof b) ? 0 : -EFAULT;
+}
+
+/* ---- randomness, scheduling, futexes ------------------------------------- */
+
+int64_t sys_h_getrandom(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    uint64_t len = a[1] > MAX_IO ? MAX_IO : a[1];
+    if (a[2] & ~7ull) return -EINVAL;
+    if (!range_ok(s, a[0], len, true)) return -EFAULT;
+    uint8_t *buf = malloc(len ? len : 1);
+    if (!buf) return -ENOMEM;
+    sys_random_bytes(s, buf, len);
+    mem_write(s->mem, a[0], buf, len);
+    free(buf);
+    return (int64_t)len;
+}
+
+/* One cpu: affinity mask with bit 0 set, written as one 64-bit word. */
+int64_t sys_h_sched_getaffinity(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if (!is_self(a[0]) && a[0] != s->tid) return -ESRCH;
+    if (a[1] < 8 || (a[1] & 7)) return -EINVAL;
+    return put_u64(s, a[2], 1) ? 8 : -EFAULT;
+}
+
+int64_t sys_h_sched_setaffinity(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if (!is_self(a[0]) && a[0] != s->tid) return -ESRCH;
+    uint64_t mask;
+    if (a[1] < 8 || !get_u64(s, a[2], &mask)) return a[1] < 8 ? -EINVAL : -EFAULT;
+    return mask & 1 ? 0 : -EINVAL;
+}
+
+enum { L_FUTEX_WAIT = 0, L_FUTEX_WAKE = 1, L_FUTEX_WAIT_BITSET = 9, L_FUTEX_WAKE_BITSET = 10 };
+
+/* Single-threaded futexes: nothing ever waits, so a wake wakes nobody.  A
+ * wait whose value still matches could only be ended by another thread or
+ * a signal; with a timeout it times out (advancing simulated time), without
+ * one the guest has deadlocked and is stopped as an unsupported call. */
+int64_t sys_h_futex(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int op = (int)(a[1] & 0x7f);                 /* drop PRIVATE, CLOCK_REALTIME */
+    if (op == L_FUTEX_WAKE || op == L_FUTEX_WAKE_BITSET) return 0;
+    if (op != L_FUTEX_WAIT && op != L_FUTEX_WAIT_BITSET) return -ENOSYS;
+    uint8_t b[4];
+    if (a[0] & 3) return -EINVAL;
+    if (!copy_in(s, a[0], b, 4)) return -EFAULT;
+    if ((uint32_t)sys_get(b, 0, 4) != (uint32_t)a[2]) return -EAGAIN;
+    if (!a[3]) cpu_stop(c, STOP_BAD_SYSCALL, cpu_get(c, s->abi->nr_reg));
+    uint64_t ns;
+    int64_t r = get_timespec(s, a[3], &ns);
+    if (r) return r;
+    if (op == L_FUTEX_WAIT_BITSET) {             /* absolute timeout */
+        int clock = a[1] & 256 ? L_CLOCK_REALTIME : L_CLOCK_MONOTONIC;
+        uint64_t now = clock_ns(s, c, clock);
+        ns = ns > now ? ns - now : 0;
+    }
+    do_sleep(s, ns);
+    return -ETIMEDOUT;
+}
+
+/* ---- signals: recorded, never delivered ------------------------------------ */
+
+int64_t sys_h_rt_sigaction(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int sig = s->abi->signal_in(a[0]);
+    unsigned size = s->abi->sigaction_size;
+    if (a[3] != 8 || sig <= 0 || sig > SYS_NSIG) return -EINVAL;
+    if (a[2] && !copy_out(s, a[2], s->sigaction[sig], size)) return -EFAULT;
+    if (a[1]) {
+        if (sig == L_SIGKILL || sig == L_SIGSTOP) return -EINVAL;
+        uint8_t act[SYS_SIGACTION_MAX];
+        if (!copy_in(s, a[1], act, size)) return -EFAULT;
+        memcpy(s->sigaction[sig], act, size);
+    }
+    return 0;
+}
+
+int64_t sys_h_rt_sigprocmask(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if (a[3] != 8) return -EINVAL;
+    uint64_t old = s->sigmask, set = 0;
+    if (a[1]) {
+        if (!get_u64(s, a[1], &set)) return -EFAULT;
+        int how = s->abi->sigmask_how_in(a[0]);
+        if (how < 0) return -EINVAL;
+        uint64_t unblockable = (1ull << (L_SIGKILL - 1)) | (1ull << (L_SIGSTOP - 1));
+        if (how == 0) s->sigmask |= set;
+        else if (how == 1) s->sigmask &= ~set;
+        else s->sigmask = set;
+        s->sigmask &= ~unblockable;
+    }
+    if (a[2] && !put_u64(s, a[2], old)) return -EFAULT;
+    return 0;
+}
+
+int64_t sys_h_sigaltstack(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    uint8_t ss[sizeof s->altstack];
+    if (a[0] && !copy_in(s, a[0], ss, sizeof ss)) return -EFAULT;
+    if (a[1]) {
+        uint8_t old[sizeof s->altstack];
+        memcpy(old, s->altstack, sizeof old);
+        if (sys_get(old, 0, 8) == 0) sys_put(old, 8, 2, 4);   /* SS_DISABLE */
+        if (!copy_out(s, a[1], old, sizeof old)) return -EFAULT;
+    }
+    if (a[0]) memcpy(s->altstack, ss, sizeof ss);
+    return 0;
+}
+
+/* Signals whose default action is to be ignored (Linux generic numbers). */
+static bool default_ignored(int sig)
+{
+    return sig == 17 || sig == 18 || sig == 23 || sig == 28;  /* CHLD CONT URG WINCH */
+}
+
+/* A signal sent to ourselves: ignored, or the process dies of it with the
+ * status a shell reports (128 + signal).  A signal with a guest handler
+ * would need delivery, which is not emulated: stop the run. */
+static int64_t signal_self(sys_t *s, cpu_t *c, uint64_t gsig)
+{
+    if (gsig == 0) return 0;
+    int sig = s->abi->signal_in(gsig);
+    if (sig <= 0 || sig > SYS_NSIG) return -EINVAL;
+    uint64_t handler = sys_get(s->sigaction[sig], 0, 8);   /* first word on both ABIs */
+    if (handler == 1) return 0;                             /* SIG_IGN */
+    if (handler == 0) {                                     /* SIG_DFL */
+        if (default_ignored(sig)) return 0;
+        guest_exit(c, 128 + sig);
+    }
+    cpu_stop(c, STOP_BAD_SYSCALL, cpu_get(c, s->abi->nr_reg));
+}
+
+int64_t sys_h_kill(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int64_t pid = (int64_t)a[0];
+    if (pid != 0 && pid != -1 && pid != SYS_PID) return -ESRCH;
+    return signal_self(s, c, a[1]);
+}
+
+int64_t sys_h_tkill(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if (a[0] != s->tid) return -ESRCH;
+    return signal_self(s, c, a[1]);
+}
+
+int64_t sys_h_tgkill(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if (a[0] != SYS_PID || a[1] != s->tid) return -ESRCH;
+    return signal_self(s, c, a[2]);
+}
+
+/* ---- resource limits -------------------------------------------------------- */
+
+static int64_t rlimit_access(sys_t *s, uint64_t gres, uint64_t new_addr, uint64_t old_addr)
+{
+    int r = s->abi->rlimit_in(gres);
+    if (r < 0 || r >= SYS_NRLIMIT) return -EINVAL;
+    uint8_t b[16];
+    if (new_addr) {
+        if (!copy_in(s, new_addr, b, sizeof b)) return -EFAULT;
+        if (sys_get(b, 0, 8) > sys_get(b, 8, 8)) return -EINVAL;
+    }
+    if (old_addr) {
+        uint8_t o[16];
+        sys_put(o, 0, s->rlimit[r][0], 8);
+        sys_put(o, 8, s->rlimit[r][1], 8);
+        if (!copy_out(s, old_addr, o, sizeof o)) return -EFAULT;
+    }
+    if (new_addr) {
+        s->rlimit[r][0] = sys_get(b, 0, 8);
+        s->rlimit[r][1] = sys_get(b, 8, 8);
+    }
+    return 0;
+}
+
+int64_t sys_h_prlimit64(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if (!is_self(a[0])) return -ESRCH;
+    return rlimit_access(s, a[1], a[2], a[3]);
+}
+
+int64_t sys_h_getrlimit(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    return rlimit_access(s, a[0], 0, a[1]);
+}
+
+int64_t sys_h_setrlimit(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    return rlimit_access(s, a[0], a[1], 0);
+}
+
+/* ---- basic I/O ---------------------------------------------------------------- */
+
+/* read/pread into guest memory through a bounce buffer; off < 0: no offset. */
+static int64_t read_into(sys_t *s, int hfd, uint64_t addr, uint64_t len, int64_t off)
+{
+    if (hfd < 0) return -EBADF;
+    if (len > MAX_IO) len = MAX_IO;
+    if (!range_ok(s, addr, len, true)) return -EFAULT;
+    uint8_t *buf = malloc(len ? len : 1);
+    if (!buf) return -ENOMEM;
+    ssize_t n = off < 0 ? read(hfd, buf, len) : pread(hfd, buf, len, (off_t)off);
+    int64_t r = host_ret(n);
+    if (n > 0) mem_write(s->mem, addr, buf, (uint64_t)n);
+    free(buf);
+    return r;
+}
+
+static int64_t write_from(sys_t *s, int hfd, uint64_t addr, uint64_t len, int64_t off)
+{
+    if (hfd < 0) return -EBADF;
+    if (len > MAX_IO) len = MAX_IO;
+    if (!range_ok(s, addr, len, false)) return -EFAULT;
+    uint8_t *buf = malloc(len ? len : 1);
+    if (!buf) return -ENOMEM;
+    mem_read(s->mem, addr, buf, len);
+    ssize_t n = off < 0 ? write(hfd, buf, len) : pwrite(hfd, buf, len, (off_t)off);
+    int64_t r = host_ret(n);
+    free(buf);
+    return r;
+}
+
+int64_t sys_h_read(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    return read_into(s, host_of(s, a[0]), a[1], a[2], -1);
+}
+
+int64_t sys_h_write(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    return write_from(s, host_of(s, a[0]), a[1], a[2], -1);
+}
+
+int64_t sys_h_pread64(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if ((int64_t)a[3] < 0) return -EINVAL;
+    return read_into(s, host_of(s, a[0]), a[1], a[2], (int64_t)a[3]);
+}
+
+int64_t sys_h_pwrite64(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if ((int64_t)a[3] < 0) return -EINVAL;
+    return write_from(s, host_of(s, a[0]), a[1], a[2], (int64_t)a[3]);
+}
+
+/* A guest iovec array (64-bit base/len pairs on both ABIs). */
+typedef struct { uint64_t base, len; } giovec_t;
+
+static int64_t get_iov(sys_t *s, uint64_t addr, uint64_t cnt, giovec_t *iov, uint64_t *total)
+{
+    if (cnt > MAX_IOV) return -EINVAL;
+    *total = 0;
+    for (uint64_t k = 0; k < cnt; k++) {
+        uint8_t b[16];
+        if (!copy_in(s, addr + 16 * k, b, 16)) return -EFAULT;
+        iov[k].base = sys_get(b, 0, 8);
+        iov[k].len = sys_get(b, 8, 8);
+        if ((int64_t)iov[k].len < 0) return -EINVAL;
+        if (*total + iov[k].len > MAX_IO) iov[k].len = MAX_IO - *total;
+        *total += iov[k].len;
+    }
+    return 0;
+}
+
+/* Scatter/gather I/O as one host transfer, so a writev stays atomic. */
+static int64_t vector_io(sys_t *s, const uint64_t a[6], bool out, int64_t off)
+{
+    int hfd = host_of(s, a[0]);
+    if (hfd < 0) return -EBADF;
+    if (a[2] > MAX_IOV) return -EINVAL;
+    giovec_t *iov = malloc(sizeof *iov * (a[2] ? a[2] : 1));
+    uint64_t total = 0;
+    int64_t r = iov ? get_iov(s, a[1], a[2], iov, &total) : -ENOMEM;
+    uint8_t *buf = r ? NULL : malloc(total ? total : 1);
+    if (!r && !buf) r = -ENOMEM;
+    for (uint64_t k = 0, pos = 0; !r && k < a[2]; pos += iov[k].len, k++) {
+        if (!range_ok(s, iov[k].base, iov[k].len, !out)) r = -EFAULT;
+        else if (out) mem_read(s->mem, iov[k].base, buf + pos, iov[k].len);
+    }
+    if (!r) {
+        ssize_t n;
+        if (out) n = off < 0 ? write(hfd, buf, total) : pwrite(hfd, buf, total, (off_t)off);
+        else n = off < 0 ? read(hfd, buf, total) : pread(hfd, buf, total, (off_t)off);
+        r = host_ret(n);
+        for (uint64_t k = 0, pos = 0; !out && n > 0 && pos < (uint64_t)n; k++) {
+            uint64_t part = (uint64_t)n - pos < iov[k].len ? (uint64_t)n - pos : iov[k].len;
+            mem_write(s->mem, iov[k].base, buf + pos, part);
+            pos += part;
+        }
+    }
+    free(buf);
+    free(iov);
+    return r;
+}
+
+int64_t sys_h_readv(sys_t *s, cpu_t *c, const uint64_t a[6]) { return vector_io(s, a, false, -1); }
+int64_t sys_h_writev(sys_t *s, cpu_t *c, const uint64_t a[6]) { return vector_io(s, a, true, -1); }
+
+int64_t sys_h_preadv(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    return (int64_t)a[3] < 0 ? -EINVAL : vector_io(s, a, false, (int64_t)a[3]);
+}
+
+int64_t sys_h_pwritev(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    return (int64_t)a[3] < 0 ? -EINVAL : vector_io(s, a, true, (int64_t)a[3]);
+}
+
+/* ---- files and paths ---------------------------------------------------------- */
+
+/* Path argument plus directory fd of an *at call, ready for the host. */
+typedef struct {
+    char path[PATH_MAX_GUEST];
+    int dirfd;
+} at_path_t;
+
+static int64_t get_at(sys_t *s, uint64_t gdir, uint64_t gpath, at_path_t *p)
+{
+    int64_t r = get_path(s, gpath, p->path);
+    if (r) return r;
+    if (p->path[0] == '/') { p->dirfd = AT_FDCWD; return 0; }
+    return dirfd_in(s, gdir, &p->dirfd);
+}
+
+/* Linux generic AT_* flags -> host (the same values on every Linux ABI). */
+static int at_flags_in(uint64_t g)
+{
+    int h = 0;
+    if (g & L_AT_SYMLINK_NOFOLLOW) h |= AT_SYMLINK_NOFOLLOW;
+    if (g & L_AT_SYMLINK_FOLLOW) h |= AT_SYMLINK_FOLLOW;
+    if (g & L_AT_NO_AUTOMOUNT) h |= AT_NO_AUTOMOUNT;
+    if (g & L_AT_EMPTY_PATH) h |= AT_EMPTY_PATH;
+    return h;
+}
+
+int64_t sys_h_openat(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    at_path_t p;
+    int64_t r = get_at(s, a[0], a[1], &p);
+    if (r) return r;
+    int flags = s->abi->open_flags_in(a[2]);
+    int hfd = openat(p.dirfd, host_path(s, p.path), flags, (mode_t)(a[3] & 07777));
+    if (hfd < 0) return host_err();
+    return fd_install(s, hfd, flags & O_CLOEXEC, 0);
+}
+
+int64_t sys_h_close(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if (host_of(s, a[0]) < 0) return -EBADF;
+    fd_release(s, (int)a[0]);
+    return 0;
+}
+
+int64_t sys_h_lseek(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int hfd = host_of(s, a[0]);
+    if (hfd < 0) return -EBADF;
+    if (a[2] > 4) return -EINVAL;                /* SEEK_SET..SEEK_HOLE */
+    static const int whence[] = { SEEK_SET, SEEK_CUR, SEEK_END, SEEK_DATA, SEEK_HOLE };
+    return host_ret(lseek(hfd, (off_t)a[1], whence[a[2]]));
+}
+
+static void stat_from_host(const struct stat *h, sys_stat_t *st)
+{
+    memset(st, 0, sizeof *st);
+    st->dev = h->st_dev;
+    st->ino = h->st_ino;
+    st->rdev = h->st_rdev;
+    st->mode = h->st_mode;
+    st->nlink = (uint32_t)h->st_nlink;
+    st->uid = h->st_uid;
+    st->gid = h->st_gid;
+    st->size = h->st_size;
+    st->blksize = h->st_blksize;
+    st->blocks = h->st_blocks;
+    st->atime = h->st_atim.tv_sec;
+    st->atime_nsec = h->st_atim.tv_nsec;
+    st->mtime = h->st_mtim.tv_sec;
+    st->mtime_nsec = h->st_mtim.tv_nsec;
+    st->ctime = h->st_ctim.tv_sec;
+    st->ctime_nsec = h->st_ctim.tv_nsec;
+}
+
+static int64_t put_stat(sys_t *s, uint64_t addr, const struct stat *h)
+{
+    sys_stat_t st;
+    uint8_t buf[256];
+    stat_from_host(h, &st);
+    memset(buf, 0, sizeof buf);
+    s->abi->stat_out(&st, buf);
+    return copy_out(s, addr, buf, s->abi->stat_size) ? 0 : -EFAULT;
+}
+
+int64_t sys_h_fstat(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int hfd = host_of(s, a[0]);
+    struct stat h;
+    if (hfd < 0) return -EBADF;
+    if (fstat(hfd, &h) < 0) return host_err();
+    return put_stat(s, a[1], &h);
+}
+
+int64_t sys_h_newfstatat(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    at_path_t p;
+    struct stat h;
+    int64_t r = get_path(s, a[1], p.path);
+    if (r) return r;
+    if (p.path[0] != '/' && (r = dirfd_in(s, a[0], &p.dirfd))) return r;
+    if (p.path[0] == '/') p.dirfd = AT_FDCWD;
+    if (a[3] & ~(uint64_t)(L_AT_SYMLINK_NOFOLLOW | L_AT_NO_AUTOMOUNT | L_AT_EMPTY_PATH))
+        return -EINVAL;
+    if (fstatat(p.dirfd, host_path(s, p.path), &h, at_flags_in(a[3])) < 0) return host_err();
+    return put_stat(s, a[2], &h);
+}
+
+/* statx: glibc falls back to newfstatat when it is missing. */
+int64_t sys_h_statx(sys_t *s, cpu_t *c, const uint64_t a[6]) { return -ENOSYS; }
+
+int64_t sys_h_faccessat(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    at_path_t p;
+    int64_t r = get_at(s, a[0], a[1], &p);
+    if (r) return r;
+    if (a[2] & ~7ull) return -EINVAL;
+    return host_ret(faccessat(p.dirfd, host_path(s, p.path), (int)a[2], 0));
+}
+
+int64_t sys_h_faccessat2(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    at_path_t p;
+    int64_t r = get_at(s, a[0], a[1], &p);
+    if (r) return r;
+    if (a[2] & ~7ull) return -EINVAL;
+    int flags = at_flags_in(a[3]) | (a[3] & L_AT_EACCESS ? AT_EACCESS : 0);
+    return host_ret(faccessat(p.dirfd, host_path(s, p.path), (int)a[2], flags));
+}
+
+int64_t sys_h_unlinkat(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    at_path_t p;
+    int64_t r = get_at(s, a[0], a[1], &p);
+    if (r) return r;
+    if (a[2] & ~(uint64_t)L_AT_REMOVEDIR) return -EINVAL;
+    return host_ret(unlinkat(p.dirfd, p.path, a[2] & L_AT_REMOVEDIR ? AT_REMOVEDIR : 0));
+}
+
+int64_t sys_h_mkdirat(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    at_path_t p;
+    int64_t r = get_at(s, a[0], a[1], &p);
+    if (r) return r;
+    return host_ret(mkdirat(p.dirfd, p.path, (mode_t)(a[2] & 07777)));
+}
+
+int64_t sys_h_renameat2(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    at_path_t from, to;
+    int64_t r = get_at(s, a[0], a[1], &from);
+    if (!r) r = get_at(s, a[2], a[3], &to);
+    if (r) return r;
+    if (a[4] & ~7ull) return -EINVAL;            /* NOREPLACE, EXCHANGE, WHITEOUT */
+    return host_ret(renameat2(from.dirfd, from.path, to.dirfd, to.path, (unsigned)a[4]));
+}
+
+int64_t sys_h_linkat(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    at_path_t from, to;
+    int64_t r = get_at(s, a[0], a[1], &from);
+    if (!r) r = get_at(s, a[2], a[3], &to);
+    if (r) return r;
+    return host_ret(linkat(from.dirfd, from.path, to.dirfd, to.path, at_flags_in(a[4])));
+}
+
+int64_t sys_h_symlinkat(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    char target[PATH_MAX_GUEST];
+    at_path_t p;
+    int64_t r = get_path(s, a[0], target);
+    if (!r) r = get_at(s, a[1], a[2], &p);
+    if (r) return r;
+    return host_ret(symlinkat(target, p.dirfd, p.path));
+}
+
+int64_t sys_h_readlinkat(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    at_path_t p;
+    char buf[PATH_MAX_GUEST];
+    int64_t r = get_at(s, a[0], a[1], &p);
+    if (r) return r;
+    if ((int64_t)a[3] <= 0) return -EINVAL;
+    ssize_t n;
+    if (is_self_exe(p.path)) {
+        if (!s->exe_path) return -ENOENT;
+        n = (ssize_t)strlen(s->exe_path);
+        memcpy(buf, s->exe_path, (size_t)n);
+    } else {
+        n = readlinkat(p.dirfd, p.path, buf, sizeof buf);
+        if (n < 0) return host_err();
+    }
+    if ((uint64_t)n > a[3]) n = (ssize_t)a[3];
+    return copy_out(s, a[2], buf, (uint64_t)n) ? n : -EFAULT;
+}
+
+/* The raw syscall returns the length including the NUL. */
+int64_t sys_h_getcwd(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    char buf[PATH_MAX_GUEST];
+    if (!getcwd(buf, sizeof buf)) return host_err();
+    uint64_t len = strlen(buf) + 1;
+    if (len > a[1]) return -ERANGE;
+    return copy_out(s, a[0], buf, len) ? (int64_t)len : -EFAULT;
+}
+
+int64_t sys_h_chdir(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    char path[PATH_MAX_GUEST];
+    int64_t r = get_path(s, a[0], path);
+    return r ? r : host_ret(chdir(path));
+}
+
+int64_t sys_h_fchdir(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int hfd = host_of(s, a[0]);
+    return hfd < 0 ? -EBADF : host_ret(fchdir(hfd));
+}
+
+int64_t sys_h_umask(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    return umask((mode_t)(a[0] & 0777));
+}
+
+int64_t sys_h_fchmod(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int hfd = host_of(s, a[0]);
+    return hfd < 0 ? -EBADF : host_ret(fchmod(hfd, (mode_t)(a[1] & 07777)));
+}
+
+int64_t sys_h_fchmodat(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    at_path_t p;
+    int64_t r = get_at(s, a[0], a[1], &p);
+    return r ? r : host_ret(fchmodat(p.dirfd, p.path, (mode_t)(a[2] & 07777), 0));
+}
+
+int64_t sys_h_fchown(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int hfd = host_of(s, a[0]);
+    return hfd < 0 ? -EBADF : host_ret(fchown(hfd, (uid_t)a[1], (gid_t)a[2]));
+}
+
+int64_t sys_h_fchownat(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    at_path_t p;
+    int64_t r = get_at(s, a[0], a[1], &p);
+    if (r) return r;
+    return host_ret(fchownat(p.dirfd, p.path, (uid_t)a[2], (gid_t)a[3], at_flags_in(a[4])));
+}
+
+int64_t sys_h_ftruncate(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int hfd = host_of(s, a[0]);
+    return hfd < 0 ? -EBADF : host_ret(ftruncate(hfd, (off_t)a[1]));
+}
+
+int64_t sys_h_truncate(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    char path[PATH_MAX_GUEST];
+    int64_t r = get_path(s, a[0], path);
+    return r ? r : host_ret(truncate(path, (off_t)a[1]));
+}
+
+int64_t sys_h_fsync(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int hfd = host_of(s, a[0]);
+    return hfd < 0 ? -EBADF : host_ret(fsync(hfd));
+}
+
+int64_t sys_h_fadvise64(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    return host_of(s, a[0]) < 0 ? -EBADF : 0;
+}
+
+/* struct linux_dirent64 has the same layout on every Linux ABI, so the
+ * host's records are copied as they are. */
+int64_t sys_h_getdents64(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int hfd = host_of(s, a[0]);
+    if (hfd < 0) return -EBADF;
+    uint64_t len = a[2] > MAX_IO ? MAX_IO : a[2];
+    if (!range_ok(s, a[1], len, true)) return -EFAULT;
+    uint8_t *buf = malloc(len ? len : 1);
+    if (!buf) return -ENOMEM;
+    ssize_t n = getdents64(hfd, buf, len);
+    int64_t r = host_ret(n);
+    if (n > 0) mem_write(s->mem, a[1], buf, (uint64_t)n);
+    free(buf);
+    return r;
+}
+
+/* Two 64-bit timespecs; UTIME_NOW/UTIME_OMIT are the same on every ABI. */
+int64_t sys_h_utimensat(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    struct timespec ts[2], *tsp = NULL;
+    if (a[2]) {
+        uint8_t b[32];
+        if (!copy_in(s, a[2], b, sizeof b)) return -EFAULT;
+        for (int k = 0; k < 2; k++) {
+            ts[k].tv_sec = (time_t)sys_get(b, 16 * k, 8);
+            int64_t ns = (int64_t)sys_get(b, 16 * k + 8, 8);
+            ts[k].tv_nsec = ns == (1l << 30) - 1 ? UTIME_NOW : ns == (1l << 30) - 2 ? UTIME_OMIT
+                          : (long)ns;
+        }
+        tsp = ts;
+    }
+    if (!a[1]) {                                 /* futimens(dirfd) */
+        int hfd = host_of(s, a[0]);
+        return hfd < 0 ? -EBADF : host_ret(futimens(hfd, tsp));
+    }
+    at_path_t p;
+    int64_t r = get_at(s, a[0], a[1], &p);
+    return r ? r : host_ret(utimensat(p.dirfd, p.path, tsp, at_flags_in(a[3])));
+}
+
+/* ---- descriptor control ------------------------------------------------------- */
+
+static void termios_from_host(const struct termios *h, sys_termios_t *t)
+{
+    memset(t, 0, sizeof *t);
+    t->iflag = h->c_iflag;
+    t->oflag = h->c_oflag;
+    t->cflag = h->c_cflag;
+    t->lflag = h->c_lflag;
+    t->line = h->c_line;
+    for (int k = 0; k < SYS_NCCS && k < NCCS; k++) t->cc[k] = h->c_cc[k];
+}
+
+static int64_t ioctl_tcsets(sys_t *s, int hfd, uint64_t addr, int when)
+{
+    uint8_t buf[128];
+    sys_termios_t t;
+    struct termios h;
+    if (tcgetattr(hfd, &h) < 0) return host_err();
+    if (!copy_in(s, addr, buf, s->abi->termios_size)) return -EFAULT;
+    s->abi->termios_in(buf, &t);
+    h.c_iflag = t.iflag;
+    h.c_oflag = t.oflag;
+    h.c_cflag = t.cflag;
+    h.c_lflag = t.lflag;
+    h.c_line = t.line;
+    for (int k = 0; k < SYS_NCCS && k < NCCS; k++) h.c_cc[k] = t.cc[k];
+    return host_ret(tcsetattr(hfd, when, &h));
+}
+
+/* Terminal ioctls on the host fd.  Requests the ABI does not know get
+ * -ENOTTY, as Linux answers for requests a driver does not implement. */
+int64_t sys_h_ioctl(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int hfd = host_of(s, a[0]);
+    if (hfd < 0) return -EBADF;
+    switch (s->abi->ioctl_in(a[1])) {
+    case SYS_IOCTL_TCGETS: {
+        struct termios h;
+        sys_termios_t t;
+        uint8_t buf[128];
+        if (tcgetattr(hfd, &h) < 0) return host_err();
+        termios_from_host(&h, &t);
+        memset(buf, 0, sizeof buf);
+        s->abi->termios_out(&t, buf);
+        return copy_out(s, a[2], buf, s->abi->termios_size) ? 0 : -EFAULT;
+    }
+    case SYS_IOCTL_TCSETS:  return ioctl_tcsets(s, hfd, a[2], TCSANOW);
+    case SYS_IOCTL_TCSETSW: return ioctl_tcsets(s, hfd, a[2], TCSADRAIN);
+    case SYS_IOCTL_TCSETSF: return ioctl_tcsets(s, hfd, a[2], TCSAFLUSH);
+    case SYS_IOCTL_TIOCGWINSZ: {                 /* struct winsize: four u16 */
+        struct winsize w;
+        uint8_t b[8];
+        if (ioctl(hfd, TIOCGWINSZ, &w) < 0) return host_err();
+        sys_put(b, 0, w.ws_row, 2);
+        sys_put(b, 2, w.ws_col, 2);
+        sys_put(b, 4, w.ws_xpixel, 2);
+        sys_put(b, 6, w.ws_ypixel, 2);
+        return copy_out(s, a[2], b, sizeof b) ? 0 : -EFAULT;
+    }
+    case SYS_IOCTL_TIOCSWINSZ: {
+        struct winsize w;
+        uint8_t b[8];
+        if (!copy_in(s, a[2], b, sizeof b)) return -EFAULT;
+        w.ws_row = (unsigned short)sys_get(b, 0, 2);
+        w.ws_col = (unsigned short)sys_get(b, 2, 2);
+        w.ws_xpixel = (unsigned short)sys_get(b, 4, 2);
+        w.ws_ypixel = (unsigned short)sys_get(b, 6, 2);
+        return host_ret(ioctl(hfd, TIOCSWINSZ, &w));
+    }
+    case SYS_IOCTL_FIONREAD: {
+        int n;
+        if (ioctl(hfd, FIONREAD, &n) < 0) return host_err();
+        return put_u32(s, a[2], (uint32_t)n) ? 0 : -EFAULT;
+    }
+    case SYS_IOCTL_FIONBIO: {
+        uint8_t b[4];
+        if (!copy_in(s, a[2], b, 4)) return -EFAULT;
+        int on = sys_get(b, 0, 4) != 0;
+        return host_ret(ioctl(hfd, FIONBIO, &on));
+    }
+    case SYS_IOCTL_TIOCGPGRP:
+        if (!isatty(hfd)) return -ENOTTY;
+        return put_u32(s, a[2], SYS_PID) ? 0 : -EFAULT;
+    default:
+        return -ENOTTY;
+    }
+}
+
+enum { L_F_DUPFD = 0, L_F_GETFD = 1, L_F_SETFD = 2, L_F_GETFL = 3, L_F_SETFL = 4,
+       L_F_DUPFD_CLOEXEC = 1030 };
+
+/* Duplicate guest fd g onto the lowest free number >= min. */
+static int64_t dup_from(sys_t *s, int hfd, int64_t min, bool cloexec)
+{
+    int nfd = dup(hfd);
+    if (nfd < 0) return host_err();
+    return fd_install(s, nfd, cloexec, min);
+}
+
+int64_t sys_h_fcntl(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int hfd = host_of(s, a[0]);
+    int g = (int)a[0];
+    if (hfd < 0) return -EBADF;
+    switch (a[1]) {
+    case L_F_DUPFD:         return dup_from(s, hfd, (int64_t)(int32_t)a[2], false);
+    case L_F_DUPFD_CLOEXEC: return dup_from(s, hfd, (int64_t)(int32_t)a[2], true);
+    case L_F_GETFD:         return s->fd_flags[g] & SYS_FD_CLOEXEC ? 1 : 0;
+    case L_F_SETFD:
+        s->fd_flags[g] = (uint8_t)((s->fd_flags[g] & ~SYS_FD_CLOEXEC) |
+                                   (a[2] & 1 ? SYS_FD_CLOEXEC : 0));
+        return 0;
+    case L_F_GETFL: {
+        int fl = fcntl(hfd, F_GETFL);
+        return fl < 0 ? host_err() : (int64_t)s->abi->open_flags_out(fl);
+    }
+    case L_F_SETFL:
+        return host_ret(fcntl(hfd, F_SETFL, s->abi->open_flags_in(a[2])));
+    default:
+        return -EINVAL;
+    }
+}
+
+int64_t sys_h_dup(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int hfd = host_of(s, a[0]);
+    return hfd < 0 ? -EBADF : dup_from(s, hfd, 0, false);
+}
+
+int64_t sys_h_dup3(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int hfd = host_of(s, a[0]);
+    int32_t to = (int32_t)a[1];
+    if (hfd < 0) return -EBADF;
+    if (to < 0 || to >= SYS_MAX_FDS) return -EBADF;
+    int flags = s->abi->open_flags_in(a[2]);
+    if (flags & ~O_CLOEXEC || (int32_t)a[0] == to) return -EINVAL;
+    int nfd = dup(hfd);
+    if (nfd < 0) return host_err();
+    if (s->host_fd[to] >= 0) fd_release(s, to);
+    s->host_fd[to] = nfd;
+    s->fd_flags[to] = SYS_FD_OWNED | (flags & O_CLOEXEC ? SYS_FD_CLOEXEC : 0);
+    return to;
+}
+
+int64_t sys_h_pipe2(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int flags = s->abi->open_flags_in(a[1]);
+    int fds[2];
+    if (flags & ~(O_CLOEXEC | O_NONBLOCK | O_DIRECT)) return -EINVAL;
+    if (!range_ok(s, a[0], 8, true)) return -EFAULT;
+    if (pipe2(fds, flags) < 0) return host_err();
+    int64_t r0 = fd_install(s, fds[0], flags & O_CLOEXEC, 0);
+    if (r0 < 0) { close(fds[1]); return r0; }
+    int64_t r1 = fd_install(s, fds[1], flags & O_CLOEXEC, 0);
+    if (r1 < 0) { fd_release(s, (int)r0); return r1; }
+    uint8_t b[8];
+    sys_put(b, 0, (uint64_t)r0, 4);
+    sys_put(b, 4, (uint64_t)r1, 4);
+    mem_write(s->mem, a[0], b, sizeof b);
+    return 0;
+}
+
+/* ---- memory ------------------------------------------------------------------- */
+
+static uint64_t page_up(const sys_t *s, uint64_t v)
+{
+    uint64_t ps = s->abi->page_size;
+    return (v + ps - 1) & ~(ps - 1);
+}
+
+static bool page_aligned(const sys_t *s, uint64_t v) { return !(v & (s->abi->page_size - 1)); }
+
+/* PROT_* (the same on every Linux ABI) -> MEM_PROT_*.  Write implies read,
+ * as on RISC-V hardware. */
+static int prot_in(uint64_t prot)
+{
+    int p = 0;
+    if (prot & 1) p |= MEM_PROT_READ;
+    if (prot & 2) p |= MEM_PROT_WRITE | MEM_PROT_READ;
+    if (prot & 4) p |= MEM_PROT_EXEC;
+    return p;
+}
+
+static bool range_in_space(uint64_t addr, uint64_t len)
+{
+    return addr + len >= addr && addr + len <= (1ull << GUEST_ADDR_BITS) && addr >= 0x1000;
+}
+
+static bool range_free(sys_t *s, uint64_t addr, uint64_t len)
+{
+    if (!range_in_space(addr, len)) return false;
+    for (uint64_t p = addr; p < addr + len; p += GUEST_PAGE_SIZE)
+        if (mem_is_mapped(s->mem, p)) return false;
+    return true;
+}
+
+static bool range_mapped(sys_t *s, uint64_t addr, uint64_t len)
+{
+    for (uint64_t p = addr; p < addr + len; p += GUEST_PAGE_SIZE)
+        if (!mem_is_mapped(s->mem, p)) return false;
+    return true;
+}
+
+/* Where a new mapping of len bytes goes: the hint if it is free, else the
+ * highest free range below the stack.  0 if there is no room. */
+static uint64_t place_mapping(sys_t *s, uint64_t hint, uint64_t len)
+{
+    uint64_t ps = s->abi->page_size;
+    if (hint && page_aligned(s, hint) && range_free(s, hint, len)) return hint;
+    uint64_t slack = ps > GUEST_PAGE_SIZE ? ps - GUEST_PAGE_SIZE : 0;
+    uint64_t r = mem_find_free(s->mem, len + slack, s->mmap_bottom, s->mmap_top);
+    if (!r) return 0;
+    return (r + slack) & ~(ps - 1);
+}
+
+int64_t sys_h_brk(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    uint64_t want = a[0];
+    if (want < s->brk_start) return (int64_t)s->brk_cur;
+    uint64_t old_top = page_up(s, s->brk_cur), new_top = page_up(s, want);
+    if (new_top > old_top) {
+        if (!range_free(s, old_top, new_top - old_top) ||
+            !mem_map(s->mem, old_top, new_top - old_top, MEM_PROT_READ | MEM_PROT_WRITE))
+            return (int64_t)s->brk_cur;
+    } else if (new_top < old_top) {
+        mem_unmap(s->mem, new_top, old_top - new_top);
+    }
+    s->brk_cur = want;
+    return (int64_t)want;
+}
+
+/* Fill a fresh private file mapping from the file at off. */
+static int64_t map_file(sys_t *s, int hfd, uint64_t where, uint64_t len, uint64_t off)
+{
+    enum { CHUNK = 1 << 20 };
+    uint8_t *buf = malloc(CHUNK);
+    if (!buf) return -ENOMEM;
+    for (uint64_t done = 0; done < len;) {
+        uint64_t want = len - done < CHUNK ? len - done : CHUNK;
+        ssize_t n = pread(hfd, buf, want, (off_t)(off + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) { int64_t r = host_err(); free(buf); return r; }
+        if (n == 0) break;                        /* past EOF: zero pages */
+        mem_write(s->mem, where + done, buf, (uint64_t)n);
+        done += (uint64_t)n;
+    }
+    free(buf);
+    return 0;
+}
+
+int64_t sys_h_mmap(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    uint64_t addr = a[0], len = a[1], prot = a[2], off = a[5];
+    unsigned f = s->abi->mmap_flags_in(a[3]);
+    if ((f & SYS_MAP_UNKNOWN) || !len || !page_aligned(s, off) || (prot & ~7ull))
+        return -EINVAL;
+    uint64_t size = page_up(s, len);
+    if (size < len) return -ENOMEM;
+    int hfd = -1;
+    if (!(f & SYS_MAP_ANON)) {
+        hfd = host_of(s, a[4]);
+        if (hfd < 0) return -EBADF;
+        int fl = fcntl(hfd, F_GETFL);
+        if (fl < 0 || (fl & O_ACCMODE) == O_WRONLY) return -EACCES;
+        if ((f & SYS_MAP_SHARED) && (prot & 2)) {
+            if ((fl & O_ACCMODE) != O_RDWR) return -EACCES;
+            /* writes would have to reach the file: not emulated */
+            cpu_stop(c, STOP_BAD_SYSCALL, cpu_get(c, s->abi->nr_reg));
+        }
+    }
+    uint64_t where;
+    if (f & (SYS_MAP_FIXED | SYS_MAP_FIXED_NOREPLACE)) {
+        if (!page_aligned(s, addr)) return -EINVAL;
+        if (!range_in_space(addr, size)) return -ENOMEM;
+        if ((f & SYS_MAP_FIXED_NOREPLACE) && !(f & SYS_MAP_FIXED) && !range_free(s, addr, size))
+            return -EEXIST;
+        where = addr;
+    } else {
+        where = place_mapping(s, addr, size);
+        if (!where) return -ENOMEM;
+    }
+    if (!mem_map(s->mem, where, size, prot_in(prot))) return -ENOMEM;
+    if (hfd >= 0) {
+        int64_t r = map_file(s, hfd, where, size, off);
+        if (r) { mem_unmap(s->mem, where, size); return r; }
+    }
+    return (int64_t)where;
+}
+
+int64_t sys_h_munmap(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if (!page_aligned(s, a[0]) || !a[1] || !range_in_space(a[0], a[1])) return -EINVAL;
+    mem_unmap(s->mem, a[0], page_up(s, a[1]));
+    return 0;
+}
+
+int64_t sys_h_mprotect(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if (!page_aligned(s, a[0]) || (a[2] & ~7ull)) return -EINVAL;
+    uint64_t len = page_up(s, a[1]);
+    if (!len) return 0;
+    if (!range_in_space(a[0], len) || !range_mapped(s, a[0], len)) return -ENOMEM;
+    return mem_protect(s->mem, a[0], len, prot_in(a[2])) ? 0 : -ENOMEM;
+}
+
+/* Move the contents of [from, from+len) to a fresh mapping at `to` of
+ * new_len bytes by handing over the host pages, then unmap the source. */
+static void move_mapping(sys_t *s, uint64_t from, uint64_t len, uint64_t to, uint64_t new_len,
+                         int prot)
+{
+    mem_map(s->mem, to, new_len, prot);
+    uint64_t n = len < new_len ? len : new_len;
+    for (uint64_t k = 0; k < n; k += GUEST_PAGE_SIZE) {
+        guest_page_t *src = mem_page(s->mem, from + k), *dst = mem_page(s->mem, to + k);
+        uint8_t *data = dst->data;
+        dst->data = src->data;
+        src->data = data;
+    }
+    mem_unmap(s->mem, from, len);
+}
+
+enum { L_MREMAP_MAYMOVE = 1, L_MREMAP_FIXED = 2, L_MREMAP_DONTUNMAP = 4 };
+
+int64_t sys_h_mremap(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    uint64_t old = a[0], flags = a[3], to = a[4];
+    uint64_t old_len = page_up(s, a[1]), new_len = page_up(s, a[2]);
+    if (!page_aligned(s, old) || (flags & ~7ull) || !new_len || !old_len ||
+        ((flags & L_MREMAP_FIXED) && !(flags & L_MREMAP_MAYMOVE)) ||
+        (flags & L_MREMAP_DONTUNMAP))
+        return -EINVAL;
+    if (!range_in_space(old, old_len) || !range_mapped(s, old, old_len)) return -EFAULT;
+    int prot = mem_page(s->mem, old)->prot;
+    if (flags & L_MREMAP_FIXED) {
+        if (!page_aligned(s, to) || !range_in_space(to, new_len) ||
+            (to < old + old_len && old < to + new_len))
+            return -EINVAL;
+        mem_unmap(s->mem, to, new_len);
+        move_mapping(s, old, old_len, to, new_len, prot);
+        return (int64_t)to;
+    }
+    if (new_len <= old_len) {
+        if (new_len < old_len) mem_unmap(s->mem, old + new_len, old_len - new_len);
+        return (int64_t)old;
+    }
+    if (range_free(s, old + old_len, new_len - old_len) && old + new_len <= s->mmap_top) {
+        mem_map(s->mem, old + old_len, new_len - old_len, prot);
+        return (int64_t)old;
+    }
+    if (!(flags & L_MREMAP_MAYMOVE)) return -ENOMEM;
+    uint64_t where = place_mapping(s, 0, new_len);
+    if (!where) return -ENOMEM;
+    move_mapping(s, old, old_len, where, new_len, prot);
+    return (int64_t)where;
+}
+
+/* MADV_DONTNEED must drop private pages (they read back as zero); other
+ * advice is only a hint. */
+int64_t sys_h_madvise(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if (!page_aligned(s, a[0])) return -EINVAL;
+    uint64_t len = page_up(s, a[1]);
+    if (a[2] != s->abi->madv_dontneed || !len) return 0;
+    if (!range_in_space(a[0], len) || !range_mapped(s, a[0], len)) return -ENOMEM;
+    for (uint64_t p = a[0]; p < a[0] + len; p += GUEST_PAGE_SIZE)
+        mem_map(s->mem, p, GUEST_PAGE_SIZE, mem_page(s->mem, p)->prot);
+    return 0;
+}
+
+int64_t sys_h_msync(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    return page_aligned(s, a[0]) ? 0 : -EINVAL;
+}
+
+int64_t sys_h_mlock(sys_t *s, cpu_t *c, const uint64_t a[6]) { return 0; }
+
+int64_t sys_h_riscv_flush_icache(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    mem_flush_decoded(s->mem);
+    return 0;
+}

@@ -1,0 +1,56 @@
+/*
+ * syscall_impl.h - private interface between the ABI-independent syscall
+ * handlers (syscall.c) and the per-ABI tables (syscall_rv64.c, later Alpha).
+ *
+ * Handlers take the guest's raw argument registers and return a value or a
+ * negative *host* errno; sys_call() converts errors to the guest's
+ * convention.  Handlers never see guest flag encodings or structure
+ * layouts directly: they go through the sys_abi_t conversion hooks.
+ */
+#ifndef HPS_SYSCALL_IMPL_H
+#define HPS_SYSCALL_IMPL_H
+
+#include <stdint.h>
+
+#include "sys.h"
+
+/* Every ABI-independent handler, as sys_h_NAME. */
+#define SYS_HANDLERS(X)                                                        \
+    X(exit) X(exit_group) X(read) X(write) X(readv) X(writev) X(pread64)        \
+    X(pwrite64) X(preadv) X(pwritev) X(openat) X(close) X(lseek) X(fstat)       \
+    X(newfstatat) X(statx) X(faccessat) X(faccessat2) X(unlinkat) X(mkdirat)    \
+    X(renameat2) X(linkat) X(symlinkat) X(readlinkat) X(getcwd) X(chdir)        \
+    X(fchdir) X(umask) X(fchmod) X(fchmodat) X(fchown) X(fchownat)              \
+    X(ftruncate) X(truncate) X(fsync) X(getdents64) X(utimensat) X(ioctl)       \
+    X(fcntl) X(dup) X(dup3) X(pipe2) X(fadvise64)                               \
+    X(brk) X(mmap) X(munmap) X(mprotect) X(mremap) X(madvise) X(msync)          \
+    X(mlock) X(uname) X(getpid) X(getppid) X(gettid) X(getuid) X(geteuid)       \
+    X(getgid) X(getegid) X(getpgid) X(getsid) X(setsid) X(setpgid)              \
+    X(getgroups) X(set_tid_address) X(set_robust_list) X(get_robust_list)       \
+    X(enosys) X(prlimit64) X(getrlimit) X(setrlimit) X(rt_sigaction)            \
+    X(rt_sigprocmask) X(sigaltstack) X(clock_gettime) X(clock_getres)           \
+    X(gettimeofday) X(nanosleep) X(clock_nanosleep) X(times) X(getrusage)       \
+    X(getrandom) X(sysinfo) X(sched_getaffinity) X(sched_setaffinity)           \
+    X(sched_yield) X(futex) X(kill) X(tkill) X(tgkill)                          \
+    X(riscv_flush_icache)
+
+#define SYS_DECLARE_HANDLER(name) \
+    int64_t sys_h_##name(struct sys *s, cpu_t *c, const uint64_t a[6]);
+SYS_HANDLERS(SYS_DECLARE_HANDLER)
+#undef SYS_DECLARE_HANDLER
+
+/* Little-endian field access for the ABI structure encoders (both guest
+ * ABIs are little endian). */
+static inline void sys_put(uint8_t *buf, unsigned off, uint64_t v, unsigned size)
+{
+    for (unsigned k = 0; k < size; k++) buf[off + k] = (uint8_t)(v >> (8 * k));
+}
+
+static inline uint64_t sys_get(const uint8_t *buf, unsigned off, unsigned size)
+{
+    uint64_t v = 0;
+    for (unsigned k = 0; k < size; k++) v |= (uint64_t)buf[off + k] << (8 * k);
+    return v;
+}
+
+#endif /* HPS_SYSCALL_IMPL_H */

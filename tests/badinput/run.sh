@@ -1,0 +1,196 @@
+#!/bin/bash
+# run.sh BUILD_DIR - end-to-end bad-input tests of ./hps-sim: missing and
+# unreadable files, non-ELF files, foreign and 32-bit ELFs, dynamically
+# linked and truncated or corrupt RISC-V executables, bad command lines.
+#
+# Every case must exit with status 2 and print exactly one line on stderr
+# that starts with "hps-sim: " (file cases: the line names the file and
+# contains a keyword for the problem).  Command-line errors may add one
+# more line, a usage hint starting with "usage:" or "Try".  An exit status
+# of 128 or more, a timeout or a sanitizer report is a failure.
+# Prints "PASS name" / "FAIL name" / "SKIP name" lines and ends with
+# "N passed, M failed"; the exit status is nonzero when anything failed.
+# The simulator is $HPS_SIM if set, else ./hps-sim at the top of the tree.
+set -u
+build=${1:-build}
+cd "$(dirname "$0")/../.."
+sim=${HPS_SIM:-./hps-sim}
+RV_CC=${RV_CC:-riscv64-linux-gnu-gcc}
+ALPHA_CC=${ALPHA_CC:-alpha-linux-gnu-gcc}
+
+passed=0; failed=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/badinput.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+pass() { echo "PASS $1"; [ -n "${VERBOSE:-}" ] && sed "s/^/    /" "$tmp/stderr"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+skip() { echo "SKIP $1: $2"; }
+
+# check NAME KIND KEYWORD [ARGS...]
+#   KIND is "file" (stderr must name the last path-like argument given in
+#   $want_file) or "option".  KEYWORD is an extended regex the message must
+#   match (case-insensitive).
+check() {
+    local name=$1 kind=$2 keyword=$3; shift 3
+    local err="$tmp/stderr" out="$tmp/stdout" rc
+    timeout 20 "$sim" "$@" >"$out" 2>"$err" </dev/null
+    rc=$?
+    if [ "$rc" -eq 124 ]; then fail "$name" "timed out"; return; fi
+    if [ "$rc" -ge 128 ]; then fail "$name" "crashed (exit status $rc)"; return; fi
+    if grep -qE 'Sanitizer|runtime error:' "$err"; then
+        fail "$name" "sanitizer report: $(grep -m1 -E 'Sanitizer|runtime error:' "$err")"
+        return
+    fi
+    if [ "$rc" -ne 2 ]; then
+        fail "$name" "exit status $rc, expected 2 (stderr: $(head -c 200 "$err"))"
+        return
+    fi
+    local lines first second
+    lines=$(wc -l <"$err")
+    first=$(sed -n 1p "$err")
+    second=$(sed -n 2p "$err")
+    if [ "$lines" -ne 1 ]; then
+        if ! { [ "$kind" = option ] && [ "$lines" -eq 2 ] &&
+               printf '%s' "$second" | grep -qE '^(usage:|Try)'; }; then
+            fail "$name" "expected one line on stderr, got $lines: $(head -c 300 "$err" | tr '\n' '|')"
+            return
+        fi
+    fi
+    case $first in
+        "hps-sim: "*) ;;
+        *) fail "$name" "message does not start with 'hps-sim: ': $first"; return ;;
+    esac
+    if [ "$kind" = file ] && [[ "$first" != *"$want_file"* ]]; then
+        fail "$name" "message does not name $want_file: $first"; return
+    fi
+    if ! printf '%s' "$first" | grep -qiE -- "$keyword"; then
+        fail "$name" "message lacks /$keyword/: $first"; return
+    fi
+    pass "$name"
+}
+
+# file_case NAME FILE KEYWORD: run the simulator on FILE.
+file_case() {
+    want_file=$2
+    check "$1" file "$3" "$2"
+}
+
+# patch FILE OFFSET HEXBYTES: overwrite bytes in place ("ffff" = 2 bytes).
+patch() {
+    local file=$1 off=$2 hex=$3
+    printf "$(printf '%s' "$hex" | sed 's/../\\x&/g')" |
+        dd of="$file" bs=1 seek="$off" conv=notrunc status=none
+}
+
+# le_hex VALUE BYTES: VALUE as little-endian hex digits for patch.
+le_hex() {
+    local v=$1 n=$2 i
+    for ((i = 0; i < n; i++)); do printf '%02x' $(( (v >> (8 * i)) & 255 )); done
+}
+
+# first_load FILE: index of the first PT_LOAD program header.
+first_load() {
+    local k type
+    for ((k = 0; k < 32; k++)); do
+        type=$(od -An -tu4 -j $((64 + 56 * k)) -N4 "$1" | tr -d ' ')
+        [ "$type" = 1 ] && { echo "$k"; return; }
+    done
+    echo 0
+}
+
+if [ ! -x "$sim" ]; then
+    echo "FAIL setup: simulator $sim not built"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+# ---- files that are not RISC-V executables ----------------------------------
+file_case missing-file "$tmp/no-such-program" 'no such file|cannot open'
+mkdir "$tmp/adir"
+file_case directory "$tmp/adir" 'directory'
+: >"$tmp/empty"
+file_case empty-file "$tmp/empty" 'empty|not an ELF'
+printf '#!/bin/sh\necho this is a shell script, not an ELF file\n' >"$tmp/script.sh"
+file_case text-file "$tmp/script.sh" 'not an ELF'
+cp /bin/true "$tmp/x86-true"
+file_case x86-64-elf "$tmp/x86-true" 'x86-64|machine'
+printf '\177ELF' >"$tmp/magic-only"
+file_case magic-only "$tmp/magic-only" 'truncated'
+if [ "$(id -u)" -ne 0 ]; then
+    cp /bin/true "$tmp/unreadable" && chmod 000 "$tmp/unreadable"
+    file_case unreadable "$tmp/unreadable" 'permission denied|cannot'
+else
+    skip unreadable "running as root (permissions are not enforced)"
+fi
+
+printf 'int main(void) { return 0; }\n' >"$tmp/trivial.c"
+if command -v "$ALPHA_CC" >/dev/null &&
+   "$ALPHA_CC" -O2 -static -o "$tmp/alpha" "$tmp/trivial.c" 2>"$tmp/cc.log"; then
+    file_case alpha-elf "$tmp/alpha" 'alpha'
+else
+    skip alpha-elf "$ALPHA_CC cannot build a static program"
+fi
+
+# ---- RISC-V programs that cannot be loaded ----------------------------------
+if ! command -v "$RV_CC" >/dev/null ||
+   ! "$RV_CC" -O2 -static -o "$tmp/static" "$tmp/trivial.c" 2>"$tmp/cc.log"; then
+    fail riscv-toolchain "$RV_CC cannot build a static program"
+else
+    if "$RV_CC" -O2 -o "$tmp/dynamic" "$tmp/trivial.c" 2>"$tmp/cc.log"; then
+        file_case dynamic-riscv64 "$tmp/dynamic" 'dynamically linked.*-static'
+    else
+        skip dynamic-riscv64 "$RV_CC cannot link dynamically"
+    fi
+    "$RV_CC" -c -o "$tmp/object.o" "$tmp/trivial.c"
+    file_case relocatable-object "$tmp/object.o" 'ET_REL|relocatable|not an executable'
+    if "$RV_CC" -march=rv32i -mabi=ilp32 -c -o "$tmp/rv32.o" "$tmp/trivial.c" 2>/dev/null; then
+        file_case elfclass32 "$tmp/rv32.o" '32-bit'
+    fi
+
+    size=$(stat -c %s "$tmp/static")
+    # inside e_ident, inside the ELF header, inside the program headers,
+    # inside the first page of code, and in the middle of the segments
+    for len in 10 40 100 300 5000 $((size / 2)); do
+        head -c "$len" "$tmp/static" >"$tmp/trunc-$len"
+        file_case "truncated-at-$len" "$tmp/trunc-$len" 'truncated'
+    done
+
+    c() { cp "$tmp/static" "$tmp/$1"; }
+    c phoff-huge;     patch "$tmp/phoff-huge" 32 00000000000000ff   # e_phoff
+    file_case corrupt-phoff-huge "$tmp/phoff-huge" 'program header|truncated|corrupt'
+    c phoff-end;      patch "$tmp/phoff-end" 32 "$(le_hex $((size - 20)) 8)"
+    file_case corrupt-phoff-at-eof "$tmp/phoff-end" 'program header|truncated'
+    c phnum-zero;     patch "$tmp/phnum-zero" 56 0000                     # e_phnum
+    file_case corrupt-phnum-zero "$tmp/phnum-zero" 'program header'
+    c phnum-xnum;     patch "$tmp/phnum-xnum" 56 ffff
+    file_case corrupt-phnum-ffff "$tmp/phnum-xnum" 'program header|corrupt'
+    c phnum-many;     patch "$tmp/phnum-many" 56 "$(le_hex 2000 2)"       # > 64 KiB
+    file_case corrupt-phnum-2000 "$tmp/phnum-many" 'program header|too many|corrupt'
+    c phentsize;      patch "$tmp/phentsize" 54 2000                      # e_phentsize 32
+    file_case corrupt-phentsize "$tmp/phentsize" 'entry size|corrupt'
+    # the first PT_LOAD's p_offset and p_filesz (phdr k is at 64 + 56k)
+    ph=$(first_load "$tmp/static")
+    c seg-offset;     patch "$tmp/seg-offset" $((64 + 56 * ph + 8)) "$(le_hex $((1 << 60)) 8)"
+    file_case corrupt-segment-offset "$tmp/seg-offset" 'segment.*past end|truncated|corrupt'
+    c seg-filesz;     patch "$tmp/seg-filesz" $((64 + 56 * ph + 32)) "$(le_hex $((size * 2)) 8)"
+    file_case corrupt-segment-filesz "$tmp/seg-filesz" 'segment|truncated|corrupt'
+    c machine;        patch "$tmp/machine" 18 3e00                         # EM_X86_64
+    file_case corrupt-machine "$tmp/machine" 'x86-64|machine'
+    c class;          patch "$tmp/class" 4 01
+    file_case corrupt-class32 "$tmp/class" '32-bit'
+    c bigendian;      patch "$tmp/bigendian" 5 02
+    file_case corrupt-big-endian "$tmp/bigendian" 'endian'
+fi
+
+# ---- command-line errors ------------------------------------------------------
+prog=$tmp/static
+[ -f "$prog" ] || prog=/bin/true
+check option-unknown      option 'unknown option|unrecognized|bogus' --bogus "$prog"
+check option-bad-number   option 'max-insts.*abc|abc.*max-insts' --max-insts abc "$prog"
+check option-no-value     option "max-insts.*(value|argument)" --max-insts
+check option-no-value-prog option "max-insts.*(value|argument|integer)" --max-insts -- "$prog"
+check option-negative-seed option 'seed' --seed -x "$prog"
+check option-no-program   option 'no program|usage'
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
