@@ -16,7 +16,7 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
            -Iinclude -Isim -Isim/isa/rv64 -MMD -MP
-LDLIBS  += -lelf -lopcodes-multiarch -lbfd-multiarch -lm
+LDLIBS  += -lelf -lopcodes-multiarch -lbfd-multiarch -linih -lm
 
 RV_CC      ?= riscv64-linux-gnu-gcc
 ALPHA_CC   ?= alpha-linux-gnu-gcc

@@ -30,7 +30,9 @@ typedef struct image {
     char     interp[256];       /* PT_INTERP path, when present             */
 } image_t;
 
-/* Read the header: fills *machine (EM_*). false + err on any problem. */
+/* Read the header: fills *machine (EM_*). false + err on any problem,
+ * including a machine other than EM_RISCV / EM_ALPHA.  Messages start with
+ * the path: "prog: truncated ELF: ...". */
 bool loader_probe(const char *path, int *machine, char *err, size_t errlen);
 
 /* Map the executable's segments.  Dynamic executables are refused with a
@@ -38,8 +40,11 @@ bool loader_probe(const char *path, int *machine, char *err, size_t errlen);
 bool loader_load(const char *path, const isa_t *isa, mem_t *mem, image_t *img,
                  char *err, size_t errlen);
 
-/* Build the initial stack at the top of the guest stack region.  Returns
- * the initial stack pointer.  `random16` supplies the 16 AT_RANDOM bytes. */
+/* Build the initial stack at the top of the guest stack region (mapped
+ * here, read-write).  Returns the initial stack pointer (16-byte aligned,
+ * pointing at argc), or 0 if argv and envp strings exceed a quarter of the
+ * stack (Linux: E2BIG).  `random16` supplies the 16 AT_RANDOM bytes;
+ * `execfn` is AT_EXECFN (argv[0] when NULL).  Same inputs, same layout. */
 uint64_t loader_build_stack(mem_t *mem, const image_t *img, const isa_t *isa,
                             int argc, char *const argv[], char *const envp[],
                             const uint8_t random16[16], const char *execfn);

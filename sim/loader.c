@@ -33,6 +33,10 @@
 #define GUEST_UID 1000
 #define GUEST_GID 1000
 
+/* Largest segment memory size accepted: guest pages are allocated when
+ * mapped, so a corrupt p_memsz must not exhaust host memory. */
+#define MAX_SEGMENT_BYTES (4ull << 30)
+
 /* Linux rejects program header tables larger than 64 KiB. */
 #define MAX_PHDR_BYTES 65536
 
@@ -92,10 +96,10 @@ static bool machine_known(int m)
 static const char *type_name(unsigned t)
 {
     switch (t) {
-    case ET_NONE: return "ELF file of type ET_NONE";
+    case ET_NONE: return "ELF file of type ET_NONE, not an executable";
     case ET_REL:  return "relocatable object file (ET_REL), not an executable";
     case ET_CORE: return "core dump (ET_CORE), not an executable";
-    default:      return "ELF file of unknown type";
+    default:      return NULL;
     }
 }
 
@@ -139,8 +143,12 @@ static bool check_ident(const elf_file_t *f, char *err, size_t errlen)
 static bool check_header(const elf_file_t *f, char *err, size_t errlen)
 {
     const GElf_Ehdr *eh = &f->eh;
-    if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN)
-        return fail(err, errlen, "%s: %s", f->path, type_name(eh->e_type));
+    if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) {
+        const char *what = type_name(eh->e_type);
+        if (what) return fail(err, errlen, "%s: %s", f->path, what);
+        return fail(err, errlen, "%s: ELF file of unknown type 0x%x, not an executable",
+                    f->path, eh->e_type);
+    }
     if (!machine_known(eh->e_machine)) {
         const char *name = machine_name(eh->e_machine);
         if (name)
@@ -250,6 +258,9 @@ static bool check_load_segment(const elf_file_t *f, size_t k, uint64_t bias,
         return fail(err, errlen, "%s: corrupt ELF: segment %zu has file size 0x%" PRIx64
                     " larger than its memory size 0x%" PRIx64, f->path, k,
                     (uint64_t)p->p_filesz, (uint64_t)p->p_memsz);
+    if (p->p_memsz > MAX_SEGMENT_BYTES)
+        return fail(err, errlen, "%s: corrupt ELF: segment %zu memory size 0x%" PRIx64
+                    " is over the 4 GiB limit", f->path, k, (uint64_t)p->p_memsz);
     uint64_t start = p->p_vaddr + bias, end = start + p->p_memsz;
     if (start < p->p_vaddr || end < start ||
         end > GUEST_STACK_TOP - GUEST_STACK_SIZE)
@@ -397,7 +408,9 @@ static bool read_interp(const elf_file_t *f, size_t k, image_t *img,
 }
 
 /* Check and map every PT_LOAD of an opened image at `bias`, and fill img.
- * Used for the executable; a dynamic loader would be a second call. */
+ * Used for the executable; with --sysroot, a dynamic executable's
+ * interpreter would be a second elf_open + read_phdrs + map_image at its
+ * own bias (AT_BASE), entered instead of the executable. */
 static bool map_image(const elf_file_t *f, uint64_t bias, mem_t *mem, image_t *img,
                       char *err, size_t errlen)
 {
@@ -611,14 +624,12 @@ static uint64_t push_vectors(stack_builder_t *b, const image_t *img, const isa_t
     memcpy(vec + n, aux, auxn * sizeof *aux);
 
     uint64_t bytes = words * sizeof *vec;
+    bool fits = b->sp - b->floor >= bytes + 16;
     uint64_t sp = (b->sp - bytes) & ~15ull;     /* STACK_ROUND */
-    if (b->sp < b->floor + bytes + 16) b->ok = false;
-    else {
-        b->sp = sp + bytes;
-        push_bytes(b, vec, bytes);
-    }
+    bool ok = b->ok && fits && mem_write(b->mem, sp, vec, bytes);
+    if (ok) b->sp = sp;
     free(vec);
-    return b->ok ? sp : 0;
+    return ok ? sp : 0;
 }
 
 uint64_t loader_build_stack(mem_t *mem, const image_t *img, const isa_t *isa,

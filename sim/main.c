@@ -269,6 +269,7 @@ int main(int argc, char **argv)
     image_t img;
     if (!loader_load(path, isa, mem, &img, err, sizeof err)) bad_input("%s", err);
     symtab_t *symtab = symtab_load(path);
+    if (symtab) symtab_relocate(symtab, img.load_bias);
 
     /* Open outputs before running so a bad path loses no simulation. */
     FILE *trace_out = o.trace_path ? open_output(o.trace_path, stderr) : NULL;
@@ -290,6 +291,7 @@ int main(int argc, char **argv)
     cpu->symtab = symtab;
     cpu->reg[2] = loader_build_stack(mem, &img, isa, o.guest_argc, o.guest_argv, environ,
                                      random16, path);
+    if (!cpu->reg[2]) bad_input("%s: argument list too long", path);
     cpu->pc = img.entry;
 
     insn_totals_t dropped;

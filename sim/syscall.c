@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <termios.h>
@@ -42,6 +43,8 @@
 #define PATH_MAX_GUEST 4096
 #define LINUX_AT_FDCWD (-100)
 #define RLIM_INF  (~0ull)
+#define MAX_MAPPED (16ull << 30) /* guest memory limit (like overcommit):
+                                    every mapped page costs host memory */
 
 /* Linux generic constants (identical on every Linux ABI). */
 enum { L_AT_SYMLINK_NOFOLLOW = 0x100, L_AT_REMOVEDIR = 0x200, L_AT_EACCESS = 0x200,
@@ -886,13 +889,42 @@ static int at_flags_in(uint64_t g)
     return h;
 }
 
+/* Host files whose contents would make a run depend on the host machine
+ * are replaced by fixed contents matching the simulated machine. */
+static const struct { const char *path, *text; } virtual_files[] = {
+    { "/sys/devices/system/cpu/online",   "0\n" },
+    { "/sys/devices/system/cpu/possible", "0\n" },
+    { "/sys/devices/system/cpu/present",  "0\n" },
+};
+
+/* A read-only host fd holding a virtual file's text, -1 if path is not
+ * virtual (or -2 with errno set if it could not be made). */
+static int open_virtual(const char *path)
+{
+    for (size_t k = 0; k < sizeof virtual_files / sizeof virtual_files[0]; k++) {
+        if (strcmp(path, virtual_files[k].path)) continue;
+        int fd = memfd_create("hps-sim-virtual", 0);
+        size_t len = strlen(virtual_files[k].text);
+        if (fd < 0) return -2;
+        if (write(fd, virtual_files[k].text, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET)) {
+            int saved = errno;
+            close(fd);
+            errno = saved ? saved : EIO;
+            return -2;
+        }
+        return fd;
+    }
+    return -1;
+}
+
 int64_t sys_h_openat(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     at_path_t p;
     int64_t r = get_at(s, a[0], a[1], &p);
     if (r) return r;
     int flags = s->abi->open_flags_in(a[2]);
-    int hfd = openat(p.dirfd, host_path(s, p.path), flags, (mode_t)(a[3] & 07777));
+    int hfd = open_virtual(p.path);
+    if (hfd == -1) hfd = openat(p.dirfd, host_path(s, p.path), flags, (mode_t)(a[3] & 07777));
     if (hfd < 0) return host_err();
     return fd_install(s, hfd, flags & O_CLOEXEC, 0);
 }
@@ -1373,6 +1405,12 @@ static bool range_free(sys_t *s, uint64_t addr, uint64_t len)
     return true;
 }
 
+/* Would mapping len more bytes exceed the guest memory limit? */
+static bool over_limit(const sys_t *s, uint64_t len)
+{
+    return len > MAX_MAPPED || s->mem->pages_mapped * GUEST_PAGE_SIZE > MAX_MAPPED - len;
+}
+
 static bool range_mapped(sys_t *s, uint64_t addr, uint64_t len)
 {
     for (uint64_t p = addr; p < addr + len; p += GUEST_PAGE_SIZE)
@@ -1398,7 +1436,7 @@ int64_t sys_h_brk(sys_t *s, cpu_t *c, const uint64_t a[6])
     if (want < s->brk_start) return (int64_t)s->brk_cur;
     uint64_t old_top = page_up(s, s->brk_cur), new_top = page_up(s, want);
     if (new_top > old_top) {
-        if (!range_free(s, old_top, new_top - old_top) ||
+        if (over_limit(s, new_top - old_top) || !range_free(s, old_top, new_top - old_top) ||
             !mem_map(s->mem, old_top, new_top - old_top, MEM_PROT_READ | MEM_PROT_WRITE))
             return (int64_t)s->brk_cur;
     } else if (new_top < old_top) {
@@ -1434,7 +1472,7 @@ int64_t sys_h_mmap(sys_t *s, cpu_t *c, const uint64_t a[6])
     if ((f & SYS_MAP_UNKNOWN) || !len || !page_aligned(s, off) || (prot & ~7ull))
         return -EINVAL;
     uint64_t size = page_up(s, len);
-    if (size < len) return -ENOMEM;
+    if (size < len || over_limit(s, size)) return -ENOMEM;
     int hfd = -1;
     if (!(f & SYS_MAP_ANON)) {
         hfd = host_of(s, a[4]);
@@ -1518,6 +1556,7 @@ int64_t sys_h_mremap(sys_t *s, cpu_t *c, const uint64_t a[6])
         move_mapping(s, old, old_len, to, new_len, prot);
         return (int64_t)to;
     }
+    if (new_len > old_len && over_limit(s, new_len - old_len)) return -ENOMEM;
     if (new_len <= old_len) {
         if (new_len < old_len) mem_unmap(s->mem, old + new_len, old_len - new_len);
         return (int64_t)old;

@@ -10,9 +10,11 @@
 # of 128 or more, a timeout or a sanitizer report is a failure.
 # Prints "PASS name" / "FAIL name" / "SKIP name" lines and ends with
 # "N passed, M failed"; the exit status is nonzero when anything failed.
-# The simulator is $HPS_SIM if set, else ./hps-sim at the top of the tree.
+# The simulator is $HPS_SIM if set, else ./hps-sim at the top of the tree;
+# BUILD_DIR is accepted like the other suites but not needed (the test
+# programs are compiled into a private mktemp -d directory).
 set -u
-build=${1:-build}
+: "${1:-build}"   # BUILD_DIR: unused, see above
 cd "$(dirname "$0")/../.."
 sim=${HPS_SIM:-./hps-sim}
 RV_CC=${RV_CC:-riscv64-linux-gnu-gcc}

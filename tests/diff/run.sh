@@ -70,8 +70,10 @@ excerpt() {
 # run_cmd OUT_PREFIX SCRATCH STDIN CMD... ; writes OUT_PREFIX.{out,err,rc}
 run_cmd() {
     local pre=$1 scratch=$2 in=$3; shift 3
-    ( cd "$scratch" && exec timeout -k 5 "$tmo" env -i HPS_TEST=1 PATH=/usr/bin:/bin "$@" \
-          <"$in" >"$pre.out" 2>"$pre.err" )
+    # The extra subshell layer keeps bash's "Segmentation fault" notices
+    # (a command killed by a signal) off the terminal: status 128+N remains.
+    ( cd "$scratch" && { timeout -k 5 "$tmo" env -i HPS_TEST=1 PATH=/usr/bin:/bin "$@" \
+          <"$in" >"$pre.out" 2>"$pre.err"; exit $?; } ) 2>/dev/null
     echo $? >"$pre.rc"
 }
 

@@ -294,6 +294,8 @@ static void test_not_executable_type(void **state)
     expect_bad(write_elf(&t, "rel", FILE_SIZE), "ET_REL");
     t.eh->e_type = ET_CORE;
     expect_bad(write_elf(&t, "core", FILE_SIZE), "core dump");
+    t.eh->e_type = 0x1234;
+    expect_bad(write_elf(&t, "type", FILE_SIZE), "unknown type 0x1234");
 }
 
 static void test_truncated_header(void **state)
@@ -346,6 +348,9 @@ static void test_corrupt_segments(void **state)
     make_good(&t);
     t.ph[1].p_vaddr = 0xfffffffffffff000ull;
     expect_bad(write_elf(&t, "vaddr", FILE_SIZE), "outside the guest address space");
+    make_good(&t);
+    t.ph[1].p_memsz = 0x3000000000ull;
+    expect_bad(write_elf(&t, "memsz", FILE_SIZE), "4 GiB");
     make_good(&t);
     t.eh->e_entry = 0x99999;
     expect_bad(write_elf(&t, "entry", FILE_SIZE), "entry point");
@@ -488,6 +493,27 @@ static void test_stack_deterministic(void **state)
     assert_memory_equal(b1, b2, n);
     mem_free(m1);
     mem_free(m2);
+}
+
+static void test_stack_too_big(void **state)
+{
+    (void)state;
+    test_elf_t t;
+    make_good(&t);
+    char err[512];
+    image_t img;
+    mem_t *mem = load(write_elf(&t, "stack3", FILE_SIZE), &img, true, err, sizeof err);
+    size_t len = GUEST_STACK_SIZE / 4 + 16;
+    char *huge = malloc(len + 1);
+    assert_non_null(huge);
+    memset(huge, 'x', len);
+    huge[len] = '\0';
+    char *argv[] = { "p", huge, NULL };
+    char *envp[] = { NULL };
+    uint8_t rnd[16] = {0};
+    assert_int_equal(loader_build_stack(mem, &img, &isa_rv64, 2, argv, envp, rnd, "p"), 0);
+    free(huge);
+    mem_free(mem);
 }
 
 static void test_stack_no_env(void **state)
@@ -688,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_stack_layout),
         cmocka_unit_test(test_stack_deterministic),
         cmocka_unit_test(test_stack_no_env),
+        cmocka_unit_test(test_stack_too_big),
         cmocka_unit_test(test_symtab),
         cmocka_unit_test(test_symtab_none),
         cmocka_unit_test(test_disasm),

@@ -71,7 +71,7 @@ static void scan_trip(network_t *net, const timetable_t *tt, int i,
                       cand_heap_t *h, uint64_t *examined)
 {
     const node_t *out = &net->nodes[trip_out_node(i)];
-    int32_t horizon = tt->trips[i].end + tt->max_wait + 60;
+    int32_t horizon = tt->trips[i].end + tt->max_wait + 40;
     for (int j = first_trip_starting_at(tt, tt->trips[i].end);
          j < tt->ntrips && tt->trips[j].start <= horizon; j++) {
         (*examined)++;

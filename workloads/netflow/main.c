@@ -15,9 +15,9 @@ typedef struct {
 } size_cfg_t;
 
 static const size_cfg_t sizes[] = {
-    { "test",   1200,  60, 4,  4000,  60,  400, 0 },
-    { "train",  5000, 150, 4, 15000, 100,  800, 0 },
-    { "ref",   16000, 300, 4, 40000, 150, 1500, 0 },
+    { "test",    300,  60, 4,  4000,  60,  400,  420032 },
+    { "train",   950, 100, 4, 15000, 100,  800, 1156535 },
+    { "ref",    2300, 160, 4, 40000, 150, 1500, 2618554 },
 };
 
 static const size_cfg_t *pick_size(int argc, char **argv)

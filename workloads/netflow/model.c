@@ -38,7 +38,7 @@ static void add_initial_deadheads(network_t *net, const timetable_t *tt, int i,
     int added = 0;
     int j = first_trip_starting_at(tt, tt->trips[i].end);
     for (; j < tt->ntrips && added < per_trip; j++) {
-        if (tt->trips[j].start > tt->trips[i].end + tt->max_wait + 60)
+        if (tt->trips[j].start > tt->trips[i].end + tt->max_wait + 40)
             break;
         if (!compatible(tt, i, j))
             continue;

@@ -90,7 +90,7 @@ void timetable_generate(timetable_t *tt, int ntrips, int nstops, uint64_t seed)
     prng_seed(&r, seed);
     tt->ntrips = ntrips;
     tt->nstops = nstops;
-    tt->max_wait = 150;
+    tt->max_wait = 90;
     tt->trips = xcalloc((size_t)ntrips, sizeof(trip_t));
     tt->sx = xcalloc((size_t)nstops, sizeof(int16_t));
     tt->sy = xcalloc((size_t)nstops, sizeof(int16_t));

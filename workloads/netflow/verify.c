@@ -77,7 +77,7 @@ static int check_tree(const network_t *net)
 static int check_implicit(const network_t *net, const timetable_t *tt)
 {
     for (int i = 0; i < tt->ntrips; i++) {
-        int32_t horizon = tt->trips[i].end + tt->max_wait + 60;
+        int32_t horizon = tt->trips[i].end + tt->max_wait + 40;
         cost_t pi_out = net->nodes[trip_out_node(i)].pi;
         for (int j = first_trip_starting_at(tt, tt->trips[i].end);
              j < tt->ntrips && tt->trips[j].start <= horizon; j++) {

@@ -45,7 +45,11 @@ static vec3 mesh_vertex(const bumps *bp, vec3 center, double radius, int face, i
 int make_mesh(object ***out, int *cap, int *count, vec3 center, double radius,
               int rings, int segs, uint64_t *seed, const material *m)
 {
-    bumps bp = {0.3 * rng_unit(seed) - 0.15, 0.3 * rng_unit(seed) - 0.15, 0.2 * rng_unit(seed)};
+    /* one PRNG draw per statement: argument evaluation order is unspecified */
+    bumps bp;
+    bp.k1 = 0.3 * rng_unit(seed) - 0.15;
+    bp.k2 = 0.3 * rng_unit(seed) - 0.15;
+    bp.k3 = 0.2 * rng_unit(seed);
     int made = 0;
     (void)rings;
     for (int face = 0; face < 6; face++)

@@ -134,7 +134,10 @@ static double rnd_sym(uint64_t *s) { return (double)rng32(s) / 1073741824.0 - 1.
 static vec3 hemisphere_dir(uint64_t *s, vec3 n)
 {
     for (;;) {
-        vec3 d = v3(rnd_sym(s), rnd_sym(s), rnd_sym(s));
+        vec3 d;
+        d.x = rnd_sym(s);
+        d.y = rnd_sym(s);
+        d.z = rnd_sym(s);
         double l2 = vdot(d, d);
         if (l2 > 1.0 || l2 < 1e-4)
             continue;

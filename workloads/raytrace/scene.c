@@ -32,16 +32,25 @@ static void add(objlist *l, object *o)
 
 static vec3 random_color(uint64_t *seed)
 {
-    return v3(0.2 + 0.8 * rng_unit(seed), 0.2 + 0.8 * rng_unit(seed), 0.2 + 0.8 * rng_unit(seed));
+    /* one PRNG draw per statement: argument evaluation order is unspecified */
+    vec3 c;
+    c.x = 0.2 + 0.8 * rng_unit(seed);
+    c.y = 0.2 + 0.8 * rng_unit(seed);
+    c.z = 0.2 + 0.8 * rng_unit(seed);
+    return c;
 }
 
 static const material *random_material(uint64_t *seed)
 {
-    switch (rng_next(seed) % 4) {
-    case 0: return make_solid(random_color(seed), 0.3 * rng_unit(seed), 0.5, 32);
-    case 1: return make_checker(random_color(seed), random_color(seed), 4.0, 0.1);
-    case 2: return make_stripes(random_color(seed), random_color(seed), 3.0, 0.0);
-    default: return make_marble(random_color(seed), random_color(seed), 2.0, 0.05);
+    int kind = (int)(rng_next(seed) % 4);
+    vec3 a = random_color(seed);
+    vec3 b = random_color(seed);
+    double refl = 0.3 * rng_unit(seed);
+    switch (kind) {
+    case 0: return make_solid(a, refl, 0.5, 32);
+    case 1: return make_checker(a, b, 4.0, 0.1);
+    case 2: return make_stripes(a, b, 3.0, 0.0);
+    default: return make_marble(a, b, 2.0, 0.05);
     }
 }
 
@@ -128,8 +137,12 @@ int scene_selfcheck(const scene *s, int rays, uint64_t *seed)
     int bad = 0;
     for (int i = 0; i < rays; i++) {
         ray r;
-        r.o = vadd(s->eye, v3(rng_unit(seed) - 0.5, rng_unit(seed) - 0.5, 0));
-        r.d = vnorm(v3(rng_unit(seed) * 2 - 1, rng_unit(seed) * 1.2 - 0.8, 1.0));
+        double ox = rng_unit(seed) - 0.5;
+        double oy = rng_unit(seed) - 0.5;
+        double dx = rng_unit(seed) * 2 - 1;
+        double dy = rng_unit(seed) * 1.2 - 0.8;
+        r.o = vadd(s->eye, v3(ox, oy, 0));
+        r.d = vnorm(v3(dx, dy, 1.0));
         hit a, b;
         int fa = s->root->ops->intersect(s->root, &r, T_EPS, T_INF, &a);
         int fb = brute_force(s, &r, &b);

@@ -1,0 +1,49 @@
+/*
+ * bpred.h - branch prediction: static not-taken, bimodal, gshare and a
+ * 21264-style tournament predictor for conditional branches; a BTB for
+ * targets of taken branches and indirect jumps; a return-address stack.
+ *
+ * The pipeline asks once per control instruction: bpred_predict() gives
+ * the predicted direction and next pc, bpred_update() trains on the actual
+ * outcome (with the decoded record for the instruction's kind).  Accuracy is
+ * counted per kind (conditional, indirect jump, call, return).
+ */
+#ifndef HPS_BPRED_H
+#define HPS_BPRED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "isa.h"
+#include "stats.h"
+
+typedef enum { BP_NOT_TAKEN, BP_BIMODAL, BP_GSHARE, BP_TOURNAMENT } bpred_kind_t;
+
+typedef struct bpred_config {
+    bpred_kind_t kind;
+    unsigned bimodal_entries;     /* 2-bit counters                      */
+    unsigned gshare_entries;      /* 2-bit counters indexed pc ^ history */
+    unsigned history_bits;        /* global history length               */
+    unsigned local_history_entries, local_history_bits; /* tournament    */
+    unsigned choice_entries;      /* tournament chooser                  */
+    unsigned btb_entries, btb_assoc;
+    unsigned ras_entries;
+} bpred_config_t;
+
+struct bpred;
+typedef struct bpred bpred_t;
+
+typedef struct bpred_result {
+    bool taken;                   /* predicted direction                 */
+    uint64_t target;              /* predicted next pc                   */
+} bpred_result_t;
+
+bpred_t *bpred_new(const bpred_config_t *cfg);
+void bpred_free(bpred_t *b);
+bpred_result_t bpred_predict(bpred_t *b, const insn_t *in);
+/* Train with the real outcome; returns true if the prediction made for
+ * this instruction (the last bpred_predict) was correct. */
+bool bpred_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc);
+void bpred_stats(const bpred_t *b, stats_t *out);
+
+#endif /* HPS_BPRED_H */

@@ -1,0 +1,83 @@
+/*
+ * cache.h - timing models of the memory hierarchy: set-associative caches
+ * (write-back, write-allocate, LRU / random / round-robin replacement,
+ * non-blocking with a bounded number of MSHRs), TLBs with a miss penalty,
+ * a write buffer, and main memory with latency and bandwidth.
+ *
+ * Models are timestamp-based: an access presented at cycle `now` returns
+ * the cycle at which its data is available, and the model remembers when
+ * its resources (MSHRs, memory bus, write-buffer entries) become free.
+ * They hold tags and state only, never data: values always come from guest
+ * memory through the ISA semantics.  Every model keeps its own statistics.
+ */
+#ifndef HPS_CACHE_H
+#define HPS_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+typedef enum { REPL_LRU, REPL_RANDOM, REPL_ROUND_ROBIN } repl_policy_t;
+
+/* Main memory: `latency` cycles for the first chunk, then the line streams
+ * at `bytes_per_cycle`; one transfer at a time (the bus is a resource). */
+typedef struct dram {
+    unsigned latency;
+    unsigned bytes_per_cycle;
+    uint64_t bus_free;          /* cycle the bus is next free */
+    uint64_t reads, writes;
+} dram_t;
+
+typedef struct cache_config {
+    const char *name;           /* "l1i", "l1d", "l2" (statistics prefix) */
+    uint64_t size;              /* bytes */
+    unsigned assoc;             /* ways; size/line/assoc sets (power of two) */
+    unsigned line;              /* bytes, power of two */
+    unsigned hit_latency;       /* cycles */
+    repl_policy_t repl;
+    unsigned mshrs;             /* outstanding misses; 0 = blocking (1) */
+    uint64_t seed;              /* for REPL_RANDOM */
+} cache_config_t;
+
+struct cache;
+typedef struct cache cache_t;
+
+/* next == NULL: misses go to `dram`. */
+cache_t *cache_new(const cache_config_t *cfg, cache_t *next, dram_t *dram);
+void cache_free(cache_t *c);
+/* Access at cycle now; returns the cycle the data is ready (now + hit
+ * latency on a hit).  Writes allocate on miss and mark the line dirty;
+ * evicting a dirty line writes it back to the next level. */
+uint64_t cache_access(cache_t *c, uint64_t addr, bool write, uint64_t now);
+/* Whether the last cache_access hit (for stall attribution). */
+bool cache_last_hit(const cache_t *c);
+void cache_stats(const cache_t *c, stats_t *out);
+
+typedef struct tlb_config {
+    const char *name;           /* "itlb", "dtlb" */
+    unsigned entries;
+    unsigned assoc;             /* entries = fully associative */
+    unsigned page_size;         /* bytes */
+    unsigned miss_penalty;      /* cycles */
+} tlb_config_t;
+
+struct tlb;
+typedef struct tlb tlb_t;
+tlb_t *tlb_new(const tlb_config_t *cfg);
+void tlb_free(tlb_t *t);
+/* Extra cycles this translation costs (0 on a hit). */
+unsigned tlb_access(tlb_t *t, uint64_t addr);
+void tlb_stats(const tlb_t *t, stats_t *out);
+
+/* Write buffer between the pipeline and the D-cache: a store retires into
+ * it at `now`; it drains one entry at a time into the cache.  Returns the
+ * cycle the store could enter (later than now when full: a stall). */
+struct write_buffer;
+typedef struct write_buffer write_buffer_t;
+write_buffer_t *write_buffer_new(unsigned entries, cache_t *dcache);
+void write_buffer_free(write_buffer_t *w);
+uint64_t write_buffer_store(write_buffer_t *w, uint64_t addr, uint64_t now);
+void write_buffer_stats(const write_buffer_t *w, stats_t *out);
+
+#endif /* HPS_CACHE_H */
