@@ -94,4 +94,10 @@ typedef struct run_opts {
 /* Run until the guest exits, faults or max_insts is reached. */
 stop_reason_t cpu_run(cpu_t *c, const run_opts_t *opts);
 
+/* The stop harness shared by every model's run loop: sets c->inst_limit,
+ * calls loop (which returns when instret reaches it), catches exits and
+ * faults.  Timing models build their loops from core_loop.h. */
+typedef void (*cpu_loop_fn)(cpu_t *c, void *ctx);
+stop_reason_t cpu_run_loop(cpu_t *c, uint64_t max_insts, cpu_loop_fn loop, void *ctx);
+
 #endif /* HPS_CORE_H */

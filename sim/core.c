@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core_loop.h"
 #include "trace.h"
 #include "truth.h"
 
@@ -72,36 +73,14 @@ insn_t *cpu_fetch_decode(cpu_t *c, uint64_t pc)
     return slot;
 }
 
-/* The slot for pc, through the caller's cached code page. */
-static inline insn_t *lookup(cpu_t *c, uint64_t pc, uint64_t *page_base, insn_t **slots)
-{
-    if (unlikely((pc & ~GUEST_PAGE_MASK) != *page_base)) {
-        *slots = mem_decoded_page(c->mem, pc);
-        *page_base = pc & ~GUEST_PAGE_MASK;
-    }
-    insn_t *in = &(*slots)[(pc & GUEST_PAGE_MASK) >> 1];
-    if (unlikely(!in->exec)) in = cpu_fetch_decode(c, pc);
-    return in;
-}
-
-/* One instruction: count, advance pc, execute.  stop_pc names the
- * instruction being executed in case it faults. */
-static inline void step(cpu_t *c, insn_t *in, uint64_t pc)
-{
-    c->stop_pc = pc;
-    in->count++;
-    c->pc = pc + in->len;
-    in->exec(c, in);
-}
-
 static void run_plain(cpu_t *c)
 {
     uint64_t page_base = ~0ull;
     insn_t *slots = NULL;
     for (;;) {
         uint64_t pc = c->pc;
-        insn_t *in = lookup(c, pc, &page_base, &slots);
-        step(c, in, pc);
+        insn_t *in = core_lookup(c, pc, &page_base, &slots);
+        core_step(c, in, pc);
         if (unlikely(++c->instret >= c->inst_limit)) return;
     }
 }
@@ -113,8 +92,8 @@ static void run_truth(cpu_t *c, truth_t *truth)
     mem_t *m = c->mem;
     for (;;) {
         uint64_t pc = c->pc;
-        insn_t *in = lookup(c, pc, &page_base, &slots);
-        step(c, in, pc);
+        insn_t *in = core_lookup(c, pc, &page_base, &slots);
+        core_step(c, in, pc);
         if (in->flags & (IF_LOAD | IF_STORE | IF_CALL)) {
             if (in->flags & IF_CALL)
                 truth_record_call(truth, pc, c->pc);
@@ -130,7 +109,7 @@ static void run_traced(cpu_t *c, truth_t *truth, trace_t *trace, uint64_t until)
     while (c->instret < until) {
         uint64_t pc = c->pc;
         insn_t *in = cpu_fetch_decode(c, pc);
-        step(c, in, pc);
+        core_step(c, in, pc);
         c->instret++;
         if (truth) {
             if (in->flags & IF_CALL) truth_record_call(truth, pc, c->pc);
@@ -141,37 +120,45 @@ static void run_traced(cpu_t *c, truth_t *truth, trace_t *trace, uint64_t until)
     }
 }
 
-stop_reason_t cpu_run(cpu_t *c, const run_opts_t *opts)
+/* Run `loop` (which returns when c->inst_limit is reached) under the stop
+ * handler: guest exits and faults longjmp back here. */
+stop_reason_t cpu_run_loop(cpu_t *c, uint64_t max_insts, cpu_loop_fn loop, void *ctx)
 {
     jmp_buf stop_jmp;
     c->stop = STOP_NONE;
     c->stop_jmp = &stop_jmp;
     c->mem->fault_jmp = &stop_jmp;
-    uint64_t limit = opts->max_insts ? opts->max_insts : UINT64_MAX;
-    if (setjmp(stop_jmp)) {
+    c->inst_limit = max_insts ? max_insts : UINT64_MAX;
+    if (setjmp(stop_jmp) == 0) {
+        if (c->instret < c->inst_limit) loop(c, ctx);
+        c->stop = STOP_MAX_INSTS;
+    } else {
         if (c->stop == STOP_NONE) {          /* longjmp from a memory fault */
             c->stop = STOP_MEM_FAULT;
             c->stop_info = c->mem->fault.addr;
         }
         if (c->stop == STOP_EXIT) c->instret++;   /* the exit ecall retired */
-        c->cycle = c->instret;
-        c->stop_jmp = NULL;
-        c->mem->fault_jmp = NULL;
-        return c->stop;
     }
-    if (opts->trace && c->instret < limit) {
-        uint64_t traced = opts->trace->limit < limit ? opts->trace->limit : limit;
-        c->inst_limit = limit;
-        run_traced(c, opts->truth, opts->trace, traced);
-    }
-    if (c->instret < limit) {
-        c->inst_limit = limit;
-        if (opts->truth) run_truth(c, opts->truth);
-        else run_plain(c);
-    }
-    c->stop = STOP_MAX_INSTS;
-    c->cycle = c->instret;
     c->stop_jmp = NULL;
     c->mem->fault_jmp = NULL;
     return c->stop;
+}
+
+static void functional_loop(cpu_t *c, void *ctx)
+{
+    const run_opts_t *opts = ctx;
+    if (opts->trace) {
+        uint64_t traced = opts->trace->limit < c->inst_limit ? opts->trace->limit : c->inst_limit;
+        run_traced(c, opts->truth, opts->trace, traced);
+        if (c->instret >= c->inst_limit) return;
+    }
+    if (opts->truth) run_truth(c, opts->truth);
+    else run_plain(c);
+}
+
+stop_reason_t cpu_run(cpu_t *c, const run_opts_t *opts)
+{
+    stop_reason_t why = cpu_run_loop(c, opts->max_insts, functional_loop, (void *)opts);
+    c->cycle = c->instret;
+    return why;
 }

@@ -989,10 +989,8 @@ int64_t sys_h_newfstatat(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     at_path_t p;
     struct stat h;
-    int64_t r = get_path(s, a[1], p.path);
+    int64_t r = get_at(s, a[0], a[1], &p);
     if (r) return r;
-    if (p.path[0] != '/' && (r = dirfd_in(s, a[0], &p.dirfd))) return r;
-    if (p.path[0] == '/') p.dirfd = AT_FDCWD;
     if (a[3] & ~(uint64_t)(L_AT_SYMLINK_NOFOLLOW | L_AT_NO_AUTOMOUNT | L_AT_EMPTY_PATH))
         return -EINVAL;
     if (fstatat(p.dirfd, host_path(s, p.path), &h, at_flags_in(a[3])) < 0) return host_err();
@@ -1299,7 +1297,7 @@ int64_t sys_h_ioctl(sys_t *s, cpu_t *c, const uint64_t a[6])
 enum { L_F_DUPFD = 0, L_F_GETFD = 1, L_F_SETFD = 2, L_F_GETFL = 3, L_F_SETFL = 4,
        L_F_DUPFD_CLOEXEC = 1030 };
 
-/* Duplicate guest fd g onto the lowest free number >= min. */
+/* Duplicate host fd hfd onto the lowest free guest number >= min. */
 static int64_t dup_from(sys_t *s, int hfd, int64_t min, bool cloexec)
 {
     int nfd = dup(hfd);
@@ -1312,6 +1310,7 @@ int64_t sys_h_fcntl(sys_t *s, cpu_t *c, const uint64_t a[6])
     int hfd = host_of(s, a[0]);
     int g = (int)a[0];
     if (hfd < 0) return -EBADF;
+    if ((a[1] == L_F_DUPFD || a[1] == L_F_DUPFD_CLOEXEC) && (int32_t)a[2] < 0) return -EINVAL;
     switch (a[1]) {
     case L_F_DUPFD:         return dup_from(s, hfd, (int64_t)(int32_t)a[2], false);
     case L_F_DUPFD_CLOEXEC: return dup_from(s, hfd, (int64_t)(int32_t)a[2], true);

@@ -76,7 +76,8 @@ static void __attribute__((noinline)) dive(int d)
     volatile char pad[64];
     pad[d % 64] = (char)d;
     depth_reached = d + pad[d % 64] * 0;
-    if (d == 50) longjmp(jb, d * 3);
+    if (d >= 50) longjmp(jb, d * 3);
+    if (d > 1000) return;
     dive(d + 1);
 }
 

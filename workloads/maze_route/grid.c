@@ -60,7 +60,9 @@ void grid_add_obstacles(Grid *g, Pcg *p, int count, int maxside)
             h = 1 + h / 4;
         else
             w = 1 + w / 4;
-        block_rect(g, l, pcg_range(p, 0, g->W - 1), pcg_range(p, 0, g->H - 1), w, h);
+        int x0 = pcg_range(p, 0, g->W - 1);
+        int y0 = pcg_range(p, 0, g->H - 1);
+        block_rect(g, l, x0, y0, w, h);
     }
 }
 

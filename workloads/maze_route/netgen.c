@@ -21,6 +21,20 @@ static int pick_npins(Pcg *p)
 
 static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
+/* A pin site must be free, keep its via escape and not touch another pin. */
+static bool site_ok(const Grid *g, int n, int x)
+{
+    if (g->blocked[n] || g->pin_owner[n] != 0)
+        return false;
+    if (g->L > 1 && g->blocked[n + g->W * g->H])
+        return false;
+    if (x > 0 && g->pin_owner[n - 1] != 0)
+        return false;
+    if (x + 1 < g->W && g->pin_owner[n + 1] != 0)
+        return false;
+    return true;
+}
+
 /* A free layer-0 site near (cx, cy); -1 if none found. */
 static int pick_site(Grid *g, Pcg *p, int cx, int cy, int span)
 {
@@ -28,7 +42,7 @@ static int pick_site(Grid *g, Pcg *p, int cx, int cy, int span)
         int x = clampi(cx + pcg_range(p, -span, span), 0, g->W - 1);
         int y = clampi(cy + pcg_range(p, -span / 2, span / 2), 0, g->H - 1);
         int n = grid_node(g, x, y, 0);
-        if (!g->blocked[n] && g->pin_owner[n] == 0)
+        if (site_ok(g, n, x))
             return n;
     }
     return -1;
@@ -78,7 +92,7 @@ static Window net_window(const Grid *g, const RNet *net, int margin)
  * plus a margin; true when every pin is reached.  mark[] holds tags. */
 bool lee_connected(const Grid *g, const RNet *net, LeeScratch *ls)
 {
-    Window w = net_window(g, net, 6);
+    Window w = net_window(g, net, 3);
     uint32_t tag = ++ls->tag;
     int head = 0, tail = 0;
     ls->mark[net->pins[0]] = tag;
@@ -158,7 +172,7 @@ void nets_generate(NetSet *ns, Grid *g, Pcg *p, int nnets, int span)
     for (int attempts = 0; ns->nnets < nnets && attempts < nnets * 4; attempts++) {
         RNet *net = &ns->nets[ns->nnets];
         net->id = ns->nnets;
-        if (!make_net(g, p, net, span) || !lee_connected(g, net, &ls)) {
+        if (!make_net(g, p, net, span)) {
             release_pins(g, net);
             continue;
         }

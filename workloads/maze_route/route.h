@@ -90,7 +90,7 @@ bool lee_connected(const Grid *g, const RNet *net, LeeScratch *ls);
 typedef struct {
     Grid *g;
     NetSet *ns;
-    int32_t *gcost;
+    int64_t *gcost;
     int32_t *prev;
     uint32_t *stamp;
     uint32_t epoch;

@@ -129,10 +129,8 @@ static void add_bin(grammar *g, int lhs, int b, int c, int w)
  * after every rule producing B. */
 static void order_unaries(grammar *g, rule *tmp, int n)
 {
-    int done[MAX_SYMS] = {0}, placed = 0;
+    int placed = 0;
     char used[256] = {0};
-    for (int s = 0; s < g->nterms; s++)
-        done[s] = 1;
     while (placed < n) {
         int progress = 0;
         for (int i = 0; i < n; i++) {
@@ -153,7 +151,6 @@ static void order_unaries(grammar *g, rule *tmp, int n)
             exit(3);
         }
     }
-    (void)done;
 }
 
 static void index_binaries(grammar *g)
@@ -186,7 +183,7 @@ void grammar_to_cnf(grammar *g)
         /* A -> X1 X2 ... Xn  ==>  A -> X1 A_1, A_1 -> X2 A_2, ... */
         int lhs = r->lhs;
         for (int k = 0; k < r->nrhs - 2; k++) {
-            char name[12];
+            char name[24];
             snprintf(name, sizeof(name), "_%d_%d", i, k);
             int aux = intern_symbol(g, name);
             add_bin(g, lhs, r->rhs[k], aux, k == 0 ? r->weight : 0);

@@ -25,7 +25,7 @@ typedef struct rule {
 typedef struct grammar {
     int nsyms;
     int nterms;          /* symbols [0, nterms) are parts of speech */
-    char names[MAX_SYMS][12];
+    char names[MAX_SYMS][24];
     int start;
     rule *rules;
     int nrules;
@@ -61,6 +61,7 @@ typedef struct lexicon {
     lex_entry **by_pos[MAX_SYMS];
     int npos[MAX_SYMS];
     uint64_t probes;
+    int noun, verb, iverb;   /* part-of-speech ids used by morphology */
 } lexicon;
 
 lexicon *lexicon_build(const grammar *g, int nwords, uint64_t *seed);

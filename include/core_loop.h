@@ -1,0 +1,34 @@
+/*
+ * core_loop.h - the two inline steps every run loop is built from (the
+ * functional core's and the timing models'): find the decoded record for
+ * pc through a cached code page, and execute it.
+ */
+#ifndef HPS_CORE_LOOP_H
+#define HPS_CORE_LOOP_H
+
+#include "core.h"
+
+/* The slot for pc, through the caller's cached code page (page_base is the
+ * page's address, slots its decoded array; start with page_base = ~0). */
+static inline insn_t *core_lookup(cpu_t *c, uint64_t pc, uint64_t *page_base, insn_t **slots)
+{
+    if (unlikely((pc & ~GUEST_PAGE_MASK) != *page_base)) {
+        *slots = mem_decoded_page(c->mem, pc);
+        *page_base = pc & ~GUEST_PAGE_MASK;
+    }
+    insn_t *in = &(*slots)[(pc & GUEST_PAGE_MASK) >> 1];
+    if (unlikely(!in->exec)) in = cpu_fetch_decode(c, pc);
+    return in;
+}
+
+/* One instruction: count, advance pc, execute.  stop_pc names the
+ * instruction being executed in case it faults. */
+static inline void core_step(cpu_t *c, insn_t *in, uint64_t pc)
+{
+    c->stop_pc = pc;
+    in->count++;
+    c->pc = pc + in->len;
+    in->exec(c, in);
+}
+
+#endif /* HPS_CORE_LOOP_H */
