@@ -281,6 +281,7 @@ int main(int argc, char **argv)
                           .insts_per_sec = 1000000000ull, .host_time = false };
     sys_t *sys = sys_new(mem, &sys_abi_rv64, &scfg);
     sys_set_brk(sys, img.brk_start);
+    sys_set_exe(sys, path);
 
     uint8_t random16[16];
     sys_random_bytes(sys, random16, sizeof random16);

@@ -118,7 +118,8 @@ static bool make_net(Grid *g, Pcg *p, RNet *net, int span)
 {
     int long_net = pcg_range(p, 0, 9) == 0;
     int s = long_net ? span * 4 : span;
-    int cx = pcg_range(p, 0, g->W - 1), cy = pcg_range(p, 0, g->H - 1);
+    int cx = pcg_range(p, 0, g->W - 1);
+    int cy = pcg_range(p, 0, g->H - 1);
     int want = pick_npins(p);
     net->npins = 0;
     for (int i = 0; i < want; i++) {
