@@ -7,6 +7,10 @@
  * the predicted direction and next pc, bpred_update() trains on the actual
  * outcome (with the decoded record for the instruction's kind).  Accuracy is
  * counted per kind (conditional, indirect jump, call, return).
+ *
+ * bpred_predict() changes no predictor state: every table, history, BTB and
+ * return-stack update happens in bpred_update(), which the functional-first
+ * pipeline calls right after predict for the same instruction.
  */
 #ifndef HPS_BPRED_H
 #define HPS_BPRED_H
@@ -19,6 +23,8 @@
 
 typedef enum { BP_NOT_TAKEN, BP_BIMODAL, BP_GSHARE, BP_TOURNAMENT } bpred_kind_t;
 
+/* Table sizes must be powers of two (btb_entries / btb_assoc sets too);
+ * a field left 0 takes the Alpha 21264 default (see pipeline/bpred.c). */
 typedef struct bpred_config {
     bpred_kind_t kind;
     unsigned bimodal_entries;     /* 2-bit counters                      */
@@ -36,8 +42,11 @@ typedef struct bpred bpred_t;
 typedef struct bpred_result {
     bool taken;                   /* predicted direction                 */
     uint64_t target;              /* predicted next pc                   */
+    bool btb_hit;                 /* target known at fetch (BTB / RAS);  */
+                                  /* taken && !btb_hit: decode redirect  */
 } bpred_result_t;
 
+/* NULL if a size in cfg is not a power of two or out of range. */
 bpred_t *bpred_new(const bpred_config_t *cfg);
 void bpred_free(bpred_t *b);
 bpred_result_t bpred_predict(bpred_t *b, const insn_t *in);

@@ -29,6 +29,13 @@ typedef struct dram {
     uint64_t reads, writes;
 } dram_t;
 
+/* One transfer of `bytes` at cycle now: it starts when the bus is free,
+ * returns start + latency + ceil(bytes / bytes_per_cycle), and holds the
+ * bus for the transfer.  Used by the caches; public for tests and for
+ * models without caches.  dram_stats adds dram.reads / dram.writes. */
+uint64_t dram_access(dram_t *d, unsigned bytes, bool write, uint64_t now);
+void dram_stats(const dram_t *d, stats_t *out);
+
 typedef struct cache_config {
     const char *name;           /* "l1i", "l1d", "l2" (statistics prefix) */
     uint64_t size;              /* bytes */
@@ -43,7 +50,8 @@ typedef struct cache_config {
 struct cache;
 typedef struct cache cache_t;
 
-/* next == NULL: misses go to `dram`. */
+/* next == NULL: misses go to `dram`.  NULL if the geometry is not a power
+ * of two (sets, line) or does not divide evenly. */
 cache_t *cache_new(const cache_config_t *cfg, cache_t *next, dram_t *dram);
 void cache_free(cache_t *c);
 /* Access at cycle now; returns the cycle the data is ready (now + hit
@@ -52,6 +60,10 @@ void cache_free(cache_t *c);
 uint64_t cache_access(cache_t *c, uint64_t addr, bool write, uint64_t now);
 /* Whether the last cache_access hit (for stall attribution). */
 bool cache_last_hit(const cache_t *c);
+/* Whether the line holding addr is allocated (even if its fill is still in
+ * flight); no side effects.  For tests and debugging. */
+bool cache_contains(const cache_t *c, uint64_t addr);
+unsigned cache_line_size(const cache_t *c);
 void cache_stats(const cache_t *c, stats_t *out);
 
 typedef struct tlb_config {
@@ -76,6 +88,9 @@ void tlb_stats(const tlb_t *t, stats_t *out);
 struct write_buffer;
 typedef struct write_buffer write_buffer_t;
 write_buffer_t *write_buffer_new(unsigned entries, cache_t *dcache);
+/* Write merging (off by default): a store to the same D-cache line as the
+ * youngest entry, whose drain has not started yet, joins that entry. */
+void write_buffer_set_merge(write_buffer_t *w, bool merge);
 void write_buffer_free(write_buffer_t *w);
 uint64_t write_buffer_store(write_buffer_t *w, uint64_t addr, uint64_t now);
 void write_buffer_stats(const write_buffer_t *w, stats_t *out);

@@ -8,6 +8,7 @@
  * `section.key`, parsed with inih), then --set key=value overrides.  Values
  * may carry units (32KiB, 1MiB, 64B; k/M/G for counts).  Unknown keys and
  * bad values are errors naming file:line (or the --set argument).
+ * configs/README.md describes the format and every parameter.
  */
 #ifndef HPS_CONFIG_H
 #define HPS_CONFIG_H
@@ -19,7 +20,7 @@
 
 typedef enum { CFG_UINT, CFG_SIZE, CFG_BOOL, CFG_ENUM } cfg_type_t;
 
-/* CFG(field, "key", type, "default", "choices|for|enums" or NULL, "description") */
+/* CFG(field, "key", type, "default", choices or limits, "description") */
 typedef struct config {
 #define CFG(field, key, type, def, choices, desc) uint64_t field;
 #include "config_params.def"
@@ -27,11 +28,18 @@ typedef struct config {
     char source[256];            /* preset name or file the values came from */
 } config_t;
 
+/* Values of the enum parameters: the index of the name in its choices.
+ * l1i/l1d/l2.repl hold repl_policy_t (cache.h), bpred.kind bpred_kind_t
+ * (bpred.h); test_config.c checks the orders agree. */
+enum { CFG_MODEL_FUNCTIONAL, CFG_MODEL_INORDER5, CFG_MODEL_EV5 };
+enum { CFG_RESOLVE_ID, CFG_RESOLVE_EX, CFG_RESOLVE_MEM };
+
 typedef struct cfg_param {
     const char *key;
     cfg_type_t type;
     const char *def;
-    const char *choices;         /* '|'-separated, enums only */
+    const char *choices;         /* enums: '|'-separated names; numbers:
+                                    limits "MIN..MAX" and/or "pow2", or NULL */
     const char *desc;
     size_t offset;               /* of the field in config_t */
 } cfg_param_t;
@@ -41,14 +49,22 @@ extern const size_t cfg_param_count;
 
 void config_defaults(config_t *cfg);
 /* Load a preset (name of configs/NAME.ini, searched in the configs
- * directory next to the executable and in ./configs) or a file path.
- * false + message in err (with file:line) on error. */
+ * directory next to the executable and in ./configs) or a file path (any
+ * name with a '/' or ending in .ini).  The file's values are applied on top
+ * of cfg's, then the whole is validated (config_validate).  On error cfg is
+ * unchanged and err holds one line naming file:line and the key. */
 bool config_load(config_t *cfg, const char *name_or_path, char *err, size_t errlen);
-/* Apply one "key=value" override. */
+/* Apply one "key=value" override (no cross-parameter validation). */
 bool config_set(config_t *cfg, const char *assignment, char *err, size_t errlen);
-/* List every parameter with its value and description. */
+/* Cross-parameter checks (cache geometry, TLB/BTB sets, pipe counts);
+ * call after the last config_set. */
+bool config_validate(const config_t *cfg, char *err, size_t errlen);
+/* Every parameter, one `key = value  # description` line: a config file. */
 void config_print(const config_t *cfg, FILE *out);
-/* Index of an enum value in its choices (fields of CFG_ENUM hold it). */
+/* The parameter with this key, or NULL. */
+const cfg_param_t *config_find(const char *key);
+/* Name of an enum parameter's value (fields of CFG_ENUM hold the index of
+ * the name in the choices); NULL if key is no enum or value out of range. */
 const char *config_enum_name(const char *key, uint64_t value);
 
 #endif /* HPS_CONFIG_H */

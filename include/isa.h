@@ -119,6 +119,10 @@ typedef struct isa {
     unsigned long bfd_mach;
     /* Register names for traces, by unified number. */
     const char *(*reg_name)(unsigned unified_reg);
+    /* Called when a run loop starts and stops: hand host FP state (sticky
+     * exception flags, rounding mode) to the guest and take it back. */
+    void (*run_enter)(struct cpu *cpu);
+    void (*run_leave)(struct cpu *cpu);
 } isa_t;
 
 extern const isa_t isa_rv64;

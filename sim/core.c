@@ -129,6 +129,7 @@ stop_reason_t cpu_run_loop(cpu_t *c, uint64_t max_insts, cpu_loop_fn loop, void 
     c->stop_jmp = &stop_jmp;
     c->mem->fault_jmp = &stop_jmp;
     c->inst_limit = max_insts ? max_insts : UINT64_MAX;
+    if (c->isa->run_enter) c->isa->run_enter(c);
     if (setjmp(stop_jmp) == 0) {
         if (c->instret < c->inst_limit) loop(c, ctx);
         c->stop = STOP_MAX_INSTS;
@@ -141,6 +142,7 @@ stop_reason_t cpu_run_loop(cpu_t *c, uint64_t max_insts, cpu_loop_fn loop, void 
     }
     c->stop_jmp = NULL;
     c->mem->fault_jmp = NULL;
+    if (c->isa->run_leave) c->isa->run_leave(c);
     return c->stop;
 }
 

@@ -1,12 +1,11 @@
 /*
  * board.c - Othello bitboard primitives: population count, directional
- * shifts with edge masks, legal move generation (dumb7fill style), flip
+ * shifts with edge masks, legal move generation (dumb7fill style with masked
+ * opponent discs so that no shift wraps between rows), flip
  * computation, making moves and passes, and final scoring.
  */
 #include "othello.h"
 
-#define NOT_A 0xFEFEFEFEFEFEFEFEull   /* clears column 0 */
-#define NOT_H 0x7F7F7F7F7F7F7F7Full   /* clears column 7 */
 
 int popcount(bb_t x)
 {
@@ -28,49 +27,59 @@ int first_square(bb_t x)
     return n;
 }
 
-/* Shift every disc one step in direction d (0..7), dropping wrap-arounds. */
-static bb_t shift_dir(bb_t x, int d)
+#define INNER 0x7E7E7E7E7E7E7E7Eull    /* columns 1..6 */
+
+static inline bb_t shl(bb_t x, int s) { return x << s; }
+static inline bb_t shr(bb_t x, int s) { return x >> s; }
+
+/* Moves for one direction pair (s and -s); om excludes wrapping columns. */
+static inline bb_t moves_pair(bb_t me, bb_t om, int s)
 {
-    switch (d) {
-    case 0: return (x << 1) & NOT_A;    /* east */
-    case 1: return (x >> 1) & NOT_H;    /* west */
-    case 2: return x << 8;              /* south */
-    case 3: return x >> 8;              /* north */
-    case 4: return (x << 9) & NOT_A;    /* south-east */
-    case 5: return (x << 7) & NOT_H;    /* south-west */
-    case 6: return (x >> 7) & NOT_A;    /* north-east */
-    default: return (x >> 9) & NOT_H;   /* north-west */
-    }
+    bb_t l = om & shl(me, s), r = om & shr(me, s);
+    l |= om & shl(l, s);  r |= om & shr(r, s);
+    l |= om & shl(l, s);  r |= om & shr(r, s);
+    l |= om & shl(l, s);  r |= om & shr(r, s);
+    l |= om & shl(l, s);  r |= om & shr(r, s);
+    l |= om & shl(l, s);  r |= om & shr(r, s);
+    return shl(l, s) | shr(r, s);
 }
 
 bb_t legal_moves(bb_t me, bb_t opp)
 {
-    bb_t empty = ~(me | opp), moves = 0;
-    for (int d = 0; d < 8; d++) {
-        bb_t t = shift_dir(me, d) & opp;
-        t |= shift_dir(t, d) & opp;
-        t |= shift_dir(t, d) & opp;
-        t |= shift_dir(t, d) & opp;
-        t |= shift_dir(t, d) & opp;
-        t |= shift_dir(t, d) & opp;
-        moves |= shift_dir(t, d) & empty;
+    bb_t inner = opp & INNER;
+    bb_t moves = moves_pair(me, inner, 1) | moves_pair(me, opp, 8) |
+                 moves_pair(me, inner, 7) | moves_pair(me, inner, 9);
+    return moves & ~(me | opp);
+}
+
+/* Discs flipped along one ray; an empty run or a missing anchor flips none. */
+static inline bb_t ray_left(bb_t me, bb_t om, bb_t from, int s)
+{
+    bb_t line = 0, x = shl(from, s);
+    while (x & om) {
+        line |= x;
+        x = shl(x, s);
     }
-    return moves;
+    return (x & me) ? line : 0;
+}
+
+static inline bb_t ray_right(bb_t me, bb_t om, bb_t from, int s)
+{
+    bb_t line = 0, x = shr(from, s);
+    while (x & om) {
+        line |= x;
+        x = shr(x, s);
+    }
+    return (x & me) ? line : 0;
 }
 
 bb_t flips_for(bb_t me, bb_t opp, int sq)
 {
-    bb_t flips = 0, from = 1ull << sq;
-    for (int d = 0; d < 8; d++) {
-        bb_t line = 0, x = shift_dir(from, d);
-        while (x & opp) {
-            line |= x;
-            x = shift_dir(x, d);
-        }
-        if (x & me)
-            flips |= line;
-    }
-    return flips;
+    bb_t from = 1ull << sq, inner = opp & INNER;
+    return ray_left(me, inner, from, 1) | ray_right(me, inner, from, 1) |
+           ray_left(me, opp, from, 8) | ray_right(me, opp, from, 8) |
+           ray_left(me, inner, from, 7) | ray_right(me, inner, from, 7) |
+           ray_left(me, inner, from, 9) | ray_right(me, inner, from, 9);
 }
 
 void board_start(board_t *b)

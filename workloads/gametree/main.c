@@ -19,9 +19,9 @@ typedef struct {
 } size_cfg_t;
 
 static const size_cfg_t sizes[] = {
-    { "test",  8, 5,  4, 14, 3, 9, 16, 0 },
-    { "train", 12, 7, 6, 18, 4, 10, 18, 0 },
-    { "ref",   16, 9, 8, 21, 4, 11, 20, 0 },
+    { "test", 8, 4, 3, 11, 3, 8, 16, 0 },
+    { "train", 10, 6, 4, 14, 4, 9, 18, 0 },
+    { "ref", 12, 8, 6, 17, 4, 10, 20, 0 },
 };
 
 #define MAX_POS 32
@@ -69,7 +69,7 @@ static int run_midgame(const size_cfg_t *cfg, search_t *s, uint32_t *check)
         *check = mix(mix(mix(*check, (uint64_t)res.best_move), (uint64_t)res.score),
                      res.nodes);
         append_move(line, sizeof(line), res.best_move, res.score);
-        int vd = cfg->mid_depth < 4 ? cfg->mid_depth : 4;
+        int vd = cfg->mid_depth < 3 ? cfg->mid_depth : 3;
         int ref = alphabeta_plain(&pos[k].b, vd, -SCORE_INF, SCORE_INF, 0, &ref_nodes);
         if (ref != res.iter_score[vd]) {
             fprintf(stderr, "gametree: position %d depth %d: search %d, reference %d\n",

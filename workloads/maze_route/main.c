@@ -19,9 +19,9 @@ typedef struct {
 } SizeSpec;
 
 static const SizeSpec sizes[] = {
-    {"test", 40, 40, 4, 100, 6, 16, 0},
-    {"train", 76, 76, 4, 420, 8, 60, 0},
-    {"ref", 180, 180, 4, 2200, 9, 340, 0},
+    {"test", 40, 40, 4, 100, 6, 16, 0xbc10d18ce13ce5b1ULL},
+    {"train", 76, 76, 4, 420, 8, 60, 0x605c0e3781e67649ULL},
+    {"ref", 180, 180, 4, 2200, 9, 340, 0xf7bd83f15f72f7f7ULL},
 };
 
 static const SizeSpec *parse_size(int argc, char **argv)

@@ -12,6 +12,7 @@
 #define PACKAGE "hps-sim"          /* bfd.h insists */
 #include <bfd.h>
 #include <elf.h>
+#include <fenv.h>
 
 #include "rv64.h"
 
@@ -177,6 +178,16 @@ static const char *rv64_reg_name(unsigned r)
     return "?";
 }
 
+/* Host FP state belongs to the guest only while it runs (see rv64_fp.c). */
+static void rv64_run_enter(cpu_t *c) { rv_fp_set_fflags(c, c->fflags); }
+
+static void rv64_run_leave(cpu_t *c)
+{
+    c->fflags = rv_fp_get_fflags(c);
+    rv_fp_set_fflags(c, c->fflags);      /* clears host flags */
+    fesetround(FE_TONEAREST);
+}
+
 const isa_t isa_rv64 = {
     .name = "rv64gc",
     .elf_machine = EM_RISCV,
@@ -187,4 +198,6 @@ const isa_t isa_rv64 = {
     .bfd_arch = bfd_arch_riscv,
     .bfd_mach = bfd_mach_riscv64,
     .reg_name = rv64_reg_name,
+    .run_enter = rv64_run_enter,
+    .run_leave = rv64_run_leave,
 };

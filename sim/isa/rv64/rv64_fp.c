@@ -23,8 +23,11 @@
  *    into c->fflags only when the guest reads fflags/fcsr
  *    (rv_fp_get_fflags) or a slow path needs precise flags; writing fflags
  *    clears the host flags.  Flags the host cannot produce correctly are
- *    or-ed into c->fflags directly.  Consequence: other host FP arithmetic
- *    running while a guest runs would leak into the guest's fflags.
+ *    or-ed into c->fflags directly.  Consequence: host FP arithmetic done
+ *    by the simulator itself leaks into the guest's fflags unless the run
+ *    loop calls rv_fp_set_fflags(c, c->fflags) when a run starts (discards
+ *    host flags, keeps the guest's, resyncs host_rm) and rv_fp_get_fflags(c)
+ *    when it stops (folds the guest's flags in before other code runs).
  *  - Where the host differs from RISC-V it is corrected in software: NaN
  *    results are replaced by the canonical NaN (one compare on the result);
  *    fma with inf*0 and a quiet-NaN addend raises NV; comparisons, min/max,
@@ -132,10 +135,16 @@ uint32_t rv_fp_get_fflags(cpu_t *c)
     return c->fflags & 0x1f;
 }
 
+/* Also re-reads the host rounding mode, so that calling this when a run
+ * (re)starts discards host flags raised by simulator code in between and
+ * resynchronises host_rm should anything else have changed the mode. */
 void rv_fp_set_fflags(cpu_t *c, uint32_t flags)
 {
     feclearexcept(FE_ALL_EXCEPT);
     c->fflags = flags & 0x1f;
+    int mode = fegetround();
+    for (int rm = 0; rm < 4; rm++)
+        if (host_modes[rm] == mode) host_rm = rm;
 }
 
 /* The instruction's effective rounding mode; reserved modes are illegal. */

@@ -1,0 +1,65 @@
+/*
+ * timing.h - the in-order timing models behind one small interface.
+ *
+ * A model runs the program itself: it fetches and executes each
+ * instruction through the shared ISA semantics (functional first, so the
+ * outcome of every branch and the address of every access are known) and
+ * then computes, from the machine's resources, the cycle at which the
+ * instruction enters each pipeline stage.  For in-order machines this
+ * timestamp formulation is exact: an instruction's stage times depend only
+ * on its own operands and on older instructions.
+ *
+ *   inorder5  the textbook IF-ID-EX-MEM-WB pipeline: switchable forwarding
+ *             paths, load-use interlock, configurable branch-resolution stage
+ *   ev5       an N-wide in-order superscalar like the Alpha 21164: issue in
+ *             order from the head of the issue queue, slotting and
+ *             functional-unit constraints; a stalled head holds the rest
+ */
+#ifndef HPS_TIMING_H
+#define HPS_TIMING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core.h"
+#include "stats.h"
+
+struct config;
+struct disasm;
+struct symtab;
+
+/* Reasons an instruction waited at the head of the issue queue. */
+#define STALL_LIST(X) \
+    X(STALL_NONE,       "none")        X(STALL_ICACHE,  "icache_miss")  \
+    X(STALL_ITLB,       "itlb_miss")   X(STALL_DCACHE,  "dcache_miss")  \
+    X(STALL_DTLB,       "dtlb_miss")   X(STALL_MISPREDICT, "branch_mispredict") \
+    X(STALL_WBUF,       "write_buffer") X(STALL_FU,     "fu_busy")      \
+    X(STALL_DEP,        "data_dependency") X(STALL_SLOT, "slotting")     \
+    X(STALL_FETCH,      "fetch")
+#define STALL_ENUM(id, name) id,
+typedef enum { STALL_LIST(STALL_ENUM) STALL_COUNT } stall_t;
+#undef STALL_ENUM
+extern const char *const stall_names[STALL_COUNT];
+
+typedef struct timing_outputs {
+    FILE *kanata;                 /* Kanata log for Konata, or NULL        */
+    uint64_t view_from, view_to;  /* instruction window [from, to)         */
+    FILE *diagram;                /* text pipeline diagram, or NULL        */
+    FILE *ground_truth;           /* per-instruction truth file, or NULL   */
+    struct disasm *disasm;
+    const struct symtab *symtab;
+} timing_outputs_t;
+
+struct timing;
+typedef struct timing timing_t;
+
+/* NULL + message in err when the configuration does not describe a model. */
+timing_t *timing_new(const struct config *cfg, char *err, size_t errlen);
+void timing_set_outputs(timing_t *t, const timing_outputs_t *out);
+stop_reason_t timing_run(timing_t *t, cpu_t *c, uint64_t max_insts);
+void timing_stats(const timing_t *t, const cpu_t *c, stats_t *out);
+void timing_finish(timing_t *t);      /* flush views and the truth file */
+void timing_free(timing_t *t);
+
+#endif /* HPS_TIMING_H */
