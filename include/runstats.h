@@ -36,6 +36,7 @@ typedef struct run_info {
     const truth_t *truth;          /* NULL when not recorded */
     const insn_totals_t *dropped;  /* totals of dropped decoded pages */
     double host_seconds;
+    const struct timing *timing;   /* timing model, or NULL (functional) */
 } run_info_t;
 
 /* Count static call instructions in the executable segments of the image

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "config.h"
 #include "core.h"
 #include "disasm.h"
 #include "isa.h"
@@ -27,6 +28,7 @@
 #include "stats.h"
 #include "symtab.h"
 #include "sys.h"
+#include "timing.h"
 #include "trace.h"
 #include "truth.h"
 
@@ -42,6 +44,12 @@ typedef struct options {
     const char *stats_json_path;
     const char *trace_path;
     bool no_truth;
+    config_t cfg;
+    bool print_config;
+    const char *pipeview_path;
+    bool pipe_diagram;
+    uint64_t view_from, view_count;
+    const char *truth_path;
     int guest_argc;
     char **guest_argv;
 } options_t;
@@ -72,6 +80,15 @@ static void usage(FILE *out)
         "  --seed N             seed for getrandom and AT_RANDOM (default 1)\n"
         "  --no-ground-truth    statistics without unique addresses and call\n"
         "                       pairs (runs the faster plain loop)\n"
+        "timing:\n"
+        "  --config NAME|FILE   preset from configs/ (inorder5, ev5) or a file\n"
+        "  --set KEY=VALUE      override one parameter (repeatable)\n"
+        "  --print-config       list every parameter with value and description\n"
+        "  --pipeview FILE      Kanata log (Konata viewer) of the view window\n"
+        "  --pipe-diagram       text pipeline diagram of the view window (stderr)\n"
+        "  --view-from N        first instruction of the view window (default 0)\n"
+        "  --view-count N       instructions in the view window (default 200)\n"
+        "  --ground-truth FILE  per-instruction head-of-queue cycles by stall cause\n"
         "  --help               this text\n"
         "  --version            print the version\n"
         "\n"
@@ -97,7 +114,8 @@ static uint64_t parse_count(const char *opt, const char *text)
 }
 
 enum { OPT_MAX_INSTS = 256, OPT_STATS, OPT_STATS_JSON, OPT_TRACE, OPT_TRACE_LIMIT,
-       OPT_SEED, OPT_NO_TRUTH, OPT_HELP, OPT_VERSION };
+       OPT_SEED, OPT_NO_TRUTH, OPT_CONFIG, OPT_SET, OPT_PRINT_CONFIG, OPT_PIPEVIEW,
+       OPT_PIPE_DIAGRAM, OPT_VIEW_FROM, OPT_VIEW_COUNT, OPT_TRUTH_FILE, OPT_HELP, OPT_VERSION };
 
 static void parse_options(int argc, char **argv, options_t *o)
 {
@@ -109,12 +127,23 @@ static void parse_options(int argc, char **argv, options_t *o)
         { "trace-limit", required_argument, NULL, OPT_TRACE_LIMIT },
         { "seed",        required_argument, NULL, OPT_SEED },
         { "no-ground-truth", no_argument,   NULL, OPT_NO_TRUTH },
+        { "config",      required_argument, NULL, OPT_CONFIG },
+        { "set",         required_argument, NULL, OPT_SET },
+        { "print-config", no_argument,      NULL, OPT_PRINT_CONFIG },
+        { "pipeview",    required_argument, NULL, OPT_PIPEVIEW },
+        { "pipe-diagram", no_argument,      NULL, OPT_PIPE_DIAGRAM },
+        { "view-from",   required_argument, NULL, OPT_VIEW_FROM },
+        { "view-count",  required_argument, NULL, OPT_VIEW_COUNT },
+        { "ground-truth", required_argument, NULL, OPT_TRUTH_FILE },
         { "help",        no_argument,       NULL, OPT_HELP },
         { "version",     no_argument,       NULL, OPT_VERSION },
         { NULL, 0, NULL, 0 }
     };
     memset(o, 0, sizeof *o);
     o->seed = 1;
+    o->view_count = 200;
+    config_defaults(&o->cfg);
+    char err[512];
     o->trace_limit = 100000;
     opterr = 0;
     int ch;
@@ -127,6 +156,18 @@ static void parse_options(int argc, char **argv, options_t *o)
         case OPT_TRACE_LIMIT: o->trace_limit = parse_count("--trace-limit", optarg); break;
         case OPT_SEED:        o->seed = parse_count("--seed", optarg); break;
         case OPT_NO_TRUTH:    o->no_truth = true; break;
+        case OPT_CONFIG:
+            if (!config_load(&o->cfg, optarg, err, sizeof err)) bad_input("%s", err);
+            break;
+        case OPT_SET:
+            if (!config_set(&o->cfg, optarg, err, sizeof err)) bad_input("%s", err);
+            break;
+        case OPT_PRINT_CONFIG: o->print_config = true; break;
+        case OPT_PIPEVIEW:    o->pipeview_path = optarg; break;
+        case OPT_PIPE_DIAGRAM: o->pipe_diagram = true; break;
+        case OPT_VIEW_FROM:   o->view_from = parse_count("--view-from", optarg); break;
+        case OPT_VIEW_COUNT:  o->view_count = parse_count("--view-count", optarg); break;
+        case OPT_TRUTH_FILE:  o->truth_path = optarg; break;
         case OPT_HELP:        usage(stdout); exit(0);
         case OPT_VERSION:     printf("hps-sim %s\n", HPS_VERSION); exit(0);
         case ':':
@@ -135,6 +176,14 @@ static void parse_options(int argc, char **argv, options_t *o)
             bad_input("unknown option '%s' (see hps-sim --help)", argv[optind - 1]);
         }
     }
+    if (!config_validate(&o->cfg, err, sizeof err)) bad_input("%s", err);
+    if (o->print_config) {
+        config_print(&o->cfg, stdout);
+        exit(0);
+    }
+    if ((o->pipeview_path || o->pipe_diagram || o->truth_path) && o->cfg.model == 0)
+        bad_input("--pipeview, --pipe-diagram and --ground-truth need a timing model "
+                  "(--config inorder5 or ev5)");
     if (optind >= argc) bad_input("no program given (usage: hps-sim [options] prog [args...])");
     o->guest_argc = argc - optind;
     o->guest_argv = argv + optind;
@@ -308,15 +357,36 @@ int main(int argc, char **argv)
     run_opts_t ropts = { .max_insts = o.max_insts, .truth = want_stats ? &truth : NULL,
                          .trace = trace_out ? &trace : NULL };
 
+    timing_t *timing = NULL;
+    FILE *pv_out = NULL, *gt_out = NULL;
+    if (o.cfg.model != 0) {
+        timing = timing_new(&o.cfg, err, sizeof err);
+        if (!timing) bad_input("configuration %s: %s", o.cfg.source, err);
+        pv_out = o.pipeview_path ? open_output(o.pipeview_path, stdout) : NULL;
+        gt_out = o.truth_path ? open_output(o.truth_path, stdout) : NULL;
+        timing_outputs_t tout = { .kanata = pv_out, .diagram = o.pipe_diagram ? stderr : NULL,
+                                  .view_from = o.view_from,
+                                  .view_to = o.view_from + o.view_count,
+                                  .ground_truth = gt_out, .disasm = dis, .symtab = symtab };
+        timing_set_outputs(timing, &tout);
+    }
+
     double t0 = now_seconds();
-    cpu_run(cpu, &ropts);
+    if (timing) timing_run(timing, cpu, o.max_insts);
+    else cpu_run(cpu, &ropts);
     double secs = now_seconds() - t0;
 
     int status = report_stop(cpu, dis);
+    if (timing) {
+        timing_finish(timing);
+        if (pv_out) close_output(pv_out);
+        if (gt_out) close_output(gt_out);
+    }
     run_info_t info = { .cpu = cpu, .image = &img, .symtab = symtab,
                         .truth = want_stats ? &truth : NULL, .dropped = &dropped,
-                        .host_seconds = secs };
+                        .host_seconds = secs, .timing = timing };
     write_stats(&o, &info);
+    timing_free(timing);
     if (trace_out) close_output(trace_out);
 
     truth_free(&truth);

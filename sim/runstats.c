@@ -6,6 +6,7 @@
  * run loop itself pays one increment per instruction and nothing else.
  */
 #include "runstats.h"
+#include "timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,7 +154,7 @@ void runstats_collect(const run_info_t *info, stats_t *s)
     double secs = info->host_seconds > 0 ? info->host_seconds : 1e-9;
     stats_add_u64(s, "simInsts", info->cpu->instret, "Count", "Instructions simulated");
     stats_add_u64(s, "simCycles", info->cpu->cycle, "Cycle",
-                  "Cycles simulated (functional core: one per instruction)");
+                  "Cycles simulated (one per instruction without a timing model)");
     stats_add_f64(s, "hostSeconds", info->host_seconds, "Second", "Host time in the run loop");
     stats_add_f64(s, "hostMIPS", (double)info->cpu->instret / secs / 1e6, "Count/Second",
                   "Simulated million instructions per host second");
@@ -161,6 +162,7 @@ void runstats_collect(const run_info_t *info, stats_t *s)
                   "Distinct static instructions executed");
     stats_add_u64(s, "cpu.compressed", t.compressed, "Count", "RVC (16-bit) instructions");
     stats_add_u64(s, "cpu.fpInsts", t.fp_insts, "Count", "Floating-point instructions");
+    if (info->timing) timing_stats(info->timing, info->cpu, s);
     add_mix(s, &t);
     add_control(s, &t);
     add_memory(s, &t, info);

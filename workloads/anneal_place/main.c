@@ -21,7 +21,7 @@ typedef struct {
 } SizeSpec;
 
 static const SizeSpec sizes[] = {
-    {"test", 300, 16, 400, 1416168, 0x303cef9660362f41ULL},
+    {"test", 300, 12, 400, 1388640, 0xbde9a5511051c651ULL},
     {"train", 2000, 8, 400, 22542308, 0xb64311b5f00f6b53ULL},
     {"ref", 12000, 6, 400, 287127042, 0x74def85a244be755ULL},
 };

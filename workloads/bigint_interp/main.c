@@ -15,7 +15,7 @@ typedef struct size_class {
 
 static const size_class sizes[] = {
     /* fact fib memo rsa_dig msgs poly pi sieve collatz rounds */
-    {"test", {45, 150, 60, 12, 3, 10, 300, 300, 50, 1}, 0xab6f5a24673775d3ULL},
+    {"test", {35, 100, 40, 10, 2, 8, 200, 200, 30, 1}, 0x80ffabb91d3fc232ULL},
     {"train", {400, 3000, 300, 25, 6, 38, 1380, 3000, 700, 1}, 0x26b72ee21d6e7c0fULL},
     {"ref", {2000, 18000, 600, 50, 12, 92, 4860, 20000, 6000, 3}, 0x8ef37339beea240fULL},
 };

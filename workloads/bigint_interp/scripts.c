@@ -168,7 +168,8 @@ static void gen_rsa(sbuf *b, const wl_params *p, uint64_t *seed)
 
 static void gen_poly(sbuf *b, const wl_params *p, uint64_t *seed)
 {
-    int A = 2 + (int)(rng_next(seed) % 7), B = 1 + (int)(rng_next(seed) % 11);
+    int A = 2 + (int)(rng_next(seed) % 7);
+    int B = 1 + (int)(rng_next(seed) % 11);
     int X = 3 + (int)(rng_next(seed) % 5);
     sb_printf(b,
         "def polymul(a, b) {\n"

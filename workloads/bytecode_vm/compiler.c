@@ -173,13 +173,10 @@ static void emit_loop(Parser *p, int start)
 static unsigned make_const(Parser *p, Value v)
 {
     ObjFunc *f = cur_fn(p);
+    /* strings are interned, so pointer equality finds duplicates too */
     for (int i = 0; i < f->nk; i++)
-        if (f->k[i].type == v.type && values_equal(f->k[i], v) && v.type != V_OBJ)
+        if (values_equal(f->k[i], v))
             return (unsigned)i;
-    if (v.type == V_OBJ && v.as.o->type == O_STRING)
-        for (int i = 0; i < f->nk; i++)
-            if (values_equal(f->k[i], v))
-                return (unsigned)i;
     if (f->nk == 0xffff) {
         error_at(p, &p->prev, "too many constants");
         return 0;

@@ -16,12 +16,12 @@ enum { SZ_TEST, SZ_TRAIN, SZ_REF, SZ_COUNT };
 
 /* Known per-script checksums, indexed [script][size]. */
 static const uint64_t expected[][SZ_COUNT] = {
-    {0x851d18b9ec04f86dULL, 0xc3c1af8a22eb75ddULL, 0x5b00332ce409c148ULL}, /* sort */
-    {0x27d244fbfbb26ee6ULL, 0xf210a5f9fa4adf4eULL, 0xea9f1754fa20c670ULL}, /* strings */
-    {0x68f59fff11d7a237ULL, 0xa4dd8cddc6223ac6ULL, 0xebb8ec910e3bc571ULL}, /* dict */
-    {0x65a710e2a753d716ULL, 0x99f0ba8de188f619ULL, 0x49e927178db0c3d2ULL}, /* recur */
-    {0xf2816fa8458af9e4ULL, 0x9c361d8aa29b2203ULL, 0xd9d6460d99ac0954ULL}, /* closures */
-    {0x3887849b3b9bb442ULL, 0x020814b18983926fULL, 0xd0d5985b56064b20ULL}, /* calc */
+    {0xae9ad6b4b2057a01ULL, 0x3c1abfffa7d3dda7ULL, 0x2e795ee1a76c185fULL}, /* sort */
+    {0xf054bc2cdc98e857ULL, 0xf8577f17415b48e7ULL, 0x413e9cee1104f6efULL}, /* strings */
+    {0xf595515fb28a9b12ULL, 0xfce6c6bd6df23ee2ULL, 0x326dc2b43f875a24ULL}, /* dict */
+    {0x00527938b3ea77e1ULL, 0x36d0f8beb0be1a11ULL, 0x4f6a2f689b857dc7ULL}, /* recur */
+    {0x2879aa16c005f253ULL, 0xbade371d02d79ef9ULL, 0x38052824bff95df6ULL}, /* closures */
+    {0xf3a7d3edb9c55ff9ULL, 0x86432a63df345a45ULL, 0xb6044e932afa4ad7ULL}, /* calc */
 };
 
 static VM the_vm;

@@ -268,11 +268,11 @@ static const char calc_src[] =
     "return acc;\n";
 
 const Script bvm_scripts[] = {
-    {"sort", sort_src, 120, 750, 5000},
-    {"strings", strings_src, 40, 280, 2000},
-    {"dict", dict_src, 300, 2100, 14000},
-    {"recur", recur_src, 8, 80, 500},
-    {"closures", closure_src, 270, 1900, 13000},
-    {"calc", calc_src, 15, 100, 700},
+    {"sort", sort_src, 90, 700, 3800},
+    {"strings", strings_src, 30, 260, 1500},
+    {"dict", dict_src, 220, 1950, 10500},
+    {"recur", recur_src, 6, 75, 380},
+    {"closures", closure_src, 200, 1750, 9750},
+    {"calc", calc_src, 11, 94, 520},
 };
 const int bvm_nscripts = (int)(sizeof bvm_scripts / sizeof bvm_scripts[0]);

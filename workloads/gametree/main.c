@@ -19,9 +19,9 @@ typedef struct {
 } size_cfg_t;
 
 static const size_cfg_t sizes[] = {
-    { "test", 8, 4, 3, 11, 3, 8, 16, 0 },
-    { "train", 10, 6, 4, 14, 4, 9, 18, 0 },
-    { "ref", 12, 8, 6, 17, 4, 10, 20, 0 },
+    { "test",    4, 4, 2, 10, 2,  7, 15, 0xc12f5a60u },
+    { "train",  6, 6, 4, 12, 3,  9, 17, 0xcf18d1feu },
+    { "ref",   12, 7, 6, 14, 4, 10, 18, 0x8ef91280u },
 };
 
 #define MAX_POS 32

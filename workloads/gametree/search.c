@@ -3,8 +3,6 @@
  * transposition table, killer/history ordering, pass handling and exact
  * scoring of finished games, driven by iterative deepening at the root.
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include "othello.h"
 
 void search_init(search_t *s, int tt_log2)

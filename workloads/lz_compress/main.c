@@ -11,12 +11,13 @@
 typedef struct {
     const char *name;
     size_t input_bytes;
+    uint32_t expect;            /* known checksum of the compressed streams */
 } size_cfg_t;
 
 static const size_cfg_t sizes[] = {
-    { "test",    20000 },
-    { "train",  200000 },
-    { "ref",   1500000 },
+    { "test",    20000, 0x39364febu },
+    { "train",  200000, 0x1bf0a3d4u },
+    { "ref",   1500000, 0xfb7bb7eeu },
 };
 
 static const level_t levels[3] = {
@@ -82,10 +83,15 @@ int main(int argc, char **argv)
     for (int lvl = 0; lvl < 3; lvl++)
         bad |= run_level(in, n, lvl, &check);
     free(in);
+    if (!bad && check != cfg->expect) {
+        fprintf(stderr, "lz_compress: checksum %08x, expected %08x\n", check,
+                cfg->expect);
+        bad = 1;
+    }
     if (bad) {
         fprintf(stderr, "lz_compress: FAILED self-check\n");
         return 1;
     }
-    printf("checksum %08x: round trip OK\n", check);
+    printf("checksum %08x: round trip and checksum OK\n", check);
     return 0;
 }

@@ -48,8 +48,10 @@ static int punct(const char *p, int *len)
         {"<", TK_LT}, {">", TK_GT}, {"!", TK_NOT}, {"~", TK_TILDE},
     };
     for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-        int l = (int)strlen(ops[i].s);
-        if (strncmp(p, ops[i].s, (size_t)l) == 0) {
+        if (ops[i].s[0] != p[0])
+            continue;
+        int l = ops[i].s[1] ? 2 : 1;
+        if (l == 1 || ops[i].s[1] == p[1]) {
             *len = l;
             return ops[i].k;
         }

@@ -116,7 +116,7 @@ int ins_uses(const ins *i, int *out);
 int ins_def(const ins *i);
 
 /* regalloc.c */
-#define NUM_REGS 10
+#define NUM_REGS 8
 typedef struct ra_stats {
     long intervals, spilled, conflicts;
 } ra_stats;

@@ -30,11 +30,16 @@ static void build_intervals(const irfn *f, const cfg *c, interval *iv)
     for (int b = 0; b < c->nblocks; b++) {
         const uint64_t *in = c->livein + (size_t)b * c->words;
         const uint64_t *out = c->liveout + (size_t)b * c->words;
-        for (int v = 0; v < f->nvregs; v++) {
-            if ((in[v >> 6] >> (v & 63)) & 1)
-                extend(iv, v, c->start[b]);
-            if ((out[v >> 6] >> (v & 63)) & 1)
-                extend(iv, v, c->end[b] - 1);
+        for (int w = 0; w < c->words; w++) {
+            uint64_t bi = in[w], bo = out[w];
+            while (bi) {
+                extend(iv, w * 64 + __builtin_ctzll(bi), c->start[b]);
+                bi &= bi - 1;
+            }
+            while (bo) {
+                extend(iv, w * 64 + __builtin_ctzll(bo), c->end[b] - 1);
+                bo &= bo - 1;
+            }
         }
         for (int p = c->start[b]; p < c->end[b]; p++) {
             int uses[64], n = ins_uses(&f->code[p], uses);
@@ -103,9 +108,12 @@ static long check_allocation(const irfn *f, const cfg *c)
             const ins *i = &f->code[p];
             int d = ins_def(i);
             if (d >= 0 && f->reg[d] >= 0)
-                for (int v = 0; v < f->nvregs; v++)
-                    if (v != d && ((live[v >> 6] >> (v & 63)) & 1) && f->reg[v] == f->reg[d])
-                        conflicts++;
+                for (int w = 0; w < c->words; w++)
+                    for (uint64_t bits = live[w]; bits; bits &= bits - 1) {
+                        int v = w * 64 + __builtin_ctzll(bits);
+                        if (v != d && f->reg[v] == f->reg[d])
+                            conflicts++;
+                    }
             if (d >= 0)
                 live[d >> 6] &= ~(1ULL << (d & 63));
             int uses[64], n = ins_uses(i, uses);

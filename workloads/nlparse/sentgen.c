@@ -125,7 +125,8 @@ void sentence_perturb(sentence *s, uint64_t *seed)
     int order[MAX_WORDS];
     for (int i = 0; i < n; i++)
         order[i] = i;
-    int a = (int)(rng_next(seed) % (uint64_t)n), b = (int)(rng_next(seed) % (uint64_t)n);
+    int a = (int)(rng_next(seed) % (uint64_t)n);
+    int b = (int)(rng_next(seed) % (uint64_t)n);
     int drop = -1;
     if (rng_next(seed) % 3 == 0)
         drop = a;

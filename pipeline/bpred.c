@@ -1,0 +1,470 @@
+/*
+ * bpred.c - branch prediction (see bpred.h): direction predictors for
+ * conditional branches (static not-taken, bimodal, gshare, and a tournament
+ * predictor after the Alpha 21264), a set-associative LRU branch target
+ * buffer and a circular return-address stack.
+ *
+ * Semantics chosen here (all sizes are powers of two, indexing by masks):
+ *
+ *  - Index hash: h(pc) = (pc >> 1) ^ (pc >> 2).  This is a Gray code of the
+ *    halfword address, so 2-byte (RVC) and 4-byte (Alpha) instruction streams
+ *    both spread over every table entry instead of wasting the low bit.
+ *  - Counters start weakly not-taken: 2-bit counters at 1 (taken if >= 2),
+ *    the tournament's 3-bit local counters at 3 (taken if >= 4).  The choice
+ *    counters start at 1, weakly preferring the local predictor (>= 2 picks
+ *    the global one).
+ *  - Global history is the taken/not-taken outcome of conditional branches
+ *    only (newest in bit 0), history_bits long, as in the 21264.
+ *  - Tournament (21264 / Kessler 1999): a local history table of
+ *    local_history_entries x local_history_bits indexed by h(pc), whose
+ *    history indexes 2^local_history_bits 3-bit counters; a global predictor
+ *    of 2^history_bits 2-bit counters indexed by the global history alone;
+ *    choice_entries 2-bit choice counters indexed by the global history.
+ *    Both components train on every conditional branch; the chooser trains
+ *    only when the components disagree, towards the one that was right.
+ *    gshare_entries and bimodal_entries are not used by it.
+ *  - Ordering: this simulator is functional-first and calls bpred_predict()
+ *    and bpred_update() back to back for each control instruction, so there
+ *    is never a younger branch in flight.  Predict is therefore pure (it only
+ *    remembers its lookup for update); histories, counters, the BTB and the
+ *    RAS all change at update time, which equals speculative update with
+ *    perfect repair.  Calling predict twice is harmless; update without a
+ *    matching predict predicts first.
+ *  - BTB: tagged by the full pc, LRU by a use stamp.  Every control
+ *    instruction looks it up; a hit becomes most recently used at update, a
+ *    taken instruction writes (or refreshes) its entry with the actual
+ *    target.  btb_hit in the result means the target was known at fetch
+ *    (from the BTB, or from the RAS for a return).
+ *  - Conditional branch predicted taken: target from the BTB, else from
+ *    decode (insn->target, btb_hit false: the pipeline charges a
+ *    decode-redirect bubble).  Direct jumps and calls: taken, same target
+ *    rule.  Returns: RAS top if the stack is not empty, else as indirect.
+ *    Indirect jumps and calls: the BTB target; on a BTB miss fetch knows
+ *    nothing and falls through (predicted not-taken, target pc+len).
+ *  - RAS: push pc+len on IF_CALL, pop on IF_RETURN (a return that is also a
+ *    call pops, then pushes).  Overflow overwrites the oldest entry (the
+ *    stack is circular, its depth saturates at ras_entries); popping an
+ *    empty stack is an underflow and the return is predicted by the BTB.
+ *  - Correct means the predicted next pc equals the actual one, and for a
+ *    conditional branch also that the direction was right.
+ */
+#include "bpred.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The 21264's sizes, and reasonable ones for the rest. */
+enum {
+    DEF_BIMODAL = 2048, DEF_GSHARE = 4096, DEF_HISTORY_BITS = 12,
+    DEF_LOCAL_ENTRIES = 1024, DEF_LOCAL_BITS = 10, DEF_CHOICE = 4096,
+    DEF_BTB = 1024, DEF_BTB_ASSOC = 4, DEF_RAS = 32,
+    MAX_HISTORY_BITS = 24, MAX_LOCAL_BITS = 16, MAX_ENTRIES = 1u << 24
+};
+
+/* Kinds of control instruction, for statistics. */
+enum { K_NONE = -1, K_COND, K_JUMP, K_IND, K_CALL, K_RET, K_COUNT };
+
+static const char *const kind_names[K_COUNT] = {
+    "cond", "jump", "indirect", "call", "return"
+};
+static const char *const kind_descs[K_COUNT] = {
+    "conditional branches", "direct unconditional jumps", "indirect jumps",
+    "calls (direct and indirect)", "returns"
+};
+
+typedef struct btb_entry {
+    uint64_t tag;          /* full pc                                    */
+    uint64_t target;
+    uint64_t stamp;        /* last use; 0 = invalid                      */
+} btb_entry_t;
+
+/* What predict looked up, kept for the update that follows. */
+typedef struct lookup {
+    bool valid;
+    uint64_t pc;
+    int kind;
+    bpred_result_t r;
+    btb_entry_t *btb;      /* hit entry or NULL                          */
+    bool used_ras;
+    uint32_t dir_idx;      /* bimodal / gshare / tournament global index  */
+    uint32_t lhist_idx;    /* tournament: local history table index       */
+    bool local_taken, global_taken;
+} lookup_t;
+
+struct bpred {
+    bpred_config_t cfg;
+    uint8_t *ctr;          /* bimodal, gshare or tournament global 2-bit */
+    uint32_t ctr_mask;
+    uint32_t ghist, ghist_mask;
+    uint16_t *lhist;       /* tournament local histories                  */
+    uint32_t lhist_mask, lhist_bits_mask;
+    uint8_t *lctr;         /* tournament local 3-bit counters             */
+    uint8_t *choice;       /* tournament chooser, >= 2 picks global       */
+    uint32_t choice_mask;
+    btb_entry_t *btb;
+    uint32_t btb_set_mask, btb_way_shift;   /* ways = 1 << btb_way_shift */
+    uint64_t btb_clock;
+    uint64_t *ras;
+    unsigned ras_top, ras_depth; /* top = slot of the newest entry        */
+    lookup_t last;
+
+    struct {
+        uint64_t lookups[K_COUNT], correct[K_COUNT];
+        uint64_t btb_lookups, btb_hits;
+        uint64_t ras_hits, ras_misses, ras_underflows, ras_overflows;
+        uint64_t decode_redirects;
+        uint64_t chose_local, chose_global;
+    } st;
+};
+
+/* ---- configuration ---------------------------------------------------- */
+
+static bool is_pow2(unsigned v) { return v && !(v & (v - 1)); }
+
+static void fill_default(unsigned *v, unsigned def)
+{
+    if (*v == 0) *v = def;
+}
+
+static bool check_config(bpred_config_t *c)
+{
+    fill_default(&c->bimodal_entries, DEF_BIMODAL);
+    fill_default(&c->gshare_entries, DEF_GSHARE);
+    fill_default(&c->history_bits, DEF_HISTORY_BITS);
+    fill_default(&c->local_history_entries, DEF_LOCAL_ENTRIES);
+    fill_default(&c->local_history_bits, DEF_LOCAL_BITS);
+    fill_default(&c->choice_entries, DEF_CHOICE);
+    fill_default(&c->btb_entries, DEF_BTB);
+    fill_default(&c->btb_assoc, DEF_BTB_ASSOC);
+    fill_default(&c->ras_entries, DEF_RAS);
+    if (c->kind > BP_TOURNAMENT) return false;
+    if (c->history_bits > MAX_HISTORY_BITS || c->local_history_bits > MAX_LOCAL_BITS)
+        return false;
+    const unsigned sizes[] = { c->bimodal_entries, c->gshare_entries,
+                               c->local_history_entries, c->choice_entries,
+                               c->btb_entries, c->btb_assoc };
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        if (!is_pow2(sizes[k]) || sizes[k] > MAX_ENTRIES) return false;
+    return c->btb_assoc <= c->btb_entries && c->ras_entries <= MAX_ENTRIES;
+}
+
+static uint8_t *counters(size_t n, uint8_t init)
+{
+    uint8_t *p = malloc(n);
+    if (p) memset(p, init, n);
+    return p;
+}
+
+static unsigned direction_entries(const bpred_config_t *c)
+{
+    switch (c->kind) {
+    case BP_BIMODAL: return c->bimodal_entries;
+    case BP_GSHARE: return c->gshare_entries;
+    case BP_TOURNAMENT: return 1u << c->history_bits;
+    default: return 1;
+    }
+}
+
+bpred_t *bpred_new(const bpred_config_t *cfg)
+{
+    bpred_config_t c = *cfg;
+    if (!check_config(&c)) return NULL;
+    bpred_t *b = calloc(1, sizeof *b);
+    if (!b) return NULL;
+    b->cfg = c;
+    unsigned n = direction_entries(&c);
+    b->ctr = counters(n, 1);
+    b->ctr_mask = n - 1;
+    b->ghist_mask = (1u << c.history_bits) - 1;
+    b->btb = calloc(c.btb_entries, sizeof *b->btb);
+    b->btb_set_mask = c.btb_entries / c.btb_assoc - 1;
+    b->btb_way_shift = (uint32_t)__builtin_ctz(c.btb_assoc);
+    b->ras = calloc(c.ras_entries, sizeof *b->ras);
+    bool ok = b->ctr && b->btb && b->ras;
+    if (c.kind == BP_TOURNAMENT) {
+        b->lhist = calloc(c.local_history_entries, sizeof *b->lhist);
+        b->lhist_mask = c.local_history_entries - 1;
+        b->lhist_bits_mask = (1u << c.local_history_bits) - 1;
+        b->lctr = counters((size_t)1 << c.local_history_bits, 3);
+        b->choice = counters(c.choice_entries, 1);
+        b->choice_mask = c.choice_entries - 1;
+        ok = ok && b->lhist && b->lctr && b->choice;
+    }
+    if (!ok) {
+        bpred_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+void bpred_free(bpred_t *b)
+{
+    if (!b) return;
+    free(b->ctr);
+    free(b->lhist);
+    free(b->lctr);
+    free(b->choice);
+    free(b->btb);
+    free(b->ras);
+    free(b);
+}
+
+/* ---- small pieces ----------------------------------------------------- */
+
+static inline uint32_t pc_hash(uint64_t pc)
+{
+    return (uint32_t)((pc >> 1) ^ (pc >> 2));
+}
+
+static inline void counter_train(uint8_t *c, uint8_t max, bool up)
+{
+    if (up) { if (*c < max) (*c)++; }
+    else if (*c > 0) (*c)--;
+}
+
+static int kind_of(uint16_t f)
+{
+    if (f & IF_RETURN) return K_RET;
+    if (f & IF_CALL) return K_CALL;
+    if (f & IF_BRANCH) return K_COND;
+    if (f & IF_INDIRECT) return K_IND;
+    if (f & IF_JUMP) return K_JUMP;
+    return K_NONE;
+}
+
+/* ---- direction -------------------------------------------------------- */
+
+static bool direction_predict(bpred_t *b, uint64_t pc, lookup_t *l)
+{
+    uint32_t h = pc_hash(pc);
+    switch (b->cfg.kind) {
+    case BP_BIMODAL:
+        l->dir_idx = h & b->ctr_mask;
+        return b->ctr[l->dir_idx] >= 2;
+    case BP_GSHARE:
+        l->dir_idx = (h ^ b->ghist) & b->ctr_mask;
+        return b->ctr[l->dir_idx] >= 2;
+    case BP_TOURNAMENT:
+        l->lhist_idx = h & b->lhist_mask;
+        l->local_taken = b->lctr[b->lhist[l->lhist_idx]] >= 4;
+        l->dir_idx = b->ghist;                 /* already history_bits wide */
+        l->global_taken = b->ctr[l->dir_idx] >= 2;
+        return b->choice[b->ghist & b->choice_mask] >= 2 ? l->global_taken
+                                                         : l->local_taken;
+    default:
+        return false;
+    }
+}
+
+static void tournament_train(bpred_t *b, const lookup_t *l, bool taken)
+{
+    uint8_t *chooser = &b->choice[b->ghist & b->choice_mask];
+    if (*chooser >= 2) b->st.chose_global++;
+    else b->st.chose_local++;
+    if (l->local_taken != l->global_taken)
+        counter_train(chooser, 3, l->global_taken == taken);
+    uint16_t *hist = &b->lhist[l->lhist_idx];
+    counter_train(&b->lctr[*hist], 7, taken);
+    *hist = (uint16_t)(((*hist << 1) | taken) & b->lhist_bits_mask);
+    counter_train(&b->ctr[l->dir_idx], 3, taken);
+}
+
+static void direction_train(bpred_t *b, const lookup_t *l, bool taken)
+{
+    if (b->cfg.kind == BP_TOURNAMENT) tournament_train(b, l, taken);
+    else if (b->cfg.kind != BP_NOT_TAKEN) counter_train(&b->ctr[l->dir_idx], 3, taken);
+    b->ghist = ((b->ghist << 1) | taken) & b->ghist_mask;
+}
+
+/* ---- BTB -------------------------------------------------------------- */
+
+static btb_entry_t *btb_set(bpred_t *b, uint64_t pc)
+{
+    return &b->btb[(size_t)(pc_hash(pc) & b->btb_set_mask) << b->btb_way_shift];
+}
+
+static btb_entry_t *btb_lookup(bpred_t *b, uint64_t pc)
+{
+    btb_entry_t *set = btb_set(b, pc);
+    for (unsigned w = 0; w < b->cfg.btb_assoc; w++)
+        if (set[w].stamp && set[w].tag == pc) return &set[w];
+    return NULL;
+}
+
+/* Write pc's entry, replacing an invalid or else the least recently used
+ * way of its set. */
+static void btb_insert(bpred_t *b, uint64_t pc, uint64_t target)
+{
+    btb_entry_t *set = btb_set(b, pc), *victim = &set[0];
+    for (unsigned w = 1; w < b->cfg.btb_assoc && victim->stamp; w++)
+        if (set[w].stamp < victim->stamp) victim = &set[w];
+    victim->tag = pc;
+    victim->target = target;
+    victim->stamp = ++b->btb_clock;
+}
+
+/* ---- return-address stack ----------------------------------------------- */
+
+static void ras_push(bpred_t *b, uint64_t addr)
+{
+    b->ras_top = b->ras_top + 1 == b->cfg.ras_entries ? 0 : b->ras_top + 1;
+    b->ras[b->ras_top] = addr;
+    if (b->ras_depth == b->cfg.ras_entries) b->st.ras_overflows++;
+    else b->ras_depth++;
+}
+
+static void ras_pop(bpred_t *b)
+{
+    if (b->ras_depth == 0) return;
+    b->ras_top = b->ras_top == 0 ? b->cfg.ras_entries - 1 : b->ras_top - 1;
+    b->ras_depth--;
+}
+
+/* ---- predict / update ------------------------------------------------- */
+
+/* A taken prediction of a direct instruction: target from the BTB if it
+ * hit, else from decode. */
+static bpred_result_t predict_direct(const insn_t *in, const btb_entry_t *e)
+{
+    return (bpred_result_t){ .taken = true, .btb_hit = e != NULL,
+                             .target = e ? e->target : in->target };
+}
+
+/* Indirect: the BTB target, or fall through when fetch knows nothing. */
+static bpred_result_t predict_indirect(const insn_t *in, const btb_entry_t *e)
+{
+    if (e) return (bpred_result_t){ .taken = true, .btb_hit = true, .target = e->target };
+    return (bpred_result_t){ .taken = false, .btb_hit = false, .target = in->pc + in->len };
+}
+
+static bpred_result_t predict_transfer(const insn_t *in, const btb_entry_t *e)
+{
+    return (in->flags & IF_DIRECT) ? predict_direct(in, e) : predict_indirect(in, e);
+}
+
+bpred_result_t bpred_predict(bpred_t *b, const insn_t *in)
+{
+    lookup_t *l = &b->last;
+    int kind = kind_of(in->flags);
+    btb_entry_t *e = kind == K_NONE ? NULL : btb_lookup(b, in->pc);
+    bpred_result_t r = { .taken = false, .target = in->pc + in->len, .btb_hit = e != NULL };
+    l->used_ras = false;
+    switch (kind) {
+    case K_COND:
+        if (direction_predict(b, in->pc, l)) r = predict_transfer(in, e);
+        break;
+    case K_RET:
+        if (b->ras_depth) {
+            l->used_ras = true;
+            r = (bpred_result_t){ .taken = true, .target = b->ras[b->ras_top],
+                                  .btb_hit = true };
+        } else {
+            r = predict_indirect(in, e);
+        }
+        break;
+    case K_JUMP:
+    case K_CALL:
+    case K_IND:
+        r = predict_transfer(in, e);
+        break;
+    default:
+        break;
+    }
+    l->valid = true;
+    l->pc = in->pc;
+    l->kind = kind;
+    l->btb = e;
+    l->r = r;
+    return r;
+}
+
+static void update_ras(bpred_t *b, const insn_t *in, const lookup_t *l, uint64_t next_pc)
+{
+    if (in->flags & IF_RETURN) {
+        if (l->used_ras) {
+            if (l->r.target == next_pc) b->st.ras_hits++;
+            else b->st.ras_misses++;
+        } else {
+            b->st.ras_underflows++;
+        }
+        ras_pop(b);
+    }
+    if (in->flags & IF_CALL) ras_push(b, in->pc + in->len);
+}
+
+bool bpred_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc)
+{
+    lookup_t *l = &b->last;
+    if (!l->valid || l->pc != in->pc) bpred_predict(b, in);
+    l->valid = false;
+    uint64_t predicted_next = l->r.taken ? l->r.target : in->pc + in->len;
+    bool correct = predicted_next == next_pc;
+    if (l->kind == K_NONE) return correct;
+    if (l->kind == K_COND) {
+        correct = correct && l->r.taken == taken;
+        direction_train(b, l, taken);
+    }
+    b->st.lookups[l->kind]++;
+    b->st.correct[l->kind] += correct;
+    b->st.btb_lookups++;
+    if (l->btb) b->st.btb_hits++;
+    if (correct && taken && !l->r.btb_hit) b->st.decode_redirects++;
+    update_ras(b, in, l, next_pc);
+    if (taken) {
+        if (l->btb) {
+            l->btb->target = next_pc;
+            l->btb->stamp = ++b->btb_clock;
+        } else {
+            btb_insert(b, in->pc, next_pc);
+        }
+    } else if (l->btb) {
+        l->btb->stamp = ++b->btb_clock;
+    }
+    return correct;
+}
+
+/* ---- statistics ----------------------------------------------------------- */
+
+static void kind_stats(const bpred_t *b, stats_t *out, int k)
+{
+    char name[64], desc[96];
+    uint64_t n = b->st.lookups[k], ok = b->st.correct[k];
+    snprintf(name, sizeof name, "bpred.%s.lookups", kind_names[k]);
+    snprintf(desc, sizeof desc, "Predictions of %s", kind_descs[k]);
+    stats_add_u64(out, name, n, "Count", desc);
+    snprintf(name, sizeof name, "bpred.%s.correct", kind_names[k]);
+    snprintf(desc, sizeof desc, "Correct predictions of %s", kind_descs[k]);
+    stats_add_u64(out, name, ok, "Count", desc);
+    snprintf(name, sizeof name, "bpred.%s.mispredicted", kind_names[k]);
+    snprintf(desc, sizeof desc, "Mispredictions of %s", kind_descs[k]);
+    stats_add_u64(out, name, n - ok, "Count", desc);
+    snprintf(name, sizeof name, "bpred.%s.accuracy", kind_names[k]);
+    snprintf(desc, sizeof desc, "Fraction of %s predicted correctly", kind_descs[k]);
+    stats_add_f64(out, name, n ? (double)ok / (double)n : NAN, "Ratio", desc);
+}
+
+void bpred_stats(const bpred_t *b, stats_t *out)
+{
+    for (int k = 0; k < K_COUNT; k++) kind_stats(b, out, k);
+    stats_add_u64(out, "bpred.btb.lookups", b->st.btb_lookups, "Count",
+                  "BTB lookups by control instructions");
+    stats_add_u64(out, "bpred.btb.hits", b->st.btb_hits, "Count", "BTB hits");
+    stats_add_u64(out, "bpred.btb.misses", b->st.btb_lookups - b->st.btb_hits, "Count",
+                  "BTB misses");
+    stats_add_u64(out, "bpred.decode_redirects", b->st.decode_redirects, "Count",
+                  "Correctly predicted taken transfers whose target came from decode");
+    stats_add_u64(out, "bpred.ras.hits", b->st.ras_hits, "Count",
+                  "Returns predicted correctly by the return-address stack");
+    stats_add_u64(out, "bpred.ras.misses", b->st.ras_misses, "Count",
+                  "Returns mispredicted by the return-address stack");
+    stats_add_u64(out, "bpred.ras.underflows", b->st.ras_underflows, "Count",
+                  "Returns with an empty return-address stack (predicted by BTB)");
+    stats_add_u64(out, "bpred.ras.overflows", b->st.ras_overflows, "Count",
+                  "Calls that overwrote the oldest return-address stack entry");
+    if (b->cfg.kind != BP_TOURNAMENT) return;
+    stats_add_u64(out, "bpred.tournament.chose_local", b->st.chose_local, "Count",
+                  "Conditional branches for which the chooser picked the local predictor");
+    stats_add_u64(out, "bpred.tournament.chose_global", b->st.chose_global, "Count",
+                  "Conditional branches for which the chooser picked the global predictor");
+}

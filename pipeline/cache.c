@@ -1,0 +1,349 @@
+/*
+ * cache.c - timestamp-based timing models of set-associative caches and of
+ * main memory (see cache.h).  Tags and state only, never data.
+ *
+ * Timing, for an access presented at cycle `now` with t = now + hit_latency:
+ *   hit (line allocated and its fill done by t)      -> t
+ *   line allocated but its fill still in flight       -> the fill's ready
+ *       cycle (secondary miss, counted as an MSHR merge)
+ *   miss: the request leaves at t, or, when every MSHR is busy at t, at the
+ *       earliest MSHR completion (the difference counts as MSHR-full stall);
+ *       it goes to the next cache (as a read) or to DRAM and the line is
+ *       ready when that returns; the access returns that cycle (the critical
+ *       word is forwarded as the fill arrives, no extra cycles).
+ * The victim is chosen at issue time; if dirty, it is written back at the
+ * same cycle, after the fill request so the fill is not delayed by it.  A
+ * write-back into a lower cache allocates without fetching (a full line)
+ * and never uses an MSHR; into DRAM it occupies the bus.
+ * DRAM: start = max(now, bus_free); bus_free = start + xfer;
+ *       return start + latency + xfer, xfer = ceil(bytes / bytes_per_cycle).
+ */
+#include "cache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct way {
+    uint64_t tag;               /* line number + 1; 0 = invalid */
+    uint64_t ready;             /* cycle the line's fill completes */
+    uint64_t stamp;             /* last use, for LRU */
+    bool dirty;
+} way_t;
+
+typedef struct mshr {
+    uint64_t line;              /* line number in flight */
+    uint64_t done;              /* cycle its fill completes */
+} mshr_t;
+
+struct cache {
+    way_t *ways;                /* sets * assoc, one set contiguous */
+    uint64_t set_mask;
+    unsigned line_shift, assoc, hit_latency, nmshr;
+    repl_policy_t repl;
+    mshr_t *mshr;
+    uint16_t *rr;               /* per-set round-robin pointer */
+    uint64_t rng;               /* xorshift64 state */
+    uint64_t tick;              /* LRU clock */
+    cache_t *next;
+    dram_t *dram;
+    bool last_hit;
+    char name[32];
+    /* statistics */
+    uint64_t accesses, hits, reads, writes, read_misses, write_misses;
+    uint64_t writebacks, writebacks_in, merges, full_stalls, full_cycles;
+    uint64_t miss_cycles;
+};
+
+/* ---- main memory --------------------------------------------------------- */
+
+uint64_t dram_access(dram_t *d, unsigned bytes, bool write, uint64_t now)
+{
+    unsigned bpc = d->bytes_per_cycle;
+    uint64_t xfer = bpc ? (bytes + bpc - 1) / bpc : 0;
+    uint64_t start = now > d->bus_free ? now : d->bus_free;
+    d->bus_free = start + xfer;
+    if (write) d->writes++;
+    else d->reads++;
+    return start + d->latency + xfer;
+}
+
+void dram_stats(const dram_t *d, stats_t *out)
+{
+    stats_add_u64(out, "dram.reads", d->reads, "Count", "line reads from main memory");
+    stats_add_u64(out, "dram.writes", d->writes, "Count", "line write-backs to main memory");
+}
+
+/* ---- construction -------------------------------------------------------- */
+
+static bool is_pow2(uint64_t x)
+{
+    return x && !(x & (x - 1));
+}
+
+static unsigned log2u(uint64_t x)
+{
+    unsigned n = 0;
+    while (x > 1) { x >>= 1; n++; }
+    return n;
+}
+
+cache_t *cache_new(const cache_config_t *cfg, cache_t *next, dram_t *dram)
+{
+    if (!cfg->assoc || !is_pow2(cfg->line) || (!next && !dram)) return NULL;
+    uint64_t per_set = (uint64_t)cfg->line * cfg->assoc;
+    if (cfg->size % per_set || !is_pow2(cfg->size / per_set)) return NULL;
+    uint64_t sets = cfg->size / per_set;
+
+    cache_t *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->nmshr = cfg->mshrs ? cfg->mshrs : 1;
+    c->ways = calloc(sets * cfg->assoc, sizeof *c->ways);
+    c->rr = calloc(sets, sizeof *c->rr);
+    c->mshr = calloc(c->nmshr, sizeof *c->mshr);
+    if (!c->ways || !c->rr || !c->mshr) { cache_free(c); return NULL; }
+    c->set_mask = sets - 1;
+    c->line_shift = log2u(cfg->line);
+    c->assoc = cfg->assoc;
+    c->hit_latency = cfg->hit_latency;
+    c->repl = cfg->repl;
+    c->rng = cfg->seed ? cfg->seed : 0x9e3779b97f4a7c15ull;
+    c->next = next;
+    c->dram = dram;
+    snprintf(c->name, sizeof c->name, "%s", cfg->name ? cfg->name : "cache");
+    return c;
+}
+
+void cache_free(cache_t *c)
+{
+    if (!c) return;
+    free(c->ways);
+    free(c->rr);
+    free(c->mshr);
+    free(c);
+}
+
+/* ---- lookup and replacement ---------------------------------------------- */
+
+static way_t *set_of(const cache_t *c, uint64_t line)
+{
+    return &c->ways[(line & c->set_mask) * c->assoc];
+}
+
+static way_t *find_way(way_t *set, unsigned assoc, uint64_t tag)
+{
+    for (unsigned i = 0; i < assoc; i++)
+        if (set[i].tag == tag) return &set[i];
+    return NULL;
+}
+
+static uint64_t xorshift64(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *s = x;
+}
+
+/* Invalid ways first (lowest index), then the policy's choice. */
+static way_t *choose_victim(cache_t *c, way_t *set, uint64_t line)
+{
+    for (unsigned i = 0; i < c->assoc; i++)
+        if (!set[i].tag) return &set[i];
+    switch (c->repl) {
+    case REPL_RANDOM:
+        return &set[xorshift64(&c->rng) % c->assoc];
+    case REPL_ROUND_ROBIN: {
+        uint16_t *p = &c->rr[line & c->set_mask];
+        way_t *v = &set[*p];
+        *p = (uint16_t)((*p + 1u) % c->assoc);
+        return v;
+    }
+    case REPL_LRU:
+    default: {
+        way_t *v = &set[0];
+        for (unsigned i = 1; i < c->assoc; i++)
+            if (set[i].stamp < v->stamp) v = &set[i];
+        return v;
+    }
+    }
+}
+
+/* ---- traffic to the next level ------------------------------------------- */
+
+static void writeback_into(cache_t *c, uint64_t addr, uint64_t t);
+
+static uint64_t fetch_line(cache_t *c, uint64_t line, uint64_t t)
+{
+    uint64_t addr = line << c->line_shift;
+    if (c->next) return cache_access(c->next, addr, false, t);
+    return dram_access(c->dram, 1u << c->line_shift, false, t);
+}
+
+static void write_back(cache_t *c, const way_t *victim, uint64_t t)
+{
+    uint64_t addr = (victim->tag - 1) << c->line_shift;
+    c->writebacks++;
+    if (c->next) writeback_into(c->next, addr, t);
+    else dram_access(c->dram, 1u << c->line_shift, true, t);
+}
+
+/* Replace the victim for `line` in `set`: write it back if dirty. */
+static way_t *allocate(cache_t *c, way_t *set, uint64_t line, uint64_t t)
+{
+    way_t *v = choose_victim(c, set, line);
+    if (v->tag && v->dirty) write_back(c, v, t);
+    v->tag = line + 1;
+    v->stamp = ++c->tick;
+    return v;
+}
+
+/* A dirty line arriving from the level above: a full-line write, so it
+ * allocates without a fetch; not a demand access (no hit/miss counts, no
+ * LRU update on a hit, no MSHR). */
+static void writeback_into(cache_t *c, uint64_t addr, uint64_t t)
+{
+    uint64_t line = addr >> c->line_shift;
+    way_t *set = set_of(c, line);
+    way_t *w = find_way(set, c->assoc, line + 1);
+    c->writebacks_in++;
+    if (!w) {
+        w = allocate(c, set, line, t);
+        w->ready = t;
+    }
+    w->dirty = true;
+}
+
+/* ---- MSHRs ---------------------------------------------------------------- */
+
+/* The MSHR tracking `line` if its fill is still in flight at t; otherwise
+ * NULL with *slot set to a free MSHR, or to the one that frees first. */
+static mshr_t *mshr_lookup(cache_t *c, uint64_t line, uint64_t t, mshr_t **slot)
+{
+    mshr_t *first = &c->mshr[0];
+    for (unsigned i = 0; i < c->nmshr; i++) {
+        mshr_t *m = &c->mshr[i];
+        if (m->done > t && m->line == line) return m;
+        if (m->done < first->done) first = m;
+    }
+    *slot = first;
+    return NULL;
+}
+
+/* ---- accesses ------------------------------------------------------------- */
+
+static uint64_t count_miss(cache_t *c, bool write, uint64_t now, uint64_t ready)
+{
+    if (write) c->write_misses++;
+    else c->read_misses++;
+    c->miss_cycles += ready - now;
+    c->last_hit = false;
+    return ready;
+}
+
+static uint64_t miss(cache_t *c, way_t *set, uint64_t line, bool write,
+                     uint64_t now, uint64_t t)
+{
+    mshr_t *slot;
+    mshr_t *m = mshr_lookup(c, line, t, &slot);
+    uint64_t ready;
+    if (m) {                            /* evicted while its fill was in flight */
+        c->merges++;
+        ready = m->done;
+    } else {
+        if (slot->done > t) {           /* every MSHR busy: wait */
+            c->full_stalls++;
+            c->full_cycles += slot->done - t;
+            t = slot->done;
+        }
+        ready = fetch_line(c, line, t);
+        slot->line = line;
+        slot->done = ready;
+    }
+    way_t *w = allocate(c, set, line, t);
+    w->ready = ready;
+    w->dirty = write;
+    return count_miss(c, write, now, ready);
+}
+
+uint64_t cache_access(cache_t *c, uint64_t addr, bool write, uint64_t now)
+{
+    uint64_t line = addr >> c->line_shift;
+    uint64_t t = now + c->hit_latency;
+    way_t *set = set_of(c, line);
+    c->accesses++;
+    if (write) c->writes++;
+    else c->reads++;
+
+    way_t *w = find_way(set, c->assoc, line + 1);
+    if (!w) return miss(c, set, line, write, now, t);
+    w->stamp = ++c->tick;
+    w->dirty |= write;
+    if (w->ready <= t) {
+        c->hits++;
+        c->last_hit = true;
+        return t;
+    }
+    c->merges++;                        /* fill in flight: secondary miss */
+    return count_miss(c, write, now, w->ready);
+}
+
+bool cache_last_hit(const cache_t *c)
+{
+    return c->last_hit;
+}
+
+bool cache_contains(const cache_t *c, uint64_t addr)
+{
+    uint64_t line = addr >> c->line_shift;
+    return find_way(set_of(c, line), c->assoc, line + 1) != NULL;
+}
+
+unsigned cache_line_size(const cache_t *c)
+{
+    return 1u << c->line_shift;
+}
+
+/* ---- statistics ----------------------------------------------------------- */
+
+static void put_u64(stats_t *out, const cache_t *c, const char *what, uint64_t v,
+                    const char *unit, const char *desc)
+{
+    char name[96];
+    snprintf(name, sizeof name, "%s.%s", c->name, what);
+    stats_add_u64(out, name, v, unit, desc);
+}
+
+static void put_f64(stats_t *out, const cache_t *c, const char *what, double v,
+                    const char *unit, const char *desc)
+{
+    char name[96];
+    snprintf(name, sizeof name, "%s.%s", c->name, what);
+    stats_add_f64(out, name, v, unit, desc);
+}
+
+void cache_stats(const cache_t *c, stats_t *out)
+{
+    uint64_t misses = c->read_misses + c->write_misses;
+    put_u64(out, c, "accesses", c->accesses, "Count", "demand accesses");
+    put_u64(out, c, "hits", c->hits, "Count", "demand hits");
+    put_u64(out, c, "misses", misses, "Count", "demand misses (primary and secondary)");
+    put_u64(out, c, "reads", c->reads, "Count", "read accesses");
+    put_u64(out, c, "writes", c->writes, "Count", "write accesses");
+    put_u64(out, c, "read_misses", c->read_misses, "Count", "read misses");
+    put_u64(out, c, "write_misses", c->write_misses, "Count", "write misses");
+    put_f64(out, c, "miss_rate", c->accesses ? (double)misses / c->accesses : 0.0,
+            "Ratio", "misses per access");
+    put_u64(out, c, "writebacks", c->writebacks, "Count", "dirty lines written back");
+    put_u64(out, c, "writebacks_received", c->writebacks_in, "Count",
+            "dirty lines received from the level above");
+    put_u64(out, c, "mshr_merges", c->merges, "Count",
+            "secondary misses merged into an in-flight fill");
+    put_u64(out, c, "mshr_full_stalls", c->full_stalls, "Count",
+            "misses that waited for a free MSHR");
+    put_u64(out, c, "mshr_full_stall_cycles", c->full_cycles, "Cycle",
+            "cycles misses waited for a free MSHR");
+    put_f64(out, c, "avg_miss_latency", misses ? (double)c->miss_cycles / misses : 0.0,
+            "Cycle", "average cycles from access to data on a miss");
+}

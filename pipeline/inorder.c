@@ -1,0 +1,669 @@
+/*
+ * inorder.c - the two in-order timing models (timing.h): the textbook
+ * five-stage pipeline and the 21164-like N-wide in-order superscalar.
+ *
+ * Both are timestamp models.  After an instruction has executed
+ * functionally, the model computes the cycle it enters each stage from:
+ *   - the stages of the previous instruction (a stalled instruction holds
+ *     its stage, so i may enter stage s only once i-1 has entered s+1),
+ *   - operand readiness (a scoreboard of the cycle each register's value
+ *     can be used, which depends on the forwarding paths),
+ *   - the memory hierarchy (I-cache/ITLB at fetch, D-cache/DTLB/write
+ *     buffer at memory access), functional units and fetch redirects after
+ *     mispredicted branches.
+ * "Issue" is entry to EX in the five-stage model and issue from the queue
+ * head in the superscalar one; the cycles between one instruction's issue
+ * and the next are the head-of-queue cycles DCPI's analysis reasons about,
+ * attributed here to the constraint that bound them (the ground truth).
+ */
+#include "timing.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpred.h"
+#include "cache.h"
+#include "config.h"
+#include "core_loop.h"
+#include "disasm.h"
+#include "pipeview.h"
+#include "symtab.h"
+
+const char *const stall_names[STALL_COUNT] = {
+#define STALL_NAME(id, name) name,
+    STALL_LIST(STALL_NAME)
+#undef STALL_NAME
+};
+
+enum { MODEL_INORDER5, MODEL_EV5 };
+enum { RESOLVE_ID, RESOLVE_EX, RESOLVE_MEM };
+
+typedef struct params {
+    int model;
+    bool fwd_ex_ex, fwd_mem_ex;
+    int resolve;                      /* five-stage: where branches resolve */
+    unsigned width, iq_entries, int_pipes, fp_pipes, mem_ports;
+    bool slotting;
+    unsigned frontend_depth;          /* ev5: cycles from fetch to issue    */
+    unsigned mispredict_extra;        /* ev5: added to the redirect         */
+    unsigned lat[OC_COUNT];
+    bool div_pipelined;
+    unsigned l1i_hit;
+} params_t;
+
+/* Ground truth of one static instruction. */
+typedef struct gt_entry {
+    uint64_t pc, count, head;
+    uint64_t stall[STALL_COUNT];
+    uint64_t culprit_pc, culprit_cycles;
+} gt_entry_t;
+
+struct timing {
+    params_t p;
+    dram_t dram;
+    cache_t *l1i, *l1d, *l2;
+    tlb_t *itlb, *dtlb;
+    write_buffer_t *wbuf;
+    bpred_t *bp;
+    unsigned line_shift;              /* I-cache line                        */
+
+    uint64_t reg_ready[REG_COUNT];
+    uint64_t reg_producer[REG_COUNT]; /* pc of the instruction writing it    */
+    uint8_t reg_cause[REG_COUNT];     /* why it is late (dcache miss, ...)   */
+
+    /* stage entry cycles of the previous instruction */
+    uint64_t prev_f, prev_d, prev_x, prev_m, prev_w, prev_issue, prev_retire;
+    uint8_t prev_hold;                /* why the previous one held its stage */
+    uint64_t redirect;                /* earliest fetch of the next one      */
+    uint8_t redirect_cause;
+    uint64_t fetch_line, fetch_ready; /* current I-cache line and its cycle */
+    uint8_t fetch_cause;
+    uint64_t div_free;
+
+    /* ev5 issue group and fetch block */
+    uint64_t group_cycle, group_block, fetch_block, fetch_block_cycle;
+    unsigned group_n, group_int, group_fadd, group_fmul, group_mem;
+    bool group_closed;
+    uint64_t *iq_ring;                /* issue cycles of the last iq entries */
+    uint64_t seq;
+
+    /* statistics */
+    uint64_t cycles, insts, head_stall[STALL_COUNT];
+    uint64_t mispredicts, decode_redirects, wbuf_stall_cycles;
+
+    /* ground truth */
+    gt_entry_t *gt;
+    size_t gt_cap, gt_used;
+
+    timing_outputs_t out;
+    pipeview_t pv;
+    bool views;
+};
+
+/* ---- configuration -------------------------------------------------------- */
+
+static void fill_latencies(params_t *p, const config_t *cfg)
+{
+    for (int k = 0; k < OC_COUNT; k++) p->lat[k] = (unsigned)cfg->lat_int_alu;
+    p->lat[OC_IMUL] = (unsigned)cfg->lat_int_mul;
+    p->lat[OC_IDIV] = (unsigned)cfg->lat_int_div;
+    p->lat[OC_FALU] = (unsigned)cfg->lat_fp_add;
+    p->lat[OC_FMUL] = (unsigned)cfg->lat_fp_mul;
+    p->lat[OC_FDIV] = (unsigned)cfg->lat_fp_div;
+    p->lat[OC_FSQRT] = (unsigned)cfg->lat_fp_sqrt;
+    p->lat[OC_FCVT] = (unsigned)cfg->lat_fp_cvt;
+    p->lat[OC_FMOVE] = (unsigned)cfg->lat_int_alu;
+    p->lat[OC_LOAD] = p->lat[OC_FLOAD] = (unsigned)cfg->lat_load_use;
+    p->div_pipelined = cfg->lat_int_div_pipelined;
+}
+
+static void fill_params(params_t *p, const config_t *cfg)
+{
+    memset(p, 0, sizeof *p);
+    p->model = cfg->model == 2 ? MODEL_EV5 : MODEL_INORDER5;
+    p->fwd_ex_ex = cfg->inorder5_forward_ex_ex;
+    p->fwd_mem_ex = cfg->inorder5_forward_mem_ex;
+    p->resolve = (int)cfg->inorder5_branch_resolve;
+    p->width = p->model == MODEL_EV5 ? (unsigned)cfg->ev5_width : 1;
+    p->iq_entries = (unsigned)cfg->ev5_iq_entries;
+    p->int_pipes = (unsigned)cfg->ev5_int_pipes;
+    p->fp_pipes = (unsigned)cfg->ev5_fp_pipes;
+    p->mem_ports = (unsigned)cfg->ev5_mem_ports;
+    p->slotting = cfg->ev5_slotting;
+    /* 21164: fetch, buffer, slot, issue: two cycles between the block's
+     * arrival and issue; the rest of the published mispredict penalty is
+     * the redirect itself. */
+    p->frontend_depth = 2;
+    p->mispredict_extra = cfg->ev5_mispredict_penalty > p->frontend_depth + 1
+                        ? (unsigned)cfg->ev5_mispredict_penalty - p->frontend_depth - 1 : 0;
+    p->l1i_hit = (unsigned)cfg->l1i_hit_latency;
+    fill_latencies(p, cfg);
+    if (p->width == 0) p->width = 1;
+    if (p->iq_entries == 0) p->iq_entries = 1;
+}
+
+static cache_config_t cache_cfg(const char *name, uint64_t size, uint64_t assoc, uint64_t line,
+                                uint64_t hit, uint64_t repl, uint64_t mshrs)
+{
+    cache_config_t c = { .name = name, .size = size, .assoc = (unsigned)assoc,
+                         .line = (unsigned)line, .hit_latency = (unsigned)hit,
+                         .repl = (repl_policy_t)repl, .mshrs = (unsigned)mshrs, .seed = 1 };
+    return c;
+}
+
+static void build_memory(timing_t *t, const config_t *cfg)
+{
+    t->dram.latency = (unsigned)cfg->mem_latency;
+    t->dram.bytes_per_cycle = (unsigned)cfg->mem_bytes_per_cycle;
+    cache_config_t l2 = cache_cfg("l2", cfg->l2_size, cfg->l2_assoc, cfg->l2_line,
+                                  cfg->l2_hit_latency, cfg->l2_repl, cfg->l2_mshrs);
+    t->l2 = cfg->l2_enabled ? cache_new(&l2, NULL, &t->dram) : NULL;
+    cache_config_t l1i = cache_cfg("l1i", cfg->l1i_size, cfg->l1i_assoc, cfg->l1i_line,
+                                   cfg->l1i_hit_latency, cfg->l1i_repl, cfg->l1i_mshrs);
+    cache_config_t l1d = cache_cfg("l1d", cfg->l1d_size, cfg->l1d_assoc, cfg->l1d_line,
+                                   cfg->l1d_hit_latency, cfg->l1d_repl, cfg->l1d_mshrs);
+    t->l1i = cache_new(&l1i, t->l2, &t->dram);
+    t->l1d = cache_new(&l1d, t->l2, &t->dram);
+    tlb_config_t it = { "itlb", (unsigned)cfg->itlb_entries, (unsigned)cfg->itlb_assoc,
+                        (unsigned)cfg->mem_page_size, (unsigned)cfg->itlb_miss_penalty };
+    tlb_config_t dt = { "dtlb", (unsigned)cfg->dtlb_entries, (unsigned)cfg->dtlb_assoc,
+                        (unsigned)cfg->mem_page_size, (unsigned)cfg->dtlb_miss_penalty };
+    t->itlb = tlb_new(&it);
+    t->dtlb = tlb_new(&dt);
+    t->wbuf = write_buffer_new((unsigned)cfg->wbuf_entries, t->l1d);
+    t->line_shift = (unsigned)__builtin_ctzll(cfg->l1i_line);
+}
+
+static void build_bpred(timing_t *t, const config_t *cfg)
+{
+    bpred_config_t b = {
+        .kind = (bpred_kind_t)cfg->bpred_kind,
+        .bimodal_entries = (unsigned)cfg->bpred_bimodal_entries,
+        .gshare_entries = (unsigned)cfg->bpred_gshare_entries,
+        .history_bits = (unsigned)cfg->bpred_history_bits,
+        .local_history_entries = (unsigned)cfg->bpred_local_entries,
+        .local_history_bits = (unsigned)cfg->bpred_local_history_bits,
+        .choice_entries = (unsigned)cfg->bpred_choice_entries,
+        .btb_entries = (unsigned)cfg->btb_entries,
+        .btb_assoc = (unsigned)cfg->btb_assoc,
+        .ras_entries = (unsigned)cfg->ras_entries,
+    };
+    t->bp = bpred_new(&b);
+}
+
+timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
+{
+    if (cfg->model == 0) {
+        snprintf(err, errlen, "model 'functional' has no timing");
+        return NULL;
+    }
+    timing_t *t = calloc(1, sizeof *t);
+    if (!t) { snprintf(err, errlen, "out of host memory"); return NULL; }
+    fill_params(&t->p, cfg);
+    build_memory(t, cfg);
+    build_bpred(t, cfg);
+    t->iq_ring = calloc(t->p.iq_entries, sizeof *t->iq_ring);
+    t->fetch_line = ~0ull;
+    t->fetch_block = ~0ull;
+    t->group_cycle = 0;
+    return t;
+}
+
+void timing_set_outputs(timing_t *t, const timing_outputs_t *out)
+{
+    t->out = *out;
+    t->views = out->kanata || out->diagram;
+    if (t->views) pipeview_init(&t->pv, out->kanata, out->diagram);
+}
+
+/* ---- shared pieces ---------------------------------------------------------- */
+
+static inline uint64_t max2(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* Cycle the instruction's bytes are available, fetching from cycle f. */
+static uint64_t fetch_bytes(timing_t *t, uint64_t pc, uint64_t f, uint8_t *cause)
+{
+    uint64_t line = pc >> t->line_shift;
+    if (line == t->fetch_line && f >= t->fetch_ready - t->p.l1i_hit) {
+        *cause = STALL_NONE;
+        return max2(f + t->p.l1i_hit, t->fetch_ready);
+    }
+    unsigned tlb_extra = tlb_access(t->itlb, pc);
+    uint64_t ready = cache_access(t->l1i, pc, false, f + tlb_extra);
+    *cause = !cache_last_hit(t->l1i) ? STALL_ICACHE : tlb_extra ? STALL_ITLB : STALL_NONE;
+    t->fetch_line = line;
+    t->fetch_ready = ready;
+    return ready;
+}
+
+/* Latest-ready source operand: cycle, and its producer and cause. */
+static uint64_t operands_ready(const timing_t *t, const insn_t *in, uint64_t *producer,
+                               uint8_t *cause)
+{
+    uint64_t ready = 0;
+    const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
+    for (int k = 0; k < 3; k++) {
+        unsigned r = srcs[k];
+        if (r == REG_NONE || t->reg_ready[r] <= ready) continue;
+        ready = t->reg_ready[r];
+        *producer = t->reg_producer[r];
+        *cause = t->reg_cause[r];
+    }
+    return ready;
+}
+
+static void set_result(timing_t *t, const insn_t *in, uint64_t avail, uint8_t cause)
+{
+    if (in->rd == REG_NONE || in->rd == REG_SINK) return;
+    t->reg_ready[in->rd] = avail;
+    t->reg_producer[in->rd] = in->pc;
+    t->reg_cause[in->rd] = cause;
+}
+
+/* Memory access of a load or store at cycle `at`; returns completion. */
+static uint64_t data_access(timing_t *t, const insn_t *in, uint64_t addr, uint64_t at,
+                            uint8_t *cause)
+{
+    unsigned tlb_extra = tlb_access(t->dtlb, addr);
+    *cause = tlb_extra ? STALL_DTLB : STALL_NONE;
+    if (in->flags & IF_LOAD) {
+        uint64_t ready = cache_access(t->l1d, addr, false, at + tlb_extra);
+        if (!cache_last_hit(t->l1d)) *cause = STALL_DCACHE;
+        return ready;
+    }
+    uint64_t accept = write_buffer_store(t->wbuf, addr, at + tlb_extra);
+    if (accept > at + tlb_extra) {
+        *cause = STALL_WBUF;
+        t->wbuf_stall_cycles += accept - (at + tlb_extra);
+    }
+    return accept + 1;
+}
+
+/* Branch prediction; returns the cycle the next fetch may start (0 = no
+ * redirect) and counts mispredictions. */
+static uint64_t predict_control(timing_t *t, const insn_t *in, uint64_t next_pc,
+                                uint64_t decode_done, uint64_t resolved)
+{
+    bpred_result_t pred = bpred_predict(t->bp, in);
+    bool taken = next_pc != in->pc + in->len;
+    bool correct = bpred_update(t->bp, in, taken, next_pc);
+    if (!correct) {
+        t->mispredicts++;
+        t->redirect_cause = STALL_MISPREDICT;
+        return resolved;
+    }
+    if (taken && !pred.btb_hit) {           /* target known only at decode */
+        t->decode_redirects++;
+        t->redirect_cause = STALL_FETCH;
+        return decode_done;
+    }
+    return 0;
+}
+
+/* ---- ground truth ----------------------------------------------------------- */
+
+static gt_entry_t *gt_slot(timing_t *t, uint64_t pc)
+{
+    if (2 * (t->gt_used + 1) > t->gt_cap) {
+        size_t cap = t->gt_cap ? 2 * t->gt_cap : 4096;
+        gt_entry_t *n = calloc(cap, sizeof *n);
+        if (!n) { fprintf(stderr, "hps-sim: out of host memory\n"); exit(70); }
+        for (size_t k = 0; k < t->gt_cap; k++) {
+            if (!t->gt[k].count) continue;
+            size_t i = (t->gt[k].pc >> 1) * 0x9e3779b97f4a7c15ull >> 20 & (cap - 1);
+            while (n[i].count) i = (i + 1) & (cap - 1);
+            n[i] = t->gt[k];
+        }
+        free(t->gt);
+        t->gt = n;
+        t->gt_cap = cap;
+    }
+    size_t i = (pc >> 1) * 0x9e3779b97f4a7c15ull >> 20 & (t->gt_cap - 1);
+    while (t->gt[i].count && t->gt[i].pc != pc) i = (i + 1) & (t->gt_cap - 1);
+    if (!t->gt[i].count) { t->gt[i].pc = pc; t->gt_used++; }
+    return &t->gt[i];
+}
+
+static void record_head(timing_t *t, const insn_t *in, uint64_t head, uint8_t cause,
+                        uint64_t culprit)
+{
+    uint64_t extra = head > 1 ? head - 1 : 0;
+    t->head_stall[extra ? cause : STALL_NONE] += extra ? extra : 0;
+    if (!t->out.ground_truth) return;
+    gt_entry_t *g = gt_slot(t, in->pc);
+    g->count++;
+    g->head += head;
+    g->stall[cause] += extra;
+    if (extra && culprit && culprit != in->pc) {
+        if (g->culprit_pc == culprit || extra >= g->culprit_cycles) g->culprit_pc = culprit;
+        g->culprit_cycles += extra;
+    }
+}
+
+/* ---- views ------------------------------------------------------------------ */
+
+static const char *const five_stage_names[5] = { "F", "D", "X", "M", "W" };
+static const char *const ev5_stage_names[5] = { "F", "S", "I", "X", "W" };
+
+static void view_insn(timing_t *t, const insn_t *in, const uint64_t st[5], uint64_t retire)
+{
+    if (t->seq < t->out.view_from || t->seq >= t->out.view_to) return;
+    pv_insn_t v = { .id = t->seq, .pc = in->pc, .nstages = 5, .retire_cycle = retire,
+                    .stage_names = t->p.model == MODEL_EV5 ? ev5_stage_names : five_stage_names };
+    memcpy(v.stage_cycle, st, 5 * sizeof st[0]);
+    uint8_t bytes[4] = { (uint8_t)in->raw, (uint8_t)(in->raw >> 8),
+                         (uint8_t)(in->raw >> 16), (uint8_t)(in->raw >> 24) };
+    if (!t->out.disasm || disasm_insn(t->out.disasm, in->pc, bytes, in->len, v.text,
+                                      sizeof v.text) <= 0)
+        snprintf(v.text, sizeof v.text, "%08" PRIx32, in->raw);
+    pipeview_insn(&t->pv, &v);
+    pipeview_advance(&t->pv, st[0]);
+}
+
+/* ---- the five-stage pipeline -------------------------------------------------- */
+
+static uint64_t result_ready_5(const timing_t *t, const insn_t *in, uint64_t xdone, uint64_t m,
+                               uint64_t mdone, uint64_t w)
+{
+    if (in->flags & IF_LOAD) return t->p.fwd_mem_ex ? mdone : w + 1;
+    if (t->p.fwd_ex_ex) return xdone;
+    return t->p.fwd_mem_ex ? m + 1 : w + 1;
+}
+
+static void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    uint8_t fcause = STALL_NONE, ocause = STALL_DEP, mcause = STALL_NONE;
+    uint64_t producer = 0;
+    uint64_t f = max2(t->prev_d, t->redirect);
+    uint8_t front = t->redirect > t->prev_d ? t->redirect_cause : STALL_NONE;
+    uint64_t fready = fetch_bytes(t, in->pc, f, &fcause);
+    if (fcause != STALL_NONE) front = fcause;
+    uint64_t d = max2(fready, t->prev_x);
+    uint64_t ops = operands_ready(t, in, &producer, &ocause);
+    uint64_t x = max2(max2(d + 1, t->prev_m), ops);
+    bool divider = in->opclass == OC_IDIV || in->opclass == OC_FDIV || in->opclass == OC_FSQRT;
+    if (divider && !t->p.div_pipelined) x = max2(x, t->div_free);
+    bool memop = in->flags & (IF_LOAD | IF_STORE);
+    uint64_t xdone = x + (memop ? 1 : t->p.lat[in->opclass]);   /* address add */
+    if (divider) t->div_free = xdone;
+    uint64_t m = max2(xdone, t->prev_w);
+    uint64_t mdone = m + 1;
+    if (in->flags & (IF_LOAD | IF_STORE)) mdone = max2(mdone, data_access(t, in, addr, m, &mcause));
+    uint64_t w = max2(mdone, t->prev_w + 1);
+
+    /* head-of-queue (EX entry) accounting */
+    uint64_t head = x - t->prev_x;
+    uint8_t cause = STALL_NONE;
+    uint64_t culprit = 0;
+    if (x == ops && ops > d + 1 && ops > t->prev_m) {
+        cause = ocause == STALL_NONE ? STALL_DEP : ocause;
+        culprit = producer;
+    } else if (x == t->prev_m && t->prev_m > d + 1) {
+        cause = t->prev_hold;
+    } else if (x == t->div_free && divider && x > d + 1) {
+        cause = STALL_FU;
+    } else {
+        cause = front == STALL_NONE ? STALL_FETCH : front;
+    }
+    if (t->seq == 0) head = x + 1;
+    record_head(t, in, head, cause, culprit);
+
+    set_result(t, in, result_ready_5(t, in, xdone, m, mdone, w),
+               mcause == STALL_DCACHE ? STALL_DCACHE : mcause == STALL_DTLB ? STALL_DTLB : STALL_DEP);
+    t->prev_hold = mcause != STALL_NONE ? mcause : xdone > x + 1 ? STALL_FU : STALL_NONE;
+    if (in->flags & (IF_BRANCH | IF_JUMP)) {
+        uint64_t resolved = t->p.resolve == RESOLVE_ID ? d + 1
+                          : t->p.resolve == RESOLVE_EX ? xdone : mdone;
+        t->redirect = predict_control(t, in, next_pc, d + 1, resolved);
+    }
+    if (t->views) {
+        uint64_t st[5] = { f, d, x, m, w };
+        view_insn(t, in, st, w + 1);
+    }
+    t->prev_f = f; t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
+    t->cycles = w + 1;
+}
+
+/* ---- the 21164-like superscalar ------------------------------------------------ */
+
+enum { PIPE_INT, PIPE_FADD, PIPE_FMUL, PIPE_MEM };
+
+static int pipe_of(const insn_t *in)
+{
+    if (in->flags & (IF_LOAD | IF_STORE)) return PIPE_MEM;
+    switch (in->opclass) {
+    case OC_FMUL: case OC_FDIV: case OC_FSQRT: return PIPE_FMUL;
+    case OC_FALU: case OC_FCVT: case OC_FMOVE: return PIPE_FADD;
+    default: return PIPE_INT;
+    }
+}
+
+/* Does the instruction fit the issue group of cycle e? */
+static bool fits_group(const timing_t *t, const insn_t *in, uint64_t e, uint64_t block)
+{
+    if (e != t->group_cycle) return true;
+    if (t->group_closed || t->group_n >= t->p.width) return false;
+    if (t->p.slotting && block != t->group_block) return false;
+    switch (pipe_of(in)) {
+    case PIPE_MEM:  return t->group_mem < t->p.mem_ports && t->group_int < t->p.int_pipes;
+    case PIPE_FADD: return t->group_fadd < 1 && t->group_fadd + t->group_fmul < t->p.fp_pipes;
+    case PIPE_FMUL: return t->group_fmul < 1 && t->group_fadd + t->group_fmul < t->p.fp_pipes;
+    default:        return t->group_int < t->p.int_pipes;
+    }
+}
+
+static void join_group(timing_t *t, const insn_t *in, uint64_t e, uint64_t block)
+{
+    if (e != t->group_cycle) {
+        t->group_cycle = e;
+        t->group_n = t->group_int = t->group_fadd = t->group_fmul = t->group_mem = 0;
+        t->group_closed = false;
+        t->group_block = block;
+    }
+    t->group_n++;
+    switch (pipe_of(in)) {
+    case PIPE_MEM:  t->group_mem++; t->group_int++; break;   /* 21164: mem ops use an E pipe */
+    case PIPE_FADD: t->group_fadd++; break;
+    case PIPE_FMUL: t->group_fmul++; break;
+    default:        t->group_int++; break;
+    }
+    if (in->flags & (IF_BRANCH | IF_JUMP)) t->group_closed = true;
+}
+
+/* Cycle the instruction's fetch block arrives, fetching aligned blocks of
+ * `width` 4-byte slots, one block a cycle, bounded by issue-queue space. */
+static uint64_t ev5_fetch(timing_t *t, const insn_t *in, uint64_t *block_out, uint8_t *cause)
+{
+    uint64_t block = in->pc / (4ull * t->p.width);
+    *block_out = block;
+    *cause = STALL_NONE;
+    if (block != t->fetch_block || t->redirect > t->fetch_block_cycle) {
+        uint64_t space = t->iq_ring[t->seq % t->p.iq_entries];
+        uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
+        if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space)
+            *cause = t->redirect_cause;
+        uint8_t icause;
+        t->fetch_block_cycle = fetch_bytes(t, in->pc, f, &icause) - t->p.l1i_hit;
+        if (icause != STALL_NONE) *cause = icause;
+        t->fetch_block = block;
+        t->prev_f = f;
+    }
+    return t->fetch_block_cycle;
+}
+
+static void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    uint64_t block, producer = 0;
+    uint8_t front, ocause = STALL_DEP, mcause = STALL_NONE;
+    uint64_t fetched = ev5_fetch(t, in, &block, &front);
+    uint64_t arrive = fetched + t->p.frontend_depth;
+    uint64_t ops = operands_ready(t, in, &producer, &ocause);
+    bool divider = in->opclass == OC_IDIV || in->opclass == OC_FDIV || in->opclass == OC_FSQRT;
+    uint64_t e = max2(max2(arrive, t->prev_issue), ops);
+    if (divider && !t->p.div_pipelined) e = max2(e, t->div_free);
+    bool slotted = false;
+    while (!fits_group(t, in, e, block)) { e++; slotted = true; }
+
+    uint64_t complete = e + t->p.lat[in->opclass];
+    if (in->flags & (IF_LOAD | IF_STORE)) {
+        uint64_t done = data_access(t, in, addr, e + 1, &mcause);
+        if (in->flags & IF_STORE && mcause == STALL_WBUF) {   /* stalls at issue */
+            e = done - 2;
+            while (!fits_group(t, in, e, block)) e++;
+            complete = e + 1;
+        } else if (in->flags & IF_LOAD) {
+            complete = max2(done, e + t->p.lat[OC_LOAD]);
+        }
+    }
+    if (divider) t->div_free = complete;
+    join_group(t, in, e, block);
+
+    uint64_t head = e - t->prev_issue;
+    uint8_t cause;
+    uint64_t culprit = 0;
+    if (mcause == STALL_WBUF && in->flags & IF_STORE) cause = STALL_WBUF;
+    else if (e == ops && ops > arrive && ops > t->prev_issue && !slotted) {
+        cause = ocause;
+        culprit = producer;
+    } else if (slotted) cause = STALL_SLOT;
+    else if (divider && e == t->div_free && e > arrive) cause = STALL_FU;
+    else cause = front == STALL_NONE ? STALL_FETCH : front;
+    if (t->seq == 0) head = e + 1;
+    record_head(t, in, head + (head == 0), cause, culprit);
+    if (head == 0) t->head_stall[STALL_NONE] += 0;
+
+    set_result(t, in, complete, mcause == STALL_DCACHE ? STALL_DCACHE
+                              : mcause == STALL_DTLB ? STALL_DTLB : STALL_DEP);
+    if (in->flags & (IF_BRANCH | IF_JUMP)) {
+        uint64_t r = predict_control(t, in, next_pc, fetched + 1, e + 1 + t->p.mispredict_extra);
+        t->redirect = r;
+        if (r) t->group_closed = true;
+    }
+    uint64_t retire = max2(complete, t->prev_retire) + 1;
+    if (t->views) {
+        uint64_t st[5] = { t->prev_f, fetched, e, e + 1, retire - 1 };
+        if (st[1] < st[0]) st[1] = st[0];
+        view_insn(t, in, st, retire);
+    }
+    t->iq_ring[t->seq % t->p.iq_entries] = e;
+    t->prev_issue = e;
+    t->prev_retire = retire - 1;
+    t->cycles = retire;
+}
+
+/* ---- the run loop --------------------------------------------------------------- */
+
+typedef struct loop_ctx { timing_t *t; } loop_ctx_t;
+
+static void timing_loop(cpu_t *c, void *ctx)
+{
+    timing_t *t = ((loop_ctx_t *)ctx)->t;
+    uint64_t page_base = ~0ull;
+    insn_t *slots = NULL;
+    bool ev5 = t->p.model == MODEL_EV5;
+    for (;;) {
+        uint64_t pc = c->pc;
+        insn_t *in = core_lookup(c, pc, &page_base, &slots);
+        core_step(c, in, pc);
+        if (ev5) time_ev5(t, in, c->mem_addr, c->pc);
+        else time_inorder5(t, in, c->mem_addr, c->pc);
+        t->seq++;
+        c->cycle = t->cycles;
+        if (unlikely(++c->instret >= c->inst_limit)) return;
+    }
+}
+
+stop_reason_t timing_run(timing_t *t, cpu_t *c, uint64_t max_insts)
+{
+    loop_ctx_t ctx = { t };
+    stop_reason_t why = cpu_run_loop(c, max_insts, timing_loop, &ctx);
+    t->insts = c->instret;
+    c->cycle = t->cycles;
+    return why;
+}
+
+/* ---- statistics and outputs --------------------------------------------------- */
+
+void timing_stats(const timing_t *t, const cpu_t *c, stats_t *s)
+{
+    uint64_t cycles = t->cycles ? t->cycles : 1;
+    stats_add_u64(s, "cpu.cycles", t->cycles, "Cycle", "Cycles simulated by the timing model");
+    stats_add_f64(s, "cpu.ipc", (double)c->instret / (double)cycles, "Count/Cycle",
+                  "Instructions per cycle");
+    stats_add_f64(s, "cpu.cpi", (double)cycles / (double)(c->instret ? c->instret : 1),
+                  "Cycle/Count", "Cycles per instruction");
+    char name[64], desc[128];
+    for (int k = 0; k < STALL_COUNT; k++) {
+        if (k == STALL_NONE) continue;
+        snprintf(name, sizeof name, "cpu.stallCycles::%s", stall_names[k]);
+        snprintf(desc, sizeof desc, "Head-of-queue stall cycles caused by %s", stall_names[k]);
+        stats_add_u64(s, name, t->head_stall[k], "Cycle", desc);
+    }
+    stats_add_u64(s, "cpu.branchMispredicts", t->mispredicts, "Count",
+                  "Control transfers whose direction or target was mispredicted");
+    stats_add_u64(s, "cpu.decodeRedirects", t->decode_redirects, "Count",
+                  "Taken transfers predicted without a BTB target (redirected at decode)");
+    stats_add_u64(s, "cpu.writeBufferStallCycles", t->wbuf_stall_cycles, "Cycle",
+                  "Cycles stores waited for a free write-buffer entry");
+    cache_stats(t->l1i, s);
+    cache_stats(t->l1d, s);
+    if (t->l2) cache_stats(t->l2, s);
+    tlb_stats(t->itlb, s);
+    tlb_stats(t->dtlb, s);
+    write_buffer_stats(t->wbuf, s);
+    bpred_stats(t->bp, s);
+}
+
+static int gt_by_pc(const void *a, const void *b)
+{
+    const gt_entry_t *x = a, *y = b;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* The ground-truth file: documented in pipeline/README.md. */
+static void write_ground_truth(timing_t *t)
+{
+    FILE *out = t->out.ground_truth;
+    size_t n = 0;
+    gt_entry_t *rows = calloc(t->gt_used ? t->gt_used : 1, sizeof *rows);
+    for (size_t k = 0; k < t->gt_cap; k++)
+        if (t->gt[k].count) rows[n++] = t->gt[k];
+    qsort(rows, n, sizeof *rows, gt_by_pc);
+    fprintf(out, "# hps-sim ground truth v1: per static instruction, cycles at the head of\n"
+                 "# the issue queue and those beyond the first split by stall cause\n");
+    fprintf(out, "pc\tsymbol\tcount\thead_cycles");
+    for (int k = 1; k < STALL_COUNT; k++) fprintf(out, "\t%s", stall_names[k]);
+    fprintf(out, "\tculprit_pc\n");
+    for (size_t k = 0; k < n; k++) {
+        char sym[160];
+        symtab_format(t->out.symtab, rows[k].pc, sym, sizeof sym);
+        fprintf(out, "0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, rows[k].pc, sym,
+                rows[k].count, rows[k].head);
+        for (int s = 1; s < STALL_COUNT; s++) fprintf(out, "\t%" PRIu64, rows[k].stall[s]);
+        if (rows[k].culprit_pc) fprintf(out, "\t0x%" PRIx64 "\n", rows[k].culprit_pc);
+        else fprintf(out, "\t-\n");
+    }
+    free(rows);
+}
+
+void timing_finish(timing_t *t)
+{
+    if (t->views) pipeview_finish(&t->pv);
+    if (t->out.ground_truth) write_ground_truth(t);
+}
+
+void timing_free(timing_t *t)
+{
+    if (!t) return;
+    cache_free(t->l1i);
+    cache_free(t->l1d);
+    if (t->l2) cache_free(t->l2);
+    tlb_free(t->itlb);
+    tlb_free(t->dtlb);
+    write_buffer_free(t->wbuf);
+    bpred_free(t->bp);
+    free(t->iq_ring);
+    free(t->gt);
+    free(t);
+}

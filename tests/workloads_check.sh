@@ -1,0 +1,133 @@
+#!/bin/bash
+# workloads_check.sh - runs the guest workload suite at size "test" and
+# checks it.
+#
+# Usage: tests/workloads_check.sh BUILD_DIR
+#
+# For every program in BUILD_DIR/workloads/rv64/ and BUILD_DIR/workloads/alpha-dyn/:
+#   rv64     qemu-riscv64 PROG test exits 0
+#   alpha    qemu-alpha -L /usr/alpha-linux-gnu PROG test exits 0 and prints
+#            exactly what the rv64 build printed
+#   hps-sim  (only if ./hps-sim exists at the repo root) hps-sim PROG test
+#            gives the same stdout, stderr and exit status as qemu-riscv64
+# Prints "PASS name variant" or "FAIL name variant: reason" per check, then
+# "N passed, M failed"; exits nonzero if any check failed.  Programs are
+# checked two at a time; the output stays in name order.
+
+set -u
+
+if [ $# -ne 1 ]; then
+    echo "usage: $0 BUILD_DIR" >&2
+    exit 2
+fi
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "$1" 2>/dev/null && pwd) || { echo "FAIL workloads setup: no build directory $1"; echo "0 passed, 1 failed"; exit 1; }
+rvdir=$build/workloads/rv64
+adir=$build/workloads/alpha-dyn
+sim=$root/hps-sim
+alpha_root=/usr/alpha-linux-gnu
+jobs=2
+limit=${WORKLOAD_TIMEOUT:-900}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wlcheck.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+# Program names: union of both build directories, sorted.
+names=$( { ls -1 "$rvdir" 2>/dev/null; ls -1 "$adir" 2>/dev/null; } | sort -u)
+
+# run_one OUTPREFIX CMD... : stdout, stderr and exit status into files.
+run_one() {
+    local out=$1
+    shift
+    timeout "$limit" "$@" >"$out.out" 2>"$out.err"
+    echo $? >"$out.rc"
+}
+
+# describe RC : human-readable exit status.
+describe() {
+    case $1 in
+        124) echo "timed out after ${limit}s" ;;
+        *) echo "exit status $1" ;;
+    esac
+}
+
+# check_program NAME : runs all checks of one program, writes NAME.result.
+check_program() {
+    local name=$1 w=$tmp/$name res=$tmp/$name.result
+    local rv=$rvdir/$name al=$adir/$name
+    : >"$res"
+    if [ -x "$rv" ]; then
+        run_one "$w.rv" qemu-riscv64 "$rv" test
+        if [ "$(cat "$w.rv.rc")" = 0 ]; then
+            echo "PASS $name rv64" >>"$res"
+        else
+            echo "FAIL $name rv64: $(describe "$(cat "$w.rv.rc")")" >>"$res"
+        fi
+    else
+        echo "FAIL $name rv64: no rv64 build" >>"$res"
+    fi
+
+    if [ -x "$al" ]; then
+        run_one "$w.al" qemu-alpha -L "$alpha_root" "$al" test
+        local arc
+        arc=$(cat "$w.al.rc")
+        if [ "$arc" != 0 ]; then
+            echo "FAIL $name alpha: $(describe "$arc")" >>"$res"
+        elif [ ! -f "$w.rv.out" ]; then
+            echo "FAIL $name alpha: no rv64 output to compare with" >>"$res"
+        elif ! cmp -s "$w.rv.out" "$w.al.out"; then
+            echo "FAIL $name alpha: stdout differs from rv64" >>"$res"
+        else
+            echo "PASS $name alpha" >>"$res"
+        fi
+    else
+        echo "FAIL $name alpha: no alpha-dyn build" >>"$res"
+    fi
+
+    if [ -x "$sim" ] && [ -x "$rv" ]; then
+        (cd "$root" && run_one "$w.sim" "$sim" "$rv" test)
+        local why=""
+        [ "$(cat "$w.sim.rc")" = "$(cat "$w.rv.rc")" ] ||
+            why="exit status $(cat "$w.sim.rc") vs qemu $(cat "$w.rv.rc")"
+        [ -n "$why" ] || cmp -s "$w.sim.out" "$w.rv.out" || why="stdout differs from qemu-riscv64"
+        [ -n "$why" ] || cmp -s "$w.sim.err" "$w.rv.err" || why="stderr differs from qemu-riscv64"
+        if [ -z "$why" ]; then
+            echo "PASS $name hps-sim" >>"$res"
+        else
+            echo "FAIL $name hps-sim: $why" >>"$res"
+        fi
+    fi
+}
+
+if [ -z "$names" ]; then
+    echo "FAIL workloads setup: no programs in $rvdir or $adir"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+running=0
+for name in $names; do
+    check_program "$name" &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+done
+wait
+
+passed=0
+failed=0
+for name in $names; do
+    while IFS= read -r line; do
+        echo "$line"
+        case $line in
+            PASS*) passed=$((passed + 1)) ;;
+            *) failed=$((failed + 1)) ;;
+        esac
+    done <"$tmp/$name.result"
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
