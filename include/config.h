@@ -25,7 +25,7 @@ typedef struct config {
 #define CFG(field, key, type, def, choices, desc) uint64_t field;
 #include "config_params.def"
 #undef CFG
-    char source[256];            /* preset name or file the values came from */
+    char source[256];            /* "defaults", the --config argument, + " + --set" */
 } config_t;
 
 /* Values of the enum parameters: the index of the name in its choices.
@@ -54,7 +54,8 @@ void config_defaults(config_t *cfg);
  * of cfg's, then the whole is validated (config_validate).  On error cfg is
  * unchanged and err holds one line naming file:line and the key. */
 bool config_load(config_t *cfg, const char *name_or_path, char *err, size_t errlen);
-/* Apply one "key=value" override (no cross-parameter validation). */
+/* Apply one "key=value" override (no cross-parameter validation; a
+ * successful one appends " + --set" to cfg->source). */
 bool config_set(config_t *cfg, const char *assignment, char *err, size_t errlen);
 /* Cross-parameter checks (cache geometry, TLB/BTB sets, pipe counts);
  * call after the last config_set. */

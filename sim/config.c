@@ -456,7 +456,12 @@ bool config_set(config_t *cfg, const char *assignment, char *err, size_t errlen)
                     assignment);
     copy_trimmed(value, sizeof value, eq + 1, strlen(eq + 1));
     snprintf(where, sizeof where, "--set '%.100s'", assignment);
-    return assign(cfg, where, key, value, err, errlen);
+    if (!assign(cfg, where, key, value, err, errlen)) return false;
+    if (!ends_with(cfg->source, " + --set")) {          /* provenance for reports */
+        size_t n = strlen(cfg->source);
+        snprintf(cfg->source + n, sizeof cfg->source - n, " + --set");
+    }
+    return true;
 }
 
 /* ---- files ------------------------------------------------------------------------- */

@@ -391,6 +391,7 @@ static void test_set_over_preset(void **state)
     assert_int_equal(cfg.l1d_size, 32768);
     assert_int_equal(cfg.l1d_assoc, 1);                 /* the preset's */
     assert_int_equal(cfg.bpred_kind, BP_GSHARE);
+    assert_string_equal(cfg.source, "ev5 + --set");
     assert_true(config_validate(&cfg, err, sizeof err));
 }
 
