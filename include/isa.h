@@ -109,6 +109,7 @@ typedef struct isa {
     const char *name;            /* "rv64gc", "alpha"                       */
     int elf_machine;             /* EM_RISCV, EM_ALPHA                      */
     unsigned page_size;          /* ABI page size (4 KiB / 8 KiB)           */
+    unsigned insn_align;         /* instruction alignment: 2 (RVC) or 4     */
     const insn_def_t *table;     /* instruction table and its size          */
     size_t table_size;
     /* Decode the instruction at pc whose first bytes are in `bytes` (up to

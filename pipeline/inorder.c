@@ -29,6 +29,7 @@
 #include "disasm.h"
 #include "pipeview.h"
 #include "symtab.h"
+#include "util.h"
 
 const char *const stall_names[STALL_COUNT] = {
 #define STALL_NAME(id, name) name,
@@ -36,13 +37,11 @@ const char *const stall_names[STALL_COUNT] = {
 #undef STALL_NAME
 };
 
-enum { MODEL_INORDER5, MODEL_EV5 };
-enum { RESOLVE_ID, RESOLVE_EX, RESOLVE_MEM };
 
 typedef struct params {
     int model;
     bool fwd_ex_ex, fwd_mem_ex;
-    int resolve;                      /* five-stage: where branches resolve */
+    int resolve;                      /* five-stage: CFG_RESOLVE_*          */
     unsigned width, iq_entries, int_pipes, fp_pipes, mem_ports;
     bool slotting;
     unsigned frontend_depth;          /* ev5: cycles from fetch to issue    */
@@ -121,11 +120,11 @@ static void fill_latencies(params_t *p, const config_t *cfg)
 static void fill_params(params_t *p, const config_t *cfg)
 {
     memset(p, 0, sizeof *p);
-    p->model = cfg->model == 2 ? MODEL_EV5 : MODEL_INORDER5;
+    p->model = (int)cfg->model;
     p->fwd_ex_ex = cfg->inorder5_forward_ex_ex;
     p->fwd_mem_ex = cfg->inorder5_forward_mem_ex;
     p->resolve = (int)cfg->inorder5_branch_resolve;
-    p->width = p->model == MODEL_EV5 ? (unsigned)cfg->ev5_width : 1;
+    p->width = p->model == CFG_MODEL_EV5 ? (unsigned)cfg->ev5_width : 1;
     p->iq_entries = (unsigned)cfg->ev5_iq_entries;
     p->int_pipes = (unsigned)cfg->ev5_int_pipes;
     p->fp_pipes = (unsigned)cfg->ev5_fp_pipes;
@@ -152,27 +151,37 @@ static cache_config_t cache_cfg(const char *name, uint64_t size, uint64_t assoc,
     return c;
 }
 
-static void build_memory(timing_t *t, const config_t *cfg)
+/* Build caches, TLBs and the write buffer; returns the name of the part
+ * whose parameters were rejected, or NULL. */
+static const char *build_memory(timing_t *t, const config_t *cfg)
 {
     t->dram.latency = (unsigned)cfg->mem_latency;
     t->dram.bytes_per_cycle = (unsigned)cfg->mem_bytes_per_cycle;
     cache_config_t l2 = cache_cfg("l2", cfg->l2_size, cfg->l2_assoc, cfg->l2_line,
                                   cfg->l2_hit_latency, cfg->l2_repl, cfg->l2_mshrs);
     t->l2 = cfg->l2_enabled ? cache_new(&l2, NULL, &t->dram) : NULL;
+    if (cfg->l2_enabled && !t->l2) return "L2 cache (l2.*)";
     cache_config_t l1i = cache_cfg("l1i", cfg->l1i_size, cfg->l1i_assoc, cfg->l1i_line,
                                    cfg->l1i_hit_latency, cfg->l1i_repl, cfg->l1i_mshrs);
     cache_config_t l1d = cache_cfg("l1d", cfg->l1d_size, cfg->l1d_assoc, cfg->l1d_line,
                                    cfg->l1d_hit_latency, cfg->l1d_repl, cfg->l1d_mshrs);
     t->l1i = cache_new(&l1i, t->l2, &t->dram);
     t->l1d = cache_new(&l1d, t->l2, &t->dram);
+    if (!t->l1i) return "L1 I-cache (l1i.*)";
+    if (!t->l1d) return "L1 D-cache (l1d.*)";
     tlb_config_t it = { "itlb", (unsigned)cfg->itlb_entries, (unsigned)cfg->itlb_assoc,
                         (unsigned)cfg->mem_page_size, (unsigned)cfg->itlb_miss_penalty };
     tlb_config_t dt = { "dtlb", (unsigned)cfg->dtlb_entries, (unsigned)cfg->dtlb_assoc,
                         (unsigned)cfg->mem_page_size, (unsigned)cfg->dtlb_miss_penalty };
     t->itlb = tlb_new(&it);
     t->dtlb = tlb_new(&dt);
-    t->wbuf = write_buffer_new((unsigned)cfg->wbuf_entries, t->l1d);
+    if (!t->itlb) return "I-TLB (itlb.*)";
+    if (!t->dtlb) return "D-TLB (dtlb.*)";
+    /* wbuf.entries = 0: no write buffer, stores write the D-cache. */
+    t->wbuf = cfg->wbuf_entries ? write_buffer_new((unsigned)cfg->wbuf_entries, t->l1d) : NULL;
+    if (cfg->wbuf_entries && !t->wbuf) return "write buffer (wbuf.*)";
     t->line_shift = (unsigned)__builtin_ctzll(cfg->l1i_line);
+    return NULL;
 }
 
 static void build_bpred(timing_t *t, const config_t *cfg)
@@ -194,19 +203,25 @@ static void build_bpred(timing_t *t, const config_t *cfg)
 
 timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
 {
-    if (cfg->model == 0) {
+    if (cfg->model == CFG_MODEL_FUNCTIONAL) {
         snprintf(err, errlen, "model 'functional' has no timing");
         return NULL;
     }
-    timing_t *t = calloc(1, sizeof *t);
-    if (!t) { snprintf(err, errlen, "out of host memory"); return NULL; }
+    timing_t *t = xcalloc(1, sizeof *t);
     fill_params(&t->p, cfg);
-    build_memory(t, cfg);
-    build_bpred(t, cfg);
-    t->iq_ring = calloc(t->p.iq_entries, sizeof *t->iq_ring);
+    const char *bad = build_memory(t, cfg);
+    if (!bad) {
+        build_bpred(t, cfg);
+        if (!t->bp) bad = "branch predictor (bpred.*, btb.*, ras.*)";
+    }
+    if (bad) {
+        snprintf(err, errlen, "cannot build the %s from these parameters", bad);
+        timing_free(t);
+        return NULL;
+    }
+    t->iq_ring = xcalloc(t->p.iq_entries, sizeof *t->iq_ring);
     t->fetch_line = ~0ull;
     t->fetch_block = ~0ull;
-    t->group_cycle = 0;
     return t;
 }
 
@@ -272,6 +287,11 @@ static uint64_t data_access(timing_t *t, const insn_t *in, uint64_t addr, uint64
         if (!cache_last_hit(t->l1d)) *cause = STALL_DCACHE;
         return ready;
     }
+    if (!t->wbuf) {
+        uint64_t done = cache_access(t->l1d, addr, true, at + tlb_extra);
+        if (!cache_last_hit(t->l1d)) *cause = STALL_DCACHE;
+        return done;
+    }
     uint64_t accept = write_buffer_store(t->wbuf, addr, at + tlb_extra);
     if (accept > at + tlb_extra) {
         *cause = STALL_WBUF;
@@ -307,8 +327,7 @@ static gt_entry_t *gt_slot(timing_t *t, uint64_t pc)
 {
     if (2 * (t->gt_used + 1) > t->gt_cap) {
         size_t cap = t->gt_cap ? 2 * t->gt_cap : 4096;
-        gt_entry_t *n = calloc(cap, sizeof *n);
-        if (!n) { fprintf(stderr, "hps-sim: out of host memory\n"); exit(70); }
+        gt_entry_t *n = xcalloc(cap, sizeof *n);
         for (size_t k = 0; k < t->gt_cap; k++) {
             if (!t->gt[k].count) continue;
             size_t i = (t->gt[k].pc >> 1) * 0x9e3779b97f4a7c15ull >> 20 & (cap - 1);
@@ -325,19 +344,22 @@ static gt_entry_t *gt_slot(timing_t *t, uint64_t pc)
     return &t->gt[i];
 }
 
+/* head = cycles from the previous instruction's issue to this one's (0 when
+ * they issued together); every cycle beyond the first is a stall charged to
+ * `cause`.  The culprit kept is the producer behind the longest stall. */
 static void record_head(timing_t *t, const insn_t *in, uint64_t head, uint8_t cause,
                         uint64_t culprit)
 {
     uint64_t extra = head > 1 ? head - 1 : 0;
-    t->head_stall[extra ? cause : STALL_NONE] += extra ? extra : 0;
+    t->head_stall[cause] += extra;
     if (!t->out.ground_truth) return;
     gt_entry_t *g = gt_slot(t, in->pc);
     g->count++;
     g->head += head;
     g->stall[cause] += extra;
-    if (extra && culprit && culprit != in->pc) {
-        if (g->culprit_pc == culprit || extra >= g->culprit_cycles) g->culprit_pc = culprit;
-        g->culprit_cycles += extra;
+    if (culprit && culprit != in->pc && extra > g->culprit_cycles) {
+        g->culprit_pc = culprit;
+        g->culprit_cycles = extra;
     }
 }
 
@@ -350,7 +372,7 @@ static void view_insn(timing_t *t, const insn_t *in, const uint64_t st[5], uint6
 {
     if (t->seq < t->out.view_from || t->seq >= t->out.view_to) return;
     pv_insn_t v = { .id = t->seq, .pc = in->pc, .nstages = 5, .retire_cycle = retire,
-                    .stage_names = t->p.model == MODEL_EV5 ? ev5_stage_names : five_stage_names };
+                    .stage_names = t->p.model == CFG_MODEL_EV5 ? ev5_stage_names : five_stage_names };
     memcpy(v.stage_cycle, st, 5 * sizeof st[0]);
     uint8_t bytes[4] = { (uint8_t)in->raw, (uint8_t)(in->raw >> 8),
                          (uint8_t)(in->raw >> 16), (uint8_t)(in->raw >> 24) };
@@ -413,8 +435,8 @@ static void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t
                mcause == STALL_DCACHE ? STALL_DCACHE : mcause == STALL_DTLB ? STALL_DTLB : STALL_DEP);
     t->prev_hold = mcause != STALL_NONE ? mcause : xdone > x + 1 ? STALL_FU : STALL_NONE;
     if (in->flags & (IF_BRANCH | IF_JUMP)) {
-        uint64_t resolved = t->p.resolve == RESOLVE_ID ? d + 1
-                          : t->p.resolve == RESOLVE_EX ? xdone : mdone;
+        uint64_t resolved = t->p.resolve == CFG_RESOLVE_ID ? d + 1
+                          : t->p.resolve == CFG_RESOLVE_EX ? xdone : mdone;
         t->redirect = predict_control(t, in, next_pc, d + 1, resolved);
     }
     if (t->views) {
@@ -530,8 +552,7 @@ static void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next
     else if (divider && e == t->div_free && e > arrive) cause = STALL_FU;
     else cause = front == STALL_NONE ? STALL_FETCH : front;
     if (t->seq == 0) head = e + 1;
-    record_head(t, in, head + (head == 0), cause, culprit);
-    if (head == 0) t->head_stall[STALL_NONE] += 0;
+    record_head(t, in, head, cause, culprit);
 
     set_result(t, in, complete, mcause == STALL_DCACHE ? STALL_DCACHE
                               : mcause == STALL_DTLB ? STALL_DTLB : STALL_DEP);
@@ -561,7 +582,7 @@ static void timing_loop(cpu_t *c, void *ctx)
     timing_t *t = ((loop_ctx_t *)ctx)->t;
     uint64_t page_base = ~0ull;
     insn_t *slots = NULL;
-    bool ev5 = t->p.model == MODEL_EV5;
+    bool ev5 = t->p.model == CFG_MODEL_EV5;
     for (;;) {
         uint64_t pc = c->pc;
         insn_t *in = core_lookup(c, pc, &page_base, &slots);
@@ -611,7 +632,7 @@ void timing_stats(const timing_t *t, const cpu_t *c, stats_t *s)
     if (t->l2) cache_stats(t->l2, s);
     tlb_stats(t->itlb, s);
     tlb_stats(t->dtlb, s);
-    write_buffer_stats(t->wbuf, s);
+    if (t->wbuf) write_buffer_stats(t->wbuf, s);
     bpred_stats(t->bp, s);
 }
 
@@ -626,12 +647,13 @@ static void write_ground_truth(timing_t *t)
 {
     FILE *out = t->out.ground_truth;
     size_t n = 0;
-    gt_entry_t *rows = calloc(t->gt_used ? t->gt_used : 1, sizeof *rows);
+    gt_entry_t *rows = xcalloc(t->gt_used, sizeof *rows);
     for (size_t k = 0; k < t->gt_cap; k++)
         if (t->gt[k].count) rows[n++] = t->gt[k];
     qsort(rows, n, sizeof *rows, gt_by_pc);
     fprintf(out, "# hps-sim ground truth v1: per static instruction, cycles at the head of\n"
-                 "# the issue queue and those beyond the first split by stall cause\n");
+                 "# the issue queue and those beyond the first split by stall cause;\n"
+                 "# culprit_pc: producer behind the longest dependency stall\n");
     fprintf(out, "pc\tsymbol\tcount\thead_cycles");
     for (int k = 1; k < STALL_COUNT; k++) fprintf(out, "\t%s", stall_names[k]);
     fprintf(out, "\tculprit_pc\n");
@@ -656,13 +678,13 @@ void timing_finish(timing_t *t)
 void timing_free(timing_t *t)
 {
     if (!t) return;
-    cache_free(t->l1i);
-    cache_free(t->l1d);
+    if (t->l1i) cache_free(t->l1i);
+    if (t->l1d) cache_free(t->l1d);
     if (t->l2) cache_free(t->l2);
-    tlb_free(t->itlb);
-    tlb_free(t->dtlb);
-    write_buffer_free(t->wbuf);
-    bpred_free(t->bp);
+    if (t->itlb) tlb_free(t->itlb);
+    if (t->dtlb) tlb_free(t->dtlb);
+    if (t->wbuf) write_buffer_free(t->wbuf);
+    if (t->bp) bpred_free(t->bp);
     free(t->iq_ring);
     free(t->gt);
     free(t);

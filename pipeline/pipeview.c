@@ -7,8 +7,10 @@
  * every instruction with its pc and disassembly as the left-pane label.
  */
 #include "pipeview.h"
+#include "util.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,10 +19,8 @@ static void *grow(void *p, size_t *cap, size_t need, size_t elem)
     if (need <= *cap) return p;
     size_t n = *cap ? *cap * 2 : 256;
     while (n < need) n *= 2;
-    p = realloc(p, n * elem);
-    if (!p) { fprintf(stderr, "hps-sim: out of host memory\n"); exit(70); }
     *cap = n;
-    return p;
+    return xrealloc(p, n * elem);
 }
 
 void pipeview_init(pipeview_t *pv, FILE *kanata, FILE *diagram)
@@ -30,11 +30,8 @@ void pipeview_init(pipeview_t *pv, FILE *kanata, FILE *diagram)
     pv->diagram = diagram;
 }
 
-static void add_event(pipeview_t *pv, uint64_t cycle, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-#include <stdarg.h>
-static void add_event(pipeview_t *pv, uint64_t cycle, const char *fmt, ...)
+static __attribute__((format(printf, 3, 4)))
+void add_event(pipeview_t *pv, uint64_t cycle, const char *fmt, ...)
 {
     pv->events = grow(pv->events, &pv->cap, pv->nevents + 1, sizeof *pv->events);
     pv_event_t *e = &pv->events[pv->nevents++];

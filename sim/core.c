@@ -45,21 +45,16 @@ _Noreturn void cpu_stop(cpu_t *c, stop_reason_t why, uint64_t info)
     longjmp(*c->stop_jmp, 1);
 }
 
-static unsigned insn_align(const cpu_t *c)
-{
-    return c->isa->elf_machine == 0x9026 /* EM_ALPHA */ ? 4 : 2;
-}
-
 insn_t *cpu_fetch_decode(cpu_t *c, uint64_t pc)
 {
-    if (pc & (insn_align(c) - 1)) cpu_stop(c, STOP_MISALIGNED_FETCH, pc);
+    if (pc & (c->isa->insn_align - 1)) cpu_stop(c, STOP_MISALIGNED_FETCH, pc);
     insn_t *slots = mem_decoded_page(c->mem, pc);
     insn_t *slot = &slots[(pc & GUEST_PAGE_MASK) >> 1];
     if (slot->exec) return slot;
     uint8_t bytes[4];
     mem_fetch(c->mem, pc, bytes, 2);
     size_t avail = 2;
-    if ((bytes[0] & 3) == 3 || insn_align(c) == 4) {
+    if ((bytes[0] & 3) == 3 || c->isa->insn_align == 4) {
         mem_fetch(c->mem, pc + 2, bytes + 2, 2);
         avail = 4;
     }

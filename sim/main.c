@@ -9,6 +9,7 @@
  * a guest fault is reported with pc, symbol and disassembly and a status of
  * 128 + the signal Linux would have delivered (see core.h).
  */
+#include <elf.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -181,7 +182,8 @@ static void parse_options(int argc, char **argv, options_t *o)
         config_print(&o->cfg, stdout);
         exit(0);
     }
-    if ((o->pipeview_path || o->pipe_diagram || o->truth_path) && o->cfg.model == 0)
+    if ((o->pipeview_path || o->pipe_diagram || o->truth_path) &&
+        o->cfg.model == CFG_MODEL_FUNCTIONAL)
         bad_input("--pipeview, --pipe-diagram and --ground-truth need a timing model "
                   "(--config inorder5 or ev5)");
     if (optind >= argc) bad_input("no program given (usage: hps-sim [options] prog [args...])");
@@ -192,7 +194,7 @@ static void parse_options(int argc, char **argv, options_t *o)
 static const isa_t *isa_for_machine(const char *path, int machine)
 {
     if (machine == isa_rv64.elf_machine) return &isa_rv64;
-    if (machine == 0x9026)
+    if (machine == EM_ALPHA)
         bad_input("%s: Alpha executables are not supported yet", path);
     bad_input("%s: unsupported machine (ELF e_machine %d); expected RISC-V (%d)",
               path, machine, isa_rv64.elf_machine);
@@ -359,7 +361,7 @@ int main(int argc, char **argv)
 
     timing_t *timing = NULL;
     FILE *pv_out = NULL, *gt_out = NULL;
-    if (o.cfg.model != 0) {
+    if (o.cfg.model != CFG_MODEL_FUNCTIONAL) {
         timing = timing_new(&o.cfg, err, sizeof err);
         if (!timing) bad_input("configuration %s: %s", o.cfg.source, err);
         pv_out = o.pipeview_path ? open_output(o.pipeview_path, stdout) : NULL;

@@ -11,6 +11,7 @@
  * stores to code fall into mem_store_slow, which drops the decoded slots.
  */
 #include "mem.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,16 +20,6 @@
 #define REGION_PAGES (1u << (REGION_SHIFT - GUEST_PAGE_SHIFT))
 #define DIR_SIZE     (1u << (GUEST_ADDR_BITS - REGION_SHIFT))
 #define SLOTS_PER_PAGE (GUEST_PAGE_SIZE / 2)
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n, size);
-    if (!p) {
-        fprintf(stderr, "hps-sim: out of host memory\n");
-        exit(70);
-    }
-    return p;
-}
 
 static void tlb_invalidate_all(mem_t *m)
 {
@@ -77,8 +68,7 @@ static void retire_page(mem_t *m, guest_page_t *pg)
     if (pg->decoded) {
         if (m->graveyard_len == m->graveyard_cap) {
             m->graveyard_cap = m->graveyard_cap ? 2 * m->graveyard_cap : 16;
-            m->graveyard = realloc(m->graveyard, m->graveyard_cap * sizeof *m->graveyard);
-            if (!m->graveyard) { fprintf(stderr, "hps-sim: out of host memory\n"); exit(70); }
+            m->graveyard = xrealloc(m->graveyard, m->graveyard_cap * sizeof *m->graveyard);
         }
         m->graveyard[m->graveyard_len++] = pg->decoded;
         pg->decoded = NULL;

@@ -54,7 +54,6 @@ static void totals_merge(insn_totals_t *into, const insn_totals_t *from)
 uint64_t count_static_call_sites(const cpu_t *c, const image_t *img)
 {
     uint64_t sites = 0;
-    uint64_t step = c->isa->elf_machine == 0x9026 ? 4 : 2;
     for (uint64_t pc = img->lowest; pc + 2 <= img->highest;) {
         guest_page_t *pg = mem_page(c->mem, pc);
         if (!pg || !(pg->prot & MEM_PROT_EXEC)) {
@@ -69,7 +68,7 @@ uint64_t count_static_call_sites(const cpu_t *c, const image_t *img)
             if (in.flags & IF_CALL) sites++;
             pc += in.len;
         } else {
-            pc += step;
+            pc += c->isa->insn_align;
         }
     }
     return sites;

@@ -2,24 +2,17 @@
  * stats.c - collection and output of named statistics (see stats.h).
  */
 #include "stats.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char *xstrdup(const char *s)
-{
-    char *p = strdup(s);
-    if (!p) { fprintf(stderr, "hps-sim: out of host memory\n"); exit(70); }
-    return p;
-}
-
 static stat_entry_t *add_entry(stats_t *s, const char *name, const char *unit, const char *desc)
 {
     if (s->count == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 64;
-        s->entries = realloc(s->entries, s->cap * sizeof *s->entries);
-        if (!s->entries) { fprintf(stderr, "hps-sim: out of host memory\n"); exit(70); }
+        s->entries = xrealloc(s->entries, s->cap * sizeof *s->entries);
     }
     stat_entry_t *e = &s->entries[s->count++];
     memset(e, 0, sizeof *e);

@@ -3,6 +3,7 @@
  * a pair of 64-bit values (see truth.h).  Used off the fast path only.
  */
 #include "truth.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +14,6 @@ static uint64_t mix(uint64_t a, uint64_t b)
     h ^= h >> 31;
     h *= 0xbf58476d1ce4e5b9ull;
     return h ^ (h >> 29);
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n, size);
-    if (!p) { fprintf(stderr, "hps-sim: out of host memory\n"); exit(70); }
-    return p;
 }
 
 /* Slot for (a, b): the matching entry or the empty slot where it belongs.
@@ -71,7 +65,7 @@ static int by_count_desc(const void *x, const void *y)
 
 pair_count_t *pair_table_sorted(const pair_table_t *t, size_t *n)
 {
-    pair_count_t *out = xcalloc(t->used ? t->used : 1, sizeof *out);
+    pair_count_t *out = xcalloc(t->used, sizeof *out);
     size_t k = 0;
     for (size_t i = 0; i < t->cap; i++)
         if (t->slots[i].count) out[k++] = t->slots[i];

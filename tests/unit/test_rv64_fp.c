@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "rv_encode.h"
 #include "core.h"
 #include "mem.h"
 #include "rv64.h"
@@ -38,25 +39,6 @@ enum {
 };
 enum { S = 0, D = 1 };
 enum { W = 0, WU = 1, L = 2, LU = 3 };
-
-static uint32_t enc_r(uint32_t f7, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op)
-{
-    return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
-}
-static uint32_t enc_r4(uint32_t rs3, uint32_t fmt, uint32_t rs2, uint32_t rs1, uint32_t rm,
-                       uint32_t rd, uint32_t op)
-{
-    return rs3 << 27 | fmt << 25 | rs2 << 20 | rs1 << 15 | rm << 12 | rd << 7 | op;
-}
-static uint32_t enc_i(int32_t imm, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op)
-{
-    return ((uint32_t)imm & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
-}
-static uint32_t enc_s(int32_t imm, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t op)
-{
-    uint32_t u = (uint32_t)imm;
-    return (u >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (u & 0x1f) << 7 | op;
-}
 
 /* ---- values --------------------------------------------------------------------- */
 #define BOX(x)   (0xffffffff00000000ull | (uint32_t)(x))

@@ -10,37 +10,12 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "rv_encode.h"
 #include "core.h"
 #include "mem.h"
 #include "rv64.h"
 
-/* ---- tiny assembler for the formats we need ------------------------------ */
-static uint32_t enc_r(uint32_t f7, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op)
-{
-    return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
-}
-static uint32_t enc_i(int32_t imm, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op)
-{
-    return ((uint32_t)imm & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
-}
-static uint32_t enc_s(int32_t imm, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t op)
-{
-    uint32_t u = (uint32_t)imm;
-    return (u >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (u & 0x1f) << 7 | op;
-}
-static uint32_t enc_b(int32_t off, uint32_t rs2, uint32_t rs1, uint32_t f3)
-{
-    uint32_t u = (uint32_t)off;
-    return (u >> 12 & 1) << 31 | (u >> 5 & 0x3f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 |
-           (u >> 1 & 0xf) << 8 | (u >> 11 & 1) << 7 | 0x63;
-}
-static uint32_t enc_j(int32_t off, uint32_t rd)
-{
-    uint32_t u = (uint32_t)off;
-    return (u >> 20 & 1) << 31 | (u >> 1 & 0x3ff) << 21 | (u >> 11 & 1) << 20 |
-           (u >> 12 & 0xff) << 12 | rd << 7 | 0x6f;
-}
-
+/* ---- major opcodes ----------------------------------------------------------- */
 #define OP      0x33
 #define OP_IMM  0x13
 #define OP_32   0x3b

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "rv_encode.h"
 #include "core.h"
 #include "mem.h"
 #include "rv64.h"
@@ -26,41 +27,6 @@ enum {
     LOAD = 0x03, LOAD_FP = 0x07, OP_IMM = 0x13, OP_IMM32 = 0x1b, STORE = 0x23,
     STORE_FP = 0x27, OP = 0x33, LUI = 0x37, OP_32 = 0x3b, JALR = 0x67, SYSTEM = 0x73
 };
-
-static uint32_t enc_r(uint32_t f7, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op)
-{
-    return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
-}
-
-static uint32_t enc_i(int32_t imm, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op)
-{
-    return ((uint32_t)imm & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
-}
-
-static uint32_t enc_s(int32_t imm, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t op)
-{
-    uint32_t u = (uint32_t)imm;
-    return (u >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (u & 0x1f) << 7 | op;
-}
-
-static uint32_t enc_b(int32_t off, uint32_t rs2, uint32_t rs1, uint32_t f3)
-{
-    uint32_t u = (uint32_t)off;
-    return (u >> 12 & 1) << 31 | (u >> 5 & 0x3f) << 25 | rs2 << 20 | rs1 << 15 |
-           f3 << 12 | (u >> 1 & 0xf) << 8 | (u >> 11 & 1) << 7 | 0x63;
-}
-
-static uint32_t enc_u(int32_t imm20, uint32_t rd)
-{
-    return ((uint32_t)imm20 & 0xfffff) << 12 | rd << 7 | LUI;
-}
-
-static uint32_t enc_j(int32_t off, uint32_t rd)
-{
-    uint32_t u = (uint32_t)off;
-    return (u >> 20 & 1) << 31 | (u >> 1 & 0x3ff) << 21 | (u >> 11 & 1) << 20 |
-           (u >> 12 & 0xff) << 12 | rd << 7 | 0x6f;
-}
 
 /* ---- compressed encoders, from the spec's layout strings ---------------- */
 /* Place the bits of imm named by `layout` (spec notation, most significant

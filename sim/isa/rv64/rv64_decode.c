@@ -192,6 +192,7 @@ const isa_t isa_rv64 = {
     .name = "rv64gc",
     .elf_machine = EM_RISCV,
     .page_size = 4096,
+    .insn_align = 2,
     .table = rv64_table,
     .table_size = RV64_TABLE_SIZE,
     .decode = rv64_decode,

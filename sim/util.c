@@ -1,0 +1,35 @@
+/*
+ * util.c - allocation helpers (util.h).
+ */
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Noreturn void out_of_memory(void)
+{
+    fprintf(stderr, "hps-sim: out of host memory\n");
+    exit(70);
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) out_of_memory();
+    return p;
+}
+
+void *xrealloc(void *p, size_t size)
+{
+    p = realloc(p, size ? size : 1);
+    if (!p) out_of_memory();
+    return p;
+}
+
+char *xstrdup(const char *s)
+{
+    char *p = strdup(s);
+    if (!p) out_of_memory();
+    return p;
+}
