@@ -20,6 +20,7 @@
 
 struct sys;     /* Linux emulation state (syscall.h) */
 struct symtab;  /* ELF symbols (symtab.h)            */
+struct dise;    /* DISE engine (dise_engine.h)      */
 
 /* How a run ended.  Exit statuses of hps-sim for each are in EXIT_* below. */
 typedef enum {
@@ -58,6 +59,7 @@ typedef struct cpu {
     struct sys *sys;
     const isa_t *isa;
     const struct symtab *symtab;
+    struct dise *dise;           /* DISE engine editing the stream, or NULL  */
 
     /* Why and where the run stopped. */
     stop_reason_t stop;
@@ -89,6 +91,8 @@ typedef struct run_opts {
     struct truth *truth;         /* ground-truth recording (call pairs,
                                     unique data addresses), or NULL          */
     struct trace *trace;         /* bounded instruction trace, or NULL       */
+    struct dise *dise;           /* DISE engine (attached), or NULL          */
+    struct hps_truth *hps_truth; /* exhaustive profiles for DISE runs        */
 } run_opts_t;
 
 /* Run until the guest exits, faults or max_insts is reached. */

@@ -30,11 +30,11 @@ enum {
     REG_INT0 = 0,      /* integer registers 0..31 (RISC-V x0..x31, Alpha r0..r31) */
     REG_FP0 = 32,      /* floating-point registers 32..63                          */
     REG_DISE0 = 64,    /* DISE-private registers, visible only to replacement code */
-    REG_DISE_COUNT = 8,
-    REG_ZERO = 72,     /* always reads as zero; hard-wired x0 / r31 / f31 reads    */
-    REG_SINK = 73,     /* writes to hard-wired zero registers land here            */
-    REG_FZERO = 74,    /* Alpha f31 reads: +0.0                                     */
-    REG_COUNT = 76,
+    REG_DISE_COUNT = 16,
+    REG_ZERO = 80,     /* always reads as zero; hard-wired x0 / r31 / f31 reads    */
+    REG_SINK = 81,     /* writes to hard-wired zero registers land here            */
+    REG_FZERO = 82,    /* Alpha f31 reads: +0.0                                     */
+    REG_COUNT = 84,
     REG_NONE = 0xff    /* operand slot unused                                       */
 };
 

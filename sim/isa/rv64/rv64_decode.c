@@ -166,7 +166,8 @@ static const char *const fp_abi_names[32] = {
     "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"
 };
 static const char *const dise_names[REG_DISE_COUNT] = {
-    "dr0", "dr1", "dr2", "dr3", "dr4", "dr5", "dr6", "dr7"
+    "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7",
+    "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15"
 };
 
 static const char *rv64_reg_name(unsigned r)
