@@ -146,6 +146,10 @@ static void parse_options(int argc, char **argv, options_t *o)
     config_defaults(&o->cfg);
     char err[512];
     o->trace_limit = 100000;
+    /* --set values apply after the last --config, whatever their order */
+    const char **sets = calloc((size_t)argc, sizeof *sets);
+    int nsets = 0;
+    if (!sets) bad_input("out of host memory");
     opterr = 0;
     int ch;
     while ((ch = getopt_long(argc, argv, "+:", longopts, NULL)) != -1) {
@@ -160,9 +164,7 @@ static void parse_options(int argc, char **argv, options_t *o)
         case OPT_CONFIG:
             if (!config_load(&o->cfg, optarg, err, sizeof err)) bad_input("%s", err);
             break;
-        case OPT_SET:
-            if (!config_set(&o->cfg, optarg, err, sizeof err)) bad_input("%s", err);
-            break;
+        case OPT_SET:         sets[nsets++] = optarg; break;
         case OPT_PRINT_CONFIG: o->print_config = true; break;
         case OPT_PIPEVIEW:    o->pipeview_path = optarg; break;
         case OPT_PIPE_DIAGRAM: o->pipe_diagram = true; break;
@@ -177,6 +179,9 @@ static void parse_options(int argc, char **argv, options_t *o)
             bad_input("unknown option '%s' (see hps-sim --help)", argv[optind - 1]);
         }
     }
+    for (int k = 0; k < nsets; k++)
+        if (!config_set(&o->cfg, sets[k], err, sizeof err)) bad_input("%s", err);
+    free(sets);
     if (!config_validate(&o->cfg, err, sizeof err)) bad_input("%s", err);
     if (o->print_config) {
         config_print(&o->cfg, stdout);
