@@ -186,6 +186,8 @@ typedef struct dise_program {
     char handlers[DISE_MAX_HANDLERS][DISE_NAME_MAX]; size_t nhandlers;
     unsigned max_counter;      /* highest counter number used                 */
     char **files;              size_t nfiles;   /* every file read (owned)    */
+    const isa_t *isa;          /* the ISA names were resolved against: the
+                                  printer writes mnemonics and registers    */
 } dise_program_t;
 
 /* What the parser needs to resolve names: the ISA (opcode mnemonics and
