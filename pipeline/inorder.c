@@ -38,6 +38,8 @@ const char *const stall_names[STALL_COUNT] = {
 };
 
 
+enum { DIV_INT, DIV_FP };             /* the two dividers                    */
+
 typedef struct params {
     int model;
     bool fwd_ex_ex, fwd_mem_ex;
@@ -45,9 +47,9 @@ typedef struct params {
     unsigned width, iq_entries, int_pipes, fp_pipes, mem_ports;
     bool slotting;
     unsigned frontend_depth;          /* ev5: cycles from fetch to issue    */
-    unsigned mispredict_extra;        /* ev5: added to the redirect         */
+    unsigned mispredict_penalty;      /* ev5: cycles lost on a mispredict   */
     unsigned lat[OC_COUNT];
-    bool div_pipelined;
+    bool div_pipelined[2];            /* integer and FP divider (DIV_*)     */
     unsigned l1i_hit;
 } params_t;
 
@@ -72,16 +74,20 @@ struct timing {
     uint8_t reg_cause[REG_COUNT];     /* why it is late (dcache miss, ...)   */
 
     /* stage entry cycles of the previous instruction */
-    uint64_t prev_f, prev_d, prev_x, prev_m, prev_w, prev_issue, prev_retire;
-    uint8_t prev_hold;                /* why the previous one held its stage */
+    uint64_t prev_d, prev_x, prev_m, prev_w, prev_issue, prev_retire;
+    /* five-stage: why the previous one entered MEM (left EX) late and why
+     * it entered WB (left MEM) late, and the instruction responsible */
+    uint8_t prev_m_cause, prev_w_cause;
+    uint64_t prev_m_culprit, prev_w_culprit;
     uint64_t redirect;                /* earliest fetch of the next one      */
     uint8_t redirect_cause;
     uint64_t fetch_line, fetch_ready; /* current I-cache line and its cycle */
     uint8_t fetch_cause;
-    uint64_t div_free;
+    uint64_t div_free[2], div_pc[2];  /* dividers: free cycle, last user   */
 
     /* ev5 issue group and fetch block */
     uint64_t group_cycle, group_block, fetch_block, fetch_block_cycle;
+    uint64_t block_fetch_start;       /* fetch cycle of the block (views)    */
     unsigned group_n, group_int, group_fadd, group_fmul, group_mem;
     bool group_closed;
     uint64_t *iq_ring;                /* issue cycles of the last iq entries */
@@ -114,7 +120,8 @@ static void fill_latencies(params_t *p, const config_t *cfg)
     p->lat[OC_FCVT] = (unsigned)cfg->lat_fp_cvt;
     p->lat[OC_FMOVE] = (unsigned)cfg->lat_int_alu;
     p->lat[OC_LOAD] = p->lat[OC_FLOAD] = (unsigned)cfg->lat_load_use;
-    p->div_pipelined = cfg->lat_int_div_pipelined;
+    p->div_pipelined[DIV_INT] = cfg->lat_int_div_pipelined;
+    p->div_pipelined[DIV_FP] = cfg->lat_fp_div_pipelined;
 }
 
 static void fill_params(params_t *p, const config_t *cfg)
@@ -131,11 +138,11 @@ static void fill_params(params_t *p, const config_t *cfg)
     p->mem_ports = (unsigned)cfg->ev5_mem_ports;
     p->slotting = cfg->ev5_slotting;
     /* 21164: fetch, buffer, slot, issue: two cycles between the block's
-     * arrival and issue; the rest of the published mispredict penalty is
-     * the redirect itself. */
+     * fetch and issue.  The mispredict penalty is the cycles lost: the
+     * correct path issues 1 + penalty cycles after the branch (see
+     * time_ev5), so it can be varied on its own. */
     p->frontend_depth = 2;
-    p->mispredict_extra = cfg->ev5_mispredict_penalty > p->frontend_depth + 1
-                        ? (unsigned)cfg->ev5_mispredict_penalty - p->frontend_depth - 1 : 0;
+    p->mispredict_penalty = (unsigned)cfg->ev5_mispredict_penalty;
     p->l1i_hit = (unsigned)cfg->l1i_hit_latency;
     fill_latencies(p, cfg);
     if (p->width == 0) p->width = 1;
@@ -250,6 +257,22 @@ static uint64_t fetch_bytes(timing_t *t, uint64_t pc, uint64_t f, uint8_t *cause
     t->fetch_line = line;
     t->fetch_ready = ready;
     return ready;
+}
+
+/* The divider an instruction needs (DIV_INT, DIV_FP), or -1. */
+static int divider_of(const insn_t *in)
+{
+    switch (in->opclass) {
+    case OC_IDIV: return DIV_INT;
+    case OC_FDIV: case OC_FSQRT: return DIV_FP;
+    default: return -1;
+    }
+}
+
+/* Earliest cycle a divider can start another operation (0: any time). */
+static uint64_t divider_free(const timing_t *t, int dv)
+{
+    return dv < 0 || t->p.div_pipelined[dv] ? 0 : t->div_free[dv];
 }
 
 /* Latest-ready source operand: cycle, and its producer and cause. */
@@ -385,12 +408,80 @@ static void view_insn(timing_t *t, const insn_t *in, const uint64_t st[5], uint6
 
 /* ---- the five-stage pipeline -------------------------------------------------- */
 
-static uint64_t result_ready_5(const timing_t *t, const insn_t *in, uint64_t xdone, uint64_t m,
-                               uint64_t mdone, uint64_t w)
+/* Cycle a dependent may enter EX with the result of `in`, through the
+ * forwarding paths that are switched on.  A load's value is forwarded from
+ * MEM/WB when its access completes, and never sooner than lat.load_use
+ * after its own EX (with a 1-cycle D-cache hit the two agree: 2). */
+static uint64_t result_ready_5(const timing_t *t, const insn_t *in, uint64_t x, uint64_t xdone,
+                               uint64_t m, uint64_t mdone, uint64_t w)
 {
-    if (in->flags & IF_LOAD) return t->p.fwd_mem_ex ? mdone : w + 1;
+    if (in->flags & IF_LOAD)
+        return max2(t->p.fwd_mem_ex ? mdone : w + 1, x + t->p.lat[OC_LOAD]);
     if (t->p.fwd_ex_ex) return xdone;
     return t->p.fwd_mem_ex ? m + 1 : w + 1;
+}
+
+/* Cycle the branch's outcome is known in the configured stage: in ID once
+ * its operands can be forwarded there, else at the end of EX or MEM. */
+static uint64_t resolve_5(const timing_t *t, uint64_t d, uint64_t ops, uint64_t xdone,
+                          uint64_t mdone)
+{
+    switch (t->p.resolve) {
+    case CFG_RESOLVE_ID: return max2(d + 1, ops);
+    case CFG_RESOLVE_EX: return xdone;
+    default:             return mdone;
+    }
+}
+
+/* Head-of-queue accounting of an instruction entering EX at x: head is the
+ * distance from the previous one's EX; a late x is charged to the binding
+ * constraint, in this order: an operand (its producer's cause: dcache_miss,
+ * dtlb_miss or data_dependency), the previous instruction still holding
+ * EX (why it could not leave), a busy divider, else the front end. */
+static void head_5(timing_t *t, const insn_t *in, uint64_t x, uint64_t d, uint64_t ops,
+                   uint8_t ocause, uint64_t producer, uint64_t dfree, uint8_t front)
+{
+    uint64_t head = t->seq == 0 ? x + 1 : x - t->prev_x;
+    uint8_t cause;
+    uint64_t culprit = 0;
+    if (x == ops && ops > d + 1 && ops > t->prev_m) {
+        cause = ocause;
+        culprit = producer;
+    } else if (x == t->prev_m && t->prev_m > d + 1) {
+        cause = t->prev_m_cause;
+        culprit = t->prev_m_culprit;
+    } else if (x == dfree && dfree > d + 1) {
+        cause = STALL_FU;
+        culprit = t->div_pc[divider_of(in)];
+    } else {
+        cause = front == STALL_NONE ? STALL_FETCH : front;
+    }
+    record_head(t, in, head, cause, culprit);
+}
+
+/* Why the instruction leaves EX late (enters MEM after x + 1): its own
+ * multi-cycle operation, or the older one still in MEM; and why it leaves
+ * MEM late: its own memory access.  Kept for the younger instructions. */
+static void holds_5(timing_t *t, const insn_t *in, uint64_t x, uint64_t xdone, uint64_t m,
+                    uint64_t mdone, uint8_t mcause)
+{
+    uint8_t mc = STALL_NONE, wc = STALL_NONE;
+    uint64_t mcul = 0, wcul = 0;
+    if (m > x + 1 && xdone >= t->prev_w) {
+        mc = STALL_FU;
+        mcul = in->pc;
+    } else if (m > x + 1) {
+        mc = t->prev_w_cause;
+        mcul = t->prev_w_culprit;
+    }
+    if (mdone > m + 1) {                     /* a slow hit: the MEM stage is busy */
+        wc = mcause != STALL_NONE ? mcause : STALL_FU;
+        wcul = in->pc;
+    }
+    t->prev_m_cause = mc;
+    t->prev_m_culprit = mcul;
+    t->prev_w_cause = wc;
+    t->prev_w_culprit = wcul;
 }
 
 static void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
@@ -403,47 +494,31 @@ static void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t
     if (fcause != STALL_NONE) front = fcause;
     uint64_t d = max2(fready, t->prev_x);
     uint64_t ops = operands_ready(t, in, &producer, &ocause);
-    uint64_t x = max2(max2(d + 1, t->prev_m), ops);
-    bool divider = in->opclass == OC_IDIV || in->opclass == OC_FDIV || in->opclass == OC_FSQRT;
-    if (divider && !t->p.div_pipelined) x = max2(x, t->div_free);
+    int dv = divider_of(in);
+    uint64_t dfree = divider_free(t, dv);
+    uint64_t x = max2(max2(d + 1, t->prev_m), max2(ops, dfree));
     bool memop = in->flags & (IF_LOAD | IF_STORE);
     uint64_t xdone = x + (memop ? 1 : t->p.lat[in->opclass]);   /* address add */
-    if (divider) t->div_free = xdone;
+    if (dv >= 0) {
+        t->div_free[dv] = xdone;
+        t->div_pc[dv] = in->pc;
+    }
     uint64_t m = max2(xdone, t->prev_w);
     uint64_t mdone = m + 1;
-    if (in->flags & (IF_LOAD | IF_STORE)) mdone = max2(mdone, data_access(t, in, addr, m, &mcause));
+    if (memop) mdone = max2(mdone, data_access(t, in, addr, m, &mcause));
     uint64_t w = max2(mdone, t->prev_w + 1);
 
-    /* head-of-queue (EX entry) accounting */
-    uint64_t head = x - t->prev_x;
-    uint8_t cause = STALL_NONE;
-    uint64_t culprit = 0;
-    if (x == ops && ops > d + 1 && ops > t->prev_m) {
-        cause = ocause == STALL_NONE ? STALL_DEP : ocause;
-        culprit = producer;
-    } else if (x == t->prev_m && t->prev_m > d + 1) {
-        cause = t->prev_hold;
-    } else if (x == t->div_free && divider && x > d + 1) {
-        cause = STALL_FU;
-    } else {
-        cause = front == STALL_NONE ? STALL_FETCH : front;
-    }
-    if (t->seq == 0) head = x + 1;
-    record_head(t, in, head, cause, culprit);
-
-    set_result(t, in, result_ready_5(t, in, xdone, m, mdone, w),
-               mcause == STALL_DCACHE ? STALL_DCACHE : mcause == STALL_DTLB ? STALL_DTLB : STALL_DEP);
-    t->prev_hold = mcause != STALL_NONE ? mcause : xdone > x + 1 ? STALL_FU : STALL_NONE;
-    if (in->flags & (IF_BRANCH | IF_JUMP)) {
-        uint64_t resolved = t->p.resolve == CFG_RESOLVE_ID ? d + 1
-                          : t->p.resolve == CFG_RESOLVE_EX ? xdone : mdone;
-        t->redirect = predict_control(t, in, next_pc, d + 1, resolved);
-    }
+    head_5(t, in, x, d, ops, ocause, producer, dfree, front);
+    set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
+               mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
+    holds_5(t, in, x, xdone, m, mdone, mcause);
+    if (in->flags & (IF_BRANCH | IF_JUMP))
+        t->redirect = predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
     if (t->views) {
         uint64_t st[5] = { f, d, x, m, w };
         view_insn(t, in, st, w + 1);
     }
-    t->prev_f = f; t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
+    t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
     t->cycles = w + 1;
 }
 
@@ -473,6 +548,13 @@ static bool fits_group(const timing_t *t, const insn_t *in, uint64_t e, uint64_t
     case PIPE_FMUL: return t->group_fmul < 1 && t->group_fadd + t->group_fmul < t->p.fp_pipes;
     default:        return t->group_int < t->p.int_pipes;
     }
+}
+
+/* The first cycle from e whose issue group takes the instruction (a full
+ * or closed group only holds it to the next cycle). */
+static uint64_t group_slot(const timing_t *t, const insn_t *in, uint64_t e, uint64_t block)
+{
+    return fits_group(t, in, e, block) ? e : e + 1;
 }
 
 static void join_group(timing_t *t, const insn_t *in, uint64_t e, uint64_t block)
@@ -509,9 +591,49 @@ static uint64_t ev5_fetch(timing_t *t, const insn_t *in, uint64_t *block_out, ui
         t->fetch_block_cycle = fetch_bytes(t, in->pc, f, &icause) - t->p.l1i_hit;
         if (icause != STALL_NONE) *cause = icause;
         t->fetch_block = block;
-        t->prev_f = f;
+        t->block_fetch_start = f;
     }
     return t->fetch_block_cycle;
+}
+
+/* A load or store issued at *e accesses the D-cache (a store: the write
+ * buffer) in that cycle.  Returns the cycle its result can be used: a
+ * load's dependents wait for the data, and at least lat.load_use; a store
+ * that finds the write buffer full stays at the head until an entry frees
+ * (*e moves there). */
+static uint64_t ev5_memory(timing_t *t, const insn_t *in, uint64_t addr, uint64_t *e,
+                           uint64_t block, uint8_t *mcause)
+{
+    uint64_t done = data_access(t, in, addr, *e, mcause);
+    if (in->flags & IF_LOAD) return max2(done, *e + t->p.lat[OC_LOAD]);
+    if (*mcause == STALL_WBUF) *e = group_slot(t, in, done - 1, block);
+    return *e + t->p.lat[in->opclass];
+}
+
+/* Head-of-queue accounting of an instruction issuing at e (see head_5):
+ * a store held by a full write buffer, a dependency, a full or closed issue
+ * group (slotting), a busy divider, else the front end. */
+static void head_ev5(timing_t *t, const insn_t *in, uint64_t e, uint64_t arrive, uint64_t ops,
+                     uint8_t ocause, uint64_t producer, uint64_t dfree, bool slotted,
+                     uint8_t mcause, uint8_t front)
+{
+    uint64_t head = t->seq == 0 ? e + 1 : e - t->prev_issue;
+    uint8_t cause;
+    uint64_t culprit = 0;
+    if (mcause == STALL_WBUF && in->flags & IF_STORE) {
+        cause = STALL_WBUF;
+    } else if (e == ops && ops > arrive && ops > t->prev_issue && !slotted) {
+        cause = ocause;
+        culprit = producer;
+    } else if (slotted) {
+        cause = STALL_SLOT;
+    } else if (e == dfree && dfree > arrive) {
+        cause = STALL_FU;
+        culprit = t->div_pc[divider_of(in)];
+    } else {
+        cause = front == STALL_NONE ? STALL_FETCH : front;
+    }
+    record_head(t, in, head, cause, culprit);
 }
 
 static void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
@@ -521,49 +643,34 @@ static void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next
     uint64_t fetched = ev5_fetch(t, in, &block, &front);
     uint64_t arrive = fetched + t->p.frontend_depth;
     uint64_t ops = operands_ready(t, in, &producer, &ocause);
-    bool divider = in->opclass == OC_IDIV || in->opclass == OC_FDIV || in->opclass == OC_FSQRT;
-    uint64_t e = max2(max2(arrive, t->prev_issue), ops);
-    if (divider && !t->p.div_pipelined) e = max2(e, t->div_free);
-    bool slotted = false;
-    while (!fits_group(t, in, e, block)) { e++; slotted = true; }
+    int dv = divider_of(in);
+    uint64_t dfree = divider_free(t, dv);
+    uint64_t ready = max2(max2(arrive, t->prev_issue), max2(ops, dfree));
+    uint64_t e = group_slot(t, in, ready, block);
+    bool slotted = e > ready;
 
     uint64_t complete = e + t->p.lat[in->opclass];
-    if (in->flags & (IF_LOAD | IF_STORE)) {
-        uint64_t done = data_access(t, in, addr, e + 1, &mcause);
-        if (in->flags & IF_STORE && mcause == STALL_WBUF) {   /* stalls at issue */
-            e = done - 2;
-            while (!fits_group(t, in, e, block)) e++;
-            complete = e + 1;
-        } else if (in->flags & IF_LOAD) {
-            complete = max2(done, e + t->p.lat[OC_LOAD]);
-        }
+    if (in->flags & (IF_LOAD | IF_STORE)) complete = ev5_memory(t, in, addr, &e, block, &mcause);
+    if (dv >= 0) {
+        t->div_free[dv] = complete;
+        t->div_pc[dv] = in->pc;
     }
-    if (divider) t->div_free = complete;
     join_group(t, in, e, block);
-
-    uint64_t head = e - t->prev_issue;
-    uint8_t cause;
-    uint64_t culprit = 0;
-    if (mcause == STALL_WBUF && in->flags & IF_STORE) cause = STALL_WBUF;
-    else if (e == ops && ops > arrive && ops > t->prev_issue && !slotted) {
-        cause = ocause;
-        culprit = producer;
-    } else if (slotted) cause = STALL_SLOT;
-    else if (divider && e == t->div_free && e > arrive) cause = STALL_FU;
-    else cause = front == STALL_NONE ? STALL_FETCH : front;
-    if (t->seq == 0) head = e + 1;
-    record_head(t, in, head, cause, culprit);
-
-    set_result(t, in, complete, mcause == STALL_DCACHE ? STALL_DCACHE
-                              : mcause == STALL_DTLB ? STALL_DTLB : STALL_DEP);
+    head_ev5(t, in, e, arrive, ops, ocause, producer, dfree, slotted, mcause, front);
+    set_result(t, in, complete, mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     if (in->flags & (IF_BRANCH | IF_JUMP)) {
-        uint64_t r = predict_control(t, in, next_pc, fetched + 1, e + 1 + t->p.mispredict_extra);
+        /* A mispredicted target is fetched so that it issues 1 + penalty
+         * cycles after the branch; a taken branch without a BTB target is
+         * redirected when its block is decoded, one cycle after the fetch,
+         * so the target block is fetched a cycle late. */
+        uint64_t resolved = e + 1 + t->p.mispredict_penalty - t->p.frontend_depth;
+        uint64_t r = predict_control(t, in, next_pc, fetched + 2, resolved);
         t->redirect = r;
         if (r) t->group_closed = true;
     }
     uint64_t retire = max2(complete, t->prev_retire) + 1;
     if (t->views) {
-        uint64_t st[5] = { t->prev_f, fetched, e, e + 1, retire - 1 };
+        uint64_t st[5] = { t->block_fetch_start, fetched, e, e + 1, retire - 1 };
         if (st[1] < st[0]) st[1] = st[0];
         view_insn(t, in, st, retire);
     }
@@ -653,12 +760,15 @@ static void write_ground_truth(timing_t *t)
     qsort(rows, n, sizeof *rows, gt_by_pc);
     fprintf(out, "# hps-sim ground truth v1: per static instruction, cycles at the head of\n"
                  "# the issue queue and those beyond the first split by stall cause;\n"
-                 "# culprit_pc: producer behind the longest dependency stall\n");
+                 "# culprit_pc: the instruction behind the row's longest single stall\n"
+                 "# (format: pipeline/README.md)\n");
     fprintf(out, "pc\tsymbol\tcount\thead_cycles");
     for (int k = 1; k < STALL_COUNT; k++) fprintf(out, "\t%s", stall_names[k]);
     fprintf(out, "\tculprit_pc\n");
+    uint64_t head_sum = 0;
     for (size_t k = 0; k < n; k++) {
         char sym[160];
+        head_sum += rows[k].head;
         symtab_format(t->out.symtab, rows[k].pc, sym, sizeof sym);
         fprintf(out, "0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, rows[k].pc, sym,
                 rows[k].count, rows[k].head);
@@ -666,6 +776,9 @@ static void write_ground_truth(timing_t *t)
         if (rows[k].culprit_pc) fprintf(out, "\t0x%" PRIx64 "\n", rows[k].culprit_pc);
         else fprintf(out, "\t-\n");
     }
+    fprintf(out, "# total: cycles %" PRIu64 " = head_cycles %" PRIu64 " + drain %" PRIu64
+            " (cycles after the last issue)\n", t->cycles, head_sum,
+            t->cycles >= head_sum ? t->cycles - head_sum : 0);
     free(rows);
 }
 
