@@ -70,6 +70,9 @@ deps:
 
 # ---- guest programs -------------------------------------------------------
 include tests/guest/guest.mk
+# the guest handler runtime, embedded in libhps.a
+include productions/productions.mk
+include tests/timing/timing.mk
 include workloads/workloads.mk
 
 # ---- tests ----------------------------------------------------------------

@@ -1,8 +1,9 @@
 #!/bin/bash
 # run_all.sh BUILD_DIR - the whole test suite behind `make test`: unit tests,
-# bad-input tests, guest-fault tests, differential tests against qemu-riscv64
-# and the workload checks.  Each suite ends with "N passed, M failed"; this
-# script adds them up and ends with the same line for the whole run.
+# bad-input tests, guest-fault tests, timing-model micro-benchmarks,
+# differential tests against qemu-riscv64 and the workload checks.  Each
+# suite ends with "N passed, M failed"; this script adds them up and ends
+# with the same line for the whole run.
 set -u
 build=${1:-build}
 cd "$(dirname "$0")/.."
@@ -25,6 +26,7 @@ run_suite() {
 run_suite unit       tests/run_unit.sh "$build"
 run_suite badinput   tests/badinput/run.sh "$build"
 run_suite faults     tests/faults/run.sh "$build"
+run_suite timing     tests/timing/run.sh "$build"
 run_suite diff       tests/diff/run.sh "$build"
 run_suite workloads  tests/workloads_check.sh "$build"
 echo "=== summary"

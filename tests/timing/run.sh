@@ -1,0 +1,332 @@
+#!/bin/bash
+# tests/timing/run.sh BUILD_DIR - timing micro-benchmarks: each program of
+# BUILD_DIR/timing/rv64 (tests/timing/*.c) runs its loop N1 and N2 times under
+# ./hps-sim with a timing model; the cycles per iteration,
+#     (cpu.cycles(N2) - cpu.cycles(N1)) / (N2 - N1)
+# (the difference removes start-up and warm-up), must equal, within +-1, the
+# value derived here from the configuration the run used (read back with
+# --print-config, so the expectation follows every --set).  Several checks
+# rerun a benchmark with one parameter changed to see the measurement move
+# with it.  The ground-truth files of some runs are checked too
+# (tests/timing/gt_check.py): the stall cycles are charged to the right cause
+# and culprit, and the head cycles add up to cpu.cycles.
+# Prints "ok ..." or "FAIL ..." per check, then "timing: N passed, M failed";
+# exits nonzero on failure.  HPS_SIM overrides the simulator.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+build=${1:-build}
+sim=${HPS_SIM:-./hps-sim}
+dir=$build/timing/rv64
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hps-timing.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+
+result() {   # result OK TEXT
+    if [ "$1" = 1 ]; then echo "ok   $2"; pass=$((pass + 1)); else echo "FAIL $2"; fail=$((fail + 1)); fi
+}
+
+# use MODEL [KEY=VALUE...]: the machine of the checks that follow; its whole
+# configuration is read back for p.
+use() {
+    model=$1; shift
+    sets=("$@")
+    setargs=()
+    for s in "$@"; do setargs+=(--set "$s"); done
+    machine="$model${*:+ ($*)}"
+    conf=$("$sim" --config "$model" "${setargs[@]}" --print-config 2>&1) || conf=""
+}
+
+# p KEY: a configuration value as a number (sizes in bytes, true = 1) or name
+p() {
+    local v
+    v=$(printf '%s\n' "$conf" | awk -v k="$1" '$1 == k && $2 == "=" { print $3; exit }')
+    case $v in
+        *GiB) echo $(( ${v%GiB} << 30 )) ;;
+        *MiB) echo $(( ${v%MiB} << 20 )) ;;
+        *KiB) echo $(( ${v%KiB} << 10 )) ;;
+        *B) echo "${v%B}" ;;
+        true) echo 1 ;;
+        false) echo 0 ;;
+        *) echo "$v" ;;
+    esac
+}
+
+max() { if [ "$1" -gt "$2" ]; then echo "$1"; else echo "$2"; fi; }
+
+# run TAG PROG ARGS...: one run; cpu.cycles on stdout, ground truth in $tmp/TAG.gt
+run() {
+    local tag=$1 prog=$2; shift 2
+    "$sim" --config "$model" "${setargs[@]}" --stats-json "$tmp/$tag.json" \
+        --ground-truth "$tmp/$tag.gt" "$dir/$prog" "$@" >"$tmp/$tag.out" 2>&1 || {
+        echo "hps-sim exit status $?: $(head -c 200 "$tmp/$tag.out")"; return 1; }
+    sed -n 's/^  "cpu.cycles": {"value": \([0-9]*\),.*/\1/p' "$tmp/$tag.json"
+}
+
+# measure NAME EXPECTED WHY PROG N1 N2 [ARGS...]: checks the cycles per
+# iteration; leaves expected, n1, n2, c2 and the ground truth $tmp/{1,2}.gt
+# for gt.
+measure() {
+    local name=$1 want=$2 why=$3 prog=$4 c1 got ok
+    expected=$want; n1=$5; n2=$6; shift 6
+    if [ ! -x "$dir/$prog" ]; then result 0 "$machine: $name: $dir/$prog not built"; return; fi
+    if ! c1=$(run 1 "$prog" "$n1" "$@") || ! c2=$(run 2 "$prog" "$n2" "$@"); then
+        result 0 "$machine: $name: $c1${c2:-}"; c2=0; return
+    fi
+    got=$(awk -v a="$c1" -v b="$c2" -v n="$n1" -v m="$n2" 'BEGIN { printf "%.3f", (b - a) / (m - n) }')
+    ok=$(awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; print (d <= 1 && d >= -1) ? 1 : 0 }')
+    result "$ok" "$machine: $name: $got cycles/iteration, expected $want = $why"
+}
+
+# gt NAME [gt_check.py options]: ground-truth checks of the last measure
+gt() {
+    local name=$1 line; shift
+    while IFS= read -r line; do
+        case $line in
+            "ok "*) echo "$line"; pass=$((pass + 1)) ;;
+            *) echo "FAIL $line"; fail=$((fail + 1)) ;;
+        esac
+    done < <(python3 tests/timing/gt_check.py "$machine: $name" "$tmp/1.gt" "$tmp/2.gt" \
+                 "$c2" "$n1" "$n2" "$@" 2>&1 | sed 's/^FAIL //')
+}
+
+drain() { [ "$model" = ev5 ] && echo 1 || echo 2; }   # see pipeline/README.md
+
+# ---- the five-stage pipeline ---------------------------------------------------
+# Every instruction holds EX for its latency (no pipelined units), so a loop
+# costs the sum of its instructions' latencies plus its stalls.
+
+inorder5_alu() {
+    local a; a=$(p lat.int_alu)
+    measure alu_dep $((20 * a)) "20 instructions x lat.int_alu $a" alu_dep 1000 2000
+    measure alu_indep $((20 * a)) "20 instructions x lat.int_alu $a" alu_indep 1000 2000
+}
+
+# Dependent ALU chain with forwarding switched off: each of the 17
+# back-to-back dependences waits 1 (MEM/WB -> EX) or 2 (register file) more.
+inorder5_forwarding() {
+    local extra=0
+    [ "$(p inorder5.forward_ex_ex)" = 1 ] || extra=1
+    [ "$extra" = 1 ] && [ "$(p inorder5.forward_mem_ex)" = 0 ] && extra=2
+    measure alu_dep $((20 + 17 * extra)) "20 instructions + 17 dependences x $extra" alu_dep 1000 2000
+}
+
+inorder5_mul() {
+    local m a; m=$(p lat.int_mul); a=$(p lat.int_alu)
+    measure mul_dep $((8 * m + 4 * a)) "8 x lat.int_mul $m + 4 x lat.int_alu $a" mul_dep 1000 2000
+}
+
+inorder5_fdiv() {
+    local d a; d=$(p lat.fp_div); a=$(p lat.int_alu)
+    measure fdiv_indep $((8 * d + 4 * a)) "8 x lat.fp_div $d + 4 x lat.int_alu $a" fdiv_indep 1000 2000
+}
+
+# Pointer chase: a load holds MEM for its access time M; its dependent
+# enters EX R = max(M + 1, lat.load_use) after it.  Per iteration: 7 chained
+# loads, then the last load's M plus the 4 instructions behind it (nop, nop,
+# branch, counter) or R, whichever is longer.
+inorder5_chase() {
+    local name=$1 m=$2 why=$3 i1=$4 i2=$5 r; shift 5
+    r=$(max $((m + 1)) "$(p lat.load_use)")
+    measure "chase $name" $((7 * r + $(max "$r" $((m + 4))))) \
+        "7 x R + max(R, M + 4), M = $why, R = max(M + 1, lat.load_use) = $r" chase "$i1" "$i2" "$@"
+}
+
+# Mispredicted backward branch (bpred.kind=not_taken): 2 instructions + the
+# penalty of the resolving stage.
+inorder5_mispredict() {
+    local res pen; res=$(p inorder5.branch_resolve)
+    case $res in id) pen=1 ;; ex) pen=2 ;; *) pen=3 ;; esac
+    measure mispredict $((2 + pen)) "2 instructions + $pen (branch_resolve = $res)" mispredict 1000 2000
+    gt mispredict --cause branch_mispredict --per-iter "$pen" --drain "$(drain)"
+}
+
+# Store stream through the L2: the write buffer drains one store at a time;
+# per D-cache line the first store misses (l1d.hit_latency + l2.hit_latency),
+# the others hit; 64 bytes of stores per iteration.
+store_expect() {
+    local line h1 h2; line=$(p l1d.line); h1=$(p l1d.hit_latency); h2=$(p l2.hit_latency)
+    want=$(( 64 / line * (h2 + line / 8 * h1) ))
+    why="64/l1d.line $line x (l2.hit_latency $h2 + l1d.line/8 x l1d.hit_latency $h1)"
+    region=$((4 * $(p l1d.size)))
+}
+
+section_inorder5() {
+    local h1 h2 lat bpc line tlb n
+    use inorder5
+    inorder5_alu
+    inorder5_mul
+    inorder5_fdiv
+    use inorder5 lat.int_alu=2; inorder5_alu
+    use inorder5 lat.int_mul=7; inorder5_mul
+    use inorder5 inorder5.forward_ex_ex=false; inorder5_forwarding
+    use inorder5 inorder5.forward_ex_ex=false inorder5.forward_mem_ex=false; inorder5_forwarding
+
+    for lu in 2 3; do
+        use inorder5 lat.load_use=$lu
+        inorder5_chase "L1 hit" "$(p l1d.hit_latency)" "l1d.hit_latency" 1000 2000 64 1
+    done
+    for l2 in 10 20; do
+        use inorder5 l2.hit_latency=$l2
+        h1=$(p l1d.hit_latency); h2=$(p l2.hit_latency); line=$(p l2.line)
+        n=$((4 * $(p l1d.size) / line))
+        inorder5_chase "L2 hit" $((h1 + h2)) "l1d.hit_latency $h1 + l2.hit_latency $h2" \
+            $((2 * n / 8)) $((4 * n / 8)) "$line" "$n"
+        gt "chase L2" --cause dcache_miss --per-iter $((expected - 12)) --chase --drain "$(drain)"
+    done
+    for ml in 100 200; do
+        use inorder5 mem.latency=$ml dtlb.miss_penalty=0
+        h1=$(p l1d.hit_latency); h2=$(p l2.hit_latency); lat=$(p mem.latency)
+        bpc=$(p mem.bytes_per_cycle); line=$(p l2.line)
+        n=$((4 * $(p l2.size) / line))
+        inorder5_chase memory $((h1 + h2 + lat + (line + bpc - 1) / bpc)) \
+            "l1d.hit_latency $h1 + l2.hit_latency $h2 + mem.latency $lat + l2.line/mem.bytes_per_cycle $line/$bpc" \
+            $((2 * n / 8)) $((4 * n / 8)) "$line" "$n"
+    done
+    for pen in 20 50; do
+        use inorder5 dtlb.miss_penalty=$pen
+        h1=$(p l1d.hit_latency); tlb=$(p dtlb.miss_penalty); n=$((2 * $(p dtlb.entries)))
+        inorder5_chase "D-TLB miss" $((h1 + tlb)) "l1d.hit_latency $h1 + dtlb.miss_penalty $tlb" \
+            $((64 * n / 8)) $((128 * n / 8)) $(($(p mem.page_size) + $(p l1d.line))) "$n"
+        gt "chase D-TLB" --cause dtlb_miss --per-iter $((expected - 12)) --chase --drain "$(drain)"
+    done
+
+    for res in id ex mem; do
+        use inorder5 bpred.kind=not_taken inorder5.branch_resolve=$res
+        inorder5_mispredict
+    done
+    use inorder5
+    measure btb_miss 3 "3 instructions, targets from the BTB" btb_miss 1000 2000
+    use inorder5 btb.entries=1 btb.assoc=1
+    measure btb_miss 5 "3 instructions + 2 decode redirects x 1" btb_miss 1000 2000
+
+    for l2 in 10 20; do
+        use inorder5 l2.hit_latency=$l2
+        store_expect
+        n=$((region / 64))
+        measure store_stream "$want" "$why" store_stream $((2 * n)) $((4 * n)) "$region"
+        gt store_stream --cause write_buffer --per-iter $((expected - 16)) --drain "$(drain)"
+    done
+}
+
+# ---- the 21164-like superscalar ----------------------------------------------------
+# Issue groups come from one aligned 4-instruction block (slotting); a taken
+# branch ends its group; a stalled head holds everything behind it.
+
+# The chain of 18 dependent adds; the counter and the branch issue beside
+# it on the second integer pipe.
+ev5_alu_dep() {
+    local a; a=$(p lat.int_alu)
+    measure alu_dep $((18 * a)) "the 18-add chain x lat.int_alu $a" alu_dep 1000 2000
+}
+
+# Independent ALU operations: fetch blocks (and so issue groups) are
+# ev5.width instructions, aligned; each block issues min(width, int_pipes)
+# instructions a cycle.  (The formula needs ev5.width to divide 4, the
+# loop's alignment.)
+ev5_alu_indep() {
+    local w ip per; w=$(p ev5.width); ip=$(p ev5.int_pipes)
+    per=$(( ip < w ? ip : w ))
+    measure alu_indep $((20 / w * ((w + per - 1) / per))) \
+        "20/ev5.width $w blocks x ceil(ev5.width / min(ev5.width, ev5.int_pipes $ip))" alu_indep 1000 2000
+}
+
+ev5_mul() {
+    local m; m=$(p lat.int_mul)
+    measure mul_dep $((7 * m + $(max "$m" 2))) "7 x lat.int_mul $m + max(lat.int_mul, 2)" mul_dep 1000 2000
+}
+
+# Unpipelined divider: each divide waits for the one before.  Pipelined: the
+# 8 divides issue a cycle apart on the multiply pipe, and the last block's
+# third integer instruction (the branch) takes one more cycle.
+ev5_fdiv() {
+    local d; d=$(p lat.fp_div)
+    if [ "$(p lat.fp_div_pipelined)" = 1 ]; then
+        measure fdiv_indep 9 "8 divides a cycle apart + 1 (lat.fp_div_pipelined)" fdiv_indep 1000 2000
+    else
+        measure fdiv_indep $((8 * d)) "8 x lat.fp_div $d (not pipelined)" fdiv_indep 1000 2000
+    fi
+}
+
+# Pointer chase: a load issued at e has its data at e + M (M = access time
+# from issue) and its dependent issues R = max(M, lat.load_use) later; the
+# 4 instructions after the last load need 2 cycles of issue.
+ev5_chase() {
+    local name=$1 m=$2 why=$3 i1=$4 i2=$5 r; shift 5
+    r=$(max "$m" "$(p lat.load_use)")
+    measure "chase $name" $((7 * r + $(max "$r" 2))) \
+        "7 x R + max(R, 2), M = $why, R = max(M, lat.load_use) = $r" chase "$i1" "$i2" "$@"
+}
+
+section_ev5() {
+    local h1 h2 lat bpc line tlb n pen
+    use ev5
+    ev5_alu_dep
+    ev5_alu_indep
+    ev5_mul
+    ev5_fdiv
+    use ev5 ev5.int_pipes=1 ev5.mem_ports=1; ev5_alu_indep
+    use ev5 ev5.int_pipes=4; ev5_alu_indep
+    use ev5 ev5.width=2 ev5.int_pipes=4; ev5_alu_indep
+    use ev5 ev5.width=1; ev5_alu_indep
+    use ev5 lat.int_alu=3; ev5_alu_dep
+    use ev5 lat.int_mul=5; ev5_mul
+    use ev5 lat.fp_div=30; ev5_fdiv
+    use ev5 lat.fp_div_pipelined=true; ev5_fdiv
+
+    for lu in 2 3; do
+        use ev5 lat.load_use=$lu
+        ev5_chase "L1 hit" "$(p l1d.hit_latency)" "l1d.hit_latency" 1000 2000 64 1
+    done
+    for l2 in 6 12; do
+        use ev5 l2.hit_latency=$l2
+        h1=$(p l1d.hit_latency); h2=$(p l2.hit_latency); line=$(p l2.line)
+        n=$((4 * $(p l1d.size) / line))
+        ev5_chase "L2 hit" $((h1 + h2)) "l1d.hit_latency $h1 + l2.hit_latency $h2" \
+            $((2 * n / 8)) $((4 * n / 8)) "$line" "$n"
+        gt "chase L2" --cause dcache_miss --chase --drain "$(drain)"
+    done
+    for ml in 60 120; do
+        use ev5 mem.latency=$ml dtlb.miss_penalty=0 l2.repl=lru
+        h1=$(p l1d.hit_latency); h2=$(p l2.hit_latency); lat=$(p mem.latency)
+        bpc=$(p mem.bytes_per_cycle); line=$(p l2.line)
+        n=$((4 * $(p l2.size) / line))
+        ev5_chase memory $((h1 + h2 + lat + (line + bpc - 1) / bpc)) \
+            "l1d.hit_latency $h1 + l2.hit_latency $h2 + mem.latency $lat + l2.line/mem.bytes_per_cycle $line/$bpc" \
+            $((2 * n / 8)) $((4 * n / 8)) "$line" "$n"
+    done
+    for pen in 30 50; do
+        use ev5 dtlb.miss_penalty=$pen
+        h1=$(p l1d.hit_latency); tlb=$(p dtlb.miss_penalty); n=$((2 * $(p dtlb.entries)))
+        ev5_chase "D-TLB miss" $((h1 + tlb)) "l1d.hit_latency $h1 + dtlb.miss_penalty $tlb" \
+            $((64 * n / 8)) $((128 * n / 8)) $(($(p mem.page_size) + $(p l1d.line))) "$n"
+        gt "chase D-TLB" --cause dtlb_miss --chase --drain "$(drain)"
+    done
+
+    for pen in 5 1 8; do
+        use ev5 bpred.kind=not_taken ev5.mispredict_penalty=$pen
+        measure mispredict $((2 + pen)) "2 cycles + ev5.mispredict_penalty $pen" mispredict 1000 2000
+        gt mispredict --cause branch_mispredict --drain "$(drain)"
+    done
+    use ev5
+    measure btb_miss 2 "2 issue groups ended by taken transfers" btb_miss 1000 2000
+    use ev5 btb.entries=1 btb.assoc=1
+    measure btb_miss 4 "2 fetch blocks x (1 + 1 decode-redirect bubble)" btb_miss 1000 2000
+
+    for l2 in 6 12; do
+        use ev5 l2.hit_latency=$l2
+        store_expect
+        n=$((region / 64))
+        measure store_stream "$want" "$why" store_stream $((2 * n)) $((4 * n)) "$region"
+        gt store_stream --cause write_buffer --drain "$(drain)"
+    done
+}
+
+if [ ! -x "${sim%% *}" ] && ! command -v "$sim" >/dev/null 2>&1; then
+    echo "FAIL setup: simulator $sim not built"
+    echo "timing: 0 passed, 1 failed"
+    exit 1
+fi
+section_inorder5
+section_ev5
+echo "timing: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
