@@ -22,6 +22,8 @@ typedef struct symtab {
 /* Load FUNC symbols from the ELF file; an ELF without .symtab gives an empty
  * table (not an error).  Returns NULL only on allocation failure. */
 symtab_t *symtab_load(const char *path);
+/* The same from an ELF image in memory (the embedded handler runtime). */
+symtab_t *symtab_load_memory(const void *image, size_t size);
 /* Add a load bias to every address (static-pie images: img.load_bias). */
 void symtab_relocate(symtab_t *st, uint64_t bias);
 void symtab_free(symtab_t *st);

@@ -139,20 +139,41 @@ static symtab_t *finish(builder_t *b)
     return st;
 }
 
-symtab_t *symtab_load(const char *path)
+/* Build the table from an open ELF handle (NULL: an empty table). */
+static symtab_t *load_elf(Elf *elf)
 {
     builder_t b;
     memset(&b, 0, sizeof b);
-    int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-    if (fd >= 0 && elf_version(EV_CURRENT) != EV_NONE) {
-        Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
-        if (elf && elf_kind(elf) == ELF_K_ELF) read_symbols(&b, elf);
-        if (elf) elf_end(elf);
-    }
-    if (fd >= 0) close(fd);
+    if (elf && elf_kind(elf) == ELF_K_ELF) read_symbols(&b, elf);
     symtab_t *st = b.failed ? NULL : finish(&b);
     free(b.syms);
     free(b.strings);
+    return st;
+}
+
+symtab_t *symtab_load(const char *path)
+{
+    int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    Elf *elf = NULL;
+    if (fd >= 0 && elf_version(EV_CURRENT) != EV_NONE) elf = elf_begin(fd, ELF_C_READ, NULL);
+    symtab_t *st = load_elf(elf);
+    if (elf) elf_end(elf);
+    if (fd >= 0) close(fd);
+    return st;
+}
+
+symtab_t *symtab_load_memory(const void *image, size_t size)
+{
+    /* libelf takes a writable image; work on a private copy. */
+    char *copy = image && size ? malloc(size) : NULL;
+    Elf *elf = NULL;
+    if (copy) {
+        memcpy(copy, image, size);
+        if (elf_version(EV_CURRENT) != EV_NONE) elf = elf_memory(copy, size);
+    }
+    symtab_t *st = load_elf(elf);
+    if (elf) elf_end(elf);
+    free(copy);
     return st;
 }
 

@@ -1,0 +1,306 @@
+/*
+ * runtime.c - the guest handler runtime on the host side: load the runtime
+ * ELF embedded in the simulator (productions/productions.mk) into an
+ * address space of its own, read its symbols, and drain the profile buffer
+ * its handlers fill (productions/runtime/hps_profile.h).
+ *
+ * The image is ours, built with the simulator, but it is still checked like
+ * any ELF: machine, segment bounds inside the runtime region below the
+ * handler stack, and the buffer symbol's size against the host's idea of
+ * the layout, so a stale or mismatched build is an error, not a crash.
+ */
+#include "dise_runtime.h"
+
+#include <elf.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+#include "symtab.h"
+
+/* The embedded images (the generated blob objects). */
+extern const unsigned char hps_runtime_rv64_start[], hps_runtime_rv64_end[];
+
+typedef struct embedded_runtime {
+    int elf_machine;
+    const unsigned char *start, *end;
+} embedded_runtime_t;
+
+static const embedded_runtime_t embedded[] = {
+    { EM_RISCV, hps_runtime_rv64_start, hps_runtime_rv64_end },
+};
+
+typedef struct rt_symbol {
+    char *name;
+    uint64_t addr, size;
+} rt_symbol_t;
+
+struct dise_runtime {
+    const isa_t *isa;
+    mem_t *mem;
+    symtab_t *symtab;           /* FUNC symbols, for traces and reports    */
+    rt_symbol_t *syms;          /* every defined named symbol              */
+    size_t nsyms;
+    uint64_t buffer;            /* guest address of hps_profile            */
+    uint64_t stack_top;
+};
+
+static bool fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static bool fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+static int prot_of(uint32_t flags)
+{
+    return (flags & PF_R ? MEM_PROT_READ : 0) | (flags & PF_W ? MEM_PROT_WRITE : 0) |
+           (flags & PF_X ? MEM_PROT_EXEC : 0);
+}
+
+/* Map [start, end); a page shared with an earlier segment gets the union
+ * of both protections and keeps its contents. */
+static bool map_pages(mem_t *mem, uint64_t start, uint64_t end, int prot)
+{
+    for (uint64_t a = start & ~GUEST_PAGE_MASK; a < end; a += GUEST_PAGE_SIZE) {
+        const guest_page_t *pg = mem_page(mem, a);
+        bool ok = pg ? mem_protect(mem, a, GUEST_PAGE_SIZE, pg->prot | prot)
+                     : mem_map(mem, a, GUEST_PAGE_SIZE, prot);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+static bool zero_fill(mem_t *mem, uint64_t addr, uint64_t len)
+{
+    static const uint8_t zeros[4096];
+    while (len) {
+        uint64_t n = len < sizeof zeros ? len : sizeof zeros;
+        if (!mem_write(mem, addr, zeros, n)) return false;
+        addr += n;
+        len -= n;
+    }
+    return true;
+}
+
+static bool load_segments(dise_runtime_t *rt, Elf *elf, const unsigned char *image,
+                          size_t size, char *err, size_t errlen)
+{
+    size_t phnum = 0;
+    if (elf_getphdrnum(elf, &phnum) != 0)
+        return fail(err, errlen, "handler runtime: no program headers: %s", elf_errmsg(-1));
+    const uint64_t lo = DISE_RUNTIME_BASE;
+    const uint64_t hi = DISE_RUNTIME_BASE + DISE_RUNTIME_SIZE - DISE_RUNTIME_STACK_SIZE;
+    size_t loaded = 0;
+    for (size_t k = 0; k < phnum; k++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)k, &ph))
+            return fail(err, errlen, "handler runtime: program header %zu: %s", k,
+                        elf_errmsg(-1));
+        if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
+        if (ph.p_filesz > ph.p_memsz || ph.p_offset > size || ph.p_filesz > size - ph.p_offset)
+            return fail(err, errlen, "handler runtime: segment %zu is corrupt", k);
+        if (ph.p_vaddr < lo || ph.p_vaddr > hi || ph.p_memsz > hi - ph.p_vaddr)
+            return fail(err, errlen, "handler runtime: segment %zu (0x%" PRIx64 "+0x%" PRIx64
+                        ") lies outside [0x%" PRIx64 ", 0x%" PRIx64 "), the runtime region "
+                        "below its stack", k, (uint64_t)ph.p_vaddr, (uint64_t)ph.p_memsz, lo, hi);
+        uint64_t end = ph.p_vaddr + ph.p_memsz;
+        if (!map_pages(rt->mem, ph.p_vaddr, end, prot_of(ph.p_flags)) ||
+            !mem_write(rt->mem, ph.p_vaddr, image + ph.p_offset, ph.p_filesz) ||
+            !zero_fill(rt->mem, ph.p_vaddr + ph.p_filesz, ph.p_memsz - ph.p_filesz))
+            return fail(err, errlen, "handler runtime: cannot map segment %zu", k);
+        loaded++;
+    }
+    if (!loaded) return fail(err, errlen, "handler runtime: no loadable segment");
+    return true;
+}
+
+static bool load_symbols(dise_runtime_t *rt, Elf *elf, char *err, size_t errlen)
+{
+    size_t cap = 0;
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) continue;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        if (!data) continue;
+        size_t n = sh.sh_size / sh.sh_entsize;
+        for (size_t k = 1; k < n; k++) {
+            GElf_Sym s;
+            if (!gelf_getsym(data, (int)k, &s) || s.st_shndx == SHN_UNDEF) continue;
+            unsigned type = GELF_ST_TYPE(s.st_info);
+            if (type == STT_SECTION || type == STT_FILE) continue;
+            const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
+            if (!name || !*name) continue;
+            if (rt->nsyms == cap) {
+                cap = cap ? 2 * cap : 32;
+                rt_symbol_t *p = realloc(rt->syms, cap * sizeof *p);
+                if (!p) return fail(err, errlen, "handler runtime: out of memory");
+                rt->syms = p;
+            }
+            char *copy = strdup(name);
+            if (!copy) return fail(err, errlen, "handler runtime: out of memory");
+            rt->syms[rt->nsyms++] = (rt_symbol_t){ copy, s.st_value, s.st_size };
+        }
+    }
+    return true;
+}
+
+static const rt_symbol_t *find_symbol(const dise_runtime_t *rt, const char *name)
+{
+    for (size_t k = 0; k < rt->nsyms; k++)
+        if (!strcmp(rt->syms[k].name, name)) return &rt->syms[k];
+    return NULL;
+}
+
+/* Locate hps_profile, check its size and write the host's header fields. */
+static bool init_buffer(dise_runtime_t *rt, char *err, size_t errlen)
+{
+    const rt_symbol_t *s = find_symbol(rt, "hps_profile");
+    if (!s) return fail(err, errlen, "handler runtime: no symbol hps_profile");
+    if (s->size != sizeof(hps_profile_t))
+        return fail(err, errlen, "handler runtime: hps_profile is %" PRIu64 " bytes, the host "
+                    "expects %zu (stale build?)", s->size, sizeof(hps_profile_t));
+    const guest_page_t *pg = mem_page(rt->mem, s->addr);
+    const guest_page_t *pg_end = mem_page(rt->mem, s->addr + s->size - 1);
+    if (!pg || !pg_end || !(pg->prot & MEM_PROT_WRITE) || !(pg_end->prot & MEM_PROT_WRITE))
+        return fail(err, errlen, "handler runtime: hps_profile is not in writable memory");
+    hps_profile_header_t h = { .magic = HPS_PROFILE_MAGIC, .version = HPS_PROFILE_VERSION,
+                               .capacity = HPS_PROFILE_CAPACITY };
+    if (!mem_write(rt->mem, s->addr, &h, sizeof h))
+        return fail(err, errlen, "handler runtime: cannot write hps_profile");
+    rt->buffer = s->addr;
+    return true;
+}
+
+static bool load_image(dise_runtime_t *rt, const unsigned char *image, size_t size,
+                       char *err, size_t errlen)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return fail(err, errlen, "handler runtime: libelf initialisation failed: %s",
+                    elf_errmsg(-1));
+    /* libelf wants a writable image; the embedded one is read-only. */
+    char *copy = malloc(size);
+    if (!copy) return fail(err, errlen, "handler runtime: out of memory");
+    memcpy(copy, image, size);
+    Elf *elf = elf_memory(copy, size);
+    bool ok = false;
+    GElf_Ehdr eh;
+    if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
+        fail(err, errlen, "handler runtime: embedded image is not an ELF file");
+    else if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_type != ET_EXEC)
+        fail(err, errlen, "handler runtime: embedded image is not a 64-bit executable");
+    else if (eh.e_machine != rt->isa->elf_machine)
+        fail(err, errlen, "handler runtime: embedded image is for ELF machine %u, not %s",
+             eh.e_machine, rt->isa->name);
+    else
+        ok = load_segments(rt, elf, image, size, err, errlen) &&
+             load_symbols(rt, elf, err, errlen) && init_buffer(rt, err, errlen);
+    if (elf) elf_end(elf);
+    free(copy);
+    if (!ok) return false;
+    rt->symtab = symtab_load_memory(image, size);
+    if (!rt->symtab) return fail(err, errlen, "handler runtime: out of memory");
+    return true;
+}
+
+dise_runtime_t *dise_runtime_load(const isa_t *isa, char *err, size_t errlen)
+{
+    if (!isa) {
+        fail(err, errlen, "handler runtime: no ISA");
+        return NULL;
+    }
+    const embedded_runtime_t *e = NULL;
+    for (size_t k = 0; k < sizeof embedded / sizeof embedded[0]; k++)
+        if (embedded[k].elf_machine == isa->elf_machine) e = &embedded[k];
+    if (!e) {
+        fail(err, errlen, "no DISE handler runtime for ISA %s yet: profiles that call "
+             "handlers are not available for it", isa->name);
+        return NULL;
+    }
+    dise_runtime_t *rt = calloc(1, sizeof *rt);
+    if (!rt || !(rt->mem = mem_new())) {
+        free(rt);
+        fail(err, errlen, "handler runtime: out of memory");
+        return NULL;
+    }
+    rt->isa = isa;
+    rt->stack_top = DISE_RUNTIME_BASE + DISE_RUNTIME_SIZE;
+    bool ok = load_image(rt, e->start, (size_t)(e->end - e->start), err, errlen);
+    if (ok && !mem_map(rt->mem, rt->stack_top - DISE_RUNTIME_STACK_SIZE,
+                       DISE_RUNTIME_STACK_SIZE, MEM_PROT_READ | MEM_PROT_WRITE))
+        ok = fail(err, errlen, "handler runtime: cannot map the handler stack");
+    if (!ok) {
+        dise_runtime_free(rt);
+        return NULL;
+    }
+    return rt;
+}
+
+void dise_runtime_free(dise_runtime_t *rt)
+{
+    if (!rt) return;
+    for (size_t k = 0; k < rt->nsyms; k++) free(rt->syms[k].name);
+    free(rt->syms);
+    symtab_free(rt->symtab);
+    if (rt->mem) mem_free(rt->mem);
+    free(rt);
+}
+
+struct mem *dise_runtime_mem(const dise_runtime_t *rt) { return rt->mem; }
+const struct symtab *dise_runtime_symtab(const dise_runtime_t *rt) { return rt->symtab; }
+uint64_t dise_runtime_stack_top(const dise_runtime_t *rt) { return rt->stack_top; }
+uint64_t dise_runtime_buffer(const dise_runtime_t *rt) { return rt->buffer; }
+
+uint64_t dise_runtime_symbol(const dise_runtime_t *rt, const char *name)
+{
+    const rt_symbol_t *s = rt && name ? find_symbol(rt, name) : NULL;
+    return s ? s->addr : 0;
+}
+
+static uint64_t header_field(const dise_runtime_t *rt, unsigned off)
+{
+    uint64_t v = 0;
+    if (!mem_read(rt->mem, rt->buffer + off, &v, sizeof v)) return 0;
+    return v;
+}
+
+uint64_t dise_runtime_flushes(const dise_runtime_t *rt)
+{
+    return header_field(rt, HPS_PROFILE_OFF_FLUSHES);
+}
+
+uint64_t dise_runtime_dropped(const dise_runtime_t *rt)
+{
+    return header_field(rt, HPS_PROFILE_OFF_DROPPED);
+}
+
+size_t dise_runtime_drain(dise_runtime_t *rt,
+                          void (*fn)(void *ctx, const hps_sample_t *s), void *ctx)
+{
+    enum { CHUNK = 64 };
+    uint64_t n = header_field(rt, HPS_PROFILE_OFF_COUNT);
+    if (n > HPS_PROFILE_CAPACITY) n = HPS_PROFILE_CAPACITY;  /* guest corrupted it */
+    hps_sample_t chunk[CHUNK];
+    for (uint64_t k = 0; k < n; k += CHUNK) {
+        uint64_t m = n - k < CHUNK ? n - k : CHUNK;
+        if (!mem_read(rt->mem, rt->buffer + HPS_PROFILE_OFF_SAMPLES + k * sizeof(hps_sample_t),
+                      chunk, m * sizeof(hps_sample_t)))
+            break;
+        for (uint64_t j = 0; j < m && fn; j++) fn(ctx, &chunk[j]);
+    }
+    uint64_t zero = 0;
+    mem_write(rt->mem, rt->buffer + HPS_PROFILE_OFF_COUNT, &zero, sizeof zero);
+    return (size_t)n;
+}

@@ -1,0 +1,40 @@
+/*
+ * hps_insn.h - the handler runtime's special instructions (RISC-V custom-0,
+ * major opcode 0x0b, R-type), for C code (inline asm) and for assembly
+ * (gas macros).  hps-sim decodes them only for pcs inside the runtime region
+ * [DISE_RUNTIME_BASE, +DISE_RUNTIME_SIZE); anywhere else they are illegal.
+ *
+ *   funct3 0  hps.mfd rd, N    rd <- DISE register dN   (N in the rs1 field)
+ *   funct3 1  hps.mtd N, rs1   dN <- rs1                (N in the rd field)
+ *   funct3 2  hps.ret          back to the replacement sequence that called
+ *   funct3 3  hps.flush        the host drains the profile buffer (count = 0)
+ */
+#ifndef HPS_INSN_H
+#define HPS_INSN_H
+
+#ifdef __ASSEMBLER__
+
+.macro hps.mfd rd, n
+    .insn r 0x0b, 0, 0, \rd, x\n, x0
+.endm
+.macro hps.mtd n, rs
+    .insn r 0x0b, 1, 0, x\n, \rs, x0
+.endm
+.macro hps.ret
+    .insn r 0x0b, 2, 0, x0, x0, x0
+.endm
+.macro hps.flush
+    .insn r 0x0b, 3, 0, x0, x0, x0
+.endm
+
+#else
+
+/* Hand the profile buffer to the host.  It reads and resets the buffer in
+ * guest memory, hence the memory clobber. */
+static inline void hps_flush(void)
+{
+    __asm__ volatile(".insn r 0x0b, 3, 0, x0, x0, x0" ::: "memory");
+}
+
+#endif /* __ASSEMBLER__ */
+#endif /* HPS_INSN_H */

@@ -1,0 +1,75 @@
+/*
+ * hps_profile.h - the profile buffer shared by the guest handler runtime
+ * (productions/runtime/, built for the guest ISA) and the host (dise/
+ * runtime.c, which drains it).  Plain fixed-width types and a fixed layout,
+ * so both compilers agree on every offset; the static asserts check that.
+ *
+ * The buffer is one object, `hps_profile`, in the runtime's .bss: a header
+ * followed by `capacity` samples.  Handlers append samples and bump `count`;
+ * when the buffer is full a handler executes hps.flush, the host reads
+ * samples [0, count) and sets count back to 0.
+ */
+#ifndef HPS_PROFILE_H
+#define HPS_PROFILE_H
+
+#include <stdint.h>
+
+#define HPS_PROFILE_MAGIC    0x31464f5250535048ull  /* "HPSPROF1" in memory order */
+#define HPS_PROFILE_VERSION  1u
+#define HPS_PROFILE_CAPACITY 4096u
+
+/* Sample kinds. */
+enum {
+    HPS_SAMPLE_NONE = 0,
+    HPS_SAMPLE_METHOD = 1,     /* a = method address: a call's target, or a
+                                  back-edge's target (the loop head), which the
+                                  host maps to the containing function;
+                                  b = pc of the event                         */
+    HPS_SAMPLE_CALL_PAIR = 2,  /* a = call-site pc, b = call target          */
+    HPS_SAMPLE_DATA = 3        /* a = pc of the load/store, b = effective
+                                  address, c = burst number                  */
+};
+
+typedef struct hps_sample {
+    uint64_t kind, a, b, c;
+} hps_sample_t;
+
+typedef struct hps_profile_header {
+    uint64_t magic;            /* HPS_PROFILE_MAGIC (written by the host)    */
+    uint64_t version;          /* HPS_PROFILE_VERSION (host)                 */
+    uint64_t capacity;         /* samples the buffer holds (host)            */
+    uint64_t count;            /* samples in the buffer now                  */
+    uint64_t flushes;          /* times a handler executed hps.flush         */
+    uint64_t dropped;          /* samples lost because a flush freed nothing */
+} hps_profile_header_t;
+
+typedef struct hps_profile {
+    hps_profile_header_t hdr;
+    hps_sample_t samples[HPS_PROFILE_CAPACITY];
+} hps_profile_t;
+
+/* Offsets of the header fields, for the host's guest-memory accesses. */
+#define HPS_PROFILE_OFF_MAGIC    0u
+#define HPS_PROFILE_OFF_VERSION  8u
+#define HPS_PROFILE_OFF_CAPACITY 16u
+#define HPS_PROFILE_OFF_COUNT    24u
+#define HPS_PROFILE_OFF_FLUSHES  32u
+#define HPS_PROFILE_OFF_DROPPED  40u
+#define HPS_PROFILE_OFF_SAMPLES  48u
+
+_Static_assert(sizeof(hps_sample_t) == 32, "hps_sample_t is 4 x uint64");
+_Static_assert(sizeof(hps_profile_header_t) == HPS_PROFILE_OFF_SAMPLES,
+               "hps_profile_header_t is 6 x uint64");
+_Static_assert(__builtin_offsetof(hps_profile_header_t, count) == HPS_PROFILE_OFF_COUNT,
+               "count offset");
+_Static_assert(__builtin_offsetof(hps_profile_header_t, flushes) == HPS_PROFILE_OFF_FLUSHES,
+               "flushes offset");
+_Static_assert(__builtin_offsetof(hps_profile_header_t, dropped) == HPS_PROFILE_OFF_DROPPED,
+               "dropped offset");
+_Static_assert(__builtin_offsetof(hps_profile_t, samples) == HPS_PROFILE_OFF_SAMPLES,
+               "samples offset");
+_Static_assert(sizeof(hps_profile_t) ==
+               HPS_PROFILE_OFF_SAMPLES + 32ull * HPS_PROFILE_CAPACITY,
+               "hps_profile_t layout");
+
+#endif /* HPS_PROFILE_H */

@@ -1,0 +1,80 @@
+/*
+ * stubs.S - the entry points DISE's call(Name) jumps to, one per handler.
+ *
+ * On entry every program register is intact and the arguments are in the
+ * DISE registers d8..d11; d12 holds the runtime's stack pointer.  A stub
+ * parks the program's sp in d13, switches to the runtime stack, saves every
+ * integer register the C handler may clobber (ra, t0-t6, a0-a7; s0-s11 are
+ * callee-saved, gp/tp are never touched by the runtime), loads a0.. from
+ * d8.., calls the C function, restores, puts the program's sp back and
+ * returns to the replacement sequence with hps.ret.
+ */
+#include "hps_insn.h"
+
+#define FRAME 128       /* 16 registers, keeps sp 16-byte aligned */
+
+.macro HPS_HANDLER name, fn, nargs
+    .section .text.\name, "ax", @progbits
+    .globl \name
+    .type \name, @function
+    .balign 4
+\name:
+    hps.mtd 13, sp
+    hps.mfd sp, 12
+    addi    sp, sp, -FRAME
+    sd      ra,   0(sp)
+    sd      t0,   8(sp)
+    sd      t1,  16(sp)
+    sd      t2,  24(sp)
+    sd      t3,  32(sp)
+    sd      t4,  40(sp)
+    sd      t5,  48(sp)
+    sd      t6,  56(sp)
+    sd      a0,  64(sp)
+    sd      a1,  72(sp)
+    sd      a2,  80(sp)
+    sd      a3,  88(sp)
+    sd      a4,  96(sp)
+    sd      a5, 104(sp)
+    sd      a6, 112(sp)
+    sd      a7, 120(sp)
+    .if \nargs > 0
+    hps.mfd a0, 8
+    .endif
+    .if \nargs > 1
+    hps.mfd a1, 9
+    .endif
+    .if \nargs > 2
+    hps.mfd a2, 10
+    .endif
+    .if \nargs > 3
+    hps.mfd a3, 11
+    .endif
+    jal     ra, \fn
+    ld      ra,   0(sp)
+    ld      t0,   8(sp)
+    ld      t1,  16(sp)
+    ld      t2,  24(sp)
+    ld      t3,  32(sp)
+    ld      t4,  40(sp)
+    ld      t5,  48(sp)
+    ld      t6,  56(sp)
+    ld      a0,  64(sp)
+    ld      a1,  72(sp)
+    ld      a2,  80(sp)
+    ld      a3,  88(sp)
+    ld      a4,  96(sp)
+    ld      a5, 104(sp)
+    ld      a6, 112(sp)
+    ld      a7, 120(sp)
+    hps.mfd sp, 13
+    hps.ret
+    .size \name, . - \name
+.endm
+
+/*          entry point (ACF name)  C function       arguments */
+HPS_HANDLER HotMethod_handler,      hps_hot_method,  2     /* d8 pc, d9 target           */
+HPS_HANDLER CallPair_handler,       hps_call_pair,   2     /* d8 call site, d9 target    */
+HPS_HANDLER DataStream_handler,     hps_data_stream, 3     /* d8 pc, d9 address, d10 burst */
+
+    .section .note.GNU-stack, "", @progbits
