@@ -275,6 +275,15 @@ static uint64_t divider_free(const timing_t *t, int dv)
     return dv < 0 || t->p.div_pipelined[dv] ? 0 : t->div_free[dv];
 }
 
+/* A divide occupies its divider until `done` (after head accounting, which
+ * names the previous user as the culprit of a wait). */
+static void use_divider(timing_t *t, const insn_t *in, int dv, uint64_t done)
+{
+    if (dv < 0) return;
+    t->div_free[dv] = done;
+    t->div_pc[dv] = in->pc;
+}
+
 /* Latest-ready source operand: cycle, and its producer and cause. */
 static uint64_t operands_ready(const timing_t *t, const insn_t *in, uint64_t *producer,
                                uint8_t *cause)
@@ -499,16 +508,13 @@ static void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t
     uint64_t x = max2(max2(d + 1, t->prev_m), max2(ops, dfree));
     bool memop = in->flags & (IF_LOAD | IF_STORE);
     uint64_t xdone = x + (memop ? 1 : t->p.lat[in->opclass]);   /* address add */
-    if (dv >= 0) {
-        t->div_free[dv] = xdone;
-        t->div_pc[dv] = in->pc;
-    }
     uint64_t m = max2(xdone, t->prev_w);
     uint64_t mdone = m + 1;
     if (memop) mdone = max2(mdone, data_access(t, in, addr, m, &mcause));
     uint64_t w = max2(mdone, t->prev_w + 1);
 
     head_5(t, in, x, d, ops, ocause, producer, dfree, front);
+    use_divider(t, in, dv, xdone);
     set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
                mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     holds_5(t, in, x, xdone, m, mdone, mcause);
@@ -651,12 +657,9 @@ static void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next
 
     uint64_t complete = e + t->p.lat[in->opclass];
     if (in->flags & (IF_LOAD | IF_STORE)) complete = ev5_memory(t, in, addr, &e, block, &mcause);
-    if (dv >= 0) {
-        t->div_free[dv] = complete;
-        t->div_pc[dv] = in->pc;
-    }
     join_group(t, in, e, block);
     head_ev5(t, in, e, arrive, ops, ocause, producer, dfree, slotted, mcause, front);
+    use_divider(t, in, dv, complete);
     set_result(t, in, complete, mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     if (in->flags & (IF_BRANCH | IF_JUMP)) {
         /* A mispredicted target is fetched so that it issues 1 + penalty
