@@ -9,7 +9,9 @@
 #   alpha    qemu-alpha -L /usr/alpha-linux-gnu PROG test exits 0 and prints
 #            exactly what the rv64 build printed
 #   hps-sim  (only if ./hps-sim exists at the repo root) hps-sim PROG test
-#            gives the same stdout, stderr and exit status as qemu-riscv64
+#            gives the same stdout, stderr and exit status as qemu-riscv64,
+#            on the functional core and under each in-order timing model
+#            (variants hps-sim, hps-sim/inorder5, hps-sim/ev5)
 # Prints "PASS name variant" or "FAIL name variant: reason" per check, then
 # "N passed, M failed"; exits nonzero if any check failed.  Programs are
 # checked two at a time; the output stays in name order.
@@ -86,17 +88,26 @@ check_program() {
     fi
 
     if [ -x "$sim" ] && [ -x "$rv" ]; then
-        (cd "$root" && run_one "$w.sim" "$sim" "$rv" test)
-        local why=""
-        [ "$(cat "$w.sim.rc")" = "$(cat "$w.rv.rc")" ] ||
-            why="exit status $(cat "$w.sim.rc") vs qemu $(cat "$w.rv.rc")"
-        [ -n "$why" ] || cmp -s "$w.sim.out" "$w.rv.out" || why="stdout differs from qemu-riscv64"
-        [ -n "$why" ] || cmp -s "$w.sim.err" "$w.rv.err" || why="stderr differs from qemu-riscv64"
-        if [ -z "$why" ]; then
-            echo "PASS $name hps-sim" >>"$res"
-        else
-            echo "FAIL $name hps-sim: $why" >>"$res"
-        fi
+        check_sim "$name" hps-sim "$w.sim"
+        check_sim "$name" hps-sim/inorder5 "$w.in5" --config inorder5
+        check_sim "$name" hps-sim/ev5 "$w.ev5" --config ev5
+    fi
+}
+
+# check_sim NAME VARIANT OUTPREFIX [OPTION...] : hps-sim [OPTION...] PROG test
+# must give what qemu-riscv64 gave (check_program's $w.rv.*); appends to $res.
+check_sim() {
+    local name=$1 variant=$2 out=$3 why=""
+    shift 3
+    (cd "$root" && run_one "$out" "$sim" "$@" "$rvdir/$name" test)
+    [ "$(cat "$out.rc")" = "$(cat "$w.rv.rc")" ] ||
+        why="exit status $(cat "$out.rc") vs qemu $(cat "$w.rv.rc")"
+    [ -n "$why" ] || cmp -s "$out.out" "$w.rv.out" || why="stdout differs from qemu-riscv64"
+    [ -n "$why" ] || cmp -s "$out.err" "$w.rv.err" || why="stderr differs from qemu-riscv64"
+    if [ -z "$why" ]; then
+        echo "PASS $name $variant" >>"$res"
+    else
+        echo "FAIL $name $variant: $why" >>"$res"
     fi
 }
 
