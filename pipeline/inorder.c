@@ -40,6 +40,13 @@ const char *const stall_names[STALL_COUNT] = {
 
 enum { DIV_INT, DIV_FP };             /* the two dividers                    */
 
+/* Why something waited: a stall cause (stall_t) and the instruction
+ * responsible for it (its pc; 0 = none). */
+typedef struct why {
+    uint8_t cause;
+    uint64_t culprit;
+} why_t;
+
 typedef struct params {
     int model;
     bool fwd_ex_ex, fwd_mem_ex;
@@ -77,12 +84,11 @@ struct timing {
     uint64_t prev_d, prev_x, prev_m, prev_w, prev_issue, prev_retire;
     /* five-stage: why the previous one entered MEM (left EX) late and why
      * it entered WB (left MEM) late, and the instruction responsible */
-    uint8_t prev_m_cause, prev_w_cause;
-    uint64_t prev_m_culprit, prev_w_culprit;
+    why_t prev_m_why, prev_w_why;
     uint64_t redirect;                /* earliest fetch of the next one      */
-    uint8_t redirect_cause;
+    why_t redirect_why;               /* mispredict or decode redirect, and  */
+                                      /* the control transfer behind it      */
     uint64_t fetch_line, fetch_ready; /* current I-cache line and its cycle */
-    uint8_t fetch_cause;
     uint64_t div_free[2], div_pc[2];  /* dividers: free cycle, last user   */
 
     /* ev5 issue group and fetch block */
@@ -284,18 +290,19 @@ static void use_divider(timing_t *t, const insn_t *in, int dv, uint64_t done)
     t->div_pc[dv] = in->pc;
 }
 
-/* Latest-ready source operand: cycle, and its producer and cause. */
-static uint64_t operands_ready(const timing_t *t, const insn_t *in, uint64_t *producer,
-                               uint8_t *cause)
+/* Latest-ready source operand: its cycle; *dep = its producer and cause. */
+static uint64_t operands_ready(const timing_t *t, const insn_t *in, why_t *dep)
 {
     uint64_t ready = 0;
     const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
+    dep->cause = STALL_DEP;
+    dep->culprit = 0;
     for (int k = 0; k < 3; k++) {
         unsigned r = srcs[k];
         if (r == REG_NONE || t->reg_ready[r] <= ready) continue;
         ready = t->reg_ready[r];
-        *producer = t->reg_producer[r];
-        *cause = t->reg_cause[r];
+        dep->culprit = t->reg_producer[r];
+        dep->cause = t->reg_cause[r];
     }
     return ready;
 }
@@ -342,12 +349,12 @@ static uint64_t predict_control(timing_t *t, const insn_t *in, uint64_t next_pc,
     bool correct = bpred_update(t->bp, in, taken, next_pc);
     if (!correct) {
         t->mispredicts++;
-        t->redirect_cause = STALL_MISPREDICT;
+        t->redirect_why = (why_t){ STALL_MISPREDICT, in->pc };
         return resolved;
     }
     if (taken && !pred.btb_hit) {           /* target known only at decode */
         t->decode_redirects++;
-        t->redirect_cause = STALL_FETCH;
+        t->redirect_why = (why_t){ STALL_FETCH, in->pc };
         return decode_done;
     }
     return 0;
@@ -378,19 +385,19 @@ static gt_entry_t *gt_slot(timing_t *t, uint64_t pc)
 
 /* head = cycles from the previous instruction's issue to this one's (0 when
  * they issued together); every cycle beyond the first is a stall charged to
- * `cause`.  The culprit kept is the producer behind the longest stall. */
-static void record_head(timing_t *t, const insn_t *in, uint64_t head, uint8_t cause,
-                        uint64_t culprit)
+ * why.cause.  The culprit kept is the one behind the longest single stall
+ * that has one. */
+static void record_head(timing_t *t, const insn_t *in, uint64_t head, why_t why)
 {
     uint64_t extra = head > 1 ? head - 1 : 0;
-    t->head_stall[cause] += extra;
+    t->head_stall[why.cause] += extra;
     if (!t->out.ground_truth) return;
     gt_entry_t *g = gt_slot(t, in->pc);
     g->count++;
     g->head += head;
-    g->stall[cause] += extra;
-    if (culprit && culprit != in->pc && extra > g->culprit_cycles) {
-        g->culprit_pc = culprit;
+    g->stall[why.cause] += extra;
+    if (why.culprit && extra > g->culprit_cycles) {
+        g->culprit_pc = why.culprit;
         g->culprit_cycles = extra;
     }
 }
@@ -444,28 +451,24 @@ static uint64_t resolve_5(const timing_t *t, uint64_t d, uint64_t ops, uint64_t 
 
 /* Head-of-queue accounting of an instruction entering EX at x: head is the
  * distance from the previous one's EX; a late x is charged to the binding
- * constraint, in this order: an operand (its producer's cause: dcache_miss,
- * dtlb_miss or data_dependency), the previous instruction still holding
- * EX (why it could not leave), a busy divider, else the front end. */
+ * constraint, in this order: an operand (dep: its producer and cause:
+ * dcache_miss, dtlb_miss or data_dependency), the previous instruction
+ * still holding EX (why it could not leave), a busy divider, else the front
+ * end (front: I-cache, I-TLB, a redirect and the transfer behind it). */
 static void head_5(timing_t *t, const insn_t *in, uint64_t x, uint64_t d, uint64_t ops,
-                   uint8_t ocause, uint64_t producer, uint64_t dfree, uint8_t front)
+                   why_t dep, uint64_t dfree, why_t front)
 {
     uint64_t head = t->seq == 0 ? x + 1 : x - t->prev_x;
-    uint8_t cause;
-    uint64_t culprit = 0;
-    if (x == ops && ops > d + 1 && ops > t->prev_m) {
-        cause = ocause;
-        culprit = producer;
-    } else if (x == t->prev_m && t->prev_m > d + 1) {
-        cause = t->prev_m_cause;
-        culprit = t->prev_m_culprit;
-    } else if (x == dfree && dfree > d + 1) {
-        cause = STALL_FU;
-        culprit = t->div_pc[divider_of(in)];
-    } else {
-        cause = front == STALL_NONE ? STALL_FETCH : front;
-    }
-    record_head(t, in, head, cause, culprit);
+    why_t why = front;
+    if (x == ops && ops > d + 1 && ops > t->prev_m)
+        why = dep;
+    else if (x == t->prev_m && t->prev_m > d + 1)
+        why = t->prev_m_why;
+    else if (x == dfree && dfree > d + 1)
+        why = (why_t){ STALL_FU, t->div_pc[divider_of(in)] };
+    else if (why.cause == STALL_NONE)
+        why.cause = STALL_FETCH;
+    record_head(t, in, head, why);
 }
 
 /* Why the instruction leaves EX late (enters MEM after x + 1): its own
@@ -474,35 +477,25 @@ static void head_5(timing_t *t, const insn_t *in, uint64_t x, uint64_t d, uint64
 static void holds_5(timing_t *t, const insn_t *in, uint64_t x, uint64_t xdone, uint64_t m,
                     uint64_t mdone, uint8_t mcause)
 {
-    uint8_t mc = STALL_NONE, wc = STALL_NONE;
-    uint64_t mcul = 0, wcul = 0;
-    if (m > x + 1 && xdone >= t->prev_w) {
-        mc = STALL_FU;
-        mcul = in->pc;
-    } else if (m > x + 1) {
-        mc = t->prev_w_cause;
-        mcul = t->prev_w_culprit;
-    }
-    if (mdone > m + 1) {                     /* a slow hit: the MEM stage is busy */
-        wc = mcause != STALL_NONE ? mcause : STALL_FU;
-        wcul = in->pc;
-    }
-    t->prev_m_cause = mc;
-    t->prev_m_culprit = mcul;
-    t->prev_w_cause = wc;
-    t->prev_w_culprit = wcul;
+    why_t mw = { STALL_NONE, 0 }, ww = { STALL_NONE, 0 };
+    if (m > x + 1)
+        mw = xdone >= t->prev_w ? (why_t){ STALL_FU, in->pc } : t->prev_w_why;
+    if (mdone > m + 1)                       /* a slow hit: the MEM stage is busy */
+        ww = (why_t){ mcause != STALL_NONE ? mcause : STALL_FU, in->pc };
+    t->prev_m_why = mw;
+    t->prev_w_why = ww;
 }
 
 static void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    uint8_t fcause = STALL_NONE, ocause = STALL_DEP, mcause = STALL_NONE;
-    uint64_t producer = 0;
+    uint8_t fcause = STALL_NONE, mcause = STALL_NONE;
+    why_t dep, front = { STALL_NONE, 0 };
     uint64_t f = max2(t->prev_d, t->redirect);
-    uint8_t front = t->redirect > t->prev_d ? t->redirect_cause : STALL_NONE;
+    if (t->redirect > t->prev_d) front = t->redirect_why;
     uint64_t fready = fetch_bytes(t, in->pc, f, &fcause);
-    if (fcause != STALL_NONE) front = fcause;
+    if (fcause != STALL_NONE) front = (why_t){ fcause, 0 };
     uint64_t d = max2(fready, t->prev_x);
-    uint64_t ops = operands_ready(t, in, &producer, &ocause);
+    uint64_t ops = operands_ready(t, in, &dep);
     int dv = divider_of(in);
     uint64_t dfree = divider_free(t, dv);
     uint64_t x = max2(max2(d + 1, t->prev_m), max2(ops, dfree));
@@ -513,7 +506,7 @@ static void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t
     if (memop) mdone = max2(mdone, data_access(t, in, addr, m, &mcause));
     uint64_t w = max2(mdone, t->prev_w + 1);
 
-    head_5(t, in, x, d, ops, ocause, producer, dfree, front);
+    head_5(t, in, x, d, ops, dep, dfree, front);
     use_divider(t, in, dv, xdone);
     set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
                mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
@@ -582,20 +575,21 @@ static void join_group(timing_t *t, const insn_t *in, uint64_t e, uint64_t block
 }
 
 /* Cycle the instruction's fetch block arrives, fetching aligned blocks of
- * `width` 4-byte slots, one block a cycle, bounded by issue-queue space. */
-static uint64_t ev5_fetch(timing_t *t, const insn_t *in, uint64_t *block_out, uint8_t *cause)
+ * `width` 4-byte slots, one block a cycle, bounded by issue-queue space;
+ * *front: why a newly fetched block came late (a redirect, the I-cache). */
+static uint64_t ev5_fetch(timing_t *t, const insn_t *in, uint64_t *block_out, why_t *front)
 {
     uint64_t block = in->pc / (4ull * t->p.width);
     *block_out = block;
-    *cause = STALL_NONE;
+    *front = (why_t){ STALL_NONE, 0 };
     if (block != t->fetch_block || t->redirect > t->fetch_block_cycle) {
         uint64_t space = t->iq_ring[t->seq % t->p.iq_entries];
         uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
         if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space)
-            *cause = t->redirect_cause;
+            *front = t->redirect_why;
         uint8_t icause;
         t->fetch_block_cycle = fetch_bytes(t, in->pc, f, &icause) - t->p.l1i_hit;
-        if (icause != STALL_NONE) *cause = icause;
+        if (icause != STALL_NONE) *front = (why_t){ icause, 0 };
         t->fetch_block = block;
         t->block_fetch_start = f;
     }
@@ -620,35 +614,31 @@ static uint64_t ev5_memory(timing_t *t, const insn_t *in, uint64_t addr, uint64_
  * a store held by a full write buffer, a dependency, a full or closed issue
  * group (slotting), a busy divider, else the front end. */
 static void head_ev5(timing_t *t, const insn_t *in, uint64_t e, uint64_t arrive, uint64_t ops,
-                     uint8_t ocause, uint64_t producer, uint64_t dfree, bool slotted,
-                     uint8_t mcause, uint8_t front)
+                     why_t dep, uint64_t dfree, bool slotted, uint8_t mcause, why_t front)
 {
     uint64_t head = t->seq == 0 ? e + 1 : e - t->prev_issue;
-    uint8_t cause;
-    uint64_t culprit = 0;
-    if (mcause == STALL_WBUF && in->flags & IF_STORE) {
-        cause = STALL_WBUF;
-    } else if (e == ops && ops > arrive && ops > t->prev_issue && !slotted) {
-        cause = ocause;
-        culprit = producer;
-    } else if (slotted) {
-        cause = STALL_SLOT;
-    } else if (e == dfree && dfree > arrive) {
-        cause = STALL_FU;
-        culprit = t->div_pc[divider_of(in)];
-    } else {
-        cause = front == STALL_NONE ? STALL_FETCH : front;
-    }
-    record_head(t, in, head, cause, culprit);
+    why_t why = front;
+    if (mcause == STALL_WBUF && in->flags & IF_STORE)
+        why = (why_t){ STALL_WBUF, 0 };
+    else if (e == ops && ops > arrive && ops > t->prev_issue && !slotted)
+        why = dep;
+    else if (slotted)
+        why = (why_t){ STALL_SLOT, 0 };
+    else if (e == dfree && dfree > arrive)
+        why = (why_t){ STALL_FU, t->div_pc[divider_of(in)] };
+    else if (why.cause == STALL_NONE)
+        why.cause = STALL_FETCH;
+    record_head(t, in, head, why);
 }
 
 static void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    uint64_t block, producer = 0;
-    uint8_t front, ocause = STALL_DEP, mcause = STALL_NONE;
+    uint64_t block;
+    uint8_t mcause = STALL_NONE;
+    why_t front, dep;
     uint64_t fetched = ev5_fetch(t, in, &block, &front);
     uint64_t arrive = fetched + t->p.frontend_depth;
-    uint64_t ops = operands_ready(t, in, &producer, &ocause);
+    uint64_t ops = operands_ready(t, in, &dep);
     int dv = divider_of(in);
     uint64_t dfree = divider_free(t, dv);
     uint64_t ready = max2(max2(arrive, t->prev_issue), max2(ops, dfree));
@@ -658,7 +648,7 @@ static void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next
     uint64_t complete = e + t->p.lat[in->opclass];
     if (in->flags & (IF_LOAD | IF_STORE)) complete = ev5_memory(t, in, addr, &e, block, &mcause);
     join_group(t, in, e, block);
-    head_ev5(t, in, e, arrive, ops, ocause, producer, dfree, slotted, mcause, front);
+    head_ev5(t, in, e, arrive, ops, dep, dfree, slotted, mcause, front);
     use_divider(t, in, dv, complete);
     set_result(t, in, complete, mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     if (in->flags & (IF_BRANCH | IF_JUMP)) {

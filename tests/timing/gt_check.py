@@ -18,6 +18,8 @@
 #   --chase         the loop is [counter, 8 chained loads, ...]: every load
 #                   with stall cycles names the load before it (cyclically)
 #                   as its culprit
+#   --branch        the loop's first instruction names its last (the loop
+#                   branch) as its culprit
 import argparse
 import sys
 
@@ -55,6 +57,7 @@ def main():
     ap.add_argument("--share", type=float, default=0.95)
     ap.add_argument("--per-iter", type=float)
     ap.add_argument("--chase", action="store_true")
+    ap.add_argument("--branch", action="store_true")
     a = ap.parse_args()
 
     rows1, _ = read_rows(a.gt1)
@@ -101,6 +104,10 @@ def main():
                     r["pc"], "nobody" if r["culprit"] is None else "0x%x" % r["culprit"], want))
         check(not bad, "each stalled load blames the load before it" +
               ("" if not bad else " (" + "; ".join(bad) + ")"))
+    if a.branch:
+        got = loop[0]["culprit"]
+        check(got == loop[-1]["pc"], "the loop's first instruction blames the branch 0x%x (got %s)"
+              % (loop[-1]["pc"], "nobody" if got is None else "0x%x" % got))
     return 0 if all(results) else 1
 
 

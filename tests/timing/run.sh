@@ -137,7 +137,7 @@ inorder5_mispredict() {
     local res pen; res=$(p inorder5.branch_resolve)
     case $res in id) pen=1 ;; ex) pen=2 ;; *) pen=3 ;; esac
     measure mispredict $((2 + pen)) "2 instructions + $pen (branch_resolve = $res)" mispredict 1000 2000
-    gt mispredict --cause branch_mispredict --per-iter "$pen" --drain "$(drain)"
+    gt mispredict --cause branch_mispredict --per-iter "$pen" --branch --drain "$(drain)"
 }
 
 # Store stream through the L2: the write buffer drains one store at a time;
@@ -305,7 +305,7 @@ section_ev5() {
     for pen in 5 1 8; do
         use ev5 bpred.kind=not_taken ev5.mispredict_penalty=$pen
         measure mispredict $((2 + pen)) "2 cycles + ev5.mispredict_penalty $pen" mispredict 1000 2000
-        gt mispredict --cause branch_mispredict --drain "$(drain)"
+        gt mispredict --cause branch_mispredict --branch --drain "$(drain)"
     done
     use ev5
     measure btb_miss 2 "2 issue groups ended by taken transfers" btb_miss 1000 2000

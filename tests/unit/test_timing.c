@@ -236,6 +236,7 @@ static void test_inorder5_branch_resolve(void **state)
         run("inorder5", sets, code, 10, &r);
         assert_int_equal(r.head[AT + 2], 1 + cases[k].penalty);
         assert_int_equal(r.stall[AT + 2][STALL_MISPREDICT], cases[k].penalty);
+        assert_int_equal(r.culprit[AT + 2], CODE + 4 * AT);      /* the branch */
     }
     /* predicted correctly (not taken, falls through): no bubble */
     const uint32_t fall[] = { WARM, BNE(ZERO, ZERO, 8), NOP, ADD(T0, A1, A1) };
@@ -338,6 +339,7 @@ static void test_ev5_branches(void **state)
     run("ev5", sets, taken, 10, &r);
     assert_int_equal(r.head[AT + 2], 1 + 5);
     assert_int_equal(r.stall[AT + 2][STALL_MISPREDICT], 5);
+    assert_int_equal(r.culprit[AT + 2], CODE + 4 * AT);
     const char *sets9[] = { "bpred.kind=not_taken", "ev5.mispredict_penalty=9", NULL };
     run("ev5", sets9, taken, 10, &r);
     assert_int_equal(r.head[AT + 2], 1 + 9);
