@@ -1,9 +1,11 @@
 #!/bin/bash
 # bench.sh BUILD_DIR - speed of the simulator (a benchmark, not a test).
 # Runs every workload at its `train` size (~200M RV64 instructions) on the
-# functional core, plain and with ground-truth recording, and the same
-# program under qemu-riscv64; prints simulated MIPS and the time ratio
-# against qemu side by side.  Set BENCH_SIZE=test|train|ref to change size,
+# functional core, plain and with ground-truth recording, under the two
+# in-order timing models (--config inorder5, --config ev5; statistics but
+# no ground-truth file), and the same program under qemu-riscv64; prints
+# simulated MIPS and the time ratio of the plain functional core against
+# qemu side by side.  Set BENCH_SIZE=test|train|ref to change size,
 # BENCH_ONLY="name ..." to pick workloads.
 set -u
 build=${1:-build}
@@ -24,24 +26,34 @@ else
 fi
 [ ${#progs[@]} -gt 0 ] || { echo "no workloads built (make workloads)"; exit 1; }
 
-printf '%-16s %9s %9s %9s %9s %9s %9s %8s\n' workload Minsts plain_s plainMIPS truth_s truthMIPS qemu_s sim/qemu
-tot_i=0; tot_plain=0; tot_truth=0; tot_q=0
+fmt='%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8s\n'
+printf "$fmt" workload Minsts plain_s plainM truth_s truthM in5_s in5M ev5_s ev5M qemu_s sim/qemu
+# columns: seconds of each run (plain, truth, inorder5, ev5, qemu), summed in tot
+tot_i=0; tot=(0 0 0 0 0)
+row() {   # row NAME INSTS S0 S1 S2 S3 S4: one table line
+    awk -v n="$1" -v i="$2" -v a="$3" -v b="$4" -v c="$5" -v d="$6" -v q="$7" 'BEGIN{
+        printf "%-14s %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %8.2f\n",
+               n, i/1e6, a, i/a/1e6, b, i/b/1e6, c, i/c/1e6, d, i/d/1e6, q, a/q }'
+}
 for p in "${progs[@]}"; do
     n=$(basename "$p")
     t0=$(now); ./hps-sim --no-ground-truth --stats-json "$tmp/s.json" "$p" "$size" >/dev/null 2>"$tmp/err"; rc=$?; t1=$(now)
     if [ $rc -ne 0 ]; then echo "$n: hps-sim failed (status $rc): $(head -1 "$tmp/err")"; continue; fi
     ./hps-sim --stats-json "$tmp/t.json" "$p" "$size" >/dev/null 2>&1; t2=$(now)
-    qemu-riscv64 "$p" "$size" >/dev/null 2>&1; t3=$(now)
+    ./hps-sim --config inorder5 --stats-json "$tmp/i.json" "$p" "$size" >/dev/null 2>&1; t3=$(now)
+    ./hps-sim --config ev5 --stats-json "$tmp/e.json" "$p" "$size" >/dev/null 2>&1; t4=$(now)
+    qemu-riscv64 "$p" "$size" >/dev/null 2>&1; t5=$(now)
     insts=$(json_value "$tmp/s.json" simInsts)
-    read -r line < <(awk -v i="$insts" -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v n="$n" 'BEGIN{
-        ps=b-a; ts=c-b; qs=d-c;
-        printf "%-16s %9.1f %9.2f %9.1f %9.2f %9.1f %9.2f %8.2f\n", n, i/1e6, ps, i/ps/1e6, ts, i/ts/1e6, qs, ps/qs }')
-    echo "$line"
+    secs=()
+    for k in 0 1 2 3 4; do
+        a=t$k; b=t$((k + 1))
+        secs+=("$(awk -v a="${!a}" -v b="${!b}" 'BEGIN{print b-a}')")
+        tot[k]=$(awk -v a="${tot[k]}" -v s="${secs[k]}" 'BEGIN{print a+s}')
+    done
+    row "$n" "$insts" "${secs[@]}"
     tot_i=$(awk -v a="$tot_i" -v b="$insts" 'BEGIN{print a+b}')
-    tot_plain=$(awk -v a="$tot_plain" -v b="$t0" -v c="$t1" 'BEGIN{print a+c-b}')
-    tot_truth=$(awk -v a="$tot_truth" -v b="$t1" -v c="$t2" 'BEGIN{print a+c-b}')
-    tot_q=$(awk -v a="$tot_q" -v b="$t2" -v c="$t3" 'BEGIN{print a+c-b}')
 done
-awk -v i="$tot_i" -v p="$tot_plain" -v t="$tot_truth" -v q="$tot_q" 'BEGIN{
-    printf "%-16s %9.1f %9.2f %9.1f %9.2f %9.1f %9.2f %8.2f\n", "TOTAL", i/1e6, p, i/p/1e6, t, i/t/1e6, q, p/q }'
-echo "(wall-clock seconds of whole processes incl. loading; functional core; sim/qemu = plain_s / qemu_s)"
+row TOTAL "$tot_i" "${tot[@]}"
+echo "(wall-clock seconds of whole processes incl. loading; M = simulated MIPS; plain/truth:"
+echo " functional core without/with ground-truth recording; in5/ev5: timing models with"
+echo " statistics; sim/qemu = plain_s / qemu_s)"

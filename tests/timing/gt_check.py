@@ -12,6 +12,9 @@
 #     CYCLES2       cpu.cycles of the N2 run
 #     the loop's rows are those in main executed exactly N1 and N2 times
 #   --drain D       the sum of head_cycles over all rows of GT2 is CYCLES2 - D
+#   --stats JSON    each stall column of GT2, summed over all rows, equals the
+#                   statistic cpu.stallCycles::CAUSE of the same run (JSON
+#                   from --stats-json)
 #   --cause C       stall cause C has at least --share (default 0.95) of the
 #                   loop's stall cycles per iteration
 #   --per-iter X    ... and there are X of them per iteration (+-1)
@@ -21,6 +24,7 @@
 #   --branch        the loop's first instruction names its last (the loop
 #                   branch) as its culprit
 import argparse
+import json
 import sys
 
 
@@ -53,6 +57,7 @@ def main():
     ap.add_argument("n1", type=int)
     ap.add_argument("n2", type=int)
     ap.add_argument("--drain", type=int)
+    ap.add_argument("--stats")
     ap.add_argument("--cause")
     ap.add_argument("--share", type=float, default=0.95)
     ap.add_argument("--per-iter", type=float)
@@ -76,6 +81,16 @@ def main():
         check(heads == a.cycles - a.drain,
               "sum of head_cycles %d = cycles %d - drain %d (got drain %d)"
               % (heads, a.cycles, a.drain, a.cycles - heads))
+    if a.stats:
+        with open(a.stats) as f:
+            stats = json.load(f)
+        bad = ["%s %d vs %s" % (c, sum(r["stall"][c] for r in rows),
+                                stats.get("cpu.stallCycles::" + c, {}).get("value"))
+               for c in causes
+               if sum(r["stall"][c] for r in rows) != stats.get("cpu.stallCycles::" + c,
+                                                                 {}).get("value")]
+        check(not bad, "stall columns add up to cpu.stallCycles::*" +
+              ("" if not bad else " (" + "; ".join(bad) + ")"))
     before = {r["pc"]: r for r in rows1 if r["count"] == a.n1}
     loop = sorted((r for r in rows if r["count"] == a.n2 and r["pc"] in before
                    and r["symbol"].startswith("main")), key=lambda r: r["pc"])

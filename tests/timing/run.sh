@@ -86,7 +86,7 @@ gt() {
             *) echo "FAIL $line"; fail=$((fail + 1)) ;;
         esac
     done < <(python3 tests/timing/gt_check.py "$machine: $name" "$tmp/1.gt" "$tmp/2.gt" \
-                 "$c2" "$n1" "$n2" "$@" 2>&1 | sed 's/^FAIL //')
+                 "$c2" "$n1" "$n2" --stats "$tmp/2.json" "$@" 2>&1 | sed 's/^FAIL //')
 }
 
 drain() { [ "$model" = ev5 ] && echo 1 || echo 2; }   # see pipeline/README.md
