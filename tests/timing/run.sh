@@ -33,7 +33,8 @@ use() {
     setargs=()
     for s in "$@"; do setargs+=(--set "$s"); done
     machine="$model${*:+ ($*)}"
-    conf=$("$sim" --config "$model" "${setargs[@]}" --print-config 2>&1) || conf=""
+    conf=$("$sim" --config "$model" "${setargs[@]}" --print-config 2>&1) ||
+        result 0 "$machine: bad configuration: $conf"
 }
 
 # p KEY: a configuration value as a number (sizes in bytes, true = 1) or name
