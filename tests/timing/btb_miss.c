@@ -1,8 +1,9 @@
 /*
- * btb_miss.c N - two taken transfers per iteration (a jump and the loop
- * branch, which skips a nop) in a three-instruction loop.  With a one-entry BTB (run.sh sets
- * btb.entries=1) they evict each other, so each is predicted taken but its
- * target is only known at decode: a decode-redirect bubble per transfer.
+ * btb_miss.c N - two taken transfers per iteration (a jump over a nop, and
+ * the loop branch) in a loop of three executed instructions.  With a
+ * one-entry BTB (run.sh sets btb.entries=1) they evict each other, so each
+ * is predicted taken but its target is only known at decode: a
+ * decode-redirect bubble per transfer.
  */
 #include "bench.h"
 
