@@ -125,6 +125,7 @@ typedef struct sys {
     uint8_t sigaction[SYS_NSIG + 1][SYS_SIGACTION_MAX]; /* recorded, guest layout */
     uint8_t altstack[24];               /* recorded sigaltstack             */
     uint64_t clear_child_tid, robust_list, robust_len;
+    bool discard_output;                /* writes to host stdout/stderr vanish */
 } sys_t;
 
 sys_t *sys_new(mem_t *mem, const sys_abi_t *abi, const sys_config_t *cfg);

@@ -58,6 +58,13 @@ typedef struct timing timing_t;
 timing_t *timing_new(const struct config *cfg, char *err, size_t errlen);
 void timing_set_outputs(timing_t *t, const timing_outputs_t *out);
 stop_reason_t timing_run(timing_t *t, cpu_t *c, uint64_t max_insts);
+/* The run with a DISE engine attached to c (dise_attach); ht, if not NULL,
+ * receives the exhaustive profiles.  Cycles are charged to the role of
+ * each instruction (program, check, basic, sample) in the engine. */
+struct dise;
+struct hps_truth;
+stop_reason_t timing_run_dise(timing_t *t, cpu_t *c, uint64_t max_insts, struct dise *d,
+                              struct hps_truth *ht);
 void timing_stats(const timing_t *t, const cpu_t *c, stats_t *out);
 void timing_finish(timing_t *t);      /* flush views and the truth file */
 void timing_free(timing_t *t);

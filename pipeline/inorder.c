@@ -27,6 +27,8 @@
 #include "config.h"
 #include "core_loop.h"
 #include "disasm.h"
+#include "dise_engine.h"
+#include "hps_truth.h"
 #include "pipeview.h"
 #include "symtab.h"
 #include "util.h"
@@ -98,6 +100,12 @@ struct timing {
     bool group_closed;
     uint64_t *iq_ring;                /* issue cycles of the last iq entries */
     uint64_t seq;
+
+    /* DISE: set by the run loop before each instruction is timed */
+    uint8_t cur_role;                 /* dise_role_t of the instruction      */
+    bool dise_redirect;               /* an inserted op changed the flow     */
+    unsigned front_penalty;           /* decode cycles of a new replacement  */
+    uint64_t role_cycles[DISE_ROLE_COUNT];
 
     /* statistics */
     uint64_t cycles, insts, head_stall[STALL_COUNT];
@@ -360,6 +368,16 @@ static uint64_t predict_control(timing_t *t, const insn_t *in, uint64_t next_pc,
     return 0;
 }
 
+/* An inserted DISE operation that changed the flow: a call into a handler
+ * is redirected at decode (its target is instantiated); a taken DISE
+ * branch is resolved in execute, like a branch predicted not taken. */
+static void dise_control(timing_t *t, const insn_t *in, uint64_t decode_done, uint64_t resolved)
+{
+    if (!t->dise_redirect) return;
+    t->redirect = in->op == DOP_CALL ? decode_done : resolved;
+    t->redirect_why = (why_t){ in->op == DOP_CALL ? STALL_FETCH : STALL_MISPREDICT, in->pc };
+}
+
 /* ---- ground truth ----------------------------------------------------------- */
 
 static gt_entry_t *gt_slot(timing_t *t, uint64_t pc)
@@ -391,6 +409,7 @@ static void record_head(timing_t *t, const insn_t *in, uint64_t head, why_t why)
 {
     uint64_t extra = head > 1 ? head - 1 : 0;
     t->head_stall[why.cause] += extra;
+    t->role_cycles[t->cur_role] += head;
     if (!t->out.ground_truth) return;
     gt_entry_t *g = gt_slot(t, in->pc);
     g->count++;
@@ -415,8 +434,9 @@ static void view_insn(timing_t *t, const insn_t *in, const uint64_t st[5], uint6
     memcpy(v.stage_cycle, st, 5 * sizeof st[0]);
     uint8_t bytes[4] = { (uint8_t)in->raw, (uint8_t)(in->raw >> 8),
                          (uint8_t)(in->raw >> 16), (uint8_t)(in->raw >> 24) };
-    if (!t->out.disasm || disasm_insn(t->out.disasm, in->pc, bytes, in->len, v.text,
-                                      sizeof v.text) <= 0)
+    if (in->flags & IF_DISE) dise_format(in, v.text, sizeof v.text);
+    else if (!t->out.disasm || disasm_insn(t->out.disasm, in->pc, bytes, in->len, v.text,
+                                           sizeof v.text) <= 0)
         snprintf(v.text, sizeof v.text, "%08" PRIx32, in->raw);
     pipeview_insn(&t->pv, &v);
     pipeview_advance(&t->pv, st[0]);
@@ -494,7 +514,7 @@ static void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t
     if (t->redirect > t->prev_d) front = t->redirect_why;
     uint64_t fready = fetch_bytes(t, in->pc, f, &fcause);
     if (fcause != STALL_NONE) front = (why_t){ fcause, 0 };
-    uint64_t d = max2(fready, t->prev_x);
+    uint64_t d = max2(fready, t->prev_x) + t->front_penalty;   /* DISE decode stall */
     uint64_t ops = operands_ready(t, in, &dep);
     int dv = divider_of(in);
     uint64_t dfree = divider_free(t, dv);
@@ -511,7 +531,9 @@ static void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t
     set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
                mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     holds_5(t, in, x, xdone, m, mdone, mcause);
-    if (in->flags & (IF_BRANCH | IF_JUMP))
+    if (unlikely(in->flags & IF_DISE))
+        dise_control(t, in, d + 1, resolve_5(t, d, ops, xdone, mdone));
+    else if (in->flags & (IF_BRANCH | IF_JUMP))
         t->redirect = predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
     if (t->views) {
         uint64_t st[5] = { f, d, x, m, w };
@@ -593,6 +615,7 @@ static uint64_t ev5_fetch(timing_t *t, const insn_t *in, uint64_t *block_out, wh
         t->fetch_block = block;
         t->block_fetch_start = f;
     }
+    t->fetch_block_cycle += t->front_penalty;     /* DISE decode stall */
     return t->fetch_block_cycle;
 }
 
@@ -651,7 +674,10 @@ static void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next
     head_ev5(t, in, e, arrive, ops, dep, dfree, slotted, mcause, front);
     use_divider(t, in, dv, complete);
     set_result(t, in, complete, mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
-    if (in->flags & (IF_BRANCH | IF_JUMP)) {
+    if (unlikely(in->flags & IF_DISE)) {
+        dise_control(t, in, fetched + 2, e + 1 + t->p.mispredict_penalty - t->p.frontend_depth);
+        if (t->dise_redirect) t->group_closed = true;
+    } else if (in->flags & (IF_BRANCH | IF_JUMP)) {
         /* A mispredicted target is fetched so that it issues 1 + penalty
          * cycles after the branch; a taken branch without a BTB target is
          * redirected when its block is decoded, one cycle after the fetch,
@@ -693,6 +719,55 @@ static void timing_loop(cpu_t *c, void *ctx)
         c->cycle = t->cycles;
         if (unlikely(++c->instret >= c->inst_limit)) return;
     }
+}
+
+/* The same with DISE editing the stream (dise_engine.h): inserted and
+ * handler instructions are timed like any other; the program's own feed
+ * the exhaustive profiles; cycles are charged to the role of each. */
+typedef struct dise_loop_ctx { timing_t *t; dise_t *d; hps_truth_t *ht; } dise_loop_ctx_t;
+
+static void timing_dise_loop(cpu_t *c, void *ctx)
+{
+    dise_loop_ctx_t *x = ctx;
+    timing_t *t = x->t;
+    dise_t *d = x->d;
+    uint64_t page_base = ~0ull;
+    insn_t *slots = NULL;
+    bool ev5 = t->p.model == CFG_MODEL_EV5;
+    d->page_base = &page_base;
+    for (;;) {
+        insn_t *in = dise_step(d, c, &page_base, &slots);
+        if (d->kind == DK_PROGRAM) {
+            t->cur_role = DISE_ROLE_NONE;
+            if ((in->flags & HPS_TRUTH_FLAGS) && x->ht) hps_truth_record(x->ht, c, in);
+        } else if (d->kind == DK_INSERTED) {
+            t->cur_role = in->rm;
+            t->dise_redirect = d->redirect;
+        } else {
+            t->cur_role = d->handler_role;
+        }
+        t->front_penalty = d->penalty_pending;
+        d->penalty_pending = 0;
+        if (ev5) time_ev5(t, in, c->mem_addr, c->pc);
+        else time_inorder5(t, in, c->mem_addr, c->pc);
+        t->front_penalty = 0;
+        t->seq++;
+        c->cycle = t->cycles;
+        if (unlikely(++c->instret >= c->inst_limit)) break;
+    }
+    d->page_base = NULL;
+}
+
+stop_reason_t timing_run_dise(timing_t *t, cpu_t *c, uint64_t max_insts, dise_t *d,
+                              struct hps_truth *ht)
+{
+    dise_loop_ctx_t ctx = { t, d, ht };
+    stop_reason_t why = cpu_run_loop(c, max_insts, timing_dise_loop, &ctx);
+    t->insts = c->instret;
+    c->cycle = t->cycles;
+    memcpy(d->measured_role_cycles, t->role_cycles, sizeof t->role_cycles);
+    d->role_cycles_measured = true;
+    return why;
 }
 
 stop_reason_t timing_run(timing_t *t, cpu_t *c, uint64_t max_insts)

@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "core_loop.h"
+#include "dise_engine.h"
+#include "hps_truth.h"
 #include "trace.h"
 #include "truth.h"
 
@@ -65,6 +67,7 @@ insn_t *cpu_fetch_decode(cpu_t *c, uint64_t pc)
     }
     mem_note_code(c->mem, pc);
     *slot = decoded;
+    if (c->dise) dise_classify(c->dise, slot);
     return slot;
 }
 
@@ -115,6 +118,38 @@ static void run_traced(cpu_t *c, truth_t *truth, trace_t *trace, uint64_t until)
     }
 }
 
+/* The DISE-edited stream: every step goes through the engine; the
+ * program's own instructions feed the exhaustive profiles (hps_truth.h).
+ * The traced variant covers the --trace prefix of the run. */
+static void run_dise(cpu_t *c, dise_t *d, hps_truth_t *ht)
+{
+    uint64_t page_base = ~0ull;
+    insn_t *slots = NULL;
+    d->page_base = &page_base;
+    for (;;) {
+        insn_t *in = dise_step(d, c, &page_base, &slots);
+        if (d->kind == DK_PROGRAM && (in->flags & HPS_TRUTH_FLAGS) && ht)
+            hps_truth_record(ht, c, in);
+        if (unlikely(++c->instret >= c->inst_limit)) break;
+    }
+    d->page_base = NULL;
+}
+
+static void run_dise_traced(cpu_t *c, dise_t *d, hps_truth_t *ht, trace_t *trace, uint64_t until)
+{
+    uint64_t page_base = ~0ull;
+    insn_t *slots = NULL;
+    d->page_base = &page_base;
+    while (c->instret < until) {
+        insn_t *in = dise_step(d, c, &page_base, &slots);
+        if (d->kind == DK_PROGRAM && (in->flags & HPS_TRUTH_FLAGS) && ht)
+            hps_truth_record(ht, c, in);
+        c->instret++;
+        trace_insn(trace, c, in);
+    }
+    d->page_base = NULL;
+}
+
 /* Run `loop` (which returns when c->inst_limit is reached) under the stop
  * handler: guest exits and faults longjmp back here. */
 stop_reason_t cpu_run_loop(cpu_t *c, uint64_t max_insts, cpu_loop_fn loop, void *ctx)
@@ -144,6 +179,13 @@ stop_reason_t cpu_run_loop(cpu_t *c, uint64_t max_insts, cpu_loop_fn loop, void 
 static void functional_loop(cpu_t *c, void *ctx)
 {
     const run_opts_t *opts = ctx;
+    if (opts->dise) {
+        uint64_t traced = opts->trace ? opts->trace->limit : 0;
+        if (traced > c->inst_limit) traced = c->inst_limit;
+        if (traced) run_dise_traced(c, opts->dise, opts->hps_truth, opts->trace, traced);
+        if (c->instret < c->inst_limit) run_dise(c, opts->dise, opts->hps_truth);
+        return;
+    }
     if (opts->trace) {
         uint64_t traced = opts->trace->limit < c->inst_limit ? opts->trace->limit : c->inst_limit;
         run_traced(c, opts->truth, opts->trace, traced);
@@ -157,5 +199,6 @@ stop_reason_t cpu_run(cpu_t *c, const run_opts_t *opts)
 {
     stop_reason_t why = cpu_run_loop(c, opts->max_insts, functional_loop, (void *)opts);
     c->cycle = c->instret;
+    if (opts->dise) c->cycle += dise_penalty_cycles(opts->dise);   /* decode stalls */
     return why;
 }

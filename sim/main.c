@@ -11,6 +11,10 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -22,6 +26,10 @@
 #include "config.h"
 #include "core.h"
 #include "disasm.h"
+#include "dise.h"
+#include "dise_engine.h"
+#include "dise_runtime.h"
+#include "hps_report.h"
 #include "isa.h"
 #include "loader.h"
 #include "mem.h"
@@ -51,6 +59,15 @@ typedef struct options {
     bool pipe_diagram;
     uint64_t view_from, view_count;
     const char *truth_path;
+    const char *acf_path;
+    const char *params[DISE_MAX_PARAMS];
+    int nparams;
+    double rate;                     /* --rate, 0 = not given             */
+    uint64_t burst;                  /* --burst, 0 = not given            */
+    bool print_acf, no_baseline;
+    const char *report_path;
+    const char *profile_out;
+    uint64_t top_n;
     int guest_argc;
     char **guest_argv;
 } options_t;
@@ -90,6 +107,18 @@ static void usage(FILE *out)
         "  --view-from N        first instruction of the view window (default 0)\n"
         "  --view-count N       instructions in the view window (default 200)\n"
         "  --ground-truth FILE  per-instruction head-of-queue cycles by stall cause\n"
+        "profiling (DISE/HPS):\n"
+        "  --acf FILE           edit the instruction stream with the productions\n"
+        "                       of FILE (e.g. productions/hot_method.acf)\n"
+        "  --param NAME=VALUE   set an ACF parameter (repeatable)\n"
+        "  --rate R --burst B   sampling frequency R (1/1000 or 0.001) and burst\n"
+        "                       length B; sets sampleFreq and burstLength\n"
+        "  --print-acf          print the parsed ACF and exit\n"
+        "  --report FILE        HPS report (accuracy, overhead) to FILE (default\n"
+        "                       stderr)\n"
+        "  --profile-out FILE   every profile member, exact and sampled, as TSV\n"
+        "  --top N              members listed per profile in the report (10)\n"
+        "  --no-baseline        skip the run without the ACF (no overhead ratio)\n"
         "  --help               this text\n"
         "  --version            print the version\n"
         "\n"
@@ -114,9 +143,29 @@ static uint64_t parse_count(const char *opt, const char *text)
     return (uint64_t)v * scale;
 }
 
+/* A sampling frequency: "1/1000" or "0.001", in (0, 1]. */
+static double parse_rate(const char *text)
+{
+    char *end = NULL;
+    double v;
+    errno = 0;
+    if (!strncmp(text, "1/", 2)) {
+        double d = strtod(text + 2, &end);
+        v = end != text + 2 && d > 0 ? 1.0 / d : -1;
+    } else {
+        v = strtod(text, &end);
+    }
+    if (errno || end == text || *end || !(v > 0 && v <= 1))
+        bad_input("--rate: expected a sampling frequency in (0, 1] such as 1/1000 or 0.001, "
+                  "got '%s'", text);
+    return v;
+}
+
 enum { OPT_MAX_INSTS = 256, OPT_STATS, OPT_STATS_JSON, OPT_TRACE, OPT_TRACE_LIMIT,
        OPT_SEED, OPT_NO_TRUTH, OPT_CONFIG, OPT_SET, OPT_PRINT_CONFIG, OPT_PIPEVIEW,
-       OPT_PIPE_DIAGRAM, OPT_VIEW_FROM, OPT_VIEW_COUNT, OPT_TRUTH_FILE, OPT_HELP, OPT_VERSION };
+       OPT_PIPE_DIAGRAM, OPT_VIEW_FROM, OPT_VIEW_COUNT, OPT_TRUTH_FILE, OPT_HELP, OPT_VERSION,
+       OPT_ACF, OPT_PARAM, OPT_RATE, OPT_BURST, OPT_PRINT_ACF, OPT_REPORT, OPT_TOP,
+       OPT_NO_BASELINE, OPT_PROFILE_OUT };
 
 static void parse_options(int argc, char **argv, options_t *o)
 {
@@ -138,11 +187,21 @@ static void parse_options(int argc, char **argv, options_t *o)
         { "ground-truth", required_argument, NULL, OPT_TRUTH_FILE },
         { "help",        no_argument,       NULL, OPT_HELP },
         { "version",     no_argument,       NULL, OPT_VERSION },
+        { "acf",         required_argument, NULL, OPT_ACF },
+        { "param",       required_argument, NULL, OPT_PARAM },
+        { "rate",        required_argument, NULL, OPT_RATE },
+        { "burst",       required_argument, NULL, OPT_BURST },
+        { "print-acf",   no_argument,       NULL, OPT_PRINT_ACF },
+        { "report",      required_argument, NULL, OPT_REPORT },
+        { "top",         required_argument, NULL, OPT_TOP },
+        { "no-baseline", no_argument,       NULL, OPT_NO_BASELINE },
+        { "profile-out", required_argument, NULL, OPT_PROFILE_OUT },
         { NULL, 0, NULL, 0 }
     };
     memset(o, 0, sizeof *o);
     o->seed = 1;
     o->view_count = 200;
+    o->top_n = 10;
     config_defaults(&o->cfg);
     char err[512];
     o->trace_limit = 100000;
@@ -173,6 +232,21 @@ static void parse_options(int argc, char **argv, options_t *o)
         case OPT_TRUTH_FILE:  o->truth_path = optarg; break;
         case OPT_HELP:        usage(stdout); exit(0);
         case OPT_VERSION:     printf("hps-sim %s\n", HPS_VERSION); exit(0);
+        case OPT_ACF:         o->acf_path = optarg; break;
+        case OPT_PARAM:
+            if (o->nparams == DISE_MAX_PARAMS) bad_input("--param: at most %d", DISE_MAX_PARAMS);
+            o->params[o->nparams++] = optarg;
+            break;
+        case OPT_RATE:        o->rate = parse_rate(optarg); break;
+        case OPT_BURST:
+            o->burst = parse_count("--burst", optarg);
+            if (!o->burst) bad_input("--burst: expected a burst length of at least 1, got '%s'", optarg);
+            break;
+        case OPT_PRINT_ACF:   o->print_acf = true; break;
+        case OPT_REPORT:      o->report_path = optarg; break;
+        case OPT_TOP:         o->top_n = parse_count("--top", optarg); break;
+        case OPT_NO_BASELINE: o->no_baseline = true; break;
+        case OPT_PROFILE_OUT: o->profile_out = optarg; break;
         case ':':
             bad_input("option '%s' needs a value (see hps-sim --help)", argv[optind - 1]);
         default:
@@ -191,6 +265,10 @@ static void parse_options(int argc, char **argv, options_t *o)
         o->cfg.model == CFG_MODEL_FUNCTIONAL)
         bad_input("--pipeview, --pipe-diagram and --ground-truth need a timing model "
                   "(--config inorder5 or ev5)");
+    if ((o->rate || o->burst || o->nparams || o->print_acf || o->report_path ||
+         o->profile_out) && !o->acf_path)
+        bad_input("--param, --rate, --burst, --print-acf, --report and --profile-out "
+                  "need --acf FILE");
     if (optind >= argc) bad_input("no program given (usage: hps-sim [options] prog [args...])");
     o->guest_argc = argc - optind;
     o->guest_argv = argv + optind;
@@ -292,11 +370,190 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void write_stats(const options_t *o, const run_info_t *info)
+
+/* ---- profiling with an ACF ---------------------------------------------------------- */
+
+typedef struct profiling profiling_t;
+struct profiling {
+    dise_program_t *prog;
+    dise_runtime_t *runtime;
+    dise_t *dise;
+    hps_session_t session;
+    hps_overhead_t overhead;
+};
+
+/* --rate/--burst: frequency = burst / (burst + sparsity).  The Figure 4
+ * framework spends one unsampled event resetting the counters, so the
+ * counter that ends the gap is loaded with sparsity - 1. */
+static void apply_rate(const options_t *o, dise_program_t *prog)
+{
+    if (!o->rate && !o->burst) return;
+    char err[512], assign[96];
+    uint64_t burst = o->burst ? o->burst : 1;
+    if (o->burst) {
+        snprintf(assign, sizeof assign, "burstLength=%" PRIu64, burst);
+        if (!acf_set_param(prog, assign, err, sizeof err)) bad_input("--burst: %s", err);
+    }
+    if (o->rate) {
+        double sparsity = (double)burst / o->rate - (double)burst;
+        uint64_t freq = sparsity >= 2 ? (uint64_t)llround(sparsity) - 1 : 1;
+        snprintf(assign, sizeof assign, "sampleFreq=%" PRIu64, freq);
+        if (!acf_set_param(prog, assign, err, sizeof err)) bad_input("--rate: %s", err);
+    }
+}
+
+static void profiling_setup(profiling_t *pf, const options_t *o, const isa_t *isa,
+                            const symtab_t *symtab)
+{
+    char err[512];
+    dise_env_t env = { .isa = isa, .symtab = symtab };
+    pf->prog = acf_parse_file(o->acf_path, &env, err, sizeof err);
+    if (!pf->prog) bad_input("%s", err);
+    for (int k = 0; k < o->nparams; k++)
+        if (!acf_set_param(pf->prog, o->params[k], err, sizeof err))
+            bad_input("--param %s: %s", o->params[k], err);
+    apply_rate(o, pf->prog);
+    if (o->print_acf) {
+        dise_program_print(pf->prog, stdout);
+        exit(0);
+    }
+    if (pf->prog->nhandlers) {
+        pf->runtime = dise_runtime_load(isa, err, sizeof err);
+        if (!pf->runtime) bad_input("%s: %s", o->acf_path, err);
+    }
+    dise_hw_t hw = {
+        .pt_entries = (unsigned)o->cfg.dise_pt_entries,
+        .ct_entries = (unsigned)o->cfg.dise_ct_entries,
+        .rt_entries = (unsigned)o->cfg.dise_rt_entries,
+        .counters = (unsigned)o->cfg.dise_counters,
+        .counter_bits = (unsigned)o->cfg.dise_counter_bits,
+        .replace_penalty = (unsigned)o->cfg.dise_replace_penalty,
+    };
+    pf->dise = dise_new(pf->prog, &hw, pf->runtime, err, sizeof err);
+    if (!pf->dise) bad_input("%s: %s", o->acf_path, err);
+    hps_session_init(&pf->session, pf->prog, symtab);
+    dise_on_sample(pf->dise, hps_session_take, &pf->session);
+}
+
+static void profiling_free(profiling_t *pf)
+{
+    if (!pf->prog) return;
+    hps_session_free(&pf->session);
+    dise_free(pf->dise);
+    if (pf->runtime) dise_runtime_free(pf->runtime);
+    dise_program_free(pf->prog);
+}
+
+/* ---- one guest process ------------------------------------------------------------------ */
+
+typedef struct guest {
+    mem_t *mem;
+    image_t img;
+    sys_t *sys;
+    cpu_t *cpu;
+    insn_totals_t dropped;
+} guest_t;
+
+/* The baseline run must see the same stdin: a regular file is reopened
+ * (its own offset), anything else is copied to a temporary file first and
+ * both runs read that. */
+static int baseline_stdin(void)
+{
+    struct stat st;
+    if (isatty(0)) return open("/dev/null", O_RDONLY);     /* nothing to replay */
+    if (fstat(0, &st) == 0 && S_ISREG(st.st_mode)) return open("/proc/self/fd/0", O_RDONLY);
+    FILE *copy = tmpfile();
+    if (!copy) bad_input("cannot create a temporary file for stdin: %s", strerror(errno));
+    char buf[65536];
+    ssize_t n;
+    while ((n = read(0, buf, sizeof buf)) > 0) fwrite(buf, 1, (size_t)n, copy);
+    fflush(copy);
+    int fd = fileno(copy);
+    dup2(fd, 0);
+    lseek(0, 0, SEEK_SET);
+    return open("/proc/self/fd/0", O_RDONLY);
+}
+
+static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const symtab_t *symtab,
+                       bool silent)
+{
+    const char *path = o->guest_argv[0];
+    char err[512];
+    memset(g, 0, sizeof *g);
+    g->mem = mem_new();
+    if (!loader_load(path, isa, g->mem, &g->img, err, sizeof err)) bad_input("%s", err);
+    sys_config_t scfg = { .seed = o->seed, .epoch_sec = 1700000000ull,
+                          .insts_per_sec = 1000000000ull, .host_time = false };
+    g->sys = sys_new(g->mem, &sys_abi_rv64, &scfg);
+    sys_set_brk(g->sys, g->img.brk_start);
+    sys_set_exe(g->sys, path);
+    if (silent) {                   /* the baseline run: same input, no output */
+        int in = baseline_stdin();
+        if (in < 0) bad_input("cannot set up the baseline run: %s", strerror(errno));
+        g->sys->host_fd[0] = in;
+        g->sys->fd_flags[0] |= SYS_FD_OWNED;
+        g->sys->discard_output = true;
+    }
+    uint8_t random16[16];
+    sys_random_bytes(g->sys, random16, sizeof random16);
+    g->cpu = calloc(1, sizeof *g->cpu);
+    if (!g->cpu) bad_input("out of host memory");
+    cpu_init(g->cpu, isa, g->mem);
+    g->cpu->sys = g->sys;
+    g->cpu->symtab = symtab;
+    g->cpu->reg[2] = loader_build_stack(g->mem, &g->img, isa, o->guest_argc, o->guest_argv,
+                                        environ, random16, path);
+    if (!g->cpu->reg[2]) bad_input("%s: argument list too long", path);
+    g->cpu->pc = g->img.entry;
+    g->mem->on_decoded_drop = insn_totals_add;
+    g->mem->on_decoded_drop_ctx = &g->dropped;
+}
+
+static void guest_free(guest_t *g)
+{
+    sys_free(g->sys);
+    free(g->cpu);
+    mem_free(g->mem);
+}
+
+static timing_t *new_timing(const options_t *o)
+{
+    char err[512];
+    timing_t *t = timing_new(&o->cfg, err, sizeof err);
+    if (!t) bad_input("configuration %s: %s", o->cfg.source, err);
+    return t;
+}
+
+/* The same program, input and configuration without the ACF, output
+ * discarded: the cycles the overhead is measured against. */
+static uint64_t baseline_cycles(const options_t *o, const isa_t *isa, const symtab_t *symtab)
+{
+    guest_t g;
+    guest_load(&g, o, isa, symtab, true);
+    uint64_t cycles;
+    if (o->cfg.model != CFG_MODEL_FUNCTIONAL) {
+        timing_t *t = new_timing(o);
+        timing_run(t, g.cpu, o->max_insts);
+        cycles = g.cpu->cycle;
+        timing_free(t);
+    } else {
+        run_opts_t ropts = { .max_insts = o->max_insts };
+        cpu_run(g.cpu, &ropts);
+        cycles = g.cpu->cycle;
+    }
+    guest_free(&g);
+    return cycles;
+}
+
+static void write_stats(const options_t *o, const run_info_t *info, const profiling_t *pf)
 {
     if (!o->stats_path && !o->stats_json_path) return;
     stats_t st = {0};
     runstats_collect(info, &st);
+    if (pf->dise) {
+        dise_stats(pf->dise, &st);
+        hps_session_stats(&pf->session, &pf->overhead, &st);
+    }
     if (o->stats_path) {
         FILE *f = open_output(o->stats_path, stdout);
         stats_write_text(&st, f);
@@ -321,54 +578,38 @@ int main(int argc, char **argv)
     if (!loader_probe(path, &machine, err, sizeof err)) bad_input("%s", err);
     const isa_t *isa = isa_for_machine(path, machine);
 
-    mem_t *mem = mem_new();
-    image_t img;
-    if (!loader_load(path, isa, mem, &img, err, sizeof err)) bad_input("%s", err);
+    guest_t g;
+    guest_load(&g, &o, isa, NULL, false);
     symtab_t *symtab = symtab_load(path);
-    if (symtab) symtab_relocate(symtab, img.load_bias);
+    if (symtab) symtab_relocate(symtab, g.img.load_bias);
+    g.cpu->symtab = symtab;
+
+    profiling_t pf;
+    memset(&pf, 0, sizeof pf);
+    if (o.acf_path) profiling_setup(&pf, &o, isa, symtab);
 
     /* Open outputs before running so a bad path loses no simulation. */
     FILE *trace_out = o.trace_path ? open_output(o.trace_path, stderr) : NULL;
     if (o.stats_path && strcmp(o.stats_path, "-")) close_output(open_output(o.stats_path, stdout));
     if (o.stats_json_path && strcmp(o.stats_json_path, "-"))
         close_output(open_output(o.stats_json_path, stdout));
+    FILE *report_out = o.report_path ? open_output(o.report_path, stderr) : NULL;
+    FILE *profile_out = o.profile_out ? open_output(o.profile_out, stdout) : NULL;
 
-    sys_config_t scfg = { .seed = o.seed, .epoch_sec = 1700000000ull,
-                          .insts_per_sec = 1000000000ull, .host_time = false };
-    sys_t *sys = sys_new(mem, &sys_abi_rv64, &scfg);
-    sys_set_brk(sys, img.brk_start);
-    sys_set_exe(sys, path);
-
-    uint8_t random16[16];
-    sys_random_bytes(sys, random16, sizeof random16);
-    cpu_t *cpu = calloc(1, sizeof *cpu);
-    if (!cpu) bad_input("out of host memory");
-    cpu_init(cpu, isa, mem);
-    cpu->sys = sys;
-    cpu->symtab = symtab;
-    cpu->reg[2] = loader_build_stack(mem, &img, isa, o.guest_argc, o.guest_argv, environ,
-                                     random16, path);
-    if (!cpu->reg[2]) bad_input("%s: argument list too long", path);
-    cpu->pc = img.entry;
-
-    insn_totals_t dropped;
-    memset(&dropped, 0, sizeof dropped);
-    mem->on_decoded_drop = insn_totals_add;
-    mem->on_decoded_drop_ctx = &dropped;
-
+    cpu_t *cpu = g.cpu;
     disasm_t *dis = disasm_new(isa);
     truth_t truth;
     memset(&truth, 0, sizeof truth);
     trace_t trace = { .out = trace_out, .limit = o.trace_limit, .disasm = dis, .symtab = symtab };
-    bool want_stats = (o.stats_path || o.stats_json_path) && !o.no_truth;
+    bool want_stats = (o.stats_path || o.stats_json_path) && !o.no_truth && !pf.dise;
     run_opts_t ropts = { .max_insts = o.max_insts, .truth = want_stats ? &truth : NULL,
-                         .trace = trace_out ? &trace : NULL };
+                         .trace = trace_out ? &trace : NULL, .dise = pf.dise,
+                         .hps_truth = pf.dise ? &pf.session.truth : NULL };
 
     timing_t *timing = NULL;
     FILE *pv_out = NULL, *gt_out = NULL;
     if (o.cfg.model != CFG_MODEL_FUNCTIONAL) {
-        timing = timing_new(&o.cfg, err, sizeof err);
-        if (!timing) bad_input("configuration %s: %s", o.cfg.source, err);
+        timing = new_timing(&o);
         pv_out = o.pipeview_path ? open_output(o.pipeview_path, stdout) : NULL;
         gt_out = o.truth_path ? open_output(o.truth_path, stdout) : NULL;
         timing_outputs_t tout = { .kanata = pv_out, .diagram = o.pipe_diagram ? stderr : NULL,
@@ -378,29 +619,44 @@ int main(int argc, char **argv)
         timing_set_outputs(timing, &tout);
     }
 
+    if (pf.dise && !o.no_baseline) pf.overhead.base_cycles = baseline_cycles(&o, isa, symtab);
+    if (pf.dise) dise_attach(pf.dise, cpu);
+
     double t0 = now_seconds();
-    if (timing) timing_run(timing, cpu, o.max_insts);
+    if (timing && pf.dise) timing_run_dise(timing, cpu, o.max_insts, pf.dise, &pf.session.truth);
+    else if (timing) timing_run(timing, cpu, o.max_insts);
     else cpu_run(cpu, &ropts);
     double secs = now_seconds() - t0;
 
+    if (pf.dise) dise_finish(pf.dise, cpu);
     int status = report_stop(cpu, dis);
     if (timing) {
         timing_finish(timing);
         if (pv_out) close_output(pv_out);
         if (gt_out) close_output(gt_out);
     }
-    run_info_t info = { .cpu = cpu, .image = &img, .symtab = symtab,
-                        .truth = want_stats ? &truth : NULL, .dropped = &dropped,
+    if (pf.dise) {
+        pf.overhead.acf_cycles = cpu->cycle;
+        dise_role_cycles(pf.dise, pf.overhead.role_cycles);
+        hps_session_report(&pf.session, report_out ? report_out : stderr, o.acf_path, pf.prog,
+                           &pf.overhead, (size_t)o.top_n);
+        if (report_out) close_output(report_out);
+        if (profile_out) {
+            hps_session_write_tsv(&pf.session, profile_out);
+            close_output(profile_out);
+        }
+    }
+    run_info_t info = { .cpu = cpu, .image = &g.img, .symtab = symtab,
+                        .truth = want_stats ? &truth : NULL, .dropped = &g.dropped,
                         .host_seconds = secs, .timing = timing };
-    write_stats(&o, &info);
+    write_stats(&o, &info, &pf);
     timing_free(timing);
     if (trace_out) close_output(trace_out);
 
+    profiling_free(&pf);
     truth_free(&truth);
     disasm_free(dis);
     symtab_free(symtab);
-    sys_free(sys);
-    free(cpu);
-    mem_free(mem);
+    guest_free(&g);
     return status;
 }

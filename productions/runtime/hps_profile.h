@@ -9,8 +9,8 @@
  * when the buffer is full a handler executes hps.flush, the host reads
  * samples [0, count) and sets count back to 0.
  */
-#ifndef HPS_PROFILE_H
-#define HPS_PROFILE_H
+#ifndef HPS_PROFILE_BUFFER_H
+#define HPS_PROFILE_BUFFER_H
 
 #include <stdint.h>
 
@@ -72,4 +72,4 @@ _Static_assert(sizeof(hps_profile_t) ==
                HPS_PROFILE_OFF_SAMPLES + 32ull * HPS_PROFILE_CAPACITY,
                "hps_profile_t layout");
 
-#endif /* HPS_PROFILE_H */
+#endif /* HPS_PROFILE_BUFFER_H */

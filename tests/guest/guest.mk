@@ -23,3 +23,14 @@ guests: $(FAULT_RV64)
 $(BUILD)/faults/rv64/%: tests/faults/%.c
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(GUEST_CFLAGS) -std=gnu11 -Wall -static -o $@ $< -lm
+
+# Guest programs of the DISE/HPS tests (tests/dise/run.sh):
+# tests/dise/NAME.c -> $(BUILD)/dise/rv64/NAME
+DISE_TEST_NAMES := $(sort $(patsubst tests/dise/%.c,%,$(wildcard tests/dise/*.c)))
+DISE_TEST_RV64  := $(DISE_TEST_NAMES:%=$(BUILD)/dise/rv64/%)
+
+guests: $(DISE_TEST_RV64)
+
+$(BUILD)/dise/rv64/%: tests/dise/%.c
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(GUEST_CFLAGS) -std=gnu11 -Wall -static -o $@ $< -lm

@@ -1,0 +1,685 @@
+/*
+ * engine.c - the DISE hardware with the HPS conditional-control extension:
+ * pattern table, conditionals table, replacement table, HPS counters and
+ * flags, and the instantiation logic that turns a replacement sequence into
+ * decoded instructions.
+ *
+ * Classification happens once per static instruction, at decode: every
+ * production's pattern is evaluated with the flags unknown, and the set of
+ * productions that may match is interned; insn_t.dise holds its index
+ * (0 = the empty set, so unmatched instructions cost nothing).  At run time
+ * dise_match() evaluates the candidates against the flags sampled at decode,
+ * runs the micro-ops of every match and returns the instantiated
+ * replacement of the first match that has one.  The run loops walk that
+ * sequence through dise_step() (dise_loop.h).  The multi-match rules are in
+ * dise/README.md.
+ */
+#include "dise_engine.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "dise_runtime.h"
+#include "util.h"
+
+const char *const dise_role_names[DISE_ROLE_COUNT] = {
+#define DISE_ROLE_NAME(id, name) name,
+    DISE_ROLE_LIST(DISE_ROLE_NAME)
+#undef DISE_ROLE_NAME
+};
+
+/* ---- building the engine ---------------------------------------------------- */
+
+static const char *prod_where(const dise_production_t *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s:%u: production %s", p->file ? p->file : "?", p->line, p->name);
+    return buf;
+}
+
+/* Enforce the table capacities; a production set that does not fit is an
+ * error naming the table and the production where it overflowed. */
+static bool check_capacity(const dise_program_t *p, const dise_hw_t *hw, char *err, size_t len)
+{
+    char where[160];
+    size_t ct = 0, rt = 0;
+    bool repl_counted[DISE_MAX_PRODUCTIONS * 2 + 1] = { false };
+    if (p->max_counter > hw->counters) {
+        snprintf(err, len, "the ACF uses HPS counter %u but dise.counters = %u",
+                 p->max_counter, hw->counters);
+        return false;
+    }
+    for (size_t k = 0; k < p->nprods; k++) {
+        const dise_production_t *pr = &p->prods[k];
+        if (k + 1 > hw->pt_entries) {
+            snprintf(err, len, "%s: pattern table full (dise.pt_entries = %u productions)",
+                     prod_where(pr, where, sizeof where), hw->pt_entries);
+            return false;
+        }
+        if (pr->ctl >= 0 && ++ct > hw->ct_entries) {
+            snprintf(err, len, "%s: conditionals table full (dise.ct_entries = %u)",
+                     prod_where(pr, where, sizeof where), hw->ct_entries);
+            return false;
+        }
+        if (pr->repl >= 0 && (size_t)pr->repl < sizeof repl_counted && !repl_counted[pr->repl]) {
+            repl_counted[pr->repl] = true;
+            rt += p->repls[pr->repl].len;
+            if (rt > hw->rt_entries) {
+                snprintf(err, len, "%s: replacement table full (dise.rt_entries = %u "
+                         "instructions, this ACF needs at least %zu)",
+                         prod_where(pr, where, sizeof where), hw->rt_entries, rt);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+static bool resolve_handlers(dise_t *d, char *err, size_t len)
+{
+    for (size_t k = 0; k < d->prog->nhandlers; k++) {
+        const char *name = d->prog->handlers[k];
+        d->handler_addr[k] = d->runtime ? dise_runtime_symbol(d->runtime, name) : 0;
+        if (!d->handler_addr[k]) {
+            snprintf(err, len, "call(%s): the handler runtime has no handler of that name",
+                     name);
+            return false;
+        }
+    }
+    return true;
+}
+
+dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, dise_runtime_t *runtime,
+                 char *err, size_t errlen)
+{
+    if (hw->counter_bits < 1 || hw->counter_bits > 63 || hw->counters > DISE_MAX_COUNTERS) {
+        snprintf(err, errlen, "dise.counter_bits must be 1..63 and dise.counters 1..%d",
+                 DISE_MAX_COUNTERS);
+        return NULL;
+    }
+    if (!check_capacity(prog, hw, err, errlen)) return NULL;
+    dise_t *d = xcalloc(1, sizeof *d);
+    d->prog = prog;
+    d->hw = *hw;
+    d->runtime = runtime;
+    d->ctr_mask = (1ull << hw->counter_bits) - 1;
+    d->zero_bits = ~0u;                      /* every counter starts at 0 */
+    d->branch_to = -1;
+    d->set_cap = 16;
+    d->sets = xcalloc(d->set_cap, sizeof *d->sets);
+    d->nsets = 1;                            /* set 0: no production */
+    d->prod_matches = xcalloc(prog->nprods ? prog->nprods : 1, sizeof *d->prod_matches);
+    if (!resolve_handlers(d, err, errlen)) {
+        dise_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void dise_free(dise_t *d)
+{
+    if (!d) return;
+    for (size_t k = 0; k < d->seq_cap; k++) free(d->seq_table[k]);
+    free(d->seq_table);
+    free(d->sets);
+    free(d->prod_matches);
+    free(d);
+}
+
+/* ---- counters and micro-operations ------------------------------------------ */
+
+static uint64_t uop_value(const dise_t *d, const cpu_t *c, uint8_t src, int64_t value)
+{
+    switch (src) {
+    case SRC_PARAM: return (uint64_t)d->prog->params[value].value;
+    case SRC_DREG:  return c->reg[REG_DISE0 + value];
+    default:        return (uint64_t)value;
+    }
+}
+
+static void counter_update(dise_t *d, unsigned n, uint64_t v, bool overflow, bool clear)
+{
+    uint32_t bit = 1u << n;
+    d->ctr[n] = v & d->ctr_mask;
+    if (clear) d->overflow_bits &= ~bit;
+    if (overflow) d->overflow_bits |= bit;
+    if (d->ctr[n] == 0) d->zero_bits |= bit;
+    else d->zero_bits &= ~bit;
+}
+
+static void run_uop(dise_t *d, const cpu_t *c, const dise_uop_t *u)
+{
+    unsigned n = u->counter;
+    switch (u->kind) {
+    case UOP_INC:
+        counter_update(d, n, d->ctr[n] + 1, d->ctr[n] == d->ctr_mask, false);
+        break;
+    case UOP_DEC:
+        counter_update(d, n, d->ctr[n] - 1, d->ctr[n] == 0, false);
+        break;
+    case UOP_SET: {
+        uint64_t x = uop_value(d, c, u->src, u->value);
+        if (x < 1) x = 1;
+        if (x > d->ctr_mask) x = d->ctr_mask;
+        counter_update(d, n, d->ctr_mask + 1 - x, false, true);
+        break;
+    }
+    }
+    d->stat_uops++;
+}
+
+static void run_ctl(dise_t *d, const cpu_t *c, int32_t ctl)
+{
+    const dise_ctl_t *l = &d->prog->ctls[ctl];
+    for (uint32_t k = 0; k < l->len; k++) run_uop(d, c, &d->prog->uops[l->start + k]);
+}
+
+void dise_attach(dise_t *d, cpu_t *c)
+{
+    c->dise = d;
+    d->prog_mem = c->mem;
+    if (d->runtime) c->reg[REG_DISE0 + DREG_HANDLER_SP] = dise_runtime_stack_top(d->runtime);
+    if (d->prog->init_ctl >= 0) run_ctl(d, c, d->prog->init_ctl);
+}
+
+uint64_t dise_counter(const dise_t *d, unsigned n) { return d->ctr[n]; }
+bool dise_overflow(const dise_t *d, unsigned n) { return d->overflow_bits >> n & 1; }
+bool dise_zero(const dise_t *d, unsigned n) { return d->zero_bits >> n & 1; }
+
+/* ---- pattern evaluation ------------------------------------------------------ */
+
+enum { TV_FALSE = 0, TV_TRUE = 1, TV_UNKNOWN = 2 };
+
+static bool class_matches(const insn_t *in, uint64_t cls)
+{
+    switch (cls) {
+    case DC_PROC_CALL: return in->flags & IF_CALL;
+    case DC_RETURN:    return in->flags & IF_RETURN;
+    case DC_BRANCH:    return in->flags & IF_BRANCH;
+    case DC_JUMP:      return (in->flags & IF_JUMP) && !(in->flags & (IF_CALL | IF_RETURN));
+    case DC_MEM_OP:    return in->flags & (IF_LOAD | IF_STORE);
+    case DC_LOAD:      return in->flags & IF_LOAD;
+    case DC_STORE:     return in->flags & IF_STORE;
+    case DC_INDIRECT:  return in->flags & IF_INDIRECT;
+    default:           return in->opclass == cls;
+    }
+}
+
+/* The value of an instruction field; false when it has none (the target
+ * of an indirect transfer, an unused register slot). */
+static bool field_value(const insn_t *in, uint8_t field, uint64_t *v)
+{
+    switch (field) {
+    case FLD_PC:      *v = in->pc; return true;
+    case FLD_TARGET:  *v = in->target; return (in->flags & IF_DIRECT) != 0;
+    case FLD_RD:      *v = in->rd; return in->rd != REG_NONE;
+    case FLD_RS1:     *v = in->rs1; return in->rs1 != REG_NONE;
+    case FLD_RS2:     *v = in->rs2; return in->rs2 != REG_NONE;
+    case FLD_IMM:     *v = (uint64_t)in->imm; return true;
+    case FLD_MEMSIZE: *v = in->memsize; return true;
+    case FLD_OPCLASS: *v = in->opclass; return true;
+    }
+    return false;
+}
+
+static bool compare(uint8_t cmp, uint64_t a, uint64_t b, bool is_signed)
+{
+    if (is_signed) {
+        int64_t x = (int64_t)a, y = (int64_t)b;
+        switch (cmp) {
+        case CMP_EQ: return x == y; case CMP_NE: return x != y;
+        case CMP_LT: return x < y;  case CMP_LE: return x <= y;
+        case CMP_GT: return x > y;  default:     return x >= y;
+        }
+    }
+    switch (cmp) {
+    case CMP_EQ: return a == b; case CMP_NE: return a != b;
+    case CMP_LT: return a < b;  case CMP_LE: return a <= b;
+    case CMP_GT: return a > b;  default:     return a >= b;
+    }
+}
+
+/* Three-valued evaluation: flags are TV_UNKNOWN when `flags` is NULL
+ * (classification at decode), otherwise read from the sampled flags. */
+static int eval(const dise_program_t *p, int32_t at, const insn_t *in, const uint32_t *flags)
+{
+    const dise_node_t *n = &p->nodes[at];
+    uint64_t a, b;
+    switch (n->kind) {
+    case PX_TRUE: return TV_TRUE;
+    case PX_AND: {
+        int x = eval(p, n->a, in, flags);
+        if (x == TV_FALSE) return TV_FALSE;
+        int y = eval(p, n->b, in, flags);
+        if (y == TV_FALSE) return TV_FALSE;
+        return x == TV_TRUE && y == TV_TRUE ? TV_TRUE : TV_UNKNOWN;
+    }
+    case PX_OR: {
+        int x = eval(p, n->a, in, flags);
+        if (x == TV_TRUE) return TV_TRUE;
+        int y = eval(p, n->b, in, flags);
+        if (y == TV_TRUE) return TV_TRUE;
+        return x == TV_FALSE && y == TV_FALSE ? TV_FALSE : TV_UNKNOWN;
+    }
+    case PX_NOT: {
+        int x = eval(p, n->a, in, flags);
+        return x == TV_UNKNOWN ? TV_UNKNOWN : !x;
+    }
+    case PX_CLASS:  return class_matches(in, n->value);
+    case PX_OPCODE: return in->op == n->value && !(in->flags & IF_DISE);
+    case PX_CMP:
+        if (!field_value(in, n->field, &a)) return TV_FALSE;
+        return compare(n->cmp, a, n->value, n->field == FLD_IMM);
+    case PX_CMP_FIELD:
+        if (!field_value(in, n->field, &a) || !field_value(in, n->field2, &b)) return TV_FALSE;
+        return compare(n->cmp, a, b, n->field == FLD_IMM && n->field2 == FLD_IMM);
+    case PX_IN_RANGE:
+        if (!field_value(in, n->field, &a)) return TV_FALSE;
+        return a >= n->value && a < n->hi;
+    case PX_OVERFLOW:
+        if (!flags) return TV_UNKNOWN;
+        return flags[0] >> n->counter & 1;
+    case PX_ZERO:
+        if (!flags) return TV_UNKNOWN;
+        return flags[1] >> n->counter & 1;
+    }
+    return TV_FALSE;
+}
+
+/* ---- classification at decode --------------------------------------------------- */
+
+static uint16_t intern_set(dise_t *d, uint64_t mask)
+{
+    for (size_t k = 1; k < d->nsets; k++)
+        if (d->sets[k] == mask) return (uint16_t)k;
+    if (d->nsets == d->set_cap) {
+        d->set_cap *= 2;
+        d->sets = xrealloc(d->sets, d->set_cap * sizeof *d->sets);
+    }
+    d->sets[d->nsets] = mask;
+    return (uint16_t)d->nsets++;
+}
+
+void dise_classify(dise_t *d, insn_t *in)
+{
+    in->dise = 0;
+    if (dise_in_runtime(in->pc)) return;          /* handlers are never edited */
+    uint64_t mask = 0;
+    for (size_t k = 0; k < d->prog->nprods; k++)
+        if (eval(d->prog, d->prog->prods[k].pattern, in, NULL) != TV_FALSE) mask |= 1ull << k;
+    if (mask) in->dise = intern_set(d, mask);
+}
+
+/* ---- instantiation --------------------------------------------------------------- */
+
+/* Semantics of the inserted operations.  They read and write the unified
+ * register file only (DISE-private registers and, as sources, the
+ * program's), never pc: the run loop owns the position in the sequence. */
+static void dop_mov_imm(cpu_t *c, insn_t *i)  { c->reg[i->rd] = (uint64_t)i->imm; }
+static void dop_mov_reg(cpu_t *c, insn_t *i)  { c->reg[i->rd] = c->reg[i->rs1]; }
+static void dop_add_imm(cpu_t *c, insn_t *i)  { c->reg[i->rd] = c->reg[i->rs1] + (uint64_t)i->imm; }
+static void dop_add_reg(cpu_t *c, insn_t *i)  { c->reg[i->rd] = c->reg[i->rs1] + c->reg[i->rs2]; }
+static void dop_sub_reg(cpu_t *c, insn_t *i)  { c->reg[i->rd] = c->reg[i->rs1] - c->reg[i->rs2]; }
+static void dop_target(cpu_t *c, insn_t *i)
+{
+    uint64_t t = c->reg[i->rs1] + (uint64_t)i->imm;
+    c->reg[i->rd] = t & ~(uint64_t)(c->isa->insn_align - 1);
+}
+static void dop_counter(cpu_t *c, insn_t *i) { c->reg[i->rd] = c->dise->ctr[i->target]; }
+static void dop_beqz(cpu_t *c, insn_t *i)
+{
+    if (c->reg[i->rs1] == 0) c->dise->branch_to = (int32_t)i->target;
+}
+static void dop_bnez(cpu_t *c, insn_t *i)
+{
+    if (c->reg[i->rs1] != 0) c->dise->branch_to = (int32_t)i->target;
+}
+static void dop_jump(cpu_t *c, insn_t *i) { c->dise->branch_to = (int32_t)i->target; }
+static void dop_call(cpu_t *c, insn_t *i) { (void)c; (void)i; }  /* dise_step calls the handler */
+
+static const char *const dop_names[DOP_COUNT] = {
+    "T.INSN", "call", "mov", "add", "sub", "beqz", "bnez", "j"
+};
+
+/* A source operand becomes either an immediate (known when the sequence is
+ * instantiated) or a register read (known when it runs). */
+typedef struct operand {
+    bool is_reg;
+    uint8_t reg;
+    int64_t imm;
+    exec_fn special;        /* dop_target / dop_counter need their own exec */
+    uint64_t special_arg;
+} operand_t;
+
+static operand_t instantiate_src(const dise_t *d, const insn_t *orig, const dise_rinsn_t *r)
+{
+    operand_t o = { false, 0, 0, NULL, 0 };
+    switch (r->src) {
+    case SRC_CONST:     o.imm = r->value; break;
+    case SRC_PARAM:     o.imm = d->prog->params[r->value].value; break;
+    case SRC_DREG:      o.is_reg = true; o.reg = (uint8_t)(REG_DISE0 + r->value); break;
+    case SRC_T_PC:      o.imm = (int64_t)orig->pc; break;
+    case SRC_T_IMM:     o.imm = orig->imm; break;
+    case SRC_T_OPCLASS: o.imm = orig->opclass; break;
+    case SRC_T_RS1:     o.is_reg = true; o.reg = orig->rs1; break;
+    case SRC_T_RS2:     o.is_reg = true; o.reg = orig->rs2; break;
+    case SRC_T_RD:      o.is_reg = true; o.reg = orig->rd == REG_SINK ? REG_ZERO : orig->rd; break;
+    case SRC_T_TARGET:
+        if (orig->flags & IF_DIRECT) o.imm = (int64_t)orig->target;
+        else if (orig->flags & (IF_JUMP | IF_CALL | IF_RETURN)) {
+            o.special = dop_target;
+            o.reg = orig->rs1;
+            o.imm = orig->imm;
+        }
+        break;
+    case SRC_T_EA:
+        if (orig->flags & (IF_LOAD | IF_STORE)) {
+            o.special = dop_add_imm;
+            o.reg = orig->rs1;
+            o.imm = orig->imm;
+        }
+        break;
+    case SRC_COUNTER:
+        o.special = dop_counter;
+        o.special_arg = (uint64_t)r->value;
+        break;
+    }
+    if (o.is_reg && o.reg == REG_NONE) { o.is_reg = false; o.imm = 0; }
+    return o;
+}
+
+/* mov / add / sub: pick the exec for the operand kind.  Forms without a
+ * direct exec (add of a computed target, say) take two inserted
+ * instructions: the computed operand into the scratch register d15 first. */
+static unsigned instantiate_alu(const dise_t *d, const insn_t *orig, const dise_rinsn_t *r,
+                                insn_t *out)
+{
+    operand_t o = instantiate_src(d, orig, r);
+    uint8_t rd = (uint8_t)(REG_DISE0 + r->rd), rs = (uint8_t)(REG_DISE0 + r->rs);
+    unsigned n = 0;
+    if (o.special) {
+        uint8_t dst = r->op == DOP_MOV ? rd : REG_DISE0 + 15;
+        out[n].exec = o.special;
+        out[n].rd = dst; out[n].rs1 = o.reg; out[n].imm = o.imm; out[n].target = o.special_arg;
+        n++;
+        if (r->op == DOP_MOV) return n;
+        o.is_reg = true;
+        o.reg = REG_DISE0 + 15;
+    }
+    insn_t *x = &out[n++];
+    x->rd = rd;
+    if (r->op == DOP_MOV) {
+        x->exec = o.is_reg ? dop_mov_reg : dop_mov_imm;
+        x->rs1 = o.is_reg ? o.reg : REG_NONE;
+        x->imm = o.imm;
+    } else if (o.is_reg) {
+        x->exec = r->op == DOP_ADD ? dop_add_reg : dop_sub_reg;
+        x->rs1 = rs; x->rs2 = o.reg;
+    } else {
+        x->exec = dop_add_imm;
+        x->rs1 = rs;
+        x->imm = r->op == DOP_ADD ? o.imm : -o.imm;
+    }
+    return n;
+}
+
+static void init_inserted(insn_t *x, const insn_t *orig, const dise_rinsn_t *r)
+{
+    memset(x, 0, sizeof *x);
+    x->pc = orig->pc;
+    x->len = orig->len;
+    x->raw = orig->raw;
+    x->rd = x->rs1 = x->rs2 = x->rs3 = REG_NONE;
+    x->flags = IF_DISE;
+    x->opclass = OC_DISE;
+    x->op = r->op;
+    x->rm = r->role;
+}
+
+/* Instantiate replacement `repl` for instruction `orig`.  RT branch targets
+ * are mapped to positions in the instantiated sequence (an RT instruction
+ * may expand to two). */
+static dise_seq_t *instantiate(dise_t *d, const insn_t *orig, int32_t repl)
+{
+    const dise_repl_t *rp = &d->prog->repls[repl];
+    dise_seq_t *s = xcalloc(1, sizeof *s + 2 * (rp->len + 1) * sizeof(insn_t) +
+                               (rp->len + 1) * sizeof(uint32_t));
+    s->pc = orig->pc;
+    s->raw = orig->raw;
+    s->repl = repl;
+    uint32_t *pos = (uint32_t *)(s->insns + 2 * (rp->len + 1));
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < rp->len; k++) {
+        const dise_rinsn_t *r = &d->prog->rt[rp->start + k];
+        pos[k] = n;
+        insn_t *x = &s->insns[n];
+        init_inserted(x, orig, r);
+        switch (r->op) {
+        case DOP_INSN:
+            x->exec = NULL;                     /* marks T.INSN */
+            x->rm = DISE_ROLE_NONE;
+            n++;
+            break;
+        case DOP_CALL:
+            x->exec = dop_call;
+            x->flags |= IF_JUMP | IF_CALL;
+            x->target = d->handler_addr[r->target];
+            x->imm = r->target;
+            n++;
+            break;
+        case DOP_MOV: case DOP_ADD: case DOP_SUB:
+            init_inserted(&x[1], orig, r);      /* room for a two-instruction form */
+            n += instantiate_alu(d, orig, r, x);
+            break;
+        default:                                /* beqz / bnez / j */
+            x->exec = r->op == DOP_BEQZ ? dop_beqz : r->op == DOP_BNEZ ? dop_bnez : dop_jump;
+            if (r->op != DOP_JUMP) x->rs1 = (uint8_t)(REG_DISE0 + r->rs);
+            x->target = r->target;              /* RT index, remapped below */
+            n++;
+            break;
+        }
+    }
+    pos[rp->len] = n;
+    s->penalty_role = DISE_ROLE_SAMPLE;
+    for (uint32_t k = 0; k < n; k++)
+        if (s->insns[k].exec) { s->penalty_role = s->insns[k].rm; break; }
+    for (uint32_t k = 0; k < n; k++) {
+        insn_t *x = &s->insns[k];
+        if (x->exec == dop_beqz || x->exec == dop_bnez || x->exec == dop_jump)
+            x->target = pos[x->target - rp->start];
+    }
+    s->len = n;
+    return s;
+}
+
+static size_t seq_hash(uint64_t pc, uint32_t raw, int32_t repl, size_t cap)
+{
+    uint64_t h = (pc ^ (uint64_t)raw << 32 ^ (uint64_t)repl << 17) * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h >> 24) & (cap - 1);
+}
+
+static void seq_table_grow(dise_t *d)
+{
+    size_t cap = d->seq_cap ? 2 * d->seq_cap : 256;
+    dise_seq_t **t = xcalloc(cap, sizeof *t);
+    for (size_t k = 0; k < d->seq_cap; k++) {
+        dise_seq_t *s = d->seq_table[k];
+        if (!s) continue;
+        size_t i = seq_hash(s->pc, s->raw, s->repl, cap);
+        while (t[i]) i = (i + 1) & (cap - 1);
+        t[i] = s;
+    }
+    free(d->seq_table);
+    d->seq_table = t;
+    d->seq_cap = cap;
+}
+
+/* The instantiated sequence for (instruction, replacement), made once. */
+static dise_seq_t *sequence_for(dise_t *d, const insn_t *orig, int32_t repl)
+{
+    if (2 * (d->seq_used + 1) > d->seq_cap) seq_table_grow(d);
+    size_t i = seq_hash(orig->pc, orig->raw, repl, d->seq_cap);
+    for (dise_seq_t *s; (s = d->seq_table[i]); i = (i + 1) & (d->seq_cap - 1))
+        if (s->pc == orig->pc && s->raw == orig->raw && s->repl == repl) return s;
+    dise_seq_t *s = instantiate(d, orig, repl);
+    d->seq_table[i] = s;
+    d->seq_used++;
+    return s;
+}
+
+/* ---- matching at run time ----------------------------------------------------------- */
+
+dise_seq_t *dise_match(dise_t *d, cpu_t *c, insn_t *in)
+{
+    uint32_t flags[2] = { d->overflow_bits, d->zero_bits };   /* sampled once */
+    uint64_t mask = d->sets[in->dise];
+    int32_t repl = -1;
+    bool matched = false;
+    while (mask) {
+        unsigned k = (unsigned)__builtin_ctzll(mask);
+        mask &= mask - 1;
+        const dise_production_t *p = &d->prog->prods[k];
+        if (eval(d->prog, p->pattern, in, flags) != TV_TRUE) continue;
+        matched = true;
+        d->prod_matches[k]++;
+        if (p->ctl >= 0) run_ctl(d, c, p->ctl);
+        if (p->repl >= 0) {
+            if (repl < 0) repl = p->repl;
+            else d->stat_shadowed++;
+        }
+    }
+    if (matched) d->stat_matches++;
+    if (repl < 0) return NULL;
+    d->stat_replacements++;
+    return sequence_for(d, in, repl);
+}
+
+/* ---- handler calls and returns -------------------------------------------------------- */
+
+void dise_call_handler(dise_t *d, cpu_t *c, dise_seq_t *s, uint32_t next, const insn_t *call)
+{
+    d->resume_seq = s;
+    d->resume_idx = next;
+    d->resume_orig = d->orig;
+    d->resume_pc = c->pc;
+    d->seq = NULL;
+    d->in_handler = true;
+    d->handler_role = (uint8_t)call->rm;
+    d->stat_handler_calls++;
+    c->mem = dise_runtime_mem(d->runtime);
+    c->mem->fault_jmp = d->prog_mem->fault_jmp;
+    c->pc = call->target;
+    if (d->page_base) *d->page_base = ~0ull;
+}
+
+void dise_exec_hret(cpu_t *c, insn_t *in)
+{
+    dise_t *d = c->dise;
+    if (!d || !d->in_handler) cpu_stop(c, STOP_ILLEGAL, 0);
+    d->in_handler = false;
+    d->seq = d->resume_seq;
+    d->idx = d->resume_idx;
+    d->orig = d->resume_orig;
+    c->mem = d->prog_mem;
+    c->pc = d->resume_pc;
+    if (d->page_base) *d->page_base = ~0ull;
+    if (d->seq && d->idx >= d->seq->len) d->seq = NULL;
+}
+
+static void take_sample(void *ctx, const hps_sample_t *s)
+{
+    dise_t *d = ctx;
+    if (d->on_sample) d->on_sample(d->on_sample_ctx, s);
+    d->stat_samples++;
+}
+
+void dise_exec_hflush(cpu_t *c, insn_t *in)
+{
+    dise_t *d = c->dise;
+    if (!d || !d->in_handler) cpu_stop(c, STOP_ILLEGAL, 0);
+    dise_runtime_drain(d->runtime, take_sample, d);
+    d->stat_flushes++;
+}
+
+void dise_finish(dise_t *d, cpu_t *c)
+{
+    if (d->in_handler) {            /* the run stopped inside a handler */
+        c->mem = d->prog_mem;
+        d->in_handler = false;
+    }
+    if (d->runtime) dise_runtime_drain(d->runtime, take_sample, d);
+}
+
+void dise_on_sample(dise_t *d, void (*fn)(void *ctx, const hps_sample_t *s), void *ctx)
+{
+    d->on_sample = fn;
+    d->on_sample_ctx = ctx;
+}
+
+void dise_role_cycles(const dise_t *d, uint64_t out[DISE_ROLE_COUNT])
+{
+    if (d->role_cycles_measured) {
+        memcpy(out, d->measured_role_cycles, sizeof d->measured_role_cycles);
+        return;
+    }
+    for (int r = 0; r < DISE_ROLE_COUNT; r++)
+        out[r] = d->stat_inserted[r] + d->stat_handler_by_role[r] + d->stat_penalty_by_role[r];
+}
+
+uint64_t dise_penalty_cycles(const dise_t *d)
+{
+    return d->stat_replacements * d->hw.replace_penalty;
+}
+
+/* ---- reporting ------------------------------------------------------------------------- */
+
+int dise_format(const insn_t *x, char *buf, size_t len)
+{
+    static const char *const dreg[16] = { "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7",
+                                          "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15" };
+    const char *op = x->op < DOP_COUNT ? dop_names[x->op] : "?";
+    const char *rd = x->rd >= REG_DISE0 && x->rd < REG_DISE0 + 16 ? dreg[x->rd - REG_DISE0] : "?";
+    if (x->op == DOP_CALL)
+        return snprintf(buf, len, "dise: call 0x%" PRIx64, x->target);
+    if (x->op == DOP_BEQZ || x->op == DOP_BNEZ || x->op == DOP_JUMP)
+        return snprintf(buf, len, "dise: %s -> %" PRIu64, op, x->target);
+    return snprintf(buf, len, "dise: %s %s", op, rd);
+}
+
+void dise_stats(const dise_t *d, stats_t *s)
+{
+    uint64_t inserted = 0;
+    for (int r = 0; r < DISE_ROLE_COUNT; r++) inserted += d->stat_inserted[r];
+    stats_add_u64(s, "dise.patternMatches", d->stat_matches, "Count",
+                  "Instructions matched by at least one production");
+    stats_add_u64(s, "dise.replacements", d->stat_replacements, "Count",
+                  "Instructions replaced by a replacement sequence");
+    stats_add_u64(s, "dise.shadowedMatches", d->stat_shadowed, "Count",
+                  "Matching productions whose replacement lost to an earlier one");
+    stats_add_u64(s, "dise.penaltyCycles", d->stat_replacements * d->hw.replace_penalty, "Cycle",
+                  "Decode cycles charged for replacements");
+    stats_add_u64(s, "dise.microOps", d->stat_uops, "Count",
+                  "HPS conditional-control micro-operations executed");
+    stats_add_u64(s, "dise.insertedInsts", inserted, "Count",
+                  "Replacement instructions executed (not counting T.INSN)");
+    stats_add_u64(s, "dise.handlerCalls", d->stat_handler_calls, "Count",
+                  "Calls into the guest handler runtime");
+    stats_add_u64(s, "dise.handlerInsts", d->stat_handler_insts, "Count",
+                  "Instructions executed inside handlers");
+    stats_add_u64(s, "dise.samples", d->stat_samples, "Count",
+                  "Samples read out of the profile buffer");
+    stats_add_u64(s, "dise.bufferFlushes", d->stat_flushes, "Count",
+                  "Times a handler handed a full profile buffer to the host");
+    char name[96], desc[128];
+    for (int r = DISE_ROLE_CHECK; r < DISE_ROLE_COUNT; r++) {
+        snprintf(name, sizeof name, "dise.insertedInsts::%s", dise_role_names[r]);
+        snprintf(desc, sizeof desc, "Inserted and handler instructions of role %s",
+                 dise_role_names[r]);
+        stats_add_u64(s, name, d->stat_inserted[r] + d->stat_handler_by_role[r], "Count", desc);
+    }
+    for (size_t k = 0; k < d->prog->nprods; k++) {
+        snprintf(name, sizeof name, "dise.productionMatches::%s", d->prog->prods[k].name);
+        stats_add_u64(s, name, d->prod_matches[k], "Count", "Times this production matched");
+    }
+}

@@ -1,0 +1,286 @@
+/*
+ * hps_report.c - one HPS profiling session: collects the samples drained
+ * from the guest profile buffer, keeps the exact profiles beside them, and
+ * prints the end-of-run report: for each profile the top members, sampled
+ * against exact, the Section 5 accuracy, and the cycle overhead with the
+ * Figure 7 breakdown (instrumentation checks, basic, sampling).
+ *
+ * Samples and truth are both keyed by raw addresses; for comparison they
+ * are mapped the same way: a method address to the function containing it,
+ * a data address to its 8-byte word.  Call pairs stay (call site, target).
+ */
+#include "hps_report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dise_runtime.h"   /* hps_sample_t */
+#include "symtab.h"
+
+const char *const hps_kind_names[HPS_KIND_COUNT] = { "method", "call_pair", "data" };
+
+static const char *const kind_handlers[HPS_KIND_COUNT] = {
+    "HotMethod_handler", "CallPair_handler", "DataStream_handler"
+};
+
+static const char *const kind_titles[HPS_KIND_COUNT] = {
+    "hot methods", "hot call pairs", "hot data addresses (8-byte words)"
+};
+
+void hps_session_init(hps_session_t *h, const dise_program_t *prog, const symtab_t *symtab)
+{
+    memset(h, 0, sizeof *h);
+    h->symtab = symtab;
+    for (int k = 0; k < HPS_KIND_COUNT; k++)
+        for (size_t j = 0; j < prog->nhandlers; j++)
+            if (!strcmp(prog->handlers[j], kind_handlers[k])) h->enabled[k] = true;
+    profile_t **truth[HPS_KIND_COUNT] = { &h->truth.method, &h->truth.pair, &h->truth.data };
+    for (int k = 0; k < HPS_KIND_COUNT; k++) {
+        if (!h->enabled[k]) continue;
+        *truth[k] = profile_new();
+        h->sampled[k] = profile_new();
+    }
+}
+
+void hps_session_free(hps_session_t *h)
+{
+    profile_free(h->truth.method);
+    profile_free(h->truth.pair);
+    profile_free(h->truth.data);
+    for (int k = 0; k < HPS_KIND_COUNT; k++) profile_free(h->sampled[k]);
+}
+
+void hps_session_take(void *ctx, const hps_sample_t *s)
+{
+    hps_session_t *h = ctx;
+    switch (s->kind) {
+    case HPS_SAMPLE_METHOD:
+        if (h->sampled[HPS_KIND_METHOD]) profile_add(h->sampled[HPS_KIND_METHOD], s->a, 0, 1);
+        h->samples[HPS_KIND_METHOD]++;
+        break;
+    case HPS_SAMPLE_CALL_PAIR:
+        if (h->sampled[HPS_KIND_CALL_PAIR])
+            profile_add(h->sampled[HPS_KIND_CALL_PAIR], s->a, s->b, 1);
+        h->samples[HPS_KIND_CALL_PAIR]++;
+        break;
+    case HPS_SAMPLE_DATA:
+        if (h->sampled[HPS_KIND_DATA]) profile_add(h->sampled[HPS_KIND_DATA], s->b, 0, 1);
+        h->samples[HPS_KIND_DATA]++;
+        if (h->bursts == 0 || s->c != h->last_burst) h->bursts++;
+        h->last_burst = s->c;
+        break;
+    }
+}
+
+/* ---- key mapping and names ------------------------------------------------------ */
+
+static bool to_function(void *ctx, uint64_t key, uint64_t key2, uint64_t *k, uint64_t *k2)
+{
+    const symbol_t *s = symtab_lookup(ctx, key);
+    *k = s ? s->addr : key;
+    *k2 = key2;
+    return true;
+}
+
+static bool to_word(void *ctx, uint64_t key, uint64_t key2, uint64_t *k, uint64_t *k2)
+{
+    (void)ctx;
+    *k = key & ~7ull;
+    *k2 = key2;
+    return true;
+}
+
+static bool identity(void *ctx, uint64_t key, uint64_t key2, uint64_t *k, uint64_t *k2)
+{
+    (void)ctx;
+    *k = key;
+    *k2 = key2;
+    return true;
+}
+
+static profile_t *mapped(const hps_session_t *h, hps_kind_t kind, const profile_t *raw)
+{
+    profile_t *out = profile_new();
+    if (kind == HPS_KIND_METHOD) profile_map(raw, to_function, (void *)h->symtab, out);
+    else if (kind == HPS_KIND_DATA) profile_map(raw, to_word, NULL, out);
+    else profile_map(raw, identity, NULL, out);
+    return out;
+}
+
+static const profile_t *truth_of(const hps_session_t *h, hps_kind_t kind)
+{
+    return kind == HPS_KIND_METHOD ? h->truth.method
+         : kind == HPS_KIND_CALL_PAIR ? h->truth.pair : h->truth.data;
+}
+
+static void format_symbol(const symtab_t *st, uint64_t addr, char *buf, size_t len)
+{
+    const symbol_t *s = symtab_lookup(st, addr);
+    if (s && s->addr == addr) snprintf(buf, len, "%s", s->name);
+    else symtab_format(st, addr, buf, len);
+}
+
+typedef struct name_ctx { const hps_session_t *h; hps_kind_t kind; } name_ctx_t;
+
+static void format_member(void *ctx, uint64_t key, uint64_t key2, char *buf, size_t len)
+{
+    const name_ctx_t *n = ctx;
+    char a[128], b[128];
+    switch (n->kind) {
+    case HPS_KIND_METHOD:
+        format_symbol(n->h->symtab, key, buf, len);
+        break;
+    case HPS_KIND_CALL_PAIR:
+        symtab_format(n->h->symtab, key, a, sizeof a);
+        format_symbol(n->h->symtab, key2, b, sizeof b);
+        snprintf(buf, len, "%s -> %s", a, b);
+        break;
+    default:
+        snprintf(buf, len, "0x%" PRIx64, key);
+        break;
+    }
+}
+
+double hps_session_accuracy(const hps_session_t *h, hps_kind_t kind, double fraction)
+{
+    if (!h->enabled[kind]) return 0;
+    profile_t *s = mapped(h, kind, h->sampled[kind]);
+    profile_t *t = mapped(h, kind, truth_of(h, kind));
+    double acc = profile_accuracy(s, t, fraction, true);
+    profile_free(s);
+    profile_free(t);
+    return acc;
+}
+
+/* ---- the report ----------------------------------------------------------------- */
+
+static void report_profile(const hps_session_t *h, FILE *out, hps_kind_t kind, size_t top_n)
+{
+    profile_t *s = mapped(h, kind, h->sampled[kind]);
+    profile_t *t = mapped(h, kind, truth_of(h, kind));
+    char title[160];
+    snprintf(title, sizeof title, "HPS %s: sampled vs exact", kind_titles[kind]);
+    name_ctx_t nc = { h, kind };
+    profile_print_comparison(out, title, s, t, top_n, 0.9, format_member, &nc);
+    fprintf(out, "accuracy (top 90%% overlap, shares renormalised within the top 90%%): %.1f%%\n",
+            profile_accuracy(s, t, 0.9, true));
+    if (kind == HPS_KIND_DATA) fprintf(out, "bursts sampled: %" PRIu64 "\n", h->bursts);
+    profile_free(s);
+    profile_free(t);
+}
+
+static void report_params(FILE *out, const dise_program_t *prog)
+{
+    if (!prog->nparams) return;
+    fprintf(out, "parameters:");
+    for (size_t k = 0; k < prog->nparams; k++)
+        fprintf(out, " %s=%" PRId64, prog->params[k].name, prog->params[k].value);
+    fputc('\n', out);
+}
+
+static void report_overhead(FILE *out, const hps_overhead_t *ov)
+{
+    if (ov->base_cycles) {
+        double ratio = (double)ov->acf_cycles / (double)ov->base_cycles;
+        fprintf(out, "overhead: %" PRIu64 " cycles with the ACF, %" PRIu64
+                " without: ratio %.4f (%+.2f%%)\n", ov->acf_cycles, ov->base_cycles, ratio,
+                (ratio - 1) * 100);
+    } else {
+        fprintf(out, "overhead: %" PRIu64 " cycles with the ACF (run without it not measured)\n",
+                ov->acf_cycles);
+    }
+    uint64_t attributed = 0;
+    for (int r = DISE_ROLE_CHECK; r < DISE_ROLE_COUNT; r++) attributed += ov->role_cycles[r];
+    const char *label[DISE_ROLE_COUNT] = { "", "instrumentation checks", "basic overhead",
+                                           "sampling overhead" };
+    for (int r = DISE_ROLE_CHECK; r < DISE_ROLE_COUNT; r++) {
+        double pct = ov->base_cycles ? 100.0 * (double)ov->role_cycles[r] / (double)ov->base_cycles
+                                     : 0;
+        fprintf(out, "  %-24s %12" PRIu64 " cycles  %7.2f%% of the unprofiled run\n", label[r],
+                ov->role_cycles[r], pct);
+    }
+    if (ov->base_cycles) {
+        int64_t other = (int64_t)ov->acf_cycles - (int64_t)ov->base_cycles - (int64_t)attributed;
+        fprintf(out, "  %-24s %12" PRId64 " cycles  (indirect: caches, predictors, overlap)\n",
+                "other", other);
+    }
+}
+
+void hps_session_report(const hps_session_t *h, FILE *out, const char *acf_name,
+                        const dise_program_t *prog, const hps_overhead_t *ov, size_t top_n)
+{
+    fprintf(out, "==== hps-sim HPS report: %s ====\n", acf_name);
+    report_params(out, prog);
+    for (int k = 0; k < HPS_KIND_COUNT; k++)
+        if (h->enabled[k]) report_profile(h, out, (hps_kind_t)k, top_n);
+    report_overhead(out, ov);
+}
+
+void hps_session_stats(const hps_session_t *h, const hps_overhead_t *ov, stats_t *s)
+{
+    char name[96], desc[160];
+    for (int k = 0; k < HPS_KIND_COUNT; k++) {
+        if (!h->enabled[k]) continue;
+        snprintf(name, sizeof name, "hps.samples::%s", hps_kind_names[k]);
+        snprintf(desc, sizeof desc, "Samples of the %s profile", kind_titles[k]);
+        stats_add_u64(s, name, h->samples[k], "Count", desc);
+        snprintf(name, sizeof name, "hps.events::%s", hps_kind_names[k]);
+        snprintf(desc, sizeof desc, "Exact events of the %s profile", kind_titles[k]);
+        stats_add_u64(s, name, profile_total(truth_of(h, (hps_kind_t)k)), "Count", desc);
+        snprintf(name, sizeof name, "hps.accuracy::%s", hps_kind_names[k]);
+        snprintf(desc, sizeof desc, "Top-90%% overlap of sampled and exact %s (renormalised)",
+                 kind_titles[k]);
+        stats_add_f64(s, name, hps_session_accuracy(h, (hps_kind_t)k, 0.9), "Percent", desc);
+    }
+    stats_add_u64(s, "hps.cycles", ov->acf_cycles, "Cycle", "Cycles of the run with the ACF");
+    stats_add_u64(s, "hps.baseCycles", ov->base_cycles, "Cycle",
+                  "Cycles of the same run without the ACF (0 = not measured)");
+    stats_add_f64(s, "hps.overheadRatio",
+                  ov->base_cycles ? (double)ov->acf_cycles / (double)ov->base_cycles : 0,
+                  "Ratio", "Cycles with the ACF / cycles without");
+    for (int r = DISE_ROLE_CHECK; r < DISE_ROLE_COUNT; r++) {
+        snprintf(name, sizeof name, "hps.overheadCycles::%s", dise_role_names[r]);
+        snprintf(desc, sizeof desc, "Cycles charged to %s instructions (Figure 7)",
+                 dise_role_names[r]);
+        stats_add_u64(s, name, ov->role_cycles[r], "Cycle", desc);
+    }
+}
+
+/* ---- the profiles as a table ------------------------------------------------------ */
+
+static void write_kind_tsv(const hps_session_t *h, FILE *out, hps_kind_t kind)
+{
+    profile_t *s = mapped(h, kind, h->sampled[kind]);
+    profile_t *t = mapped(h, kind, truth_of(h, kind));
+    profile_t *all = profile_new();              /* union of members, exact weight + 1 */
+    profile_member_t *m = NULL;
+    size_t n = profile_sorted(t, &m);
+    for (size_t k = 0; k < n; k++) profile_add(all, m[k].key, m[k].key2, m[k].weight + 1);
+    free(m);
+    n = profile_sorted(s, &m);
+    for (size_t k = 0; k < n; k++)
+        if (!profile_weight(all, m[k].key, m[k].key2)) profile_add(all, m[k].key, m[k].key2, 1);
+    free(m);
+    n = profile_sorted(all, &m);
+    name_ctx_t nc = { h, kind };
+    char name[300];
+    for (size_t k = 0; k < n; k++) {
+        format_member(&nc, m[k].key, m[k].key2, name, sizeof name);
+        fprintf(out, "%s\t%s\t0x%" PRIx64 "\t0x%" PRIx64 "\t%" PRIu64 "\t%" PRIu64 "\n",
+                hps_kind_names[kind], name, m[k].key, m[k].key2,
+                profile_weight(t, m[k].key, m[k].key2), profile_weight(s, m[k].key, m[k].key2));
+    }
+    free(m);
+    profile_free(all);
+    profile_free(s);
+    profile_free(t);
+}
+
+void hps_session_write_tsv(const hps_session_t *h, FILE *out)
+{
+    fprintf(out, "# hps-sim profiles v1: exact and sampled weight of every member\n");
+    fprintf(out, "kind\tmember\tkey\tkey2\texact\tsampled\n");
+    for (int k = 0; k < HPS_KIND_COUNT; k++)
+        if (h->enabled[k]) write_kind_tsv(h, out, (hps_kind_t)k);
+}

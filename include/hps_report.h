@@ -1,0 +1,60 @@
+/*
+ * hps_report.h - one HPS profiling session: the samples the guest handlers
+ * collected, the exact profiles recorded beside them, and the end-of-run
+ * report that scores one against the other (HPS Section 5 accuracy) and
+ * breaks the cycle overhead down as in Figure 7.
+ */
+#ifndef HPS_HPS_REPORT_H
+#define HPS_HPS_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dise.h"
+#include "hps_truth.h"
+#include "stats.h"
+
+struct symtab;
+struct hps_sample;
+
+typedef enum { HPS_KIND_METHOD, HPS_KIND_CALL_PAIR, HPS_KIND_DATA, HPS_KIND_COUNT } hps_kind_t;
+extern const char *const hps_kind_names[HPS_KIND_COUNT];   /* method, call_pair, data */
+
+typedef struct hps_session {
+    bool enabled[HPS_KIND_COUNT];      /* profiles this ACF collects      */
+    hps_truth_t truth;                 /* exact profiles (raw keys)       */
+    profile_t *sampled[HPS_KIND_COUNT];/* from the handlers (raw keys)    */
+    uint64_t samples[HPS_KIND_COUNT];
+    uint64_t bursts, last_burst;       /* data-stream bursts seen         */
+    const struct symtab *symtab;
+} hps_session_t;
+
+/* Which profiles to collect: those whose handler the ACF calls
+ * (HotMethod_handler, CallPair_handler, DataStream_handler). */
+void hps_session_init(hps_session_t *h, const dise_program_t *prog, const struct symtab *symtab);
+void hps_session_free(hps_session_t *h);
+/* dise_on_sample() callback: one sample read from the profile buffer. */
+void hps_session_take(void *ctx, const struct hps_sample *s);
+
+/* Accuracy (0..100) of the sampled profile of `kind` against the exact
+ * one, over the members making up the top `fraction` of each. */
+double hps_session_accuracy(const hps_session_t *h, hps_kind_t kind, double fraction);
+
+/* Cycle overhead of a run with the ACF against one without. */
+typedef struct hps_overhead {
+    uint64_t base_cycles, acf_cycles;      /* base 0: not measured          */
+    uint64_t role_cycles[DISE_ROLE_COUNT]; /* cycles charged to each role   */
+} hps_overhead_t;
+
+/* The end-of-run report: for each collected profile, the top members with
+ * symbols and shares, sampled against exact, and the accuracy; then the
+ * overhead and its breakdown. */
+void hps_session_report(const hps_session_t *h, FILE *out, const char *acf_name,
+                        const dise_program_t *prog, const hps_overhead_t *ov, size_t top_n);
+/* Every member of every collected profile, one TSV row each: kind, name,
+ * raw keys, exact weight, sampled weight (format in productions/README.md). */
+void hps_session_write_tsv(const hps_session_t *h, FILE *out);
+void hps_session_stats(const hps_session_t *h, const hps_overhead_t *ov, stats_t *s);
+
+#endif /* HPS_HPS_REPORT_H */

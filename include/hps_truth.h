@@ -1,0 +1,50 @@
+/*
+ * hps_truth.h - the exact (exhaustive) profiles an HPS run is scored
+ * against, recorded from the program's own instructions as they retire,
+ * without perturbing the run.
+ *
+ * The events are the ones the profile productions in productions/ match:
+ *   hot method:  a call (keyed by its target) or a back-edge, a direct
+ *                branch or jump to an address <= its own (keyed by its
+ *                target, the loop head), each time it executes;
+ *   call pair:   a call, keyed by (call-site pc, target);
+ *   data:        a load or store, keyed by its effective address.
+ * Keys are mapped to functions / 8-byte words when profiles are compared
+ * (hps_report.c), the same way for samples and for the truth.
+ */
+#ifndef HPS_HPS_TRUTH_H
+#define HPS_HPS_TRUTH_H
+
+#include "core.h"
+#include "profile.h"
+
+typedef struct hps_truth {
+    profile_t *method;      /* NULL when not recorded */
+    profile_t *pair;
+    profile_t *data;
+} hps_truth_t;
+
+/* Instructions that can be events: the run loop tests these flags first. */
+#define HPS_TRUTH_FLAGS (IF_CALL | IF_BRANCH | IF_JUMP | IF_LOAD | IF_STORE)
+
+static inline bool hps_is_back_edge(const insn_t *in)
+{
+    return (in->flags & (IF_BRANCH | IF_JUMP)) && !(in->flags & (IF_CALL | IF_RETURN)) &&
+           (in->flags & IF_DIRECT) && in->target <= in->pc;
+}
+
+/* Called after `in` (a program instruction) executed: c->pc is where it
+ * went, c->mem_addr what it accessed. */
+static inline void hps_truth_record(hps_truth_t *t, const cpu_t *c, const insn_t *in)
+{
+    if (in->flags & IF_CALL) {
+        if (t->method) profile_add(t->method, c->pc, 0, 1);
+        if (t->pair) profile_add(t->pair, in->pc, c->pc, 1);
+    } else if (hps_is_back_edge(in)) {
+        if (t->method) profile_add(t->method, in->target, 0, 1);
+    } else if (in->flags & (IF_LOAD | IF_STORE)) {
+        if (t->data) profile_add(t->data, c->mem_addr, 0, 1);
+    }
+}
+
+#endif /* HPS_HPS_TRUTH_H */

@@ -1,0 +1,151 @@
+#!/bin/bash
+# tests/dise/run.sh BUILD_DIR - integration tests of DISE/HPS through the
+# command line:
+#   exact      exhaustive ACFs reproduce the simulator's ground truth member
+#              for member, and the known call counts of tests/dise/known_counts.c
+#   rates      sampled ACFs take as many samples as the schedule implies for
+#              several rates and burst lengths
+#   zero       an ACF whose patterns never match leaves the cycle count
+#              exactly equal to the run without it, under every model
+#   dise>hps   the plain-DISE framework costs more cycles than HPS at the
+#              same rate, for each profile on every workload
+#   output     every workload prints exactly the same with every ACF
+#   errors     bad ACFs and options: status 2 and a file:line:col message
+# Prints "ok ..." / "FAIL ..." per check and "dise: N passed, M failed".
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+build=${1:-build}
+sim=./hps-sim
+prog=$build/dise/rv64
+wl=$build/workloads/rv64
+pass=0; fail=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hps-dise.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+ok()   { echo "ok   $*"; pass=$((pass + 1)); }
+bad()  { echo "FAIL $*"; fail=$((fail + 1)); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+
+# stat FILE NAME: one value from a --stats-json file
+stat() { /usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]]["value"])' "$1" "$2"; }
+
+# ---- exact: exhaustive ACFs against the ground truth ---------------------------------
+# every row of a --profile-out table has exact == sampled
+all_rows_equal() { awk -F'\t' 'NR > 2 && $5 != $6 { bad = 1 } END { exit bad }' "$1"; }
+# sum of the exact column over rows of KIND whose member matches REGEX
+sum_rows() { awk -F'\t' -v k="$1" -v re="$2" '$1 == k && $2 ~ re { s += $5 } END { print s + 0 }' "$3"; }
+
+for acf in hot_method_all hot_call_pair_all; do
+    if $sim --acf productions/$acf.acf --no-baseline --report "$tmp/$acf.rep" \
+            --profile-out "$tmp/$acf.tsv" "$prog/known_counts" >"$tmp/out" 2>"$tmp/err"; then
+        check "exact: $acf sampled == ground truth on every member" all_rows_equal "$tmp/$acf.tsv"
+    else
+        bad "exact: $acf run failed: $(head -c 300 "$tmp/err")"
+    fi
+done
+t=$tmp/hot_call_pair_all.tsv
+for spec in "main:mid:10000" "main:leaf_a:30000" "main:leaf_b:5000" "mid:leaf_a:10000" \
+            "mid:leaf_b:10000"; do
+    IFS=: read -r from to want <<<"$spec"
+    got=$(sum_rows call_pair "^$from\\+0x[0-9a-f]+ -> $to\$" "$t")
+    check "exact: call pair $from -> $to = $want (got $got)" [ "$got" = "$want" ]
+done
+t=$tmp/hot_method_all.tsv
+for spec in "leaf_a:40000" "leaf_b:15000" "mid:10000"; do
+    IFS=: read -r fn want <<<"$spec"
+    got=$(sum_rows method "^$fn\$" "$t")
+    check "exact: method $fn = $want (got $got)" [ "$got" = "$want" ]
+done
+if $sim --acf productions/hot_data_stream_all.acf --no-baseline --report /dev/null \
+        --profile-out "$tmp/ds.tsv" "$prog/data_walk" >"$tmp/out" 2>"$tmp/err"; then
+    check "exact: hot_data_stream_all sampled == ground truth" all_rows_equal "$tmp/ds.tsv"
+else
+    bad "exact: hot_data_stream_all run failed: $(head -c 300 "$tmp/err")"
+fi
+
+# ---- rates: sample counts follow the schedule ------------------------------------------------
+# samples of hot_method.acf at rate R burst B must be within 2B of events * B/(B+sparsity)
+for spec in "1/100:1" "1/1000:10" "1/50:5" "1/20:1"; do
+    IFS=: read -r rate burst <<<"$spec"
+    if $sim --acf productions/hot_method.acf --rate "$rate" --burst "$burst" --no-baseline \
+            --report /dev/null --stats-json "$tmp/r.json" "$prog/known_counts" >/dev/null 2>"$tmp/err"; then
+        events=$(stat "$tmp/r.json" hps.events::method)
+        samples=$(stat "$tmp/r.json" hps.samples::method)
+        verdict=$(/usr/bin/python3 -c "
+import sys
+r = eval('$rate'); b = $burst; e = $events; s = $samples
+exp = e * r
+print('yes' if abs(s - exp) <= 2 * b else 'no', round(exp, 1))")
+        check "rates: hot_method at $rate burst $burst: $samples samples of $events events (expected ${verdict#* })" \
+            [ "${verdict%% *}" = yes ]
+    else
+        bad "rates: run at $rate/$burst failed: $(head -c 300 "$tmp/err")"
+    fi
+done
+
+# ---- zero: patterns that never match cost nothing ---------------------------------------------
+for model in functional inorder5 ev5; do
+    if $sim --set model=$model --acf tests/dise/never.acf --report /dev/null \
+            --stats-json "$tmp/z.json" "$prog/known_counts" >/dev/null 2>"$tmp/err"; then
+        c=$(stat "$tmp/z.json" hps.cycles); b=$(stat "$tmp/z.json" hps.baseCycles)
+        check "zero: never-matching ACF under $model: $c cycles = $b without" [ "$c" = "$b" ]
+    else
+        bad "zero: $model run failed: $(head -c 300 "$tmp/err")"
+    fi
+done
+
+# ---- dise>hps: conditional control is cheaper on every workload -------------------------------
+cycles_of() {   # ACF WORKLOAD -> cycles, or "error"
+    if $sim --config ev5 --acf "productions/$1.acf" --rate 1/100 --no-baseline --report /dev/null \
+            --stats-json "$tmp/c.json" "$wl/$2" test >/dev/null 2>&1; then
+        stat "$tmp/c.json" hps.cycles
+    else echo error; fi
+}
+for w in $(ls "$wl"); do
+    for p in hot_method hot_call_pair hot_data_stream; do
+        h=$(cycles_of "$p" "$w"); d=$(cycles_of "${p}_dise" "$w")
+        check "dise>hps: $w $p: plain DISE $d > HPS $h cycles" \
+            /usr/bin/python3 -c "import sys; sys.exit(0 if '$h' != 'error' and '$d' != 'error' and int('$d') > int('$h') else 1)"
+    done
+done
+
+# ---- output: handlers never disturb the program ----------------------------------------------------
+acfs=$(ls productions/*.acf | grep -v '/sampling')
+for w in $(ls "$wl"); do
+    $sim "$wl/$w" test >"$tmp/ref.out" 2>"$tmp/ref.err"; ref_rc=$?
+    n_ok=0; problems=""
+    for a in $acfs; do
+        $sim --acf "$a" --no-baseline --report /dev/null "$wl/$w" test >"$tmp/a.out" 2>"$tmp/a.err"
+        rc=$?
+        if [ $rc = $ref_rc ] && cmp -s "$tmp/a.out" "$tmp/ref.out"; then n_ok=$((n_ok + 1))
+        else problems="$problems $(basename "$a")(rc $rc)"; fi
+    done
+    check "output: $w identical under $n_ok ACFs${problems:+; differs:$problems}" [ -z "$problems" ]
+done
+
+# ---- errors: bad ACFs and options ------------------------------------------------------------------
+expect_error() {   # WHAT REGEX ARGS...
+    local what=$1 re=$2; shift 2
+    "$sim" "$@" >"$tmp/e.out" 2>"$tmp/e.err"; local rc=$?
+    if [ $rc = 2 ] && grep -Eq -- "$re" "$tmp/e.err" && [ "$(wc -l <"$tmp/e.err")" -le 2 ]; then
+        ok "errors: $what"
+    else
+        bad "errors: $what (status $rc: $(head -c 200 "$tmp/e.err"))"
+    fi
+}
+printf 'P1: T.OPCLASS == proc_call &&\n   => null\n' >"$tmp/syntax.acf"
+expect_error "syntax error names file:line:col" "syntax\\.acf:2:[0-9]+:" --acf "$tmp/syntax.acf" "$prog/known_counts"
+printf 'P1: T.OPCLASS == proc_cal => null\n' >"$tmp/class.acf"
+expect_error "unknown class" "class\\.acf:1:[0-9]+:" --acf "$tmp/class.acf" "$prog/known_counts"
+printf 'P1: T.PC in no_such_function => R\nR: T.INSN\n' >"$tmp/sym.acf"
+expect_error "unknown function" "sym\\.acf:1:[0-9]+:.*no_such_function" --acf "$tmp/sym.acf" "$prog/known_counts"
+expect_error "missing ACF file" "nope\\.acf" --acf "$tmp/nope.acf" "$prog/known_counts"
+expect_error "unknown --param" "sampleFrequency" --acf productions/hot_method.acf --param sampleFrequency=3 "$prog/known_counts"
+expect_error "bad --rate" "--rate" --acf productions/hot_method.acf --rate 3 "$prog/known_counts"
+expect_error "--burst 0" "--burst" --acf productions/hot_method.acf --burst 0 "$prog/known_counts"
+expect_error "--rate without --acf" "need --acf" --rate 1/100 "$prog/known_counts"
+expect_error "table overflow" "pattern table" --set dise.pt_entries=2 --acf productions/hot_method.acf "$prog/known_counts"
+expect_error "counters too few" "counter" --set dise.counters=1 --acf productions/hot_method.acf "$prog/known_counts"
+
+echo "dise: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

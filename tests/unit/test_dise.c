@@ -1,0 +1,377 @@
+/*
+ * test_dise.c - the DISE engine: HPS counter and flag semantics, the
+ * multi-match rules of dise/README.md, decode-time classification, table
+ * capacities, and replacement sequences executed by the functional core
+ * (instantiated fields, DISE-private registers, internal branches, T.EA).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core.h"
+#include "dise.h"
+#include "dise_engine.h"
+#include "mem.h"
+#include "rv_encode.h"
+
+static const dise_hw_t default_hw = { .pt_entries = 32, .ct_entries = 16, .rt_entries = 2048,
+                                      .counters = 4, .counter_bits = 32, .replace_penalty = 1 };
+
+typedef struct fixture {
+    mem_t *mem;
+    cpu_t cpu;
+    dise_program_t *prog;
+    dise_t *dise;
+} fixture_t;
+
+static int setup(void **state)
+{
+    fixture_t *f = calloc(1, sizeof *f);
+    f->mem = mem_new();
+    mem_map(f->mem, 0x10000, 0x1000, MEM_PROT_READ | MEM_PROT_EXEC);
+    mem_map(f->mem, 0x20000, 0x1000, MEM_PROT_READ | MEM_PROT_WRITE);
+    cpu_init(&f->cpu, &isa_rv64, f->mem);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture_t *f = *state;
+    dise_free(f->dise);
+    dise_program_free(f->prog);
+    mem_free(f->mem);
+    free(f);
+    return 0;
+}
+
+/* Parse `acf` and build an engine attached to the fixture's cpu. */
+static void load_acf(fixture_t *f, const char *acf, const dise_hw_t *hw)
+{
+    char err[256] = "";
+    dise_env_t env = { .isa = &isa_rv64, .symtab = NULL };
+    f->prog = acf_parse_string("test.acf", acf, &env, err, sizeof err);
+    if (!f->prog) fail_msg("parse error: %s", err);
+    f->dise = dise_new(f->prog, hw ? hw : &default_hw, NULL, err, sizeof err);
+    if (!f->dise) fail_msg("engine error: %s", err);
+    dise_attach(f->dise, &f->cpu);
+}
+
+static insn_t call_insn(void)
+{
+    insn_t in = { .exec = NULL, .pc = 0x1000, .target = 0x2000, .len = 4,
+                  .flags = IF_CALL | IF_JUMP | IF_DIRECT, .opclass = OC_CALL,
+                  .rd = 1, .rs1 = REG_NONE, .rs2 = REG_NONE, .rs3 = REG_NONE };
+    return in;
+}
+
+/* ---- counters and flags ---------------------------------------------------------- */
+
+static void test_set_then_inc_overflows_after_x(void **state)
+{
+    fixture_t *f = *state;
+    load_acf(f, "init: set_1(3)\nP1: T.OPCLASS == proc_call => null, inc_1\n", NULL);
+    insn_t in = call_insn();
+    dise_classify(f->dise, &in);
+    assert_int_not_equal(in.dise, 0);
+    assert_false(dise_overflow(f->dise, 1));
+    assert_false(dise_zero(f->dise, 1));
+    for (int k = 0; k < 2; k++) assert_null(dise_match(f->dise, &f->cpu, &in));
+    assert_false(dise_overflow(f->dise, 1));
+    assert_null(dise_match(f->dise, &f->cpu, &in));
+    assert_true(dise_overflow(f->dise, 1));      /* carried out: 2^32 - 3 + 3 */
+    assert_true(dise_zero(f->dise, 1));
+    assert_int_equal(dise_counter(f->dise, 1), 0);
+    assert_null(dise_match(f->dise, &f->cpu, &in));
+    assert_true(dise_overflow(f->dise, 1));      /* sticky */
+    assert_false(dise_zero(f->dise, 1));
+    assert_int_equal(f->dise->stat_uops, 1 + 4);  /* init + four incs */
+}
+
+static void test_counter_width_and_clamp(void **state)
+{
+    fixture_t *f = *state;
+    dise_hw_t hw = default_hw;
+    hw.counter_bits = 4;
+    load_acf(f, "param big = 100\ninit: set_2(big)\n"
+                "P1: T.OPCLASS == proc_call => null, inc_2\n", &hw);
+    assert_int_equal(dise_counter(f->dise, 2), 1);   /* x clamped to 15: 16 - 15 */
+    insn_t in = call_insn();
+    dise_classify(f->dise, &in);
+    for (int k = 0; k < 14; k++) dise_match(f->dise, &f->cpu, &in);
+    assert_false(dise_overflow(f->dise, 2));
+    dise_match(f->dise, &f->cpu, &in);
+    assert_true(dise_overflow(f->dise, 2));
+}
+
+static void test_dec_borrows_and_set_clears(void **state)
+{
+    fixture_t *f = *state;
+    load_acf(f, "P1: T.OPCLASS == proc_call && !overflow_3 => null, dec_3\n"
+                "P2: T.OPCLASS == proc_call && overflow_3 => null, set_3(5)\n", NULL);
+    insn_t in = call_insn();
+    dise_classify(f->dise, &in);
+    assert_true(dise_zero(f->dise, 3));               /* counters start at 0 */
+    dise_match(f->dise, &f->cpu, &in);                /* 0 - 1 borrows */
+    assert_true(dise_overflow(f->dise, 3));
+    assert_false(dise_zero(f->dise, 3));
+    assert_int_equal(dise_counter(f->dise, 3), 0xffffffffull);
+    dise_match(f->dise, &f->cpu, &in);                /* P2: set clears the flags */
+    assert_false(dise_overflow(f->dise, 3));
+    assert_int_equal(dise_counter(f->dise, 3), (1ull << 32) - 5);
+}
+
+static void test_set_from_dise_register(void **state)
+{
+    fixture_t *f = *state;
+    load_acf(f, "P1: T.OPCLASS == proc_call => null, set_1(d4)\n", NULL);
+    f->cpu.reg[REG_DISE0 + 4] = 7;
+    insn_t in = call_insn();
+    dise_classify(f->dise, &in);
+    dise_match(f->dise, &f->cpu, &in);
+    assert_int_equal(dise_counter(f->dise, 1), (1ull << 32) - 7);
+}
+
+/* ---- several productions on one instruction ----------------------------------------- */
+
+static void test_multi_match_rules(void **state)
+{
+    fixture_t *f = *state;
+    load_acf(f, "init: set_1(2)\n"
+                "P1: T.OPCLASS == proc_call && !overflow_1 => null, inc_1\n"
+                "P2: T.OPCLASS == proc_call && overflow_1 => RA, set_1(2)\n"
+                "P3: T.OPCLASS == proc_call => RB\n"
+                "RA: mov d0, 1; T.INSN\n"
+                "RB: mov d1, 1; T.INSN\n", NULL);
+    insn_t in = call_insn();
+    dise_classify(f->dise, &in);
+    int32_t ra = f->prog->prods[1].repl, rb = f->prog->prods[2].repl;
+    /* Event 1 and 2: P1 counts, P3 replaces.  Event 2 overflows counter 1,
+     * but P2 saw the flags as they were at decode and does not match. */
+    for (int k = 0; k < 2; k++) {
+        dise_seq_t *s = dise_match(f->dise, &f->cpu, &in);
+        assert_non_null(s);
+        assert_int_equal(s->repl, rb);
+    }
+    assert_true(dise_overflow(f->dise, 1));
+    assert_int_equal(f->dise->stat_shadowed, 0);
+    /* Event 3: P2 and P3 match; P2 comes first and wins, P3 is shadowed;
+     * P2's set_1 runs and clears the flag; P1 does not match. */
+    dise_seq_t *s = dise_match(f->dise, &f->cpu, &in);
+    assert_non_null(s);
+    assert_int_equal(s->repl, ra);
+    assert_int_equal(f->dise->stat_shadowed, 1);
+    assert_false(dise_overflow(f->dise, 1));
+    assert_int_equal(f->dise->prod_matches[0], 2);
+    assert_int_equal(f->dise->prod_matches[1], 1);
+    assert_int_equal(f->dise->prod_matches[2], 3);
+    assert_int_equal(f->dise->stat_replacements, 3);
+}
+
+static void test_micro_ops_run_in_production_order(void **state)
+{
+    fixture_t *f = *state;
+    load_acf(f, "P1: T.OPCLASS == proc_call => null, set_1(4)\n"
+                "P2: T.OPCLASS == proc_call => null, inc_1\n", NULL);
+    insn_t in = call_insn();
+    dise_classify(f->dise, &in);
+    dise_match(f->dise, &f->cpu, &in);
+    assert_int_equal(dise_counter(f->dise, 1), (1ull << 32) - 3);   /* set, then inc */
+}
+
+/* ---- classification and capacities ------------------------------------------------------ */
+
+static void test_classification(void **state)
+{
+    fixture_t *f = *state;
+    load_acf(f, "P1: T.OPCLASS == load && overflow_1 => null, inc_2\n"
+                "P2: T.OPCLASS == branch && T.TARGET <= T.PC => null, inc_1\n", NULL);
+    insn_t call = call_insn();
+    dise_classify(f->dise, &call);
+    assert_int_equal(call.dise, 0);                      /* no candidate: no cost */
+    insn_t back = call_insn();
+    back.flags = IF_BRANCH | IF_DIRECT;
+    back.opclass = OC_BRANCH;
+    back.target = 0x800;
+    dise_classify(f->dise, &back);
+    assert_int_not_equal(back.dise, 0);
+    insn_t fwd = back;
+    fwd.target = 0x1800;
+    dise_classify(f->dise, &fwd);
+    assert_int_equal(fwd.dise, 0);
+    insn_t ind = back;
+    ind.flags = IF_BRANCH | IF_INDIRECT;                  /* no static target */
+    dise_classify(f->dise, &ind);
+    assert_int_equal(ind.dise, 0);
+    insn_t load = call_insn();
+    load.flags = IF_LOAD;
+    load.opclass = OC_LOAD;
+    dise_classify(f->dise, &load);                        /* flag unknown at decode */
+    assert_int_not_equal(load.dise, 0);
+    assert_null(dise_match(f->dise, &f->cpu, &load));     /* overflow_1 is clear */
+    assert_int_equal(f->dise->stat_matches, 0);
+}
+
+static void expect_engine_error(const char *acf, const dise_hw_t *hw, const char *needle)
+{
+    char err[256] = "";
+    dise_env_t env = { .isa = &isa_rv64, .symtab = NULL };
+    dise_program_t *p = acf_parse_string("cap.acf", acf, &env, err, sizeof err);
+    assert_non_null(p);
+    dise_t *d = dise_new(p, hw, NULL, err, sizeof err);
+    assert_null(d);
+    if (!strstr(err, needle)) fail_msg("'%s' does not mention '%s'", err, needle);
+    dise_program_free(p);
+}
+
+static void test_table_capacities(void **state)
+{
+    (void)state;
+    const char *two = "P1: T.OPCLASS == proc_call => R, inc_1\n"
+                      "P2: T.OPCLASS == return => R, inc_2\n"
+                      "R: mov d0, 1; mov d1, 2; T.INSN\n";
+    dise_hw_t hw = default_hw;
+    hw.pt_entries = 1;
+    expect_engine_error(two, &hw, "pattern table full");
+    hw = default_hw;
+    hw.ct_entries = 1;
+    expect_engine_error(two, &hw, "conditionals table full");
+    hw = default_hw;
+    hw.rt_entries = 2;
+    expect_engine_error(two, &hw, "replacement table full");
+    hw = default_hw;
+    hw.counters = 1;
+    expect_engine_error(two, &hw, "counter 2");
+    hw = default_hw;
+    hw.rt_entries = 3;                                /* one shared sequence fits */
+    char err[256];
+    dise_env_t env = { .isa = &isa_rv64, .symtab = NULL };
+    dise_program_t *p = acf_parse_string("cap.acf", two, &env, err, sizeof err);
+    dise_t *d = dise_new(p, &hw, NULL, err, sizeof err);
+    assert_non_null(d);
+    dise_free(d);
+    dise_program_free(p);
+    expect_engine_error("P1: T.OPCLASS == proc_call => R\nR: call(Nowhere_handler); T.INSN\n",
+                        &default_hw, "Nowhere_handler");
+}
+
+/* ---- replacement sequences executed by the core ---------------------------------------------- */
+
+/* 0x10000 addi a0,zero,5 | jal ra,+16 | sd a0,8(sp) | addi a1,a1,1 | ebreak
+ * 0x10014 addi a0,a0,1 | jalr zero,0(ra) */
+static void write_program(fixture_t *f)
+{
+    const uint32_t code[] = {
+        enc_i(5, 0, 0, 10, 0x13), enc_j(16, 1), enc_s(8, 10, 2, 3, 0x23),
+        enc_i(1, 11, 0, 11, 0x13), 0x00100073,
+        enc_i(1, 10, 0, 10, 0x13), enc_i(0, 1, 0, 0, 0x67),
+    };
+    mem_write(f->mem, 0x10000, code, sizeof code);
+    f->cpu.pc = 0x10000;
+    f->cpu.reg[2] = 0x20100;
+}
+
+static void run_program(fixture_t *f)
+{
+    run_opts_t opts = { .dise = f->dise };
+    assert_int_equal(cpu_run(&f->cpu, &opts), STOP_BREAKPOINT);
+}
+
+static uint64_t dreg(const fixture_t *f, unsigned n) { return f->cpu.reg[REG_DISE0 + n]; }
+
+static void test_instantiated_fields(void **state)
+{
+    fixture_t *f = *state;
+    write_program(f);
+    load_acf(f, "P1: T.OPCLASS == proc_call => R1\n"
+                "R1: mov d0, T.PC; mov d1, T.TARGET; add d2, d1, 8; mov d3, T.RS1;"
+                "    sub d4, d2, d1; T.INSN; mov d5, T.OPCLASS\n"
+                "P2: T.OPCLASS == store => R2\n"
+                "R2: T.INSN; mov d6, T.EA; mov d7, T.RS2\n"
+                "P3: T.OPCLASS == return => R3\n"
+                "R3: mov d8, T.TARGET; T.INSN\n", NULL);
+    run_program(f);
+    assert_int_equal(dreg(f, 0), 0x10004);
+    assert_int_equal(dreg(f, 1), 0x10014);
+    assert_int_equal(dreg(f, 2), 0x1001c);
+    assert_int_equal(dreg(f, 3), 0);               /* jal has no rs1 */
+    assert_int_equal(dreg(f, 4), 8);
+    assert_int_equal(dreg(f, 5), OC_CALL);
+    assert_int_equal(dreg(f, 6), 0x20108);         /* sp + 8 */
+    assert_int_equal(dreg(f, 7), 6);               /* a0 after the call */
+    assert_int_equal(dreg(f, 8), 0x10008);         /* return target from ra */
+    assert_int_equal(f->cpu.reg[10], 6);           /* the program still ran */
+    assert_int_equal(f->cpu.reg[11], 1);
+    uint64_t stored = 0;
+    mem_read(f->mem, 0x20108, &stored, 8);
+    assert_int_equal(stored, 6);
+    assert_int_equal(f->dise->stat_replacements, 3);
+    assert_int_equal(f->dise->stat_inserted[DISE_ROLE_SAMPLE], 6 + 2 + 1);
+    /* cycles: every retired instruction plus one decode cycle per replacement */
+    assert_int_equal(f->cpu.cycle, f->cpu.instret + 3);
+}
+
+static void test_internal_branches(void **state)
+{
+    fixture_t *f = *state;
+    write_program(f);
+    load_acf(f, "P1: T.OPCLASS == proc_call => R\n"
+                "R [basic]: beqz d3, skip; mov d4, 7\n"
+                "skip: mov d5, 9; bnez d5, out; mov d6, 1\n"
+                "out: T.INSN\n", NULL);
+    run_program(f);
+    assert_int_equal(dreg(f, 4), 0);
+    assert_int_equal(dreg(f, 5), 9);
+    assert_int_equal(dreg(f, 6), 0);
+    assert_int_equal(f->dise->stat_inserted[DISE_ROLE_BASIC], 3);
+    assert_int_equal(f->cpu.reg[10], 6);
+}
+
+static void test_deleting_replacement_skips_the_instruction(void **state)
+{
+    fixture_t *f = *state;
+    write_program(f);
+    load_acf(f, "P1: T.OPCODE == addi && T.RD == a1 => R\nR: mov d0, 1\n", NULL);
+    run_program(f);
+    assert_int_equal(f->cpu.reg[11], 0);           /* addi a1 never ran */
+    assert_int_equal(dreg(f, 0), 1);
+    assert_int_equal(f->cpu.stop_pc, 0x10010);     /* stopped at the ebreak */
+}
+
+static void test_null_replacement_costs_nothing(void **state)
+{
+    fixture_t *f = *state;
+    write_program(f);
+    load_acf(f, "P1: T.OPCLASS == proc_call => null, inc_1\n"
+                "P2: T.PC in [0x10000, 0x10100) && overflow_4 => R\nR: mov d0, 1; T.INSN\n",
+             NULL);
+    run_program(f);
+    assert_int_equal(f->dise->stat_replacements, 0);
+    assert_int_equal(f->dise->stat_matches, 1);
+    assert_int_equal(f->cpu.cycle, f->cpu.instret);
+    assert_int_equal(f->cpu.instret, 6);           /* ebreak does not retire */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_set_then_inc_overflows_after_x, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_counter_width_and_clamp, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dec_borrows_and_set_clears, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_set_from_dise_register, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_multi_match_rules, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_micro_ops_run_in_production_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_classification, setup, teardown),
+        cmocka_unit_test(test_table_capacities),
+        cmocka_unit_test_setup_teardown(test_instantiated_fields, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_internal_branches, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deleting_replacement_skips_the_instruction,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_null_replacement_costs_nothing, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
