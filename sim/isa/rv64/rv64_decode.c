@@ -14,6 +14,7 @@
 #include <elf.h>
 #include <fenv.h>
 
+#include "dise_runtime.h"
 #include "rv64.h"
 
 const insn_def_t rv64_table[] = {
@@ -119,6 +120,10 @@ static const insn_def_t *find_row(uint32_t w)
 
 bool rv_decode_word(uint64_t pc, uint32_t word, unsigned len, insn_t *out)
 {
+    /* hps.* (custom-0) exist only inside the DISE handler runtime's region;
+     * elsewhere custom-0 matches no row and stays illegal (rv64_hps.c). */
+    if ((word & 0x7f) == RV_OPCODE_CUSTOM0 && len == 4 && dise_in_runtime(pc))
+        return rv_decode_hps(pc, word, RV64_TABLE_SIZE, out);
     const insn_def_t *d = find_row(word);
     memset(out, 0, sizeof *out);
     if (!d) return false;

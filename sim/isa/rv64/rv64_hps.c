@@ -1,0 +1,66 @@
+/*
+ * rv64_hps.c - the DISE handler runtime's special instructions on RV64:
+ * RISC-V custom-0 (major opcode 0x0b), R-type, funct7 = 0, rs2 = 0.
+ *
+ *   funct3 0  hps.mfd rd, N    rd <- DISE register dN (N in the rs1 field)
+ *   funct3 1  hps.mtd N, rs1   dN <- rs1              (N in the rd field)
+ *   funct3 2  hps.ret          return to the replacement sequence (engine.c)
+ *   funct3 3  hps.flush        the host drains the profile buffer (engine.c)
+ *
+ * rv_decode_word() hands custom-0 words here only when the pc lies inside
+ * the runtime region (dise_runtime.h); everywhere else they stay illegal,
+ * so programs cannot reach the DISE registers.  The rows are kept out of
+ * rv64_table so that ACF opcode names and program decoding see the
+ * program ISA alone; an hps.* record's op is the table size + funct3.
+ */
+#include <string.h>
+
+#include "dise.h"
+#include "rv64.h"
+
+/* hps.mfd / hps.mtd: a register move across the DISE register boundary
+ * (decode has put the unified register numbers in rd and rs1). */
+static void rv_hps_move(cpu_t *c, insn_t *i)
+{
+    c->reg[i->rd] = c->reg[i->rs1];
+}
+
+const insn_def_t rv64_hps_table[RV_HPS_COUNT] = {
+    { "hps.mfd",   0xfff0707f, 0x0000000b, RVF_NONE, OC_DISE, 0, 0, rv_hps_move },
+    { "hps.mtd",   0xfff0707f, 0x0000100b, RVF_NONE, OC_DISE, 0, 0, rv_hps_move },
+    { "hps.ret",   0xffffffff, 0x0000200b, RVF_NONE, OC_JUMP, IF_JUMP | IF_INDIRECT, 0,
+      dise_exec_hret },
+    { "hps.flush", 0xffffffff, 0x0000300b, RVF_NONE, OC_DISE, 0, 0, dise_exec_hflush },
+};
+
+bool rv_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, insn_t *out)
+{
+    uint32_t f3 = (w >> 12) & 7, rd = (w >> 7) & 31, rs1 = (w >> 15) & 31;
+    if (f3 >= RV_HPS_COUNT) return false;
+    const insn_def_t *d = &rv64_hps_table[f3];
+    if ((w & d->mask) != d->match) return false;
+    memset(out, 0, sizeof *out);
+    out->exec = d->exec;
+    out->pc = pc;
+    out->raw = w;
+    out->op = (uint16_t)(op_base + f3);
+    out->flags = d->flags;
+    out->opclass = d->opclass;
+    out->len = 4;
+    out->rd = out->rs1 = out->rs2 = out->rs3 = REG_NONE;
+    switch (f3) {
+    case 0:                                             /* hps.mfd rd, N  */
+        if (rs1 >= REG_DISE_COUNT) return false;
+        out->rd = rd ? (uint8_t)rd : REG_SINK;
+        out->rs1 = (uint8_t)(REG_DISE0 + rs1);
+        break;
+    case 1:                                             /* hps.mtd N, rs1 */
+        if (rd >= REG_DISE_COUNT) return false;
+        out->rd = (uint8_t)(REG_DISE0 + rd);
+        out->rs1 = rs1 ? (uint8_t)rs1 : REG_ZERO;
+        break;
+    default:                                            /* hps.ret/flush  */
+        break;
+    }
+    return true;
+}

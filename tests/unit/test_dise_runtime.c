@@ -1,0 +1,398 @@
+/*
+ * test_dise_runtime.c - unit tests (cmocka) for the DISE handler runtime:
+ * loading the embedded runtime ELF into its own address space, its
+ * symbols, each handler run instruction by instruction on the functional
+ * core (program registers preserved, the expected sample in the buffer, a
+ * small instruction count), the hps.flush path of a full buffer, and the
+ * decoding of the hps.* custom-0 instructions only inside the runtime region.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <elf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core.h"
+#include "core_loop.h"
+#include "dise.h"
+#include "dise_runtime.h"
+#include "isa.h"
+#include "mem.h"
+#include "symtab.h"
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static int load_runtime(void **state)
+{
+    char err[256] = "";
+    dise_runtime_t *rt = dise_runtime_load(&isa_rv64, err, sizeof err);
+    if (!rt) print_error("dise_runtime_load: %s\n", err);
+    *state = rt;
+    return rt ? 0 : -1;
+}
+
+static int free_runtime(void **state)
+{
+    dise_runtime_free(*state);
+    return 0;
+}
+
+/* A distinct value for program register r. */
+static uint64_t pattern(unsigned r)
+{
+    return 0x5a00000000000000ull | (uint64_t)r << 40 | (uint64_t)r * 0x01010101ull;
+}
+
+/* A cpu in the runtime's address space at the entry of handler `name`, as
+ * DISE's call(name) leaves it: program registers x1..x31 hold patterns,
+ * arguments in d8..d11, the runtime stack pointer in d12. */
+static void enter_handler(cpu_t *c, dise_runtime_t *rt, const char *name,
+                          const uint64_t args[4])
+{
+    cpu_init(c, &isa_rv64, dise_runtime_mem(rt));
+    for (unsigned r = 1; r < 32; r++) c->reg[r] = pattern(r);
+    for (unsigned r = 0; r < 32; r++) c->reg[REG_FP0 + r] = ~pattern(r);
+    for (unsigned k = 0; k < 4; k++) c->reg[REG_DISE0 + DREG_ARG0 + k] = args[k];
+    c->reg[REG_DISE0 + DREG_HANDLER_SP] = dise_runtime_stack_top(rt);
+    c->reg[REG_DISE0 + DREG_SAVED_SP] = 0xbadbadbadull;
+    c->pc = dise_runtime_symbol(rt, name);
+    assert_true(c->pc != 0);
+}
+
+typedef struct run_result {
+    uint64_t insts;             /* instructions executed, hps.ret excluded  */
+    unsigned flushes;           /* hps.flush instructions reached           */
+    uint64_t drained;           /* samples drained at those flushes         */
+} run_result_t;
+
+typedef struct collected {
+    hps_sample_t s[HPS_PROFILE_CAPACITY + 1];
+    size_t n;
+} collected_t;
+
+static void collect(void *ctx, const hps_sample_t *s)
+{
+    collected_t *col = ctx;
+    if (col->n < sizeof col->s / sizeof col->s[0]) col->s[col->n] = *s;
+    col->n++;
+}
+
+/* Step the handler until the next instruction is hps.ret (not executed).
+ * At an hps.flush the test plays the host: drain into `col` (unless col is
+ * NULL: the host then frees nothing) and continue after it. */
+static run_result_t run_handler(cpu_t *c, dise_runtime_t *rt, collected_t *col)
+{
+    jmp_buf jb;
+    volatile run_result_t res = { 0, 0, 0 };
+    c->stop_jmp = &jb;
+    c->mem->fault_jmp = &jb;
+    if (setjmp(jb)) {
+        fail_msg("handler stopped (reason %d) at pc 0x%" PRIx64 ", info 0x%" PRIx64,
+                 (int)c->stop, c->stop_pc, c->stop_info);
+    }
+    for (;;) {
+        uint64_t pc = c->pc;
+        assert_true(dise_in_runtime(pc));
+        insn_t *in = cpu_fetch_decode(c, pc);
+        if (in->exec == dise_exec_hret) break;
+        if (in->exec == dise_exec_hflush) {
+            res.flushes++;
+            if (col) res.drained += dise_runtime_drain(rt, collect, col);
+            c->pc = pc + in->len;
+            res.insts++;
+            continue;
+        }
+        core_step(c, in, pc);
+        res.insts++;
+        assert_true(res.insts < 10000);
+    }
+    c->stop_jmp = NULL;
+    c->mem->fault_jmp = NULL;
+    return res;
+}
+
+static void assert_program_registers_intact(const cpu_t *c)
+{
+    for (unsigned r = 1; r < 32; r++) {
+        if (c->reg[r] != pattern(r))
+            fail_msg("x%u = 0x%" PRIx64 ", expected 0x%" PRIx64, r, c->reg[r], pattern(r));
+    }
+    for (unsigned r = 0; r < 32; r++) assert_true(c->reg[REG_FP0 + r] == ~pattern(r));
+    assert_true(c->reg[REG_ZERO] == 0);
+}
+
+/* Run one handler call with args and check the one sample it leaves. */
+static void check_handler(dise_runtime_t *rt, const char *name, const uint64_t args[4],
+                          const hps_sample_t *want)
+{
+    cpu_t c;
+    enter_handler(&c, rt, name, args);
+    uint64_t entry = c.pc;
+    run_result_t res = run_handler(&c, rt, NULL);
+    assert_program_registers_intact(&c);
+    assert_true(c.reg[REG_DISE0 + DREG_SAVED_SP] == pattern(2));   /* sp parked in d13 */
+    assert_true(c.reg[REG_DISE0 + DREG_HANDLER_SP] == dise_runtime_stack_top(rt));
+    const symbol_t *sym = symtab_lookup(dise_runtime_symtab(rt), c.pc);
+    assert_non_null(sym);
+    assert_string_equal(sym->name, name);                 /* hps.ret ends the stub */
+    assert_true(sym->addr == entry);
+    assert_int_equal(res.flushes, 0);
+    print_message("%-20s %3" PRIu64 " instructions per call (hps.ret excluded)\n", name,
+                  res.insts);
+    assert_true(res.insts <= 80);
+
+    collected_t *col = test_calloc(1, sizeof *col);
+    assert_int_equal(dise_runtime_drain(rt, collect, col), 1);
+    assert_int_equal(col->n, 1);
+    assert_true(col->s[0].kind == want->kind);
+    assert_true(col->s[0].a == want->a);
+    assert_true(col->s[0].b == want->b);
+    assert_true(col->s[0].c == want->c);
+    assert_int_equal(dise_runtime_drain(rt, collect, col), 0);   /* count was reset */
+    test_free(col);
+}
+
+/* ---- tests -------------------------------------------------------------------- */
+
+static void test_load(void **state)
+{
+    dise_runtime_t *rt = *state;
+    static const char *const names[] = { "HotMethod_handler", "CallPair_handler",
+                                         "DataStream_handler" };
+    for (size_t k = 0; k < 3; k++) {
+        uint64_t a = dise_runtime_symbol(rt, names[k]);
+        assert_true(dise_in_runtime(a));
+        const symbol_t *s = symtab_lookup(dise_runtime_symtab(rt), a);
+        assert_non_null(s);
+        assert_string_equal(s->name, names[k]);
+        const guest_page_t *pg = mem_page(dise_runtime_mem(rt), a);
+        assert_non_null(pg);
+        assert_true(pg->prot & MEM_PROT_EXEC);
+        assert_false(pg->prot & MEM_PROT_WRITE);
+    }
+    assert_true(dise_runtime_symbol(rt, "no_such_handler") == 0);
+
+    uint64_t buf = dise_runtime_buffer(rt);
+    assert_true(buf == dise_runtime_symbol(rt, "hps_profile"));
+    assert_true(dise_in_runtime(buf));
+    hps_profile_header_t h;
+    assert_true(mem_read(dise_runtime_mem(rt), buf, &h, sizeof h));
+    assert_memory_equal(&h.magic, "HPSPROF1", 8);
+    assert_true(h.version == HPS_PROFILE_VERSION);
+    assert_true(h.capacity == HPS_PROFILE_CAPACITY);
+    assert_true(h.count == 0 && h.flushes == 0 && h.dropped == 0);
+    const guest_page_t *pg = mem_page(dise_runtime_mem(rt), buf + sizeof(hps_profile_t) - 1);
+    assert_non_null(pg);
+    assert_true(pg->prot & MEM_PROT_WRITE);
+
+    uint64_t top = dise_runtime_stack_top(rt);
+    assert_true(top == DISE_RUNTIME_BASE + DISE_RUNTIME_SIZE);
+    assert_true(mem_is_mapped(dise_runtime_mem(rt), top - 8));
+    assert_true(mem_is_mapped(dise_runtime_mem(rt), top - DISE_RUNTIME_STACK_SIZE));
+    assert_false(mem_is_mapped(dise_runtime_mem(rt), top));
+    assert_int_equal(dise_runtime_drain(rt, collect, NULL), 0);
+}
+
+static void test_no_runtime_for_alpha(void **state)
+{
+    (void)state;
+    isa_t alpha = isa_rv64;
+    alpha.name = "alpha";
+    alpha.elf_machine = EM_ALPHA;
+    char err[256] = "";
+    assert_null(dise_runtime_load(&alpha, err, sizeof err));
+    assert_non_null(strstr(err, "alpha"));
+}
+
+static void test_hot_method(void **state)
+{
+    const uint64_t args[4] = { 0x10234, 0x10500, 0xdead, 0xbeef };
+    const hps_sample_t want = { HPS_SAMPLE_METHOD, 0x10500, 0x10234, 0 };
+    check_handler(*state, "HotMethod_handler", args, &want);
+}
+
+static void test_call_pair(void **state)
+{
+    const uint64_t args[4] = { 0x20236, 0x31000, 0xdead, 0xbeef };
+    const hps_sample_t want = { HPS_SAMPLE_CALL_PAIR, 0x20236, 0x31000, 0 };
+    check_handler(*state, "CallPair_handler", args, &want);
+}
+
+static void test_data_stream(void **state)
+{
+    const uint64_t args[4] = { 0x10400, 0x3ffffe1238, 17, 0xbeef };
+    const hps_sample_t want = { HPS_SAMPLE_DATA, 0x10400, 0x3ffffe1238, 17 };
+    check_handler(*state, "DataStream_handler", args, &want);
+}
+
+/* Fill the buffer to capacity; the next call reaches hps.flush, the host
+ * drains every sample, and the new sample lands in the emptied buffer. */
+static void test_flush(void **state)
+{
+    dise_runtime_t *rt = *state;
+    collected_t *col = test_calloc(1, sizeof *col);
+    cpu_t c;
+    for (uint64_t k = 0; k < HPS_PROFILE_CAPACITY; k++) {
+        const uint64_t args[4] = { 0x1000 + 4 * k, 0x2000 + k, k, 0 };
+        enter_handler(&c, rt, "DataStream_handler", args);
+        run_result_t res = run_handler(&c, rt, col);
+        assert_int_equal(res.flushes, 0);
+    }
+    const uint64_t args[4] = { 0x9990, 0x8880, 7, 0 };
+    enter_handler(&c, rt, "DataStream_handler", args);
+    run_result_t res = run_handler(&c, rt, col);
+    print_message("DataStream_handler   %3" PRIu64 " instructions with a flush\n", res.insts);
+    assert_program_registers_intact(&c);
+    assert_int_equal(res.flushes, 1);
+    assert_int_equal(res.drained, HPS_PROFILE_CAPACITY);
+    assert_int_equal(col->n, HPS_PROFILE_CAPACITY);
+    for (uint64_t k = 0; k < HPS_PROFILE_CAPACITY; k++) {
+        assert_true(col->s[k].kind == HPS_SAMPLE_DATA);
+        assert_true(col->s[k].a == 0x1000 + 4 * k);
+        assert_true(col->s[k].b == 0x2000 + k);
+        assert_true(col->s[k].c == k);
+    }
+    assert_true(dise_runtime_flushes(rt) == 1);
+    assert_true(dise_runtime_dropped(rt) == 0);
+    col->n = 0;
+    assert_int_equal(dise_runtime_drain(rt, collect, col), 1);
+    assert_true(col->s[0].a == 0x9990 && col->s[0].b == 0x8880 && col->s[0].c == 7);
+    test_free(col);
+}
+
+/* A host that does not drain at hps.flush: the sample is dropped, counted,
+ * and the buffer keeps what it had. */
+static void test_flush_not_drained(void **state)
+{
+    dise_runtime_t *rt = *state;
+    cpu_t c;
+    for (uint64_t k = 0; k <= HPS_PROFILE_CAPACITY; k++) {
+        const uint64_t args[4] = { 0x1000 + 4 * k, 0x2000 + k, 0, 0 };
+        enter_handler(&c, rt, "CallPair_handler", args);
+        run_result_t res = run_handler(&c, rt, NULL);
+        assert_int_equal(res.flushes, k == HPS_PROFILE_CAPACITY);
+        assert_program_registers_intact(&c);
+    }
+    assert_true(dise_runtime_flushes(rt) == 1);
+    assert_true(dise_runtime_dropped(rt) == 1);
+    collected_t *col = test_calloc(1, sizeof *col);
+    assert_int_equal(dise_runtime_drain(rt, collect, col), HPS_PROFILE_CAPACITY);
+    assert_true(col->s[HPS_PROFILE_CAPACITY - 1].a == 0x1000 + 4 * (HPS_PROFILE_CAPACITY - 1));
+    test_free(col);
+}
+
+/* ---- decoding of hps.* ---------------------------------------------------------- */
+
+static uint32_t hps_word(unsigned funct3, unsigned rd, unsigned rs1)
+{
+    return 0x0bu | rd << 7 | funct3 << 12 | rs1 << 15;
+}
+
+static bool decode_at(uint64_t pc, uint32_t w, insn_t *out)
+{
+    uint8_t b[4] = { (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24) };
+    return isa_rv64.decode(pc, b, 4, out);
+}
+
+static void test_decode(void **state)
+{
+    (void)state;
+    const uint64_t in_rt = DISE_RUNTIME_BASE + 0x100;
+    const uint64_t outside[] = { 0x10000, DISE_RUNTIME_BASE - 4,
+                                 DISE_RUNTIME_BASE + DISE_RUNTIME_SIZE, 0x3ffffff000 };
+    const uint32_t words[] = { hps_word(0, 10, 8), hps_word(1, 13, 2), hps_word(2, 0, 0),
+                               hps_word(3, 0, 0) };
+    insn_t x;
+    for (size_t k = 0; k < sizeof outside / sizeof outside[0]; k++)
+        for (size_t w = 0; w < 4; w++) assert_false(decode_at(outside[k], words[w], &x));
+
+    /* hps.mfd a0, 8 */
+    assert_true(decode_at(in_rt, words[0], &x));
+    assert_true(x.exec != NULL);
+    assert_int_equal(x.rd, 10);
+    assert_int_equal(x.rs1, REG_DISE0 + 8);
+    assert_int_equal(x.opclass, OC_DISE);
+    assert_int_equal(x.len, 4);
+    assert_true(x.op >= isa_rv64.table_size);       /* not a program opcode */
+    /* hps.mfd zero, 3 writes the sink */
+    assert_true(decode_at(in_rt, hps_word(0, 0, 3), &x));
+    assert_int_equal(x.rd, REG_SINK);
+    /* hps.mtd 13, sp */
+    assert_true(decode_at(in_rt, words[1], &x));
+    assert_int_equal(x.rd, REG_DISE0 + 13);
+    assert_int_equal(x.rs1, 2);
+    assert_int_equal(x.opclass, OC_DISE);
+    /* hps.ret */
+    assert_true(decode_at(in_rt, words[2], &x));
+    assert_true(x.exec == dise_exec_hret);
+    assert_int_equal(x.opclass, OC_JUMP);
+    assert_true((x.flags & (IF_JUMP | IF_INDIRECT)) == (IF_JUMP | IF_INDIRECT));
+    assert_false(x.flags & (IF_CALL | IF_RETURN | IF_DIRECT));
+    /* hps.flush */
+    assert_true(decode_at(in_rt, words[3], &x));
+    assert_true(x.exec == dise_exec_hflush);
+    assert_int_equal(x.opclass, OC_DISE);
+    /* edges of the region */
+    assert_true(decode_at(DISE_RUNTIME_BASE, words[0], &x));
+    assert_true(decode_at(DISE_RUNTIME_BASE + DISE_RUNTIME_SIZE - 4, words[0], &x));
+
+    /* reserved encodings stay illegal inside the region too */
+    assert_false(decode_at(in_rt, hps_word(4, 0, 0), &x));          /* funct3 4    */
+    assert_false(decode_at(in_rt, hps_word(0, 10, 16), &x));        /* no d16      */
+    assert_false(decode_at(in_rt, hps_word(1, 16, 10), &x));
+    assert_false(decode_at(in_rt, hps_word(0, 10, 8) | 1u << 25, &x));  /* funct7  */
+    assert_false(decode_at(in_rt, hps_word(0, 10, 8) | 5u << 20, &x));  /* rs2     */
+    assert_false(decode_at(in_rt, hps_word(2, 1, 0), &x));          /* hps.ret rd  */
+    assert_false(decode_at(in_rt, hps_word(3, 0, 1), &x));          /* flush rs1   */
+
+    /* the ordinary ISA is unchanged inside the region */
+    assert_true(decode_at(in_rt, 0x00a00513u, &x));                 /* addi a0,x0,10 */
+    assert_int_equal(x.rd, 10);
+    assert_int_equal(x.imm, 10);
+}
+
+/* A program that executes a custom-0 word stops with an illegal instruction. */
+static void test_program_cannot_use_hps(void **state)
+{
+    (void)state;
+    mem_t *m = mem_new();
+    assert_true(mem_map(m, 0x10000, 4096, MEM_PROT_READ | MEM_PROT_EXEC));
+    uint32_t w = hps_word(0, 10, 8);                  /* hps.mfd a0, 8 */
+    assert_true(mem_write(m, 0x10000, &w, 4));
+    cpu_t c;
+    cpu_init(&c, &isa_rv64, m);
+    c.reg[REG_DISE0 + 8] = 42;
+    c.pc = 0x10000;
+    jmp_buf jb;
+    c.stop_jmp = &jb;
+    m->fault_jmp = &jb;
+    if (!setjmp(jb)) {
+        insn_t *in = cpu_fetch_decode(&c, c.pc);
+        core_step(&c, in, 0x10000);
+        fail_msg("hps.mfd decoded in program memory");
+    }
+    assert_int_equal(c.stop, STOP_ILLEGAL);
+    assert_true(c.reg[10] == 0);
+    mem_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_load, load_runtime, free_runtime),
+        cmocka_unit_test(test_no_runtime_for_alpha),
+        cmocka_unit_test_setup_teardown(test_hot_method, load_runtime, free_runtime),
+        cmocka_unit_test_setup_teardown(test_call_pair, load_runtime, free_runtime),
+        cmocka_unit_test_setup_teardown(test_data_stream, load_runtime, free_runtime),
+        cmocka_unit_test_setup_teardown(test_flush, load_runtime, free_runtime),
+        cmocka_unit_test_setup_teardown(test_flush_not_drained, load_runtime, free_runtime),
+        cmocka_unit_test(test_decode),
+        cmocka_unit_test(test_program_cannot_use_hps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
