@@ -90,6 +90,35 @@ static bool resolve_handlers(dise_t *d, char *err, size_t len)
     return true;
 }
 
+static unsigned flag_index_of(const dise_t *d, uint32_t overflow_bits, uint32_t zero_bits);
+
+/* The distinct flags (overflow_N / zero_N) the patterns test.  With at
+ * most DISE_TABLE_FLAGS of them, classification tabulates every production's
+ * outcome for every combination, and matching is a table lookup. */
+static void find_flags(dise_t *d)
+{
+    const dise_program_t *p = d->prog;
+    d->nflags = 0;
+    d->tabulated = true;
+    for (size_t k = 0; k < p->nnodes; k++) {
+        const dise_node_t *n = &p->nodes[k];
+        if (n->kind != PX_OVERFLOW && n->kind != PX_ZERO) continue;
+        bool is_zero = n->kind == PX_ZERO, seen = false;
+        for (unsigned j = 0; j < d->nflags; j++)
+            seen |= d->flag_counter[j] == n->counter && d->flag_is_zero[j] == is_zero;
+        if (seen) continue;
+        if (d->nflags == DISE_TABLE_FLAGS) {
+            d->tabulated = false;
+            break;
+        }
+        d->flag_counter[d->nflags] = n->counter;
+        d->flag_is_zero[d->nflags] = is_zero;
+        d->nflags++;
+    }
+    if (!d->tabulated) d->nflags = 0;
+    d->set_stride = 1u << d->nflags;
+}
+
 dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, dise_runtime_t *runtime,
                  char *err, size_t errlen)
 {
@@ -106,9 +135,11 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, dise_runtime_t
     d->ctr_mask = (1ull << hw->counter_bits) - 1;
     d->zero_bits = ~0u;                      /* every counter starts at 0 */
     d->branch_to = -1;
+    find_flags(d);
     d->set_cap = 16;
-    d->sets = xcalloc(d->set_cap, sizeof *d->sets);
+    d->sets = xcalloc(d->set_cap * d->set_stride, sizeof *d->sets);
     d->nsets = 1;                            /* set 0: no production */
+    d->flag_index = flag_index_of(d, d->overflow_bits, d->zero_bits);
     d->prod_matches = xcalloc(prog->nprods ? prog->nprods : 1, sizeof *d->prod_matches);
     if (!resolve_handlers(d, err, errlen)) {
         dise_free(d);
@@ -138,14 +169,28 @@ static uint64_t uop_value(const dise_t *d, const cpu_t *c, uint8_t src, int64_t 
     }
 }
 
+/* The flags the ACF tests, packed into an index of the decode-time match
+ * tables (see dise_classify). */
+static unsigned flag_index_of(const dise_t *d, uint32_t overflow_bits, uint32_t zero_bits)
+{
+    unsigned idx = 0;
+    for (unsigned k = 0; k < d->nflags; k++) {
+        uint32_t bits = d->flag_is_zero[k] ? zero_bits : overflow_bits;
+        idx |= (unsigned)(bits >> d->flag_counter[k] & 1) << k;
+    }
+    return idx;
+}
+
 static void counter_update(dise_t *d, unsigned n, uint64_t v, bool overflow, bool clear)
 {
-    uint32_t bit = 1u << n;
+    uint32_t bit = 1u << n, o = d->overflow_bits, z = d->zero_bits;
     d->ctr[n] = v & d->ctr_mask;
     if (clear) d->overflow_bits &= ~bit;
     if (overflow) d->overflow_bits |= bit;
     if (d->ctr[n] == 0) d->zero_bits |= bit;
     else d->zero_bits &= ~bit;
+    if (o != d->overflow_bits || z != d->zero_bits)
+        d->flag_index = flag_index_of(d, d->overflow_bits, d->zero_bits);
 }
 
 static void run_uop(dise_t *d, const cpu_t *c, const dise_uop_t *u)
@@ -153,6 +198,10 @@ static void run_uop(dise_t *d, const cpu_t *c, const dise_uop_t *u)
     unsigned n = u->counter;
     switch (u->kind) {
     case UOP_INC:
+        if (likely(d->ctr[n] != 0 && d->ctr[n] != d->ctr_mask)) {
+            d->ctr[n]++;                    /* no flag can change */
+            break;
+        }
         counter_update(d, n, d->ctr[n] + 1, d->ctr[n] == d->ctr_mask, false);
         break;
     case UOP_DEC:
@@ -289,26 +338,44 @@ static int eval(const dise_program_t *p, int32_t at, const insn_t *in, const uin
 
 /* ---- classification at decode --------------------------------------------------- */
 
-static uint16_t intern_set(dise_t *d, uint64_t mask)
+static uint16_t intern_set(dise_t *d, const uint64_t *masks)
 {
+    size_t stride = d->set_stride;
     for (size_t k = 1; k < d->nsets; k++)
-        if (d->sets[k] == mask) return (uint16_t)k;
+        if (!memcmp(&d->sets[k * stride], masks, stride * sizeof *masks)) return (uint16_t)k;
+    if (d->nsets == UINT16_MAX) return 0xffff;     /* cannot happen: <= 2^16 sets */
     if (d->nsets == d->set_cap) {
         d->set_cap *= 2;
-        d->sets = xrealloc(d->sets, d->set_cap * sizeof *d->sets);
+        d->sets = xrealloc(d->sets, d->set_cap * stride * sizeof *d->sets);
     }
-    d->sets[d->nsets] = mask;
+    memcpy(&d->sets[d->nsets * stride], masks, stride * sizeof *masks);
     return (uint16_t)d->nsets++;
 }
 
+/* Tabulated: masks[i] = the productions that match under flag combination
+ * i.  Otherwise masks[0] = the productions that may match (evaluated again
+ * at run time). */
 void dise_classify(dise_t *d, insn_t *in)
 {
     in->dise = 0;
     if (dise_in_runtime(in->pc)) return;          /* handlers are never edited */
-    uint64_t mask = 0;
-    for (size_t k = 0; k < d->prog->nprods; k++)
-        if (eval(d->prog, d->prog->prods[k].pattern, in, NULL) != TV_FALSE) mask |= 1ull << k;
-    if (mask) in->dise = intern_set(d, mask);
+    uint64_t masks[1u << DISE_TABLE_FLAGS] = { 0 }, any = 0;
+    for (size_t k = 0; k < d->prog->nprods; k++) {
+        int32_t root = d->prog->prods[k].pattern;
+        if (eval(d->prog, root, in, NULL) == TV_FALSE) continue;
+        if (!d->tabulated) {
+            masks[0] |= 1ull << k;
+            continue;
+        }
+        for (unsigned i = 0; i < d->set_stride; i++) {
+            uint32_t flags[2] = { 0, 0 };
+            for (unsigned j = 0; j < d->nflags; j++)
+                if (i >> j & 1) flags[d->flag_is_zero[j]] |= 1u << d->flag_counter[j];
+            if (eval(d->prog, root, in, flags) == TV_TRUE) masks[i] |= 1ull << k;
+        }
+    }
+    for (unsigned i = 0; i < d->set_stride; i++) any |= masks[i];
+    if (any) in->dise = intern_set(d, masks);
 }
 
 /* ---- instantiation --------------------------------------------------------------- */
@@ -533,14 +600,15 @@ static dise_seq_t *sequence_for(dise_t *d, const insn_t *orig, int32_t repl)
 dise_seq_t *dise_match(dise_t *d, cpu_t *c, insn_t *in)
 {
     uint32_t flags[2] = { d->overflow_bits, d->zero_bits };   /* sampled once */
-    uint64_t mask = d->sets[in->dise];
+    uint64_t mask = d->tabulated ? d->sets[in->dise * d->set_stride + d->flag_index]
+                                 : d->sets[in->dise];
     int32_t repl = -1;
     bool matched = false;
     while (mask) {
         unsigned k = (unsigned)__builtin_ctzll(mask);
         mask &= mask - 1;
         const dise_production_t *p = &d->prog->prods[k];
-        if (eval(d->prog, p->pattern, in, flags) != TV_TRUE) continue;
+        if (!d->tabulated && eval(d->prog, p->pattern, in, flags) != TV_TRUE) continue;
         matched = true;
         d->prod_matches[k]++;
         if (p->ctl >= 0) run_ctl(d, c, p->ctl);

@@ -35,6 +35,8 @@ typedef struct dise_seq {
 
 typedef enum { DK_PROGRAM, DK_INSERTED, DK_HANDLER } dise_kind_t;
 
+enum { DISE_TABLE_FLAGS = 6 };   /* flags tabulated at decode, at most */
+
 struct dise {
     const dise_program_t *prog;
     dise_hw_t hw;
@@ -46,7 +48,12 @@ struct dise {
     uint64_t ctr_mask;
     uint32_t overflow_bits, zero_bits;
 
-    /* candidate sets interned at decode: sets[insn->dise] */
+    /* flags the patterns test, and their packed value (dise_classify) */
+    unsigned nflags, set_stride, flag_index;
+    uint8_t flag_counter[DISE_TABLE_FLAGS];
+    bool flag_is_zero[DISE_TABLE_FLAGS];
+    bool tabulated;
+    /* match tables interned at decode: sets[insn->dise * set_stride + i] */
     uint64_t *sets;
     size_t nsets, set_cap;
 

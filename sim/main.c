@@ -396,7 +396,10 @@ static void apply_rate(const options_t *o, dise_program_t *prog)
     }
     if (o->rate) {
         double sparsity = (double)burst / o->rate - (double)burst;
-        uint64_t freq = sparsity >= 2 ? (uint64_t)llround(sparsity) - 1 : 1;
+        if (sparsity < 1.5 || sparsity > 1e15)
+            bad_input("--rate %g with --burst %" PRIu64 ": the gap between bursts, burst/rate - "
+                      "burst = %.1f events, must be from 2 to 10^15", o->rate, burst, sparsity);
+        uint64_t freq = (uint64_t)llround(sparsity) - 1;
         snprintf(assign, sizeof assign, "sampleFreq=%" PRIu64, freq);
         if (!acf_set_param(prog, assign, err, sizeof err)) bad_input("--rate: %s", err);
     }
