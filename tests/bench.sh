@@ -5,8 +5,10 @@
 # in-order timing models (--config inorder5, --config ev5; statistics but
 # no ground-truth file), and the same program under qemu-riscv64; prints
 # simulated MIPS and the time ratio of the plain functional core against
-# qemu side by side.  Set BENCH_SIZE=test|train|ref to change size,
-# BENCH_ONLY="name ..." to pick workloads.
+# qemu side by side; then the functional core and ev5 again with DISE/HPS
+# (productions/hot_method.acf at rate 1/100) against the same runs without.
+# Set BENCH_SIZE=test|train|ref to change size, BENCH_ONLY="name ..." to
+# pick workloads.
 set -u
 build=${1:-build}
 size=${BENCH_SIZE:-train}
@@ -29,7 +31,7 @@ fi
 fmt='%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8s\n'
 printf "$fmt" workload Minsts plain_s plainM truth_s truthM in5_s in5M ev5_s ev5M qemu_s sim/qemu
 # columns: seconds of each run (plain, truth, inorder5, ev5, qemu), summed in tot
-tot_i=0; tot=(0 0 0 0 0)
+tot_i=0; tot=(0 0 0 0 0); dise_rows=()
 row() {   # row NAME INSTS S0 S1 S2 S3 S4: one table line
     awk -v n="$1" -v i="$2" -v a="$3" -v b="$4" -v c="$5" -v d="$6" -v q="$7" 'BEGIN{
         printf "%-14s %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %8.2f\n",
@@ -52,8 +54,29 @@ for p in "${progs[@]}"; do
     done
     row "$n" "$insts" "${secs[@]}"
     tot_i=$(awk -v a="$tot_i" -v b="$insts" 'BEGIN{print a+b}')
+    # DISE/HPS: the same two models with hot_method.acf at rate 1/100
+    t6=$(now); ./hps-sim --acf productions/hot_method.acf --rate 1/100 --no-baseline \
+        --report /dev/null --stats-json "$tmp/d.json" "$p" "$size" >/dev/null 2>&1; t7=$(now)
+    ./hps-sim --config ev5 --acf productions/hot_method.acf --rate 1/100 --no-baseline \
+        --report /dev/null --stats-json "$tmp/de.json" "$p" "$size" >/dev/null 2>&1; t8=$(now)
+    dise_rows+=("$n $insts $(json_value "$tmp/d.json" simInsts) ${secs[0]} $(awk -v a="$t6" -v b="$t7" 'BEGIN{print b-a}') ${secs[3]} $(awk -v a="$t7" -v b="$t8" 'BEGIN{print b-a}')")
 done
 row TOTAL "$tot_i" "${tot[@]}"
 echo "(wall-clock seconds of whole processes incl. loading; M = simulated MIPS; plain/truth:"
 echo " functional core without/with ground-truth recording; in5/ev5: timing models with"
 echo " statistics; sim/qemu = plain_s / qemu_s)"
+
+echo
+echo "DISE/HPS: hot_method.acf at rate 1/100 (burst 1), same workloads"
+dfmt='%-14s %7s %7s %7s %7s %7s %6s %7s %7s %7s %7s %6s\n'
+printf "$dfmt" workload Minsts fn_s fnM acf_s acfM slow ev5_s ev5M acf_s acfM slow
+printf '%s\n' "${dise_rows[@]}" | awk '
+    { n=$1; i=$2; j=$3; a=$4; b=$5; c=$6; d=$7; ti+=i; tj+=j; ta+=a; tb+=b; tc+=c; td+=d
+      printf "%-14s %7.1f %7.2f %7.1f %7.2f %7.1f %5.0f%% %7.2f %7.1f %7.2f %7.1f %5.0f%%\n",
+             n, i/1e6, a, i/a/1e6, b, j/b/1e6, (b/a-1)*100, c, i/c/1e6, d, j/d/1e6, (d/c-1)*100 }
+    END { printf "%-14s %7.1f %7.2f %7.1f %7.2f %7.1f %5.0f%% %7.2f %7.1f %7.2f %7.1f %5.0f%%\n",
+             "TOTAL", ti/1e6, ta, ti/ta/1e6, tb, tj/tb/1e6, (tb/ta-1)*100, tc, ti/tc/1e6, td, tj/td/1e6, (td/tc-1)*100 }'
+echo "(fn: functional core, plain; ev5: the 21164-like model; acf: the same with the ACF, its"
+echo " MIPS counting every simulated instruction: program, inserted and handler; slow = extra"
+echo " host time of the run with the ACF, which also simulates the handlers and records the"
+echo " exact profile)"
