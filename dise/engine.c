@@ -44,36 +44,40 @@ static bool check_capacity(const dise_program_t *p, const dise_hw_t *hw, char *e
 {
     char where[160];
     size_t ct = 0, rt = 0;
-    bool repl_counted[DISE_MAX_PRODUCTIONS * 2 + 1] = { false };
+    bool *repl_counted = xcalloc(p->nrepls + 1, sizeof *repl_counted);
+    bool fits = false;
     if (p->max_counter > hw->counters) {
         snprintf(err, len, "the ACF uses HPS counter %u but dise.counters = %u",
                  p->max_counter, hw->counters);
-        return false;
+        goto done;
     }
     for (size_t k = 0; k < p->nprods; k++) {
         const dise_production_t *pr = &p->prods[k];
         if (k + 1 > hw->pt_entries) {
             snprintf(err, len, "%s: pattern table full (dise.pt_entries = %u productions)",
                      prod_where(pr, where, sizeof where), hw->pt_entries);
-            return false;
+            goto done;
         }
         if (pr->ctl >= 0 && ++ct > hw->ct_entries) {
             snprintf(err, len, "%s: conditionals table full (dise.ct_entries = %u)",
                      prod_where(pr, where, sizeof where), hw->ct_entries);
-            return false;
+            goto done;
         }
-        if (pr->repl >= 0 && (size_t)pr->repl < sizeof repl_counted && !repl_counted[pr->repl]) {
+        if (pr->repl >= 0 && !repl_counted[pr->repl]) {
             repl_counted[pr->repl] = true;
             rt += p->repls[pr->repl].len;
             if (rt > hw->rt_entries) {
                 snprintf(err, len, "%s: replacement table full (dise.rt_entries = %u "
                          "instructions, this ACF needs at least %zu)",
                          prod_where(pr, where, sizeof where), hw->rt_entries, rt);
-                return false;
+                goto done;
             }
         }
     }
-    return true;
+    fits = true;
+done:
+    free(repl_counted);
+    return fits;
 }
 
 static bool resolve_handlers(dise_t *d, char *err, size_t len)

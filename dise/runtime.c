@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader.h"
 #include "mem.h"
 #include "symtab.h"
 
@@ -64,37 +65,6 @@ static bool fail(char *err, size_t errlen, const char *fmt, ...)
     return false;
 }
 
-static int prot_of(uint32_t flags)
-{
-    return (flags & PF_R ? MEM_PROT_READ : 0) | (flags & PF_W ? MEM_PROT_WRITE : 0) |
-           (flags & PF_X ? MEM_PROT_EXEC : 0);
-}
-
-/* Map [start, end); a page shared with an earlier segment gets the union
- * of both protections and keeps its contents. */
-static bool map_pages(mem_t *mem, uint64_t start, uint64_t end, int prot)
-{
-    for (uint64_t a = start & ~GUEST_PAGE_MASK; a < end; a += GUEST_PAGE_SIZE) {
-        const guest_page_t *pg = mem_page(mem, a);
-        bool ok = pg ? mem_protect(mem, a, GUEST_PAGE_SIZE, pg->prot | prot)
-                     : mem_map(mem, a, GUEST_PAGE_SIZE, prot);
-        if (!ok) return false;
-    }
-    return true;
-}
-
-static bool zero_fill(mem_t *mem, uint64_t addr, uint64_t len)
-{
-    static const uint8_t zeros[4096];
-    while (len) {
-        uint64_t n = len < sizeof zeros ? len : sizeof zeros;
-        if (!mem_write(mem, addr, zeros, n)) return false;
-        addr += n;
-        len -= n;
-    }
-    return true;
-}
-
 static bool load_segments(dise_runtime_t *rt, Elf *elf, const unsigned char *image,
                           size_t size, char *err, size_t errlen)
 {
@@ -117,9 +87,9 @@ static bool load_segments(dise_runtime_t *rt, Elf *elf, const unsigned char *ima
                         ") lies outside [0x%" PRIx64 ", 0x%" PRIx64 "), the runtime region "
                         "below its stack", k, (uint64_t)ph.p_vaddr, (uint64_t)ph.p_memsz, lo, hi);
         uint64_t end = ph.p_vaddr + ph.p_memsz;
-        if (!map_pages(rt->mem, ph.p_vaddr, end, prot_of(ph.p_flags)) ||
+        if (!mem_map_union(rt->mem, ph.p_vaddr, end, loader_segment_prot(ph.p_flags)) ||
             !mem_write(rt->mem, ph.p_vaddr, image + ph.p_offset, ph.p_filesz) ||
-            !zero_fill(rt->mem, ph.p_vaddr + ph.p_filesz, ph.p_memsz - ph.p_filesz))
+            !mem_zero(rt->mem, ph.p_vaddr + ph.p_filesz, ph.p_memsz - ph.p_filesz))
             return fail(err, errlen, "handler runtime: cannot map segment %zu", k);
         loaded++;
     }

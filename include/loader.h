@@ -49,6 +49,9 @@ uint64_t loader_build_stack(mem_t *mem, const image_t *img, const isa_t *isa,
                             int argc, char *const argv[], char *const envp[],
                             const uint8_t random16[16], const char *execfn);
 
+/* MEM_PROT_* of an ELF segment's p_flags (PF_R/PF_W/PF_X). */
+int loader_segment_prot(uint32_t p_flags);
+
 #define GUEST_STACK_TOP   0x3ffffff000ull   /* just under the Sv39 user limit */
 #define GUEST_STACK_SIZE  (8ull << 20)      /* 8 MiB, like ulimit -s           */
 

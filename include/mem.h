@@ -81,6 +81,12 @@ void   mem_free(mem_t *m);
  * false if the range is outside the guest address space. */
 bool mem_map(mem_t *m, uint64_t addr, uint64_t len, int prot);
 void mem_unmap(mem_t *m, uint64_t addr, uint64_t len);
+/* Map the pages of [start, end) for an ELF segment: a page already mapped
+ * (shared with an earlier segment) keeps its contents and gets the union of
+ * both protections. */
+bool mem_map_union(mem_t *m, uint64_t start, uint64_t end, int prot);
+/* Write zeros to [addr, addr+len) (non-faulting, like mem_write). */
+bool mem_zero(mem_t *m, uint64_t addr, uint64_t len);
 bool mem_protect(mem_t *m, uint64_t addr, uint64_t len, int prot);
 bool mem_is_mapped(const mem_t *m, uint64_t addr);
 /* Highest free range of `len` bytes ending at or below `top`, or 0. */

@@ -270,26 +270,13 @@ static bool check_load_segment(const elf_file_t *f, size_t k, uint64_t bias,
     return true;
 }
 
-static int prot_of(uint32_t flags)
+int loader_segment_prot(uint32_t flags)
 {
     return (flags & PF_R ? MEM_PROT_READ : 0) | (flags & PF_W ? MEM_PROT_WRITE : 0) |
            (flags & PF_X ? MEM_PROT_EXEC : 0);
 }
 
 /* ---- mapping ----------------------------------------------------------- */
-
-/* Map [start, end) with prot; pages already mapped by an earlier segment
- * keep their contents and get the union of both protections. */
-static bool map_pages(mem_t *mem, uint64_t start, uint64_t end, int prot)
-{
-    for (uint64_t a = start & ~GUEST_PAGE_MASK; a < end; a += GUEST_PAGE_SIZE) {
-        const guest_page_t *pg = mem_page(mem, a);
-        bool ok = pg ? mem_protect(mem, a, GUEST_PAGE_SIZE, pg->prot | prot)
-                     : mem_map(mem, a, GUEST_PAGE_SIZE, prot);
-        if (!ok) return false;
-    }
-    return true;
-}
 
 /* Copy a segment's file bytes into guest memory in bounded chunks. */
 static bool copy_file_bytes(const elf_file_t *f, mem_t *mem, uint64_t addr,
@@ -313,25 +300,13 @@ static bool copy_file_bytes(const elf_file_t *f, mem_t *mem, uint64_t addr,
     return ok;
 }
 
-/* Zero [addr, addr+len): bss bytes that share a page with earlier data. */
-static bool zero_fill(mem_t *mem, uint64_t addr, uint64_t len)
-{
-    static const uint8_t zeros[256];
-    while (len) {
-        uint64_t n = len < sizeof zeros ? len : sizeof zeros;
-        if (!mem_write(mem, addr, zeros, n)) return false;
-        addr += n; len -= n;
-    }
-    return true;
-}
-
 static bool map_segment(const elf_file_t *f, size_t k, uint64_t bias, mem_t *mem,
                         char *err, size_t errlen)
 {
     const GElf_Phdr *p = &f->ph[k];
     uint64_t start = p->p_vaddr + bias, end = start + p->p_memsz;
     if (p->p_memsz == 0) return true;
-    if (!map_pages(mem, start, end, prot_of(p->p_flags)))
+    if (!mem_map_union(mem, start, end, loader_segment_prot(p->p_flags)))
         return fail(err, errlen, "%s: cannot map segment %zu at 0x%" PRIx64, f->path,
                     k, start);
     if (!copy_file_bytes(f, mem, start, p->p_offset, p->p_filesz, err, errlen))
@@ -340,7 +315,7 @@ static bool map_segment(const elf_file_t *f, size_t k, uint64_t bias, mem_t *mem
     uint64_t bss = start + p->p_filesz;
     uint64_t page_end = (bss + GUEST_PAGE_MASK) & ~GUEST_PAGE_MASK;
     uint64_t tail = (page_end < end ? page_end : end) - bss;
-    if (tail && !zero_fill(mem, bss, tail))
+    if (tail && !mem_zero(mem, bss, tail))
         return fail(err, errlen, "%s: cannot clear bss of segment %zu", f->path, k);
     return true;
 }

@@ -175,6 +175,29 @@ bool mem_protect(mem_t *m, uint64_t addr, uint64_t len, int prot)
     return true;
 }
 
+bool mem_map_union(mem_t *m, uint64_t start, uint64_t end, int prot)
+{
+    for (uint64_t a = start & ~GUEST_PAGE_MASK; a < end; a += GUEST_PAGE_SIZE) {
+        const guest_page_t *pg = mem_page(m, a);
+        bool ok = pg ? mem_protect(m, a, GUEST_PAGE_SIZE, pg->prot | prot)
+                     : mem_map(m, a, GUEST_PAGE_SIZE, prot);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+bool mem_zero(mem_t *m, uint64_t addr, uint64_t len)
+{
+    static const uint8_t zeros[256];
+    while (len) {
+        uint64_t n = len < sizeof zeros ? len : sizeof zeros;
+        if (!mem_write(m, addr, zeros, n)) return false;
+        addr += n;
+        len -= n;
+    }
+    return true;
+}
+
 bool mem_is_mapped(const mem_t *m, uint64_t addr) { return mem_page(m, addr) != NULL; }
 
 uint64_t mem_find_free(const mem_t *m, uint64_t len, uint64_t bottom, uint64_t top)
