@@ -1,6 +1,7 @@
 # hps-sim - top-level build.
 #
-#   make            build the simulator (./hps-sim)
+#   make            build the simulator ($(BUILD)/hps-sim; for the default
+#                   BUILD=build also copied to ./hps-sim)
 #   make deps       install missing Debian packages (apt-get update first)
 #   make test       unit tests (cmocka), bad-input tests, differential tests
 #                   against qemu-riscv64, workload checks
@@ -15,7 +16,7 @@ BUILD   ?= build
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-           -Iinclude -Isim -Isim/isa/rv64 -MMD -MP
+           -Iinclude -Isim -Isim/isa/rv64 -Isim/isa/alpha -MMD -MP
 LDLIBS  += -lelf -lopcodes-multiarch -lbfd-multiarch -linih -lm
 
 RV_CC      ?= riscv64-linux-gnu-gcc
@@ -28,7 +29,7 @@ DEBIAN_PKGS = gcc make libc6-dev pkg-config \
               libelf-dev binutils-multiarch-dev libreadline-dev libcmocka-dev \
               libinih-dev qemu-user python3-matplotlib python3-numpy
 
-SIM_SRCS  := $(wildcard sim/*.c sim/isa/rv64/*.c pipeline/*.c dise/*.c)
+SIM_SRCS  := $(wildcard sim/*.c sim/isa/rv64/*.c sim/isa/alpha/*.c pipeline/*.c dise/*.c)
 MAIN_SRC  := sim/main.c
 LIB_SRCS  := $(filter-out $(MAIN_SRC),$(SIM_SRCS))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -42,10 +43,15 @@ UNIT_HELPER_OBJS := $(UNIT_HELPERS:%.c=$(BUILD)/%.o)
 .PHONY: all deps test unit-test diff-test badinput-test workload-test bench \
         workloads guests clean
 
-all: hps-sim
+SIM_BIN := $(BUILD)/hps-sim
 
-hps-sim: $(MAIN_OBJ) $(BUILD)/libhps.a
+all: $(SIM_BIN) $(if $(filter build,$(BUILD)),hps-sim)
+
+$(SIM_BIN): $(MAIN_OBJ) $(BUILD)/libhps.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+hps-sim: $(SIM_BIN)
+	cp $< $@
 
 $(BUILD)/libhps.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -99,6 +105,6 @@ DEMO_WORKLOAD ?= bwt_compress
 DEMO_ACF ?= productions/hot_method.acf
 .PHONY: demo
 demo: all $(BUILD)/workloads/rv64/$(DEMO_WORKLOAD)
-	./hps-sim --config ev5 --acf $(DEMO_ACF) --rate 1/100 --stats $(BUILD)/demo-stats.txt \
+	$(SIM_BIN) --config ev5 --acf $(DEMO_ACF) --rate 1/100 --stats $(BUILD)/demo-stats.txt \
 	    $(BUILD)/workloads/rv64/$(DEMO_WORKLOAD) train
 	@echo "statistics: $(BUILD)/demo-stats.txt"

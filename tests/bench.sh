@@ -13,6 +13,7 @@ set -u
 build=${1:-build}
 size=${BENCH_SIZE:-train}
 cd "$(dirname "$0")/.."
+sim=${HPS_SIM:-$(cd "$build" && pwd)/hps-sim}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 now() { date +%s.%N; }
@@ -39,11 +40,11 @@ row() {   # row NAME INSTS S0 S1 S2 S3 S4: one table line
 }
 for p in "${progs[@]}"; do
     n=$(basename "$p")
-    t0=$(now); ./hps-sim --no-ground-truth --stats-json "$tmp/s.json" "$p" "$size" >/dev/null 2>"$tmp/err"; rc=$?; t1=$(now)
+    t0=$(now); "$sim" --no-ground-truth --stats-json "$tmp/s.json" "$p" "$size" >/dev/null 2>"$tmp/err"; rc=$?; t1=$(now)
     if [ $rc -ne 0 ]; then echo "$n: hps-sim failed (status $rc): $(head -1 "$tmp/err")"; continue; fi
-    ./hps-sim --stats-json "$tmp/t.json" "$p" "$size" >/dev/null 2>&1; t2=$(now)
-    ./hps-sim --config inorder5 --stats-json "$tmp/i.json" "$p" "$size" >/dev/null 2>&1; t3=$(now)
-    ./hps-sim --config ev5 --stats-json "$tmp/e.json" "$p" "$size" >/dev/null 2>&1; t4=$(now)
+    "$sim" --stats-json "$tmp/t.json" "$p" "$size" >/dev/null 2>&1; t2=$(now)
+    "$sim" --config inorder5 --stats-json "$tmp/i.json" "$p" "$size" >/dev/null 2>&1; t3=$(now)
+    "$sim" --config ev5 --stats-json "$tmp/e.json" "$p" "$size" >/dev/null 2>&1; t4=$(now)
     qemu-riscv64 "$p" "$size" >/dev/null 2>&1; t5=$(now)
     insts=$(json_value "$tmp/s.json" simInsts)
     secs=()
@@ -55,9 +56,9 @@ for p in "${progs[@]}"; do
     row "$n" "$insts" "${secs[@]}"
     tot_i=$(awk -v a="$tot_i" -v b="$insts" 'BEGIN{print a+b}')
     # DISE/HPS: the same two models with hot_method.acf at rate 1/100
-    t6=$(now); ./hps-sim --acf productions/hot_method.acf --rate 1/100 --no-baseline \
+    t6=$(now); "$sim" --acf productions/hot_method.acf --rate 1/100 --no-baseline \
         --report /dev/null --stats-json "$tmp/d.json" "$p" "$size" >/dev/null 2>&1; t7=$(now)
-    ./hps-sim --config ev5 --acf productions/hot_method.acf --rate 1/100 --no-baseline \
+    "$sim" --config ev5 --acf productions/hot_method.acf --rate 1/100 --no-baseline \
         --report /dev/null --stats-json "$tmp/de.json" "$p" "$size" >/dev/null 2>&1; t8=$(now)
     dise_rows+=("$n $insts $(json_value "$tmp/d.json" simInsts) ${secs[0]} $(awk -v a="$t6" -v b="$t7" 'BEGIN{print b-a}') ${secs[3]} $(awk -v a="$t7" -v b="$t8" 'BEGIN{print b-a}')")
 done

@@ -7,6 +7,9 @@
 set -u
 build=${1:-build}
 cd "$(dirname "$0")/.."
+# The simulator under test: the one built in BUILD_DIR unless HPS_SIM says.
+HPS_SIM=${HPS_SIM:-$(cd "$build" 2>/dev/null && pwd)/hps-sim}
+export HPS_SIM
 total_p=0; total_f=0; failed_suites=""
 run_suite() {
     local name=$1; shift

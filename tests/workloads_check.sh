@@ -8,7 +8,7 @@
 #   rv64     qemu-riscv64 PROG test exits 0
 #   alpha    qemu-alpha -L /usr/alpha-linux-gnu PROG test exits 0 and prints
 #            exactly what the rv64 build printed
-#   hps-sim  (only if ./hps-sim exists at the repo root) hps-sim PROG test
+#   hps-sim  (only if $HPS_SIM, default ./hps-sim, exists) hps-sim PROG test
 #            gives the same stdout, stderr and exit status as qemu-riscv64,
 #            on the functional core and under each in-order timing model
 #            (variants hps-sim, hps-sim/inorder5, hps-sim/ev5)
@@ -27,7 +27,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "FAIL workloads setup: no build directory $1"; echo "0 passed, 1 failed"; exit 1; }
 rvdir=$build/workloads/rv64
 adir=$build/workloads/alpha-dyn
-sim=$root/hps-sim
+sim=${HPS_SIM:-$root/hps-sim}
 alpha_root=/usr/alpha-linux-gnu
 jobs=2
 limit=${WORKLOAD_TIMEOUT:-900}

@@ -15,7 +15,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 build=${1:-build}
-sim=./hps-sim
+sim=${HPS_SIM:-./hps-sim}
 prog=$build/dise/rv64
 wl=$build/workloads/rv64
 pass=0; fail=0
