@@ -51,6 +51,12 @@ typedef struct cpu {
     uint32_t fflags;             /* accrued FP exception flags (guest view)  */
     uint32_t frm;                /* dynamic rounding mode                    */
     uint64_t reservation;        /* LR/SC reserved address, or ~0            */
+    uint64_t fpcr;               /* Alpha FPCR: dynamic rounding, sticky
+                                    status and trap-disable bits            */
+    uint64_t swcr;               /* Alpha Linux software FP control word
+                                    (osf_setsysinfo SSI_IEEE_FP_CONTROL)    */
+    uint64_t unique;             /* Alpha process unique value (rduniq/
+                                    wruniq): the TLS thread pointer         */
     uint64_t instret;            /* retired instructions                     */
     uint64_t inst_limit;         /* stop when instret reaches this           */
     uint64_t cycle;              /* simulated cycles (== instret when untimed) */

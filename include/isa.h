@@ -127,5 +127,6 @@ typedef struct isa {
 } isa_t;
 
 extern const isa_t isa_rv64;
+extern const isa_t isa_alpha;
 
 #endif /* HPS_ISA_H */

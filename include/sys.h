@@ -92,6 +92,7 @@ typedef struct sys_abi {
 } sys_abi_t;
 
 extern const sys_abi_t sys_abi_rv64;
+extern const sys_abi_t sys_abi_alpha;
 
 typedef struct sys_config {
     uint64_t seed;              /* getrandom / AT_RANDOM                    */
