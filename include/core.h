@@ -31,7 +31,9 @@ typedef enum {
     STOP_MEM_FAULT,       /* access to unmapped memory or wrong permission    */
     STOP_BAD_SYSCALL,     /* syscall hps-sim does not emulate                 */
     STOP_BREAKPOINT,      /* ebreak / bpt                                     */
-    STOP_MISALIGNED_FETCH /* jump to an address with bad alignment            */
+    STOP_MISALIGNED_FETCH,/* jump to an address with bad alignment            */
+    STOP_ARITH_TRAP       /* arithmetic trap (Alpha /V overflow, gentrap, FP
+                             trap): SIGFPE; stop_info = Linux si_code FPE_*  */
 } stop_reason_t;
 
 /* hps-sim process exit statuses (the guest's own status passes through). */
@@ -39,6 +41,7 @@ enum {
     EXIT_BAD_INPUT     = 2,    /* bad option, file, ELF, config             */
     EXIT_GUEST_ILLEGAL = 132,  /* 128 + SIGILL                               */
     EXIT_GUEST_TRAP    = 133,  /* 128 + SIGTRAP (ebreak)                     */
+    EXIT_GUEST_FPE     = 136,  /* 128 + SIGFPE (arithmetic trap)             */
     EXIT_GUEST_SEGV    = 139,  /* 128 + SIGSEGV                              */
     EXIT_GUEST_SYSCALL = 159,  /* 128 + SIGSYS (unemulated syscall)          */
     EXIT_INTERNAL      = 70    /* EX_SOFTWARE: a bug in hps-sim              */

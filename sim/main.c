@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <getopt.h>
@@ -277,10 +278,9 @@ static void parse_options(int argc, char **argv, options_t *o)
 static const isa_t *isa_for_machine(const char *path, int machine)
 {
     if (machine == isa_rv64.elf_machine) return &isa_rv64;
-    if (machine == EM_ALPHA)
-        bad_input("%s: Alpha executables are not supported yet", path);
-    bad_input("%s: unsupported machine (ELF e_machine %d); expected RISC-V (%d)",
-              path, machine, isa_rv64.elf_machine);
+    if (machine == isa_alpha.elf_machine) return &isa_alpha;
+    bad_input("%s: unsupported machine (ELF e_machine %d); expected RISC-V (%d) or Alpha (%d)",
+              path, machine, isa_rv64.elf_machine, isa_alpha.elf_machine);
 }
 
 static FILE *open_output(const char *path, FILE *dash)
@@ -323,6 +323,21 @@ static const char *access_name(int access)
          : access == MEM_ACCESS_FETCH ? "instruction fetch from" : "load from";
 }
 
+/* The Linux si_code of a SIGFPE, in words. */
+static const char *fpe_name(uint64_t si_code)
+{
+    switch (si_code) {
+    case FPE_INTDIV: return "integer divide by zero";
+    case FPE_INTOVF: return "integer overflow";
+    case FPE_FLTDIV: return "floating-point divide by zero";
+    case FPE_FLTOVF: return "floating-point overflow";
+    case FPE_FLTUND: return "floating-point underflow";
+    case FPE_FLTRES: return "floating-point inexact result";
+    case FPE_FLTINV: return "invalid floating-point operation";
+    default:         return "SIGFPE";
+    }
+}
+
 static int report_stop(const cpu_t *c, disasm_t *dis)
 {
     char where[320];
@@ -338,6 +353,9 @@ static int report_stop(const cpu_t *c, disasm_t *dis)
     case STOP_BREAKPOINT:
         fprintf(stderr, "hps-sim: breakpoint trap at %s\n", where);
         return EXIT_GUEST_TRAP;
+    case STOP_ARITH_TRAP:
+        fprintf(stderr, "hps-sim: arithmetic trap (%s) at %s\n", fpe_name(c->stop_info), where);
+        return EXIT_GUEST_FPE;
     case STOP_MISALIGNED_FETCH:
         fprintf(stderr, "hps-sim: jump to misaligned address 0x%" PRIx64 " from %s\n",
                 c->stop_info, where);
