@@ -26,6 +26,7 @@
 
 /* The embedded images (the generated blob objects). */
 extern const unsigned char hps_runtime_rv64_start[], hps_runtime_rv64_end[];
+extern const unsigned char hps_runtime_alpha_start[], hps_runtime_alpha_end[];
 
 typedef struct embedded_runtime {
     int elf_machine;
@@ -34,6 +35,7 @@ typedef struct embedded_runtime {
 
 static const embedded_runtime_t embedded[] = {
     { EM_RISCV, hps_runtime_rv64_start, hps_runtime_rv64_end },
+    { EM_ALPHA, hps_runtime_alpha_start, hps_runtime_alpha_end },
 };
 
 typedef struct rt_symbol {

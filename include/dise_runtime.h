@@ -8,8 +8,8 @@
  * 64 KiB handler stack at the top of the runtime region, and reads its
  * symbols.  Handlers append samples to the profile buffer `hps_profile`
  * (productions/runtime/hps_profile.h); dise_runtime_drain() reads them out
- * and empties the buffer.  The special hps.* instructions (custom-0) are
- * decoded only for pcs inside [DISE_RUNTIME_BASE, +DISE_RUNTIME_SIZE): see
+ * and empties the buffer.  The special hps.* instructions (RISC-V custom-0,
+ * Alpha OPC01) are decoded only for pcs inside [DISE_RUNTIME_BASE, +DISE_RUNTIME_SIZE): see
  * productions/README.md.  Nothing here prints or exits; errors go to err.
  */
 #ifndef HPS_DISE_RUNTIME_H
@@ -25,7 +25,7 @@
 struct mem;
 struct symtab;
 
-/* The runtime region (the linker script productions/runtime/runtime.ld
+/* The runtime region (the linker scripts productions/runtime/ISA/runtime.ld
  * takes DISE_RUNTIME_BASE from this line; keep it a plain hex number). */
 #define DISE_RUNTIME_BASE 0x7f0000000000ull
 #define DISE_RUNTIME_SIZE 0x1000000ull          /* 16 MiB                  */
@@ -40,8 +40,8 @@ static inline bool dise_in_runtime(uint64_t pc)
 typedef struct dise_runtime dise_runtime_t;
 
 /* Load the embedded runtime for this ISA into a fresh address space.
- * NULL + message in err when the ISA has no runtime (Alpha, for now) or the
- * embedded image is unusable. */
+ * NULL + message in err when the ISA has no runtime or the embedded image
+ * is unusable. */
 dise_runtime_t *dise_runtime_load(const isa_t *isa, char *err, size_t errlen);
 void dise_runtime_free(dise_runtime_t *rt);
 

@@ -1,0 +1,102 @@
+/*
+ * stubs.S - the entry points DISE's call(Name) jumps to on Alpha, one per
+ * handler.
+ *
+ * On entry every program register is intact and the arguments are in the
+ * DISE registers d8..d11; d12 holds the runtime's stack pointer.  A stub
+ * parks the program's $sp in d13, switches to the runtime stack, saves every
+ * integer register the C handler may clobber (v0, t0-t11, a0-a5, ra, pv,
+ * at, gp; s0-s5 and fp are callee-saved), loads a0.. from d8.., points $gp
+ * at the runtime's own global table (the program's $gp is saved), calls the
+ * C function, restores, puts the program's $sp back and returns to the
+ * replacement sequence with hps.ret.  The runtime is built -mno-fp-regs, so
+ * the program's FP registers are never touched.
+ */
+#include "hps_insn.h"
+
+#define FRAME 192       /* 23 registers, keeps $sp 16-byte aligned */
+
+    .set noat
+    .set noreorder
+
+.macro HPS_HANDLER name, fn, nargs
+    .section .text.\name, "ax", @progbits
+    .globl \name
+    .type \name, @function
+    .align 4
+\name:
+    hps.mtd 13, 30
+    hps.mfd 30, 12
+    lda     $30, -FRAME($30)
+    stq     $0, 0($30)
+    stq     $1, 8($30)
+    stq     $2, 16($30)
+    stq     $3, 24($30)
+    stq     $4, 32($30)
+    stq     $5, 40($30)
+    stq     $6, 48($30)
+    stq     $7, 56($30)
+    stq     $8, 64($30)
+    stq     $16, 72($30)
+    stq     $17, 80($30)
+    stq     $18, 88($30)
+    stq     $19, 96($30)
+    stq     $20, 104($30)
+    stq     $21, 112($30)
+    stq     $22, 120($30)
+    stq     $23, 128($30)
+    stq     $24, 136($30)
+    stq     $25, 144($30)
+    stq     $26, 152($30)
+    stq     $27, 160($30)
+    stq     $28, 168($30)
+    stq     $29, 176($30)
+    .if \nargs > 0
+    hps.mfd 16, 8
+    .endif
+    .if \nargs > 1
+    hps.mfd 17, 9
+    .endif
+    .if \nargs > 2
+    hps.mfd 18, 10
+    .endif
+    .if \nargs > 3
+    hps.mfd 19, 11
+    .endif
+    br      $29, 1f             /* $29 <- address of the ldgp below */
+1:  ldgp    $29, 0($29)
+    bsr     $26, \fn !samegp
+    ldq     $0, 0($30)
+    ldq     $1, 8($30)
+    ldq     $2, 16($30)
+    ldq     $3, 24($30)
+    ldq     $4, 32($30)
+    ldq     $5, 40($30)
+    ldq     $6, 48($30)
+    ldq     $7, 56($30)
+    ldq     $8, 64($30)
+    ldq     $16, 72($30)
+    ldq     $17, 80($30)
+    ldq     $18, 88($30)
+    ldq     $19, 96($30)
+    ldq     $20, 104($30)
+    ldq     $21, 112($30)
+    ldq     $22, 120($30)
+    ldq     $23, 128($30)
+    ldq     $24, 136($30)
+    ldq     $25, 144($30)
+    ldq     $26, 152($30)
+    ldq     $27, 160($30)
+    ldq     $28, 168($30)
+    ldq     $29, 176($30)
+    hps.mfd 30, 13
+    hps.ret
+    .size \name, . - \name
+.endm
+
+/*          entry point (ACF name)  C function       arguments */
+HPS_HANDLER HotMethod_handler,      hps_hot_method,  2     /* d8 pc, d9 target           */
+HPS_HANDLER CallPair_handler,       hps_call_pair,   2     /* d8 call site, d9 target    */
+HPS_HANDLER DataStream_handler,     hps_data_stream, 3     /* d8 pc, d9 address, d10 burst */
+
+    .section .note.GNU-stack, "", @progbits
