@@ -41,7 +41,9 @@ typedef enum {
                        (ldah: imm = sext(disp16) << 16)                            */
     ALF_MEM_ST,     /* integer store: rs1 = Rb, rs2 = Ra, imm                      */
     ALF_MEM_STC,    /* stl_c/stq_c: rs1 = Rb, rs2 = Ra, rd = Ra, imm               */
-    ALF_FMEM,       /* FP load: rd = Fa, rs1 = Rb, imm                             */
+    ALF_FMEM,       /* FP load: rd = Fa, rs1 = Rb, imm (a load to f31 is a
+                       prefetch that never faults, Handbook 3.1.3: give it its
+                       own row, as alpha_int.def does for r31)                     */
     ALF_FMEM_ST,    /* FP store: rs1 = Rb, rs2 = Fa, imm                           */
     ALF_MFC,        /* opcode 0x18: rd = Ra, rs1 = Rb, imm = function (15:0)       */
     ALF_JMP,        /* jmp/jsr/ret/jsr_coroutine: rd = Ra, rs1 = Rb, imm = hint    */
