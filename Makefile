@@ -5,7 +5,8 @@
 #   make deps       install missing Debian packages (apt-get update first)
 #   make test       unit tests (cmocka), bad-input tests, differential tests
 #                   against qemu-riscv64, workload checks
-#   make bench      simulated MIPS of each model, next to qemu-riscv64
+#   make bench      simulated MIPS of each model, next to qemu-riscv64, with
+#                   DISE, and Alpha against RISC-V per instruction
 #   make workloads  build the guest workload suite for RISC-V and Alpha
 #
 # Sources are picked up by wildcard, so adding a file needs no edit here.
@@ -90,6 +91,8 @@ unit-test: $(UNIT_BINS)
 
 bench: all workloads
 	@tests/bench.sh $(BUILD)
+	@echo
+	@tests/bench_isa.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) build-* hps-sim

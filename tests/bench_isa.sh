@@ -1,0 +1,65 @@
+#!/bin/bash
+# bench_isa.sh BUILD_DIR - the two guest ISAs side by side (a benchmark, not
+# a test).  Every workload at its `train` size runs on the functional core
+# and on the ev5 model twice: the RISC-V build (workloads/rv64) and the
+# static Alpha build (workloads/alpha-static).  Prints, per ISA, simulated
+# MIPS, and the host time per simulated instruction of Alpha relative to
+# RISC-V (alpha/rv = ns per Alpha instruction / ns per RISC-V instruction;
+# the target is at most 1.20).  The two builds of a program execute
+# different instruction counts (Alpha has no compressed encodings, no
+# integer divide and builds bytes with ext/ins/msk), so compare per
+# instruction, not per run.  BENCH_SIZE and BENCH_ONLY as for bench.sh.
+set -u
+build=${1:-build}
+size=${BENCH_SIZE:-train}
+cd "$(dirname "$0")/.."
+sim=${HPS_SIM:-$(cd "$build" && pwd)/hps-sim}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+now() { date +%s.%N; }
+json_value() {   # json_value FILE NAME -> value of stat NAME
+    sed -n "s/^  \"$2\": {\"value\": \([0-9.e+-]*\),.*/\1/p" "$1"
+}
+
+names=()
+if [ -n "${BENCH_ONLY:-}" ]; then
+    names=($BENCH_ONLY)
+else
+    for p in "$build"/workloads/alpha-static/*; do [ -x "$p" ] && names+=("$(basename "$p")"); done
+fi
+[ ${#names[@]} -gt 0 ] || { echo "no Alpha workloads built (make workloads)"; exit 1; }
+
+# timed_run TAG PROG [OPTION...]: "INSTS SECONDS" of one run, or nothing.
+timed_run() {
+    local tag=$1 prog=$2; shift 2
+    local t0 t1
+    t0=$(now)
+    "$sim" --no-ground-truth "$@" --stats-json "$tmp/$tag.json" "$prog" "$size" \
+        >/dev/null 2>"$tmp/$tag.err" || { echo "$(basename "$prog") $tag: hps-sim failed: $(head -1 "$tmp/$tag.err")" >&2; return; }
+    t1=$(now)
+    echo "$(json_value "$tmp/$tag.json" simInsts) $(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')"
+}
+
+echo "RISC-V RV64GC against Alpha, size $size"
+fmt='%-14s %8s %7s %8s %7s %7s | %7s %7s %7s %7s %7s\n'
+printf "$fmt" workload rvMinst rvFnM alMinst alFnM al/rv rvEv5M alEv5M al/rv "" ""
+rows=()
+for n in "${names[@]}"; do
+    rv=$build/workloads/rv64/$n; al=$build/workloads/alpha-static/$n
+    [ -x "$rv" ] && [ -x "$al" ] || continue
+    a=$(timed_run rf "$rv"); b=$(timed_run af "$al")
+    c=$(timed_run re "$rv" --config ev5); d=$(timed_run ae "$al" --config ev5)
+    [ -n "$a" ] && [ -n "$b" ] && [ -n "$c" ] && [ -n "$d" ] || continue
+    rows+=("$n $a $b $c $d")
+done
+printf '%s\n' "${rows[@]}" | awk '
+    function line(n, ri, rs, ai, as, rei, res, aei, aes) {
+        printf "%-14s %8.1f %7.1f %8.1f %7.1f %7.2f | %7.1f %7.1f %7.2f\n", n,
+               ri/1e6, ri/rs/1e6, ai/1e6, ai/as/1e6, (as/ai)/(rs/ri),
+               rei/res/1e6, aei/aes/1e6, (aes/aei)/(res/rei) }
+    NF == 9 { line($1, $2, $3, $4, $5, $6, $7, $8, $9)
+              ri+=$2; rs+=$3; ai+=$4; as+=$5; rei+=$6; res+=$7; aei+=$8; aes+=$9 }
+    END { if (ri) line("TOTAL", ri, rs, ai, as, rei, res, aei, aes) }'
+echo "(Minst: simulated instructions, millions; FnM / Ev5M: simulated MIPS on the functional"
+echo " core / the ev5 model, without ground-truth recording; al/rv: host time per Alpha"
+echo " instruction over host time per RISC-V instruction, 1.00 = same speed)"
