@@ -817,6 +817,14 @@ static void test_pal_callsys(void **state)
     f->cpu.reg[R_A0] = 7;
     assert_int_equal(run1_stop(f, al_pal(0x83)), STOP_EXIT);
     assert_int_equal(f->cpu.exit_code, 7);
+    /* callsys returns through PALcode, which clears the lock flag. */
+    f->cpu.reg[R_A0] = DATA;
+    run1(f, al_mem(OP_LDQ_L, R_T0, R_A0, 0));
+    f->cpu.reg[R_V0] = 172;                                          /* getpid (asm-generic) */
+    assert_int_equal(run1_stop(f, al_pal(0x83)), STOP_NONE);
+    assert_int_equal(f->cpu.reg[R_A3], 0);                            /* no error */
+    run1(f, al_mem(OP_STQ_C, R_T0, R_A0, 0));
+    assert_int_equal(f->cpu.reg[R_T0], 0);
     f->cpu.reg[R_V0] = 4000;                                           /* no such call */
     assert_int_equal(run1_stop(f, al_pal(0x83)), STOP_BAD_SYSCALL);
     assert_int_equal(f->cpu.stop_info, 4000);

@@ -371,7 +371,14 @@ OPERATE(MAXSB8, al_lanes_min_max(RA, RB, 8, true, true))
 OPERATE(MAXSW4, al_lanes_min_max(RA, RB, 16, true, true))
 
 /* ---- CALL_PAL ---------------------------------------------------------------------------- */
-SEMANTICS(CALLSYS) { (void)i; sys_call(c->sys, c); }
+/* callsys returns through PALcode (retsys), which clears the lock flag. */
+SEMANTICS(CALLSYS)
+{
+    (void)i;
+    sys_call(c->sys, c);
+    c->reservation = ~0ull;
+}
+
 SEMANTICS(IMB)     { (void)i; mem_flush_decoded(c->mem); }
 SEMANTICS(RDUNIQ)  { WRD(c->unique); }
 SEMANTICS(WRUNIQ)  { c->unique = RS1; }
