@@ -20,6 +20,8 @@
 #include "alpha.h"
 #include "core.h"
 #include "disasm.h"
+#include "dise.h"
+#include "dise_runtime.h"
 #include "mem.h"
 #include "sys.h"
 
@@ -135,13 +137,13 @@ static void test_operand_extraction(void **state)
     assert_int_equal(in.rs2, R_A1);
     assert_int_equal(in.rd, R_V0);
     assert_int_equal(in.rs3, REG_NONE);
-    assert_string_equal(alpha_table[in.op].name, "addq");
+    assert_string_equal(isa_alpha.table[in.op].name, "addq");
     insn_t lit = decode(al_opr_lit(INTA, 0x20, R_A0, 200, R_V0));      /* addq a0,200,v0 */
     assert_int_equal(lit.rs1, R_A0);
     assert_int_equal(lit.rs2, REG_NONE);
     assert_int_equal(lit.imm, 200);
     assert_int_not_equal(lit.op, in.op);                          /* its own row ... */
-    assert_string_equal(alpha_table[lit.op].name, "addq");        /* ... same mnemonic */
+    assert_string_equal(isa_alpha.table[lit.op].name, "addq");        /* ... same mnemonic */
     assert_ptr_not_equal(lit.exec, in.exec);
 
     in = decode(al_mem(OP_LDQ, R_V0, R_SP, -8));                       /* ldq v0,-8(sp) */
@@ -305,7 +307,7 @@ static void test_ext_ins_msk(void **state)
     };
     const uint64_t values[] = { 0x0123456789abcdefull, UINT64_MAX, 0, 0x8000000000000001ull };
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
-        assert_string_equal(alpha_table[decode(al_opr(INTS, ops[k].fn, 1, 2, 3)).op].name,
+        assert_string_equal(isa_alpha.table[decode(al_opr(INTS, ops[k].fn, 1, 2, 3)).op].name,
                             ops[k].name);
         for (size_t v = 0; v < 4 + 8; v++) {
             uint64_t a = v < 4 ? values[v] : rnd();
@@ -783,7 +785,7 @@ static void test_barriers(void **state)
     memcpy(before, f->cpu.reg, sizeof before);
     for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) {
         insn_t in = run1(f, al_mfc(fns[k], R_ZERO, R_A0));
-        assert_string_equal(alpha_table[in.op].name, names[k]);
+        assert_string_equal(isa_alpha.table[in.op].name, names[k]);
         assert_int_equal(f->cpu.pc, PC + 4);
         assert_true(k >= 4 ? in.opclass == OC_NOP : in.opclass == OC_FENCE);
     }
@@ -857,7 +859,7 @@ static void test_pal_others(void **state)
     /* Unknown and privileged PAL functions are illegal in user mode. */
     assert_int_equal(run1_stop(f, al_pal(0x1234)), STOP_ILLEGAL);
     assert_int_equal(f->cpu.stop_info, 0x1234);
-    assert_string_equal(alpha_table[decode(al_pal(0x1234)).op].name, "call_pal");
+    assert_string_equal(isa_alpha.table[decode(al_pal(0x1234)).op].name, "call_pal");
     assert_int_equal(run1_stop(f, al_pal(0x00)), STOP_ILLEGAL);     /* halt */
     assert_int_equal(run1_stop(f, al_pal(0x3fffffe)), STOP_ILLEGAL);
 }
@@ -899,6 +901,39 @@ static void test_imb_and_run_loop(void **state)
     /* Jumping to a misaligned address stops the run. */
     f->cpu.pc = code + 2;
     assert_int_equal(cpu_run(&f->cpu, &opts), STOP_MISALIGNED_FETCH);
+}
+
+/* ---- the DISE runtime's hps.* words (OPC01), only inside its region ------ */
+static void test_hps_words(void **state)
+{
+    fixture_t *f = *state;
+    const uint64_t rt = DISE_RUNTIME_BASE + 0x100;
+    const uint32_t mfd = 0x01u << 26 | 1u << 21 | 2u << 16 | 0;      /* hps.mfd t0, d2 */
+    const uint32_t mtd = 0x01u << 26 | 3u << 21 | 5u << 16 | 1;      /* hps.mtd d3, t4 */
+    insn_t in;
+    assert_false(al_decode_word(PC, mfd, &in));                     /* program code: illegal */
+    assert_false(al_decode_word(PC, 0x07ff0003, &in));
+    assert_true(al_decode_word(rt, mfd, &in));
+    assert_int_equal(in.rd, R_T0);
+    assert_int_equal(in.rs1, REG_DISE0 + 2);
+    assert_int_equal(in.op, isa_alpha.table_size + 0);
+    assert_int_equal(in.opclass, OC_DISE);
+    f->cpu.reg[REG_DISE0 + 2] = 0xd15e;
+    in.exec(&f->cpu, &in);
+    assert_int_equal(f->cpu.reg[R_T0], 0xd15e);
+    assert_true(al_decode_word(rt, mtd, &in));
+    assert_int_equal(in.rd, REG_DISE0 + 3);
+    assert_int_equal(in.rs1, 5);
+    assert_true(al_decode_word(rt, 0x07ff0002, &in));               /* hps.ret */
+    assert_ptr_equal(in.exec, dise_exec_hret);
+    assert_int_equal(in.opclass, OC_JUMP);
+    assert_true(al_decode_word(rt, 0x07ff0003, &in));               /* hps.flush */
+    assert_ptr_equal(in.exec, dise_exec_hflush);
+    assert_int_equal(in.op, isa_alpha.table_size + 3);
+    assert_false(al_decode_word(rt, 0x07ff0004, &in));              /* no function 4 */
+    assert_false(al_decode_word(rt, 0x01u << 26 | 1u << 21 | 16u << 16, &in)); /* no d16 */
+    assert_false(al_decode_word(rt, 0x07df0002, &in));              /* hps.ret with Ra */
+    assert_true(al_decode_word(rt, al_opr(INTA, 0x20, R_A0, R_A1, R_V0), &in)); /* ordinary code */
 }
 
 /* ---- disassembly through libopcodes (strings as alpha-linux-gnu-objdump) -- */
@@ -968,6 +1003,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pal_callsys, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pal_others, setup, teardown),
         cmocka_unit_test_setup_teardown(test_imb_and_run_loop, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hps_words, setup, teardown),
         cmocka_unit_test(test_disassembly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -160,8 +160,15 @@ void al_fp_run_enter(cpu_t *c);
 void al_fp_run_leave(cpu_t *c);
 
 /* ---- decoding (alpha_decode.c) ------------------------------------------- */
-extern const insn_def_t alpha_table[];
 /* Decode one instruction word at pc into *out; false if illegal. */
 bool al_decode_word(uint64_t pc, uint32_t word, insn_t *out);
+
+/* The DISE handler runtime's hps.* instructions (alpha_hps.c): OPC01,
+ * decoded only for pcs inside the runtime region.  Rows by function; a
+ * decoded record's op is op_base (the size of isa_alpha's table) + function. */
+#define AL_OPCODE_HPS 0x01u
+enum { AL_HPS_COUNT = 4 };
+extern const insn_def_t alpha_hps_table[AL_HPS_COUNT];
+bool al_decode_hps(uint64_t pc, uint32_t word, uint16_t op_base, insn_t *out);
 
 #endif /* HPS_ALPHA_H */

@@ -8,8 +8,10 @@
  * reads become REG_ZERO/REG_FZERO, writes REG_SINK.  Calls, returns and
  * jumps are classified by opcode and jump kind in the rows themselves, so
  * nothing here inspects registers.  FP operate rows are also shown to
- * al_fp_decode_check(), which rejects illegal qualifier combinations.  This
- * runs once per static instruction; the result is cached by the core.
+ * al_fp_decode_check(), which rejects illegal qualifier combinations.  The
+ * DISE runtime's hps.* words (OPC01) decode only inside its region
+ * (alpha_hps.c).  This runs once per static instruction; the result is
+ * cached by the core.
  */
 #define PACKAGE "hps-sim"          /* bfd.h insists */
 #include <bfd.h>
@@ -17,15 +19,16 @@
 #include <string.h>
 
 #include "alpha.h"
+#include "dise_runtime.h"
 
-const insn_def_t alpha_table[] = {
+static const insn_def_t alpha_insns[] = {
 #define DEFINST(id, name, mask, match, fmt, oc, flags, msz) \
     { name, mask, match, fmt, oc, flags, msz, al_##id },
 #include "alpha_int.def"
 #include "alpha_fp.def"
 #undef DEFINST
 };
-#define ALPHA_TABLE_SIZE (sizeof alpha_table / sizeof alpha_table[0])
+#define ALPHA_TABLE_SIZE (sizeof alpha_insns / sizeof alpha_insns[0])
 
 /* ---- field extraction ----------------------------------------------------- */
 static inline uint32_t bits(uint32_t w, unsigned hi, unsigned lo)
@@ -102,19 +105,23 @@ static void extract_operands(const insn_def_t *d, uint32_t w, insn_t *out)
 static const insn_def_t *find_row(uint32_t w)
 {
     for (size_t k = 0; k < ALPHA_TABLE_SIZE; k++)
-        if ((w & alpha_table[k].mask) == alpha_table[k].match) return &alpha_table[k];
+        if ((w & alpha_insns[k].mask) == alpha_insns[k].match) return &alpha_insns[k];
     return NULL;
 }
 
 bool al_decode_word(uint64_t pc, uint32_t word, insn_t *out)
 {
+    /* hps.* (OPC01) exist only inside the DISE handler runtime's region;
+     * elsewhere OPC01 matches no row and stays illegal (alpha_hps.c). */
+    if (bits(word, 31, 26) == AL_OPCODE_HPS && dise_in_runtime(pc))
+        return al_decode_hps(pc, word, ALPHA_TABLE_SIZE, out);
     const insn_def_t *d = find_row(word);
     memset(out, 0, sizeof *out);
     if (!d) return false;
     out->exec = d->exec;
     out->pc = pc;
     out->raw = word;
-    out->op = (uint16_t)(d - alpha_table);
+    out->op = (uint16_t)(d - alpha_insns);
     out->flags = d->flags;
     out->opclass = d->opclass;
     out->memsize = d->memsize;
@@ -170,7 +177,7 @@ const isa_t isa_alpha = {
     .elf_machine = EM_ALPHA,
     .page_size = 8192,
     .insn_align = 4,
-    .table = alpha_table,
+    .table = alpha_insns,
     .table_size = ALPHA_TABLE_SIZE,
     .decode = alpha_decode,
     .bfd_arch = bfd_arch_alpha,

@@ -1,0 +1,75 @@
+/*
+ * alpha_hps.c - the DISE handler runtime's special instructions on Alpha:
+ * the reserved major opcode 0x01 (OPC01), memory-with-function layout
+ * (Ra bits 25:21, Rb bits 20:16, function bits 15:0), as assembled by
+ * productions/runtime/alpha/hps_insn.h.
+ *
+ *   function 0  hps.mfd ra, N    ra <- DISE register dN (N in the Rb field)
+ *   function 1  hps.mtd N, rb    dN <- rb               (N in the Ra field)
+ *   function 2  hps.ret          return to the replacement sequence (engine.c)
+ *   function 3  hps.flush        the host drains the profile buffer (engine.c)
+ *
+ * al_decode_word() hands OPC01 words here only when the pc lies inside the
+ * runtime region (dise_runtime.h); everywhere else OPC01 stays illegal, as
+ * on the hardware, so programs cannot reach the DISE registers.  The rows
+ * are kept out of isa_alpha's table so that ACF opcode names and program
+ * decoding see the program ISA alone; an hps.* record's op is the table
+ * size + function, as on RISC-V (rv64_hps.c).
+ */
+#include <string.h>
+
+#include "alpha.h"
+#include "dise.h"
+
+enum { AL_REG_R31 = 31 };
+
+/* hps.mfd / hps.mtd: a register move across the DISE register boundary
+ * (decode has put the unified register numbers in rd and rs1). */
+static void al_hps_move(cpu_t *c, insn_t *i)
+{
+    c->reg[i->rd] = c->reg[i->rs1];
+}
+
+#define HPS_MATCH(fn) (AL_OP(AL_OPCODE_HPS) | (uint32_t)(fn))
+#define HPS_NO_REGS   (AL_RA31 | 0x001f0000u)      /* Ra = Rb = r31 */
+
+const insn_def_t alpha_hps_table[AL_HPS_COUNT] = {
+    { "hps.mfd",   AL_OP_MASK | 0xffffu, HPS_MATCH(0), ALF_PAL, OC_DISE, 0, 0, al_hps_move },
+    { "hps.mtd",   AL_OP_MASK | 0xffffu, HPS_MATCH(1), ALF_PAL, OC_DISE, 0, 0, al_hps_move },
+    { "hps.ret",   0xffffffffu, HPS_MATCH(2) | HPS_NO_REGS, ALF_PAL, OC_JUMP,
+      IF_JUMP | IF_INDIRECT, 0, dise_exec_hret },
+    { "hps.flush", 0xffffffffu, HPS_MATCH(3) | HPS_NO_REGS, ALF_PAL, OC_DISE, 0, 0,
+      dise_exec_hflush },
+};
+
+bool al_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, insn_t *out)
+{
+    uint32_t fn = w & 0xffff, ra = (w >> 21) & 31, rb = (w >> 16) & 31;
+    if (fn >= AL_HPS_COUNT) return false;
+    const insn_def_t *d = &alpha_hps_table[fn];
+    if ((w & d->mask) != d->match) return false;
+    memset(out, 0, sizeof *out);
+    out->exec = d->exec;
+    out->pc = pc;
+    out->raw = w;
+    out->op = (uint16_t)(op_base + fn);
+    out->flags = d->flags;
+    out->opclass = d->opclass;
+    out->len = 4;
+    out->rd = out->rs1 = out->rs2 = out->rs3 = REG_NONE;
+    switch (fn) {
+    case 0:                                             /* hps.mfd ra, N  */
+        if (rb >= REG_DISE_COUNT) return false;
+        out->rd = ra == AL_REG_R31 ? REG_SINK : (uint8_t)ra;
+        out->rs1 = (uint8_t)(REG_DISE0 + rb);
+        break;
+    case 1:                                             /* hps.mtd N, rb  */
+        if (ra >= REG_DISE_COUNT) return false;
+        out->rd = (uint8_t)(REG_DISE0 + ra);
+        out->rs1 = rb == AL_REG_R31 ? REG_ZERO : (uint8_t)rb;
+        break;
+    default:                                            /* hps.ret/flush  */
+        break;
+    }
+    return true;
+}
