@@ -13,7 +13,8 @@
  *    result (NaN, infinity, or a magnitude of at most the smallest normal).
  *    So the host operation runs in its standing mode (round-to-nearest)
  *    and an "ordinary" result (normal, above the smallest normal) is
- *    final: no flags are read and nothing else is done.
+ *    final: no flags are read and nothing else is done.  So is a zero
+ *    that is exact by its operands (x - x, 0 * y, 0 / y).
  *  - Precise path.  Everything else -- other rounding modes, /I, no /S (every
  *    exception is recorded then), special results, flushing modes -- runs
  *    the one SSE instruction inside an asm block that loads the rounding
@@ -271,38 +272,52 @@ static uint64_t s_arith(cpu_t *c, unsigned rm, enum fop op, uint64_t ra, uint64_
 }
 
 /* ---- add, sub, mul, div, sqrt: semantics with the fast path ------------------------------- */
-#define T_ARITH(id, op, expr)                                              \
+/* A zero result is final too when it is exact, which `zero_exact` tells
+ * from the operands (xb, yb: their bits): always for sums (tiny sums are
+ * exact), for products with a zero factor, for quotients of zero. */
+static inline bool zero64(uint64_t v) { return (v << 1) == 0; }
+static inline bool zero32(uint32_t v) { return (v << 1) == 0; }
+
+#define T_ARITH(id, op, expr, zero_exact)                                  \
     SEMANTICS(id)                                                          \
     {                                                                      \
         uint64_t a = RS1, b = RS2;                                         \
         if (likely(al_fp_fast(c, i->rm))) {                                \
             double x = f64_of(a), y = f64_of(b);                           \
-            uint64_t r = bits64(expr);                                     \
-            if (likely(t_ordinary(r))) { WRD(r); return; }                 \
+            uint64_t r = bits64(expr), xb = a, yb = b;                     \
+            (void)xb; (void)yb;                                            \
+            if (likely(t_ordinary(r) || (zero64(r) && (zero_exact)))) {    \
+                WRD(r);                                                    \
+                return;                                                    \
+            }                                                              \
         }                                                                  \
         WRD(t_arith(c, i->rm, op, a, b));                                  \
     }
 
-#define S_ARITH(id, op, expr)                                              \
+#define S_ARITH(id, op, expr, zero_exact)                                  \
     SEMANTICS(id)                                                          \
     {                                                                      \
         uint64_t a = RS1, b = RS2;                                         \
         if (likely(al_fp_fast(c, i->rm))) {                                \
-            float x = f32_of(al_s_to_f32(a)), y = f32_of(al_s_to_f32(b));  \
+            uint32_t xb = al_s_to_f32(a), yb = al_s_to_f32(b);             \
+            float x = f32_of(xb), y = f32_of(yb);                          \
             uint32_t r = bits32(expr);                                     \
-            if (likely(f_ordinary(r))) { WRD(al_s_from_f32(r)); return; }  \
+            if (likely(f_ordinary(r) || (zero32(r) && (zero_exact)))) {    \
+                WRD(al_s_from_f32(r));                                     \
+                return;                                                    \
+            }                                                              \
         }                                                                  \
         WRD(s_arith(c, i->rm, op, a, b));                                  \
     }
 
-T_ARITH(ADDT, OP_ADD, x + y)
-T_ARITH(SUBT, OP_SUB, x - y)
-T_ARITH(MULT, OP_MUL, x * y)
-T_ARITH(DIVT, OP_DIV, x / y)
-S_ARITH(ADDS, OP_ADD, x + y)
-S_ARITH(SUBS, OP_SUB, x - y)
-S_ARITH(MULS, OP_MUL, x * y)
-S_ARITH(DIVS, OP_DIV, x / y)
+T_ARITH(ADDT, OP_ADD, x + y, true)
+T_ARITH(SUBT, OP_SUB, x - y, true)
+T_ARITH(MULT, OP_MUL, x * y, zero64(xb) || zero64(yb))
+T_ARITH(DIVT, OP_DIV, x / y, zero64(xb))
+S_ARITH(ADDS, OP_ADD, x + y, true)
+S_ARITH(SUBS, OP_SUB, x - y, true)
+S_ARITH(MULS, OP_MUL, x * y, zero32(xb) || zero32(yb))
+S_ARITH(DIVS, OP_DIV, x / y, zero32(xb))
 
 /* sqrt of a positive finite nonzero operand is an ordinary result. */
 SEMANTICS(SQRTT)
@@ -332,7 +347,7 @@ enum cmp { CMP_UN, CMP_EQ, CMP_LT, CMP_LE };
 /* cmpteq and cmptun are quiet (invalid only for a signaling NaN); cmptlt
  * and cmptle signal on any NaN.  Without /S, NaN and denormal operands
  * trap first (infinities compare). */
-static uint64_t compare(cpu_t *c, const insn_t *i, uint64_t a, uint64_t b, enum cmp k)
+static inline uint64_t compare(cpu_t *c, const insn_t *i, uint64_t a, uint64_t b, enum cmp k)
 {
     if (!(i->rm & AL_Q_S)) {
         al_fp_check_input(c, a, true);
