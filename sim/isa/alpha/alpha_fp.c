@@ -69,9 +69,9 @@ bool al_fp_decode_check(insn_t *out)
 }
 
 /* ---- host FP state ------------------------------------------------------------- */
-/* A process that never had its FPCR set up (the ABI layer calls
- * al_fp_init at process start) gets Linux's initial FPCR before its first
- * instruction, rather than an FPCR of zero, which would enable every trap. */
+/* A process whose FPCR nobody set up (al_fp_init) gets Linux's initial
+ * FPCR before its first instruction, rather than an FPCR of zero, which
+ * would enable every trap. */
 void al_fp_run_enter(cpu_t *c)
 {
     if (c->instret == 0 && c->fpcr == 0) al_fp_init(c);
