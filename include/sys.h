@@ -4,8 +4,13 @@
  * The emulation is written once against an abstract ABI description
  * (sys_abi_t): which registers carry the syscall number, arguments and
  * result, how errors are signalled, and a table from the guest's syscall
- * numbers to handlers.  RISC-V uses the asm-generic numbers; Alpha (later)
- * brings its own numbers, its a3 error flag and its struct layouts.
+ * numbers to handlers.  RISC-V uses the asm-generic numbers; Alpha brings
+ * its own numbers, its a3 error flag, its flag encodings and struct
+ * layouts (sim/syscall_alpha.c).
+ *
+ * With a sysroot (--sysroot DIR, like qemu -L), absolute paths the guest
+ * looks up are tried as DIR/path first, so a dynamic linker finds its
+ * libraries in the cross sysroot.
  *
  * Time is deterministic by default: clocks advance with simulated
  * instructions (or cycles), and getrandom/AT_RANDOM draw from a generator
@@ -82,9 +87,16 @@ typedef struct sys_abi {
     int      (*sigmask_how_in)(uint64_t guest); /* -> 0 block/1 unblock/2 set, -1 */
     uint64_t madv_dontneed;                     /* MADV_DONTNEED's number   */
 
+    uint64_t rlim_infinity;                     /* RLIM_INFINITY of getrlimit/
+                                                   setrlimit (prlimit64: ~0) */
+    unsigned clock_tick_hz;                     /* USER_HZ: times() ticks   */
+
     /* Structure layouts. */
     unsigned stat_size;                          /* struct stat (fstat, ...) */
     void (*stat_out)(const sys_stat_t *st, uint8_t *buf);
+    unsigned stat64_size;                        /* struct stat64 (fstat64,
+                                                    fstatat64), 0 = none    */
+    void (*stat64_out)(const sys_stat_t *st, uint8_t *buf);
     unsigned termios_size;                       /* kernel struct termios    */
     void (*termios_out)(const sys_termios_t *t, uint8_t *buf);
     void (*termios_in)(const uint8_t *buf, sys_termios_t *t);
@@ -127,6 +139,10 @@ typedef struct sys {
     uint8_t altstack[24];               /* recorded sigaltstack             */
     uint64_t clear_child_tid, robust_list, robust_len;
     bool discard_output;                /* writes to host stdout/stderr vanish */
+    char *sysroot;                      /* --sysroot: tried first for absolute
+                                           paths, or NULL                    */
+    uint32_t alpha_uac;                 /* Alpha unaligned-access control
+                                           (osf_setsysinfo SSIN_UACPROC)     */
 } sys_t;
 
 sys_t *sys_new(mem_t *mem, const sys_abi_t *abi, const sys_config_t *cfg);
@@ -135,6 +151,11 @@ void   sys_free(sys_t *s);
 void   sys_set_brk(sys_t *s, uint64_t brk_start);
 /* The guest program's path, reported by readlink("/proc/self/exe"). */
 void   sys_set_exe(sys_t *s, const char *path);
+/* Where mmap places mappings without a usable hint (top-down from top). */
+void   sys_set_mmap_area(sys_t *s, uint64_t bottom, uint64_t top);
+/* Look absolute guest paths up under dir first (open, stat, access,
+ * readlink), falling back to the host path, as qemu -L does. */
+void   sys_set_sysroot(sys_t *s, const char *dir);
 /* Execute the syscall the guest requested (ecall / callsys).  Stops the
  * cpu on exit/exit_group (STOP_EXIT) and on unemulated calls
  * (STOP_BAD_SYSCALL, stop_info = number). */

@@ -1,13 +1,17 @@
 /*
- * loader.c - load a guest ELF executable into guest memory and build the
- * Linux initial process stack (argc, argv, envp, auxv).
+ * loader.c - load a guest ELF executable (and, for a dynamically linked
+ * one, its ELF interpreter) into guest memory and build the Linux initial
+ * process stack (argc, argv, envp, auxv).
  *
- * The file is checked before anything is mapped: header identity, class,
+ * Each file is checked before anything is mapped: header identity, class,
  * byte order, type, machine, the program header table and every segment's
  * file range are validated against the real file size, so a truncated or
  * corrupt file gives a message naming the problem instead of a crash.
- * map_image() maps one ELF image at a given load bias; it is written to be
- * reused for a dynamic loader (PT_INTERP) image once --sysroot exists.
+ * map_image() maps one ELF image at a given load bias: once for the
+ * program, once more for its interpreter (found under the --sysroot
+ * directory, mapped at the layout's interpreter base as Linux maps ld.so).
+ * Where things go (stack, ET_DYN base, interpreter, mmap area) is the
+ * architecture's Linux layout without randomisation: loader_layout().
  */
 #include <elf.h>
 #include <errno.h>
@@ -24,10 +28,42 @@
 
 #include "loader.h"
 
-/* Where an ET_DYN (static-pie) executable is placed: 2/3 of the Sv39 user
- * address space, as ELF_ET_DYN_BASE on riscv64 Linux (deterministic: no
- * randomisation). */
-#define ET_DYN_BASE 0x2aaaaaa000ull
+/* ---- address-space layouts ------------------------------------------- */
+
+/* RISC-V, Sv39 (TASK_SIZE 2^38): ET_DYN programs at 2/3 of the space
+ * (ELF_ET_DYN_BASE), the stack just under the top, mmaps top-down below
+ * it; ld.so at a fixed base in the mmap area. */
+static const guest_layout_t layout_rv64 = {
+    .stack_top = GUEST_STACK_TOP,
+    .stack_size = GUEST_STACK_SIZE,
+    .et_dyn_base = 0x2aaaaaa000ull,
+    .interp_base = 0x3ff0000000ull,
+    .mmap_bottom = 0x10000ull,
+    .mmap_top = GUEST_STACK_TOP - GUEST_STACK_SIZE - (1ull << 20),
+    .addr_limit = 1ull << 38,
+    .page_size = 4096,
+    .sp_reg = 2,                                    /* sp = x2 */
+};
+
+/* Alpha (TASK_SIZE 0x40000000000): the stack grows down from STACK_TOP
+ * 0x120000000, just below where executables are linked; ld.so at
+ * TASK_UNMAPPED_BASE, ET_DYN programs 16 MiB above it. */
+static const guest_layout_t layout_alpha = {
+    .stack_top = 0x120000000ull,
+    .stack_size = GUEST_STACK_SIZE,
+    .et_dyn_base = 0x20001000000ull,
+    .interp_base = 0x20000000000ull,
+    .mmap_bottom = 0x20000000000ull,
+    .mmap_top = 0x30000000000ull,
+    .addr_limit = 0x40000000000ull,
+    .page_size = 8192,
+    .sp_reg = 30,                                   /* sp = r30 */
+};
+
+const guest_layout_t *loader_layout(const isa_t *isa)
+{
+    return isa && isa->elf_machine == EM_ALPHA ? &layout_alpha : &layout_rv64;
+}
 
 /* Fixed, deterministic credentials reported in the auxiliary vector. */
 #define GUEST_UID 1000
@@ -120,8 +156,8 @@ static bool check_ident(const elf_file_t *f, char *err, size_t errlen)
         return fail(err, errlen, "%s: truncated ELF: file is %" PRIu64 " bytes, shorter "
                     "than the ELF identification", f->path, f->size);
     if (id[EI_CLASS] == ELFCLASS32)
-        return fail(err, errlen, "%s: 32-bit ELF (ELFCLASS32); only 64-bit "
-                    "programs are supported", f->path);
+        return fail(err, errlen, "%s: 32-bit ELF (e_ident[EI_CLASS] is ELFCLASS32); "
+                    "hps-sim runs 64-bit (ELFCLASS64) RISC-V and Alpha programs", f->path);
     if (f->size < sizeof(Elf64_Ehdr))
         return fail(err, errlen, "%s: truncated ELF: file is %" PRIu64 " bytes, shorter "
                     "than the %zu-byte ELF header", f->path, f->size, sizeof(Elf64_Ehdr));
@@ -129,14 +165,43 @@ static bool check_ident(const elf_file_t *f, char *err, size_t errlen)
         return fail(err, errlen, "%s: corrupt ELF: invalid class %u in e_ident",
                     f->path, id[EI_CLASS]);
     if (id[EI_DATA] == ELFDATA2MSB)
-        return fail(err, errlen, "%s: big-endian ELF; only little-endian programs "
-                    "are supported", f->path);
+        return fail(err, errlen, "%s: big-endian ELF (e_ident[EI_DATA] is ELFDATA2MSB); "
+                    "hps-sim runs little-endian (ELFDATA2LSB) RISC-V and Alpha programs",
+                    f->path);
     if (id[EI_DATA] != ELFDATA2LSB)
         return fail(err, errlen, "%s: corrupt ELF: invalid data encoding %u in e_ident",
                     f->path, id[EI_DATA]);
     if (id[EI_VERSION] != EV_CURRENT)
         return fail(err, errlen, "%s: corrupt ELF: invalid version %u in e_ident",
                     f->path, id[EI_VERSION]);
+    return true;
+}
+
+/* e_flags features the simulated processes cannot honour (<elf.h> values). */
+#ifndef EF_ALPHA_32BIT
+#define EF_ALPHA_32BIT 1        /* "taso": every address below 2 GiB      */
+#endif
+#ifndef EF_RISCV_RVE
+#define EF_RISCV_RVE   8        /* RV32E/RV64E: 16 integer registers      */
+#endif
+#ifndef EF_RISCV_FLOAT_ABI
+#define EF_RISCV_FLOAT_ABI 6    /* 6: quad-precision float ABI            */
+#endif
+
+static bool check_flags(const elf_file_t *f, char *err, size_t errlen)
+{
+    uint64_t fl = f->eh.e_flags;
+    if (f->eh.e_machine == EM_ALPHA && (fl & EF_ALPHA_32BIT))
+        return fail(err, errlen, "%s: unsupported Alpha ELF feature: e_flags 0x%" PRIx64
+                    " has EF_ALPHA_32BIT (32-bit address space, -taso); expected a "
+                    "64-bit address-space program", f->path, fl);
+    if (f->eh.e_machine == EM_RISCV && (fl & EF_RISCV_RVE))
+        return fail(err, errlen, "%s: unsupported RISC-V ELF feature: e_flags 0x%" PRIx64
+                    " has EF_RISCV_RVE (RV64E); expected an RV64GC program", f->path, fl);
+    if (f->eh.e_machine == EM_RISCV && (fl & EF_RISCV_FLOAT_ABI) == 6)
+        return fail(err, errlen, "%s: unsupported RISC-V ELF feature: e_flags 0x%" PRIx64
+                    " selects the quad-float ABI; expected lp64d (or lp64/lp64f)",
+                    f->path, fl);
     return true;
 }
 
@@ -153,11 +218,12 @@ static bool check_header(const elf_file_t *f, char *err, size_t errlen)
         const char *name = machine_name(eh->e_machine);
         if (name)
             return fail(err, errlen, "%s: %s executable (ELF machine %u); hps-sim runs "
-                        "RISC-V RV64 programs", f->path, name, eh->e_machine);
+                        "RISC-V RV64 and Alpha programs", f->path, name, eh->e_machine);
         return fail(err, errlen, "%s: unsupported machine (ELF machine %u); hps-sim "
-                    "runs RISC-V RV64 programs", f->path, eh->e_machine);
+                    "runs RISC-V RV64 (%d) and Alpha (%d) programs", f->path,
+                    eh->e_machine, EM_RISCV, EM_ALPHA);
     }
-    return true;
+    return check_flags(f, err, errlen);
 }
 
 /* ---- opening and closing --------------------------------------------- */
@@ -250,7 +316,7 @@ static bool check_file_range(const elf_file_t *f, size_t k, char *err, size_t er
 }
 
 static bool check_load_segment(const elf_file_t *f, size_t k, uint64_t bias,
-                               char *err, size_t errlen)
+                               const guest_layout_t *lay, char *err, size_t errlen)
 {
     const GElf_Phdr *p = &f->ph[k];
     if (!check_file_range(f, k, err, errlen)) return false;
@@ -262,11 +328,15 @@ static bool check_load_segment(const elf_file_t *f, size_t k, uint64_t bias,
         return fail(err, errlen, "%s: corrupt ELF: segment %zu memory size 0x%" PRIx64
                     " is over the 4 GiB limit", f->path, k, (uint64_t)p->p_memsz);
     uint64_t start = p->p_vaddr + bias, end = start + p->p_memsz;
-    if (start < p->p_vaddr || end < start ||
-        end > GUEST_STACK_TOP - GUEST_STACK_SIZE)
+    uint64_t stack_lo = lay->stack_top - lay->stack_size;
+    if (start < p->p_vaddr || end < start || end > lay->addr_limit)
         return fail(err, errlen, "%s: corrupt ELF: segment %zu (0x%" PRIx64 "+0x%" PRIx64
                     ") lies outside the guest address space", f->path, k,
                     (uint64_t)p->p_vaddr, (uint64_t)p->p_memsz);
+    if (p->p_memsz && start < lay->stack_top && stack_lo < end)
+        return fail(err, errlen, "%s: segment %zu (0x%" PRIx64 "+0x%" PRIx64 ") overlaps "
+                    "the stack [0x%" PRIx64 ", 0x%" PRIx64 "); expected it outside",
+                    f->path, k, start, (uint64_t)p->p_memsz, stack_lo, lay->stack_top);
     return true;
 }
 
@@ -300,13 +370,17 @@ static bool copy_file_bytes(const elf_file_t *f, mem_t *mem, uint64_t addr,
     return ok;
 }
 
-static bool map_segment(const elf_file_t *f, size_t k, uint64_t bias, mem_t *mem,
-                        char *err, size_t errlen)
+/* Map a segment's pages, whole pages of the ABI's size (8 KiB on Alpha, as
+ * the kernel maps them: mprotect of RELRO works on those pages), and copy
+ * its file bytes. */
+static bool map_segment(const elf_file_t *f, size_t k, uint64_t bias, uint64_t page,
+                        mem_t *mem, char *err, size_t errlen)
 {
     const GElf_Phdr *p = &f->ph[k];
     uint64_t start = p->p_vaddr + bias, end = start + p->p_memsz;
     if (p->p_memsz == 0) return true;
-    if (!mem_map_union(mem, start, end, loader_segment_prot(p->p_flags)))
+    if (!mem_map_union(mem, start & ~(page - 1), (end + page - 1) & ~(page - 1),
+                       loader_segment_prot(p->p_flags)))
         return fail(err, errlen, "%s: cannot map segment %zu at 0x%" PRIx64, f->path,
                     k, start);
     if (!copy_file_bytes(f, mem, start, p->p_offset, p->p_filesz, err, errlen))
@@ -352,17 +426,17 @@ static bool entry_is_mapped(const elf_file_t *f, uint64_t entry)
     return false;
 }
 
-/* The bias an image must be loaded at: 0 for ET_EXEC, ET_DYN_BASE rounded
- * up to the largest segment alignment for ET_DYN. */
-static uint64_t choose_bias(const elf_file_t *f, const isa_t *isa)
+/* The bias an image must be loaded at: 0 for ET_EXEC, base rounded up to
+ * the largest segment alignment for ET_DYN. */
+static uint64_t choose_bias(const elf_file_t *f, const guest_layout_t *lay, uint64_t base)
 {
     if (f->eh.e_type != ET_DYN) return 0;
-    uint64_t align = isa && isa->page_size ? isa->page_size : GUEST_PAGE_SIZE;
+    uint64_t align = lay->page_size;
     for (size_t k = 0; k < f->phnum; k++)
         if (f->ph[k].p_type == PT_LOAD && f->ph[k].p_align > align &&
             (f->ph[k].p_align & (f->ph[k].p_align - 1)) == 0)
             align = f->ph[k].p_align;
-    return align_up(ET_DYN_BASE, align);
+    return align_up(base, align);
 }
 
 /* Record PT_INTERP in img (validated: inside the file, NUL-terminated). */
@@ -383,18 +457,17 @@ static bool read_interp(const elf_file_t *f, size_t k, image_t *img,
 }
 
 /* Check and map every PT_LOAD of an opened image at `bias`, and fill img.
- * Used for the executable; with --sysroot, a dynamic executable's
- * interpreter would be a second elf_open + read_phdrs + map_image at its
- * own bias (AT_BASE), entered instead of the executable. */
-static bool map_image(const elf_file_t *f, uint64_t bias, mem_t *mem, image_t *img,
-                      char *err, size_t errlen)
+ * Used for the executable and again for its interpreter (into a scratch
+ * image_t: only its entry and extent are kept). */
+static bool map_image(const elf_file_t *f, uint64_t bias, const guest_layout_t *lay,
+                      mem_t *mem, image_t *img, char *err, size_t errlen)
 {
     size_t loads = 0;
     uint64_t lo = UINT64_MAX, hi = 0;
     for (size_t k = 0; k < f->phnum; k++) {
         const GElf_Phdr *p = &f->ph[k];
         if (p->p_type != PT_LOAD) continue;
-        if (!check_load_segment(f, k, bias, err, errlen)) return false;
+        if (!check_load_segment(f, k, bias, lay, err, errlen)) return false;
         if (p->p_memsz == 0) continue;
         loads++;
         if (p->p_vaddr + bias < lo) lo = p->p_vaddr + bias;
@@ -407,10 +480,11 @@ static bool map_image(const elf_file_t *f, uint64_t bias, mem_t *mem, image_t *i
         return fail(err, errlen, "%s: corrupt ELF: entry point 0x%" PRIx64 " is not "
                     "inside any loadable segment", f->path, (uint64_t)f->eh.e_entry);
     for (size_t k = 0; k < f->phnum; k++)
-        if (f->ph[k].p_type == PT_LOAD && !map_segment(f, k, bias, mem, err, errlen))
+        if (f->ph[k].p_type == PT_LOAD &&
+            !map_segment(f, k, bias, lay->page_size, mem, err, errlen))
             return false;
 
-    img->entry = f->eh.e_entry + bias;
+    img->entry = img->start = f->eh.e_entry + bias;
     img->phdr_addr = phdr_address(f, bias);
     img->phnum = f->phnum;
     img->phent = f->eh.e_phentsize;
@@ -432,9 +506,96 @@ bool loader_probe(const char *path, int *machine, char *err, size_t errlen)
     return ok;
 }
 
-static bool load_checked(elf_file_t *f, const isa_t *isa, mem_t *mem, image_t *img,
-                         char *err, size_t errlen)
+/* The Debian cross sysroot of a machine, for messages. */
+static const char *example_sysroot(int machine)
 {
+    return machine == EM_ALPHA ? "/usr/alpha-linux-gnu" : "/usr/riscv64-linux-gnu";
+}
+
+/* An interpreter problem, reported as "prog: ELF interpreter ...: what". */
+static bool interp_fail(const char *prog, const char *inner, char *err, size_t errlen)
+{
+    char copy[2048];
+    snprintf(copy, sizeof copy, "%s", inner);
+    return fail(err, errlen, "%s: ELF interpreter %s", prog, copy);
+}
+
+/* Check the opened interpreter against the program it serves. */
+static bool check_interp(const elf_file_t *in, const elf_file_t *prog, char *err,
+                         size_t errlen)
+{
+    char inner[2048];
+    if (in->eh.e_machine != prog->eh.e_machine) {
+        const char *m = machine_name(in->eh.e_machine), *p = machine_name(prog->eh.e_machine);
+        snprintf(inner, sizeof inner, "%s: %s ELF (machine %u), expected %s like the "
+                 "program", in->path, m ? m : "foreign", in->eh.e_machine, p ? p : "?");
+        return interp_fail(prog->path, inner, err, errlen);
+    }
+    for (size_t k = 0; k < in->phnum; k++)
+        if (in->ph[k].p_type == PT_INTERP) {
+            snprintf(inner, sizeof inner, "%s: has an interpreter of its own (PT_INTERP); "
+                     "expected the dynamic linker itself", in->path);
+            return interp_fail(prog->path, inner, err, errlen);
+        }
+    return true;
+}
+
+/* True if [lo, hi) meets any page of an earlier image in img. */
+static bool overlaps(const image_t *img, uint64_t lo, uint64_t hi)
+{
+    return lo < img->highest && img->lowest < hi;
+}
+
+/* Open, check and map the interpreter SYSROOT/img->interp at the layout's
+ * interpreter base; the program starts at its entry. */
+static bool load_interp(const elf_file_t *prog, const char *sysroot,
+                        const guest_layout_t *lay, mem_t *mem, image_t *img,
+                        char *err, size_t errlen)
+{
+    char full[1024], inner[2048];
+    if (img->interp[0] != '/')
+        return fail(err, errlen, "%s: corrupt ELF: PT_INTERP \"%s\" is not an absolute "
+                    "path", prog->path, img->interp);
+    if ((size_t)snprintf(full, sizeof full, "%s%s", sysroot, img->interp) >= sizeof full)
+        return fail(err, errlen, "%s: --sysroot %s: path of the ELF interpreter is too long",
+                    prog->path, sysroot);
+    struct stat st;
+    if (stat(full, &st) != 0)
+        return fail(err, errlen, "%s: ELF interpreter %s not found under --sysroot %s "
+                    "(no %s); expected a sysroot holding the program's dynamic linker and "
+                    "libraries, e.g. %s", prog->path, img->interp, sysroot, full,
+                    example_sysroot(prog->eh.e_machine));
+    elf_file_t in;
+    bool ok = elf_open(&in, full, inner, sizeof inner) && read_phdrs(&in, inner, sizeof inner);
+    if (!ok) {
+        elf_close(&in);
+        return interp_fail(prog->path, inner, err, errlen);
+    }
+    ok = check_interp(&in, prog, err, errlen);
+    image_t ii;
+    memset(&ii, 0, sizeof ii);
+    uint64_t bias = choose_bias(&in, lay, lay->interp_base);
+    if (ok && !map_image(&in, bias, lay, mem, &ii, inner, sizeof inner))
+        ok = interp_fail(prog->path, inner, err, errlen);
+    if (ok && overlaps(img, ii.lowest, ii.highest)) {
+        snprintf(inner, sizeof inner, "%s: mapped at [0x%" PRIx64 ", 0x%" PRIx64 ") it "
+                 "overlaps the program [0x%" PRIx64 ", 0x%" PRIx64 ")", full, ii.lowest,
+                 ii.highest, img->lowest, img->highest);
+        ok = interp_fail(prog->path, inner, err, errlen);
+    }
+    if (ok) {
+        img->interp_base = ii.load_bias;
+        img->start = ii.entry;
+    }
+    elf_close(&in);
+    return ok;
+}
+
+/* Map the program (it owns fixed addresses), then its interpreter. */
+static bool load_checked(elf_file_t *f, const isa_t *isa, const char *sysroot, mem_t *mem,
+                         image_t *img, char *err, size_t errlen)
+{
+    const guest_layout_t *lay = loader_layout(isa);
     if (isa && f->eh.e_machine != isa->elf_machine)
         return fail(err, errlen, "%s: ELF machine %u does not match the %s ISA",
                     f->path, f->eh.e_machine, isa->name);
@@ -442,25 +603,32 @@ static bool load_checked(elf_file_t *f, const isa_t *isa, mem_t *mem, image_t *i
     for (size_t k = 0; k < f->phnum; k++)
         if (f->ph[k].p_type == PT_INTERP && !read_interp(f, k, img, err, errlen))
             return false;
-    if (img->is_dynamic)
+    if (img->is_dynamic && !sysroot)
         return fail(err, errlen, "%s: dynamically linked executable (interpreter %s); "
-                    "link it with -static", f->path, img->interp);
-    uint64_t bias = choose_bias(f, isa);
-    if (!map_image(f, bias, mem, img, err, errlen)) return false;
-    uint64_t page = isa && isa->page_size ? isa->page_size : GUEST_PAGE_SIZE;
-    img->brk_start = align_up(img->highest, page);
-    return true;
+                    "run it with --sysroot DIR, a directory holding its dynamic linker and "
+                    "libraries (e.g. --sysroot %s), or link it with -static", f->path,
+                    img->interp, example_sysroot(f->eh.e_machine));
+    uint64_t bias = choose_bias(f, lay, lay->et_dyn_base);
+    if (!map_image(f, bias, lay, mem, img, err, errlen)) return false;
+    img->brk_start = align_up(img->highest, lay->page_size);
+    return !img->is_dynamic || load_interp(f, sysroot, lay, mem, img, err, errlen);
+}
+
+bool loader_load_sysroot(const char *path, const isa_t *isa, const char *sysroot,
+                         mem_t *mem, image_t *img, char *err, size_t errlen)
+{
+    memset(img, 0, sizeof *img);
+    elf_file_t f;
+    bool ok = elf_open(&f, path, err, errlen) &&
+              load_checked(&f, isa, sysroot, mem, img, err, errlen);
+    elf_close(&f);
+    return ok;
 }
 
 bool loader_load(const char *path, const isa_t *isa, mem_t *mem, image_t *img,
                  char *err, size_t errlen)
 {
-    memset(img, 0, sizeof *img);
-    elf_file_t f;
-    bool ok = elf_open(&f, path, err, errlen) &&
-              load_checked(&f, isa, mem, img, err, errlen);
-    elf_close(&f);
-    return ok;
+    return loader_load_sysroot(path, isa, NULL, mem, img, err, errlen);
 }
 
 /* ---- the initial stack -------------------------------------------------- */
@@ -471,20 +639,39 @@ bool loader_load(const char *path, const isa_t *isa, mem_t *mem, image_t *img,
 #endif
 #define RISCV_AT_L1I_CACHESIZE 40     /* ..47: L1I, L1D, L2, L3 size/geometry */
 #define RISCV_AT_CACHE_ENTRIES 8
+#define ALPHA_AT_L1I_CACHESHAPE 34    /* ..37: L1I, L1D, L2, L3 cache shape */
+#define ALPHA_AT_CACHE_ENTRIES 4
+
+/* Alpha AMASK feature bits: the AT_HWCAP of an Alpha (~amask(-1)). */
+enum { AMASK_BWX = 1, AMASK_FIX = 2, AMASK_CIX = 4, AMASK_MVI = 0x100,
+       AMASK_PRECISE_TRAP = 0x200 };
 
 /* Per-ISA auxiliary vector values (what that architecture's kernel sends). */
 typedef struct aux_arch {
-    bool cache_info;        /* riscv: AT_L1I_CACHESIZE..AT_L3_CACHEGEOMETRY */
+    int cache_first;        /* first AT_ type of the cache entries ARCH_DLINFO
+                               sends (all 0, the kernel's "unknown")       */
+    int cache_entries;
     uint64_t hwcap;
     uint64_t minsigstksz;   /* 0 = not passed */
     const char *platform;   /* AT_PLATFORM string, NULL = not passed */
+    uint64_t clktck;        /* AT_CLKTCK: USER_HZ */
 } aux_arch_t;
 
 static aux_arch_t aux_arch_for(const isa_t *isa)
 {
-    aux_arch_t a = { false, 0, 0, NULL };
-    if (isa && isa->elf_machine == EM_RISCV) {
-        a.cache_info = true;
+    aux_arch_t a = { 0, 0, 0, 0, NULL, 100 };
+    if (isa && isa->elf_machine == EM_ALPHA) {
+        /* The modelled processor is an EV67-class 21264: byte/word,
+         * FP-extension, count and multimedia instructions, precise
+         * arithmetic traps; ELF_PLATFORM names it "ev67".  USER_HZ is 1024. */
+        a.cache_first = ALPHA_AT_L1I_CACHESHAPE;
+        a.cache_entries = ALPHA_AT_CACHE_ENTRIES;
+        a.hwcap = AMASK_BWX | AMASK_FIX | AMASK_CIX | AMASK_MVI | AMASK_PRECISE_TRAP;
+        a.platform = "ev67";
+        a.clktck = 1024;
+    } else if (isa && isa->elf_machine == EM_RISCV) {
+        a.cache_first = RISCV_AT_L1I_CACHESIZE;
+        a.cache_entries = RISCV_AT_CACHE_ENTRIES;
         /* One bit per single-letter extension: rv64imafdc. */
         const char *letters = "IMAFDC";
         for (const char *c = letters; *c; c++) a.hwcap |= 1ull << (*c - 'A');
@@ -544,7 +731,7 @@ static void put_aux(uint64_t *words, size_t *pos, uint64_t type, uint64_t val)
 
 /* The auxiliary vector in the order fs/binfmt_elf.c create_elf_tables()
  * writes it (ARCH_DLINFO first).  There is no vDSO, so no AT_SYSINFO_EHDR;
- * cache sizes are sent as 0, the kernel's "unknown".  Returns the number of
+ * cache sizes and shapes are sent as 0, the kernel's "unknown".  Returns the number of
  * words written. */
 static size_t fill_auxv(uint64_t *w, const image_t *img, const isa_t *isa,
                         uint64_t random_addr, uint64_t execfn_addr,
@@ -552,16 +739,15 @@ static size_t fill_auxv(uint64_t *w, const image_t *img, const isa_t *isa,
 {
     aux_arch_t arch = aux_arch_for(isa);
     size_t n = 0;
-    for (int k = 0; arch.cache_info && k < RISCV_AT_CACHE_ENTRIES; k++)
-        put_aux(w, &n, RISCV_AT_L1I_CACHESIZE + k, 0);
+    for (int k = 0; k < arch.cache_entries; k++) put_aux(w, &n, arch.cache_first + k, 0);
     if (arch.minsigstksz) put_aux(w, &n, AT_MINSIGSTKSZ, arch.minsigstksz);
     put_aux(w, &n, AT_HWCAP, arch.hwcap);
-    put_aux(w, &n, AT_PAGESZ, isa && isa->page_size ? isa->page_size : GUEST_PAGE_SIZE);
-    put_aux(w, &n, AT_CLKTCK, 100);
+    put_aux(w, &n, AT_PAGESZ, loader_layout(isa)->page_size);
+    put_aux(w, &n, AT_CLKTCK, arch.clktck);
     put_aux(w, &n, AT_PHDR, img->phdr_addr);
     put_aux(w, &n, AT_PHENT, img->phent);
     put_aux(w, &n, AT_PHNUM, img->phnum);
-    put_aux(w, &n, AT_BASE, 0);                 /* no interpreter */
+    put_aux(w, &n, AT_BASE, img->interp_base);  /* 0: no interpreter */
     put_aux(w, &n, AT_FLAGS, 0);
     put_aux(w, &n, AT_ENTRY, img->entry);
     put_aux(w, &n, AT_UID, GUEST_UID);
@@ -611,12 +797,12 @@ uint64_t loader_build_stack(mem_t *mem, const image_t *img, const isa_t *isa,
                             int argc, char *const argv[], char *const envp[],
                             const uint8_t random16[16], const char *execfn)
 {
-    uint64_t base = GUEST_STACK_TOP - GUEST_STACK_SIZE;
-    if (!mem_map(mem, base, GUEST_STACK_SIZE, MEM_PROT_READ | MEM_PROT_WRITE)) return 0;
+    const guest_layout_t *lay = loader_layout(isa);
+    uint64_t base = lay->stack_top - lay->stack_size;
+    if (!mem_map(mem, base, lay->stack_size, MEM_PROT_READ | MEM_PROT_WRITE)) return 0;
 
     /* Strings may use a quarter of the stack, as Linux allows (E2BIG). */
-    stack_builder_t b = { mem, GUEST_STACK_TOP, GUEST_STACK_TOP - GUEST_STACK_SIZE / 4,
-                          true };
+    stack_builder_t b = { mem, lay->stack_top, lay->stack_top - lay->stack_size / 4, true };
     size_t nargs = argc > 0 ? (size_t)argc : 0;
     size_t envc = count_strings(envp);
     uint64_t *addrs = calloc(nargs + envc + 1, sizeof *addrs);

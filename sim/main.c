@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "alpha_fp.h"
 #include "config.h"
 #include "core.h"
 #include "disasm.h"
@@ -68,6 +69,7 @@ typedef struct options {
     bool print_acf, no_baseline;
     const char *report_path;
     const char *profile_out;
+    const char *sysroot;             /* --sysroot: ld.so and libraries   */
     uint64_t top_n;
     int guest_argc;
     char **guest_argv;
@@ -88,7 +90,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
         "usage: hps-sim [options] prog [args...]\n"
-        "Simulate a statically linked RISC-V (RV64GC) Linux program.\n"
+        "Simulate a RISC-V (RV64GC) or Alpha Linux program: statically linked,\n"
+        "or dynamically linked with --sysroot.\n"
         "\n"
         "options:\n"
         "  --max-insts N        stop after N instructions (suffixes k, M, G)\n"
@@ -99,6 +102,11 @@ static void usage(FILE *out)
         "  --seed N             seed for getrandom and AT_RANDOM (default 1)\n"
         "  --no-ground-truth    statistics without unique addresses and call\n"
         "                       pairs (runs the faster plain loop)\n"
+        "  --sysroot DIR        run a dynamically linked program: its ELF\n"
+        "                       interpreter and libraries come from DIR, and\n"
+        "                       absolute paths the guest opens are tried under\n"
+        "                       DIR first (like qemu -L), e.g.\n"
+        "                       /usr/riscv64-linux-gnu or /usr/alpha-linux-gnu\n"
         "timing:\n"
         "  --config NAME|FILE   preset from configs/ (inorder5, ev5) or a file\n"
         "  --set KEY=VALUE      override one parameter (repeatable)\n"
@@ -162,11 +170,27 @@ static double parse_rate(const char *text)
     return v;
 }
 
+/* --sysroot must name an existing directory. */
+static const char *check_sysroot(const char *dir)
+{
+    struct stat st;
+    if (!*dir)
+        bad_input("--sysroot: expected a directory such as /usr/riscv64-linux-gnu, got ''");
+    if (stat(dir, &st) != 0)
+        bad_input("--sysroot %s: %s; expected a directory holding the dynamic linker and "
+                  "libraries, such as /usr/riscv64-linux-gnu or /usr/alpha-linux-gnu",
+                  dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        bad_input("--sysroot %s: not a directory; expected a directory such as "
+                  "/usr/riscv64-linux-gnu or /usr/alpha-linux-gnu", dir);
+    return dir;
+}
+
 enum { OPT_MAX_INSTS = 256, OPT_STATS, OPT_STATS_JSON, OPT_TRACE, OPT_TRACE_LIMIT,
        OPT_SEED, OPT_NO_TRUTH, OPT_CONFIG, OPT_SET, OPT_PRINT_CONFIG, OPT_PIPEVIEW,
        OPT_PIPE_DIAGRAM, OPT_VIEW_FROM, OPT_VIEW_COUNT, OPT_TRUTH_FILE, OPT_HELP, OPT_VERSION,
        OPT_ACF, OPT_PARAM, OPT_RATE, OPT_BURST, OPT_PRINT_ACF, OPT_REPORT, OPT_TOP,
-       OPT_NO_BASELINE, OPT_PROFILE_OUT };
+       OPT_NO_BASELINE, OPT_PROFILE_OUT, OPT_SYSROOT };
 
 static void parse_options(int argc, char **argv, options_t *o)
 {
@@ -197,6 +221,7 @@ static void parse_options(int argc, char **argv, options_t *o)
         { "top",         required_argument, NULL, OPT_TOP },
         { "no-baseline", no_argument,       NULL, OPT_NO_BASELINE },
         { "profile-out", required_argument, NULL, OPT_PROFILE_OUT },
+        { "sysroot",     required_argument, NULL, OPT_SYSROOT },
         { NULL, 0, NULL, 0 }
     };
     memset(o, 0, sizeof *o);
@@ -248,6 +273,7 @@ static void parse_options(int argc, char **argv, options_t *o)
         case OPT_TOP:         o->top_n = parse_count("--top", optarg); break;
         case OPT_NO_BASELINE: o->no_baseline = true; break;
         case OPT_PROFILE_OUT: o->profile_out = optarg; break;
+        case OPT_SYSROOT:     o->sysroot = check_sysroot(optarg); break;
         case ':':
             bad_input("option '%s' needs a value (see hps-sim --help)", argv[optind - 1]);
         default:
@@ -495,6 +521,12 @@ static int baseline_stdin(void)
     return open("/proc/self/fd/0", O_RDONLY);
 }
 
+/* The Linux system-call ABI of a program: by its ELF machine. */
+static const sys_abi_t *abi_for(const isa_t *isa)
+{
+    return isa->elf_machine == EM_ALPHA ? &sys_abi_alpha : &sys_abi_rv64;
+}
+
 static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const symtab_t *symtab,
                        bool silent)
 {
@@ -502,12 +534,16 @@ static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const s
     char err[512];
     memset(g, 0, sizeof *g);
     g->mem = mem_new();
-    if (!loader_load(path, isa, g->mem, &g->img, err, sizeof err)) bad_input("%s", err);
+    if (!loader_load_sysroot(path, isa, o->sysroot, g->mem, &g->img, err, sizeof err))
+        bad_input("%s", err);
+    const guest_layout_t *lay = loader_layout(isa);
     sys_config_t scfg = { .seed = o->seed, .epoch_sec = 1700000000ull,
                           .insts_per_sec = 1000000000ull, .host_time = false };
-    g->sys = sys_new(g->mem, &sys_abi_rv64, &scfg);
+    g->sys = sys_new(g->mem, abi_for(isa), &scfg);
     sys_set_brk(g->sys, g->img.brk_start);
     sys_set_exe(g->sys, path);
+    sys_set_mmap_area(g->sys, lay->mmap_bottom, lay->mmap_top);
+    if (o->sysroot) sys_set_sysroot(g->sys, o->sysroot);
     if (silent) {                   /* the baseline run: same input, no output */
         int in = baseline_stdin();
         if (in < 0) bad_input("cannot set up the baseline run: %s", strerror(errno));
@@ -520,12 +556,14 @@ static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const s
     g->cpu = calloc(1, sizeof *g->cpu);
     if (!g->cpu) bad_input("out of host memory");
     cpu_init(g->cpu, isa, g->mem);
+    if (isa->elf_machine == EM_ALPHA) al_fp_init(g->cpu);   /* Linux's initial FPCR */
     g->cpu->sys = g->sys;
     g->cpu->symtab = symtab;
-    g->cpu->reg[2] = loader_build_stack(g->mem, &g->img, isa, o->guest_argc, o->guest_argv,
-                                        environ, random16, path);
-    if (!g->cpu->reg[2]) bad_input("%s: argument list too long", path);
-    g->cpu->pc = g->img.entry;
+    uint64_t sp = loader_build_stack(g->mem, &g->img, isa, o->guest_argc, o->guest_argv,
+                                     environ, random16, path);
+    if (!sp) bad_input("%s: argument list too long", path);
+    g->cpu->reg[lay->sp_reg] = sp;
+    g->cpu->pc = g->img.start;
     g->mem->on_decoded_drop = insn_totals_add;
     g->mem->on_decoded_drop_ctx = &g->dropped;
 }

@@ -9,6 +9,10 @@
  * encodings and structure layouts are converted through sys_abi_t hooks,
  * so a second ABI adds a table and converters but no handler changes.
  *
+ * With a sysroot, lookups of absolute paths (open, stat, access,
+ * readlink) try SYSROOT/path first and fall back to the host path, as
+ * qemu's -L does, so a dynamic linker loads the sysroot's libraries.
+ *
  * The process is single-threaded and never receives signals: signal
  * actions are recorded and returned but never run.  Time is derived from
  * retired instructions unless cfg.host_time is set, and randomness comes
@@ -121,6 +125,7 @@ void sys_free(sys_t *s)
     for (int k = 0; k < SYS_MAX_FDS; k++)
         if (s->host_fd[k] >= 0 && (s->fd_flags[k] & SYS_FD_OWNED)) close(s->host_fd[k]);
     free(s->exe_path);
+    free(s->sysroot);
     free(s);
 }
 
@@ -134,6 +139,18 @@ void sys_set_exe(sys_t *s, const char *path)
     free(s->exe_path);
     char *real = realpath(path, NULL);
     s->exe_path = real ? real : strdup(path);
+}
+
+void sys_set_mmap_area(sys_t *s, uint64_t bottom, uint64_t top)
+{
+    s->mmap_bottom = bottom;
+    s->mmap_top = top;
+}
+
+void sys_set_sysroot(sys_t *s, const char *dir)
+{
+    free(s->sysroot);
+    s->sysroot = dir ? strdup(dir) : NULL;
 }
 
 static uint64_t splitmix64(uint64_t *state)
@@ -223,6 +240,16 @@ static bool copy_out(sys_t *s, uint64_t addr, const void *buf, uint64_t len)
     return range_ok(s, addr, len, true) && mem_write(s->mem, addr, buf, len);
 }
 
+bool sys_copy_in(sys_t *s, uint64_t addr, void *buf, uint64_t len)
+{
+    return copy_in(s, addr, buf, len);
+}
+
+bool sys_copy_out(sys_t *s, uint64_t addr, const void *buf, uint64_t len)
+{
+    return copy_out(s, addr, buf, len);
+}
+
 static bool put_u64(sys_t *s, uint64_t addr, uint64_t v)
 {
     uint8_t b[8];
@@ -259,11 +286,21 @@ static bool is_self_exe(const char *path)
     return !strcmp(path, "/proc/self/exe");
 }
 
-/* Paths that name the simulated process itself are redirected. */
-static const char *host_path(sys_t *s, const char *path)
+/* The host file a guest path names for a lookup: /proc/self/exe is the
+ * simulated program; with a sysroot an absolute path is SYSROOT/path when
+ * that exists (qemu's path()), else the path itself.  buf holds
+ * PATH_MAX_GUEST + the sysroot's length. */
+static const char *host_path(sys_t *s, const char *path, char *buf, size_t len)
 {
-    return is_self_exe(path) && s->exe_path ? s->exe_path : path;
+    if (is_self_exe(path) && s->exe_path) return s->exe_path;
+    if (s->sysroot && path[0] == '/') {
+        int n = snprintf(buf, len, "%s%s", s->sysroot, path);
+        if (n > 0 && (size_t)n < len && access(buf, F_OK) == 0) return buf;
+    }
+    return path;
 }
+
+#define HOST_PATH_MAX (PATH_MAX_GUEST + 4096)
 
 /* ---- file descriptors ---------------------------------------------------- */
 
@@ -514,18 +551,23 @@ int64_t sys_h_clock_nanosleep(sys_t *s, cpu_t *c, const uint64_t a[6])
     return 0;
 }
 
-#define TICKS_PER_SEC 100          /* USER_HZ */
+/* Nanoseconds in clock ticks of the ABI's USER_HZ (100, Alpha 1024). */
+static uint64_t ns_to_ticks(const sys_t *s, uint64_t ns)
+{
+    uint64_t hz = s->abi->clock_tick_hz ? s->abi->clock_tick_hz : 100;
+    return (uint64_t)((unsigned __int128)ns * hz / 1000000000u);
+}
 
 /* struct tms: four clock_t; returns ticks since boot. */
 int64_t sys_h_times(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    uint64_t cpu_ticks = clock_ns(s, c, L_CLOCK_PROCESS_CPUTIME) / (1000000000 / TICKS_PER_SEC);
+    uint64_t cpu_ticks = ns_to_ticks(s, clock_ns(s, c, L_CLOCK_PROCESS_CPUTIME));
     if (a[0]) {
         uint8_t b[32] = {0};
         sys_put(b, 0, cpu_ticks, 8);
         if (!copy_out(s, a[0], b, sizeof b)) return -EFAULT;
     }
-    return (int64_t)(clock_ns(s, c, L_CLOCK_MONOTONIC) / (1000000000 / TICKS_PER_SEC));
+    return (int64_t)ns_to_ticks(s, clock_ns(s, c, L_CLOCK_MONOTONIC));
 }
 
 /* struct rusage (144 bytes on 64-bit ABIs): user time from the run, the
@@ -632,6 +674,14 @@ int64_t sys_h_rt_sigaction(sys_t *s, cpu_t *c, const uint64_t a[6])
     return 0;
 }
 
+/* The bit of a guest sigset_t that holds Linux generic signal sig. */
+static uint64_t guest_sigbit(const sys_t *s, int sig)
+{
+    for (int g = 1; g <= SYS_NSIG; g++)
+        if (s->abi->signal_in((uint64_t)g) == sig) return 1ull << (g - 1);
+    return 0;
+}
+
 int64_t sys_h_rt_sigprocmask(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     if (a[3] != 8) return -EINVAL;
@@ -640,7 +690,7 @@ int64_t sys_h_rt_sigprocmask(sys_t *s, cpu_t *c, const uint64_t a[6])
         if (!get_u64(s, a[1], &set)) return -EFAULT;
         int how = s->abi->sigmask_how_in(a[0]);
         if (how < 0) return -EINVAL;
-        uint64_t unblockable = (1ull << (L_SIGKILL - 1)) | (1ull << (L_SIGSTOP - 1));
+        uint64_t unblockable = guest_sigbit(s, L_SIGKILL) | guest_sigbit(s, L_SIGSTOP);
         if (how == 0) s->sigmask |= set;
         else if (how == 1) s->sigmask &= ~set;
         else s->sigmask = set;
@@ -673,11 +723,8 @@ static bool default_ignored(int sig)
 /* A signal sent to ourselves: ignored, or the process dies of it with the
  * status a shell reports (128 + signal).  A signal with a guest handler
  * would need delivery, which is not emulated: stop the run. */
-static int64_t signal_self(sys_t *s, cpu_t *c, uint64_t gsig)
+int64_t sys_raise_signal(sys_t *s, cpu_t *c, int sig)
 {
-    if (gsig == 0) return 0;
-    int sig = s->abi->signal_in(gsig);
-    if (sig <= 0 || sig > SYS_NSIG) return -EINVAL;
     uint64_t handler = sys_get(s->sigaction[sig], 0, 8);   /* first word on both ABIs */
     if (handler == 1) return 0;                             /* SIG_IGN */
     if (handler == 0) {                                     /* SIG_DFL */
@@ -685,6 +732,14 @@ static int64_t signal_self(sys_t *s, cpu_t *c, uint64_t gsig)
         guest_exit(c, 128 + sig);
     }
     cpu_stop(c, STOP_BAD_SYSCALL, cpu_get(c, s->abi->nr_reg));
+}
+
+static int64_t signal_self(sys_t *s, cpu_t *c, uint64_t gsig)
+{
+    if (gsig == 0) return 0;
+    int sig = s->abi->signal_in(gsig);
+    if (sig <= 0 || sig > SYS_NSIG) return -EINVAL;
+    return sys_raise_signal(s, c, sig);
 }
 
 int64_t sys_h_kill(sys_t *s, cpu_t *c, const uint64_t a[6])
@@ -708,24 +763,43 @@ int64_t sys_h_tgkill(sys_t *s, cpu_t *c, const uint64_t a[6])
 
 /* ---- resource limits -------------------------------------------------------- */
 
-static int64_t rlimit_access(sys_t *s, uint64_t gres, uint64_t new_addr, uint64_t old_addr)
+/* A limit as getrlimit/setrlimit show it: RLIM_INFINITY is ~0 inside and
+ * for prlimit64, the ABI's own value (Alpha: 2^63 - 1) for the old calls;
+ * larger old-call values mean infinity too, as the kernel reads them. */
+static uint64_t rlim_out(const sys_t *s, uint64_t v, bool old)
+{
+    uint64_t inf = old && s->abi->rlim_infinity ? s->abi->rlim_infinity : RLIM_INF;
+    return v >= inf ? inf : v;
+}
+
+static uint64_t rlim_in(const sys_t *s, uint64_t v, bool old)
+{
+    uint64_t inf = old && s->abi->rlim_infinity ? s->abi->rlim_infinity : RLIM_INF;
+    return v >= inf ? RLIM_INF : v;
+}
+
+static int64_t rlimit_access(sys_t *s, uint64_t gres, uint64_t new_addr, uint64_t old_addr,
+                             bool old_call)
 {
     int r = s->abi->rlimit_in(gres);
     if (r < 0 || r >= SYS_NRLIMIT) return -EINVAL;
     uint8_t b[16];
+    uint64_t soft = 0, hard = 0;
     if (new_addr) {
         if (!copy_in(s, new_addr, b, sizeof b)) return -EFAULT;
-        if (sys_get(b, 0, 8) > sys_get(b, 8, 8)) return -EINVAL;
+        soft = rlim_in(s, sys_get(b, 0, 8), old_call);
+        hard = rlim_in(s, sys_get(b, 8, 8), old_call);
+        if (soft > hard) return -EINVAL;
     }
     if (old_addr) {
         uint8_t o[16];
-        sys_put(o, 0, s->rlimit[r][0], 8);
-        sys_put(o, 8, s->rlimit[r][1], 8);
+        sys_put(o, 0, rlim_out(s, s->rlimit[r][0], old_call), 8);
+        sys_put(o, 8, rlim_out(s, s->rlimit[r][1], old_call), 8);
         if (!copy_out(s, old_addr, o, sizeof o)) return -EFAULT;
     }
     if (new_addr) {
-        s->rlimit[r][0] = sys_get(b, 0, 8);
-        s->rlimit[r][1] = sys_get(b, 8, 8);
+        s->rlimit[r][0] = soft;
+        s->rlimit[r][1] = hard;
     }
     return 0;
 }
@@ -733,17 +807,17 @@ static int64_t rlimit_access(sys_t *s, uint64_t gres, uint64_t new_addr, uint64_
 int64_t sys_h_prlimit64(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     if (!is_self(a[0])) return -ESRCH;
-    return rlimit_access(s, a[1], a[2], a[3]);
+    return rlimit_access(s, a[1], a[2], a[3], false);
 }
 
 int64_t sys_h_getrlimit(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    return rlimit_access(s, a[0], 0, a[1]);
+    return rlimit_access(s, a[0], 0, a[1], true);
 }
 
 int64_t sys_h_setrlimit(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    return rlimit_access(s, a[0], a[1], 0);
+    return rlimit_access(s, a[0], a[1], 0, true);
 }
 
 /* ---- basic I/O ---------------------------------------------------------------- */
@@ -932,8 +1006,11 @@ int64_t sys_h_openat(sys_t *s, cpu_t *c, const uint64_t a[6])
     int64_t r = get_at(s, a[0], a[1], &p);
     if (r) return r;
     int flags = s->abi->open_flags_in(a[2]);
+    char buf[HOST_PATH_MAX];
     int hfd = open_virtual(p.path);
-    if (hfd == -1) hfd = openat(p.dirfd, host_path(s, p.path), flags, (mode_t)(a[3] & 07777));
+    if (hfd == -1)
+        hfd = openat(p.dirfd, host_path(s, p.path, buf, sizeof buf), flags,
+                     (mode_t)(a[3] & 07777));
     if (hfd < 0) return host_err();
     return fd_install(s, hfd, flags & O_CLOEXEC, 0);
 }
@@ -975,35 +1052,54 @@ static void stat_from_host(const struct stat *h, sys_stat_t *st)
     st->ctime_nsec = h->st_ctim.tv_nsec;
 }
 
-static int64_t put_stat(sys_t *s, uint64_t addr, const struct stat *h)
+/* Write a host stat in the guest's struct stat (wide = false) or struct
+ * stat64 (wide = true) layout. */
+static int64_t put_stat(sys_t *s, uint64_t addr, const struct stat *h, bool wide)
 {
     sys_stat_t st;
     uint8_t buf[256];
     stat_from_host(h, &st);
     memset(buf, 0, sizeof buf);
-    s->abi->stat_out(&st, buf);
-    return copy_out(s, addr, buf, s->abi->stat_size) ? 0 : -EFAULT;
+    (wide ? s->abi->stat64_out : s->abi->stat_out)(&st, buf);
+    return copy_out(s, addr, buf, wide ? s->abi->stat64_size : s->abi->stat_size)
+         ? 0 : -EFAULT;
 }
 
-int64_t sys_h_fstat(sys_t *s, cpu_t *c, const uint64_t a[6])
+static int64_t do_fstat(sys_t *s, const uint64_t a[6], bool wide)
 {
     int hfd = host_of(s, a[0]);
     struct stat h;
     if (hfd < 0) return -EBADF;
     if (fstat(hfd, &h) < 0) return host_err();
-    return put_stat(s, a[1], &h);
+    return put_stat(s, a[1], &h, wide);
 }
 
-int64_t sys_h_newfstatat(sys_t *s, cpu_t *c, const uint64_t a[6])
+static int64_t do_fstatat(sys_t *s, const uint64_t a[6], bool wide)
 {
     at_path_t p;
     struct stat h;
+    char buf[HOST_PATH_MAX];
     int64_t r = get_at(s, a[0], a[1], &p);
     if (r) return r;
     if (a[3] & ~(uint64_t)(L_AT_SYMLINK_NOFOLLOW | L_AT_NO_AUTOMOUNT | L_AT_EMPTY_PATH))
         return -EINVAL;
-    if (fstatat(p.dirfd, host_path(s, p.path), &h, at_flags_in(a[3])) < 0) return host_err();
-    return put_stat(s, a[2], &h);
+    if (fstatat(p.dirfd, host_path(s, p.path, buf, sizeof buf), &h, at_flags_in(a[3])) < 0)
+        return host_err();
+    return put_stat(s, a[2], &h, wide);
+}
+
+int64_t sys_h_fstat(sys_t *s, cpu_t *c, const uint64_t a[6]) { return do_fstat(s, a, false); }
+int64_t sys_h_newfstatat(sys_t *s, cpu_t *c, const uint64_t a[6]) { return do_fstatat(s, a, false); }
+
+/* The struct stat64 calls of ABIs that have them (Alpha). */
+int64_t sys_h_fstat64(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    return s->abi->stat64_out ? do_fstat(s, a, true) : -ENOSYS;
+}
+
+int64_t sys_h_fstatat64(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    return s->abi->stat64_out ? do_fstatat(s, a, true) : -ENOSYS;
 }
 
 /* statx: glibc falls back to newfstatat when it is missing. */
@@ -1015,7 +1111,8 @@ int64_t sys_h_faccessat(sys_t *s, cpu_t *c, const uint64_t a[6])
     int64_t r = get_at(s, a[0], a[1], &p);
     if (r) return r;
     if (a[2] & ~7ull) return -EINVAL;
-    return host_ret(faccessat(p.dirfd, host_path(s, p.path), (int)a[2], 0));
+    char buf[HOST_PATH_MAX];
+    return host_ret(faccessat(p.dirfd, host_path(s, p.path, buf, sizeof buf), (int)a[2], 0));
 }
 
 int64_t sys_h_faccessat2(sys_t *s, cpu_t *c, const uint64_t a[6])
@@ -1025,7 +1122,8 @@ int64_t sys_h_faccessat2(sys_t *s, cpu_t *c, const uint64_t a[6])
     if (r) return r;
     if (a[2] & ~7ull) return -EINVAL;
     int flags = at_flags_in(a[3]) | (a[3] & L_AT_EACCESS ? AT_EACCESS : 0);
-    return host_ret(faccessat(p.dirfd, host_path(s, p.path), (int)a[2], flags));
+    char buf[HOST_PATH_MAX];
+    return host_ret(faccessat(p.dirfd, host_path(s, p.path, buf, sizeof buf), (int)a[2], flags));
 }
 
 int64_t sys_h_unlinkat(sys_t *s, cpu_t *c, const uint64_t a[6])
@@ -1087,7 +1185,8 @@ int64_t sys_h_readlinkat(sys_t *s, cpu_t *c, const uint64_t a[6])
         n = (ssize_t)strlen(s->exe_path);
         memcpy(buf, s->exe_path, (size_t)n);
     } else {
-        n = readlinkat(p.dirfd, p.path, buf, sizeof buf);
+        char hbuf[HOST_PATH_MAX];
+        n = readlinkat(p.dirfd, host_path(s, p.path, hbuf, sizeof hbuf), buf, sizeof buf);
         if (n < 0) return host_err();
     }
     if ((uint64_t)n > a[3]) n = (ssize_t)a[3];
@@ -1361,20 +1460,28 @@ int64_t sys_h_dup3(sys_t *s, cpu_t *c, const uint64_t a[6])
     return to;
 }
 
-int64_t sys_h_pipe2(sys_t *s, cpu_t *c, const uint64_t a[6])
+int64_t sys_open_pipe(sys_t *s, uint64_t guest_flags, int64_t gfd[2])
 {
-    int flags = s->abi->open_flags_in(a[1]);
+    int flags = s->abi->open_flags_in(guest_flags);
     int fds[2];
     if (flags & ~(O_CLOEXEC | O_NONBLOCK | O_DIRECT)) return -EINVAL;
-    if (!range_ok(s, a[0], 8, true)) return -EFAULT;
     if (pipe2(fds, flags) < 0) return host_err();
-    int64_t r0 = fd_install(s, fds[0], flags & O_CLOEXEC, 0);
-    if (r0 < 0) { close(fds[1]); return r0; }
-    int64_t r1 = fd_install(s, fds[1], flags & O_CLOEXEC, 0);
-    if (r1 < 0) { fd_release(s, (int)r0); return r1; }
+    gfd[0] = fd_install(s, fds[0], flags & O_CLOEXEC, 0);
+    if (gfd[0] < 0) { close(fds[1]); return gfd[0]; }
+    gfd[1] = fd_install(s, fds[1], flags & O_CLOEXEC, 0);
+    if (gfd[1] < 0) { fd_release(s, (int)gfd[0]); return gfd[1]; }
+    return 0;
+}
+
+int64_t sys_h_pipe2(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    int64_t fds[2];
+    if (!range_ok(s, a[0], 8, true)) return -EFAULT;
+    int64_t r = sys_open_pipe(s, a[1], fds);
+    if (r) return r;
     uint8_t b[8];
-    sys_put(b, 0, (uint64_t)r0, 4);
-    sys_put(b, 4, (uint64_t)r1, 4);
+    sys_put(b, 0, (uint64_t)fds[0], 4);
+    sys_put(b, 4, (uint64_t)fds[1], 4);
     mem_write(s->mem, a[0], b, sizeof b);
     return 0;
 }

@@ -1,6 +1,7 @@
 /*
  * syscall_impl.h - private interface between the ABI-independent syscall
- * handlers (syscall.c) and the per-ABI tables (syscall_rv64.c, later Alpha).
+ * handlers (syscall.c) and the per-ABI tables (syscall_rv64.c,
+ * syscall_alpha.c).
  *
  * Handlers take the guest's raw argument registers and return a value or a
  * negative *host* errno; sys_call() converts errors to the guest's
@@ -18,7 +19,7 @@
 #define SYS_HANDLERS(X)                                                        \
     X(exit) X(exit_group) X(read) X(write) X(readv) X(writev) X(pread64)        \
     X(pwrite64) X(preadv) X(pwritev) X(openat) X(close) X(lseek) X(fstat)       \
-    X(newfstatat) X(statx) X(faccessat) X(faccessat2) X(unlinkat) X(mkdirat)    \
+    X(newfstatat) X(fstat64) X(fstatat64) X(statx) X(faccessat) X(faccessat2) X(unlinkat) X(mkdirat)    \
     X(renameat2) X(linkat) X(symlinkat) X(readlinkat) X(getcwd) X(chdir)        \
     X(fchdir) X(umask) X(fchmod) X(fchmodat) X(fchown) X(fchownat)              \
     X(ftruncate) X(truncate) X(fsync) X(getdents64) X(utimensat) X(ioctl)       \
@@ -38,6 +39,16 @@
     int64_t sys_h_##name(struct sys *s, cpu_t *c, const uint64_t a[6]);
 SYS_HANDLERS(SYS_DECLARE_HANDLER)
 #undef SYS_DECLARE_HANDLER
+
+/* For ABI-specific handlers: guest memory copies that check the pages are
+ * mapped with the access a syscall needs (false: the call fails EFAULT). */
+bool sys_copy_in(struct sys *s, uint64_t addr, void *buf, uint64_t len);
+bool sys_copy_out(struct sys *s, uint64_t addr, const void *buf, uint64_t len);
+/* A pipe with guest O_* flags: its guest fds in gfd; 0 or -errno. */
+int64_t sys_open_pipe(struct sys *s, uint64_t guest_flags, int64_t gfd[2]);
+/* The process sends itself Linux generic signal sig (its recorded action
+ * decides: ignored, the process dies, or the run stops). */
+int64_t sys_raise_signal(struct sys *s, cpu_t *c, int sig);
 
 /* Little-endian field access for the ABI structure encoders (both guest
  * ABIs are little endian). */

@@ -1,7 +1,8 @@
 #!/bin/bash
 # run_all.sh BUILD_DIR - the whole test suite behind `make test`: unit tests,
 # bad-input tests, guest-fault tests, timing-model micro-benchmarks,
-# differential tests against qemu-riscv64 and the workload checks.  Each
+# differential tests against qemu-riscv64 and qemu-alpha (static programs,
+# and dynamic ones through --sysroot) and the workload checks.  Each
 # suite ends with "N passed, M failed"; this script adds them up and ends
 # with the same line for the whole run.
 set -u
@@ -31,6 +32,10 @@ run_suite badinput   tests/badinput/run.sh "$build"
 run_suite faults     tests/faults/run.sh "$build"
 run_suite timing     tests/timing/run.sh "$build"
 run_suite diff       tests/diff/run.sh "$build"
+run_suite diff-rv64-dyn     tests/diff/run.sh "$build" --variant=rv64-dyn
+run_suite diff-alpha-dyn    tests/diff/run.sh "$build" --variant=alpha-dyn
+run_suite diff-alpha-static tests/diff/run.sh "$build" --variant=alpha-static
+run_suite determinism       tests/diff/determinism.sh "$build"
 run_suite workloads  tests/workloads_check.sh "$build"
 run_suite dise       tests/dise/run.sh "$build"
 echo "=== summary"

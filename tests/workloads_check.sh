@@ -9,9 +9,17 @@
 #   alpha    qemu-alpha -L /usr/alpha-linux-gnu PROG test exits 0 and prints
 #            exactly what the rv64 build printed
 #   hps-sim  (only if $HPS_SIM, default ./hps-sim, exists) hps-sim PROG test
-#            gives the same stdout, stderr and exit status as qemu-riscv64,
-#            on the functional core and under each in-order timing model
-#            (variants hps-sim, hps-sim/inorder5, hps-sim/ev5)
+#            gives the same stdout, stderr and exit status as the reference:
+#            hps-sim, hps-sim/inorder5, hps-sim/ev5
+#                            the rv64 build (functional core and the two
+#                            in-order timing models) vs qemu-riscv64
+#            hps-sim/rv64-dyn   the rv64-dyn build with --sysroot
+#                            /usr/riscv64-linux-gnu vs qemu-riscv64
+#            hps-sim/alpha-dyn  the alpha-dyn build with --sysroot
+#                            /usr/alpha-linux-gnu vs qemu-alpha -L
+#            hps-sim/alpha-static, .../inorder5, .../ev5
+#                            the alpha-static build (functional and timing)
+#                            vs qemu-alpha -L on the alpha-dyn build
 # Prints "PASS name variant" or "FAIL name variant: reason" per check, then
 # "N passed, M failed"; exits nonzero if any check failed.  Programs are
 # checked two at a time; the output stays in name order.
@@ -26,9 +34,12 @@ fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "FAIL workloads setup: no build directory $1"; echo "0 passed, 1 failed"; exit 1; }
 rvdir=$build/workloads/rv64
+rvdyn=$build/workloads/rv64-dyn
 adir=$build/workloads/alpha-dyn
+astat=$build/workloads/alpha-static
 sim=${HPS_SIM:-$root/hps-sim}
 alpha_root=/usr/alpha-linux-gnu
+rv_root=/usr/riscv64-linux-gnu
 jobs=2
 limit=${WORKLOAD_TIMEOUT:-900}
 
@@ -87,23 +98,43 @@ check_program() {
         echo "FAIL $name alpha: no alpha-dyn build" >>"$res"
     fi
 
-    if [ -x "$sim" ] && [ -x "$rv" ]; then
-        check_sim "$name" hps-sim "$w.sim"
-        check_sim "$name" hps-sim/inorder5 "$w.in5" --config inorder5
-        check_sim "$name" hps-sim/ev5 "$w.ev5" --config ev5
+    [ -x "$sim" ] || return
+    if [ -x "$rv" ]; then
+        check_sim "$name" hps-sim "$w.sim" "$w.rv" "$rv"
+        check_sim "$name" hps-sim/inorder5 "$w.in5" "$w.rv" "$rv" --config inorder5
+        check_sim "$name" hps-sim/ev5 "$w.ev5" "$w.rv" "$rv" --config ev5
+        check_sim "$name" hps-sim/rv64-dyn "$w.rvd" "$w.rv" "$rvdyn/$name" --sysroot "$rv_root"
+    fi
+    if [ -x "$al" ]; then
+        check_sim "$name" hps-sim/alpha-dyn "$w.ald" "$w.al" "$al" --sysroot "$alpha_root"
+        local st=$astat/$name
+        check_sim "$name" hps-sim/alpha-static "$w.als" "$w.al" "$st"
+        check_sim "$name" hps-sim/alpha-static/inorder5 "$w.ali" "$w.al" "$st" --config inorder5
+        check_sim "$name" hps-sim/alpha-static/ev5 "$w.ale" "$w.al" "$st" --config ev5
     fi
 }
 
-# check_sim NAME VARIANT OUTPREFIX [OPTION...] : hps-sim [OPTION...] PROG test
-# must give what qemu-riscv64 gave (check_program's $w.rv.*); appends to $res.
+# check_sim NAME VARIANT OUTPREFIX REFPREFIX PROG [OPTION...] : hps-sim
+# [OPTION...] PROG test must give what the reference run REFPREFIX.* of
+# check_program gave; appends to $res.
 check_sim() {
-    local name=$1 variant=$2 out=$3 why=""
-    shift 3
-    (cd "$root" && run_one "$out" "$sim" "$@" "$rvdir/$name" test)
-    [ "$(cat "$out.rc")" = "$(cat "$w.rv.rc")" ] ||
-        why="exit status $(cat "$out.rc") vs qemu $(cat "$w.rv.rc")"
-    [ -n "$why" ] || cmp -s "$out.out" "$w.rv.out" || why="stdout differs from qemu-riscv64"
-    [ -n "$why" ] || cmp -s "$out.err" "$w.rv.err" || why="stderr differs from qemu-riscv64"
+    local name=$1 variant=$2 out=$3 ref=$4 prog=$5 why=""
+    shift 5
+    local what=qemu-riscv64
+    [ "$ref" = "$w.al" ] && what=qemu-alpha
+    if [ ! -x "$prog" ]; then
+        echo "FAIL $name $variant: $prog not built" >>"$res"
+        return
+    fi
+    if [ ! -f "$ref.rc" ]; then
+        echo "FAIL $name $variant: no $what output to compare with" >>"$res"
+        return
+    fi
+    (cd "$root" && run_one "$out" "$sim" "$@" "$prog" test)
+    [ "$(cat "$out.rc")" = "$(cat "$ref.rc")" ] ||
+        why="exit status $(cat "$out.rc") vs $what $(cat "$ref.rc")"
+    [ -n "$why" ] || cmp -s "$out.out" "$ref.out" || why="stdout differs from $what"
+    [ -n "$why" ] || cmp -s "$out.err" "$ref.err" || why="stderr differs from $what"
     if [ -z "$why" ]; then
         echo "PASS $name $variant" >>"$res"
     else

@@ -1,7 +1,10 @@
 #!/bin/bash
 # run.sh BUILD_DIR - end-to-end bad-input tests of ./hps-sim: missing and
 # unreadable files, non-ELF files, foreign and 32-bit ELFs, dynamically
-# linked and truncated or corrupt RISC-V executables, bad command lines.
+# linked programs without a usable --sysroot, truncated or corrupt RISC-V
+# executables, Alpha executables with unsupported features, bad command
+# lines; and one guest fault that needs a clear report: an Alpha program
+# calling an unknown PAL function (status 132, pc and symbol named).
 #
 # Every case must exit with status 2 and print exactly one line on stderr
 # that starts with "hps-sim: " (file cases: the line names the file and
@@ -126,9 +129,59 @@ else
 fi
 
 printf 'int main(void) { return 0; }\n' >"$tmp/trivial.c"
+
+# ---- --sysroot problems -------------------------------------------------------
+check sysroot-missing option '--sysroot.*no such file.*expected a directory' \
+    --sysroot "$tmp/no-such-root" /bin/true
+check sysroot-not-a-directory option '--sysroot.*not a directory' \
+    --sysroot "$tmp/script.sh" /bin/true
+
+# ---- Alpha programs that cannot be run ------------------------------------------
+# fault_case NAME STATUS KEYWORD FILE: a guest fault, reported on one line
+# with the pc and the symbol, with exit status STATUS.
+fault_case() {
+    local name=$1 want=$2 keyword=$3 rc; shift 3
+    timeout 20 "$sim" "$@" >"$tmp/stdout" 2>"$tmp/stderr" </dev/null
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        fail "$name" "exit status $rc, expected $want (stderr: $(head -c 200 "$tmp/stderr"))"
+    elif [ "$(wc -l <"$tmp/stderr")" -ne 1 ]; then
+        fail "$name" "expected one line on stderr: $(head -c 300 "$tmp/stderr" | tr '\n' '|')"
+    elif ! grep -qE -- "$keyword" "$tmp/stderr"; then
+        fail "$name" "message lacks /$keyword/: $(head -1 "$tmp/stderr")"
+    else
+        pass "$name"
+    fi
+}
+
 if command -v "$ALPHA_CC" >/dev/null &&
-   "$ALPHA_CC" -O2 -static -o "$tmp/alpha" "$tmp/trivial.c" 2>"$tmp/cc.log"; then
-    file_case alpha-elf "$tmp/alpha" 'alpha'
+   "$ALPHA_CC" -O2 -static -Wl,--no-relax -o "$tmp/alpha" "$tmp/trivial.c" 2>"$tmp/cc.log"; then
+    ca() { cp "$tmp/alpha" "$tmp/$1"; }
+    ca alpha-msb;   patch "$tmp/alpha-msb" 5 02                     # EI_DATA
+    file_case alpha-big-endian "$tmp/alpha-msb" 'big-endian.*EI_DATA.*little-endian'
+    ca alpha-32;    patch "$tmp/alpha-32" 4 01                      # EI_CLASS
+    file_case alpha-class32 "$tmp/alpha-32" '32-bit.*EI_CLASS.*64-bit'
+    ca alpha-taso;  patch "$tmp/alpha-taso" 48 01000000             # e_flags
+    file_case alpha-taso "$tmp/alpha-taso" 'unsupported Alpha ELF feature.*EF_ALPHA_32BIT'
+    if "$ALPHA_CC" -O2 -o "$tmp/alpha-dyn" "$tmp/trivial.c" 2>"$tmp/cc.log"; then
+        file_case dynamic-alpha "$tmp/alpha-dyn" \
+            'dynamically linked.*--sysroot.*/usr/alpha-linux-gnu'
+        mkdir -p "$tmp/rv-root/lib"
+        want_file=$tmp/alpha-dyn
+        check sysroot-without-interpreter file 'interpreter /lib/ld-linux.so.2 not found' \
+            --sysroot "$tmp/rv-root" "$tmp/alpha-dyn"
+    fi
+    # an unknown PAL function (call_pal 0x99) at a named symbol
+    printf '%s\n' '	.globl _start' '_start:' '	nop' '	.globl bad_pal_here' \
+        '	.type bad_pal_here, @function' 'bad_pal_here:' '	nop' '	.long 0x99' \
+        '	.size bad_pal_here, .-bad_pal_here' >"$tmp/pal.s"
+    if "$ALPHA_CC" -nostdlib -static -o "$tmp/pal" "$tmp/pal.s" 2>"$tmp/cc.log"; then
+        fault_case alpha-unknown-pal 132 \
+            '^hps-sim: illegal instruction at pc 0x[0-9a-f]+ \(bad_pal_here\+0x4\).*call_pal' \
+            "$tmp/pal"
+    else
+        fail alpha-unknown-pal "$ALPHA_CC cannot assemble a PAL call"
+    fi
 else
     skip alpha-elf "$ALPHA_CC cannot build a static program"
 fi
@@ -139,7 +192,22 @@ if ! command -v "$RV_CC" >/dev/null ||
     fail riscv-toolchain "$RV_CC cannot build a static program"
 else
     if "$RV_CC" -O2 -o "$tmp/dynamic" "$tmp/trivial.c" 2>"$tmp/cc.log"; then
-        file_case dynamic-riscv64 "$tmp/dynamic" 'dynamically linked.*-static'
+        file_case dynamic-riscv64 "$tmp/dynamic" \
+            'dynamically linked.*--sysroot.*/usr/riscv64-linux-gnu.*-static'
+        mkdir -p "$tmp/empty-root"
+        want_file=$tmp/dynamic
+        check sysroot-empty file 'interpreter /lib/ld-linux-riscv64-lp64d.so.1 not found under --sysroot' \
+            --sysroot "$tmp/empty-root" "$tmp/dynamic"
+        # an interpreter of the wrong machine (the Alpha dynamic linker)
+        if [ -f /usr/alpha-linux-gnu/lib/ld-linux.so.2 ]; then
+            mkdir -p "$tmp/mixed-root/lib"
+            cp /usr/alpha-linux-gnu/lib/ld-linux.so.2 "$tmp/mixed-root/lib/ld-linux-riscv64-lp64d.so.1"
+            check sysroot-foreign-interpreter file 'interpreter.*Alpha ELF.*expected RISC-V' \
+                --sysroot "$tmp/mixed-root" "$tmp/dynamic"
+            printf 'not an ELF\n' >"$tmp/mixed-root/lib/ld-linux-riscv64-lp64d.so.1"
+            check sysroot-corrupt-interpreter file 'interpreter.*not an ELF' \
+                --sysroot "$tmp/mixed-root" "$tmp/dynamic"
+        fi
     else
         skip dynamic-riscv64 "$RV_CC cannot link dynamically"
     fi

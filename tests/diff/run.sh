@@ -1,18 +1,31 @@
 #!/bin/bash
-# tests/diff/run.sh BUILD_DIR [NAME...] - differential tests: every guest
-# program BUILD_DIR/guest/rv64/NAME (from tests/guest/NAME.c) runs under
-# qemu-riscv64 and under ./hps-sim with the same arguments
-# (tests/guest/NAME.args, @DIR@ -> a scratch directory), the same stdin
-# (tests/guest/NAME.stdin or /dev/null) and the same minimal environment;
-# stdout, stderr and exit status must be identical.
+# tests/diff/run.sh BUILD_DIR [--variant=V] [NAME...] - differential tests:
+# every guest program of a build variant (from tests/guest/NAME.c, see
+# tests/guest/guest.mk) runs under qemu-user and under ./hps-sim with the
+# same arguments (tests/guest/NAME.args, @DIR@ -> a scratch directory), the
+# same stdin (tests/guest/NAME.stdin or /dev/null) and the same minimal
+# environment; stdout, stderr and exit status must be identical.
+#
+# Variants (the program under hps-sim / the reference run):
+#   rv64          BUILD_DIR/guest/rv64/NAME (static)  vs  qemu-riscv64 (default)
+#   rv64-dyn      guest/rv64-dyn/NAME with --sysroot /usr/riscv64-linux-gnu
+#                 vs  qemu-riscv64 -L /usr/riscv64-linux-gnu
+#   alpha-dyn     guest/alpha-dyn/NAME with --sysroot /usr/alpha-linux-gnu
+#                 vs  qemu-alpha -L /usr/alpha-linux-gnu
+#   alpha-static  guest/alpha-static/NAME (static)  vs  the alpha-dyn build
+#                 under qemu-alpha -L (qemu-alpha cannot run static Alpha
+#                 programs)
 #
 # Prints "PASS name" or "FAIL name: what differed" (plus a short diff
-# excerpt) per program in name order, then "N passed, M failed"; exits
-# nonzero if anything failed.  Optional NAMEs restrict the run.
+# excerpt) per program in name order (names are VARIANT/NAME except for
+# rv64), then "N passed, M failed"; exits nonzero if anything failed.
+# Optional NAMEs restrict the run.
 # Environment knobs:
 #   HPS_SIM=cmd          simulator command (default ./hps-sim; may contain
 #                        options, e.g. "./hps-sim --model ooo")
-#   HPS_REF=cmd          reference command (default qemu-riscv64)
+#   HPS_REF=cmd          reference command (default: the variant's qemu)
+#   HPS_SYSROOT_RV64, HPS_SYSROOT_ALPHA   sysroots (default the Debian
+#                        cross ones above)
 #   HPS_DIFF_TIMEOUT=s   per-run timeout in seconds (default 120)
 #   HPS_DIFF_JOBS=n      parallel tests, 1 or 2 (default 2)
 #   HPS_DIFF_KEEP=1      keep the scratch/output directory of failing tests
@@ -21,9 +34,27 @@ cd "$(dirname "$0")/../.." || exit 2
 root=$PWD
 build=${1:-build}
 shift || true
+variant=rv64
+case ${1:-} in --variant=*) variant=${1#--variant=}; shift ;; esac
 case $build in /*) ;; *) build=$root/$build ;; esac
 sim=${HPS_SIM:-./hps-sim}
-ref=${HPS_REF:-qemu-riscv64}
+rv_root=${HPS_SYSROOT_RV64:-/usr/riscv64-linux-gnu}
+al_root=${HPS_SYSROOT_ALPHA:-/usr/alpha-linux-gnu}
+# progdir: programs run by hps-sim; refdir: programs run by the reference
+case $variant in
+    rv64)         progdir=$build/guest/rv64;         refdir=$progdir
+                  ref_def="qemu-riscv64";              sim_opts=() ;;
+    rv64-dyn)     progdir=$build/guest/rv64-dyn;     refdir=$progdir
+                  ref_def="qemu-riscv64 -L $rv_root";  sim_opts=(--sysroot "$rv_root") ;;
+    alpha-dyn)    progdir=$build/guest/alpha-dyn;    refdir=$progdir
+                  ref_def="qemu-alpha -L $al_root";    sim_opts=(--sysroot "$al_root") ;;
+    alpha-static) progdir=$build/guest/alpha-static; refdir=$build/guest/alpha-dyn
+                  ref_def="qemu-alpha -L $al_root";    sim_opts=() ;;
+    *) echo "FAIL setup: unknown variant '$variant' (rv64, rv64-dyn, alpha-dyn, alpha-static)"
+       echo "0 passed, 1 failed"; exit 1 ;;
+esac
+ref=${HPS_REF:-$ref_def}
+label() { if [ "$variant" = rv64 ]; then echo "$1"; else echo "$variant/$1"; fi; }
 tmo=${HPS_DIFF_TIMEOUT:-120}
 jobs=${HPS_DIFF_JOBS:-2}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
@@ -34,7 +65,6 @@ read -r -a sim_cmd <<<"$sim"
 case ${sim_cmd[0]} in */*) [ "${sim_cmd[0]#/}" = "${sim_cmd[0]}" ] && sim_cmd[0]=$root/${sim_cmd[0]} ;; esac
 read -r -a ref_cmd <<<"$ref"
 
-progdir=$build/guest/rv64
 names=()
 if [ $# -gt 0 ]; then
     names=("$@")
@@ -44,7 +74,7 @@ else
     done
 fi
 if [ ${#names[@]} -eq 0 ]; then
-    echo "FAIL (no guest programs in $progdir; run 'make guests BUILD=${1:-build}')"
+    echo "FAIL (no guest programs in $progdir; run 'make guests BUILD=$build')"
     echo "0 passed, 1 failed"
     exit 1
 fi
@@ -82,9 +112,11 @@ run_one() {
     local w=$results/$name.d
     mkdir -p "$w"
     local res=$w/result
-    local prog=$progdir/$name
-    if [ -n "$ref_problem" ]; then echo "FAIL $name: $ref_problem" >"$res.tmp"; mv "$res.tmp" "$res"; return; fi
-    if [ ! -x "$prog" ]; then echo "FAIL $name: $prog not built" >"$res.tmp"; mv "$res.tmp" "$res"; return; fi
+    local prog=$progdir/$name refprog=$refdir/$name
+    local shown; shown=$(label "$name")
+    if [ -n "$ref_problem" ]; then echo "FAIL $shown: $ref_problem" >"$res.tmp"; mv "$res.tmp" "$res"; return; fi
+    if [ ! -x "$prog" ]; then echo "FAIL $shown: $prog not built" >"$res.tmp"; mv "$res.tmp" "$res"; return; fi
+    if [ ! -x "$refprog" ]; then echo "FAIL $shown: $refprog not built" >"$res.tmp"; mv "$res.tmp" "$res"; return; fi
     local scratch=$w/scratch
     local argline="" args=()
     [ -f "tests/guest/$name.args" ] && argline=$(head -n 1 "tests/guest/$name.args")
@@ -97,13 +129,14 @@ run_one() {
     [ -f "tests/guest/$name.stdin" ] && in=$root/tests/guest/$name.stdin
 
     mkdir -p "$scratch"
-    run_cmd "$w/ref" "$scratch" "$in" "${ref_cmd[@]}" "$prog" "${args[@]}"
+    # the reference may run another build of the program (alpha-static)
+    run_cmd "$w/ref" "$scratch" "$in" "${ref_cmd[@]}" "$refprog" "${args[@]}"
     rm -rf "$scratch"; mkdir -p "$scratch"
     local msg=""
     if [ -n "$sim_problem" ]; then
         msg=$sim_problem
     else
-        run_cmd "$w/sim" "$scratch" "$in" "${sim_cmd[@]}" "$prog" "${args[@]}"
+        run_cmd "$w/sim" "$scratch" "$in" "${sim_cmd[@]}" "${sim_opts[@]}" "$prog" "${args[@]}"
         local rr sr
         rr=$(cat "$w/ref.rc"); sr=$(cat "$w/sim.rc")
         if [ "$rr" = 124 ] || [ "$rr" = 137 ]; then
@@ -127,9 +160,9 @@ run_one() {
         fi
     fi
     if [ -z "$msg" ]; then
-        echo "PASS $name" >"$res.tmp"
+        echo "PASS $shown" >"$res.tmp"
     else
-        echo "FAIL $name: $msg" >"$res.tmp"
+        echo "FAIL $shown: $msg" >"$res.tmp"
         if [ "${HPS_DIFF_KEEP:-0}" = 1 ]; then
             local keep
             keep=$(mktemp -d "${TMPDIR:-/tmp}/hps-diff-$name.XXXXXX")

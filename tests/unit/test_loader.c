@@ -1,6 +1,8 @@
 /*
- * test_loader.c - unit tests (cmocka) for the ELF loader, the initial Linux
- * stack, the symbol table and the libopcodes disassembler.
+ * test_loader.c - unit tests (cmocka) for the ELF loader (RISC-V and Alpha
+ * images, the ELF interpreter of a dynamic program from a sysroot), the
+ * initial Linux stack of both ISAs, the symbol table and the libopcodes
+ * disassembler.
  *
  * Every test ELF is put together here byte by byte (Elf64 structs from
  * <elf.h>) and written to a private temporary directory, so the tests need
@@ -372,7 +374,8 @@ static void test_dynamic(void **state)
                             .p_memsz = sizeof interp, .p_align = 1 };
     const char *path = write_elf(&t, "dynamic", FILE_SIZE);
     expect_bad(path, "dynamically linked executable (interpreter "
-                     "/lib/ld-linux-riscv64-lp64d.so.1); link it with -static");
+                     "/lib/ld-linux-riscv64-lp64d.so.1); run it with --sysroot DIR");
+    expect_bad(path, "e.g. --sysroot /usr/riscv64-linux-gnu), or link it with -static");
     /* a PT_INTERP pointing outside the file is a truncation, not a crash */
     t.ph[2].p_offset = 0x10000;
     expect_bad(write_elf(&t, "dynamic-bad", FILE_SIZE), "segment 2 extends past end");
@@ -534,6 +537,243 @@ static void test_stack_no_env(void **state)
     assert_int_equal(rd64(mem, sp + 24), 0);     /* envp end */
     assert_int_not_equal(rd64(mem, sp + 32), AT_NULL);
     mem_free(mem);
+}
+
+
+/* ---- Alpha images and the initial Alpha stack ------------------------------- */
+
+#define ALPHA_TEXT 0x120000000ull
+
+/* make_good, moved to Alpha's link address. */
+static void make_alpha(test_elf_t *t)
+{
+    make_good(t);
+    t->eh->e_machine = EM_ALPHA;
+    t->eh->e_entry = ALPHA_TEXT + CODE_OFF;
+    t->ph[0].p_vaddr = t->ph[0].p_paddr = ALPHA_TEXT;
+    t->ph[1].p_vaddr = t->ph[1].p_paddr = ALPHA_TEXT + 0x12200;
+}
+
+/* Walk an auxv at p into aux/seen (types below 64); returns the types in
+ * order in `order` (up to 64). */
+static int read_auxv(mem_t *mem, uint64_t p, uint64_t aux[64], bool seen[64], uint64_t order[64])
+{
+    int n = 0;
+    for (;; p += 16) {
+        uint64_t type = rd64(mem, p), val = rd64(mem, p + 8);
+        if (type == AT_NULL) break;
+        assert_true(type < 64 && n < 64);
+        assert_false(seen[type]);
+        seen[type] = true;
+        aux[type] = val;
+        order[n++] = type;
+    }
+    return n;
+}
+
+static void test_alpha_load_and_stack(void **state)
+{
+    (void)state;
+    test_elf_t t;
+    make_alpha(&t);
+    const char *path = write_elf(&t, "alpha", FILE_SIZE);
+    char err[512];
+    image_t img;
+    mem_t *mem = mem_new();
+    assert_true(loader_load(path, &isa_alpha, mem, &img, err, sizeof err));
+    assert_int_equal(img.entry, ALPHA_TEXT + CODE_OFF);
+    assert_int_equal(img.start, img.entry);
+    assert_int_equal(img.interp_base, 0);
+    /* whole 8 KiB pages: the data segment at +0x12200 maps from +0x12000 to
+     * +0x16000 (8 KiB multiple of its end 0x15200), brk on an 8 KiB page */
+    assert_non_null(mem_page(mem, ALPHA_TEXT + 0x1000));
+    assert_non_null(mem_page(mem, ALPHA_TEXT + 0x13000));
+    assert_null(mem_page(mem, ALPHA_TEXT + 0x16000));
+    assert_int_equal(img.brk_start, ALPHA_TEXT + 0x16000);
+
+    const guest_layout_t *lay = loader_layout(&isa_alpha);
+    assert_int_equal(lay->stack_top, 0x120000000ull);
+    assert_int_equal(lay->sp_reg, 30);
+    assert_int_equal(lay->page_size, 8192);
+    char *argv[] = { "alpha-prog", NULL };
+    char *envp[] = { "X=1", NULL };
+    uint8_t rnd[16] = {0};
+    uint64_t sp = loader_build_stack(mem, &img, &isa_alpha, 1, argv, envp, rnd, NULL);
+    assert_int_not_equal(sp, 0);
+    assert_int_equal(sp % 16, 0);
+    assert_true(sp < lay->stack_top && sp > lay->stack_top - lay->stack_size);
+    assert_int_equal(rd64(mem, sp), 1);
+    expect_str(mem, rd64(mem, sp + 8), "alpha-prog");
+    expect_str(mem, rd64(mem, sp + 24), "X=1");
+
+    uint64_t aux[64] = {0}, order[64];
+    bool seen[64] = {false};
+    int n = read_auxv(mem, sp + 40, aux, seen, order);
+    /* ARCH_DLINFO first: the four cache shapes, 0 = unknown */
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(order[k], 34 + k);
+        assert_int_equal(aux[34 + k], 0);
+    }
+    assert_int_equal(order[4], AT_HWCAP);
+    assert_int_equal(aux[AT_HWCAP], 0x307);       /* BWX FIX CIX MVI PRECISE_TRAP */
+    assert_int_equal(aux[AT_PAGESZ], 8192);
+    assert_int_equal(aux[AT_CLKTCK], 1024);
+    assert_int_equal(aux[AT_PHDR], ALPHA_TEXT + sizeof(Elf64_Ehdr));
+    assert_int_equal(aux[AT_ENTRY], ALPHA_TEXT + CODE_OFF);
+    assert_true(seen[AT_BASE]);
+    assert_int_equal(aux[AT_BASE], 0);
+    assert_false(seen[AT_MINSIGSTKSZ]);
+    assert_true(seen[AT_PLATFORM]);
+    expect_str(mem, aux[AT_PLATFORM], "ev67");
+    assert_int_equal(order[n - 1], AT_PLATFORM);  /* after AT_EXECFN */
+    expect_str(mem, aux[AT_EXECFN], "alpha-prog");
+    mem_free(mem);
+}
+
+static void test_alpha_unsupported(void **state)
+{
+    (void)state;
+    test_elf_t t;
+    make_alpha(&t);
+    t.eh->e_flags = 1;                           /* EF_ALPHA_32BIT (-taso) */
+    expect_bad(write_elf(&t, "alpha-taso", FILE_SIZE), "EF_ALPHA_32BIT");
+    make_alpha(&t);
+    t.eh->e_ident[EI_DATA] = ELFDATA2MSB;
+    expect_bad(write_elf(&t, "alpha-msb", FILE_SIZE), "big-endian ELF (e_ident[EI_DATA]");
+    make_alpha(&t);
+    t.eh->e_ident[EI_CLASS] = ELFCLASS32;
+    expect_bad(write_elf(&t, "alpha-32", FILE_SIZE), "32-bit ELF (e_ident[EI_CLASS]");
+    make_alpha(&t);
+    t.ph[1].p_vaddr = 0x11ff00000ull;            /* inside the Alpha stack */
+    char err[512] = "";
+    image_t img;
+    mem_t *mem = mem_new();
+    assert_false(loader_load(write_elf(&t, "alpha-stack", FILE_SIZE), &isa_alpha, mem, &img,
+                             err, sizeof err));
+    assert_non_null(strstr(err, "overlaps the stack"));
+    mem_free(mem);
+}
+
+/* ---- dynamic programs: the interpreter from a sysroot ------------------------- */
+
+#define INTERP "/lib/ld-test.so.1"
+#define INTERP_ENTRY 0x104ull
+
+/* An ET_DYN "dynamic linker": one R+X segment at 0 holding 4 words. */
+static void write_interp(const char *root, int machine, bool own_interp)
+{
+    test_elf_t t;
+    make_good(&t);
+    t.eh->e_type = ET_DYN;
+    t.eh->e_machine = (Elf64_Half)machine;
+    t.eh->e_entry = INTERP_ENTRY;
+    t.ph[0].p_vaddr = t.ph[0].p_paddr = 0;
+    t.ph[0].p_align = 0x10000;
+    t.ph[1].p_vaddr = t.ph[1].p_paddr = 0x10200;
+    if (own_interp)
+        t.ph[2] = (Elf64_Phdr){ .p_type = PT_INTERP, .p_offset = 0x280, .p_filesz = 4 };
+    char dir[512], file[600];
+    snprintf(dir, sizeof dir, "%s/lib", root);
+    mkdir(root, 0755);
+    mkdir(dir, 0755);
+    snprintf(file, sizeof file, "%s" INTERP, root);
+    write_file(file, t.bytes, FILE_SIZE);
+}
+
+/* A dynamic PIE program naming INTERP. */
+static const char *write_dynamic(const char *name, int machine)
+{
+    test_elf_t t;
+    make_good(&t);
+    t.eh->e_type = ET_DYN;
+    t.eh->e_machine = (Elf64_Half)machine;
+    static const char interp[] = INTERP;
+    memcpy(t.bytes + 0x280, interp, sizeof interp);
+    t.ph[2] = (Elf64_Phdr){ .p_type = PT_INTERP, .p_flags = PF_R, .p_offset = 0x280,
+                            .p_vaddr = 0x10280, .p_filesz = sizeof interp,
+                            .p_memsz = sizeof interp, .p_align = 1 };
+    return write_elf(&t, name, FILE_SIZE);
+}
+
+static void test_sysroot_interpreter(void **state)
+{
+    (void)state;
+    char root[512];
+    snprintf(root, sizeof root, "%s/sysroot", tmpdir);
+    write_interp(root, EM_RISCV, false);
+    const char *path = write_dynamic("dyn-prog", EM_RISCV);
+    char err[512] = "";
+    image_t img;
+    mem_t *mem = mem_new();
+    if (!loader_load_sysroot(path, &isa_rv64, root, mem, &img, err, sizeof err))
+        fail_msg("load: %s", err);
+    const guest_layout_t *lay = loader_layout(&isa_rv64);
+    assert_true(img.is_dynamic);
+    assert_string_equal(img.interp, INTERP);
+    assert_int_equal(img.interp_base, lay->interp_base);      /* 64 KiB aligned */
+    assert_int_equal(img.start, lay->interp_base + INTERP_ENTRY);
+    assert_int_equal(img.load_bias, lay->et_dyn_base);        /* ET_DYN_BASE, aligned */
+    assert_int_equal(img.entry, ENTRY + img.load_bias);
+    uint32_t insn = 0;
+    assert_true(mem_read(mem, img.start - 4, &insn, 4));      /* interp code at 0x100 */
+    assert_int_equal(insn, 0x00150513);
+    /* the break follows the program, not the interpreter */
+    assert_int_equal(img.brk_start, img.load_bias + 0x16000);
+
+    char *argv[] = { "dyn-prog", NULL }, *envp[] = { NULL };
+    uint8_t rnd[16] = {0};
+    uint64_t sp = loader_build_stack(mem, &img, &isa_rv64, 1, argv, envp, rnd, NULL);
+    uint64_t aux[64] = {0}, order[64];
+    bool seen[64] = {false};
+    read_auxv(mem, sp + 32, aux, seen, order);
+    assert_int_equal(aux[AT_BASE], lay->interp_base);
+    assert_int_equal(aux[AT_ENTRY], img.entry);
+    assert_int_equal(aux[AT_PHDR], img.load_bias + TEXT_VADDR + sizeof(Elf64_Ehdr));
+    assert_int_equal(aux[AT_PHNUM], 3);
+    mem_free(mem);
+
+    /* deterministic: the same addresses every time */
+    image_t img2;
+    mem = mem_new();
+    assert_true(loader_load_sysroot(path, &isa_rv64, root, mem, &img2, err, sizeof err));
+    assert_int_equal(img2.interp_base, img.interp_base);
+    assert_int_equal(img2.start, img.start);
+    mem_free(mem);
+}
+
+static void expect_sysroot_bad(const char *path, const char *root, const char *want)
+{
+    char err[1024] = "";
+    image_t img;
+    mem_t *mem = mem_new();
+    assert_false(loader_load_sysroot(path, &isa_rv64, root, mem, &img, err, sizeof err));
+    if (!strstr(err, want)) fail_msg("message \"%s\" lacks \"%s\"", err, want);
+    if (strncmp(err, path, strlen(path))) fail_msg("message \"%s\" does not start with the program", err);
+    mem_free(mem);
+}
+
+static void test_sysroot_problems(void **state)
+{
+    (void)state;
+    char empty[512], alpha[512], nested[512];
+    snprintf(empty, sizeof empty, "%s/empty-root", tmpdir);
+    mkdir(empty, 0755);
+    const char *path = write_dynamic("dyn-prog2", EM_RISCV);
+    expect_sysroot_bad(path, empty, "ELF interpreter " INTERP " not found under --sysroot");
+    snprintf(alpha, sizeof alpha, "%s/alpha-root", tmpdir);
+    write_interp(alpha, EM_ALPHA, false);
+    expect_sysroot_bad(path, alpha, "Alpha ELF (machine 36902), expected RISC-V");
+    snprintf(nested, sizeof nested, "%s/nested-root", tmpdir);
+    write_interp(nested, EM_RISCV, true);
+    expect_sysroot_bad(path, nested, "has an interpreter of its own");
+    /* a truncated interpreter is named as such */
+    char file[600];
+    snprintf(file, sizeof file, "%s" INTERP, empty);
+    mkdir(strcat(strcpy(file, empty), "/lib"), 0755);
+    snprintf(file, sizeof file, "%s" INTERP, empty);
+    write_file(file, "\177ELF", 4);
+    expect_sysroot_bad(path, empty, "ELF interpreter");
+    expect_sysroot_bad(path, empty, "truncated");
 }
 
 /* ---- symbol table ------------------------------------------------------------ */
@@ -715,6 +955,10 @@ int main(void)
         cmocka_unit_test(test_stack_deterministic),
         cmocka_unit_test(test_stack_no_env),
         cmocka_unit_test(test_stack_too_big),
+        cmocka_unit_test(test_alpha_load_and_stack),
+        cmocka_unit_test(test_alpha_unsupported),
+        cmocka_unit_test(test_sysroot_interpreter),
+        cmocka_unit_test(test_sysroot_problems),
         cmocka_unit_test(test_symtab),
         cmocka_unit_test(test_symtab_none),
         cmocka_unit_test(test_disasm),
