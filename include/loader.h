@@ -70,8 +70,10 @@ int loader_segment_prot(uint32_t p_flags);
 typedef struct guest_layout {
     uint64_t stack_top, stack_size;   /* the stack: [top - size, top)        */
     uint64_t et_dyn_base;             /* ET_DYN executables (ELF_ET_DYN_BASE) */
-    uint64_t interp_base;             /* the ELF interpreter (ld.so)         */
-    uint64_t mmap_bottom, mmap_top;   /* where mmap places new mappings      */
+    uint64_t mmap_bottom, mmap_top;   /* where mmap places new mappings; the
+                                         ELF interpreter is the first        */
+    bool mmap_bottom_up;              /* first fit from mmap_bottom (Alpha's
+                                         legacy layout), else from mmap_top  */
     uint64_t addr_limit;              /* TASK_SIZE: user addresses below     */
     uint64_t page_size;               /* ELF_EXEC_PAGESIZE: segments are
                                          mapped in whole pages of this size  */

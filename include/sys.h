@@ -125,7 +125,9 @@ typedef struct sys {
     mem_t *mem;
     sys_config_t cfg;
     uint64_t brk_start, brk_cur;        /* program break                    */
-    uint64_t mmap_bottom, mmap_top;     /* where anonymous mmaps go         */
+    uint64_t mmap_bottom, mmap_top;     /* where mmap places new mappings   */
+    bool mmap_bottom_up;                /* first fit from the bottom (Alpha's
+                                           legacy layout), else from the top */
     int host_fd[SYS_MAX_FDS];           /* guest fd -> host fd, -1 = closed */
     uint8_t fd_flags[SYS_MAX_FDS];      /* SYS_FD_*: owned (close the host fd), cloexec */
     uint64_t rng_state;                 /* splitmix64 stream for getrandom  */
@@ -151,8 +153,9 @@ void   sys_free(sys_t *s);
 void   sys_set_brk(sys_t *s, uint64_t brk_start);
 /* The guest program's path, reported by readlink("/proc/self/exe"). */
 void   sys_set_exe(sys_t *s, const char *path);
-/* Where mmap places mappings without a usable hint (top-down from top). */
-void   sys_set_mmap_area(sys_t *s, uint64_t bottom, uint64_t top);
+/* Where mmap places mappings without a usable hint: the lowest free range
+ * from bottom up, or the highest one from top down. */
+void   sys_set_mmap_area(sys_t *s, uint64_t bottom, uint64_t top, bool bottom_up);
 /* Look absolute guest paths up under dir first (open, stat, access,
  * readlink), falling back to the host path, as qemu -L does. */
 void   sys_set_sysroot(sys_t *s, const char *dir);

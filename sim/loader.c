@@ -32,12 +32,11 @@
 
 /* RISC-V, Sv39 (TASK_SIZE 2^38): ET_DYN programs at 2/3 of the space
  * (ELF_ET_DYN_BASE), the stack just under the top, mmaps top-down below
- * it; ld.so at a fixed base in the mmap area. */
+ * it, the first of them ld.so. */
 static const guest_layout_t layout_rv64 = {
     .stack_top = GUEST_STACK_TOP,
     .stack_size = GUEST_STACK_SIZE,
     .et_dyn_base = 0x2aaaaaa000ull,
-    .interp_base = 0x3ff0000000ull,
     .mmap_bottom = 0x10000ull,
     .mmap_top = GUEST_STACK_TOP - GUEST_STACK_SIZE - (1ull << 20),
     .addr_limit = 1ull << 38,
@@ -46,15 +45,16 @@ static const guest_layout_t layout_rv64 = {
 };
 
 /* Alpha (TASK_SIZE 0x40000000000): the stack grows down from STACK_TOP
- * 0x120000000, just below where executables are linked; ld.so at
- * TASK_UNMAPPED_BASE, ET_DYN programs 16 MiB above it. */
+ * 0x120000000, just below where executables are linked; mmaps go bottom-up
+ * from TASK_UNMAPPED_BASE (TASK_SIZE / 2), the first of them ld.so; ET_DYN
+ * programs 16 MiB above it. */
 static const guest_layout_t layout_alpha = {
     .stack_top = 0x120000000ull,
     .stack_size = GUEST_STACK_SIZE,
     .et_dyn_base = 0x20001000000ull,
-    .interp_base = 0x20000000000ull,
     .mmap_bottom = 0x20000000000ull,
-    .mmap_top = 0x30000000000ull,
+    .mmap_top = 0x40000000000ull,
+    .mmap_bottom_up = true,
     .addr_limit = 0x40000000000ull,
     .page_size = 8192,
     .sp_reg = 30,                                   /* sp = r30 */
@@ -428,15 +428,46 @@ static bool entry_is_mapped(const elf_file_t *f, uint64_t entry)
 
 /* The bias an image must be loaded at: 0 for ET_EXEC, base rounded up to
  * the largest segment alignment for ET_DYN. */
-static uint64_t choose_bias(const elf_file_t *f, const guest_layout_t *lay, uint64_t base)
+/* The largest power-of-two PT_LOAD alignment, at least a page. */
+static uint64_t load_align(const elf_file_t *f, const guest_layout_t *lay)
 {
-    if (f->eh.e_type != ET_DYN) return 0;
     uint64_t align = lay->page_size;
     for (size_t k = 0; k < f->phnum; k++)
         if (f->ph[k].p_type == PT_LOAD && f->ph[k].p_align > align &&
             (f->ph[k].p_align & (f->ph[k].p_align - 1)) == 0)
             align = f->ph[k].p_align;
-    return align_up(base, align);
+    return align;
+}
+
+static uint64_t choose_bias(const elf_file_t *f, const guest_layout_t *lay, uint64_t base)
+{
+    if (f->eh.e_type != ET_DYN) return 0;
+    return align_up(base, load_align(f, lay));
+}
+
+/* Bytes from the lowest PT_LOAD address to the highest end (what the
+ * kernel reserves for an ET_DYN image, total_mapping_size()). */
+static uint64_t load_span(const elf_file_t *f)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t k = 0; k < f->phnum; k++) {
+        const GElf_Phdr *p = &f->ph[k];
+        if (p->p_type != PT_LOAD || !p->p_memsz) continue;
+        if (p->p_vaddr < lo) lo = p->p_vaddr;
+        if (p->p_vaddr + p->p_memsz > hi) hi = p->p_vaddr + p->p_memsz;
+    }
+    return hi > lo ? hi - lo : 0;
+}
+
+/* Where an ET_DYN interpreter goes: where the first mmap would, the bottom
+ * of a bottom-up mmap area, or the top of a top-down one (just below the
+ * stack gap, as ld.so sits on RISC-V Linux).  Deterministic: no ASLR. */
+static uint64_t interp_bias(const elf_file_t *f, const guest_layout_t *lay)
+{
+    if (f->eh.e_type != ET_DYN) return 0;
+    uint64_t align = load_align(f, lay), span = load_span(f);
+    if (lay->mmap_bottom_up || span >= lay->mmap_top) return align_up(lay->mmap_bottom, align);
+    return (lay->mmap_top - span) & ~(align - 1);
 }
 
 /* Record PT_INTERP in img (validated: inside the file, NUL-terminated). */
@@ -574,7 +605,7 @@ static bool load_interp(const elf_file_t *prog, const char *sysroot,
     ok = check_interp(&in, prog, err, errlen);
     image_t ii;
     memset(&ii, 0, sizeof ii);
-    uint64_t bias = choose_bias(&in, lay, lay->interp_base);
+    uint64_t bias = interp_bias(&in, lay);
     if (ok && !map_image(&in, bias, lay, mem, &ii, inner, sizeof inner))
         ok = interp_fail(prog->path, inner, err, errlen);
     if (ok && overlaps(img, ii.lowest, ii.highest)) {

@@ -542,7 +542,7 @@ static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const s
     g->sys = sys_new(g->mem, abi_for(isa), &scfg);
     sys_set_brk(g->sys, g->img.brk_start);
     sys_set_exe(g->sys, path);
-    sys_set_mmap_area(g->sys, lay->mmap_bottom, lay->mmap_top);
+    sys_set_mmap_area(g->sys, lay->mmap_bottom, lay->mmap_top, lay->mmap_bottom_up);
     if (o->sysroot) sys_set_sysroot(g->sys, o->sysroot);
     if (silent) {                   /* the baseline run: same input, no output */
         int in = baseline_stdin();

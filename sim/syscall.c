@@ -141,10 +141,11 @@ void sys_set_exe(sys_t *s, const char *path)
     s->exe_path = real ? real : strdup(path);
 }
 
-void sys_set_mmap_area(sys_t *s, uint64_t bottom, uint64_t top)
+void sys_set_mmap_area(sys_t *s, uint64_t bottom, uint64_t top, bool bottom_up)
 {
     s->mmap_bottom = bottom;
     s->mmap_top = top;
+    s->mmap_bottom_up = bottom_up;
 }
 
 void sys_set_sysroot(sys_t *s, const char *dir)
@@ -1533,12 +1534,28 @@ static bool range_mapped(sys_t *s, uint64_t addr, uint64_t len)
     return true;
 }
 
+/* The lowest free, ABI-page-aligned range of len bytes in the mmap area
+ * (Linux's legacy bottom-up layout), or 0. */
+static uint64_t find_free_up(sys_t *s, uint64_t len)
+{
+    uint64_t ps = s->abi->page_size;
+    for (uint64_t a = s->mmap_bottom; a + len > a && a + len <= s->mmap_top;) {
+        uint64_t p = a;
+        while (p < a + len && !mem_is_mapped(s->mem, p)) p += GUEST_PAGE_SIZE;
+        if (p >= a + len) return a;
+        a = (p + GUEST_PAGE_SIZE + ps - 1) & ~(ps - 1);   /* past the mapped page */
+    }
+    return 0;
+}
+
 /* Where a new mapping of len bytes goes: the hint if it is free, else the
- * highest free range below the stack.  0 if there is no room. */
+ * first free range from the bottom or the top of the mmap area (as the
+ * ABI's layout says).  0 if there is no room. */
 static uint64_t place_mapping(sys_t *s, uint64_t hint, uint64_t len)
 {
     uint64_t ps = s->abi->page_size;
     if (hint && page_aligned(s, hint) && range_free(s, hint, len)) return hint;
+    if (s->mmap_bottom_up) return find_free_up(s, len);
     uint64_t slack = ps > GUEST_PAGE_SIZE ? ps - GUEST_PAGE_SIZE : 0;
     uint64_t r = mem_find_free(s->mem, len + slack, s->mmap_bottom, s->mmap_top);
     if (!r) return 0;
