@@ -78,7 +78,8 @@ enum {
 typedef struct insn {
     exec_fn  exec;       /* semantics; NULL = slot not decoded yet           */
     uint64_t pc;
-    int64_t  imm;        /* sign-extended immediate (or shift amount, csr#)  */
+    int64_t  imm;        /* sign-extended immediate (or shift amount, csr#);
+                            indirect transfers go to rs1 + imm, aligned    */
     uint64_t target;     /* static target of direct branches/jumps           */
     uint64_t count;      /* ground truth: times this static insn executed    */
     uint64_t taken;      /* ground truth: times a branch/jump was taken      */

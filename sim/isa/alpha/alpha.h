@@ -46,7 +46,9 @@ typedef enum {
                        own row, as alpha_int.def does for r31)                     */
     ALF_FMEM_ST,    /* FP store: rs1 = Rb, rs2 = Fa, imm                           */
     ALF_MFC,        /* opcode 0x18: rd = Ra, rs1 = Rb, imm = function (15:0)       */
-    ALF_JMP,        /* jmp/jsr/ret/jsr_coroutine: rd = Ra, rs1 = Rb, imm = hint    */
+    ALF_JMP,        /* jmp/jsr/ret/jsr_coroutine: rd = Ra, rs1 = Rb, imm = 0: the
+                       target is Rb & ~3 (isa.h: indirect transfers go to
+                       rs1 + imm); the prediction hint is not kept           */
     ALF_BR,         /* br/bsr: rd = Ra, target = pc + 4 + 4 * sext(disp21)         */
     ALF_BCC,        /* integer conditional branch: rs1 = Ra, target                */
     ALF_FBCC,       /* FP conditional branch: rs1 = Fa, target                     */

@@ -77,7 +77,7 @@ static void extract_operands(const insn_def_t *d, uint32_t w, insn_t *out)
     case ALF_FMEM:     out->rd = fdst(ra); out->rs1 = isrc(rb); out->imm = mem_disp(w); break;
     case ALF_FMEM_ST:  out->rs1 = isrc(rb); out->rs2 = fsrc(ra); out->imm = mem_disp(w); break;
     case ALF_MFC:      out->rd = idst(ra); out->rs1 = isrc(rb); out->imm = bits(w, 15, 0); break;
-    case ALF_JMP:      out->rd = idst(ra); out->rs1 = isrc(rb); out->imm = bits(w, 13, 0); break;
+    case ALF_JMP:      out->rd = idst(ra); out->rs1 = isrc(rb); out->imm = 0; break;
     case ALF_BR:       out->rd = idst(ra); out->imm = branch_disp(w); break;
     case ALF_BCC:      out->rs1 = isrc(ra); out->imm = branch_disp(w); break;
     case ALF_FBCC:     out->rs1 = fsrc(ra); out->imm = branch_disp(w); break;
