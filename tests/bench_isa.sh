@@ -41,8 +41,8 @@ timed_run() {
 }
 
 echo "RISC-V RV64GC against Alpha, size $size"
-fmt='%-14s %8s %7s %8s %7s %7s | %7s %7s %7s %7s %7s\n'
-printf "$fmt" workload rvMinst rvFnM alMinst alFnM al/rv rvEv5M alEv5M al/rv "" ""
+fmt='%-14s %8s %7s %8s %7s %7s | %7s %7s %7s\n'
+printf "$fmt" workload rvMinst rvFnM alMinst alFnM al/rv rvEv5M alEv5M al/rv
 rows=()
 for n in "${names[@]}"; do
     rv=$build/workloads/rv64/$n; al=$build/workloads/alpha-static/$n
