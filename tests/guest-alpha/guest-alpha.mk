@@ -7,7 +7,9 @@
 # other guest programs:
 #   $(BUILD)/guest/alpha-dyn/NAME     alpha-linux-gnu-gcc -O2 (dynamic; the
 #                                     qemu-alpha -L /usr/alpha-linux-gnu run)
-#   $(BUILD)/guest/alpha-static/NAME  alpha-linux-gnu-gcc -O2 -static (hps-sim)
+#   $(BUILD)/guest/alpha-static/NAME  alpha-linux-gnu-gcc -O2 -static (hps-sim),
+#                                     linked with $(ALPHA_STATIC_LDFLAGS)
+#                                     (--no-relax, see workloads/workloads.mk)
 # tests/guest-alpha/NAME.cflags, if present, holds extra compiler flags.
 # Some programs #include others (or tests/guest sources); gcc's dependency
 # files (in $(BUILD)/guest/alpha-deps/) rebuild them when those change.
@@ -25,8 +27,9 @@ $(GALPHA_DYN): $(BUILD)/guest/alpha-dyn/%: tests/guest-alpha/%.c
 	@mkdir -p $(dir $@) $(GALPHA_DEPS)
 	$(GALPHA_CC) -MF $(GALPHA_DEPS)/dyn-$*.d -MT $@ -o $@ $< -lm
 
-$(GALPHA_STAT): $(BUILD)/guest/alpha-static/%: tests/guest-alpha/%.c
+$(GALPHA_STAT): $(BUILD)/guest/alpha-static/%: tests/guest-alpha/%.c workloads/workloads.mk
 	@mkdir -p $(dir $@) $(GALPHA_DEPS)
-	$(GALPHA_CC) -MF $(GALPHA_DEPS)/static-$*.d -MT $@ -static -o $@ $< -lm
+	$(GALPHA_CC) -MF $(GALPHA_DEPS)/static-$*.d -MT $@ -static $(ALPHA_STATIC_LDFLAGS) \
+	    -o $@ $< -lm
 
 -include $(GALPHA_NAMES:%=$(GALPHA_DEPS)/dyn-%.d) $(GALPHA_NAMES:%=$(GALPHA_DEPS)/static-%.d)
