@@ -77,6 +77,7 @@ deps:
 
 # ---- guest programs -------------------------------------------------------
 include tests/guest/guest.mk
+include tests/guest-alpha/guest-alpha.mk
 # the guest handler runtime, embedded in libhps.a
 include productions/productions.mk
 include tests/timing/timing.mk

@@ -36,6 +36,7 @@ run_suite diff-rv64-dyn     tests/diff/run.sh "$build" --variant=rv64-dyn
 run_suite diff-alpha-dyn    tests/diff/run.sh "$build" --variant=alpha-dyn
 run_suite diff-alpha-static tests/diff/run.sh "$build" --variant=alpha-static
 run_suite determinism       tests/diff/determinism.sh "$build"
+run_suite alpha-fp-traps    tests/guest-alpha/run_traps.sh "$build"
 run_suite workloads  tests/workloads_check.sh "$build"
 run_suite dise       tests/dise/run.sh "$build"
 echo "=== summary"
