@@ -445,18 +445,27 @@ static uint64_t choose_bias(const elf_file_t *f, const guest_layout_t *lay, uint
     return align_up(base, load_align(f, lay));
 }
 
-/* Bytes from the lowest PT_LOAD address to the highest end (what the
- * kernel reserves for an ET_DYN image, total_mapping_size()). */
-static uint64_t load_span(const elf_file_t *f)
+/* The lowest PT_LOAD address and the highest end, unbiased ([0, 0) if
+ * there is none). */
+static void load_extent(const elf_file_t *f, uint64_t *lo, uint64_t *hi)
 {
-    uint64_t lo = UINT64_MAX, hi = 0;
+    *lo = UINT64_MAX;
+    *hi = 0;
     for (size_t k = 0; k < f->phnum; k++) {
         const GElf_Phdr *p = &f->ph[k];
         if (p->p_type != PT_LOAD || !p->p_memsz) continue;
-        if (p->p_vaddr < lo) lo = p->p_vaddr;
-        if (p->p_vaddr + p->p_memsz > hi) hi = p->p_vaddr + p->p_memsz;
+        if (p->p_vaddr < *lo) *lo = p->p_vaddr;
+        if (p->p_vaddr + p->p_memsz > *hi) *hi = p->p_vaddr + p->p_memsz;
     }
-    return hi > lo ? hi - lo : 0;
+    if (*hi <= *lo) *lo = *hi = 0;
+}
+
+/* Bytes the kernel reserves for an ET_DYN image (total_mapping_size()). */
+static uint64_t load_span(const elf_file_t *f)
+{
+    uint64_t lo, hi;
+    load_extent(f, &lo, &hi);
+    return hi - lo;
 }
 
 /* Where an ET_DYN interpreter goes: where the first mmap would, the bottom
@@ -577,8 +586,8 @@ static bool overlaps(const image_t *img, uint64_t lo, uint64_t hi)
     return lo < img->highest && img->lowest < hi;
 }
 
-/* Open, check and map the interpreter SYSROOT/img->interp at the layout's
- * interpreter base; the program starts at its entry. */
+/* Open, check and map the interpreter SYSROOT/img->interp where the first
+ * mmap would go (interp_bias); the program starts at its entry. */
 static bool load_interp(const elf_file_t *prog, const char *sysroot,
                         const guest_layout_t *lay, mem_t *mem, image_t *img,
                         char *err, size_t errlen)
@@ -605,15 +614,16 @@ static bool load_interp(const elf_file_t *prog, const char *sysroot,
     ok = check_interp(&in, prog, err, errlen);
     image_t ii;
     memset(&ii, 0, sizeof ii);
-    uint64_t bias = interp_bias(&in, lay);
-    if (ok && !map_image(&in, bias, lay, mem, &ii, inner, sizeof inner))
-        ok = interp_fail(prog->path, inner, err, errlen);
-    if (ok && overlaps(img, ii.lowest, ii.highest)) {
+    uint64_t bias = interp_bias(&in, lay), lo, hi;
+    load_extent(&in, &lo, &hi);
+    if (ok && overlaps(img, lo + bias, hi + bias)) {
         snprintf(inner, sizeof inner, "%s: mapped at [0x%" PRIx64 ", 0x%" PRIx64 ") it "
-                 "overlaps the program [0x%" PRIx64 ", 0x%" PRIx64 ")", full, ii.lowest,
-                 ii.highest, img->lowest, img->highest);
+                 "would overlap the program [0x%" PRIx64 ", 0x%" PRIx64 ")", full, lo + bias,
+                 hi + bias, img->lowest, img->highest);
         ok = interp_fail(prog->path, inner, err, errlen);
     }
+    if (ok && !map_image(&in, bias, lay, mem, &ii, inner, sizeof inner))
+        ok = interp_fail(prog->path, inner, err, errlen);
     if (ok) {
         img->interp_base = ii.load_bias;
         img->start = ii.entry;
@@ -675,7 +685,7 @@ bool loader_load(const char *path, const isa_t *isa, mem_t *mem, image_t *img,
 
 /* Alpha AMASK feature bits: the AT_HWCAP of an Alpha (~amask(-1)). */
 enum { AMASK_BWX = 1, AMASK_FIX = 2, AMASK_CIX = 4, AMASK_MVI = 0x100,
-       AMASK_PRECISE_TRAP = 0x200 };
+       AMASK_PRECISE_TRAP = 0x200, AMASK_PREFETCH_WH = 0x1000 };
 
 /* Per-ISA auxiliary vector values (what that architecture's kernel sends). */
 typedef struct aux_arch {
@@ -692,12 +702,15 @@ static aux_arch_t aux_arch_for(const isa_t *isa)
 {
     aux_arch_t a = { 0, 0, 0, 0, NULL, 100 };
     if (isa && isa->elf_machine == EM_ALPHA) {
-        /* The modelled processor is an EV67-class 21264: byte/word,
+        /* The modelled processor is an EV67 (21264A), as the implver and
+         * amask instructions report (sim/isa/alpha/alpha_int.c): byte/word,
          * FP-extension, count and multimedia instructions, precise
-         * arithmetic traps; ELF_PLATFORM names it "ev67".  USER_HZ is 1024. */
+         * arithmetic traps, prefetch with modify intent; ELF_PLATFORM names
+         * it "ev67".  USER_HZ is 1024. */
         a.cache_first = ALPHA_AT_L1I_CACHESHAPE;
         a.cache_entries = ALPHA_AT_CACHE_ENTRIES;
-        a.hwcap = AMASK_BWX | AMASK_FIX | AMASK_CIX | AMASK_MVI | AMASK_PRECISE_TRAP;
+        a.hwcap = AMASK_BWX | AMASK_FIX | AMASK_CIX | AMASK_MVI | AMASK_PRECISE_TRAP |
+                  AMASK_PREFETCH_WH;
         a.platform = "ev67";
         a.clktck = 1024;
     } else if (isa && isa->elf_machine == EM_RISCV) {

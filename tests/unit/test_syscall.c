@@ -516,6 +516,54 @@ static void test_mmap_file(void **state)
     assert_int_equal(CALL(e, NR_mmap, 0, 4096, 1, 2, 77, 0), -EBADF_G);
 }
 
+/* What ld.so does with a shared library: reserve the whole span with a
+ * private file mapping, map the data segment over it with MAP_FIXED at its
+ * file offset, zero-fill bss with an anonymous MAP_FIXED mapping, close
+ * the gap with mprotect(PROT_NONE), then make RELRO read-only. */
+static void test_mmap_library_pattern(void **state)
+{
+    env_t *e = *state;
+    char path[128];
+    snprintf(path, sizeof path, "%s/lib.so", e->dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    for (int k = 0; k < 3 * 4096; k++) fputc(k < 8192 ? 'T' : 'D', f);   /* text, data */
+    fclose(f);
+    int64_t fd = guest_open(e, "lib.so", 0);
+    int64_t base = CALL(e, NR_mmap, 0, 0x8000, 5 /* R|X */, 2 /* PRIVATE */, (uint64_t)fd, 0);
+    assert_true(base > 0 && (base & 0xfff) == 0);
+    /* data: file page 2 at base + 0x5000, read-write, over the reservation */
+    int64_t d = CALL(e, NR_mmap, (uint64_t)base + 0x5000, 0x1000, 3, 0x12 /* PRIVATE|FIXED */,
+                     (uint64_t)fd, 0x2000);
+    assert_int_equal(d, base + 0x5000);
+    /* bss: one anonymous page after it */
+    int64_t z = CALL(e, NR_mmap, (uint64_t)base + 0x6000, 0x1000, 3, 0x32 /* |ANONYMOUS */,
+                     (uint64_t)-1, 0);
+    assert_int_equal(z, base + 0x6000);
+    assert_int_equal(CALL(e, NR_mprotect, (uint64_t)base + 0x2000, 0x3000, 0), 0);
+    char c;
+    assert_true(mem_read(e->mem, (uint64_t)base + 0x100, &c, 1));
+    assert_int_equal(c, 'T');
+    assert_true(mem_read(e->mem, (uint64_t)base + 0x5010, &c, 1));
+    assert_int_equal(c, 'D');
+    assert_true(mem_read(e->mem, (uint64_t)base + 0x6010, &c, 1));
+    assert_int_equal(c, 0);
+    assert_int_equal(mem_page(e->mem, (uint64_t)base)->prot, MEM_PROT_READ | MEM_PROT_EXEC);
+    assert_int_equal(mem_page(e->mem, (uint64_t)base + 0x3000)->prot, 0);
+    assert_int_equal(mem_page(e->mem, (uint64_t)base + 0x5000)->prot,
+                     MEM_PROT_READ | MEM_PROT_WRITE);
+    /* writes to the private data mapping do not reach the file */
+    assert_true(mem_write(e->mem, (uint64_t)base + 0x5010, "x", 1));
+    f = fopen(path, "rb");
+    fseek(f, 0x2010, SEEK_SET);
+    assert_int_equal(fgetc(f), 'D');
+    fclose(f);
+    assert_int_equal(CALL(e, NR_mprotect, (uint64_t)base + 0x5000, 0x1000, 1), 0);   /* RELRO */
+    assert_int_equal(mem_page(e->mem, (uint64_t)base + 0x5000)->prot, MEM_PROT_READ);
+    assert_int_equal(CALL(e, NR_munmap, (uint64_t)base, 0x7000), 0);
+    assert_null(mem_page(e->mem, (uint64_t)base + 0x6000));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -525,6 +573,7 @@ int main(void)
         T(test_munmap_mprotect),
         T(test_mremap),
         T(test_mmap_file),
+        T(test_mmap_library_pattern),
         T(test_file_io),
         T(test_fd_control),
         T(test_fstat_layout),
