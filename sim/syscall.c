@@ -148,10 +148,14 @@ void sys_set_mmap_area(sys_t *s, uint64_t bottom, uint64_t top, bool bottom_up)
     s->mmap_bottom_up = bottom_up;
 }
 
+/* Kept absolute (as qemu does), so a guest chdir does not move it. */
 void sys_set_sysroot(sys_t *s, const char *dir)
 {
     free(s->sysroot);
-    s->sysroot = dir ? strdup(dir) : NULL;
+    s->sysroot = NULL;
+    if (!dir) return;
+    char *real = realpath(dir, NULL);
+    s->sysroot = real ? real : strdup(dir);
 }
 
 static uint64_t splitmix64(uint64_t *state)

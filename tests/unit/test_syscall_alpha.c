@@ -413,6 +413,17 @@ static void test_sysroot_paths(void **state)
     CALL(e, NR_close, (uint64_t)fd);
     assert_int_equal(CALL(e, NR_stat64, put_str(e, 0, "/etc/only-in-root"), SCRATCH + 0x200), 0);
     assert_int_equal(rd(e, SCRATCH + 0x200 + 24, 8), 8);
+    /* a relative sysroot is taken from where hps-sim started, so a guest
+     * chdir does not move it */
+    char cwd[512];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(e->dir), 0);
+    sys_set_sysroot(e->sys, "root");
+    assert_int_equal(CALL(e, 12 /* chdir */, put_str(e, 0, "/")), 0);
+    fd = CALL(e, NR_openat, AT_FDCWD_G, put_str(e, 0, "/etc/only-in-root"), 0, 0);
+    expect_ok(e);
+    CALL(e, NR_close, (uint64_t)fd);
+    assert_int_equal(chdir(cwd), 0);
     sys_set_sysroot(e->sys, NULL);
     int64_t r = CALL(e, NR_openat, AT_FDCWD_G, put_str(e, 0, "/etc/only-in-root"), 0, 0);
     expect_err(e, r, A_ENOENT);
