@@ -4,7 +4,9 @@
  *
  * FUNC (and GNU IFUNC) symbols are sorted by address; aliases at one
  * address collapse to a single entry (global names beat weak ones, weak
- * beat local); a symbol of size 0 extends to the next symbol.
+ * beat local); a symbol of size 0 extends to the next symbol, but never
+ * past the end of its section (so the last one does not swallow every
+ * higher address, e.g. shared libraries mapped above the program).
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -21,6 +23,7 @@
 /* A symbol while the table is being built. */
 typedef struct raw_sym {
     uint64_t addr, size;
+    uint64_t limit;         /* end of the symbol's section                */
     size_t name_off;        /* into the table's string buffer */
     int rank;               /* binding preference: higher wins */
 } raw_sym_t;
@@ -55,7 +58,7 @@ static bool grow(void **p, size_t *cap, size_t need, size_t elem)
     return true;
 }
 
-static void add_symbol(builder_t *b, uint64_t addr, uint64_t size, const char *name,
+static void add_symbol(builder_t *b, uint64_t addr, uint64_t size, uint64_t limit, const char *name,
                        int rank)
 {
     size_t len = strlen(name) + 1;
@@ -65,7 +68,7 @@ static void add_symbol(builder_t *b, uint64_t addr, uint64_t size, const char *n
         return;
     }
     memcpy(b->strings + b->str_len, name, len);
-    b->syms[b->count++] = (raw_sym_t){ addr, size, b->str_len, rank };
+    b->syms[b->count++] = (raw_sym_t){ addr, size, limit, b->str_len, rank };
     b->str_len += len;
 }
 
@@ -74,6 +77,16 @@ static bool wanted(const GElf_Sym *s)
     unsigned type = GELF_ST_TYPE(s->st_info);
     return (type == STT_FUNC || type == STT_GNU_IFUNC) && s->st_shndx != SHN_UNDEF &&
            s->st_shndx != SHN_ABS && s->st_value != 0;
+}
+
+/* End address of section `index` (the limit of its size-0 symbols), or
+ * UINT64_MAX when the section is not part of the memory image. */
+static uint64_t section_end(Elf *elf, size_t index)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = elf_getscn(elf, index);
+    if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC)) return UINT64_MAX;
+    return sh.sh_addr + sh.sh_size;
 }
 
 static void read_section(builder_t *b, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
@@ -86,7 +99,8 @@ static void read_section(builder_t *b, Elf *elf, Elf_Scn *scn, const GElf_Shdr *
         if (!gelf_getsym(data, (int)k, &s) || !wanted(&s)) continue;
         const char *name = elf_strptr(elf, sh->sh_link, s.st_name);
         if (!name || !*name) continue;
-        add_symbol(b, s.st_value, s.st_size, name, binding_rank(GELF_ST_BIND(s.st_info)));
+        uint64_t limit = s.st_shndx < SHN_LORESERVE ? section_end(elf, s.st_shndx) : UINT64_MAX;
+        add_symbol(b, s.st_value, s.st_size, limit, name, binding_rank(GELF_ST_BIND(s.st_info)));
     }
 }
 
@@ -115,6 +129,23 @@ static int cmp_raw(const void *pa, const void *pb)
     return strcmp(sort_strings + a->name_off, sort_strings + b->name_off);
 }
 
+/* The extent of size-0 symbol k of the sorted list: up to the next symbol
+ * at a higher address or the end of its section, whichever comes first
+ * (1 = only its own address, when its section has no known end). */
+static uint64_t sized_to_next(const builder_t *b, size_t k)
+{
+    uint64_t addr = b->syms[k].addr, end = b->syms[k].limit;
+    for (size_t j = k + 1; j < b->count; j++)
+        if (b->syms[j].addr > addr) {
+            if (b->syms[j].addr < end) end = b->syms[j].addr;
+            break;
+        }
+    if (end <= addr) end = UINT64_MAX;       /* symbol outside its section */
+    for (size_t j = k + 1; j < b->count && end == UINT64_MAX; j++)
+        if (b->syms[j].addr > addr) end = b->syms[j].addr;
+    return end == UINT64_MAX ? 1 : end - addr;
+}
+
 /* Turn the sorted raw list into the final table (one entry per address). */
 static symtab_t *finish(builder_t *b)
 {
@@ -130,11 +161,10 @@ static symtab_t *finish(builder_t *b)
     size_t n = 0;
     for (size_t k = 0; k < b->count; k++) {
         if (n && st->syms[n - 1].addr == b->syms[k].addr) continue;
-        st->syms[n++] = (symbol_t){ b->syms[k].addr, b->syms[k].size,
-                                    st->strings + b->syms[k].name_off };
+        uint64_t size = b->syms[k].size;
+        if (size == 0) size = sized_to_next(b, k);
+        st->syms[n++] = (symbol_t){ b->syms[k].addr, size, st->strings + b->syms[k].name_off };
     }
-    for (size_t k = 0; k + 1 < n; k++)
-        if (st->syms[k].size == 0) st->syms[k].size = st->syms[k + 1].addr - st->syms[k].addr;
     st->count = n;
     return st;
 }

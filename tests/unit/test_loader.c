@@ -795,10 +795,10 @@ static void test_sysroot_problems(void **state)
 /* An ELF with section headers: .symtab, .strtab, .shstrtab. */
 static const char *write_symtab_elf(void)
 {
-    static const char strtab[] = "\0foo\0foo_alias\0bar\0baz\0data\0undef_fn\0zlocal";
+    static const char strtab[] = "\0foo\0foo_alias\0bar\0baz\0data\0undef_fn\0zlocal\0tail";
     enum { S_FOO = 1, S_ALIAS = 5, S_BAR = 15, S_BAZ = 19, S_DATA = 23, S_UNDEF = 28,
-           S_ZLOCAL = 37 };
-    static const char shstr[] = "\0.symtab\0.strtab\0.shstrtab";
+           S_ZLOCAL = 37, S_TAIL = 44 };
+    static const char shstr[] = "\0.symtab\0.strtab\0.shstrtab\0.text";
     Elf64_Sym syms[] = {
         { 0 },
         { .st_name = S_ALIAS, .st_info = ELF64_ST_INFO(STB_LOCAL, STT_FUNC),
@@ -815,12 +815,14 @@ static const char *write_symtab_elf(void)
           .st_shndx = SHN_UNDEF },
         { .st_name = S_ZLOCAL, .st_info = ELF64_ST_INFO(STB_LOCAL, STT_FUNC),
           .st_shndx = 1, .st_value = 0x10300, .st_size = 0x40 },
+        { .st_name = S_TAIL, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+          .st_shndx = 4, .st_value = 0x10380, .st_size = 0 },   /* last, in .text */
     };
     test_elf_t t;
     make_good(&t);
     size_t symoff = FILE_SIZE, stroff = symoff + sizeof syms;
     size_t shstroff = stroff + sizeof strtab, shoff = (shstroff + sizeof shstr + 7) & ~7ul;
-    Elf64_Shdr sh[4] = {
+    Elf64_Shdr sh[5] = {
         { 0 },
         { .sh_name = 1, .sh_type = SHT_SYMTAB, .sh_offset = symoff, .sh_size = sizeof syms,
           .sh_link = 2, .sh_info = 3, .sh_addralign = 8, .sh_entsize = sizeof(Elf64_Sym) },
@@ -828,10 +830,12 @@ static const char *write_symtab_elf(void)
           .sh_size = sizeof strtab, .sh_addralign = 1 },
         { .sh_name = 17, .sh_type = SHT_STRTAB, .sh_offset = shstroff,
           .sh_size = sizeof shstr, .sh_addralign = 1 },
+        { .sh_name = 27, .sh_type = SHT_NOBITS, .sh_flags = SHF_ALLOC | SHF_EXECINSTR,
+          .sh_addr = 0x10000, .sh_size = 0x400, .sh_addralign = 4 },
     };
     t.eh->e_shoff = shoff;
     t.eh->e_shentsize = sizeof(Elf64_Shdr);
-    t.eh->e_shnum = 4;
+    t.eh->e_shnum = 5;
     t.eh->e_shstrndx = 3;
     size_t total = shoff + sizeof sh;
     uint8_t *buf = calloc(1, total);
@@ -858,7 +862,7 @@ static void test_symtab(void **state)
     (void)state;
     symtab_t *st = symtab_load(write_symtab_elf());
     assert_non_null(st);
-    assert_int_equal(st->count, 4);            /* foo, bar, baz, zlocal */
+    assert_int_equal(st->count, 5);            /* foo, bar, baz, zlocal, tail */
     for (size_t k = 1; k < st->count; k++) assert_true(st->syms[k - 1].addr < st->syms[k].addr);
     const symbol_t *s = symtab_lookup(st, 0x10100);
     assert_non_null(s);
@@ -876,6 +880,9 @@ static void test_symtab(void **state)
     expect_format(st, 0x10320, "zlocal+0x20");
     expect_format(st, 0x100, "0x100");
     assert_null(symtab_lookup(st, 0x10000));
+    expect_format(st, 0x103fc, "tail+0x7c");   /* last, size 0: to its section's end */
+    expect_format(st, 0x10400, "0x10400");     /* and no further (a library above) */
+    assert_null(symtab_lookup(st, 0x2000000000));
 
     symtab_relocate(st, 0x1000000);
     expect_format(st, 0x101011c, "foo+0x1c");
