@@ -3,8 +3,10 @@
  * loading the embedded runtime ELF into its own address space, its
  * symbols, each handler run instruction by instruction on the functional
  * core (program registers preserved, the expected sample in the buffer, a
- * small instruction count), the hps.flush path of a full buffer, and the
- * decoding of the hps.* custom-0 instructions only inside the runtime region.
+ * small instruction count), the hps.flush path of a full buffer — for the
+ * RISC-V and the Alpha runtime alike — and the decoding of the RISC-V hps.*
+ * custom-0 instructions only inside the runtime region (the Alpha OPC01
+ * words are tested in test_alpha_int.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,18 +29,36 @@
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-static int load_runtime(void **state)
+/* One ISA's runtime under test, and where that ISA keeps the program's
+ * registers: general registers first..last hold values a handler must
+ * preserve, sp is the stack pointer the stub parks in d13. */
+typedef struct rt_fixture {
+    const isa_t *isa;
+    dise_runtime_t *rt;
+    unsigned first, last, sp;
+} rt_fixture_t;
+
+static int load_runtime(void **state, const isa_t *isa, unsigned first, unsigned last,
+                        unsigned sp)
 {
     char err[256] = "";
-    dise_runtime_t *rt = dise_runtime_load(&isa_rv64, err, sizeof err);
-    if (!rt) print_error("dise_runtime_load: %s\n", err);
-    *state = rt;
-    return rt ? 0 : -1;
+    rt_fixture_t *f = test_calloc(1, sizeof *f);
+    *f = (rt_fixture_t){ isa, dise_runtime_load(isa, err, sizeof err), first, last, sp };
+    if (!f->rt) print_error("dise_runtime_load(%s): %s\n", isa->name, err);
+    *state = f;
+    return f->rt ? 0 : -1;
 }
+
+/* RISC-V: x1..x31 (x0 is zero), sp = x2.  Alpha: r0..r30 (r31 is zero),
+ * sp = r30. */
+static int load_runtime_rv64(void **state) { return load_runtime(state, &isa_rv64, 1, 31, 2); }
+static int load_runtime_alpha(void **state) { return load_runtime(state, &isa_alpha, 0, 30, 30); }
 
 static int free_runtime(void **state)
 {
-    dise_runtime_free(*state);
+    rt_fixture_t *f = *state;
+    dise_runtime_free(f->rt);
+    test_free(f);
     return 0;
 }
 
@@ -49,18 +69,18 @@ static uint64_t pattern(unsigned r)
 }
 
 /* A cpu in the runtime's address space at the entry of handler `name`, as
- * DISE's call(name) leaves it: program registers x1..x31 hold patterns,
+ * DISE's call(name) leaves it: the program registers hold patterns,
  * arguments in d8..d11, the runtime stack pointer in d12. */
-static void enter_handler(cpu_t *c, dise_runtime_t *rt, const char *name,
+static void enter_handler(cpu_t *c, const rt_fixture_t *f, const char *name,
                           const uint64_t args[4])
 {
-    cpu_init(c, &isa_rv64, dise_runtime_mem(rt));
-    for (unsigned r = 1; r < 32; r++) c->reg[r] = pattern(r);
+    cpu_init(c, f->isa, dise_runtime_mem(f->rt));
+    for (unsigned r = f->first; r <= f->last; r++) c->reg[r] = pattern(r);
     for (unsigned r = 0; r < 32; r++) c->reg[REG_FP0 + r] = ~pattern(r);
     for (unsigned k = 0; k < 4; k++) c->reg[REG_DISE0 + DREG_ARG0 + k] = args[k];
-    c->reg[REG_DISE0 + DREG_HANDLER_SP] = dise_runtime_stack_top(rt);
+    c->reg[REG_DISE0 + DREG_HANDLER_SP] = dise_runtime_stack_top(f->rt);
     c->reg[REG_DISE0 + DREG_SAVED_SP] = 0xbadbadbadull;
-    c->pc = dise_runtime_symbol(rt, name);
+    c->pc = dise_runtime_symbol(f->rt, name);
     assert_true(c->pc != 0);
 }
 
@@ -116,34 +136,36 @@ static run_result_t run_handler(cpu_t *c, dise_runtime_t *rt, collected_t *col)
     return res;
 }
 
-static void assert_program_registers_intact(const cpu_t *c)
+static void assert_program_registers_intact(const cpu_t *c, const rt_fixture_t *f)
 {
-    for (unsigned r = 1; r < 32; r++) {
+    for (unsigned r = f->first; r <= f->last; r++) {
         if (c->reg[r] != pattern(r))
-            fail_msg("x%u = 0x%" PRIx64 ", expected 0x%" PRIx64, r, c->reg[r], pattern(r));
+            fail_msg("%s register %u = 0x%" PRIx64 ", expected 0x%" PRIx64, f->isa->name, r,
+                     c->reg[r], pattern(r));
     }
     for (unsigned r = 0; r < 32; r++) assert_true(c->reg[REG_FP0 + r] == ~pattern(r));
     assert_true(c->reg[REG_ZERO] == 0);
 }
 
 /* Run one handler call with args and check the one sample it leaves. */
-static void check_handler(dise_runtime_t *rt, const char *name, const uint64_t args[4],
+static void check_handler(const rt_fixture_t *f, const char *name, const uint64_t args[4],
                           const hps_sample_t *want)
 {
+    dise_runtime_t *rt = f->rt;
     cpu_t c;
-    enter_handler(&c, rt, name, args);
+    enter_handler(&c, f, name, args);
     uint64_t entry = c.pc;
     run_result_t res = run_handler(&c, rt, NULL);
-    assert_program_registers_intact(&c);
-    assert_true(c.reg[REG_DISE0 + DREG_SAVED_SP] == pattern(2));   /* sp parked in d13 */
+    assert_program_registers_intact(&c, f);
+    assert_true(c.reg[REG_DISE0 + DREG_SAVED_SP] == pattern(f->sp));   /* sp parked in d13 */
     assert_true(c.reg[REG_DISE0 + DREG_HANDLER_SP] == dise_runtime_stack_top(rt));
     const symbol_t *sym = symtab_lookup(dise_runtime_symtab(rt), c.pc);
     assert_non_null(sym);
     assert_string_equal(sym->name, name);                 /* hps.ret ends the stub */
     assert_true(sym->addr == entry);
     assert_int_equal(res.flushes, 0);
-    print_message("%-20s %3" PRIu64 " instructions per call (hps.ret excluded)\n", name,
-                  res.insts);
+    print_message("%-6s %-20s %3" PRIu64 " instructions per call (hps.ret excluded)\n",
+                  f->isa->name, name, res.insts);
     assert_true(res.insts <= 80);
 
     collected_t *col = test_calloc(1, sizeof *col);
@@ -161,7 +183,8 @@ static void check_handler(dise_runtime_t *rt, const char *name, const uint64_t a
 
 static void test_load(void **state)
 {
-    dise_runtime_t *rt = *state;
+    const rt_fixture_t *f = *state;
+    dise_runtime_t *rt = f->rt;
     static const char *const names[] = { "HotMethod_handler", "CallPair_handler",
                                          "DataStream_handler" };
     for (size_t k = 0; k < 3; k++) {
@@ -235,20 +258,22 @@ static void test_data_stream(void **state)
  * drains every sample, and the new sample lands in the emptied buffer. */
 static void test_flush(void **state)
 {
-    dise_runtime_t *rt = *state;
+    const rt_fixture_t *f = *state;
+    dise_runtime_t *rt = f->rt;
     collected_t *col = test_calloc(1, sizeof *col);
     cpu_t c;
     for (uint64_t k = 0; k < HPS_PROFILE_CAPACITY; k++) {
         const uint64_t args[4] = { 0x1000 + 4 * k, 0x2000 + k, k, 0 };
-        enter_handler(&c, rt, "DataStream_handler", args);
+        enter_handler(&c, f, "DataStream_handler", args);
         run_result_t res = run_handler(&c, rt, col);
         assert_int_equal(res.flushes, 0);
     }
     const uint64_t args[4] = { 0x9990, 0x8880, 7, 0 };
-    enter_handler(&c, rt, "DataStream_handler", args);
+    enter_handler(&c, f, "DataStream_handler", args);
     run_result_t res = run_handler(&c, rt, col);
-    print_message("DataStream_handler   %3" PRIu64 " instructions with a flush\n", res.insts);
-    assert_program_registers_intact(&c);
+    print_message("%-6s DataStream_handler   %3" PRIu64 " instructions with a flush\n",
+                  f->isa->name, res.insts);
+    assert_program_registers_intact(&c, f);
     assert_int_equal(res.flushes, 1);
     assert_int_equal(res.drained, HPS_PROFILE_CAPACITY);
     assert_int_equal(col->n, HPS_PROFILE_CAPACITY);
@@ -270,14 +295,15 @@ static void test_flush(void **state)
  * and the buffer keeps what it had. */
 static void test_flush_not_drained(void **state)
 {
-    dise_runtime_t *rt = *state;
+    const rt_fixture_t *f = *state;
+    dise_runtime_t *rt = f->rt;
     cpu_t c;
     for (uint64_t k = 0; k <= HPS_PROFILE_CAPACITY; k++) {
         const uint64_t args[4] = { 0x1000 + 4 * k, 0x2000 + k, 0, 0 };
-        enter_handler(&c, rt, "CallPair_handler", args);
+        enter_handler(&c, f, "CallPair_handler", args);
         run_result_t res = run_handler(&c, rt, NULL);
         assert_int_equal(res.flushes, k == HPS_PROFILE_CAPACITY);
-        assert_program_registers_intact(&c);
+        assert_program_registers_intact(&c, f);
     }
     assert_true(dise_runtime_flushes(rt) == 1);
     assert_true(dise_runtime_dropped(rt) == 1);
@@ -385,13 +411,17 @@ static void test_program_cannot_use_hps(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_load, load_runtime, free_runtime),
+#define PER_ISA(setup)                                                          \
+        cmocka_unit_test_setup_teardown(test_load, setup, free_runtime),        \
+        cmocka_unit_test_setup_teardown(test_hot_method, setup, free_runtime),  \
+        cmocka_unit_test_setup_teardown(test_call_pair, setup, free_runtime),   \
+        cmocka_unit_test_setup_teardown(test_data_stream, setup, free_runtime), \
+        cmocka_unit_test_setup_teardown(test_flush, setup, free_runtime),       \
+        cmocka_unit_test_setup_teardown(test_flush_not_drained, setup, free_runtime)
+        PER_ISA(load_runtime_rv64),
+        PER_ISA(load_runtime_alpha),
+#undef PER_ISA
         cmocka_unit_test(test_no_runtime_for_other_isa),
-        cmocka_unit_test_setup_teardown(test_hot_method, load_runtime, free_runtime),
-        cmocka_unit_test_setup_teardown(test_call_pair, load_runtime, free_runtime),
-        cmocka_unit_test_setup_teardown(test_data_stream, load_runtime, free_runtime),
-        cmocka_unit_test_setup_teardown(test_flush, load_runtime, free_runtime),
-        cmocka_unit_test_setup_teardown(test_flush_not_drained, load_runtime, free_runtime),
         cmocka_unit_test(test_decode),
         cmocka_unit_test(test_program_cannot_use_hps),
     };
