@@ -56,13 +56,18 @@ $(BUILD)/faults/rv64/%: tests/faults/%.c
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(GUEST_CFLAGS) -std=gnu11 -Wall -static -o $@ $< -lm
 
-# Guest programs of the DISE/HPS tests (tests/dise/run.sh):
-# tests/dise/NAME.c -> $(BUILD)/dise/rv64/NAME
+# Guest programs of the DISE/HPS tests (tests/dise/run.sh), for both ISAs:
+# tests/dise/NAME.c -> $(BUILD)/dise/rv64/NAME, $(BUILD)/dise/alpha-static/NAME
 DISE_TEST_NAMES := $(sort $(patsubst tests/dise/%.c,%,$(wildcard tests/dise/*.c)))
 DISE_TEST_RV64  := $(DISE_TEST_NAMES:%=$(BUILD)/dise/rv64/%)
+DISE_TEST_ASTAT := $(DISE_TEST_NAMES:%=$(BUILD)/dise/alpha-static/%)
 
-guests: $(DISE_TEST_RV64)
+guests: $(DISE_TEST_RV64) $(DISE_TEST_ASTAT)
 
 $(BUILD)/dise/rv64/%: tests/dise/%.c
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(GUEST_CFLAGS) -std=gnu11 -Wall -static -o $@ $< -lm
+
+$(BUILD)/dise/alpha-static/%: tests/dise/%.c workloads/workloads.mk
+	@mkdir -p $(dir $@)
+	$(ALPHA_CC) $(GUEST_CFLAGS) -std=gnu11 -Wall -static $(ALPHA_STATIC_LDFLAGS) -o $@ $< -lm
