@@ -132,7 +132,8 @@ static void usage(FILE *out)
         "  --version            print the version\n"
         "\n"
         "exit status: the guest's; 2 bad input; 132 illegal instruction;\n"
-        "133 breakpoint; 139 memory fault; 159 unsupported system call.\n");
+        "133 breakpoint; 136 arithmetic trap (SIGFPE); 139 memory fault;\n"
+        "159 unsupported system call.\n");
 }
 
 /* Strict unsigned parse with optional decimal suffix k/M/G. */
