@@ -5,14 +5,21 @@
  * decoded instructions.
  *
  * Classification happens once per static instruction, at decode: every
- * production's pattern is evaluated with the flags unknown, and the set of
- * productions that may match is interned; insn_t.dise holds its index
- * (0 = the empty set, so unmatched instructions cost nothing).  At run time
- * dise_match() evaluates the candidates against the flags sampled at decode,
- * runs the micro-ops of every match and returns the instantiated
- * replacement of the first match that has one.  The run loops walk that
- * sequence through dise_step() (dise_loop.h).  The multi-match rules are in
- * dise/README.md.
+ * production's pattern is evaluated for every combination of the flags the
+ * patterns test, and what the productions do under each (dise_outcome_t)
+ * is interned with the instruction's own semantics in a dispatch entry;
+ * insn_t.dise holds its index and insn_t.exec becomes exec_candidate()
+ * (0 and the ISA's semantics when no production can match, so those
+ * instructions cost nothing).  At run time dise_match() looks up the flags
+ * sampled at decode, runs the micro-ops of every match and returns the
+ * instantiated replacement of the first match that has one;
+ * exec_candidate() then runs the instruction, or diverts the step into the
+ * replacement sequence, which the run loops walk through dise_step()
+ * (dise_engine.h).  The multi-match rules are in dise/README.md.
+ *
+ * The engine also routes the instructions whose events the exact profiles
+ * record one by one (hps_truth.h) through exec_recorded(), and adds the
+ * counted events at the end of the run (dise_finish).
  */
 #include "dise_engine.h"
 
@@ -22,6 +29,7 @@
 
 #include "core.h"
 #include "dise_runtime.h"
+#include "mem.h"
 #include "util.h"
 
 const char *const dise_role_names[DISE_ROLE_COUNT] = {
@@ -120,6 +128,7 @@ static void find_flags(dise_t *d)
         d->nflags++;
     }
     if (!d->tabulated) d->nflags = 0;
+    d->set_shift = d->nflags;
     d->set_stride = 1u << d->nflags;
 }
 
@@ -141,8 +150,8 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, dise_runtime_t
     d->branch_to = -1;
     find_flags(d);
     d->set_cap = 16;
-    d->sets = xcalloc(d->set_cap * d->set_stride, sizeof *d->sets);
-    d->nsets = 1;                            /* set 0: no production */
+    d->outcomes = xcalloc(d->set_cap * d->set_stride, sizeof *d->outcomes);
+    d->nsets = 1;                            /* entry 0: none */
     d->flag_index = flag_index_of(d, d->overflow_bits, d->zero_bits);
     d->prod_matches = xcalloc(prog->nprods ? prog->nprods : 1, sizeof *d->prod_matches);
     if (!resolve_handlers(d, err, errlen)) {
@@ -157,7 +166,7 @@ void dise_free(dise_t *d)
     if (!d) return;
     for (size_t k = 0; k < d->seq_cap; k++) free(d->seq_table[k]);
     free(d->seq_table);
-    free(d->sets);
+    free(d->outcomes);
     free(d->prod_matches);
     free(d);
 }
@@ -197,17 +206,29 @@ static void counter_update(dise_t *d, unsigned n, uint64_t v, bool overflow, boo
         d->flag_index = flag_index_of(d, d->overflow_bits, d->zero_bits);
 }
 
+/* An increment that may change a flag (out of line: exec_candidate's
+ * common path stays free of calls). */
+static __attribute__((noinline)) void counter_inc_flags(dise_t *d, unsigned n)
+{
+    counter_update(d, n, d->ctr[n] + 1, d->ctr[n] == d->ctr_mask, false);
+}
+
+static inline void counter_inc(dise_t *d, unsigned n)
+{
+    if (likely(d->ctr[n] != 0 && d->ctr[n] != d->ctr_mask))
+        d->ctr[n]++;                        /* no flag can change */
+    else
+        counter_inc_flags(d, n);
+    d->stat_uops++;
+}
+
 static void run_uop(dise_t *d, const cpu_t *c, const dise_uop_t *u)
 {
     unsigned n = u->counter;
     switch (u->kind) {
     case UOP_INC:
-        if (likely(d->ctr[n] != 0 && d->ctr[n] != d->ctr_mask)) {
-            d->ctr[n]++;                    /* no flag can change */
-            break;
-        }
-        counter_update(d, n, d->ctr[n] + 1, d->ctr[n] == d->ctr_mask, false);
-        break;
+        counter_inc(d, n);
+        return;
     case UOP_DEC:
         counter_update(d, n, d->ctr[n] - 1, d->ctr[n] == 0, false);
         break;
@@ -342,28 +363,72 @@ static int eval(const dise_program_t *p, int32_t at, const insn_t *in, const uin
 
 /* ---- classification at decode --------------------------------------------------- */
 
-static uint16_t intern_set(dise_t *d, const uint64_t *masks)
+/* What the productions in `mask` (those matching under one flag
+ * combination) do: nothing, the common case of one counting production, or
+ * something dise_match must work through. */
+static uint8_t outcome_kind(const dise_t *d, uint64_t mask, uint8_t *inc, uint8_t *prod)
 {
-    size_t stride = d->set_stride;
+    *inc = *prod = 0;
+    if (!mask) return DO_NONE;
+    if (!d->tabulated || (mask & (mask - 1))) return DO_GENERAL;
+    unsigned k = (unsigned)__builtin_ctzll(mask);
+    const dise_production_t *p = &d->prog->prods[k];
+    if (p->repl >= 0) return DO_GENERAL;
+    if (p->ctl >= 0) {
+        const dise_ctl_t *l = &d->prog->ctls[p->ctl];
+        if (l->len > 1) return DO_GENERAL;
+        if (l->len == 1) {
+            const dise_uop_t *u = &d->prog->uops[l->start];
+            if (u->kind != UOP_INC) return DO_GENERAL;
+            *inc = u->counter;
+        }
+    }
+    *prod = (uint8_t)k;
+    return DO_COUNT;
+}
+
+static bool same_entry(const dise_t *d, size_t k, const dise_outcome_t *o, const uint64_t *masks)
+{
+    for (unsigned i = 0; i < d->set_stride; i++) {
+        const dise_outcome_t *x = &d->outcomes[(k << d->set_shift) + i];
+        if (x->exec != o->exec || x->truth != o->truth || x->mask != masks[i]) return false;
+    }
+    return true;
+}
+
+/* The entry for an instruction with semantics exec, per-event truth, and
+ * the match masks of dise_classify, made once. */
+static uint16_t intern_entry(dise_t *d, exec_fn exec, bool truth, const uint64_t *masks)
+{
+    dise_outcome_t o = { .exec = exec, .truth = truth };
     for (size_t k = 1; k < d->nsets; k++)
-        if (!memcmp(&d->sets[k * stride], masks, stride * sizeof *masks)) return (uint16_t)k;
-    if (d->nsets == UINT16_MAX) return 0xffff;     /* cannot happen: <= 2^16 sets */
+        if (same_entry(d, k, &o, masks)) return (uint16_t)k;
+    if (d->nsets > UINT16_MAX) {
+        fprintf(stderr, "hps-sim: internal error: more than %u DISE dispatch entries\n",
+                UINT16_MAX);
+        exit(EXIT_INTERNAL);
+    }
     if (d->nsets == d->set_cap) {
         d->set_cap *= 2;
-        d->sets = xrealloc(d->sets, d->set_cap * stride * sizeof *d->sets);
+        d->outcomes = xrealloc(d->outcomes, (d->set_cap << d->set_shift) * sizeof *d->outcomes);
     }
-    memcpy(&d->sets[d->nsets * stride], masks, stride * sizeof *masks);
+    for (unsigned i = 0; i < d->set_stride; i++) {
+        o.mask = masks[i];
+        o.kind = outcome_kind(d, masks[i], &o.inc, &o.prod);
+        d->outcomes[(d->nsets << d->set_shift) + i] = o;
+    }
     return (uint16_t)d->nsets++;
 }
 
+static void exec_candidate(cpu_t *c, insn_t *in);
+static void exec_recorded(cpu_t *c, insn_t *in);
+
 /* Tabulated: masks[i] = the productions that match under flag combination
  * i.  Otherwise masks[0] = the productions that may match (evaluated again
- * at run time). */
-void dise_classify(dise_t *d, insn_t *in)
+ * at run time).  Returns whether any production can match. */
+static bool classify_masks(const dise_t *d, const insn_t *in, uint64_t *masks)
 {
-    in->dise = 0;
-    if (dise_in_runtime(in->pc)) return;          /* handlers are never edited */
-    uint64_t masks[1u << DISE_TABLE_FLAGS] = { 0 }, any = 0;
+    uint64_t any = 0;
     for (size_t k = 0; k < d->prog->nprods; k++) {
         int32_t root = d->prog->prods[k].pattern;
         if (eval(d->prog, root, in, NULL) == TV_FALSE) continue;
@@ -379,7 +444,53 @@ void dise_classify(dise_t *d, insn_t *in)
         }
     }
     for (unsigned i = 0; i < d->set_stride; i++) any |= masks[i];
-    if (any) in->dise = intern_set(d, masks);
+    return any != 0;
+}
+
+void dise_classify(dise_t *d, insn_t *in)
+{
+    in->dise = 0;
+    if (dise_in_runtime(in->pc)) return;          /* handlers are never edited */
+    uint64_t masks[1u << DISE_TABLE_FLAGS] = { 0 };
+    bool candidate = classify_masks(d, in, masks);
+    bool truth = d->truth && hps_truth_per_event(d->truth, in);
+    if (!candidate && !truth) return;
+    in->dise = intern_entry(d, in->exec, truth, masks);
+    in->exec = candidate ? exec_candidate : exec_recorded;
+}
+
+/* ---- the exact profiles ------------------------------------------------------------ */
+
+static void add_counted(void *ctx, insn_t *slots, size_t n)
+{
+    hps_truth_add_counts(ctx, slots, n);
+}
+
+/* The drop hook: a dropped page's counts are added before they are lost. */
+static void add_dropped(void *ctx, insn_t *slots, size_t n)
+{
+    dise_t *d = ctx;
+    hps_truth_add_counts(d->truth, slots, n);
+    if (d->next_drop) d->next_drop(d->next_drop_ctx, slots, n);
+}
+
+void dise_set_truth(dise_t *d, hps_truth_t *t)
+{
+    if (d->truth || !t) return;
+    d->truth = t;
+    d->next_drop = d->prog_mem->on_decoded_drop;
+    d->next_drop_ctx = d->prog_mem->on_decoded_drop_ctx;
+    d->prog_mem->on_decoded_drop = add_dropped;
+    d->prog_mem->on_decoded_drop_ctx = d;
+}
+
+static void add_truth_counts(dise_t *d)
+{
+    if (!d->truth || d->truth_added) return;
+    mem_for_each_decoded(d->prog_mem, add_counted, d->truth);
+    d->prog_mem->on_decoded_drop = d->next_drop;
+    d->prog_mem->on_decoded_drop_ctx = d->next_drop_ctx;
+    d->truth_added = true;
 }
 
 /* ---- instantiation --------------------------------------------------------------- */
@@ -601,11 +712,11 @@ static dise_seq_t *sequence_for(dise_t *d, const insn_t *orig, int32_t repl)
 
 /* ---- matching at run time ----------------------------------------------------------- */
 
-dise_seq_t *dise_match(dise_t *d, cpu_t *c, insn_t *in)
+/* The general rules: every matching production's micro-ops, and the
+ * first replacement. */
+static dise_seq_t *match_all(dise_t *d, cpu_t *c, insn_t *in, uint64_t mask)
 {
     uint32_t flags[2] = { d->overflow_bits, d->zero_bits };   /* sampled once */
-    uint64_t mask = d->tabulated ? d->sets[in->dise * d->set_stride + d->flag_index]
-                                 : d->sets[in->dise];
     int32_t repl = -1;
     bool matched = false;
     while (mask) {
@@ -625,6 +736,70 @@ dise_seq_t *dise_match(dise_t *d, cpu_t *c, insn_t *in)
     if (repl < 0) return NULL;
     d->stat_replacements++;
     return sequence_for(d, in, repl);
+}
+
+/* The common case: one production counts the event. */
+static inline void count_match(dise_t *d, const dise_outcome_t *o)
+{
+    d->stat_matches++;
+    d->prod_matches[o->prod]++;
+    if (o->inc) counter_inc(d, o->inc);
+}
+
+dise_seq_t *dise_match(dise_t *d, cpu_t *c, insn_t *in)
+{
+    const dise_outcome_t *o = dise_outcome(d, in);
+    switch (o->kind) {
+    case DO_NONE:  return NULL;
+    case DO_COUNT: count_match(d, o); return NULL;
+    default:       return match_all(d, c, in, o->mask);
+    }
+}
+
+/* ---- dispatch: the semantics classified instructions run ------------------------------ */
+
+/* Start the replacement s of the instruction `in` whose step is under way:
+ * the core has counted it and set pc past it; it runs again only as T.INSN.
+ * The step executes the sequence's first element instead. */
+static void divert(dise_t *d, cpu_t *c, insn_t *in, dise_seq_t *s)
+{
+    in->count--;
+    d->seq = s;
+    d->idx = 0;
+    d->orig = in;
+    d->penalty_pending = d->hw.replace_penalty;
+    d->stat_penalty_by_role[s->penalty_role] += d->hw.replace_penalty;
+    d->diverted = dise_step_seq(d, c);
+}
+
+static __attribute__((noinline)) void exec_recorded(cpu_t *c, insn_t *in)
+{
+    dise_exec_original(c->dise, c, in);
+}
+
+static __attribute__((noinline)) void exec_general(dise_t *d, cpu_t *c, insn_t *in, uint64_t mask)
+{
+    dise_seq_t *s = match_all(d, c, in, mask);
+    if (!s) dise_exec_original(d, c, in);
+    else divert(d, c, in, s);
+}
+
+/* The semantics of an instruction some production may match.  The common
+ * cases end in a tail call of the instruction's own semantics. */
+static void exec_candidate(cpu_t *c, insn_t *in)
+{
+    dise_t *d = c->dise;
+    const dise_outcome_t *o = dise_outcome(d, in);
+    if (unlikely(o->kind == DO_GENERAL)) {
+        exec_general(d, c, in, o->mask);
+        return;
+    }
+    if (o->kind == DO_COUNT) count_match(d, o);
+    if (unlikely(o->truth)) {
+        exec_recorded(c, in);
+        return;
+    }
+    o->exec(c, in);
 }
 
 /* ---- handler calls and returns -------------------------------------------------------- */
@@ -681,6 +856,7 @@ void dise_finish(dise_t *d, cpu_t *c)
         d->in_handler = false;
     }
     if (d->runtime) dise_runtime_drain(d->runtime, take_sample, d);
+    add_truth_counts(d);
 }
 
 void dise_on_sample(dise_t *d, void (*fn)(void *ctx, const hps_sample_t *s), void *ctx)

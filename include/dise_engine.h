@@ -1,14 +1,22 @@
 /*
- * dise_engine.h - the DISE engine's state and the one inline step every
+ * dise_engine.h - the DISE engine's state and the inline steps every
  * DISE-aware run loop (functional and timing) is built from.
  *
- * dise_step() executes the next instruction of the edited stream: the next
- * element of an active replacement sequence (an inserted operation, or the
- * original instruction for T.INSN), or the next instruction at pc, which is
- * first offered to the engine if decode classified it as a candidate.  It
- * returns the record it executed and says in d->kind whose it was: the
- * program's, DISE's, or a handler's.  Calls into handlers switch the cpu to
- * the runtime's address space; hps.ret switches back and resumes the
+ * Decode hands each program instruction to the engine (dise_classify).  An
+ * instruction that some production may match, or whose events the exact
+ * profiles record one by one (hps_truth.h), gets a dispatch entry
+ * (insn_t.dise) and the engine's semantics in place of its own: executing
+ * it runs the match, and then either the original semantics or the first
+ * step of a replacement sequence.  Every other instruction runs exactly as
+ * without DISE, so a run loop's common path has no DISE test at all.
+ *
+ * After a step, d->diverted says whether the instruction was replaced: it
+ * is then the record that actually executed (the sequence's first element),
+ * and d->kind says whose it was.  While a sequence or a handler is active
+ * (dise_busy), loops step with dise_step(): the next element of the
+ * sequence (an inserted operation, or the original instruction for
+ * T.INSN), or the next instruction at pc.  Calls into handlers switch the
+ * cpu to the runtime's address space; hps.ret switches back and resumes the
  * sequence.
  */
 #ifndef HPS_DISE_ENGINE_H
@@ -17,6 +25,7 @@
 #include "core.h"
 #include "core_loop.h"
 #include "dise.h"
+#include "hps_truth.h"
 #include "stats.h"
 
 struct dise_runtime;
@@ -37,6 +46,26 @@ typedef enum { DK_PROGRAM, DK_INSERTED, DK_HANDLER } dise_kind_t;
 
 enum { DISE_TABLE_FLAGS = 6 };   /* flags tabulated at decode, at most */
 
+/* What the productions do with an instruction under one combination of
+ * the flags, and how it then runs: one element of a dispatch entry's match
+ * table (dise_classify).  Instructions classified alike share the entry. */
+typedef enum {
+    DO_NONE,                    /* no production matches                   */
+    DO_COUNT,                   /* one matches: no replacement, and a null
+                                   control or a single inc_N               */
+    DO_GENERAL                  /* anything else: dise_match's full rules  */
+} dise_outcome_kind_t;
+
+typedef struct dise_outcome {
+    exec_fn exec;               /* the instruction's own semantics         */
+    uint64_t mask;              /* the productions that match (tabulated)
+                                   or may match (evaluated at run time)    */
+    uint8_t kind;               /* dise_outcome_kind_t                     */
+    uint8_t inc;                /* DO_COUNT: the counter incremented, or 0 */
+    uint8_t prod;               /* DO_COUNT: the production                */
+    bool truth;                 /* hps_truth_record() after each execution */
+} dise_outcome_t;
+
 struct dise {
     const dise_program_t *prog;
     dise_hw_t hw;
@@ -49,12 +78,14 @@ struct dise {
     uint32_t overflow_bits, zero_bits;
 
     /* flags the patterns test, and their packed value (dise_classify) */
-    unsigned nflags, set_stride, flag_index;
+    unsigned nflags, set_stride, set_shift, flag_index;
     uint8_t flag_counter[DISE_TABLE_FLAGS];
     bool flag_is_zero[DISE_TABLE_FLAGS];
     bool tabulated;
-    /* match tables interned at decode: sets[insn->dise * set_stride + i] */
-    uint64_t *sets;
+    /* dispatch entries interned at decode: entry insn->dise is the match
+     * table outcomes[(insn->dise << set_shift) + flag combination]; entry
+     * 0 is no entry */
+    dise_outcome_t *outcomes;
     size_t nsets, set_cap;
 
     /* instantiated sequences by (pc, raw, replacement) */
@@ -71,6 +102,8 @@ struct dise {
     uint8_t handler_role;
     unsigned penalty_pending;   /* decode cycles owed by a new replacement */
     bool redirect;              /* last inserted op changed the flow        */
+    insn_t *diverted;           /* set when a step was replaced: the record
+                                   executed instead (the loop clears it)   */
 
     /* where to resume after hps.ret */
     dise_seq_t *resume_seq;
@@ -80,6 +113,13 @@ struct dise {
 
     struct mem *prog_mem;
     uint64_t *page_base;        /* the run loop's cached code page         */
+
+    /* exact profiles recorded beside the run (dise_set_truth), and the
+     * decoded-page drop hook ours is chained in front of */
+    hps_truth_t *truth;
+    bool truth_added;
+    void (*next_drop)(void *ctx, insn_t *slots, size_t n);
+    void *next_drop_ctx;
 
     void (*on_sample)(void *ctx, const struct hps_sample *s);
     void *on_sample_ctx;
@@ -104,12 +144,20 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw,
 void dise_free(dise_t *d);
 /* Connect to a cpu before its run: c->dise, handler stack, `init:` list. */
 void dise_attach(dise_t *d, cpu_t *c);
-/* Decode-time classification of a freshly decoded instruction. */
+/* Record the exact profiles t during the run (after dise_attach, before
+ * the first instruction is decoded): instructions with per-event records
+ * are routed through hps_truth_record(); direct calls and back-edges are
+ * added from their execution counts by dise_finish() and, for code pages
+ * dropped during the run, when they are dropped. */
+void dise_set_truth(dise_t *d, hps_truth_t *t);
+/* Decode-time classification of a freshly decoded instruction: gives it a
+ * dispatch entry and the engine's semantics when it needs one. */
 void dise_classify(dise_t *d, insn_t *in);
 /* Run-time match of a candidate: micro-ops, and the replacement or NULL. */
 dise_seq_t *dise_match(dise_t *d, cpu_t *c, insn_t *in);
 void dise_call_handler(dise_t *d, cpu_t *c, dise_seq_t *s, uint32_t next, const insn_t *call);
-/* After the run: leave handler mode, drain the profile buffer. */
+/* After the run: leave handler mode, drain the profile buffer, add the
+ * counted events to the exact profiles. */
 void dise_finish(dise_t *d, cpu_t *c);
 void dise_on_sample(dise_t *d, void (*fn)(void *ctx, const struct hps_sample *s), void *ctx);
 void dise_stats(const dise_t *d, stats_t *s);
@@ -125,6 +173,45 @@ uint64_t dise_counter(const dise_t *d, unsigned n);
 bool dise_overflow(const dise_t *d, unsigned n);
 bool dise_zero(const dise_t *d, unsigned n);
 
+/* A classified instruction's dispatch under the flags as they are now. */
+static inline const dise_outcome_t *dise_outcome(const dise_t *d, const insn_t *in)
+{
+    return &d->outcomes[((size_t)in->dise << d->set_shift) + d->flag_index];
+}
+
+/* A classified instruction's own semantics, then its per-event record. */
+static inline void dise_exec_original(dise_t *d, cpu_t *c, insn_t *in)
+{
+    const dise_outcome_t *o = dise_outcome(d, in);
+    bool truth = o->truth;
+    o->exec(c, in);
+    if (truth && (in->flags & HPS_TRUTH_FLAGS)) hps_truth_record(d->truth, c, in);
+}
+
+/* T.INSN: the replaced instruction runs as the core would run it. */
+static inline void dise_step_original(dise_t *d, cpu_t *c, insn_t *in)
+{
+    c->stop_pc = in->pc;
+    in->count++;
+    c->pc = in->pc + in->len;
+    dise_exec_original(d, c, in);
+}
+
+/* Is a replacement sequence or a handler under way? */
+static inline bool dise_busy(const dise_t *d)
+{
+    return d->seq != NULL || d->in_handler;
+}
+
+/* The record a replaced step executed instead of the instruction (d->kind
+ * says whose it is); clears d->diverted. */
+static inline insn_t *dise_take_diverted(dise_t *d)
+{
+    insn_t *x = d->diverted;
+    d->diverted = NULL;
+    return x;
+}
+
 static inline insn_t *dise_step_seq(dise_t *d, cpu_t *c)
 {
     dise_seq_t *s = d->seq;
@@ -132,7 +219,7 @@ static inline insn_t *dise_step_seq(dise_t *d, cpu_t *c)
     if (d->idx >= s->len) d->seq = NULL;
     if (!x->exec) {                              /* T.INSN */
         insn_t *orig = d->orig;
-        core_step(c, orig, orig->pc);
+        dise_step_original(d, c, orig);
         d->kind = DK_PROGRAM;
         return orig;
     }
@@ -155,25 +242,15 @@ static inline insn_t *dise_step_seq(dise_t *d, cpu_t *c)
     return x;
 }
 
+/* One step of the edited stream, whatever the engine's state. */
 static inline insn_t *dise_step(dise_t *d, cpu_t *c, uint64_t *page_base, insn_t **slots)
 {
     if (d->seq) return dise_step_seq(d, c);
     uint64_t pc = c->pc;
     insn_t *in = core_lookup(c, pc, page_base, slots);
-    if (unlikely(in->dise)) {
-        dise_seq_t *s = dise_match(d, c, in);
-        if (s) {
-            d->seq = s;
-            d->idx = 0;
-            d->orig = in;
-            c->pc = pc + in->len;               /* if T.INSN never runs */
-            d->penalty_pending = d->hw.replace_penalty;
-            d->stat_penalty_by_role[s->penalty_role] += d->hw.replace_penalty;
-            return dise_step_seq(d, c);
-        }
-    }
     bool handler = d->in_handler;               /* hps.ret leaves it      */
     core_step(c, in, pc);
+    if (unlikely(d->diverted)) return dise_take_diverted(d);
     if (unlikely(handler)) {
         d->kind = DK_HANDLER;
         d->stat_handler_insts++;

@@ -11,6 +11,15 @@
  *   data:        a load or store, keyed by its effective address.
  * Keys are mapped to functions / 8-byte words when profiles are compared
  * (hps_report.c), the same way for samples and for the truth.
+ *
+ * How they are recorded.  A direct call and a back-edge always go to their
+ * static target, so their events are the executions of the static
+ * instruction: the core counts those in the decoded record (insn_t.count),
+ * and hps_truth_add_counts() adds them at the end of the run (and for code
+ * pages dropped during it, before their counts are lost).  The other
+ * events, an indirect call and a load or store, are recorded one by one
+ * with hps_truth_record(): the DISE engine routes exactly the instructions
+ * hps_truth_per_event() names through it (dise/engine.c).
  */
 #ifndef HPS_HPS_TRUTH_H
 #define HPS_HPS_TRUTH_H
@@ -24,13 +33,27 @@ typedef struct hps_truth {
     profile_t *data;
 } hps_truth_t;
 
-/* Instructions that can be events: the run loop tests these flags first. */
+/* Instructions that can be events. */
 #define HPS_TRUTH_FLAGS (IF_CALL | IF_BRANCH | IF_JUMP | IF_LOAD | IF_STORE)
 
 static inline bool hps_is_back_edge(const insn_t *in)
 {
     return (in->flags & (IF_BRANCH | IF_JUMP)) && !(in->flags & (IF_CALL | IF_RETURN)) &&
            (in->flags & IF_DIRECT) && in->target <= in->pc;
+}
+
+static inline bool hps_is_direct_call(const insn_t *in)
+{
+    return (in->flags & IF_CALL) && (in->flags & IF_DIRECT);
+}
+
+/* Does `in` need hps_truth_record() each time it executes?  (Direct calls
+ * and back-edges are counted instead.) */
+static inline bool hps_truth_per_event(const hps_truth_t *t, const insn_t *in)
+{
+    if (in->flags & IF_CALL) return !(in->flags & IF_DIRECT) && (t->method || t->pair);
+    if (hps_is_back_edge(in)) return false;
+    return (in->flags & (IF_LOAD | IF_STORE)) && t->data;
 }
 
 /* Called after `in` (a program instruction) executed: c->pc is where it
@@ -46,5 +69,9 @@ static inline void hps_truth_record(hps_truth_t *t, const cpu_t *c, const insn_t
         if (t->data) profile_add(t->data, c->mem_addr, 0, 1);
     }
 }
+
+/* Add the events of the direct calls and back-edges among slots[0..n)
+ * (decoded records of the program), weighted by their execution counts. */
+void hps_truth_add_counts(hps_truth_t *t, const insn_t *slots, size_t n);
 
 #endif /* HPS_HPS_TRUTH_H */

@@ -28,7 +28,6 @@
 #include "core_loop.h"
 #include "disasm.h"
 #include "dise_engine.h"
-#include "hps_truth.h"
 #include "pipeview.h"
 #include "symtab.h"
 #include "util.h"
@@ -721,10 +720,59 @@ static void timing_loop(cpu_t *c, void *ctx)
     }
 }
 
-/* The same with DISE editing the stream (dise_engine.h): inserted and
- * handler instructions are timed like any other; the program's own feed
- * the exhaustive profiles; cycles are charged to the role of each. */
-typedef struct dise_loop_ctx { timing_t *t; dise_t *d; hps_truth_t *ht; } dise_loop_ctx_t;
+/* The same with DISE editing the stream (dise_engine.h): program
+ * instructions are timed as in timing_loop (those the engine classified
+ * run its semantics through their exec); a step the engine diverted into a
+ * replacement sequence, and the sequence's and its handlers' further
+ * steps, are timed with their role, which the cycles are charged to, and
+ * the decode penalty of the replacement. */
+typedef struct dise_loop_ctx { timing_t *t; dise_t *d; } dise_loop_ctx_t;
+
+static void time_insn(timing_t *t, cpu_t *c, const insn_t *in)
+{
+    if (t->p.model == CFG_MODEL_EV5) time_ev5(t, in, c->mem_addr, c->pc);
+    else time_inorder5(t, in, c->mem_addr, c->pc);
+    t->seq++;
+    c->cycle = t->cycles;
+}
+
+/* Time a step of the edited stream that dise_step (or a diverted step)
+ * executed: `in` is the record, d->kind whose it is. */
+static void time_edited(timing_t *t, dise_t *d, cpu_t *c, const insn_t *in)
+{
+    if (d->kind == DK_PROGRAM) {
+        t->cur_role = DISE_ROLE_NONE;
+    } else if (d->kind == DK_INSERTED) {
+        t->cur_role = in->rm;
+        t->dise_redirect = d->redirect;
+    } else {
+        t->cur_role = d->handler_role;
+    }
+    t->front_penalty = d->penalty_pending;
+    d->penalty_pending = 0;
+    time_insn(t, c, in);
+    t->front_penalty = 0;
+    t->cur_role = DISE_ROLE_NONE;
+}
+
+/* The diverted step, then the rest of its sequence and the handlers it
+ * calls; false when the instruction limit is reached. */
+static bool timing_dise_edited(timing_t *t, dise_t *d, cpu_t *c)
+{
+    uint64_t page_base = ~0ull;
+    insn_t *slots = NULL;
+    bool more = true;
+    d->page_base = &page_base;
+    time_edited(t, d, c, dise_take_diverted(d));
+    if (++c->instret >= c->inst_limit) more = false;
+    while (more && dise_busy(d)) {
+        insn_t *in = dise_step(d, c, &page_base, &slots);
+        time_edited(t, d, c, in);
+        if (unlikely(++c->instret >= c->inst_limit)) more = false;
+    }
+    d->page_base = NULL;
+    return more;
+}
 
 static void timing_dise_loop(cpu_t *c, void *ctx)
 {
@@ -734,34 +782,28 @@ static void timing_dise_loop(cpu_t *c, void *ctx)
     uint64_t page_base = ~0ull;
     insn_t *slots = NULL;
     bool ev5 = t->p.model == CFG_MODEL_EV5;
-    d->page_base = &page_base;
+    t->cur_role = DISE_ROLE_NONE;
     for (;;) {
-        insn_t *in = dise_step(d, c, &page_base, &slots);
-        if (d->kind == DK_PROGRAM) {
-            t->cur_role = DISE_ROLE_NONE;
-            if ((in->flags & HPS_TRUTH_FLAGS) && x->ht) hps_truth_record(x->ht, c, in);
-        } else if (d->kind == DK_INSERTED) {
-            t->cur_role = in->rm;
-            t->dise_redirect = d->redirect;
-        } else {
-            t->cur_role = d->handler_role;
+        uint64_t pc = c->pc;
+        insn_t *in = core_lookup(c, pc, &page_base, &slots);
+        core_step(c, in, pc);
+        if (unlikely(d->diverted)) {                /* see run_dise (core.c) */
+            if (!timing_dise_edited(t, d, c)) break;
+            continue;
         }
-        t->front_penalty = d->penalty_pending;
-        d->penalty_pending = 0;
         if (ev5) time_ev5(t, in, c->mem_addr, c->pc);
         else time_inorder5(t, in, c->mem_addr, c->pc);
-        t->front_penalty = 0;
         t->seq++;
         c->cycle = t->cycles;
         if (unlikely(++c->instret >= c->inst_limit)) break;
     }
-    d->page_base = NULL;
 }
 
 stop_reason_t timing_run_dise(timing_t *t, cpu_t *c, uint64_t max_insts, dise_t *d,
                               struct hps_truth *ht)
 {
-    dise_loop_ctx_t ctx = { t, d, ht };
+    dise_loop_ctx_t ctx = { t, d };
+    if (ht) dise_set_truth(d, ht);
     stop_reason_t why = cpu_run_loop(c, max_insts, timing_dise_loop, &ctx);
     t->insts = c->instret;
     c->cycle = t->cycles;

@@ -5,9 +5,11 @@
  * The run loop is specialised rather than branching on options per
  * instruction: run_plain() counts and executes, run_truth() additionally
  * records the ground truth (unique data words, call pairs), run_traced()
- * writes the bounded trace and is used only for the traced prefix of a run.
- * Every loop keeps a pointer to the decoded slots of the current code page
- * and looks the page up again only when the pc leaves it.
+ * writes the bounded trace and is used only for the traced prefix of a run,
+ * run_dise() runs the stream a DISE engine edits (it differs from
+ * run_plain() by one test of the engine per instruction).  Every loop keeps
+ * a pointer to the decoded slots of the current code page and looks the
+ * page up again only when the pc leaves it.
  */
 #include "core.h"
 
@@ -17,7 +19,6 @@
 
 #include "core_loop.h"
 #include "dise_engine.h"
-#include "hps_truth.h"
 #include "trace.h"
 #include "truth.h"
 
@@ -118,32 +119,59 @@ static void run_traced(cpu_t *c, truth_t *truth, trace_t *trace, uint64_t until)
     }
 }
 
-/* The DISE-edited stream: every step goes through the engine; the
- * program's own instructions feed the exhaustive profiles (hps_truth.h).
- * The traced variant covers the --trace prefix of the run. */
-static void run_dise(cpu_t *c, dise_t *d, hps_truth_t *ht)
+/* The DISE-edited stream.  Program instructions run as in run_plain: the
+ * ones the engine classified at decode run its semantics (the match, the
+ * per-event exact profiles) through their exec.  A step the engine
+ * diverted into a replacement sequence hands over to run_dise_edited()
+ * until the sequence and any handler it called are done.  The traced
+ * variant covers the --trace prefix of the run. */
+
+/* Steps of a replacement sequence and of the handlers it calls, until the
+ * program's own stream resumes; false when the instruction limit is hit. */
+static bool run_dise_edited(cpu_t *c, dise_t *d)
 {
     uint64_t page_base = ~0ull;
     insn_t *slots = NULL;
+    bool more = true;
     d->page_base = &page_base;
-    for (;;) {
-        insn_t *in = dise_step(d, c, &page_base, &slots);
-        if (d->kind == DK_PROGRAM && (in->flags & HPS_TRUTH_FLAGS) && ht)
-            hps_truth_record(ht, c, in);
-        if (unlikely(++c->instret >= c->inst_limit)) break;
+    while (dise_busy(d)) {
+        dise_step(d, c, &page_base, &slots);
+        if (unlikely(++c->instret >= c->inst_limit)) {
+            more = false;
+            break;
+        }
     }
     d->page_base = NULL;
+    return more;
 }
 
-static void run_dise_traced(cpu_t *c, dise_t *d, hps_truth_t *ht, trace_t *trace, uint64_t until)
+/* The cached code page stays valid through a diverted step: it may call a
+ * handler (switching c->mem), but run_dise_edited() returns only when the
+ * program's stream resumes, in the program's address space. */
+static void run_dise(cpu_t *c, dise_t *d)
+{
+    uint64_t page_base = ~0ull;
+    insn_t *slots = NULL;
+    for (;;) {
+        uint64_t pc = c->pc;
+        insn_t *in = core_lookup(c, pc, &page_base, &slots);
+        core_step(c, in, pc);
+        if (unlikely(++c->instret >= c->inst_limit)) break;
+        if (unlikely(d->diverted)) {
+            dise_take_diverted(d);
+            if (!run_dise_edited(c, d)) break;
+        }
+    }
+    dise_take_diverted(d);
+}
+
+static void run_dise_traced(cpu_t *c, dise_t *d, trace_t *trace, uint64_t until)
 {
     uint64_t page_base = ~0ull;
     insn_t *slots = NULL;
     d->page_base = &page_base;
     while (c->instret < until) {
         insn_t *in = dise_step(d, c, &page_base, &slots);
-        if (d->kind == DK_PROGRAM && (in->flags & HPS_TRUTH_FLAGS) && ht)
-            hps_truth_record(ht, c, in);
         c->instret++;
         trace_insn(trace, c, in);
     }
@@ -182,8 +210,10 @@ static void functional_loop(cpu_t *c, void *ctx)
     if (opts->dise) {
         uint64_t traced = opts->trace ? opts->trace->limit : 0;
         if (traced > c->inst_limit) traced = c->inst_limit;
-        if (traced) run_dise_traced(c, opts->dise, opts->hps_truth, opts->trace, traced);
-        if (c->instret < c->inst_limit) run_dise(c, opts->dise, opts->hps_truth);
+        if (traced) run_dise_traced(c, opts->dise, opts->trace, traced);
+        if (c->instret >= c->inst_limit) return;
+        if (dise_busy(opts->dise) && !run_dise_edited(c, opts->dise)) return;
+        run_dise(c, opts->dise);
         return;
     }
     if (opts->trace) {
@@ -197,6 +227,7 @@ static void functional_loop(cpu_t *c, void *ctx)
 
 stop_reason_t cpu_run(cpu_t *c, const run_opts_t *opts)
 {
+    if (opts->dise && opts->hps_truth) dise_set_truth(opts->dise, opts->hps_truth);
     stop_reason_t why = cpu_run_loop(c, opts->max_insts, functional_loop, (void *)opts);
     c->cycle = c->instret;
     if (opts->dise) c->cycle += dise_penalty_cycles(opts->dise);   /* decode stalls */
