@@ -35,6 +35,9 @@ typedef struct image {
     int      elf_machine;
     bool     is_dynamic;        /* has PT_INTERP                            */
     char     interp[256];       /* PT_INTERP path, when present             */
+    char     interp_file[1024]; /* host file the interpreter was loaded from
+                                   (SYSROOT/interp), "" when none; its load
+                                   bias is interp_base                      */
 } image_t;
 
 /* Read the header: fills *machine (EM_*). false + err on any problem,

@@ -16,6 +16,11 @@
  * instructions (or cycles), and getrandom/AT_RANDOM draw from a generator
  * seeded by --seed.  Guest file descriptors map onto host descriptors;
  * stdin/stdout/stderr pass through.
+ *
+ * A file mapped with PROT_EXEC (ld.so mapping a shared library's text) is
+ * reported to an optional hook (sys_set_exec_map_hook), which the
+ * simulator uses to add the library's symbols to the program's table; the
+ * syscall layer itself knows nothing of symbols.
  */
 #ifndef HPS_SYS_H
 #define HPS_SYS_H
@@ -27,6 +32,11 @@
 
 struct sys;
 typedef int64_t (*sys_handler_fn)(struct sys *s, cpu_t *c, const uint64_t a[6]);
+/* A file was mapped executable: host descriptor (valid only during the
+ * call; its file offset must not be moved), where the mapping went, its
+ * length in bytes (whole pages) and the file offset it starts at. */
+typedef void (*sys_exec_map_fn)(void *ctx, int host_fd, uint64_t addr, uint64_t len,
+                                uint64_t off);
 
 typedef struct sys_entry {
     uint32_t nr;                /* guest syscall number                     */
@@ -145,6 +155,8 @@ typedef struct sys {
                                            paths, or NULL                    */
     uint32_t alpha_uac;                 /* Alpha unaligned-access control
                                            (osf_setsysinfo SSIN_UACPROC)     */
+    sys_exec_map_fn on_exec_map;        /* see sys_set_exec_map_hook, or NULL */
+    void *on_exec_map_ctx;
 } sys_t;
 
 sys_t *sys_new(mem_t *mem, const sys_abi_t *abi, const sys_config_t *cfg);
@@ -159,6 +171,9 @@ void   sys_set_mmap_area(sys_t *s, uint64_t bottom, uint64_t top, bool bottom_up
 /* Look absolute guest paths up under dir first (open, stat, access,
  * readlink), falling back to the host path, as qemu -L does. */
 void   sys_set_sysroot(sys_t *s, const char *dir);
+/* Call fn(ctx, ...) after every successful mmap of a file with PROT_EXEC
+ * (NULL: no hook).  Runs at mmap time only, never per instruction. */
+void   sys_set_exec_map_hook(sys_t *s, sys_exec_map_fn fn, void *ctx);
 /* Execute the syscall the guest requested (ecall / callsys).  Stops the
  * cpu on exit/exit_group (STOP_EXIT) and on unemulated calls
  * (STOP_BAD_SYSCALL, stop_info = number). */

@@ -627,6 +627,8 @@ static bool load_interp(const elf_file_t *prog, const char *sysroot,
     if (ok) {
         img->interp_base = ii.load_bias;
         img->start = ii.entry;
+        _Static_assert(sizeof full == sizeof img->interp_file, "interp_file holds full");
+        memcpy(img->interp_file, full, sizeof img->interp_file);
     }
     elf_close(&in);
     return ok;

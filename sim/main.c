@@ -569,6 +569,26 @@ static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const s
     g->mem->on_decoded_drop_ctx = &g->dropped;
 }
 
+/* The guest mapped a file executable (ld.so loading a shared library):
+ * name its code.  On allocation failure the table stays as it was. */
+static void name_mapped_code(void *ctx, int host_fd, uint64_t addr, uint64_t len, uint64_t off)
+{
+    symtab_add_mapped_file(ctx, host_fd, addr, len, off);
+}
+
+/* The program's function symbols: the executable's, the ELF interpreter's,
+ * and from then on each shared library's as the guest maps it. */
+static symtab_t *load_symbols(const char *path, guest_t *g)
+{
+    symtab_t *st = symtab_load(path);
+    if (!st) return NULL;
+    symtab_relocate(st, g->img.load_bias);
+    if (g->img.interp_file[0])
+        symtab_add_loaded_file(st, g->img.interp_file, g->img.interp_base);
+    sys_set_exec_map_hook(g->sys, name_mapped_code, st);
+    return st;
+}
+
 static void guest_free(guest_t *g)
 {
     sys_free(g->sys);
@@ -640,8 +660,7 @@ int main(int argc, char **argv)
 
     guest_t g;
     guest_load(&g, &o, isa, NULL, false);
-    symtab_t *symtab = symtab_load(path);
-    if (symtab) symtab_relocate(symtab, g.img.load_bias);
+    symtab_t *symtab = load_symbols(path, &g);
     g.cpu->symtab = symtab;
 
     profiling_t pf;

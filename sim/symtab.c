@@ -4,9 +4,18 @@
  *
  * FUNC (and GNU IFUNC) symbols are sorted by address; aliases at one
  * address collapse to a single entry (global names beat weak ones, weak
- * beat local); a symbol of size 0 extends to the next symbol, but never
- * past the end of its section (so the last one does not swallow every
- * higher address, e.g. shared libraries mapped above the program).
+ * beat local, fewer leading underscores beat more); a symbol of size 0
+ * extends to the next symbol, but never past the end of its section (so
+ * the last one does not swallow every higher address, e.g. shared
+ * libraries mapped above the program).
+ *
+ * The table grows while the program runs: the ELF interpreter and each
+ * shared library ld.so maps executable add their symbols (their .symtab,
+ * or .dynsym when stripped), relocated by the module's load bias and kept
+ * inside its mapped text.  Symbols stay when a module is unmapped: profiles
+ * and reports are named at the end of the run, and samples taken while a
+ * library was mapped should still get its names.  A later module mapped
+ * over the same text replaces them.
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -120,13 +129,26 @@ static void read_symbols(builder_t *b, Elf *elf)
 /* Sort by address, preferred alias first, then by name for determinism. */
 static const char *sort_strings;
 
+static size_t leading_underscores(const char *name)
+{
+    size_t n = 0;
+    while (name[n] == '_') n++;
+    return n;
+}
+
+/* Among aliases: the stronger binding, a sized symbol, the public-looking
+ * name (malloc before __libc_malloc, printf before _IO_printf), then the
+ * name itself. */
 static int cmp_raw(const void *pa, const void *pb)
 {
     const raw_sym_t *a = pa, *b = pb;
     if (a->addr != b->addr) return a->addr < b->addr ? -1 : 1;
     if (a->rank != b->rank) return a->rank > b->rank ? -1 : 1;
     if ((a->size != 0) != (b->size != 0)) return a->size ? -1 : 1;
-    return strcmp(sort_strings + a->name_off, sort_strings + b->name_off);
+    const char *na = sort_strings + a->name_off, *nb = sort_strings + b->name_off;
+    size_t ua = leading_underscores(na), ub = leading_underscores(nb);
+    if (ua != ub) return ua < ub ? -1 : 1;
+    return strcmp(na, nb);
 }
 
 /* The extent of size-0 symbol k of the sorted list: up to the next symbol
@@ -219,6 +241,178 @@ void symtab_free(symtab_t *st)
     free(st->strings);
     free(st);
 }
+
+/* ---- merging other modules --------------------------------------------------- */
+
+static bool in_range(uint64_t addr, uint64_t lo, uint64_t hi) { return addr >= lo && addr < hi; }
+
+/* A symbol st keeps when [lo, hi) gets a new module: those outside it, cut
+ * at lo when they reach into it (size 0 reaches everything above). */
+static bool kept_outside(const symbol_t *s, uint64_t lo, uint64_t hi, symbol_t *out)
+{
+    if (in_range(s->addr, lo, hi)) return false;
+    *out = *s;
+    if (s->addr < lo && (s->size == 0 || s->size > lo - s->addr)) out->size = lo - s->addr;
+    return true;
+}
+
+/* A module symbol moved by bias, if it lands in [lo, hi); its size is
+ * clipped to hi. */
+static bool relocated_inside(const symbol_t *s, uint64_t bias, uint64_t lo, uint64_t hi,
+                             symbol_t *out)
+{
+    uint64_t addr = s->addr + bias;
+    if (!in_range(addr, lo, hi)) return false;
+    uint64_t room = hi - addr;
+    *out = (symbol_t){ addr, s->size && s->size <= room ? s->size : room, s->name };
+    return true;
+}
+
+static int cmp_symbol(const void *pa, const void *pb)
+{
+    const symbol_t *a = pa, *b = pb;
+    return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* Copy the names of syms[0..n) into one new buffer and point them there. */
+static char *own_names(symbol_t *syms, size_t n)
+{
+    size_t total = 1;
+    for (size_t k = 0; k < n; k++)
+        if (syms[k].name) total += strlen(syms[k].name) + 1;
+    char *buf = malloc(total), *p = buf;
+    if (!buf) return NULL;
+    for (size_t k = 0; k < n; k++) {
+        if (!syms[k].name) continue;
+        size_t len = strlen(syms[k].name) + 1;
+        memcpy(p, syms[k].name, len);
+        syms[k].name = p;
+        p += len;
+    }
+    *p = 0;
+    return buf;
+}
+
+bool symtab_merge(symtab_t *st, const symtab_t *module, uint64_t bias, uint64_t lo, uint64_t hi)
+{
+    if (!st || lo >= hi) return true;
+    size_t extra = module ? module->count : 0, cap = st->count + extra, n = 0;
+    symbol_t *syms = malloc((cap ? cap : 1) * sizeof *syms);
+    if (!syms) return false;
+    for (size_t k = 0; k < st->count; k++)
+        if (kept_outside(&st->syms[k], lo, hi, &syms[n])) n++;
+    for (size_t k = 0; k < extra; k++)
+        if (relocated_inside(&module->syms[k], bias, lo, hi, &syms[n])) n++;
+    qsort(syms, n, sizeof *syms, cmp_symbol);    /* addresses are unique */
+    char *strings = own_names(syms, n);
+    if (!strings) { free(syms); return false; }
+    free(st->syms);
+    free(st->strings);
+    st->syms = syms;
+    st->count = n;
+    st->strings = strings;
+    return true;
+}
+
+/* Where a module's text lies once loaded: its bias and [lo, hi). */
+typedef struct module_text {
+    uint64_t bias, lo, hi;
+} module_text_t;
+
+static bool load_header(Elf *elf, size_t k, GElf_Phdr *ph)
+{
+    return gelf_getphdr(elf, (int)k, ph) && ph->p_type == PT_LOAD;
+}
+
+/* The executable PT_LOAD segments of elf, moved by t->bias and limited to
+ * [from, to), as t's [lo, hi); false when none is left. */
+static bool find_text(Elf *elf, size_t phnum, uint64_t from, uint64_t to, module_text_t *t)
+{
+    t->lo = UINT64_MAX;
+    t->hi = 0;
+    for (size_t k = 0; k < phnum; k++) {
+        GElf_Phdr ph;
+        if (!load_header(elf, k, &ph) || !(ph.p_flags & PF_X) || !ph.p_memsz) continue;
+        uint64_t start = ph.p_vaddr + t->bias, end = start + ph.p_memsz;
+        if (end < start) end = UINT64_MAX;
+        if (start < from) start = from;
+        if (end > to) end = to;
+        if (start >= end) continue;
+        if (start < t->lo) t->lo = start;
+        if (end > t->hi) t->hi = end;
+    }
+    return t->lo < t->hi;
+}
+
+/* The bias of a file mapped at addr from offset off for len bytes: the
+ * first PT_LOAD segment whose file data starts inside the mapping is where
+ * the ELF program headers say it is, plus the bias. */
+static bool mapping_bias(Elf *elf, size_t phnum, uint64_t addr, uint64_t len, uint64_t off,
+                         uint64_t *bias)
+{
+    bool found = false;
+    uint64_t first = 0;
+    for (size_t k = 0; k < phnum; k++) {
+        GElf_Phdr ph;
+        if (!load_header(elf, k, &ph) || ph.p_offset < off || ph.p_offset - off >= len) continue;
+        if (found && ph.p_offset >= first) continue;
+        found = true;
+        first = ph.p_offset;
+        *bias = addr + (ph.p_offset - off) - ph.p_vaddr;
+    }
+    return found;
+}
+
+/* Read elf's symbols and merge the ones inside t. */
+static bool merge_module(symtab_t *st, Elf *elf, const module_text_t *t)
+{
+    symtab_t *module = load_elf(elf);
+    if (!module) return false;
+    bool ok = symtab_merge(st, module, t->bias, t->lo, t->hi);
+    symtab_free(module);
+    return ok;
+}
+
+/* An ELF handle on fd (ELF_C_READ_MMAP reads with mmap or pread, so the
+ * descriptor's file offset does not move), or NULL when fd is no ELF. */
+static Elf *open_elf(int fd, size_t *phnum)
+{
+    if (fd < 0 || elf_version(EV_CURRENT) == EV_NONE) return NULL;
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    if (elf && elf_kind(elf) == ELF_K_ELF && elf_getphdrnum(elf, phnum) == 0) return elf;
+    if (elf) elf_end(elf);
+    return NULL;
+}
+
+bool symtab_add_loaded_file(symtab_t *st, const char *path, uint64_t bias)
+{
+    int fd = st && path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    size_t phnum = 0;
+    Elf *elf = open_elf(fd, &phnum);
+    module_text_t t = { .bias = bias };
+    bool ok = true;
+    if (elf && find_text(elf, phnum, 0, UINT64_MAX, &t)) ok = merge_module(st, elf, &t);
+    if (elf) elf_end(elf);
+    if (fd >= 0) close(fd);
+    return ok;
+}
+
+bool symtab_add_mapped_file(symtab_t *st, int fd, uint64_t addr, uint64_t len, uint64_t off)
+{
+    if (!st || !len) return true;
+    size_t phnum = 0;
+    Elf *elf = open_elf(fd, &phnum);
+    if (!elf) return true;
+    module_text_t t = { 0 };
+    uint64_t end = addr + len < addr ? UINT64_MAX : addr + len;
+    bool ok = true;
+    if (mapping_bias(elf, phnum, addr, len, off, &t.bias) && find_text(elf, phnum, addr, end, &t))
+        ok = merge_module(st, elf, &t);
+    elf_end(elf);
+    return ok;
+}
+
+/* ---- lookups -------------------------------------------------------------------- */
 
 static bool contains(const symbol_t *s, uint64_t addr)
 {

@@ -12,6 +12,8 @@
  * With a sysroot, lookups of absolute paths (open, stat, access,
  * readlink) try SYSROOT/path first and fall back to the host path, as
  * qemu's -L does, so a dynamic linker loads the sysroot's libraries.
+ * Each file mapped with PROT_EXEC is reported to the exec-map hook (the
+ * simulator names the library's code from it).
  *
  * The process is single-threaded and never receives signals: signal
  * actions are recorded and returned but never run.  Time is derived from
@@ -146,6 +148,12 @@ void sys_set_mmap_area(sys_t *s, uint64_t bottom, uint64_t top, bool bottom_up)
     s->mmap_bottom = bottom;
     s->mmap_top = top;
     s->mmap_bottom_up = bottom_up;
+}
+
+void sys_set_exec_map_hook(sys_t *s, sys_exec_map_fn fn, void *ctx)
+{
+    s->on_exec_map = fn;
+    s->on_exec_map_ctx = ctx;
 }
 
 /* Kept absolute (as qemu does), so a guest chdir does not move it. */
@@ -1636,6 +1644,8 @@ int64_t sys_h_mmap(sys_t *s, cpu_t *c, const uint64_t a[6])
     if (hfd >= 0) {
         int64_t r = map_file(s, hfd, where, size, off);
         if (r) { mem_unmap(s->mem, where, size); return r; }
+        if ((prot & 4) && s->on_exec_map)
+            s->on_exec_map(s->on_exec_map_ctx, hfd, where, size, off);
     }
     return (int64_t)where;
 }

@@ -7,6 +7,11 @@
 # sysroot and from another working directory.  stdout and the statistics
 # (--stats, without the host-time lines) must be identical, so no host
 # address or path leaks into the guest.
+# The exhaustive HPS hot-method and hot-call-pair profiles of the same
+# program (--profile-out) must also be identical twice, and name the code
+# of the shared libraries: libc's malloc and dl_iterate_phdr, ld.so's
+# _dl_debug_state, a call pair from inside __libc_start_main (symbols of
+# the interpreter and of each library ld.so maps, from their .dynsym).
 #
 # Prints "PASS name" / "FAIL name: why" per check, then "N passed, M failed".
 set -u
@@ -75,6 +80,45 @@ same() {
     fi
 }
 
+# profile OUTPREFIX ACF ARGS... : the exhaustive profile ACF as TSV in OUTPREFIX.tsv
+profile() {
+    local out=$1 acf=$2; shift 2
+    env -i PATH=/usr/bin:/bin timeout 60 "$sim" --acf "productions/$acf" --no-baseline \
+        --profile-out "$out.tsv" --report "$out.rep" "$@" >/dev/null 2>"$out.err"
+    echo $? >"$out.rc"
+}
+
+# library_names NAME A B RE... : profiles A and B agree and name every RE
+library_names() {
+    local name=$1 a=$2 b=$3; shift 3
+    if [ "$(cat "$a.rc")" != 0 ] || [ "$(cat "$b.rc")" != 0 ]; then
+        fail "$name" "exit status $(cat "$a.rc")/$(cat "$b.rc"): $(head -c 200 "$a.err" "$b.err")"
+        return
+    fi
+    if ! cmp -s "$a.tsv" "$b.tsv"; then
+        fail "$name" "profiles differ: $(diff "$a.tsv" "$b.tsv" | head -4 | tr '\n' '|')"
+        return
+    fi
+    local re missing=""
+    for re in "$@"; do
+        cut -f2 "$a.tsv" | grep -Eq -- "$re" || missing="$missing /$re/"
+    done
+    if [ -n "$missing" ]; then fail "$name" "no member matches$missing"; else pass "$name"; fi
+}
+
+# Hot methods and call pairs inside libc and ld.so carry their names.
+check_library_names() {
+    local isa=$1 root=$2
+    profile "$tmp/$isa.m1" hot_method_all.acf --sysroot "$root" "$tmp/$isa" x
+    profile "$tmp/$isa.m2" hot_method_all.acf --sysroot "$root" "$tmp/$isa" x
+    library_names "$isa/hps-methods-in-libraries" "$tmp/$isa.m1" "$tmp/$isa.m2" \
+        '^malloc$' '^dl_iterate_phdr$' '^_dl_debug_state$'
+    profile "$tmp/$isa.p1" hot_call_pair_all.acf --sysroot "$root" "$tmp/$isa" x
+    profile "$tmp/$isa.p2" hot_call_pair_all.acf --sysroot "$root" "$tmp/$isa" x
+    library_names "$isa/hps-call-pairs-in-libraries" "$tmp/$isa.p1" "$tmp/$isa.p2" \
+        '^__libc_start_main\+0x[0-9a-f]+ -> [A-Za-z_]'
+}
+
 check_isa() {
     local isa=$1 cc=$2 root=$3
     if ! command -v "$cc" >/dev/null || [ ! -d "$root" ]; then
@@ -90,6 +134,7 @@ check_isa() {
     same "$isa/twice" "$tmp/$isa.1" "$tmp/$isa.2"
     (cd "$tmp/elsewhere" && run "$tmp/$isa.3" --sysroot "$tmp/$isa-root" "$tmp/$isa" x)
     same "$isa/other-sysroot-path-and-cwd" "$tmp/$isa.1" "$tmp/$isa.3"
+    check_library_names "$isa" "$root"
 }
 
 if [ ! -x "$sim" ]; then

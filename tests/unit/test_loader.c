@@ -1,7 +1,8 @@
 /*
  * test_loader.c - unit tests (cmocka) for the ELF loader (RISC-V and Alpha
  * images, the ELF interpreter of a dynamic program from a sysroot), the
- * initial Linux stack of both ISAs, the symbol table and the libopcodes
+ * initial Linux stack of both ISAs, the symbol table (with the symbols of
+ * shared libraries merged in at their load bias) and the libopcodes
  * disassembler.
  *
  * Every test ELF is put together here byte by byte (Elf64 structs from
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include <elf.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -906,6 +908,179 @@ static void test_symtab_none(void **state)
     symtab_free(st);
 }
 
+/* A stripped shared library (ET_DYN, no .symtab, only .dynsym), laid out
+ * as Debian's cross libc is:
+ *   PT_LOAD R+X  offset 0      vaddr 0       size 0x1800  (text)
+ *   PT_LOAD RW   offset 0x1800 vaddr 0x2800  filesz 0x100 (data: another
+ *                offset-to-address delta, as after a RELRO gap)
+ * .text says [0x1000, 0x2000), past the text segment's end, so only the
+ * segment can limit its last size-0 symbol. */
+#define LIB_TEXT_END 0x1800ull
+#define LIB_DATA_OFF 0x1800ull
+#define LIB_DATA_VADDR 0x2800ull
+
+static const char *write_library_elf(void)
+{
+    static const char dynstr[] = "\0lib_first\0lib_alias\0lib_open\0lib_obj\0lib_datafn";
+    enum { S_FIRST = 1, S_ALIAS = 11, S_OPEN = 21, S_OBJ = 30, S_DATAFN = 38 };
+    static const char shstr[] = "\0.text\0.dynsym\0.dynstr\0.shstrtab\0.data";
+    enum { N_TEXT = 1, N_DYNSYM = 7, N_DYNSTR = 15, N_SHSTR = 23, N_DATA = 33 };
+    Elf64_Sym syms[] = {
+        { 0 },
+        { .st_name = S_ALIAS, .st_info = ELF64_ST_INFO(STB_WEAK, STT_FUNC),
+          .st_shndx = 1, .st_value = 0x1000, .st_size = 0x40 },
+        { .st_name = S_FIRST, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+          .st_shndx = 1, .st_value = 0x1000, .st_size = 0x40 },
+        { .st_name = S_OPEN, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+          .st_shndx = 1, .st_value = 0x1100, .st_size = 0 },
+        { .st_name = S_OBJ, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_OBJECT),
+          .st_shndx = 1, .st_value = 0x1080, .st_size = 8 },
+        { .st_name = S_DATAFN, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+          .st_shndx = 5, .st_value = LIB_DATA_VADDR, .st_size = 0x10 },
+    };
+    size_t symoff = 0x1a00, stroff = symoff + sizeof syms;
+    size_t shstroff = stroff + sizeof dynstr, shoff = (shstroff + sizeof shstr + 7) & ~7ul;
+    Elf64_Shdr sh[6] = {
+        { 0 },
+        { .sh_name = N_TEXT, .sh_type = SHT_PROGBITS, .sh_flags = SHF_ALLOC | SHF_EXECINSTR,
+          .sh_addr = 0x1000, .sh_offset = 0x1000, .sh_size = 0x1000, .sh_addralign = 4 },
+        { .sh_name = N_DYNSYM, .sh_type = SHT_DYNSYM, .sh_flags = SHF_ALLOC, .sh_offset = symoff,
+          .sh_size = sizeof syms, .sh_link = 3, .sh_info = 1, .sh_addralign = 8,
+          .sh_entsize = sizeof(Elf64_Sym) },
+        { .sh_name = N_DYNSTR, .sh_type = SHT_STRTAB, .sh_flags = SHF_ALLOC, .sh_offset = stroff,
+          .sh_size = sizeof dynstr, .sh_addralign = 1 },
+        { .sh_name = N_SHSTR, .sh_type = SHT_STRTAB, .sh_offset = shstroff,
+          .sh_size = sizeof shstr, .sh_addralign = 1 },
+        { .sh_name = N_DATA, .sh_type = SHT_PROGBITS, .sh_flags = SHF_ALLOC | SHF_WRITE,
+          .sh_addr = LIB_DATA_VADDR, .sh_offset = LIB_DATA_OFF, .sh_size = 0x100,
+          .sh_addralign = 8 },
+    };
+    size_t total = shoff + sizeof sh;
+    uint8_t *buf = calloc(1, total);
+    assert_non_null(buf);
+    Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
+    Elf64_Phdr *ph = (Elf64_Phdr *)(buf + sizeof *eh);
+    memcpy(eh->e_ident, ELFMAG, SELFMAG);
+    eh->e_ident[EI_CLASS] = ELFCLASS64;
+    eh->e_ident[EI_DATA] = ELFDATA2LSB;
+    eh->e_ident[EI_VERSION] = EV_CURRENT;
+    eh->e_type = ET_DYN;
+    eh->e_machine = EM_RISCV;
+    eh->e_version = EV_CURRENT;
+    eh->e_phoff = sizeof *eh;
+    eh->e_ehsize = sizeof *eh;
+    eh->e_phentsize = sizeof *ph;
+    eh->e_phnum = 2;
+    eh->e_shoff = shoff;
+    eh->e_shentsize = sizeof(Elf64_Shdr);
+    eh->e_shnum = 6;
+    eh->e_shstrndx = 4;
+    ph[0] = (Elf64_Phdr){ .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_filesz = LIB_TEXT_END,
+                          .p_memsz = LIB_TEXT_END, .p_align = 0x1000 };
+    ph[1] = (Elf64_Phdr){ .p_type = PT_LOAD, .p_flags = PF_R | PF_W, .p_offset = LIB_DATA_OFF,
+                          .p_vaddr = LIB_DATA_VADDR, .p_paddr = LIB_DATA_VADDR,
+                          .p_filesz = 0x100, .p_memsz = 0x200, .p_align = 0x1000 };
+    memcpy(buf + symoff, syms, sizeof syms);
+    memcpy(buf + stroff, dynstr, sizeof dynstr);
+    memcpy(buf + shstroff, shstr, sizeof shstr);
+    memcpy(buf + shoff, sh, sizeof sh);
+    const char *path = tmp_path("libtest.so");
+    write_file(path, buf, total);
+    free(buf);
+    return path;
+}
+
+static void expect_sorted(const symtab_t *st)
+{
+    for (size_t k = 1; k < st->count; k++) assert_true(st->syms[k - 1].addr < st->syms[k].addr);
+}
+
+/* ld.so's mapping of a library's text: the whole span, R+X, from offset 0. */
+static void test_symtab_mapped_library(void **state)
+{
+    (void)state;
+    symtab_t *st = symtab_load(write_symtab_elf());
+    assert_non_null(st);
+    assert_int_equal(st->count, 5);
+    int fd = open(write_library_elf(), O_RDONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(lseek(fd, 3, SEEK_SET), 3);
+    assert_true(symtab_add_mapped_file(st, fd, 0x40000000, 0x3000, 0));
+    assert_int_equal(lseek(fd, 0, SEEK_CUR), 3);           /* the guest's offset stays */
+    assert_int_equal(st->count, 7);                         /* lib_first, lib_open */
+    expect_sorted(st);
+    expect_format(st, 0x40001000, "lib_first");             /* .dynsym; global beats weak */
+    expect_format(st, 0x4000103c, "lib_first+0x3c");
+    expect_format(st, 0x40001104, "lib_open+0x4");
+    expect_format(st, 0x400017fe, "lib_open+0x6fe");        /* size 0: to the text's end, */
+    expect_format(st, 0x40001800, "0x40001800");            /* not .text's                */
+    expect_format(st, 0x40002800, "0x40002800");            /* a FUNC in data: left out */
+    expect_format(st, 0x1011c, "foo+0x1c");                 /* the program keeps its own */
+    expect_format(st, 0x103fc, "tail+0x7c");
+
+    /* mapped again at the same place: no duplicates */
+    assert_true(symtab_add_mapped_file(st, fd, 0x40000000, 0x3000, 0));
+    assert_int_equal(st->count, 7);
+    /* a mapping of the data part only, even executable, names nothing */
+    assert_true(symtab_add_mapped_file(st, fd, 0x40002000, 0x1000, 0x1000));
+    assert_int_equal(st->count, 7);
+    /* a second copy elsewhere gets names of its own */
+    assert_true(symtab_add_mapped_file(st, fd, 0x50000000, 0x3000, 0));
+    assert_int_equal(st->count, 9);
+    expect_format(st, 0x50001110, "lib_open+0x10");
+    expect_format(st, 0x40001110, "lib_open+0x10");
+    expect_sorted(st);
+    close(fd);
+
+    /* not an ELF, or no descriptor: nothing added, no error */
+    const char *text = tmp_path("plain.txt");
+    write_file(text, "just text\n", 10);
+    fd = open(text, O_RDONLY);
+    assert_true(symtab_add_mapped_file(st, fd, 0x60000000, 0x1000, 0));
+    close(fd);
+    assert_true(symtab_add_mapped_file(st, -1, 0x60000000, 0x1000, 0));
+    assert_int_equal(st->count, 9);
+    symtab_free(st);
+}
+
+/* The interpreter, loaded whole at a bias; a module mapped over another. */
+static void test_symtab_merge(void **state)
+{
+    (void)state;
+    symtab_t *st = symtab_load(write_symtab_elf());
+    assert_non_null(st);
+    assert_true(symtab_add_loaded_file(st, write_library_elf(), 0x60000000));
+    assert_int_equal(st->count, 7);
+    expect_format(st, 0x60001000, "lib_first");
+    expect_format(st, 0x600017fe, "lib_open+0x6fe");
+    expect_format(st, 0x60001800, "0x60001800");
+    assert_true(symtab_add_loaded_file(st, tmp_path("no-such-lib"), 0x70000000));
+    assert_int_equal(st->count, 7);
+
+    /* A module mapped over [0x60001000, 0x60001800) replaces what was there. */
+    symbol_t over_syms[] = { { 0x0, 0x100, "over_a" }, { 0x200, 0, "over_b" } };
+    symtab_t over = { over_syms, 2, NULL };
+    assert_true(symtab_merge(st, &over, 0x60001000, 0x60001000, 0x60001800));
+    assert_int_equal(st->count, 7);                         /* -lib_first -lib_open +2 */
+    expect_sorted(st);
+    expect_format(st, 0x60001000, "over_a");
+    expect_format(st, 0x60001100, "0x60001100");
+    expect_format(st, 0x600017f0, "over_b+0x5f0");          /* size 0: to the range's end */
+    expect_format(st, 0x60001800, "0x60001800");
+    /* an older symbol reaching into a new module's range is cut there */
+    symbol_t cut_syms[] = { { 0x0, 0x40, "cut_in" } };
+    symtab_t cut = { cut_syms, 1, NULL };
+    assert_true(symtab_merge(st, &cut, 0x103c0, 0x103c0, 0x10400));
+    expect_format(st, 0x103bc, "tail+0x3c");
+    expect_format(st, 0x103c0, "cut_in");
+    expect_format(st, 0x1011c, "foo+0x1c");
+    /* an empty range or no module changes nothing */
+    assert_true(symtab_merge(st, &cut, 0, 0x10, 0x10));
+    assert_true(symtab_merge(st, NULL, 0, 0x10, 0x20));
+    assert_int_equal(st->count, 8);
+    symtab_free(st);
+}
+
 /* ---- disassembler ------------------------------------------------------------ */
 
 /* want may list alternatives separated by '|' (libopcodes versions differ in
@@ -982,6 +1157,8 @@ int main(void)
         cmocka_unit_test(test_sysroot_problems),
         cmocka_unit_test(test_symtab),
         cmocka_unit_test(test_symtab_none),
+        cmocka_unit_test(test_symtab_mapped_library),
+        cmocka_unit_test(test_symtab_merge),
         cmocka_unit_test(test_disasm),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);

@@ -4,7 +4,8 @@
  * the handler, and the tests check a0 and guest memory.  Covers the
  * program break, mmap family, file I/O on a temporary file, the struct
  * stat layout, deterministic time and randomness, uname, limits, signals
- * to self, and stops for exit and unsupported calls.
+ * to self, stops for exit and unsupported calls, and the hook that reports
+ * executable file mappings (how shared libraries get their symbols).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -564,6 +565,69 @@ static void test_mmap_library_pattern(void **state)
     assert_null(mem_page(e->mem, (uint64_t)base + 0x6000));
 }
 
+/* The exec-map hook's calls, as recorded by record_exec_map. */
+typedef struct exec_maps {
+    int calls;
+    uint64_t addr, len, off;
+    ino_t ino;                  /* of the host file the hook was given */
+} exec_maps_t;
+
+static void record_exec_map(void *ctx, int host_fd, uint64_t addr, uint64_t len, uint64_t off)
+{
+    exec_maps_t *m = ctx;
+    struct stat st;
+    assert_int_equal(fstat(host_fd, &st), 0);
+    m->calls++;
+    m->addr = addr;
+    m->len = len;
+    m->off = off;
+    m->ino = st.st_ino;
+}
+
+/* ld.so's pattern again: only file mappings with PROT_EXEC are reported
+ * (with their host file, address, whole-page length and offset), so the
+ * simulator can name a library's code. */
+static void test_exec_map_hook(void **state)
+{
+    env_t *e = *state;
+    exec_maps_t seen = { 0 };
+    sys_set_exec_map_hook(e->sys, record_exec_map, &seen);
+    char path[128];
+    snprintf(path, sizeof path, "%s/lib.so", e->dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    for (int k = 0; k < 3 * 4096; k++) fputc('L', f);
+    fclose(f);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    int64_t fd = guest_open(e, "lib.so", 0);
+    int64_t base = CALL(e, NR_mmap, 0, 0x7800, 5 /* R|X */, 2 /* PRIVATE */, (uint64_t)fd, 0);
+    assert_true(base > 0);
+    assert_int_equal(seen.calls, 1);
+    assert_int_equal(seen.addr, base);
+    assert_int_equal(seen.len, 0x8000);                     /* whole pages */
+    assert_int_equal(seen.off, 0);
+    assert_int_equal(seen.ino, st.st_ino);
+    /* data over it (RW), bss (anonymous, even if executable): not reported */
+    assert_int_equal(CALL(e, NR_mmap, (uint64_t)base + 0x5000, 0x1000, 3, 0x12, (uint64_t)fd,
+                          0x2000), base + 0x5000);
+    assert_int_equal(CALL(e, NR_mmap, (uint64_t)base + 0x6000, 0x1000, 7, 0x32, (uint64_t)-1,
+                          0), base + 0x6000);
+    assert_int_equal(seen.calls, 1);
+    /* a failed mmap is not reported; a MAP_FIXED executable one is */
+    assert_int_equal(CALL(e, NR_mmap, 0, 0x1000, 5, 2, 77, 0), -EBADF_G);
+    assert_int_equal(seen.calls, 1);
+    assert_int_equal(CALL(e, NR_mmap, (uint64_t)base + 0x1000, 0x1000, 5, 0x12, (uint64_t)fd,
+                          0x1000), base + 0x1000);
+    assert_int_equal(seen.calls, 2);
+    assert_int_equal(seen.addr, base + 0x1000);
+    assert_int_equal(seen.off, 0x1000);
+    /* without a hook nothing is called */
+    sys_set_exec_map_hook(e->sys, NULL, NULL);
+    assert_true(CALL(e, NR_mmap, 0, 0x1000, 5, 2, (uint64_t)fd, 0) > 0);
+    assert_int_equal(seen.calls, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -574,6 +638,7 @@ int main(void)
         T(test_mremap),
         T(test_mmap_file),
         T(test_mmap_library_pattern),
+        T(test_exec_map_hook),
         T(test_file_io),
         T(test_fd_control),
         T(test_fstat_layout),
