@@ -206,19 +206,12 @@ static void counter_update(dise_t *d, unsigned n, uint64_t v, bool overflow, boo
         d->flag_index = flag_index_of(d, d->overflow_bits, d->zero_bits);
 }
 
-/* An increment that may change a flag (out of line: exec_candidate's
- * common path stays free of calls). */
-static __attribute__((noinline)) void counter_inc_flags(dise_t *d, unsigned n)
-{
-    counter_update(d, n, d->ctr[n] + 1, d->ctr[n] == d->ctr_mask, false);
-}
-
-static inline void counter_inc(dise_t *d, unsigned n)
+static void counter_inc(dise_t *d, unsigned n)
 {
     if (likely(d->ctr[n] != 0 && d->ctr[n] != d->ctr_mask))
         d->ctr[n]++;                        /* no flag can change */
     else
-        counter_inc_flags(d, n);
+        counter_update(d, n, d->ctr[n] + 1, d->ctr[n] == d->ctr_mask, false);
     d->stat_uops++;
 }
 
@@ -770,34 +763,44 @@ static void divert(dise_t *d, cpu_t *c, insn_t *in, dise_seq_t *s)
     d->penalty_pending = d->hw.replace_penalty;
     d->stat_penalty_by_role[s->penalty_role] += d->hw.replace_penalty;
     d->diverted = dise_step_seq(d, c);
+    d->held_limit = c->inst_limit;
+    c->inst_limit = 0;
 }
 
-static __attribute__((noinline)) void exec_recorded(cpu_t *c, insn_t *in)
+static void exec_recorded(cpu_t *c, insn_t *in)
 {
     dise_exec_original(c->dise, c, in);
 }
 
-static __attribute__((noinline)) void exec_general(dise_t *d, cpu_t *c, insn_t *in, uint64_t mask)
+/* Every case of exec_candidate(): the match, then the instruction or the
+ * first step of its replacement. */
+static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
 {
-    dise_seq_t *s = match_all(d, c, in, mask);
+    dise_t *d = c->dise;
+    dise_seq_t *s = dise_match(d, c, in);
     if (!s) dise_exec_original(d, c, in);
     else divert(d, c, in, s);
 }
 
 /* The semantics of an instruction some production may match.  The common
- * cases end in a tail call of the instruction's own semantics. */
+ * case, one production counting the event with an increment that changes
+ * no flag, is a few updates and a tail call of the instruction's own
+ * semantics. */
 static void exec_candidate(cpu_t *c, insn_t *in)
 {
     dise_t *d = c->dise;
     const dise_outcome_t *o = dise_outcome(d, in);
-    if (unlikely(o->kind == DO_GENERAL)) {
-        exec_general(d, c, in, o->mask);
+    unsigned n = o->inc;
+    if (unlikely(o->kind != DO_COUNT || o->truth ||
+                 (n && (d->ctr[n] == 0 || d->ctr[n] == d->ctr_mask)))) {
+        exec_candidate_any(c, in);
         return;
     }
-    if (o->kind == DO_COUNT) count_match(d, o);
-    if (unlikely(o->truth)) {
-        exec_recorded(c, in);
-        return;
+    d->stat_matches++;
+    d->prod_matches[o->prod]++;
+    if (n) {
+        d->ctr[n]++;                            /* no flag changes */
+        d->stat_uops++;
     }
     o->exec(c, in);
 }

@@ -12,7 +12,10 @@
  *
  * After a step, d->diverted says whether the instruction was replaced: it
  * is then the record that actually executed (the sequence's first element),
- * and d->kind says whose it was.  While a sequence or a handler is active
+ * and d->kind says whose it was.  A diverted step also holds c->inst_limit
+ * at 0, so that a loop that tests only the instruction limit (the
+ * functional core's) leaves its common path after it; dise_take_diverted()
+ * puts the limit back.  While a sequence or a handler is active
  * (dise_busy), loops step with dise_step(): the next element of the
  * sequence (an inserted operation, or the original instruction for
  * T.INSN), or the next instruction at pc.  Calls into handlers switch the
@@ -104,6 +107,8 @@ struct dise {
     bool redirect;              /* last inserted op changed the flow        */
     insn_t *diverted;           /* set when a step was replaced: the record
                                    executed instead (the loop clears it)   */
+    uint64_t held_limit;        /* c->inst_limit while a diverted step holds
+                                   it at 0 (dise_take_diverted restores)   */
 
     /* where to resume after hps.ret */
     dise_seq_t *resume_seq;
@@ -203,12 +208,20 @@ static inline bool dise_busy(const dise_t *d)
     return d->seq != NULL || d->in_handler;
 }
 
+/* n instructions executed inside the current handler. */
+static inline void dise_count_handler_insts(dise_t *d, uint64_t n)
+{
+    d->stat_handler_insts += n;
+    d->stat_handler_by_role[d->handler_role] += n;
+}
+
 /* The record a replaced step executed instead of the instruction (d->kind
- * says whose it is); clears d->diverted. */
-static inline insn_t *dise_take_diverted(dise_t *d)
+ * says whose it is); clears d->diverted and restores c->inst_limit. */
+static inline insn_t *dise_take_diverted(dise_t *d, cpu_t *c)
 {
     insn_t *x = d->diverted;
     d->diverted = NULL;
+    c->inst_limit = d->held_limit;
     return x;
 }
 
@@ -250,11 +263,10 @@ static inline insn_t *dise_step(dise_t *d, cpu_t *c, uint64_t *page_base, insn_t
     insn_t *in = core_lookup(c, pc, page_base, slots);
     bool handler = d->in_handler;               /* hps.ret leaves it      */
     core_step(c, in, pc);
-    if (unlikely(d->diverted)) return dise_take_diverted(d);
+    if (unlikely(d->diverted)) return dise_take_diverted(d, c);
     if (unlikely(handler)) {
         d->kind = DK_HANDLER;
-        d->stat_handler_insts++;
-        d->stat_handler_by_role[d->handler_role]++;
+        dise_count_handler_insts(d, 1);
     } else {
         d->kind = DK_PROGRAM;
     }

@@ -763,7 +763,7 @@ static bool timing_dise_edited(timing_t *t, dise_t *d, cpu_t *c)
     insn_t *slots = NULL;
     bool more = true;
     d->page_base = &page_base;
-    time_edited(t, d, c, dise_take_diverted(d));
+    time_edited(t, d, c, dise_take_diverted(d, c));
     if (++c->instret >= c->inst_limit) more = false;
     while (more && dise_busy(d)) {
         insn_t *in = dise_step(d, c, &page_base, &slots);
@@ -787,7 +787,7 @@ static void timing_dise_loop(cpu_t *c, void *ctx)
         uint64_t pc = c->pc;
         insn_t *in = core_lookup(c, pc, &page_base, &slots);
         core_step(c, in, pc);
-        if (unlikely(d->diverted)) {                /* see run_dise (core.c) */
+        if (unlikely(d->diverted)) {   /* the code page stays valid: see run_dise */
             if (!timing_dise_edited(t, d, c)) break;
             continue;
         }

@@ -6,8 +6,8 @@
  * instruction: run_plain() counts and executes, run_truth() additionally
  * records the ground truth (unique data words, call pairs), run_traced()
  * writes the bounded trace and is used only for the traced prefix of a run,
- * run_dise() runs the stream a DISE engine edits (it differs from
- * run_plain() by one test of the engine per instruction).  Every loop keeps
+ * run_dise() runs the stream a DISE engine edits (its common path is
+ * run_plain's).  Every loop keeps
  * a pointer to the decoded slots of the current code page and looks the
  * page up again only when the pc leaves it.
  */
@@ -126,6 +126,21 @@ static void run_traced(cpu_t *c, truth_t *truth, trace_t *trace, uint64_t until)
  * until the sequence and any handler it called are done.  The traced
  * variant covers the --trace prefix of the run. */
 
+/* Steps inside a handler up to its hps.ret: the runtime's code is never
+ * edited, so they are plain steps.  False when the instruction limit is
+ * hit. */
+static bool run_handler(cpu_t *c, dise_t *d, uint64_t *page_base, insn_t **slots)
+{
+    while (d->in_handler) {
+        uint64_t pc = c->pc;
+        insn_t *in = core_lookup(c, pc, page_base, slots);
+        core_step(c, in, pc);
+        dise_count_handler_insts(d, 1);
+        if (unlikely(++c->instret >= c->inst_limit)) return false;
+    }
+    return true;
+}
+
 /* Steps of a replacement sequence and of the handlers it calls, until the
  * program's own stream resumes; false when the instruction limit is hit. */
 static bool run_dise_edited(cpu_t *c, dise_t *d)
@@ -134,18 +149,21 @@ static bool run_dise_edited(cpu_t *c, dise_t *d)
     insn_t *slots = NULL;
     bool more = true;
     d->page_base = &page_base;
-    while (dise_busy(d)) {
-        dise_step(d, c, &page_base, &slots);
-        if (unlikely(++c->instret >= c->inst_limit)) {
-            more = false;
-            break;
+    while (more && dise_busy(d)) {
+        if (d->in_handler) {
+            more = run_handler(c, d, &page_base, &slots);
+            continue;
         }
+        dise_step_seq(d, c);
+        more = ++c->instret < c->inst_limit;
     }
     d->page_base = NULL;
     return more;
 }
 
-/* The cached code page stays valid through a diverted step: it may call a
+/* The common path is run_plain's: a diverted step holds the instruction
+ * limit at 0 (dise_engine.h), so the limit test also catches it.  The
+ * cached code page stays valid through a diverted step: it may call a
  * handler (switching c->mem), but run_dise_edited() returns only when the
  * program's stream resumes, in the program's address space. */
 static void run_dise(cpu_t *c, dise_t *d)
@@ -156,13 +174,12 @@ static void run_dise(cpu_t *c, dise_t *d)
         uint64_t pc = c->pc;
         insn_t *in = core_lookup(c, pc, &page_base, &slots);
         core_step(c, in, pc);
-        if (unlikely(++c->instret >= c->inst_limit)) break;
-        if (unlikely(d->diverted)) {
-            dise_take_diverted(d);
-            if (!run_dise_edited(c, d)) break;
+        if (unlikely(++c->instret >= c->inst_limit)) {
+            if (!d->diverted) return;
+            dise_take_diverted(d, c);
+            if (c->instret >= c->inst_limit || !run_dise_edited(c, d)) return;
         }
     }
-    dise_take_diverted(d);
 }
 
 static void run_dise_traced(cpu_t *c, dise_t *d, trace_t *trace, uint64_t until)
