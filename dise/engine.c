@@ -772,14 +772,25 @@ static void exec_recorded(cpu_t *c, insn_t *in)
     dise_exec_original(c->dise, c, in);
 }
 
+static void exec_general(dise_t *d, cpu_t *c, insn_t *in, uint64_t mask)
+{
+    dise_seq_t *s = match_all(d, c, in, mask);
+    if (!s) dise_exec_original(d, c, in);
+    else divert(d, c, in, s);
+}
+
 /* Every case of exec_candidate(): the match, then the instruction or the
  * first step of its replacement. */
 static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
 {
     dise_t *d = c->dise;
-    dise_seq_t *s = dise_match(d, c, in);
-    if (!s) dise_exec_original(d, c, in);
-    else divert(d, c, in, s);
+    const dise_outcome_t *o = dise_outcome(d, in);
+    if (o->kind == DO_GENERAL) {
+        exec_general(d, c, in, o->mask);
+        return;
+    }
+    if (o->kind == DO_COUNT) count_match(d, o);
+    dise_exec_original(d, c, in);
 }
 
 /* The semantics of an instruction some production may match.  The common

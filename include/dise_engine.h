@@ -8,7 +8,8 @@
  * (insn_t.dise) and the engine's semantics in place of its own: executing
  * it runs the match, and then either the original semantics or the first
  * step of a replacement sequence.  Every other instruction runs exactly as
- * without DISE, so a run loop's common path has no DISE test at all.
+ * without DISE.  So the functional core's common path has no DISE test at
+ * all, and a timing model's one (d->diverted, below).
  *
  * After a step, d->diverted says whether the instruction was replaced: it
  * is then the record that actually executed (the sequence's first element),
