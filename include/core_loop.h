@@ -13,7 +13,7 @@
 static inline insn_t *core_lookup(cpu_t *c, uint64_t pc, uint64_t *page_base, insn_t **slots)
 {
     if (unlikely((pc & ~GUEST_PAGE_MASK) != *page_base)) {
-        *slots = mem_decoded_page(c->mem, pc);
+        *slots = mem_code_slots(c->mem, pc);
         *page_base = pc & ~GUEST_PAGE_MASK;
     }
     insn_t *in = &(*slots)[(pc & GUEST_PAGE_MASK) >> 1];

@@ -29,6 +29,7 @@
 #define GUEST_PAGE_MASK  (GUEST_PAGE_SIZE - 1)
 #define GUEST_ADDR_BITS  48            /* guest addresses at or above 2^48 fault */
 #define MEM_TLB_SIZE     1024          /* entries per TLB array, power of two   */
+#define MEM_ITLB_SIZE    64            /* code pages cached for the run loops   */
 
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -49,6 +50,12 @@ typedef struct mem_tlb_entry {
     uintptr_t addend;       /* host address = addend + guest address           */
 } mem_tlb_entry_t;
 
+/* A code page's decoded slots, cached for the run loops' page changes. */
+typedef struct mem_itlb_entry {
+    uint64_t tag;           /* guest page number, or ~0 when invalid           */
+    insn_t  *slots;         /* the page's decoded array                        */
+} mem_itlb_entry_t;
+
 typedef struct mem_fault {
     uint64_t addr;
     int access;             /* MEM_ACCESS_*                                    */
@@ -58,6 +65,7 @@ typedef struct mem_fault {
 typedef struct mem {
     mem_tlb_entry_t rtlb[MEM_TLB_SIZE];
     mem_tlb_entry_t wtlb[MEM_TLB_SIZE];
+    mem_itlb_entry_t itlb[MEM_ITLB_SIZE];   /* executable pages' decoded slots */
     guest_page_t **dir[1u << (GUEST_ADDR_BITS - 30)]; /* 1 GiB regions      */
     jmp_buf *fault_jmp;     /* where a faulting access longjmps to            */
     mem_fault_t fault;
@@ -108,6 +116,18 @@ void mem_flush_decoded(mem_t *m);
 /* Decoded slots for the page holding pc, allocated on demand; faults if the
  * page is unmapped or not executable. */
 insn_t *mem_decoded_page(mem_t *m, uint64_t pc);
+/* mem_decoded_page() through the code-page cache: what a run loop calls
+ * when the pc leaves the page it was on (calls and returns between pages
+ * are frequent).  Entries are dropped with the page's mapping or
+ * protection; dropping the decoded instructions keeps the array, so an
+ * entry stays valid then. */
+static inline insn_t *mem_code_slots(mem_t *m, uint64_t pc)
+{
+    uint64_t vpn = pc >> GUEST_PAGE_SHIFT;
+    const mem_itlb_entry_t *e = &m->itlb[vpn & (MEM_ITLB_SIZE - 1)];
+    if (__builtin_expect(e->tag == vpn, 1)) return e->slots;
+    return mem_decoded_page(m, pc);
+}
 /* Call fn on every page's decoded slots (for end-of-run statistics). */
 void mem_for_each_decoded(const mem_t *m, void (*fn)(void *ctx, insn_t *slots, size_t n),
                           void *ctx);

@@ -25,6 +25,7 @@ static void tlb_invalidate_all(mem_t *m)
 {
     memset(m->rtlb, 0xff, sizeof m->rtlb);
     memset(m->wtlb, 0xff, sizeof m->wtlb);
+    for (unsigned k = 0; k < MEM_ITLB_SIZE; k++) m->itlb[k].tag = ~0ull;
 }
 
 static void tlb_invalidate_page(mem_t *m, uint64_t addr)
@@ -33,6 +34,8 @@ static void tlb_invalidate_page(mem_t *m, uint64_t addr)
     unsigned idx = vpn & (MEM_TLB_SIZE - 1);
     if (m->rtlb[idx].tag == vpn) m->rtlb[idx].tag = ~0ull;
     if (m->wtlb[idx].tag == vpn) m->wtlb[idx].tag = ~0ull;
+    mem_itlb_entry_t *ie = &m->itlb[vpn & (MEM_ITLB_SIZE - 1)];
+    if (ie->tag == vpn) ie->tag = ~0ull;
 }
 
 mem_t *mem_new(void)
@@ -355,6 +358,8 @@ insn_t *mem_decoded_page(mem_t *m, uint64_t pc)
 {
     guest_page_t *pg = exec_page(m, pc);
     if (!pg->decoded) pg->decoded = xcalloc(SLOTS_PER_PAGE, sizeof(insn_t));
+    uint64_t vpn = pc >> GUEST_PAGE_SHIFT;
+    m->itlb[vpn & (MEM_ITLB_SIZE - 1)] = (mem_itlb_entry_t){ vpn, pg->decoded };
     return pg->decoded;
 }
 

@@ -11,6 +11,7 @@
  * Alpha Architecture Handbook 4.7 and were cross-checked against
  * qemu-alpha (tests/guest-alpha/alpha_fp_qualifiers.c prints the same cases).
  */
+#include <fenv.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -314,6 +315,89 @@ static void test_rounding_qualifiers(void **state)
     assert_int_equal(ieee2(f, FN_ADDT, QSUI | QD, T_1, 0x3c40000000000000ull), T_1 + 1);
     fresh(f, AL_RND_NORMAL);
     assert_int_equal(ieee2(f, FN_ADDT, QSU | QN, T_1, 0x3c40000000000000ull), T_1);
+}
+
+/* The moderate-operand path (operands and result within 2^+-400, any
+ * rounding, inexact recorded) against the host's own arithmetic under
+ * fesetround: T add, sub, mul and div on random operands around that
+ * range's edges and on integer-valued operands (glibc's division
+ * routines), in each rounding qualifier and each dynamic mode, without /S
+ * (inexact always recorded), with /SU (ignored) and with /SUI (recorded). */
+static uint64_t rand64(uint64_t *s)
+{
+    *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17;
+    return *s;
+}
+
+static uint64_t random_operand(uint64_t *s)
+{
+    uint64_t r = rand64(s);
+    if (r % 4 == 0) {                               /* an integer, as __divq sees */
+        double d = (double)(int64_t)(rand64(s) >> (r >> 2 & 63));
+        uint64_t b;
+        memcpy(&b, &d, 8);
+        return b ? b : T_1;
+    }
+    int exp = (int)(r >> 8 & 1023) - 511;           /* mostly +-400, some beyond */
+    return (r >> 63) << 63 | (uint64_t)(exp + 1023) << 52 | (rand64(s) & 0xfffffffffffffull);
+}
+
+static bool host_op(uint32_t fn, int mode, uint64_t a, uint64_t b, uint64_t *r, bool *inexact)
+{
+    volatile double x, y, z;
+    memcpy((void *)&x, &a, 8);
+    memcpy((void *)&y, &b, 8);
+    fesetround(mode);
+    feclearexcept(FE_ALL_EXCEPT);
+    z = fn == FN_ADDT ? x + y : fn == FN_SUBT ? x - y : fn == FN_MULT ? x * y : x / y;
+    int fl = fetestexcept(FE_ALL_EXCEPT);
+    fesetround(FE_TONEAREST);
+    double zz = z;
+    memcpy(r, &zz, 8);
+    *inexact = fl & FE_INEXACT;
+    uint64_t e = *r >> 52 & 0x7ff;
+    return !(fl & (FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID | FE_DIVBYZERO)) && e != 0 && e != 0x7ff;
+}
+
+static void test_moderate_against_host(void **state)
+{
+    fixture_t *f = *state;
+    static const uint32_t fns[4] = { FN_ADDT, FN_SUBT, FN_MULT, FN_DIVT };
+    static const int host_mode[4] = {
+        [AL_RND_CHOPPED] = FE_TOWARDZERO, [AL_RND_MINUS] = FE_DOWNWARD,
+        [AL_RND_NORMAL] = FE_TONEAREST, [AL_RND_PLUS] = FE_UPWARD,
+    };
+    static const uint32_t rnd_q[4] = { QC, QM, QN, QD };
+    static const uint32_t trap_q[3] = { 0, QSU, QSUI };
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    unsigned checked = 0, inexact_seen = 0;
+    for (int k = 0; k < 4000; k++) {
+        uint64_t a = random_operand(&seed), b = random_operand(&seed);
+        for (unsigned o = 0; o < 4; o++) {
+            for (unsigned rq = 0; rq < 4; rq++) {
+                unsigned dyn = (unsigned)(rand64(&seed) & 3);
+                unsigned mode = rq == 3 ? dyn : rq;       /* QC=0, QM=1, QN=2 */
+                uint64_t want;
+                bool inexact;
+                if (!host_op(fns[o], host_mode[mode], a, b, &want, &inexact)) continue;
+                for (unsigned t = 0; t < 3; t++) {
+                    fresh(f, dyn);
+                    uint64_t got = ieee2(f, fns[o], trap_q[t] | rnd_q[rq], a, b);
+                    if (got != want)
+                        fail_msg("fn %#x q %#x dyn %u: %#llx op %#llx = %#llx, host %#llx", fns[o],
+                                 trap_q[t] | rnd_q[rq], dyn, (unsigned long long)a,
+                                 (unsigned long long)b, (unsigned long long)got,
+                                 (unsigned long long)want);
+                    bool recorded = trap_q[t] != QSU && inexact;
+                    assert_int_equal(STATUS(&f->cpu), recorded ? INE : 0);
+                    checked++;
+                    inexact_seen += inexact;
+                }
+            }
+        }
+    }
+    assert_true(checked > 100000);
+    assert_true(inexact_seen > checked / 2);
 }
 
 /* ---- exceptions ------------------------------------------------------------------------- */
@@ -854,6 +938,7 @@ int main(void)
         cmocka_unit_test(test_decoded_fields),
         cmocka_unit_test_setup_teardown(test_basic_arithmetic, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rounding_qualifiers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_moderate_against_host, setup, teardown),
         cmocka_unit_test_setup_teardown(test_exception_recording, setup, teardown),
         cmocka_unit_test_setup_teardown(test_underflow_to_zero, setup, teardown),
         cmocka_unit_test_setup_teardown(test_denormal_operands, setup, teardown),

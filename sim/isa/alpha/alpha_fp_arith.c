@@ -33,6 +33,7 @@
  * S-format operands are taken from their registers with the Handbook's
  * mapping (bits 63:62 and 58:29) and results widened back (alpha_fp.h).
  */
+#include <math.h>
 #include <string.h>
 
 #include "alpha_fp.h"
@@ -271,6 +272,72 @@ static uint64_t s_arith(cpu_t *c, unsigned rm, enum fop op, uint64_t ra, uint64_
     return al_s_from_f32(r);
 }
 
+/* ---- add, sub, mul, div: moderate operands in any mode ------------------------------------ */
+/* Code without /S or with /I needs the inexact flag, and code with /C, /M
+ * or a dynamic mode other than nearest a different rounding -- glibc's
+ * integer division routines run divt/c between mf_fpcr and mt_fpcr on
+ * every call.  When the operands and the host's round-to-nearest result
+ * are moderate (unbiased exponents within +-400), nothing can overflow,
+ * underflow or be special, no operand check can trap and denormal
+ * flushing changes nothing; the exact error of the host result is then
+ * representable and cheap (TwoSum, or one fma), and its sign says whether
+ * the result is exact and which way each mode rounds. */
+static inline bool t_moderate(uint64_t v)
+{
+    unsigned e = (unsigned)(v >> 52) & 0x7ff;
+    return e - (1023 - 400) <= 800;
+}
+
+static inline int sign_of(double v) { return (v > 0) - (v < 0); }
+
+/* The sign of (exact result - r) for the host's rounded result r. */
+static int t_error_sign(enum fop op, double x, double y, double r)
+{
+    switch (op) {
+    case OP_ADD:
+    case OP_SUB: {
+        double yy = op == OP_ADD ? y : -y;         /* TwoSum: r + e = x + yy */
+        double bv = r - x;
+        return sign_of((x - (r - bv)) + (yy - bv));
+    }
+    case OP_MUL:  return sign_of(fma(x, y, -r));
+    case OP_DIV:  return sign_of(fma(-r, y, x)) * (y < 0 ? -1 : 1);   /* x/y = r + rem/y */
+    case OP_SQRT: break;
+    }
+    return 0;
+}
+
+/* r (moderate, so a step stays normal) one unit toward the mode's side
+ * when the exact result lies on side `err` (nonzero) of it. */
+static uint64_t t_round_step(uint64_t r, int err, unsigned rnd)
+{
+    bool neg = r >> 63;
+    switch (rnd) {
+    case AL_RND_CHOPPED: return (err < 0) != neg ? r - 1 : r;   /* the exact is nearer 0 */
+    case AL_RND_PLUS:    return err > 0 ? (neg ? r - 1 : r + 1) : r;
+    case AL_RND_MINUS:   return err < 0 ? (neg ? r + 1 : r - 1) : r;
+    default:             return r;                             /* the host's own */
+    }
+}
+
+/* The result of a moderate operation with its exceptions recorded; false
+ * (nothing done) when the result is not moderate. */
+static bool t_arith_moderate(cpu_t *c, unsigned rm, enum fop op, uint64_t a, uint64_t b,
+                             uint64_t *out)
+{
+    double x = f64_of(a), y = f64_of(b);
+    double r = op == OP_ADD ? x + y : op == OP_SUB ? x - y : op == OP_MUL ? x * y : x / y;
+    uint64_t rb = bits64(r);
+    if (!t_moderate(rb)) return false;
+    int err = t_error_sign(op, x, y, r);
+    if (err) {
+        rb = t_round_step(rb, err, al_fp_round(c, rm));
+        al_fp_exc(c, rm, AL_FPCR_INE);
+    }
+    *out = rb;
+    return true;
+}
+
 /* ---- add, sub, mul, div, sqrt: semantics with the fast path ------------------------------- */
 /* A zero result is final too when it is exact, which `zero_exact` tells
  * from the operands (xb, yb: their bits): always for sums (tiny sums are
@@ -287,6 +354,12 @@ static inline bool zero32(uint32_t v) { return (v << 1) == 0; }
             uint64_t r = bits64(expr), xb = a, yb = b;                     \
             (void)xb; (void)yb;                                            \
             if (likely(t_ordinary(r) || (zero64(r) && (zero_exact)))) {    \
+                WRD(r);                                                    \
+                return;                                                    \
+            }                                                              \
+        } else if (t_moderate(a) && t_moderate(b)) {                       \
+            uint64_t r;                                                    \
+            if (t_arith_moderate(c, i->rm, op, a, b, &r)) {                \
                 WRD(r);                                                    \
                 return;                                                    \
             }                                                              \
