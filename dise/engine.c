@@ -761,6 +761,7 @@ static void divert(dise_t *d, cpu_t *c, insn_t *in, dise_seq_t *s)
     d->idx = 0;
     d->orig = in;
     d->penalty_pending = d->hw.replace_penalty;
+    d->penalty_role = s->penalty_role;
     d->stat_penalty_by_role[s->penalty_role] += d->hw.replace_penalty;
     d->diverted = dise_step_seq(d, c);
     d->held_limit = c->inst_limit;

@@ -105,6 +105,7 @@ struct dise {
     bool in_handler;
     uint8_t handler_role;
     unsigned penalty_pending;   /* decode cycles owed by a new replacement */
+    uint8_t penalty_role;       /* and the role they are charged to        */
     bool redirect;              /* last inserted op changed the flow        */
     insn_t *diverted;           /* set when a step was replaced: the record
                                    executed instead (the loop clears it)   */

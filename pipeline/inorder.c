@@ -46,6 +46,7 @@ enum { DIV_INT, DIV_FP };             /* the two dividers                    */
 typedef struct why {
     uint8_t cause;
     uint64_t culprit;
+    uint8_t role;            /* the culprit's dise_role_t (NONE: the program) */
 } why_t;
 
 typedef struct params {
@@ -79,6 +80,7 @@ struct timing {
 
     uint64_t reg_ready[REG_COUNT];
     uint64_t reg_producer[REG_COUNT]; /* pc of the instruction writing it    */
+    uint8_t reg_role[REG_COUNT];      /* and its dise_role_t                 */
     uint8_t reg_cause[REG_COUNT];     /* why it is late (dcache miss, ...)   */
 
     /* stage entry cycles of the previous instruction */
@@ -91,6 +93,7 @@ struct timing {
                                       /* the control transfer behind it      */
     uint64_t fetch_line, fetch_ready; /* current I-cache line and its cycle */
     uint64_t div_free[2], div_pc[2];  /* dividers: free cycle, last user   */
+    uint8_t div_role[2];              /* the last user's dise_role_t         */
 
     /* ev5 issue group and fetch block */
     uint64_t group_cycle, group_block, fetch_block, fetch_block_cycle;
@@ -104,6 +107,7 @@ struct timing {
     uint8_t cur_role;                 /* dise_role_t of the instruction      */
     bool dise_redirect;               /* an inserted op changed the flow     */
     unsigned front_penalty;           /* decode cycles of a new replacement  */
+    uint8_t penalty_role;             /* the role they are charged to        */
     uint64_t role_cycles[DISE_ROLE_COUNT];
 
     /* statistics */
@@ -295,6 +299,14 @@ static void use_divider(timing_t *t, const insn_t *in, int dv, uint64_t done)
     if (dv < 0) return;
     t->div_free[dv] = done;
     t->div_pc[dv] = in->pc;
+    t->div_role[dv] = t->cur_role;
+}
+
+/* A wait for divider dv: its last user is the culprit. */
+static why_t divider_why(const timing_t *t, int dv)
+{
+    if (dv < 0) return (why_t){ .cause = STALL_FU };
+    return (why_t){ STALL_FU, t->div_pc[dv], t->div_role[dv] };
 }
 
 /* Latest-ready source operand: its cycle; *dep = its producer and cause. */
@@ -304,11 +316,13 @@ static uint64_t operands_ready(const timing_t *t, const insn_t *in, why_t *dep)
     const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
     dep->cause = STALL_DEP;
     dep->culprit = 0;
+    dep->role = DISE_ROLE_NONE;
     for (int k = 0; k < 3; k++) {
         unsigned r = srcs[k];
         if (r == REG_NONE || t->reg_ready[r] <= ready) continue;
         ready = t->reg_ready[r];
         dep->culprit = t->reg_producer[r];
+        dep->role = t->reg_role[r];
         dep->cause = t->reg_cause[r];
     }
     return ready;
@@ -319,6 +333,7 @@ static void set_result(timing_t *t, const insn_t *in, uint64_t avail, uint8_t ca
     if (in->rd == REG_NONE || in->rd == REG_SINK) return;
     t->reg_ready[in->rd] = avail;
     t->reg_producer[in->rd] = in->pc;
+    t->reg_role[in->rd] = t->cur_role;
     t->reg_cause[in->rd] = cause;
 }
 
@@ -356,12 +371,12 @@ static uint64_t predict_control(timing_t *t, const insn_t *in, uint64_t next_pc,
     bool correct = bpred_update(t->bp, in, taken, next_pc);
     if (!correct) {
         t->mispredicts++;
-        t->redirect_why = (why_t){ STALL_MISPREDICT, in->pc };
+        t->redirect_why = (why_t){ STALL_MISPREDICT, in->pc, t->cur_role };
         return resolved;
     }
     if (taken && !pred.btb_hit) {           /* target known only at decode */
         t->decode_redirects++;
-        t->redirect_why = (why_t){ STALL_FETCH, in->pc };
+        t->redirect_why = (why_t){ STALL_FETCH, in->pc, t->cur_role };
         return decode_done;
     }
     return 0;
@@ -374,7 +389,8 @@ static void dise_control(timing_t *t, const insn_t *in, uint64_t decode_done, ui
 {
     if (!t->dise_redirect) return;
     t->redirect = in->op == DOP_CALL ? decode_done : resolved;
-    t->redirect_why = (why_t){ in->op == DOP_CALL ? STALL_FETCH : STALL_MISPREDICT, in->pc };
+    t->redirect_why = (why_t){ in->op == DOP_CALL ? STALL_FETCH : STALL_MISPREDICT, in->pc,
+                               t->cur_role };
 }
 
 /* ---- ground truth ----------------------------------------------------------- */
@@ -403,12 +419,22 @@ static gt_entry_t *gt_slot(timing_t *t, uint64_t pc)
 /* head = cycles from the previous instruction's issue to this one's (0 when
  * they issued together); every cycle beyond the first is a stall charged to
  * why.cause.  The culprit kept is the one behind the longest single stall
- * that has one. */
+ * that has one.  For the overhead breakdown, the issue cycle goes to the
+ * instruction's DISE role and the stall to the role of its culprit, when
+ * there is one: a program instruction waiting for a handler's return to
+ * redirect fetch, or for a register a handler restores, waits because of
+ * the profiling code; an inserted instruction waiting behind a program
+ * load's miss waits for what the program would have waited for anyway.
+ * The decode cycles of a new replacement, as far as they show in the
+ * stall, go to the role the replacement names for them. */
 static void record_head(timing_t *t, const insn_t *in, uint64_t head, why_t why)
 {
     uint64_t extra = head > 1 ? head - 1 : 0;
     t->head_stall[why.cause] += extra;
-    t->role_cycles[t->cur_role] += head;
+    uint64_t decode = extra < t->front_penalty ? extra : t->front_penalty;
+    t->role_cycles[t->cur_role] += head - extra;
+    t->role_cycles[t->penalty_role] += decode;
+    t->role_cycles[why.culprit ? why.role : t->cur_role] += extra - decode;
     if (!t->out.ground_truth) return;
     gt_entry_t *g = gt_slot(t, in->pc);
     g->count++;
@@ -484,7 +510,7 @@ static void head_5(timing_t *t, const insn_t *in, uint64_t x, uint64_t d, uint64
     else if (x == t->prev_m && t->prev_m > d + 1)
         why = t->prev_m_why;
     else if (x == dfree && dfree > d + 1)
-        why = (why_t){ STALL_FU, t->div_pc[divider_of(in)] };
+        why = divider_why(t, divider_of(in));
     else if (why.cause == STALL_NONE)
         why.cause = STALL_FETCH;
     record_head(t, in, head, why);
@@ -496,11 +522,11 @@ static void head_5(timing_t *t, const insn_t *in, uint64_t x, uint64_t d, uint64
 static void holds_5(timing_t *t, const insn_t *in, uint64_t x, uint64_t xdone, uint64_t m,
                     uint64_t mdone, uint8_t mcause)
 {
-    why_t mw = { STALL_NONE, 0 }, ww = { STALL_NONE, 0 };
+    why_t mw = { .cause = STALL_NONE }, ww = { .cause = STALL_NONE };
     if (m > x + 1)
-        mw = xdone >= t->prev_w ? (why_t){ STALL_FU, in->pc } : t->prev_w_why;
+        mw = xdone >= t->prev_w ? (why_t){ STALL_FU, in->pc, t->cur_role } : t->prev_w_why;
     if (mdone > m + 1)                       /* a slow hit: the MEM stage is busy */
-        ww = (why_t){ mcause != STALL_NONE ? mcause : STALL_FU, in->pc };
+        ww = (why_t){ mcause != STALL_NONE ? mcause : STALL_FU, in->pc, t->cur_role };
     t->prev_m_why = mw;
     t->prev_w_why = ww;
 }
@@ -508,11 +534,11 @@ static void holds_5(timing_t *t, const insn_t *in, uint64_t x, uint64_t xdone, u
 static void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     uint8_t fcause = STALL_NONE, mcause = STALL_NONE;
-    why_t dep, front = { STALL_NONE, 0 };
+    why_t dep, front = { .cause = STALL_NONE };
     uint64_t f = max2(t->prev_d, t->redirect);
     if (t->redirect > t->prev_d) front = t->redirect_why;
     uint64_t fready = fetch_bytes(t, in->pc, f, &fcause);
-    if (fcause != STALL_NONE) front = (why_t){ fcause, 0 };
+    if (fcause != STALL_NONE) front = (why_t){ .cause = fcause };
     uint64_t d = max2(fready, t->prev_x) + t->front_penalty;   /* DISE decode stall */
     uint64_t ops = operands_ready(t, in, &dep);
     int dv = divider_of(in);
@@ -602,7 +628,7 @@ static uint64_t ev5_fetch(timing_t *t, const insn_t *in, uint64_t *block_out, wh
 {
     uint64_t block = in->pc / (4ull * t->p.width);
     *block_out = block;
-    *front = (why_t){ STALL_NONE, 0 };
+    *front = (why_t){ .cause = STALL_NONE };
     if (block != t->fetch_block || t->redirect > t->fetch_block_cycle) {
         uint64_t space = t->iq_ring[t->seq % t->p.iq_entries];
         uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
@@ -610,7 +636,7 @@ static uint64_t ev5_fetch(timing_t *t, const insn_t *in, uint64_t *block_out, wh
             *front = t->redirect_why;
         uint8_t icause;
         t->fetch_block_cycle = fetch_bytes(t, in->pc, f, &icause) - t->p.l1i_hit;
-        if (icause != STALL_NONE) *front = (why_t){ icause, 0 };
+        if (icause != STALL_NONE) *front = (why_t){ .cause = icause };
         t->fetch_block = block;
         t->block_fetch_start = f;
     }
@@ -641,13 +667,13 @@ static void head_ev5(timing_t *t, const insn_t *in, uint64_t e, uint64_t arrive,
     uint64_t head = t->seq == 0 ? e + 1 : e - t->prev_issue;
     why_t why = front;
     if (mcause == STALL_WBUF && in->flags & IF_STORE)
-        why = (why_t){ STALL_WBUF, 0 };
+        why = (why_t){ .cause = STALL_WBUF };
     else if (e == ops && ops > arrive && ops > t->prev_issue && !slotted)
         why = dep;
     else if (slotted)
-        why = (why_t){ STALL_SLOT, 0 };
+        why = (why_t){ .cause = STALL_SLOT };
     else if (e == dfree && dfree > arrive)
-        why = (why_t){ STALL_FU, t->div_pc[divider_of(in)] };
+        why = divider_why(t, divider_of(in));
     else if (why.cause == STALL_NONE)
         why.cause = STALL_FETCH;
     record_head(t, in, head, why);
@@ -749,6 +775,7 @@ static void time_edited(timing_t *t, dise_t *d, cpu_t *c, const insn_t *in)
         t->cur_role = d->handler_role;
     }
     t->front_penalty = d->penalty_pending;
+    t->penalty_role = d->penalty_role;
     d->penalty_pending = 0;
     time_insn(t, c, in);
     t->front_penalty = 0;
