@@ -1,0 +1,431 @@
+/*
+ * timing.c - what the timing models share (timing_model.h): building a
+ * timing run from the configuration (caches, TLBs, write buffer, branch
+ * predictor), the pieces each model is built from, head-cycle accounting,
+ * the run loops (plain and with a DISE engine editing the stream), the
+ * statistics and the ground-truth file.  The models themselves, which
+ * time one instruction each, are in inorder.c.
+ */
+#include "timing_model.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "core_loop.h"
+#include "disasm.h"
+#include "dise_engine.h"
+#include "symtab.h"
+#include "util.h"
+
+const char *const stall_names[STALL_COUNT] = {
+#define STALL_NAME(id, name) name,
+    STALL_LIST(STALL_NAME)
+#undef STALL_NAME
+};
+
+/* ---- configuration -------------------------------------------------------- */
+
+static void fill_latencies(params_t *p, const config_t *cfg)
+{
+    for (int k = 0; k < OC_COUNT; k++) p->lat[k] = (unsigned)cfg->lat_int_alu;
+    p->lat[OC_IMUL] = (unsigned)cfg->lat_int_mul;
+    p->lat[OC_IDIV] = (unsigned)cfg->lat_int_div;
+    p->lat[OC_FALU] = (unsigned)cfg->lat_fp_add;
+    p->lat[OC_FMUL] = (unsigned)cfg->lat_fp_mul;
+    p->lat[OC_FDIV] = (unsigned)cfg->lat_fp_div;
+    p->lat[OC_FSQRT] = (unsigned)cfg->lat_fp_sqrt;
+    p->lat[OC_FCVT] = (unsigned)cfg->lat_fp_cvt;
+    p->lat[OC_FMOVE] = (unsigned)cfg->lat_int_alu;
+    p->lat[OC_LOAD] = p->lat[OC_FLOAD] = (unsigned)cfg->lat_load_use;
+    p->div_pipelined[DIV_INT] = cfg->lat_int_div_pipelined;
+    p->div_pipelined[DIV_FP] = cfg->lat_fp_div_pipelined;
+}
+
+static void fill_params(params_t *p, const config_t *cfg)
+{
+    memset(p, 0, sizeof *p);
+    p->model = (int)cfg->model;
+    p->fwd_ex_ex = cfg->inorder5_forward_ex_ex;
+    p->fwd_mem_ex = cfg->inorder5_forward_mem_ex;
+    p->resolve = (int)cfg->inorder5_branch_resolve;
+    p->width = p->model == CFG_MODEL_EV5 ? (unsigned)cfg->ev5_width : 1;
+    p->iq_entries = (unsigned)cfg->ev5_iq_entries;
+    p->int_pipes = (unsigned)cfg->ev5_int_pipes;
+    p->fp_pipes = (unsigned)cfg->ev5_fp_pipes;
+    p->mem_ports = (unsigned)cfg->ev5_mem_ports;
+    p->slotting = cfg->ev5_slotting;
+    /* 21164: fetch, buffer, slot, issue: two cycles between the block's
+     * fetch and issue.  The mispredict penalty is the cycles lost: the
+     * correct path issues 1 + penalty cycles after the branch (see
+     * time_ev5), so it can be varied on its own. */
+    p->frontend_depth = 2;
+    p->mispredict_penalty = (unsigned)cfg->ev5_mispredict_penalty;
+    p->l1i_hit = (unsigned)cfg->l1i_hit_latency;
+    fill_latencies(p, cfg);
+    if (p->width == 0) p->width = 1;
+    if (p->iq_entries == 0) p->iq_entries = 1;
+}
+
+static cache_config_t cache_cfg(const char *name, uint64_t size, uint64_t assoc, uint64_t line,
+                                uint64_t hit, uint64_t repl, uint64_t mshrs)
+{
+    cache_config_t c = { .name = name, .size = size, .assoc = (unsigned)assoc,
+                         .line = (unsigned)line, .hit_latency = (unsigned)hit,
+                         .repl = (repl_policy_t)repl, .mshrs = (unsigned)mshrs, .seed = 1 };
+    return c;
+}
+
+/* Build caches, TLBs and the write buffer; returns the name of the part
+ * whose parameters were rejected, or NULL. */
+static const char *build_memory(timing_t *t, const config_t *cfg)
+{
+    t->dram.latency = (unsigned)cfg->mem_latency;
+    t->dram.bytes_per_cycle = (unsigned)cfg->mem_bytes_per_cycle;
+    cache_config_t l2 = cache_cfg("l2", cfg->l2_size, cfg->l2_assoc, cfg->l2_line,
+                                  cfg->l2_hit_latency, cfg->l2_repl, cfg->l2_mshrs);
+    t->l2 = cfg->l2_enabled ? cache_new(&l2, NULL, &t->dram) : NULL;
+    if (cfg->l2_enabled && !t->l2) return "L2 cache (l2.*)";
+    cache_config_t l1i = cache_cfg("l1i", cfg->l1i_size, cfg->l1i_assoc, cfg->l1i_line,
+                                   cfg->l1i_hit_latency, cfg->l1i_repl, cfg->l1i_mshrs);
+    cache_config_t l1d = cache_cfg("l1d", cfg->l1d_size, cfg->l1d_assoc, cfg->l1d_line,
+                                   cfg->l1d_hit_latency, cfg->l1d_repl, cfg->l1d_mshrs);
+    t->l1i = cache_new(&l1i, t->l2, &t->dram);
+    t->l1d = cache_new(&l1d, t->l2, &t->dram);
+    if (!t->l1i) return "L1 I-cache (l1i.*)";
+    if (!t->l1d) return "L1 D-cache (l1d.*)";
+    tlb_config_t it = { "itlb", (unsigned)cfg->itlb_entries, (unsigned)cfg->itlb_assoc,
+                        (unsigned)cfg->mem_page_size, (unsigned)cfg->itlb_miss_penalty };
+    tlb_config_t dt = { "dtlb", (unsigned)cfg->dtlb_entries, (unsigned)cfg->dtlb_assoc,
+                        (unsigned)cfg->mem_page_size, (unsigned)cfg->dtlb_miss_penalty };
+    t->itlb = tlb_new(&it);
+    t->dtlb = tlb_new(&dt);
+    if (!t->itlb) return "I-TLB (itlb.*)";
+    if (!t->dtlb) return "D-TLB (dtlb.*)";
+    /* wbuf.entries = 0: no write buffer, stores write the D-cache. */
+    t->wbuf = cfg->wbuf_entries ? write_buffer_new((unsigned)cfg->wbuf_entries, t->l1d) : NULL;
+    if (cfg->wbuf_entries && !t->wbuf) return "write buffer (wbuf.*)";
+    t->line_shift = (unsigned)__builtin_ctzll(cfg->l1i_line);
+    return NULL;
+}
+
+static void build_bpred(timing_t *t, const config_t *cfg)
+{
+    bpred_config_t b = {
+        .kind = (bpred_kind_t)cfg->bpred_kind,
+        .bimodal_entries = (unsigned)cfg->bpred_bimodal_entries,
+        .gshare_entries = (unsigned)cfg->bpred_gshare_entries,
+        .history_bits = (unsigned)cfg->bpred_history_bits,
+        .local_history_entries = (unsigned)cfg->bpred_local_entries,
+        .local_history_bits = (unsigned)cfg->bpred_local_history_bits,
+        .choice_entries = (unsigned)cfg->bpred_choice_entries,
+        .btb_entries = (unsigned)cfg->btb_entries,
+        .btb_assoc = (unsigned)cfg->btb_assoc,
+        .ras_entries = (unsigned)cfg->ras_entries,
+    };
+    t->bp = bpred_new(&b);
+}
+
+timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
+{
+    if (cfg->model == CFG_MODEL_FUNCTIONAL) {
+        snprintf(err, errlen, "model 'functional' has no timing");
+        return NULL;
+    }
+    timing_t *t = xcalloc(1, sizeof *t);
+    fill_params(&t->p, cfg);
+    const char *bad = build_memory(t, cfg);
+    if (!bad) {
+        build_bpred(t, cfg);
+        if (!t->bp) bad = "branch predictor (bpred.*, btb.*, ras.*)";
+    }
+    if (bad) {
+        snprintf(err, errlen, "cannot build the %s from these parameters", bad);
+        timing_free(t);
+        return NULL;
+    }
+    t->iq_ring = xcalloc(t->p.iq_entries, sizeof *t->iq_ring);
+    t->fetch_line = ~0ull;
+    t->fetch_block = ~0ull;
+    return t;
+}
+
+void timing_set_outputs(timing_t *t, const timing_outputs_t *out)
+{
+    t->out = *out;
+    t->views = out->kanata || out->diagram;
+    if (t->views) pipeview_init(&t->pv, out->kanata, out->diagram);
+}
+
+/* ---- ground truth ----------------------------------------------------------- */
+
+static gt_entry_t *gt_slot(timing_t *t, uint64_t pc)
+{
+    if (2 * (t->gt_used + 1) > t->gt_cap) {
+        size_t cap = t->gt_cap ? 2 * t->gt_cap : 4096;
+        gt_entry_t *n = xcalloc(cap, sizeof *n);
+        for (size_t k = 0; k < t->gt_cap; k++) {
+            if (!t->gt[k].count) continue;
+            size_t i = (t->gt[k].pc >> 1) * 0x9e3779b97f4a7c15ull >> 20 & (cap - 1);
+            while (n[i].count) i = (i + 1) & (cap - 1);
+            n[i] = t->gt[k];
+        }
+        free(t->gt);
+        t->gt = n;
+        t->gt_cap = cap;
+    }
+    size_t i = (pc >> 1) * 0x9e3779b97f4a7c15ull >> 20 & (t->gt_cap - 1);
+    while (t->gt[i].count && t->gt[i].pc != pc) i = (i + 1) & (t->gt_cap - 1);
+    if (!t->gt[i].count) { t->gt[i].pc = pc; t->gt_used++; }
+    return &t->gt[i];
+}
+
+void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extra, why_t why)
+{
+    gt_entry_t *g = gt_slot(t, in->pc);
+    g->count++;
+    g->head += head;
+    g->stall[why.cause] += extra;
+    if (why.culprit && extra > g->culprit_cycles) {
+        g->culprit_pc = why.culprit;
+        g->culprit_cycles = extra;
+    }
+}
+
+/* ---- views ------------------------------------------------------------------ */
+
+void tm_view_insn(timing_t *t, const insn_t *in, const char *const names[5], const uint64_t st[5],
+                  uint64_t retire)
+{
+    if (t->seq < t->out.view_from || t->seq >= t->out.view_to) return;
+    pv_insn_t v = { .id = t->seq, .pc = in->pc, .nstages = 5, .retire_cycle = retire,
+                    .stage_names = names };
+    memcpy(v.stage_cycle, st, 5 * sizeof st[0]);
+    uint8_t bytes[4] = { (uint8_t)in->raw, (uint8_t)(in->raw >> 8),
+                         (uint8_t)(in->raw >> 16), (uint8_t)(in->raw >> 24) };
+    if (in->flags & IF_DISE) dise_format(in, v.text, sizeof v.text);
+    else if (!t->out.disasm || disasm_insn(t->out.disasm, in->pc, bytes, in->len, v.text,
+                                           sizeof v.text) <= 0)
+        snprintf(v.text, sizeof v.text, "%08" PRIx32, in->raw);
+    pipeview_insn(&t->pv, &v);
+    pipeview_advance(&t->pv, st[0]);
+}
+
+/* ---- the run loop --------------------------------------------------------------- */
+
+/* Time one executed instruction on the configured model. */
+static inline void time_one(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    if (t->p.model == CFG_MODEL_EV5) time_ev5(t, in, addr, next_pc);
+    else time_inorder5(t, in, addr, next_pc);
+}
+
+typedef struct loop_ctx { timing_t *t; } loop_ctx_t;
+
+static void timing_loop(cpu_t *c, void *ctx)
+{
+    timing_t *t = ((loop_ctx_t *)ctx)->t;
+    uint64_t page_base = ~0ull;
+    insn_t *slots = NULL;
+    for (;;) {
+        uint64_t pc = c->pc;
+        insn_t *in = core_lookup(c, pc, &page_base, &slots);
+        core_step(c, in, pc);
+        time_one(t, in, c->mem_addr, c->pc);
+        t->seq++;
+        c->cycle = t->cycles;
+        if (unlikely(++c->instret >= c->inst_limit)) return;
+    }
+}
+
+/* The same with DISE editing the stream (dise_engine.h): program
+ * instructions are timed as in timing_loop (those the engine classified
+ * run its semantics through their exec); a step the engine diverted into a
+ * replacement sequence, and the sequence's and its handlers' further
+ * steps, are timed with their role, which the cycles are charged to, and
+ * the decode penalty of the replacement. */
+typedef struct dise_loop_ctx { timing_t *t; dise_t *d; } dise_loop_ctx_t;
+
+static void time_insn(timing_t *t, cpu_t *c, const insn_t *in)
+{
+    time_one(t, in, c->mem_addr, c->pc);
+    t->seq++;
+    c->cycle = t->cycles;
+}
+
+/* Time a step of the edited stream that dise_step (or a diverted step)
+ * executed: `in` is the record, d->kind whose it is. */
+static void time_edited(timing_t *t, dise_t *d, cpu_t *c, const insn_t *in)
+{
+    if (d->kind == DK_PROGRAM) {
+        t->cur_role = DISE_ROLE_NONE;
+    } else if (d->kind == DK_INSERTED) {
+        t->cur_role = in->rm;
+        t->dise_redirect = d->redirect;
+    } else {
+        t->cur_role = d->handler_role;
+    }
+    t->front_penalty = d->penalty_pending;
+    t->penalty_role = d->penalty_role;
+    d->penalty_pending = 0;
+    time_insn(t, c, in);
+    t->front_penalty = 0;
+    t->cur_role = DISE_ROLE_NONE;
+}
+
+/* The diverted step, then the rest of its sequence and the handlers it
+ * calls; false when the instruction limit is reached. */
+static bool timing_dise_edited(timing_t *t, dise_t *d, cpu_t *c)
+{
+    uint64_t page_base = ~0ull;
+    insn_t *slots = NULL;
+    bool more = true;
+    d->page_base = &page_base;
+    time_edited(t, d, c, dise_take_diverted(d, c));
+    if (++c->instret >= c->inst_limit) more = false;
+    while (more && dise_busy(d)) {
+        insn_t *in = dise_step(d, c, &page_base, &slots);
+        time_edited(t, d, c, in);
+        if (unlikely(++c->instret >= c->inst_limit)) more = false;
+    }
+    d->page_base = NULL;
+    return more;
+}
+
+static void timing_dise_loop(cpu_t *c, void *ctx)
+{
+    dise_loop_ctx_t *x = ctx;
+    timing_t *t = x->t;
+    dise_t *d = x->d;
+    uint64_t page_base = ~0ull;
+    insn_t *slots = NULL;
+    t->cur_role = DISE_ROLE_NONE;
+    for (;;) {
+        uint64_t pc = c->pc;
+        insn_t *in = core_lookup(c, pc, &page_base, &slots);
+        core_step(c, in, pc);
+        if (unlikely(d->diverted)) {   /* the code page stays valid: see run_dise */
+            if (!timing_dise_edited(t, d, c)) break;
+            continue;
+        }
+        time_one(t, in, c->mem_addr, c->pc);
+        t->seq++;
+        c->cycle = t->cycles;
+        if (unlikely(++c->instret >= c->inst_limit)) break;
+    }
+}
+
+stop_reason_t timing_run_dise(timing_t *t, cpu_t *c, uint64_t max_insts, dise_t *d,
+                              struct hps_truth *ht)
+{
+    dise_loop_ctx_t ctx = { t, d };
+    if (ht) dise_set_truth(d, ht);
+    stop_reason_t why = cpu_run_loop(c, max_insts, timing_dise_loop, &ctx);
+    t->insts = c->instret;
+    c->cycle = t->cycles;
+    memcpy(d->measured_role_cycles, t->role_cycles, sizeof t->role_cycles);
+    d->role_cycles_measured = true;
+    return why;
+}
+
+stop_reason_t timing_run(timing_t *t, cpu_t *c, uint64_t max_insts)
+{
+    loop_ctx_t ctx = { t };
+    stop_reason_t why = cpu_run_loop(c, max_insts, timing_loop, &ctx);
+    t->insts = c->instret;
+    c->cycle = t->cycles;
+    return why;
+}
+
+/* ---- statistics and outputs --------------------------------------------------- */
+
+void timing_stats(const timing_t *t, const cpu_t *c, stats_t *s)
+{
+    uint64_t cycles = t->cycles ? t->cycles : 1;
+    stats_add_u64(s, "cpu.cycles", t->cycles, "Cycle", "Cycles simulated by the timing model");
+    stats_add_f64(s, "cpu.ipc", (double)c->instret / (double)cycles, "Count/Cycle",
+                  "Instructions per cycle");
+    stats_add_f64(s, "cpu.cpi", (double)cycles / (double)(c->instret ? c->instret : 1),
+                  "Cycle/Count", "Cycles per instruction");
+    char name[64], desc[128];
+    for (int k = 0; k < STALL_COUNT; k++) {
+        if (k == STALL_NONE) continue;
+        snprintf(name, sizeof name, "cpu.stallCycles::%s", stall_names[k]);
+        snprintf(desc, sizeof desc, "Head-of-queue stall cycles caused by %s", stall_names[k]);
+        stats_add_u64(s, name, t->head_stall[k], "Cycle", desc);
+    }
+    stats_add_u64(s, "cpu.branchMispredicts", t->mispredicts, "Count",
+                  "Control transfers whose direction or target was mispredicted");
+    stats_add_u64(s, "cpu.decodeRedirects", t->decode_redirects, "Count",
+                  "Taken transfers predicted without a BTB target (redirected at decode)");
+    stats_add_u64(s, "cpu.writeBufferStallCycles", t->wbuf_stall_cycles, "Cycle",
+                  "Cycles stores waited for a free write-buffer entry");
+    cache_stats(t->l1i, s);
+    cache_stats(t->l1d, s);
+    if (t->l2) cache_stats(t->l2, s);
+    tlb_stats(t->itlb, s);
+    tlb_stats(t->dtlb, s);
+    if (t->wbuf) write_buffer_stats(t->wbuf, s);
+    bpred_stats(t->bp, s);
+}
+
+static int gt_by_pc(const void *a, const void *b)
+{
+    const gt_entry_t *x = a, *y = b;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* The ground-truth file: documented in pipeline/README.md. */
+static void write_ground_truth(timing_t *t)
+{
+    FILE *out = t->out.ground_truth;
+    size_t n = 0;
+    gt_entry_t *rows = xcalloc(t->gt_used, sizeof *rows);
+    for (size_t k = 0; k < t->gt_cap; k++)
+        if (t->gt[k].count) rows[n++] = t->gt[k];
+    qsort(rows, n, sizeof *rows, gt_by_pc);
+    fprintf(out, "# hps-sim ground truth v1: per static instruction, cycles at the head of\n"
+                 "# the issue queue and those beyond the first split by stall cause;\n"
+                 "# culprit_pc: the instruction behind the row's longest single stall\n"
+                 "# (format: pipeline/README.md)\n");
+    fprintf(out, "pc\tsymbol\tcount\thead_cycles");
+    for (int k = 1; k < STALL_COUNT; k++) fprintf(out, "\t%s", stall_names[k]);
+    fprintf(out, "\tculprit_pc\n");
+    uint64_t head_sum = 0;
+    for (size_t k = 0; k < n; k++) {
+        char sym[160];
+        head_sum += rows[k].head;
+        symtab_format(t->out.symtab, rows[k].pc, sym, sizeof sym);
+        fprintf(out, "0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, rows[k].pc, sym,
+                rows[k].count, rows[k].head);
+        for (int s = 1; s < STALL_COUNT; s++) fprintf(out, "\t%" PRIu64, rows[k].stall[s]);
+        if (rows[k].culprit_pc) fprintf(out, "\t0x%" PRIx64 "\n", rows[k].culprit_pc);
+        else fprintf(out, "\t-\n");
+    }
+    fprintf(out, "# total: cycles %" PRIu64 " = head_cycles %" PRIu64 " + drain %" PRIu64
+            " (cycles after the last issue)\n", t->cycles, head_sum,
+            t->cycles >= head_sum ? t->cycles - head_sum : 0);
+    free(rows);
+}
+
+void timing_finish(timing_t *t)
+{
+    if (t->views) pipeview_finish(&t->pv);
+    if (t->out.ground_truth) write_ground_truth(t);
+}
+
+void timing_free(timing_t *t)
+{
+    if (!t) return;
+    if (t->l1i) cache_free(t->l1i);
+    if (t->l1d) cache_free(t->l1d);
+    if (t->l2) cache_free(t->l2);
+    if (t->itlb) tlb_free(t->itlb);
+    if (t->dtlb) tlb_free(t->dtlb);
+    if (t->wbuf) write_buffer_free(t->wbuf);
+    if (t->bp) bpred_free(t->bp);
+    free(t->iq_ring);
+    free(t->gt);
+    free(t);
+}

@@ -1,0 +1,280 @@
+/*
+ * timing_model.h - what the timing models in pipeline/ share: the state of
+ * a timing run (struct timing), the parameters taken from the
+ * configuration, why an instruction waited, and the pieces every model is
+ * built from -- instruction fetch through the I-cache, the register
+ * scoreboard, the dividers, data accesses, branch prediction, DISE
+ * redirects, head-cycle accounting (statistics, DISE roles, the ground-
+ * truth file) and pipeline views.  timing.c holds these and the run loops;
+ * each model (inorder.c: inorder5 and ev5) times one instruction.
+ * Private to pipeline/: the rest of the simulator sees include/timing.h.
+ */
+#ifndef HPS_TIMING_MODEL_H
+#define HPS_TIMING_MODEL_H
+
+#include "bpred.h"
+#include "cache.h"
+#include "dise.h"
+#include "pipeview.h"
+#include "timing.h"
+
+enum { DIV_INT, DIV_FP };             /* the two dividers                    */
+
+/* Why something waited: a stall cause (stall_t) and the instruction
+ * responsible for it (its pc; 0 = none). */
+typedef struct why {
+    uint8_t cause;
+    uint64_t culprit;
+    uint8_t role;            /* the culprit's dise_role_t (NONE: the program) */
+} why_t;
+
+typedef struct params {
+    int model;
+    bool fwd_ex_ex, fwd_mem_ex;
+    int resolve;                      /* five-stage: CFG_RESOLVE_*          */
+    unsigned width, iq_entries, int_pipes, fp_pipes, mem_ports;
+    bool slotting;
+    unsigned frontend_depth;          /* ev5: cycles from fetch to issue    */
+    unsigned mispredict_penalty;      /* ev5: cycles lost on a mispredict   */
+    unsigned lat[OC_COUNT];
+    bool div_pipelined[2];            /* integer and FP divider (DIV_*)     */
+    unsigned l1i_hit;
+} params_t;
+
+/* Ground truth of one static instruction. */
+typedef struct gt_entry {
+    uint64_t pc, count, head;
+    uint64_t stall[STALL_COUNT];
+    uint64_t culprit_pc, culprit_cycles;
+} gt_entry_t;
+
+struct timing {
+    params_t p;
+    dram_t dram;
+    cache_t *l1i, *l1d, *l2;
+    tlb_t *itlb, *dtlb;
+    write_buffer_t *wbuf;
+    bpred_t *bp;
+    unsigned line_shift;              /* I-cache line                        */
+
+    uint64_t reg_ready[REG_COUNT];
+    uint64_t reg_producer[REG_COUNT]; /* pc of the instruction writing it    */
+    uint8_t reg_role[REG_COUNT];      /* and its dise_role_t                 */
+    uint8_t reg_cause[REG_COUNT];     /* why it is late (dcache miss, ...)   */
+
+    /* stage entry cycles of the previous instruction */
+    uint64_t prev_d, prev_x, prev_m, prev_w, prev_issue, prev_retire;
+    /* five-stage: why the previous one entered MEM (left EX) late and why
+     * it entered WB (left MEM) late, and the instruction responsible */
+    why_t prev_m_why, prev_w_why;
+    uint64_t redirect;                /* earliest fetch of the next one      */
+    why_t redirect_why;               /* mispredict or decode redirect, and  */
+                                      /* the control transfer behind it      */
+    uint64_t fetch_line, fetch_ready; /* current I-cache line and its cycle */
+    uint64_t div_free[2], div_pc[2];  /* dividers: free cycle, last user   */
+    uint8_t div_role[2];              /* the last user's dise_role_t         */
+
+    /* ev5 issue group and fetch block */
+    uint64_t group_cycle, group_block, fetch_block, fetch_block_cycle;
+    uint64_t block_fetch_start;       /* fetch cycle of the block (views)    */
+    unsigned group_n, group_int, group_fadd, group_fmul, group_mem;
+    bool group_closed;
+    uint64_t *iq_ring;                /* issue cycles of the last iq entries */
+    uint64_t seq;
+
+    /* DISE: set by the run loop before each instruction is timed */
+    uint8_t cur_role;                 /* dise_role_t of the instruction      */
+    bool dise_redirect;               /* an inserted op changed the flow     */
+    unsigned front_penalty;           /* decode cycles of a new replacement  */
+    uint8_t penalty_role;             /* the role they are charged to        */
+    uint64_t role_cycles[DISE_ROLE_COUNT];
+
+    /* statistics */
+    uint64_t cycles, insts, head_stall[STALL_COUNT];
+    uint64_t mispredicts, decode_redirects, wbuf_stall_cycles;
+
+    /* ground truth */
+    gt_entry_t *gt;
+    size_t gt_cap, gt_used;
+
+    timing_outputs_t out;
+    pipeview_t pv;
+    bool views;
+};
+
+static inline uint64_t max2(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* ---- shared pieces, inlined into every model ----------------------------------- */
+
+/* Cycle the instruction's bytes are available, fetching from cycle f. */
+static inline uint64_t tm_fetch_bytes(timing_t *t, uint64_t pc, uint64_t f, uint8_t *cause)
+{
+    uint64_t line = pc >> t->line_shift;
+    if (line == t->fetch_line && f >= t->fetch_ready - t->p.l1i_hit) {
+        *cause = STALL_NONE;
+        return max2(f + t->p.l1i_hit, t->fetch_ready);
+    }
+    unsigned tlb_extra = tlb_access(t->itlb, pc);
+    uint64_t ready = cache_access(t->l1i, pc, false, f + tlb_extra);
+    *cause = !cache_last_hit(t->l1i) ? STALL_ICACHE : tlb_extra ? STALL_ITLB : STALL_NONE;
+    t->fetch_line = line;
+    t->fetch_ready = ready;
+    return ready;
+}
+
+/* The divider an instruction needs (DIV_INT, DIV_FP), or -1. */
+static inline int tm_divider_of(const insn_t *in)
+{
+    switch (in->opclass) {
+    case OC_IDIV: return DIV_INT;
+    case OC_FDIV: case OC_FSQRT: return DIV_FP;
+    default: return -1;
+    }
+}
+
+/* Earliest cycle a divider can start another operation (0: any time). */
+static inline uint64_t tm_divider_free(const timing_t *t, int dv)
+{
+    return dv < 0 || t->p.div_pipelined[dv] ? 0 : t->div_free[dv];
+}
+
+/* A divide occupies its divider until `done` (after head accounting, which
+ * names the previous user as the culprit of a wait). */
+static inline void tm_use_divider(timing_t *t, const insn_t *in, int dv, uint64_t done)
+{
+    if (dv < 0) return;
+    t->div_free[dv] = done;
+    t->div_pc[dv] = in->pc;
+    t->div_role[dv] = t->cur_role;
+}
+
+/* A wait for divider dv: its last user is the culprit. */
+static inline why_t tm_divider_why(const timing_t *t, int dv)
+{
+    if (dv < 0) return (why_t){ .cause = STALL_FU };
+    return (why_t){ STALL_FU, t->div_pc[dv], t->div_role[dv] };
+}
+
+/* Latest-ready source operand: its cycle; *dep = its producer and cause. */
+static inline uint64_t tm_operands_ready(const timing_t *t, const insn_t *in, why_t *dep)
+{
+    uint64_t ready = 0;
+    const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
+    dep->cause = STALL_DEP;
+    dep->culprit = 0;
+    dep->role = DISE_ROLE_NONE;
+    for (int k = 0; k < 3; k++) {
+        unsigned r = srcs[k];
+        if (r == REG_NONE || t->reg_ready[r] <= ready) continue;
+        ready = t->reg_ready[r];
+        dep->culprit = t->reg_producer[r];
+        dep->role = t->reg_role[r];
+        dep->cause = t->reg_cause[r];
+    }
+    return ready;
+}
+
+static inline void tm_set_result(timing_t *t, const insn_t *in, uint64_t avail, uint8_t cause)
+{
+    if (in->rd == REG_NONE || in->rd == REG_SINK) return;
+    t->reg_ready[in->rd] = avail;
+    t->reg_producer[in->rd] = in->pc;
+    t->reg_role[in->rd] = t->cur_role;
+    t->reg_cause[in->rd] = cause;
+}
+
+/* Memory access of a load or store at cycle `at`; returns completion. */
+static inline uint64_t tm_data_access(timing_t *t, const insn_t *in, uint64_t addr, uint64_t at,
+                                      uint8_t *cause)
+{
+    unsigned tlb_extra = tlb_access(t->dtlb, addr);
+    *cause = tlb_extra ? STALL_DTLB : STALL_NONE;
+    if (in->flags & IF_LOAD) {
+        uint64_t ready = cache_access(t->l1d, addr, false, at + tlb_extra);
+        if (!cache_last_hit(t->l1d)) *cause = STALL_DCACHE;
+        return ready;
+    }
+    if (!t->wbuf) {
+        uint64_t done = cache_access(t->l1d, addr, true, at + tlb_extra);
+        if (!cache_last_hit(t->l1d)) *cause = STALL_DCACHE;
+        return done;
+    }
+    uint64_t accept = write_buffer_store(t->wbuf, addr, at + tlb_extra);
+    if (accept > at + tlb_extra) {
+        *cause = STALL_WBUF;
+        t->wbuf_stall_cycles += accept - (at + tlb_extra);
+    }
+    return accept + 1;
+}
+
+/* Branch prediction; returns the cycle the next fetch may start (0 = no
+ * redirect) and counts mispredictions. */
+static inline uint64_t tm_predict_control(timing_t *t, const insn_t *in, uint64_t next_pc,
+                                          uint64_t decode_done, uint64_t resolved)
+{
+    bpred_result_t pred = bpred_predict(t->bp, in);
+    bool taken = next_pc != in->pc + in->len;
+    bool correct = bpred_update(t->bp, in, taken, next_pc);
+    if (!correct) {
+        t->mispredicts++;
+        t->redirect_why = (why_t){ STALL_MISPREDICT, in->pc, t->cur_role };
+        return resolved;
+    }
+    if (taken && !pred.btb_hit) {           /* target known only at decode */
+        t->decode_redirects++;
+        t->redirect_why = (why_t){ STALL_FETCH, in->pc, t->cur_role };
+        return decode_done;
+    }
+    return 0;
+}
+
+/* An inserted DISE operation that changed the flow: a call into a handler
+ * is redirected at decode (its target is instantiated); a taken DISE
+ * branch is resolved in execute, like a branch predicted not taken. */
+static inline void tm_dise_control(timing_t *t, const insn_t *in, uint64_t decode_done,
+                                   uint64_t resolved)
+{
+    if (!t->dise_redirect) return;
+    t->redirect = in->op == DOP_CALL ? decode_done : resolved;
+    t->redirect_why = (why_t){ in->op == DOP_CALL ? STALL_FETCH : STALL_MISPREDICT, in->pc,
+                               t->cur_role };
+}
+
+/* ---- accounting and views (timing.c) ------------------------------------------ */
+/* The ground-truth row of the instruction (timing.c). */
+void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extra, why_t why);
+
+/* head = cycles from the previous instruction's issue to this one's (0 when
+ * they issued together); every cycle beyond the first is a stall charged to
+ * why.cause.  The culprit kept is the one behind the longest single stall
+ * that has one.  For the overhead breakdown, the issue cycle goes to the
+ * instruction's DISE role and the stall to the role of its culprit, when
+ * there is one: a program instruction waiting for a handler's return to
+ * redirect fetch, or for a register a handler restores, waits because of
+ * the profiling code; an inserted instruction waiting behind a program
+ * load's miss waits for what the program would have waited for anyway.
+ * The decode cycles of a new replacement, as far as they show in the
+ * stall, go to the role the replacement names for them. */
+static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, why_t why)
+{
+    uint64_t extra = head > 1 ? head - 1 : 0;
+    t->head_stall[why.cause] += extra;
+    uint64_t decode = extra < t->front_penalty ? extra : t->front_penalty;
+    t->role_cycles[t->cur_role] += head - extra;
+    t->role_cycles[t->penalty_role] += decode;
+    t->role_cycles[why.culprit ? why.role : t->cur_role] += extra - decode;
+    if (t->out.ground_truth) tm_record_truth(t, in, head, extra, why);
+}
+
+/* Report the instruction to the pipeline views when it is inside the view
+ * window: the cycle it entered each of the model's five stages (names) and
+ * the cycle it left the last. */
+void tm_view_insn(timing_t *t, const insn_t *in, const char *const names[5], const uint64_t st[5],
+                  uint64_t retire);
+
+/* ---- the models: time one instruction that has just executed ----------------- */
+/* addr: its effective address (loads, stores); next_pc: where it went. */
+void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+
+#endif /* HPS_TIMING_MODEL_H */
