@@ -31,7 +31,7 @@ typedef struct config {
 /* Values of the enum parameters: the index of the name in its choices.
  * l1i/l1d/l2.repl hold repl_policy_t (cache.h), bpred.kind bpred_kind_t
  * (bpred.h); test_config.c checks the orders agree. */
-enum { CFG_MODEL_FUNCTIONAL, CFG_MODEL_INORDER5, CFG_MODEL_EV5 };
+enum { CFG_MODEL_FUNCTIONAL, CFG_MODEL_INORDER5, CFG_MODEL_EV5, CFG_MODEL_OOO };
 enum { CFG_RESOLVE_ID, CFG_RESOLVE_EX, CFG_RESOLVE_MEM };
 
 typedef struct cfg_param {

@@ -146,6 +146,7 @@ timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
         return NULL;
     }
     t->iq_ring = xcalloc(t->p.iq_entries, sizeof *t->iq_ring);
+    if (t->p.model == CFG_MODEL_OOO) t->ooo = ooo_new(cfg);
     t->fetch_line = ~0ull;
     t->fetch_block = ~0ull;
     return t;
@@ -217,8 +218,11 @@ void tm_view_insn(timing_t *t, const insn_t *in, const char *const names[5], con
 /* Time one executed instruction on the configured model. */
 static inline void time_one(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (t->p.model == CFG_MODEL_EV5) time_ev5(t, in, addr, next_pc);
-    else time_inorder5(t, in, addr, next_pc);
+    switch (t->p.model) {
+    case CFG_MODEL_EV5: time_ev5(t, in, addr, next_pc); break;
+    case CFG_MODEL_OOO: time_ooo(t, in, addr, next_pc); break;
+    default:            time_inorder5(t, in, addr, next_pc); break;
+    }
 }
 
 typedef struct loop_ctx { timing_t *t; } loop_ctx_t;
@@ -367,6 +371,7 @@ void timing_stats(const timing_t *t, const cpu_t *c, stats_t *s)
     tlb_stats(t->itlb, s);
     tlb_stats(t->dtlb, s);
     if (t->wbuf) write_buffer_stats(t->wbuf, s);
+    if (t->ooo) ooo_stats(t->ooo, t->cycles, s);
     bpred_stats(t->bp, s);
 }
 
@@ -426,6 +431,7 @@ void timing_free(timing_t *t)
     if (t->wbuf) write_buffer_free(t->wbuf);
     if (t->bp) bpred_free(t->bp);
     free(t->iq_ring);
+    ooo_free(t->ooo);
     free(t->gt);
     free(t);
 }

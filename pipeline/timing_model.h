@@ -100,6 +100,8 @@ struct timing {
     timing_outputs_t out;
     pipeview_t pv;
     bool views;
+
+    struct ooo *ooo;                  /* the out-of-order model's state (ooo.c) */
 };
 
 static inline uint64_t max2(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -276,5 +278,13 @@ void tm_view_insn(timing_t *t, const insn_t *in, const char *const names[5], con
 /* addr: its effective address (loads, stores); next_pc: where it went. */
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+
+/* The out-of-order model's own state and statistics (ooo.c). */
+typedef struct ooo ooo_t;
+struct config;
+ooo_t *ooo_new(const struct config *cfg);
+void ooo_free(ooo_t *o);
+void ooo_stats(const ooo_t *o, uint64_t cycles, stats_t *out);
 
 #endif /* HPS_TIMING_MODEL_H */

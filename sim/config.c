@@ -747,6 +747,16 @@ static bool check_l2_lines(const config_t *cfg, char *err, size_t errlen)
     return true;
 }
 
+static bool check_ooo(const config_t *cfg, char *err, size_t errlen)
+{
+    unsigned long long width = get(cfg, "ooo", "fetch_width");
+    unsigned long long buffer = get(cfg, "ooo", "fetch_buffer");
+    if (buffer < width)
+        return fail(err, errlen, "ooo.fetch_buffer (%llu) is smaller than ooo.fetch_width (%llu)",
+                    buffer, width);
+    return true;
+}
+
 static bool check_ev5(const config_t *cfg, char *err, size_t errlen)
 {
     unsigned long long width = get(cfg, "ev5", "width"), iq = get(cfg, "ev5", "iq_entries");
@@ -764,7 +774,8 @@ bool config_validate(const config_t *cfg, char *err, size_t errlen)
     return check_cache(cfg, "l1i", err, errlen) && check_cache(cfg, "l1d", err, errlen) &&
            check_cache(cfg, "l2", err, errlen) && check_l2_lines(cfg, err, errlen) &&
            check_table(cfg, "itlb", err, errlen) && check_table(cfg, "dtlb", err, errlen) &&
-           check_table(cfg, "btb", err, errlen) && check_ev5(cfg, err, errlen);
+           check_table(cfg, "btb", err, errlen) && check_ev5(cfg, err, errlen) &&
+           check_ooo(cfg, err, errlen);
 }
 
 /* ---- printing ------------------------------------------------------------------------ */

@@ -1,0 +1,129 @@
+/*
+ * timing_harness.c - the runner of the timing-model unit tests
+ * (timing_harness.h).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "core.h"
+#include "mem.h"
+#include "rv64.h"
+#include "timing_harness.h"
+
+const char *const none[] = { NULL };
+
+/* Parse the ground-truth file into r (rows of instructions at CODE). */
+static void read_truth(FILE *f, result_t *r)
+{
+    char line[1024];
+    rewind(f);
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] != '0') continue;                 /* comments, header */
+        char *save = NULL;
+        uint64_t pc = strtoull(strtok_r(line, "\t", &save), NULL, 16);
+        strtok_r(NULL, "\t", &save);                  /* symbol */
+        uint64_t count = strtoull(strtok_r(NULL, "\t", &save), NULL, 10);
+        uint64_t head = strtoull(strtok_r(NULL, "\t", &save), NULL, 10);
+        r->head_sum += head;
+        uint64_t k = (pc - CODE) / 4;
+        assert_true(pc >= CODE && k < MAXN);
+        r->head[k] = head;
+        r->count[k] = count;
+        for (int s = 1; s < STALL_COUNT; s++)
+            r->stall[k][s] = strtoull(strtok_r(NULL, "\t", &save), NULL, 10);
+        char *cul = strtok_r(NULL, "\t\n", &save);
+        r->culprit[k] = cul[0] == '-' ? 0 : strtoull(cul, NULL, 16);
+    }
+}
+
+/* The model's statistics as "name value" lines (integers; others rounded
+ * down) for result_stat. */
+static void keep_stats(const timing_t *t, const cpu_t *cpu, result_t *r)
+{
+    stats_t st = { 0 };
+    timing_stats(t, cpu, &st);
+    size_t used = 0;
+    for (size_t k = 0; k < st.count; k++) {
+        const stat_entry_t *e = &st.entries[k];
+        unsigned long long v = e->is_int ? e->ivalue : (unsigned long long)e->fvalue;
+        int n = snprintf(r->stats + used, sizeof r->stats - used, "%s %llu\n", e->name, v);
+        if (n < 0 || (size_t)n >= sizeof r->stats - used) break;
+        used += (size_t)n;
+    }
+    stats_free(&st);
+}
+
+/* Run n instructions of the program code[len] placed at CODE on `model`
+ * (a preset) with the overrides in sets (NULL-terminated).  Instruction
+ * fetch is made simple (4KiB I-cache lines, no I-TLB penalty), so only the
+ * first instruction waits for the I-cache. */
+void run_code(const char *model, const char *const *sets, const uint32_t *code,
+                     size_t len, size_t n, result_t *r)
+{
+    config_t cfg;
+    char err[512];
+    config_defaults(&cfg);
+    assert_true(config_load(&cfg, model, err, sizeof err));
+    const char *fetch[] = { "l1i.line=4KiB", "l2.line=4KiB", "itlb.miss_penalty=0", NULL };
+    for (size_t k = 0; fetch[k]; k++) assert_true(config_set(&cfg, fetch[k], err, sizeof err));
+    for (size_t k = 0; sets && sets[k]; k++)
+        if (!config_set(&cfg, sets[k], err, sizeof err)) fail_msg("%s", err);
+    if (!config_validate(&cfg, err, sizeof err)) fail_msg("%s", err);
+
+    mem_t *mem = mem_new();
+    assert_true(mem_map(mem, CODE, 0x1000, MEM_PROT_READ | MEM_PROT_EXEC));
+    assert_true(mem_map(mem, DATA, 0x1000, MEM_PROT_READ | MEM_PROT_WRITE));
+    assert_true(len <= MAXN);
+    for (size_t k = 0; k < len; k++) {
+        uint8_t b[4] = { (uint8_t)code[k], (uint8_t)(code[k] >> 8), (uint8_t)(code[k] >> 16),
+                         (uint8_t)(code[k] >> 24) };
+        assert_true(mem_write(mem, CODE + 4 * k, b, 4));
+    }
+    cpu_t *cpu = calloc(1, sizeof *cpu);
+    cpu_init(cpu, &isa_rv64, mem);
+    cpu->pc = CODE;
+    cpu->reg[A0] = DATA;
+
+    timing_t *t = timing_new(&cfg, err, sizeof err);
+    if (!t) fail_msg("%s", err);
+    FILE *gt = tmpfile();
+    assert_non_null(gt);
+    timing_outputs_t out = { .ground_truth = gt };
+    if (getenv("HPS_TEST_DIAGRAM")) {         /* debugging: every run's diagram */
+        out.diagram = stderr;
+        out.view_to = n;
+    }
+    timing_set_outputs(t, &out);
+    timing_run(t, cpu, n);
+    if (cpu->instret != n)
+        fail_msg("stopped after %llu instructions (reason %d)", (unsigned long long)cpu->instret,
+                 (int)cpu->stop);
+    timing_finish(t);
+    memset(r, 0, sizeof *r);
+    r->cycles = cpu->cycle;
+    keep_stats(t, cpu, r);
+    read_truth(gt, r);
+    fclose(gt);
+    timing_free(t);
+    free(cpu);
+    mem_free(mem);
+}
+
+
+uint64_t result_stat(const result_t *r, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = r->stats; (p = strstr(p, name)); p += len) {
+        bool starts_line = p == r->stats || p[-1] == '\n';
+        if (starts_line && p[len] == ' ') return strtoull(p + len, NULL, 10);
+    }
+    return ~0ull;
+}
