@@ -1,5 +1,5 @@
 /*
- * timing.h - the in-order timing models behind one small interface.
+ * timing.h - the timing models behind one small interface.
  *
  * A model runs the program itself: it fetches and executes each
  * instruction through the shared ISA semantics (functional first, so the
@@ -7,13 +7,17 @@
  * then computes, from the machine's resources, the cycle at which the
  * instruction enters each pipeline stage.  For in-order machines this
  * timestamp formulation is exact: an instruction's stage times depend only
- * on its own operands and on older instructions.
+ * on its own operands and on older instructions; the out-of-order model
+ * schedules in program order too, which is oldest-first selection.
  *
  *   inorder5  the textbook IF-ID-EX-MEM-WB pipeline: switchable forwarding
  *             paths, load-use interlock, configurable branch-resolution stage
  *   ev5       an N-wide in-order superscalar like the Alpha 21164: issue in
  *             order from the head of the issue queue, slotting and
  *             functional-unit constraints; a stalled head holds the rest
+ *   ooo       an out-of-order superscalar like the MIPS R10000: renaming,
+ *             active list, issue queues, branch stack, non-blocking loads,
+ *             in-order graduation (preset r10k)
  */
 #ifndef HPS_TIMING_H
 #define HPS_TIMING_H

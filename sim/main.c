@@ -108,7 +108,7 @@ static void usage(FILE *out)
         "                       DIR first (like qemu -L), e.g.\n"
         "                       /usr/riscv64-linux-gnu or /usr/alpha-linux-gnu\n"
         "timing:\n"
-        "  --config NAME|FILE   preset from configs/ (inorder5, ev5) or a file\n"
+        "  --config NAME|FILE   preset from configs/ (inorder5, ev5, r10k) or a file\n"
         "  --set KEY=VALUE      override one parameter (repeatable)\n"
         "  --print-config       list every parameter with value and description\n"
         "  --pipeview FILE      Kanata log (Konata viewer) of the view window\n"
@@ -292,7 +292,7 @@ static void parse_options(int argc, char **argv, options_t *o)
     if ((o->pipeview_path || o->pipe_diagram || o->truth_path) &&
         o->cfg.model == CFG_MODEL_FUNCTIONAL)
         bad_input("--pipeview, --pipe-diagram and --ground-truth need a timing model "
-                  "(--config inorder5 or ev5)");
+                  "(--config inorder5, ev5 or r10k)");
     if ((o->rate || o->burst || o->nparams || o->print_acf || o->report_path ||
          o->profile_out) && !o->acf_path)
         bad_input("--param, --rate, --burst, --print-acf, --report and --profile-out "

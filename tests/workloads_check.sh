@@ -10,14 +10,15 @@
 #            exactly what the rv64 build printed
 #   hps-sim  (only if $HPS_SIM, default ./hps-sim, exists) hps-sim PROG test
 #            gives the same stdout, stderr and exit status as the reference:
-#            hps-sim, hps-sim/inorder5, hps-sim/ev5
-#                            the rv64 build (functional core and the two
-#                            in-order timing models) vs qemu-riscv64
+#            hps-sim, hps-sim/inorder5, hps-sim/ev5, hps-sim/r10k
+#                            the rv64 build (functional core, the two
+#                            in-order timing models and the out-of-order
+#                            one) vs qemu-riscv64
 #            hps-sim/rv64-dyn   the rv64-dyn build with --sysroot
 #                            /usr/riscv64-linux-gnu vs qemu-riscv64
 #            hps-sim/alpha-dyn  the alpha-dyn build with --sysroot
 #                            /usr/alpha-linux-gnu vs qemu-alpha -L
-#            hps-sim/alpha-static, .../inorder5, .../ev5
+#            hps-sim/alpha-static, .../inorder5, .../ev5, .../r10k
 #                            the alpha-static build (functional and timing)
 #                            vs qemu-alpha -L on the alpha-dyn build
 # Prints "PASS name variant" or "FAIL name variant: reason" per check, then
@@ -103,6 +104,7 @@ check_program() {
         check_sim "$name" hps-sim "$w.sim" "$w.rv" "$rv"
         check_sim "$name" hps-sim/inorder5 "$w.in5" "$w.rv" "$rv" --config inorder5
         check_sim "$name" hps-sim/ev5 "$w.ev5" "$w.rv" "$rv" --config ev5
+        check_sim "$name" hps-sim/r10k "$w.r10k" "$w.rv" "$rv" --config r10k
         check_sim "$name" hps-sim/rv64-dyn "$w.rvd" "$w.rv" "$rvdyn/$name" --sysroot "$rv_root"
     fi
     if [ -x "$al" ]; then
@@ -111,6 +113,7 @@ check_program() {
         check_sim "$name" hps-sim/alpha-static "$w.als" "$w.al" "$st"
         check_sim "$name" hps-sim/alpha-static/inorder5 "$w.ali" "$w.al" "$st" --config inorder5
         check_sim "$name" hps-sim/alpha-static/ev5 "$w.ale" "$w.al" "$st" --config ev5
+        check_sim "$name" hps-sim/alpha-static/r10k "$w.alo" "$w.al" "$st" --config r10k
     fi
 }
 

@@ -8,7 +8,8 @@
 #   zero       an ACF whose patterns never match leaves the cycle count
 #              exactly equal to the run without it, under every model
 #   dise>hps   the plain-DISE framework costs more cycles than HPS at the
-#              same rate, for each profile on every workload
+#              same rate, for each profile on every workload (ev5), and for
+#              hot methods on the out-of-order r10k too
 #   output     every workload prints exactly the same with every ACF
 #   errors     bad ACFs and options: status 2 and a file:line:col message
 # Prints "ok ..." / "FAIL ..." per check and "dise: N passed, M failed".
@@ -96,7 +97,7 @@ print('yes' if abs(s - exp) <= 2 * b else 'no', round(exp, 1))")
 done
 
 # ---- zero: patterns that never match cost nothing ---------------------------------------------
-for model in functional inorder5 ev5; do
+for model in functional inorder5 ev5 ooo; do
     if $sim --set model=$model --acf "$never" --report /dev/null \
             --stats-json "$tmp/z.json" "$prog/known_counts" >/dev/null 2>"$tmp/err"; then
         c=$(stat "$tmp/z.json" hps.cycles); b=$(stat "$tmp/z.json" hps.baseCycles)
@@ -107,8 +108,8 @@ for model in functional inorder5 ev5; do
 done
 
 # ---- dise>hps: conditional control is cheaper on every workload -------------------------------
-cycles_of() {   # ACF WORKLOAD -> cycles, or "error"
-    if $sim --config ev5 --acf "productions/$1.acf" --rate 1/100 --no-baseline --report /dev/null \
+cycles_of() {   # ACF WORKLOAD [CONFIG] -> cycles, or "error"
+    if $sim --config "${3:-ev5}" --acf "productions/$1.acf" --rate 1/100 --no-baseline --report /dev/null \
             --stats-json "$tmp/c.json" "$wl/$2" test >/dev/null 2>&1; then
         stat "$tmp/c.json" hps.cycles
     else echo error; fi
@@ -119,6 +120,9 @@ for w in $workloads; do
         check "dise>hps: $w $p: plain DISE $d > HPS $h cycles" \
             /usr/bin/python3 -c "import sys; sys.exit(0 if '$h' != 'error' and '$d' != 'error' and int('$d') > int('$h') else 1)"
     done
+    h=$(cycles_of hot_method "$w" r10k); d=$(cycles_of hot_method_dise "$w" r10k)
+    check "dise>hps: $w hot_method on r10k: plain DISE $d > HPS $h cycles" \
+        /usr/bin/python3 -c "import sys; sys.exit(0 if '$h' != 'error' and '$d' != 'error' and int('$d') > int('$h') else 1)"
 done
 
 # ---- output: handlers never disturb the program ----------------------------------------------------

@@ -90,7 +90,9 @@ gt() {
                  "$c2" "$n1" "$n2" --stats "$tmp/2.json" "$@" 2>&1 | sed 's/^FAIL //')
 }
 
-drain() { [ "$model" = ev5 ] && echo 1 || echo 2; }   # see pipeline/README.md
+drain() {   # cycles after the last issue (see pipeline/README.md)
+    case $model in ev5) echo 1 ;; r10k) echo 0 ;; *) echo 2 ;; esac
+}
 
 # ---- the five-stage pipeline ---------------------------------------------------
 # Every instruction holds EX for its latency (no pipelined units), so a loop
@@ -322,6 +324,104 @@ section_ev5() {
     done
 }
 
+# ---- the R10000-like out-of-order superscalar -----------------------------------------
+# Steady state of a loop is set by its longest recurrence (a dependence
+# carried from one iteration to the next) or by its busiest resource:
+# ooo.int_alus, a unit that is not pipelined, fetch (groups of up to
+# ooo.fetch_width from one I-cache line, ended by the taken loop branch).
+# Head cycles are graduation gaps, so the drain after the last one is 0.
+
+ooo_alu() {
+    local a alus per; a=$(p lat.int_alu); alus=$(p ooo.int_alus)
+    per=$(( (20 + alus - 1) / alus ))
+    measure alu_dep "$(max $((18 * a)) "$per")" \
+        "max(the 18-add recurrence x lat.int_alu $a, 20 ops / ooo.int_alus $alus)" alu_dep 1000 2000
+    measure alu_indep "$(max "$per" 5)" \
+        "max(20 ops / ooo.int_alus $alus, 5 fetch groups of 4 from 16-byte-aligned code)" \
+        alu_indep 1000 2000
+}
+
+ooo_mul() {
+    local m; m=$(p lat.int_mul)
+    measure mul_dep $((8 * m)) "the 8-multiply recurrence x lat.int_mul $m" mul_dep 1000 2000
+}
+
+# Eight independent divides on the one FP divide unit: each holds it for
+# lat.fp_div unless pipelined, when they issue a cycle apart.
+ooo_fdiv() {
+    local d; d=$(p lat.fp_div)
+    if [ "$(p lat.fp_div_pipelined)" = 1 ]; then
+        measure fdiv_indep 8 "8 divides a cycle apart (lat.fp_div_pipelined)" fdiv_indep 1000 2000
+    else
+        measure fdiv_indep $((8 * d)) "8 x lat.fp_div $d (not pipelined)" fdiv_indep 1000 2000
+    fi
+}
+
+# Pointer chase: each load issues when the one before has its data, which
+# comes R = max(M, lat.load_use) after its issue: 8 R per iteration.
+ooo_chase() {
+    local name=$1 m=$2 why=$3 i1=$4 i2=$5 r; shift 5
+    r=$(max "$m" "$(p lat.load_use)")
+    measure "chase $name" $((8 * r)) "8 x R, M = $why, R = max(M, lat.load_use) = $r" \
+        chase "$i1" "$i2" "$@"
+}
+
+section_ooo() {
+    local h1 h2 lat bpc line tlb n pen dep
+    use r10k
+    ooo_alu
+    ooo_mul
+    ooo_fdiv
+    use r10k ooo.int_alus=1; ooo_alu
+    use r10k ooo.int_alus=4; ooo_alu
+    use r10k lat.int_alu=3; ooo_alu
+    use r10k lat.int_mul=5; ooo_mul
+    use r10k lat.fp_div=30; ooo_fdiv
+    use r10k lat.fp_div_pipelined=true; ooo_fdiv
+
+    for lu in 2 3; do
+        use r10k lat.load_use=$lu
+        ooo_chase "L1 hit" "$(p l1d.hit_latency)" "l1d.hit_latency" 1000 2000 64 1
+    done
+    for l2 in 8 16; do
+        use r10k l2.hit_latency=$l2
+        h1=$(p l1d.hit_latency); h2=$(p l2.hit_latency); line=$(p l2.line)
+        n=$((4 * $(p l1d.size) / line))
+        ooo_chase "L2 hit" $((h1 + h2)) "l1d.hit_latency $h1 + l2.hit_latency $h2" \
+            $((2 * n / 8)) $((4 * n / 8)) "$line" "$n"
+        gt "chase L2" --cause dcache_miss --drain "$(drain)"
+    done
+    for ml in 60 120; do
+        use r10k mem.latency=$ml dtlb.miss_penalty=0
+        h1=$(p l1d.hit_latency); h2=$(p l2.hit_latency); lat=$(p mem.latency)
+        bpc=$(p mem.bytes_per_cycle); line=$(p l2.line)
+        n=$((4 * $(p l2.size) / line))
+        ooo_chase memory $((h1 + h2 + lat + (line + bpc - 1) / bpc)) \
+            "l1d.hit_latency $h1 + l2.hit_latency $h2 + mem.latency $lat + l2.line/mem.bytes_per_cycle $line/$bpc" \
+            $((2 * n / 8)) $((4 * n / 8)) "$line" "$n"
+    done
+    for pen in 30 50; do
+        use r10k dtlb.miss_penalty=$pen
+        h1=$(p l1d.hit_latency); tlb=$(p dtlb.miss_penalty); n=$((2 * $(p dtlb.entries)))
+        ooo_chase "D-TLB miss" $((h1 + tlb)) "l1d.hit_latency $h1 + dtlb.miss_penalty $tlb" \
+            $((64 * n / 8)) $((128 * n / 8)) $(($(p mem.page_size) + $(p l1d.line))) "$n"
+        gt "chase D-TLB" --cause dtlb_miss --drain "$(drain)"
+    done
+
+    # Always mispredicted loop branch: the next iteration's counter update is
+    # fetched once the branch has resolved + the penalty, dispatched
+    # frontend_depth later, executes; the branch, dependent on it, a cycle
+    # after: frontend_depth + 3 + penalty per iteration.
+    for pen in 1 4; do
+        for dep in 1 3; do
+            use r10k bpred.kind=not_taken ooo.mispredict_penalty=$pen ooo.frontend_depth=$dep
+            measure mispredict $((dep + 3 + pen)) \
+                "ooo.frontend_depth $dep + 3 + ooo.mispredict_penalty $pen" mispredict 1000 2000
+            gt mispredict --cause branch_mispredict --branch --drain "$(drain)"
+        done
+    done
+}
+
 if [ ! -x "${sim%% *}" ] && ! command -v "$sim" >/dev/null 2>&1; then
     echo "FAIL setup: simulator $sim not built"
     echo "timing: 0 passed, 1 failed"
@@ -329,5 +429,6 @@ if [ ! -x "${sim%% *}" ] && ! command -v "$sim" >/dev/null 2>&1; then
 fi
 section_inorder5
 section_ev5
+section_ooo
 echo "timing: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
