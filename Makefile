@@ -40,6 +40,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_HELPERS := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
 UNIT_HELPER_OBJS := $(UNIT_HELPERS:%.c=$(BUILD)/%.o)
+.SECONDARY: $(UNIT_HELPER_OBJS)
 
 .PHONY: all deps test unit-test diff-test badinput-test workload-test bench \
         workloads guests clean

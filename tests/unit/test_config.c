@@ -354,7 +354,7 @@ static void test_enum_values(void **state)
     expect_set_error("l1d.repl=fifo",
         "--set 'l1d.repl=fifo': l1d.repl: expected one of lru, random, round_robin, got 'fifo'");
     expect_set_error("model=ev6",
-        "--set 'model=ev6': model: expected one of functional, inorder5, ev5, got 'ev6'");
+        "--set 'model=ev6': model: expected one of functional, inorder5, ev5, ooo, got 'ev6'");
     expect_set_error("bpred.kind=1",
         "--set 'bpred.kind=1': bpred.kind: expected one of not_taken, bimodal, gshare, "
         "tournament, got '1'");
