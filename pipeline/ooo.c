@@ -21,8 +21,8 @@
  *   X  complete: its result can be used from this cycle;
  *   G  graduated, in order, ooo.retire_width a cycle, not before X.
  * Resources are counted exactly from these times: an entry freed in cycle
- * c is usable from c + 1 (queues and the branch stack as min-heaps of the
- * cycles their occupants leave; the active list, rename registers and
+ * c is usable from c + 1 (queues and the branch stack as sorted lists of
+ * the cycles their occupants leave; the active list, rename registers and
  * address queue as rings of the graduation cycles of the last N users;
  * functional units as a calendar of bookings per cycle).
  *
@@ -74,86 +74,82 @@ static inline void ring_push(ring_t *r, uint64_t x)
     if (++r->pos == r->n) r->pos = 0;
 }
 
-/* The cycles at which the occupants of a structure leave it (min-heap). */
-typedef struct heap {
-    uint64_t *v;
-    unsigned n, cap;
-} heap_t;
+/* The cycles at which the occupants of a structure leave it, kept sorted
+ * in a ring (the oldest leaves first; a new one usually leaves last, so an
+ * insertion rarely moves anything). */
+typedef struct leave_queue {
+    uint64_t *v;                /* ascending from v[head] */
+    unsigned mask, head, n, cap;
+} leave_queue_t;
 
-static void heap_init(heap_t *h, unsigned cap)
+static void leave_init(leave_queue_t *q, unsigned cap)
 {
-    h->v = xcalloc(cap, sizeof *h->v);
-    h->n = 0;
-    h->cap = cap;
+    unsigned size = 1;
+    while (size < cap + 1) size *= 2;
+    q->v = xcalloc(size, sizeof *q->v);
+    q->mask = size - 1;
+    q->head = q->n = 0;
+    q->cap = cap;
 }
 
-static void heap_push(heap_t *h, uint64_t x)
+static inline void leave_insert(leave_queue_t *q, uint64_t x)
 {
-    unsigned k = h->n++;
-    while (k > 0 && h->v[(k - 1) / 2] > x) {
-        h->v[k] = h->v[(k - 1) / 2];
-        k = (k - 1) / 2;
+    unsigned k = q->n++;
+    for (; k > 0; k--) {
+        uint64_t y = q->v[(q->head + k - 1) & q->mask];
+        if (y <= x) break;
+        q->v[(q->head + k) & q->mask] = y;
     }
-    h->v[k] = x;
+    q->v[(q->head + k) & q->mask] = x;
 }
 
-static void heap_pop(heap_t *h)
+static inline void leave_pop(leave_queue_t *q)
 {
-    uint64_t x = h->v[--h->n];
-    unsigned k = 0;
-    for (;;) {
-        unsigned c = 2 * k + 1;
-        if (c >= h->n) break;
-        if (c + 1 < h->n && h->v[c + 1] < h->v[c]) c++;
-        if (h->v[c] >= x) break;
-        h->v[k] = h->v[c];
-        k = c;
-    }
-    if (h->n) h->v[k] = x;
+    q->head = (q->head + 1) & q->mask;
+    q->n--;
 }
 
 /* The first cycle from d at which the structure has a free entry (an
  * occupant leaving in cycle c frees it for c + 1); occupants gone by then
- * are dropped.  The caller then pushes the new occupant's leaving cycle. */
-static uint64_t heap_room(heap_t *h, uint64_t d)
+ * are dropped.  The caller then inserts the new occupant's leaving cycle. */
+static inline uint64_t leave_room(leave_queue_t *q, uint64_t d)
 {
-    while (h->n && h->v[0] < d) heap_pop(h);
-    if (h->n < h->cap) return d;
-    d = h->v[0] + 1;
-    heap_pop(h);
+    while (q->n && q->v[q->head] < d) leave_pop(q);
+    if (q->n < q->cap) return d;
+    d = q->v[q->head] + 1;
+    leave_pop(q);
     return d;
 }
 
 /* Functional units of one kind: how many are booked in each cycle of a
- * window of CAL_WINDOW cycles, indexed by cycle modulo the window.  A slot
- * holding an older cycle is free; one holding a later cycle (a booking a
- * whole window ahead) is treated as taken. */
+ * window of CAL_WINDOW cycles, indexed by cycle modulo the window; a slot
+ * holds cycle << 8 | units booked.  A slot holding an older cycle is free;
+ * one holding a later cycle (a booking a whole window ahead) is treated as
+ * taken. */
 #define CAL_WINDOW 8192u
 
 typedef struct calendar {
-    uint64_t *cycle;
-    uint8_t *used;
+    uint64_t *slot;
     unsigned units;
 } calendar_t;
 
 static void calendar_init(calendar_t *k, unsigned units)
 {
-    k->cycle = xcalloc(CAL_WINDOW, sizeof *k->cycle);
-    k->used = xcalloc(CAL_WINDOW, sizeof *k->used);
+    k->slot = xcalloc(CAL_WINDOW, sizeof *k->slot);
     k->units = units;
-    memset(k->cycle, 0xff, CAL_WINDOW * sizeof *k->cycle);
 }
 
 static inline bool calendar_free_at(const calendar_t *k, uint64_t c)
 {
-    unsigned s = (unsigned)(c & (CAL_WINDOW - 1));
-    if (k->cycle[s] == ~0ull || k->cycle[s] < c) return true;
-    return k->cycle[s] == c && k->used[s] < k->units;
+    uint64_t s = k->slot[c & (CAL_WINDOW - 1)];
+    uint64_t booked_cycle = s >> 8;
+    if (booked_cycle != c) return booked_cycle < c;
+    return (s & 0xff) < k->units;
 }
 
 /* The first cycle from c at which a unit is free for `span` consecutive
  * cycles (1 for a pipelined unit; its latency for one that is not). */
-static uint64_t calendar_find(const calendar_t *k, uint64_t c, unsigned span)
+static inline uint64_t calendar_find(const calendar_t *k, uint64_t c, unsigned span)
 {
     for (;;) {
         unsigned j = 0;
@@ -163,15 +159,12 @@ static uint64_t calendar_find(const calendar_t *k, uint64_t c, unsigned span)
     }
 }
 
-static void calendar_book(calendar_t *k, uint64_t c, unsigned span)
+static inline void calendar_book(calendar_t *k, uint64_t c, unsigned span)
 {
     for (unsigned j = 0; j < span; j++, c++) {
-        unsigned s = (unsigned)(c & (CAL_WINDOW - 1));
-        if (k->cycle[s] != c) {
-            k->cycle[s] = c;
-            k->used[s] = 0;
-        }
-        k->used[s]++;
+        uint64_t *s = &k->slot[c & (CAL_WINDOW - 1)];
+        if (*s >> 8 != c) *s = c << 8;
+        (*s)++;
     }
 }
 
@@ -221,8 +214,8 @@ struct ooo {
     uint64_t dispatch_cycle;
     unsigned dispatch_n;
     ring_t rob, int_writers, fp_writers, mem_queue;   /* graduation cycles */
-    heap_t queue[2];            /* integer and FP queues: issue cycles */
-    heap_t branches;            /* unresolved branches: resolution cycles */
+    leave_queue_t queue[2];     /* integer and FP queues: issue cycles */
+    leave_queue_t branches;     /* unresolved branches: resolution cycles */
     uint64_t serial_after;      /* a serializing instruction graduated */
     /* issue */
     calendar_t fu[FU_KINDS];
@@ -252,9 +245,9 @@ ooo_t *ooo_new(const config_t *cfg)
     ring_init(&o->int_writers, (unsigned)cfg->ooo_int_rename);
     ring_init(&o->fp_writers, (unsigned)cfg->ooo_fp_rename);
     ring_init(&o->mem_queue, (unsigned)cfg->ooo_mem_queue);
-    heap_init(&o->queue[Q_INT], (unsigned)cfg->ooo_int_queue);
-    heap_init(&o->queue[Q_FP], (unsigned)cfg->ooo_fp_queue);
-    heap_init(&o->branches, (unsigned)cfg->ooo_branch_stack);
+    leave_init(&o->queue[Q_INT], (unsigned)cfg->ooo_int_queue);
+    leave_init(&o->queue[Q_FP], (unsigned)cfg->ooo_fp_queue);
+    leave_init(&o->branches, (unsigned)cfg->ooo_branch_stack);
     const unsigned units[FU_KINDS] = {
         [FU_INT] = (unsigned)cfg->ooo_int_alus, [FU_MULDIV] = (unsigned)cfg->ooo_muldiv_units,
         [FU_MEM] = (unsigned)cfg->ooo_mem_ports, [FU_FADD] = (unsigned)cfg->ooo_fp_adders,
@@ -276,10 +269,7 @@ void ooo_free(ooo_t *o)
     free(o->queue[Q_INT].v);
     free(o->queue[Q_FP].v);
     free(o->branches.v);
-    for (int k = 0; k < FU_KINDS; k++) {
-        free(o->fu[k].cycle);
-        free(o->fu[k].used);
-    }
+    for (int k = 0; k < FU_KINDS; k++) free(o->fu[k].slot);
     free(o);
 }
 
@@ -383,8 +373,8 @@ static uint64_t dispatch(ooo_t *o, const insn_t *in, uint64_t f)
     if (writes_fp(in)) hold(o, &d, ring_oldest(&o->fp_writers) + 1, DS_RENAME);
     int q = queue_of(in);
     if (q == Q_MEM) hold(o, &d, ring_oldest(&o->mem_queue) + 1, DS_MEM_QUEUE);
-    else hold(o, &d, heap_room(&o->queue[q], d), q == Q_INT ? DS_INT_QUEUE : DS_FP_QUEUE);
-    if (in->flags & IF_BRANCH) hold(o, &d, heap_room(&o->branches, d), DS_BRANCHES);
+    else hold(o, &d, leave_room(&o->queue[q], d), q == Q_INT ? DS_INT_QUEUE : DS_FP_QUEUE);
+    if (in->flags & IF_BRANCH) hold(o, &d, leave_room(&o->branches, d), DS_BRANCHES);
     if (d != o->dispatch_cycle) o->dispatch_n = 0;
     o->dispatch_cycle = d;
     o->dispatch_n++;
@@ -502,8 +492,8 @@ static void release(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint
     if (writes_fp(in)) ring_push(&o->fp_writers, g);
     int q = queue_of(in);
     if (q == Q_MEM) ring_push(&o->mem_queue, g);
-    else heap_push(&o->queue[q], i);
-    if (in->flags & IF_BRANCH) heap_push(&o->branches, x);
+    else leave_insert(&o->queue[q], i);
+    if (in->flags & IF_BRANCH) leave_insert(&o->branches, x);
     if (serializing(in)) o->serial_after = g + 1;
     if (in->flags & IF_STORE) {
         uint8_t cause;
