@@ -17,7 +17,7 @@ BUILD   ?= build
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-           -Iinclude -Isim -Isim/isa/rv64 -Isim/isa/alpha -MMD -MP
+           -Iinclude -Isim -Isim/isa/rv64 -Isim/isa/alpha -Iproductions/runtime -MMD -MP
 LDLIBS  += -lelf -lopcodes-multiarch -lbfd-multiarch -linih -lm
 
 RV_CC      ?= riscv64-linux-gnu-gcc
@@ -30,7 +30,7 @@ DEBIAN_PKGS = gcc make libc6-dev pkg-config \
               libelf-dev binutils-multiarch-dev libreadline-dev libcmocka-dev \
               libinih-dev qemu-user python3-matplotlib python3-numpy
 
-SIM_SRCS  := $(wildcard sim/*.c sim/isa/rv64/*.c sim/isa/alpha/*.c pipeline/*.c dise/*.c)
+SIM_SRCS  := $(wildcard sim/*.c sim/isa/rv64/*.c sim/isa/alpha/*.c pipeline/*.c dise/*.c dcpi/*.c)
 MAIN_SRC  := sim/main.c
 LIB_SRCS  := $(filter-out $(MAIN_SRC),$(SIM_SRCS))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -46,13 +46,22 @@ UNIT_HELPER_OBJS := $(UNIT_HELPERS:%.c=$(BUILD)/%.o)
         workloads guests clean
 
 SIM_BIN := $(BUILD)/hps-sim
+# the offline tools (tools/*.c, one program each, linked with libhps.a)
+TOOL_SRCS := $(wildcard tools/*.c)
+TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(BUILD)/%)
 
-all: $(SIM_BIN) $(if $(filter build,$(BUILD)),hps-sim)
+all: $(SIM_BIN) $(TOOL_BINS) $(if $(filter build,$(BUILD)),hps-sim hps-dcpiprof)
 
 $(SIM_BIN): $(MAIN_OBJ) $(BUILD)/libhps.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/%: $(BUILD)/tools/%.o $(BUILD)/libhps.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
 hps-sim: $(SIM_BIN)
+	cp $< $@
+
+hps-dcpiprof: $(BUILD)/hps-dcpiprof
 	cp $< $@
 
 $(BUILD)/libhps.a: $(LIB_OBJS)
@@ -97,9 +106,9 @@ bench: all workloads
 	@tests/bench_isa.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) build-* hps-sim
+	rm -rf $(BUILD) build-* hps-sim hps-dcpiprof
 
--include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TOOL_SRCS:%.c=$(BUILD)/%.d)
 
 # ---- the main job of the README: profile a workload with HPS --------------
 # Hot-method profiling (productions/hot_method.acf) at a sampling rate of

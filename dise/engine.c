@@ -242,9 +242,13 @@ static void run_ctl(dise_t *d, const cpu_t *c, int32_t ctl)
     for (uint32_t k = 0; k < l->len; k++) run_uop(d, c, &d->prog->uops[l->start + k]);
 }
 
+static void handler_return(void *ctx, cpu_t *c);
+static void handler_flush(void *ctx, cpu_t *c);
+
 void dise_attach(dise_t *d, cpu_t *c)
 {
     c->dise = d;
+    c->rt = (runtime_host_t){ .ret = handler_return, .flush = handler_flush, .ctx = d };
     d->prog_mem = c->mem;
     if (d->runtime) c->reg[REG_DISE0 + DREG_HANDLER_SP] = dise_runtime_stack_top(d->runtime);
     if (d->prog->init_ctl >= 0) run_ctl(d, c, d->prog->init_ctl);
@@ -835,10 +839,11 @@ void dise_call_handler(dise_t *d, cpu_t *c, dise_seq_t *s, uint32_t next, const 
     if (d->page_base) *d->page_base = ~0ull;
 }
 
-void dise_exec_hret(cpu_t *c, insn_t *in)
+/* hps.ret inside a handler a replacement sequence called (c->rt). */
+static void handler_return(void *ctx, cpu_t *c)
 {
-    dise_t *d = c->dise;
-    if (!d || !d->in_handler) cpu_stop(c, STOP_ILLEGAL, 0);
+    dise_t *d = ctx;
+    if (!d->in_handler) cpu_stop(c, STOP_ILLEGAL, 0);
     d->in_handler = false;
     d->seq = d->resume_seq;
     d->idx = d->resume_idx;
@@ -856,10 +861,11 @@ static void take_sample(void *ctx, const hps_sample_t *s)
     d->stat_samples++;
 }
 
-void dise_exec_hflush(cpu_t *c, insn_t *in)
+/* hps.flush: the profile buffer is full (c->rt). */
+static void handler_flush(void *ctx, cpu_t *c)
 {
-    dise_t *d = c->dise;
-    if (!d || !d->in_handler) cpu_stop(c, STOP_ILLEGAL, 0);
+    dise_t *d = ctx;
+    if (!d->in_handler) cpu_stop(c, STOP_ILLEGAL, 0);
     dise_runtime_drain(d->runtime, take_sample, d);
     d->stat_flushes++;
 }

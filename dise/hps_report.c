@@ -75,14 +75,6 @@ void hps_session_take(void *ctx, const hps_sample_t *s)
 
 /* ---- key mapping and names ------------------------------------------------------ */
 
-static bool to_function(void *ctx, uint64_t key, uint64_t key2, uint64_t *k, uint64_t *k2)
-{
-    const symbol_t *s = symtab_lookup(ctx, key);
-    *k = s ? s->addr : key;
-    *k2 = key2;
-    return true;
-}
-
 static bool to_word(void *ctx, uint64_t key, uint64_t key2, uint64_t *k, uint64_t *k2)
 {
     (void)ctx;
@@ -102,7 +94,7 @@ static bool identity(void *ctx, uint64_t key, uint64_t key2, uint64_t *k, uint64
 static profile_t *mapped(const hps_session_t *h, hps_kind_t kind, const profile_t *raw)
 {
     profile_t *out = profile_new();
-    if (kind == HPS_KIND_METHOD) profile_map(raw, to_function, (void *)h->symtab, out);
+    if (kind == HPS_KIND_METHOD) profile_by_function(raw, h->symtab, out);
     else if (kind == HPS_KIND_DATA) profile_map(raw, to_word, NULL, out);
     else profile_map(raw, identity, NULL, out);
     return out;
@@ -116,9 +108,7 @@ static const profile_t *truth_of(const hps_session_t *h, hps_kind_t kind)
 
 static void format_symbol(const symtab_t *st, uint64_t addr, char *buf, size_t len)
 {
-    const symbol_t *s = symtab_lookup(st, addr);
-    if (s && s->addr == addr) snprintf(buf, len, "%s", s->name);
-    else symtab_format(st, addr, buf, len);
+    profile_format_function((void *)st, addr, 0, buf, len);
 }
 
 typedef struct name_ctx { const hps_session_t *h; hps_kind_t kind; } name_ctx_t;

@@ -47,6 +47,18 @@ enum {
     EXIT_INTERNAL      = 70    /* EX_SOFTWARE: a bug in hps-sim              */
 };
 
+/* The host side of the guest runtime (productions/runtime): whoever runs
+ * runtime code now -- DISE's handler calls (dise_attach), the PMU's
+ * interrupt handler (pipeline/pmu.c) -- installs the functions its special
+ * instructions call.  Unset entries make the instruction illegal. */
+struct cpu;
+typedef struct runtime_host {
+    void (*ret)(void *ctx, struct cpu *c);                  /* hps.ret       */
+    void (*flush)(void *ctx, struct cpu *c);                /* hps.flush     */
+    void (*notify)(void *ctx, struct cpu *c, uint64_t v);   /* hps.notify v  */
+    void *ctx;
+} runtime_host_t;
+
 typedef struct cpu {
     uint64_t reg[REG_COUNT];     /* unified register file                    */
     uint64_t pc;                 /* address of the next instruction          */
@@ -69,6 +81,8 @@ typedef struct cpu {
     const isa_t *isa;
     const struct symtab *symtab;
     struct dise *dise;           /* DISE engine editing the stream, or NULL  */
+    struct pmu *pmu;             /* performance counters (hps.wrpmc), or NULL */
+    runtime_host_t rt;           /* who handles the runtime's hps.* now      */
 
     /* Why and where the run stopped. */
     stop_reason_t stop;
@@ -77,6 +91,14 @@ typedef struct cpu {
     uint64_t stop_info;          /* syscall number, fault address, ...       */
     jmp_buf *stop_jmp;           /* longjmp target for cpu_stop()            */
 } cpu_t;
+
+/* Semantics of the guest runtime's special instructions (productions/
+ * runtime; decoded only inside the runtime region), shared by both ISAs'
+ * hps.* rows: hps.ret, hps.flush and hps.notify go to c->rt (illegal when
+ * nobody runs runtime code), hps.wrpmc to the PMU (pipeline/pmu.c). */
+void cpu_exec_hps_ret(cpu_t *c, insn_t *in);
+void cpu_exec_hps_flush(cpu_t *c, insn_t *in);
+void cpu_exec_hps_notify(cpu_t *c, insn_t *in);
 
 /* Register access by unified number.  Writes to REG_SINK are harmless;
  * REG_ZERO is never written (decode maps hard-wired-zero destinations to

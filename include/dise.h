@@ -227,13 +227,6 @@ typedef struct dise_hw {
 
 typedef struct dise dise_t;
 
-/* Semantics of the handler runtime's special instructions, decoded only
- * inside the runtime region (engine.c): hps.ret returns from a handler to
- * the replacement sequence that called it; hps.flush hands the profile
- * buffer to the host, which drains it. */
-void dise_exec_hret(struct cpu *c, insn_t *in);
-void dise_exec_hflush(struct cpu *c, insn_t *in);
-
 /* DISE-private register conventions (d0..d15 = unified REG_DISE0 + n). */
 enum {
     DREG_ARG0 = 8,              /* d8..d11: handler arguments                 */

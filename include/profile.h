@@ -138,4 +138,15 @@ void profile_print_comparison(FILE *out, const char *title,
                               size_t top_n, double fraction,
                               profile_format_fn format_key, void *ctx);
 
+/* ---- by function ------------------------------------------------------------------- */
+struct symtab;
+
+/* Add every member of raw (key = a code address) to out under the address
+ * of the function holding it (itself when no function does). */
+void profile_by_function(const profile_t *raw, const struct symtab *st, profile_t *out);
+
+/* A function's name for profile_print_comparison (ctx = the symtab):
+ * "name" at its start, "name+0xoff" or "0xaddr" elsewhere. */
+void profile_format_function(void *symtab, uint64_t key, uint64_t key2, char *buf, size_t len);
+
 #endif /* HPS_PROFILE_H */

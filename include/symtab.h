@@ -57,6 +57,18 @@ bool symtab_add_loaded_file(symtab_t *st, const char *path, uint64_t bias);
  * mapping: nothing is added.  The file offset of fd is not moved.  false
  * only on allocation failure. */
 bool symtab_add_mapped_file(symtab_t *st, int fd, uint64_t addr, uint64_t len, uint64_t off);
+/* Where a module's text lies in the guest: its load bias (guest address
+ * minus the ELF's virtual address) and the range [lo, hi) of its
+ * executable segments -- for the ELF file at path loaded whole at bias, or
+ * for the part of the file on fd mapped at [addr, addr + len) from offset
+ * off (the bias as symtab_add_mapped_file finds it).  false when the file
+ * is no ELF or has no executable segment there. */
+typedef struct symtab_text {
+    uint64_t bias, lo, hi;
+} symtab_text_t;
+bool symtab_text_of_loaded_file(const char *path, uint64_t bias, symtab_text_t *t);
+bool symtab_text_of_mapping(int fd, uint64_t addr, uint64_t len, uint64_t off, symtab_text_t *t);
+
 /* Symbol containing addr (addr in [sym, sym+size), or the nearest preceding
  * symbol when sizes are 0), or NULL. */
 const symbol_t *symtab_lookup(const symtab_t *st, uint64_t addr);

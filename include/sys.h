@@ -35,6 +35,9 @@ typedef int64_t (*sys_handler_fn)(struct sys *s, cpu_t *c, const uint64_t a[6]);
 /* A file was mapped executable: host descriptor (valid only during the
  * call; its file offset must not be moved), where the mapping went, its
  * length in bytes (whole pages) and the file offset it starts at. */
+/* The guest's process id (getpid): fixed, so runs are deterministic. */
+#define SYS_GUEST_PID 1000
+
 typedef void (*sys_exec_map_fn)(void *ctx, int host_fd, uint64_t addr, uint64_t len,
                                 uint64_t off);
 

@@ -69,8 +69,17 @@ struct dise;
 struct hps_truth;
 stop_reason_t timing_run_dise(timing_t *t, cpu_t *c, uint64_t max_insts, struct dise *d,
                               struct hps_truth *ht);
+/* The run with performance counters (pmu.h): events are counted as the
+ * model sees them, and due interrupts run the PMU's guest handler. */
+struct pmu;
+stop_reason_t timing_run_pmu(timing_t *t, cpu_t *c, uint64_t max_insts, struct pmu *p);
 void timing_stats(const timing_t *t, const cpu_t *c, stats_t *out);
 void timing_finish(timing_t *t);      /* flush views and the truth file */
+/* Record each instruction's head cycles even without a ground-truth file,
+ * and read them back: fn(pc, executions, head cycles) per static pc. */
+void timing_keep_heads(timing_t *t);
+void timing_for_each_head(const timing_t *t, void (*fn)(void *ctx, uint64_t pc, uint64_t count,
+                                                        uint64_t head), void *ctx);
 void timing_free(timing_t *t);
 
 #endif /* HPS_TIMING_H */

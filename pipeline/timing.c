@@ -156,6 +156,7 @@ void timing_set_outputs(timing_t *t, const timing_outputs_t *out)
 {
     t->out = *out;
     t->views = out->kanata || out->diagram;
+    if (out->ground_truth) t->keep_truth = true;
     if (t->views) pipeview_init(&t->pv, out->kanata, out->diagram);
 }
 
@@ -333,6 +334,71 @@ stop_reason_t timing_run_dise(timing_t *t, cpu_t *c, uint64_t max_insts, dise_t 
     return why;
 }
 
+/* ---- with performance counters ------------------------------------------------------ */
+
+/* The PMU's interrupt handler: the runtime code it switched to, timed
+ * like the program, until its hps.ret.  False when the instruction limit
+ * is reached inside it. */
+static bool timing_pmu_handler(timing_t *t, pmu_t *p, cpu_t *c)
+{
+    uint64_t page_base = ~0ull, first = t->head_sum, n = 0;
+    insn_t *slots = NULL;
+    bool more = true;
+    while (pmu_in_handler(p)) {
+        uint64_t pc = c->pc;
+        insn_t *in = core_lookup(c, pc, &page_base, &slots);
+        core_step(c, in, pc);
+        time_one(t, in, c->mem_addr, c->pc);
+        t->seq++;
+        c->cycle = t->cycles;
+        n++;
+        pmu_handler_cycle(p, t->head_sum - 1);
+        if (unlikely(++c->instret >= c->inst_limit)) {
+            more = false;
+            break;
+        }
+    }
+    pmu_add_handler_insts(p, n, t->head_sum - first);
+    return more;
+}
+
+/* timing_loop, and after each program instruction the PMU's check: an
+ * interrupt due by the instruction's head cycle is delivered with its pc.
+ * The cached code page stays valid: the handler runs in the runtime's
+ * address space and hps.ret switches back. */
+static void timing_pmu_loop(cpu_t *c, void *ctx)
+{
+    timing_t *t = ((loop_ctx_t *)ctx)->t;
+    pmu_t *p = t->pmu;
+    uint64_t page_base = ~0ull;
+    insn_t *slots = NULL;
+    for (;;) {
+        uint64_t pc = c->pc;
+        insn_t *in = core_lookup(c, pc, &page_base, &slots);
+        core_step(c, in, pc);
+        time_one(t, in, c->mem_addr, c->pc);
+        t->seq++;
+        c->cycle = t->cycles;
+        if (unlikely(++c->instret >= c->inst_limit)) return;
+        if (unlikely(t->head_sum > pmu_due_cycle(p) || c->instret >= pmu_due_insts(p))) {
+            pmu_interrupt(p, c, pc, t->head_sum - 1);
+            if (pmu_in_handler(p) && !timing_pmu_handler(t, p, c)) return;
+        }
+    }
+}
+
+stop_reason_t timing_run_pmu(timing_t *t, cpu_t *c, uint64_t max_insts, pmu_t *p)
+{
+    loop_ctx_t ctx = { t };
+    t->pmu = p;
+    pmu_attach(p, c);
+    stop_reason_t why = cpu_run_loop(c, max_insts, timing_pmu_loop, &ctx);
+    pmu_finish(p, c);
+    t->insts = c->instret;
+    c->cycle = t->cycles;
+    return why;
+}
+
 stop_reason_t timing_run(timing_t *t, cpu_t *c, uint64_t max_insts)
 {
     loop_ctx_t ctx = { t };
@@ -412,6 +478,15 @@ static void write_ground_truth(timing_t *t)
             " (cycles after the last issue)\n", t->cycles, head_sum,
             t->cycles >= head_sum ? t->cycles - head_sum : 0);
     free(rows);
+}
+
+void timing_keep_heads(timing_t *t) { t->keep_truth = true; }
+
+void timing_for_each_head(const timing_t *t, void (*fn)(void *ctx, uint64_t pc, uint64_t count,
+                                                        uint64_t head), void *ctx)
+{
+    for (size_t k = 0; k < t->gt_cap; k++)
+        if (t->gt[k].count) fn(ctx, t->gt[k].pc, t->gt[k].count, t->gt[k].head);
 }
 
 void timing_finish(timing_t *t)

@@ -16,6 +16,7 @@
 #include "cache.h"
 #include "dise.h"
 #include "pipeview.h"
+#include "pmu.h"
 #include "timing.h"
 
 enum { DIV_INT, DIV_FP };             /* the two dividers                    */
@@ -102,6 +103,10 @@ struct timing {
     bool views;
 
     struct ooo *ooo;                  /* the out-of-order model's state (ooo.c) */
+    struct pmu *pmu;                  /* performance counters, or NULL       */
+    uint64_t head_sum;                /* sum of head cycles so far: the last
+                                         instruction's head cycle + 1        */
+    bool keep_truth;                  /* record the per-pc ground truth      */
 };
 
 static inline uint64_t max2(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -119,6 +124,7 @@ static inline uint64_t tm_fetch_bytes(timing_t *t, uint64_t pc, uint64_t f, uint
     unsigned tlb_extra = tlb_access(t->itlb, pc);
     uint64_t ready = cache_access(t->l1i, pc, false, f + tlb_extra);
     *cause = !cache_last_hit(t->l1i) ? STALL_ICACHE : tlb_extra ? STALL_ITLB : STALL_NONE;
+    if (unlikely(t->pmu) && *cause == STALL_ICACHE) pmu_count(t->pmu, PMU_IMISS, f);
     t->fetch_line = line;
     t->fetch_ready = ready;
     return ready;
@@ -193,7 +199,10 @@ static inline uint64_t tm_data_access(timing_t *t, const insn_t *in, uint64_t ad
     *cause = tlb_extra ? STALL_DTLB : STALL_NONE;
     if (in->flags & IF_LOAD) {
         uint64_t ready = cache_access(t->l1d, addr, false, at + tlb_extra);
-        if (!cache_last_hit(t->l1d)) *cause = STALL_DCACHE;
+        if (!cache_last_hit(t->l1d)) {
+            *cause = STALL_DCACHE;
+            if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_DMISS, at);
+        }
         return ready;
     }
     if (!t->wbuf) {
@@ -219,6 +228,7 @@ static inline uint64_t tm_predict_control(timing_t *t, const insn_t *in, uint64_
     bool correct = bpred_update(t->bp, in, taken, next_pc);
     if (!correct) {
         t->mispredicts++;
+        if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_BRANCHMP, resolved);
         t->redirect_why = (why_t){ STALL_MISPREDICT, in->pc, t->cur_role };
         return resolved;
     }
@@ -260,12 +270,13 @@ void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extr
 static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, why_t why)
 {
     uint64_t extra = head > 1 ? head - 1 : 0;
+    t->head_sum += head;
     t->head_stall[why.cause] += extra;
     uint64_t decode = extra < t->front_penalty ? extra : t->front_penalty;
     t->role_cycles[t->cur_role] += head - extra;
     t->role_cycles[t->penalty_role] += decode;
     t->role_cycles[why.culprit ? why.role : t->cur_role] += extra - decode;
-    if (t->out.ground_truth) tm_record_truth(t, in, head, extra, why);
+    if (t->keep_truth) tm_record_truth(t, in, head, extra, why);
 }
 
 /* Report the instruction to the pipeline views when it is inside the view

@@ -48,6 +48,24 @@ _Noreturn void cpu_stop(cpu_t *c, stop_reason_t why, uint64_t info)
     longjmp(*c->stop_jmp, 1);
 }
 
+void cpu_exec_hps_ret(cpu_t *c, insn_t *in)
+{
+    if (!c->rt.ret) cpu_stop(c, STOP_ILLEGAL, 0);
+    c->rt.ret(c->rt.ctx, c);
+}
+
+void cpu_exec_hps_flush(cpu_t *c, insn_t *in)
+{
+    if (!c->rt.flush) cpu_stop(c, STOP_ILLEGAL, 0);
+    c->rt.flush(c->rt.ctx, c);
+}
+
+void cpu_exec_hps_notify(cpu_t *c, insn_t *in)
+{
+    if (!c->rt.notify) cpu_stop(c, STOP_ILLEGAL, 0);
+    c->rt.notify(c->rt.ctx, c, c->reg[in->rs1]);
+}
+
 insn_t *cpu_fetch_decode(cpu_t *c, uint64_t pc)
 {
     if (pc & (c->isa->insn_align - 1)) cpu_stop(c, STOP_MISALIGNED_FETCH, pc);

@@ -27,11 +27,13 @@
 #include "alpha_fp.h"
 #include "config.h"
 #include "core.h"
+#include "dcpi.h"
 #include "disasm.h"
 #include "dise.h"
 #include "dise_engine.h"
 #include "dise_runtime.h"
 #include "hps_report.h"
+#include "images.h"
 #include "isa.h"
 #include "loader.h"
 #include "mem.h"
@@ -70,6 +72,9 @@ typedef struct options {
     const char *report_path;
     const char *profile_out;
     const char *sysroot;             /* --sysroot: ld.so and libraries   */
+    const char *dcpi_db;             /* --dcpi: the profile database      */
+    const char *dcpi_events;         /* --dcpi-events                     */
+    bool dcpi_new_epoch;
     uint64_t top_n;
     int guest_argc;
     char **guest_argv;
@@ -128,6 +133,15 @@ static void usage(FILE *out)
         "  --profile-out FILE   every profile member, exact and sampled, as TSV\n"
         "  --top N              members listed per profile in the report (10)\n"
         "  --no-baseline        skip the run without the ACF (no overhead ratio)\n"
+        "profiling (DCPI, needs a timing model):\n"
+        "  --dcpi DB            sample with the performance counters, aggregate in\n"
+        "                       the guest driver, merge into the profile database\n"
+        "                       DB (a directory); report against the exact cycles\n"
+        "  --dcpi-events LIST   events and period ranges (default cycles,imiss;\n"
+        "                       e.g. cycles:60000-64000,dmiss:2000-2047); events:\n"
+        "                       cycles, insts, imiss, dmiss, branchmp\n"
+        "  --dcpi-new-epoch     start a new epoch in the database\n"
+        "  (--report, --top and --no-baseline apply as for --acf)\n"
         "  --help               this text\n"
         "  --version            print the version\n"
         "\n"
@@ -191,7 +205,8 @@ enum { OPT_MAX_INSTS = 256, OPT_STATS, OPT_STATS_JSON, OPT_TRACE, OPT_TRACE_LIMI
        OPT_SEED, OPT_NO_TRUTH, OPT_CONFIG, OPT_SET, OPT_PRINT_CONFIG, OPT_PIPEVIEW,
        OPT_PIPE_DIAGRAM, OPT_VIEW_FROM, OPT_VIEW_COUNT, OPT_TRUTH_FILE, OPT_HELP, OPT_VERSION,
        OPT_ACF, OPT_PARAM, OPT_RATE, OPT_BURST, OPT_PRINT_ACF, OPT_REPORT, OPT_TOP,
-       OPT_NO_BASELINE, OPT_PROFILE_OUT, OPT_SYSROOT };
+       OPT_NO_BASELINE, OPT_PROFILE_OUT, OPT_SYSROOT, OPT_DCPI, OPT_DCPI_EVENTS,
+       OPT_DCPI_NEW_EPOCH };
 
 static void parse_options(int argc, char **argv, options_t *o)
 {
@@ -223,6 +238,9 @@ static void parse_options(int argc, char **argv, options_t *o)
         { "no-baseline", no_argument,       NULL, OPT_NO_BASELINE },
         { "profile-out", required_argument, NULL, OPT_PROFILE_OUT },
         { "sysroot",     required_argument, NULL, OPT_SYSROOT },
+        { "dcpi",        required_argument, NULL, OPT_DCPI },
+        { "dcpi-events", required_argument, NULL, OPT_DCPI_EVENTS },
+        { "dcpi-new-epoch", no_argument,    NULL, OPT_DCPI_NEW_EPOCH },
         { NULL, 0, NULL, 0 }
     };
     memset(o, 0, sizeof *o);
@@ -275,6 +293,12 @@ static void parse_options(int argc, char **argv, options_t *o)
         case OPT_NO_BASELINE: o->no_baseline = true; break;
         case OPT_PROFILE_OUT: o->profile_out = optarg; break;
         case OPT_SYSROOT:     o->sysroot = check_sysroot(optarg); break;
+        case OPT_DCPI:
+            if (!*optarg) bad_input("--dcpi: expected a database directory, got ''");
+            o->dcpi_db = optarg;
+            break;
+        case OPT_DCPI_EVENTS: o->dcpi_events = optarg; break;
+        case OPT_DCPI_NEW_EPOCH: o->dcpi_new_epoch = true; break;
         case ':':
             bad_input("option '%s' needs a value (see hps-sim --help)", argv[optind - 1]);
         default:
@@ -293,10 +317,17 @@ static void parse_options(int argc, char **argv, options_t *o)
         o->cfg.model == CFG_MODEL_FUNCTIONAL)
         bad_input("--pipeview, --pipe-diagram and --ground-truth need a timing model "
                   "(--config inorder5, ev5 or r10k)");
-    if ((o->rate || o->burst || o->nparams || o->print_acf || o->report_path ||
-         o->profile_out) && !o->acf_path)
-        bad_input("--param, --rate, --burst, --print-acf, --report and --profile-out "
-                  "need --acf FILE");
+    if ((o->rate || o->burst || o->nparams || o->print_acf || o->profile_out) && !o->acf_path)
+        bad_input("--param, --rate, --burst, --print-acf and --profile-out need --acf FILE");
+    if (o->report_path && !o->acf_path && !o->dcpi_db)
+        bad_input("--report needs --acf FILE or --dcpi DB");
+    if ((o->dcpi_events || o->dcpi_new_epoch) && !o->dcpi_db)
+        bad_input("--dcpi-events and --dcpi-new-epoch need --dcpi DB");
+    if (o->dcpi_db && o->acf_path)
+        bad_input("--dcpi and --acf cannot be combined: both use the handler runtime's "
+                  "registers; profile with one at a time");
+    if (o->dcpi_db && o->cfg.model == CFG_MODEL_FUNCTIONAL)
+        bad_input("--dcpi needs a timing model to count cycles (--config inorder5, ev5 or r10k)");
     if (optind >= argc) bad_input("no program given (usage: hps-sim [options] prog [args...])");
     o->guest_argc = argc - optind;
     o->guest_argv = argv + optind;
@@ -492,6 +523,29 @@ static void profiling_free(profiling_t *pf)
     dise_program_free(pf->prog);
 }
 
+/* ---- profiling with the performance counters (DCPI) ------------------------------------ */
+
+static dcpi_t *dcpi_setup(const options_t *o, const isa_t *isa, const images_t *images)
+{
+    char err[512];
+    dcpi_options_t d = { .db = o->dcpi_db, .new_epoch = o->dcpi_new_epoch, .seed = o->seed };
+    d.hw = (pmu_config_t){ .counters = (unsigned)o->cfg.pmu_counters,
+                           .counter_bits = (unsigned)o->cfg.pmu_counter_bits,
+                           .skid = (unsigned)o->cfg.pmu_skid };
+    if (!dcpi_parse_events(o->dcpi_events ? o->dcpi_events : "cycles,imiss",
+                           d.hw.counter_bits, &d, err, sizeof err))
+        bad_input("%s", err);
+    dcpi_t *dcpi = dcpi_new(&d, isa, images, err, sizeof err);
+    if (!dcpi) bad_input("--dcpi %s: %s", o->dcpi_db, err);
+    return dcpi;
+}
+
+/* The timing model's exact head cycles, for the DCPI report. */
+static void timing_heads(const void *t, dcpi_heads_fn fn, void *ctx)
+{
+    timing_for_each_head(t, fn, ctx);
+}
+
 /* ---- one guest process ------------------------------------------------------------------ */
 
 typedef struct guest {
@@ -569,24 +623,38 @@ static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const s
     g->mem->on_decoded_drop_ctx = &g->dropped;
 }
 
+/* What the process has mapped executable: function symbols and images. */
+typedef struct process_code {
+    symtab_t *symtab;
+    images_t images;
+} process_code_t;
+
 /* The guest mapped a file executable (ld.so loading a shared library):
- * name its code.  On allocation failure the table stays as it was. */
-static void name_mapped_code(void *ctx, int host_fd, uint64_t addr, uint64_t len, uint64_t off)
+ * name its code and note the image.  On allocation failure the symbol
+ * table stays as it was. */
+static void note_mapped_code(void *ctx, int host_fd, uint64_t addr, uint64_t len, uint64_t off)
 {
-    symtab_add_mapped_file(ctx, host_fd, addr, len, off);
+    process_code_t *pc = ctx;
+    symtab_add_mapped_file(pc->symtab, host_fd, addr, len, off);
+    images_add_mapping(&pc->images, host_fd, addr, len, off);
 }
 
-/* The program's function symbols: the executable's, the ELF interpreter's,
- * and from then on each shared library's as the guest maps it. */
-static symtab_t *load_symbols(const char *path, guest_t *g)
+/* The program's function symbols and images: the executable's, the ELF
+ * interpreter's, and from then on each shared library's as the guest maps
+ * it.  False on allocation failure. */
+static bool load_code(const char *path, guest_t *g, process_code_t *pc)
 {
-    symtab_t *st = symtab_load(path);
-    if (!st) return NULL;
-    symtab_relocate(st, g->img.load_bias);
-    if (g->img.interp_file[0])
-        symtab_add_loaded_file(st, g->img.interp_file, g->img.interp_base);
-    sys_set_exec_map_hook(g->sys, name_mapped_code, st);
-    return st;
+    images_init(&pc->images);
+    pc->symtab = symtab_load(path);
+    if (!pc->symtab) return false;
+    symtab_relocate(pc->symtab, g->img.load_bias);
+    images_add(&pc->images, path, g->img.lowest, g->img.highest, g->img.load_bias);
+    if (g->img.interp_file[0]) {
+        symtab_add_loaded_file(pc->symtab, g->img.interp_file, g->img.interp_base);
+        images_add_loaded_file(&pc->images, g->img.interp_file, g->img.interp_base);
+    }
+    sys_set_exec_map_hook(g->sys, note_mapped_code, pc);
+    return true;
 }
 
 static void guest_free(guest_t *g)
@@ -625,7 +693,8 @@ static uint64_t baseline_cycles(const options_t *o, const isa_t *isa, const symt
     return cycles;
 }
 
-static void write_stats(const options_t *o, const run_info_t *info, const profiling_t *pf)
+static void write_stats(const options_t *o, const run_info_t *info, const profiling_t *pf,
+                        const dcpi_t *dcpi)
 {
     if (!o->stats_path && !o->stats_json_path) return;
     stats_t st = {0};
@@ -634,6 +703,7 @@ static void write_stats(const options_t *o, const run_info_t *info, const profil
         dise_stats(pf->dise, &st);
         hps_session_stats(&pf->session, &pf->overhead, &st);
     }
+    if (dcpi) dcpi_stats(dcpi, &st);
     if (o->stats_path) {
         FILE *f = open_output(o->stats_path, stdout);
         stats_write_text(&st, f);
@@ -660,12 +730,15 @@ int main(int argc, char **argv)
 
     guest_t g;
     guest_load(&g, &o, isa, NULL, false);
-    symtab_t *symtab = load_symbols(path, &g);
+    process_code_t code;
+    if (!load_code(path, &g, &code)) bad_input("out of host memory");
+    symtab_t *symtab = code.symtab;
     g.cpu->symtab = symtab;
 
     profiling_t pf;
     memset(&pf, 0, sizeof pf);
     if (o.acf_path) profiling_setup(&pf, &o, isa, symtab);
+    dcpi_t *dcpi = o.dcpi_db ? dcpi_setup(&o, isa, &code.images) : NULL;
 
     /* Open outputs before running so a bad path loses no simulation. */
     FILE *trace_out = o.trace_path ? open_output(o.trace_path, stderr) : NULL;
@@ -700,15 +773,22 @@ int main(int argc, char **argv)
 
     if (pf.dise && !o.no_baseline) pf.overhead.base_cycles = baseline_cycles(&o, isa, symtab);
     if (pf.dise) dise_attach(pf.dise, cpu);
+    uint64_t dcpi_base = dcpi && !o.no_baseline ? baseline_cycles(&o, isa, symtab) : 0;
+    if (dcpi) timing_keep_heads(timing);
 
     double t0 = now_seconds();
     if (timing && pf.dise) timing_run_dise(timing, cpu, o.max_insts, pf.dise, &pf.session.truth);
+    else if (timing && dcpi) timing_run_pmu(timing, cpu, o.max_insts, dcpi_pmu(dcpi));
     else if (timing) timing_run(timing, cpu, o.max_insts);
     else cpu_run(cpu, &ropts);
     double secs = now_seconds() - t0;
 
     if (pf.dise) dise_finish(pf.dise, cpu);
     int status = report_stop(cpu, dis);
+    if (dcpi && !dcpi_finish(dcpi, cpu, err, sizeof err)) {
+        fprintf(stderr, "hps-sim: --dcpi: %s\n", err);
+        status = EXIT_BAD_INPUT;
+    }
     if (timing) {
         timing_finish(timing);
         if (pv_out) close_output(pv_out);
@@ -725,16 +805,23 @@ int main(int argc, char **argv)
             close_output(profile_out);
         }
     }
+    if (dcpi) {
+        dcpi_report(dcpi, report_out ? report_out : stderr, symtab, timing_heads, timing,
+                    cpu->cycle, dcpi_base, (size_t)o.top_n);
+        if (report_out) close_output(report_out);
+    }
     run_info_t info = { .cpu = cpu, .image = &g.img, .symtab = symtab,
                         .truth = want_stats ? &truth : NULL, .dropped = &g.dropped,
                         .host_seconds = secs, .timing = timing };
-    write_stats(&o, &info, &pf);
+    write_stats(&o, &info, &pf, dcpi);
     timing_free(timing);
     if (trace_out) close_output(trace_out);
 
     profiling_free(&pf);
+    dcpi_free(dcpi);
     truth_free(&truth);
     disasm_free(dis);
+    images_free(&code.images);
     symtab_free(symtab);
     guest_free(&g);
     return status;

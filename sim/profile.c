@@ -4,6 +4,7 @@
  * top-fraction cuts, key mapping, and the comparison report.
  */
 #include "profile.h"
+#include "symtab.h"
 #include "util.h"
 
 #include <float.h>
@@ -341,4 +342,27 @@ void profile_print_comparison(FILE *out, const char *title,
     profile_free(rank);
     free(e);
     free(s);
+}
+
+/* ---- by function ------------------------------------------------------------------- */
+
+static bool to_function(void *ctx, uint64_t key, uint64_t key2, uint64_t *k, uint64_t *k2)
+{
+    const symbol_t *s = symtab_lookup(ctx, key);
+    *k = s ? s->addr : key;
+    *k2 = key2;
+    return true;
+}
+
+void profile_by_function(const profile_t *raw, const symtab_t *st, profile_t *out)
+{
+    profile_map(raw, to_function, (void *)st, out);
+}
+
+void profile_format_function(void *symtab, uint64_t key, uint64_t key2, char *buf, size_t len)
+{
+    (void)key2;
+    const symbol_t *s = symtab_lookup(symtab, key);
+    if (s && s->addr == key) snprintf(buf, len, "%s", s->name);
+    else symtab_format(symtab, key, buf, len);
 }

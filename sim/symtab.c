@@ -314,10 +314,7 @@ bool symtab_merge(symtab_t *st, const symtab_t *module, uint64_t bias, uint64_t 
     return true;
 }
 
-/* Where a module's text lies once loaded: its bias and [lo, hi). */
-typedef struct module_text {
-    uint64_t bias, lo, hi;
-} module_text_t;
+typedef symtab_text_t module_text_t;
 
 static bool load_header(Elf *elf, size_t k, GElf_Phdr *ph)
 {
@@ -442,4 +439,31 @@ const char *symtab_format(const symtab_t *st, uint64_t addr, char *buf, size_t l
     else if (addr == s->addr) snprintf(buf, len, "%s", s->name);
     else snprintf(buf, len, "%s+0x%" PRIx64, s->name, addr - s->addr);
     return buf;
+}
+
+/* ---- where a module's text lies ----------------------------------------------------- */
+
+bool symtab_text_of_loaded_file(const char *path, uint64_t bias, symtab_text_t *t)
+{
+    int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    size_t phnum = 0;
+    Elf *elf = open_elf(fd, &phnum);
+    *t = (symtab_text_t){ .bias = bias };
+    bool found = elf && find_text(elf, phnum, 0, UINT64_MAX, t);
+    if (elf) elf_end(elf);
+    if (fd >= 0) close(fd);
+    return found;
+}
+
+bool symtab_text_of_mapping(int fd, uint64_t addr, uint64_t len, uint64_t off, symtab_text_t *t)
+{
+    size_t phnum = 0;
+    Elf *elf = len ? open_elf(fd, &phnum) : NULL;
+    if (!elf) return false;
+    uint64_t end = addr + len < addr ? UINT64_MAX : addr + len;
+    *t = (symtab_text_t){ 0 };
+    bool found = mapping_bias(elf, phnum, addr, len, off, &t->bias) &&
+                 find_text(elf, phnum, addr, end, t);
+    elf_end(elf);
+    return found;
 }

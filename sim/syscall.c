@@ -40,7 +40,6 @@
 #include "loader.h"
 #include "syscall_impl.h"
 
-#define SYS_PID   1000          /* deterministic process identity           */
 #define SYS_PPID  999
 #define SYS_UID   1000
 #define SYS_GID   1000
@@ -104,7 +103,7 @@ sys_t *sys_new(mem_t *mem, const sys_abi_t *abi, const sys_config_t *cfg)
     s->cfg = *cfg;
     if (!s->cfg.insts_per_sec) s->cfg.insts_per_sec = 1000000000ull;
     s->rng_state = cfg->seed;
-    s->tid = SYS_PID;
+    s->tid = SYS_GUEST_PID;
     for (int k = 0; k < SYS_MAX_FDS; k++) s->host_fd[k] = k < 3 ? k : -1;
     s->mmap_bottom = 0x10000;
     s->mmap_top = GUEST_STACK_TOP - GUEST_STACK_SIZE - (1ull << 20);
@@ -370,7 +369,7 @@ int64_t sys_h_exit_group(sys_t *s, cpu_t *c, const uint64_t a[6])
 }
 
 int64_t sys_h_enosys(sys_t *s, cpu_t *c, const uint64_t a[6]) { return -ENOSYS; }
-int64_t sys_h_getpid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return SYS_PID; }
+int64_t sys_h_getpid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return SYS_GUEST_PID; }
 int64_t sys_h_getppid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return SYS_PPID; }
 int64_t sys_h_gettid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return (int64_t)s->tid; }
 int64_t sys_h_getuid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return SYS_UID; }
@@ -381,16 +380,16 @@ int64_t sys_h_getgroups(sys_t *s, cpu_t *c, const uint64_t a[6]) { return 0; }
 int64_t sys_h_setsid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return -EPERM; }
 int64_t sys_h_sched_yield(sys_t *s, cpu_t *c, const uint64_t a[6]) { return 0; }
 
-static bool is_self(uint64_t pid) { return pid == 0 || pid == SYS_PID; }
+static bool is_self(uint64_t pid) { return pid == 0 || pid == SYS_GUEST_PID; }
 
 int64_t sys_h_getpgid(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    return is_self(a[0]) ? SYS_PID : -ESRCH;
+    return is_self(a[0]) ? SYS_GUEST_PID : -ESRCH;
 }
 
 int64_t sys_h_getsid(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    return is_self(a[0]) ? SYS_PID : -ESRCH;
+    return is_self(a[0]) ? SYS_GUEST_PID : -ESRCH;
 }
 
 int64_t sys_h_setpgid(sys_t *s, cpu_t *c, const uint64_t a[6])
@@ -758,7 +757,7 @@ static int64_t signal_self(sys_t *s, cpu_t *c, uint64_t gsig)
 int64_t sys_h_kill(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     int64_t pid = (int64_t)a[0];
-    if (pid != 0 && pid != -1 && pid != SYS_PID) return -ESRCH;
+    if (pid != 0 && pid != -1 && pid != SYS_GUEST_PID) return -ESRCH;
     return signal_self(s, c, a[1]);
 }
 
@@ -770,7 +769,7 @@ int64_t sys_h_tkill(sys_t *s, cpu_t *c, const uint64_t a[6])
 
 int64_t sys_h_tgkill(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    if (a[0] != SYS_PID || a[1] != s->tid) return -ESRCH;
+    if (a[0] != SYS_GUEST_PID || a[1] != s->tid) return -ESRCH;
     return signal_self(s, c, a[2]);
 }
 
@@ -1409,7 +1408,7 @@ int64_t sys_h_ioctl(sys_t *s, cpu_t *c, const uint64_t a[6])
     }
     case SYS_IOCTL_TIOCGPGRP:
         if (!isatty(hfd)) return -ENOTTY;
-        return put_u32(s, a[2], SYS_PID) ? 0 : -EFAULT;
+        return put_u32(s, a[2], SYS_GUEST_PID) ? 0 : -EFAULT;
     default:
         return -ENOTTY;
     }

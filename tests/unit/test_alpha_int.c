@@ -915,10 +915,10 @@ static void test_hps_words(void **state)
     assert_int_equal(in.rd, REG_DISE0 + 3);
     assert_int_equal(in.rs1, 5);
     assert_true(al_decode_word(rt, 0x07ff0002, &in));               /* hps.ret */
-    assert_ptr_equal(in.exec, dise_exec_hret);
+    assert_ptr_equal(in.exec, cpu_exec_hps_ret);
     assert_int_equal(in.opclass, OC_JUMP);
     assert_true(al_decode_word(rt, 0x07ff0003, &in));               /* hps.flush */
-    assert_ptr_equal(in.exec, dise_exec_hflush);
+    assert_ptr_equal(in.exec, cpu_exec_hps_flush);
     assert_int_equal(in.op, isa_alpha.table_size + 3);
     assert_false(al_decode_word(rt, 0x07ff0004, &in));              /* no function 4 */
     assert_false(al_decode_word(rt, 0x01u << 26 | 1u << 21 | 16u << 16, &in)); /* no d16 */

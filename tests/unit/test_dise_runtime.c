@@ -119,8 +119,8 @@ static run_result_t run_handler(cpu_t *c, dise_runtime_t *rt, collected_t *col)
         uint64_t pc = c->pc;
         assert_true(dise_in_runtime(pc));
         insn_t *in = cpu_fetch_decode(c, pc);
-        if (in->exec == dise_exec_hret) break;
-        if (in->exec == dise_exec_hflush) {
+        if (in->exec == cpu_exec_hps_ret) break;
+        if (in->exec == cpu_exec_hps_flush) {
             res.flushes++;
             if (col) res.drained += dise_runtime_drain(rt, collect, col);
             c->pc = pc + in->len;
@@ -356,13 +356,13 @@ static void test_decode(void **state)
     assert_int_equal(x.opclass, OC_DISE);
     /* hps.ret */
     assert_true(decode_at(in_rt, words[2], &x));
-    assert_true(x.exec == dise_exec_hret);
+    assert_true(x.exec == cpu_exec_hps_ret);
     assert_int_equal(x.opclass, OC_JUMP);
     assert_true((x.flags & (IF_JUMP | IF_INDIRECT)) == (IF_JUMP | IF_INDIRECT));
     assert_false(x.flags & (IF_CALL | IF_RETURN | IF_DIRECT));
     /* hps.flush */
     assert_true(decode_at(in_rt, words[3], &x));
-    assert_true(x.exec == dise_exec_hflush);
+    assert_true(x.exec == cpu_exec_hps_flush);
     assert_int_equal(x.opclass, OC_DISE);
     /* edges of the region */
     assert_true(decode_at(DISE_RUNTIME_BASE, words[0], &x));

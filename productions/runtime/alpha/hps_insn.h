@@ -10,6 +10,8 @@
  *   function 1  hps.mtd N, rb    dN <- rb                 (N in the Ra field)
  *   function 2  hps.ret          back to the replacement sequence that called
  *   function 3  hps.flush        the host drains the profile buffer (count = 0)
+ *   function 4  hps.notify rb    the host is told rb (the DCPI driver)
+ *   function 5  hps.wrpmc ra, rb performance counter ra <- rb
  *
  * Register operands are plain numbers (30 for $sp), because the words are
  * assembled with .long.
@@ -35,6 +37,24 @@
 .endm
 
 #else
+
+#include <stdint.h>
+
+/* Tell the host v (in $2, encoded as Rb); it may read and change the
+ * runtime's memory. */
+static inline void hps_notify(uint64_t v)
+{
+    register uint64_t r2 __asm__("$2") = v;
+    __asm__ volatile(".long 0x07e20004" : : "r"(r2) : "memory");
+}
+
+/* Write performance counter k ($1, Ra) with value ($2, Rb). */
+static inline void hps_wrpmc(uint64_t k, uint64_t value)
+{
+    register uint64_t r1 __asm__("$1") = k;
+    register uint64_t r2 __asm__("$2") = value;
+    __asm__ volatile(".long 0x04220005" : : "r"(r1), "r"(r2));
+}
 
 /* Hand the profile buffer to the host.  It reads and resets the buffer in
  * guest memory, hence the memory clobber. */

@@ -8,6 +8,9 @@
  *   funct3 1  hps.mtd N, rs1   dN <- rs1                (N in the rd field)
  *   funct3 2  hps.ret          back to the replacement sequence that called
  *   funct3 3  hps.flush        the host drains the profile buffer (count = 0)
+ *   funct3 4  hps.notify rs1   the host is told rs1 (the DCPI driver: a full
+ *                              overflow buffer)
+ *   funct3 5  hps.wrpmc rs1, rs2   performance counter rs1 <- rs2
  */
 #ifndef HPS_INSN_H
 #define HPS_INSN_H
@@ -28,6 +31,20 @@
 .endm
 
 #else
+
+#include <stdint.h>
+
+/* Tell the host v; it may read and change the runtime's memory. */
+static inline void hps_notify(uint64_t v)
+{
+    __asm__ volatile(".insn r 0x0b, 4, 0, x0, %0, x0" : : "r"(v) : "memory");
+}
+
+/* Write performance counter k. */
+static inline void hps_wrpmc(uint64_t k, uint64_t value)
+{
+    __asm__ volatile(".insn r 0x0b, 5, 0, x0, %0, %1" : : "r"(k), "r"(value));
+}
 
 /* Hand the profile buffer to the host.  It reads and resets the buffer in
  * guest memory, hence the memory clobber. */

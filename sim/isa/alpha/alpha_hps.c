@@ -6,8 +6,11 @@
  *
  *   function 0  hps.mfd ra, N    ra <- DISE register dN (N in the Rb field)
  *   function 1  hps.mtd N, rb    dN <- rb               (N in the Ra field)
- *   function 2  hps.ret          return to the replacement sequence (engine.c)
- *   function 3  hps.flush        the host drains the profile buffer (engine.c)
+ *   function 2  hps.ret          return from the handler (cpu_t.rt: to a
+ *                                replacement sequence or an interrupted program)
+ *   function 3  hps.flush        the host drains the profile buffer (DISE)
+ *   function 4  hps.notify rb    tell the host rb (the DCPI driver)
+ *   function 5  hps.wrpmc ra, rb performance counter ra <- rb
  *
  * al_decode_word() hands OPC01 words here only when the pc lies inside the
  * runtime region (dise_runtime.h); everywhere else OPC01 stays illegal, as
@@ -20,6 +23,7 @@
 
 #include "alpha.h"
 #include "dise.h"
+#include "pmu.h"
 
 enum { AL_REG_R31 = 31 };
 
@@ -37,9 +41,12 @@ const insn_def_t alpha_hps_table[AL_HPS_COUNT] = {
     { "hps.mfd",   AL_OP_MASK | 0xffffu, HPS_MATCH(0), ALF_PAL, OC_DISE, 0, 0, al_hps_move },
     { "hps.mtd",   AL_OP_MASK | 0xffffu, HPS_MATCH(1), ALF_PAL, OC_DISE, 0, 0, al_hps_move },
     { "hps.ret",   0xffffffffu, HPS_MATCH(2) | HPS_NO_REGS, ALF_PAL, OC_JUMP,
-      IF_JUMP | IF_INDIRECT, 0, dise_exec_hret },
+      IF_JUMP | IF_INDIRECT, 0, cpu_exec_hps_ret },
     { "hps.flush", 0xffffffffu, HPS_MATCH(3) | HPS_NO_REGS, ALF_PAL, OC_DISE, 0, 0,
-      dise_exec_hflush },
+      cpu_exec_hps_flush },
+    { "hps.notify", AL_OP_MASK | AL_RA_MASK | 0xffffu, HPS_MATCH(4) | AL_RA31, ALF_PAL, OC_DISE,
+      0, 0, cpu_exec_hps_notify },
+    { "hps.wrpmc", AL_OP_MASK | 0xffffu, HPS_MATCH(5), ALF_PAL, OC_DISE, 0, 0, pmu_exec_wrpmc },
 };
 
 bool al_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, insn_t *out)
@@ -67,6 +74,13 @@ bool al_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, insn_t *out)
         if (ra >= REG_DISE_COUNT) return false;
         out->rd = (uint8_t)(REG_DISE0 + ra);
         out->rs1 = rb == AL_REG_R31 ? REG_ZERO : (uint8_t)rb;
+        break;
+    case 4:                                             /* hps.notify rb  */
+        out->rs1 = rb == AL_REG_R31 ? REG_ZERO : (uint8_t)rb;
+        break;
+    case 5:                                             /* hps.wrpmc ra, rb */
+        out->rs1 = ra == AL_REG_R31 ? REG_ZERO : (uint8_t)ra;
+        out->rs2 = rb == AL_REG_R31 ? REG_ZERO : (uint8_t)rb;
         break;
     default:                                            /* hps.ret/flush  */
         break;

@@ -4,8 +4,13 @@
  *
  *   funct3 0  hps.mfd rd, N    rd <- DISE register dN (N in the rs1 field)
  *   funct3 1  hps.mtd N, rs1   dN <- rs1              (N in the rd field)
- *   funct3 2  hps.ret          return to the replacement sequence (engine.c)
- *   funct3 3  hps.flush        the host drains the profile buffer (engine.c)
+ *   funct3 2  hps.ret          return from the handler (to whoever called it:
+ *                              a replacement sequence, or the program the PMU
+ *                              interrupted; cpu_t.rt)
+ *   funct3 3  hps.flush        the host drains the profile buffer (DISE)
+ *   funct3 4  hps.notify rs1   tell the host rs1 (the DCPI driver: an
+ *                              overflow buffer is full)
+ *   funct3 5  hps.wrpmc rs1, rs2   performance counter rs1 <- rs2
  *
  * rv_decode_word() hands custom-0 words here only when the pc lies inside
  * the runtime region (dise_runtime.h); everywhere else they stay illegal,
@@ -16,6 +21,7 @@
 #include <string.h>
 
 #include "dise.h"
+#include "pmu.h"
 #include "rv64.h"
 
 /* hps.mfd / hps.mtd: a register move across the DISE register boundary
@@ -29,8 +35,10 @@ const insn_def_t rv64_hps_table[RV_HPS_COUNT] = {
     { "hps.mfd",   0xfff0707f, 0x0000000b, RVF_NONE, OC_DISE, 0, 0, rv_hps_move },
     { "hps.mtd",   0xfff0707f, 0x0000100b, RVF_NONE, OC_DISE, 0, 0, rv_hps_move },
     { "hps.ret",   0xffffffff, 0x0000200b, RVF_NONE, OC_JUMP, IF_JUMP | IF_INDIRECT, 0,
-      dise_exec_hret },
-    { "hps.flush", 0xffffffff, 0x0000300b, RVF_NONE, OC_DISE, 0, 0, dise_exec_hflush },
+      cpu_exec_hps_ret },
+    { "hps.flush", 0xffffffff, 0x0000300b, RVF_NONE, OC_DISE, 0, 0, cpu_exec_hps_flush },
+    { "hps.notify", 0xfff07fff, 0x0000400b, RVF_NONE, OC_DISE, 0, 0, cpu_exec_hps_notify },
+    { "hps.wrpmc", 0xfe007fff, 0x0000500b, RVF_NONE, OC_DISE, 0, 0, pmu_exec_wrpmc },
 };
 
 bool rv_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, insn_t *out)
@@ -59,6 +67,15 @@ bool rv_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, insn_t *out)
         out->rd = (uint8_t)(REG_DISE0 + rd);
         out->rs1 = rs1 ? (uint8_t)rs1 : REG_ZERO;
         break;
+    case 4:                                             /* hps.notify rs1 */
+        out->rs1 = rs1 ? (uint8_t)rs1 : REG_ZERO;
+        break;
+    case 5: {                                           /* hps.wrpmc rs1, rs2 */
+        uint32_t rs2 = (w >> 20) & 31;
+        out->rs1 = rs1 ? (uint8_t)rs1 : REG_ZERO;
+        out->rs2 = rs2 ? (uint8_t)rs2 : REG_ZERO;
+        break;
+    }
     default:                                            /* hps.ret/flush  */
         break;
     }

@@ -1,0 +1,388 @@
+/*
+ * dcpi.c - the DCPI session (dcpi.h): sets up the guest driver and the
+ * counters, plays the user-mode daemon (copies full overflow buffers when
+ * the driver notifies, everything at the end), writes the profile
+ * database, and scores the samples against the simulator's ground truth.
+ */
+#include "dcpi.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcpi_table.h"
+#include "dise_runtime.h"
+#include "mem.h"
+#include "profdb.h"
+#include "symtab.h"
+#include "sys.h"
+#include "util.h"
+
+struct dcpi {
+    dcpi_options_t opt;
+    const images_t *images;
+    dise_runtime_t *runtime;
+    uint64_t driver;            /* guest address of dcpi_driver            */
+    pmu_t *pmu;
+    profile_t **by_image;       /* [image * PMU_EVENT_COUNT + event]: offset -> samples */
+    size_t nimages;
+    profile_t *pc_samples[PMU_EVENT_COUNT];   /* pc -> samples (scoring)   */
+    uint64_t unknown;           /* samples outside every image             */
+    uint64_t drained_entries, buffer_copies;
+    dcpi_state_t final_state;   /* the driver's counters at the end        */
+    char epoch[4096];
+};
+
+static bool fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static bool fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+/* ---- options ----------------------------------------------------------------------- */
+
+static bool parse_number(const char *s, const char *end, uint64_t *v)
+{
+    char *stop;
+    if (s == end || *s < '0' || *s > '9') return false;
+    *v = strtoull(s, &stop, 10);
+    return stop == end;
+}
+
+/* "NAME[:MIN[-MAX]]" */
+static bool parse_event(const char *item, size_t len, unsigned counter_bits, dcpi_event_t *ev,
+                        char *err, size_t errlen)
+{
+    const char *colon = memchr(item, ':', len), *end = item + len;
+    char name[32];
+    size_t nlen = (size_t)((colon ? colon : end) - item);
+    if (nlen >= sizeof name) nlen = sizeof name - 1;
+    memcpy(name, item, nlen);
+    name[nlen] = 0;
+    int e = pmu_event_by_name(name);
+    if (e < 0)
+        return fail(err, errlen, "--dcpi-events: unknown event '%s'; expected cycles, insts, "
+                    "imiss, dmiss or branchmp", name);
+    ev->event = (pmu_event_t)e;
+    ev->period_min = e == PMU_CYCLES ? 60000 : 2000;
+    ev->period_max = e == PMU_CYCLES ? 64000 : 2047;
+    if (colon) {
+        const char *dash = memchr(colon + 1, '-', (size_t)(end - colon - 1));
+        bool ok = dash ? parse_number(colon + 1, dash, &ev->period_min) &&
+                         parse_number(dash + 1, end, &ev->period_max)
+                       : parse_number(colon + 1, end, &ev->period_min);
+        if (!dash) ev->period_max = ev->period_min;
+        if (!ok)
+            return fail(err, errlen, "--dcpi-events: '%.*s': expected EVENT:PERIOD or "
+                        "EVENT:MIN-MAX with decimal periods", (int)len, item);
+    }
+    uint64_t limit = 1ull << counter_bits;
+    if (ev->period_min < 1 || ev->period_min > ev->period_max || ev->period_max > limit)
+        return fail(err, errlen, "--dcpi-events: '%.*s': the period range must be within 1.."
+                    "%" PRIu64 " (pmu.counter_bits %u) with MIN <= MAX", (int)len, item, limit,
+                    counter_bits);
+    return true;
+}
+
+bool dcpi_parse_events(const char *text, unsigned counter_bits, dcpi_options_t *o,
+                       char *err, size_t errlen)
+{
+    o->nevents = 0;
+    for (const char *p = text;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (!len) return fail(err, errlen, "--dcpi-events: empty item in '%s'", text);
+        if (o->nevents == PMU_MAX_COUNTERS)
+            return fail(err, errlen, "--dcpi-events: at most %d events", PMU_MAX_COUNTERS);
+        dcpi_event_t *ev = &o->events[o->nevents];
+        if (!parse_event(p, len, counter_bits, ev, err, errlen)) return false;
+        for (unsigned k = 0; k < o->nevents; k++)
+            if (o->events[k].event == ev->event)
+                return fail(err, errlen, "--dcpi-events: %s given twice",
+                            pmu_event_names[ev->event]);
+        o->nevents++;
+        if (!comma) return true;
+        p = comma + 1;
+    }
+}
+
+/* ---- the daemon ---------------------------------------------------------------------- */
+
+static profile_t *image_profile(dcpi_t *d, int image, unsigned event)
+{
+    if ((size_t)image >= d->nimages) {
+        size_t n = (size_t)image + 1;
+        d->by_image = xrealloc(d->by_image, n * PMU_EVENT_COUNT * sizeof *d->by_image);
+        memset(d->by_image + d->nimages * PMU_EVENT_COUNT, 0,
+               (n - d->nimages) * PMU_EVENT_COUNT * sizeof *d->by_image);
+        d->nimages = n;
+    }
+    profile_t **p = &d->by_image[(size_t)image * PMU_EVENT_COUNT + event];
+    if (!*p) *p = profile_new();
+    return *p;
+}
+
+/* One aggregated sample from the driver: into its image's profile. */
+static void take(dcpi_t *d, const dcpi_entry_t *e)
+{
+    if (e->count == 0 || e->event >= PMU_EVENT_COUNT) return;
+    d->drained_entries++;
+    profile_add(d->pc_samples[e->event], e->pc, 0, e->count);
+    int image = images_find(d->images, e->pc);
+    if (image < 0) {
+        d->unknown += e->count;
+        return;
+    }
+    uint64_t offset = e->pc - d->images->v[image].bias;
+    profile_add(image_profile(d, image, e->event), offset, 0, e->count);
+}
+
+static uint64_t field(const dcpi_t *d, size_t off)
+{
+    uint64_t v = 0;
+    mem_read(dise_runtime_mem(d->runtime), d->driver + off, &v, sizeof v);
+    return v;
+}
+
+/* Copy overflow buffer k out of the driver and empty it. */
+static void drain_buffer(dcpi_t *d, unsigned k)
+{
+    mem_t *m = dise_runtime_mem(d->runtime);
+    uint64_t base = d->driver + offsetof(dcpi_driver_t, overflow) + k * sizeof(dcpi_overflow_t);
+    uint64_t n = field(d, base - d->driver);
+    if (n > DCPI_OVERFLOW_ENTRIES) n = DCPI_OVERFLOW_ENTRIES;
+    for (uint64_t i = 0; i < n; i++) {
+        dcpi_entry_t e;
+        mem_read(m, base + offsetof(dcpi_overflow_t, e) + i * sizeof e, &e, sizeof e);
+        take(d, &e);
+    }
+    uint64_t zero = 0;
+    mem_write(m, base, &zero, sizeof zero);
+    d->buffer_copies++;
+}
+
+/* hps.notify from the driver: a full overflow buffer. */
+static void on_notify(void *ctx, cpu_t *c, uint64_t value)
+{
+    dcpi_t *d = ctx;
+    if ((value & ~1ull) != DCPI_NOTIFY_FULL) cpu_stop(c, STOP_ILLEGAL, 0);
+    drain_buffer(d, (unsigned)(value & 1));
+}
+
+/* The full flush: every entry of the table, then both buffers. */
+static void drain_all(dcpi_t *d)
+{
+    mem_t *m = dise_runtime_mem(d->runtime);
+    dcpi_bucket_t b;
+    for (unsigned k = 0; k < DCPI_BUCKETS; k++) {
+        uint64_t addr = d->driver + offsetof(dcpi_driver_t, table) + k * sizeof b;
+        mem_read(m, addr, &b, sizeof b);
+        for (unsigned w = 0; w < DCPI_WAYS; w++) take(d, &b.e[w]);
+        memset(&b, 0, sizeof b);
+        mem_write(m, addr, &b, sizeof b);
+    }
+    drain_buffer(d, 0);
+    drain_buffer(d, 1);
+    mem_read(m, d->driver, &d->final_state, sizeof d->final_state);
+}
+
+/* ---- setup --------------------------------------------------------------------------- */
+
+static bool configure_driver(dcpi_t *d, char *err, size_t errlen)
+{
+    mem_t *m = dise_runtime_mem(d->runtime);
+    dcpi_state_t st = { 0 };
+    st.version = DCPI_VERSION;
+    st.seed = d->opt.seed % 0x7ffffffeu + 1;             /* 1 .. 2^31 - 2 */
+    st.wrap = 1ull << d->opt.hw.counter_bits;
+    for (unsigned k = 0; k < d->opt.nevents; k++) {
+        st.period_min[k] = d->opt.events[k].period_min;
+        st.period_span[k] = d->opt.events[k].period_max - d->opt.events[k].period_min + 1;
+    }
+    st.magic = DCPI_MAGIC;
+    if (!mem_write(m, d->driver, &st, sizeof st))
+        return fail(err, errlen, "DCPI driver: its state is not mapped in the runtime");
+    /* the first periods, drawn like the driver draws the later ones */
+    for (unsigned k = 0; k < d->opt.nevents; k++) {
+        uint64_t period = dcpi_next_period(&st, k);
+        pmu_program(d->pmu, k, d->opt.events[k].event, st.wrap - period);
+    }
+    mem_write(m, d->driver + offsetof(dcpi_state_t, seed), &st.seed, sizeof st.seed);
+    return true;
+}
+
+dcpi_t *dcpi_new(const dcpi_options_t *o, const isa_t *isa, const images_t *images,
+                 char *err, size_t errlen)
+{
+    if (o->nevents > o->hw.counters) {
+        fail(err, errlen, "--dcpi-events: %u events but pmu.counters = %u", o->nevents,
+             o->hw.counters);
+        return NULL;
+    }
+    dcpi_t *d = xcalloc(1, sizeof *d);
+    d->opt = *o;
+    d->images = images;
+    for (int e = 0; e < PMU_EVENT_COUNT; e++) d->pc_samples[e] = profile_new();
+    if (!profdb_epoch(o->db, o->new_epoch, d->epoch, sizeof d->epoch, err, errlen)) goto bad;
+    d->runtime = dise_runtime_load(isa, err, errlen);
+    if (!d->runtime) goto bad;
+    d->driver = dise_runtime_symbol(d->runtime, "dcpi_driver");
+    uint64_t entry = dise_runtime_symbol(d->runtime, "DCPI_interrupt");
+    if (!d->driver || !entry) {
+        fail(err, errlen, "handler runtime: no DCPI driver (dcpi_driver, DCPI_interrupt)");
+        goto bad;
+    }
+    pmu_handler_t h = { .mem = dise_runtime_mem(d->runtime), .entry = entry,
+                        .stack_top = dise_runtime_stack_top(d->runtime), .pid = SYS_GUEST_PID,
+                        .notify = on_notify, .notify_ctx = d };
+    d->pmu = pmu_new(&o->hw, &h);
+    if (!configure_driver(d, err, errlen)) goto bad;
+    return d;
+bad:
+    dcpi_free(d);
+    return NULL;
+}
+
+void dcpi_free(dcpi_t *d)
+{
+    if (!d) return;
+    for (size_t k = 0; k < d->nimages * PMU_EVENT_COUNT; k++) profile_free(d->by_image[k]);
+    free(d->by_image);
+    for (int e = 0; e < PMU_EVENT_COUNT; e++) profile_free(d->pc_samples[e]);
+    if (d->pmu) pmu_free(d->pmu);
+    if (d->runtime) dise_runtime_free(d->runtime);
+    free(d);
+}
+
+pmu_t *dcpi_pmu(dcpi_t *d) { return d->pmu; }
+const char *dcpi_epoch(const dcpi_t *d) { return d->epoch; }
+
+/* ---- the end of the run ----------------------------------------------------------------- */
+
+static const dcpi_event_t *monitored(const dcpi_t *d, unsigned event)
+{
+    for (unsigned k = 0; k < d->opt.nevents; k++)
+        if (d->opt.events[k].event == event) return &d->opt.events[k];
+    return NULL;
+}
+
+bool dcpi_finish(dcpi_t *d, cpu_t *c, char *err, size_t errlen)
+{
+    drain_all(d);
+    for (size_t i = 0; i < d->nimages; i++) {
+        for (unsigned e = 0; e < PMU_EVENT_COUNT; e++) {
+            profile_t *p = d->by_image[i * PMU_EVENT_COUNT + e];
+            const dcpi_event_t *ev = monitored(d, e);
+            if (!p || !ev) continue;
+            if (!profdb_merge(d->epoch, d->images->v[i].path, pmu_event_names[e],
+                              ev->period_min, ev->period_max, p, err, errlen))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* ---- the report --------------------------------------------------------------------- */
+
+/* The program's head cycles: the interrupt handler's own are DCPI's blind
+ * spot (no sample can land there), so they are left out. */
+static void add_head(void *ctx, uint64_t pc, uint64_t count, uint64_t head)
+{
+    (void)count;
+    if (!dise_in_runtime(pc)) profile_add(ctx, pc, 0, head);
+}
+
+static double mean_period(const dcpi_event_t *ev)
+{
+    return ((double)ev->period_min + (double)ev->period_max) / 2.0;
+}
+
+static void report_collection(const dcpi_t *d, FILE *out)
+{
+    const dcpi_state_t *st = &d->final_state;
+    fprintf(out, "profile database: %s\n", d->epoch);
+    for (unsigned k = 0; k < d->opt.nevents; k++) {
+        const dcpi_event_t *ev = &d->opt.events[k];
+        fprintf(out, "  counter %u: %-8s period %" PRIu64 "-%" PRIu64 ", %" PRIu64
+                " interrupts\n", k, pmu_event_names[ev->event], ev->period_min, ev->period_max,
+                pmu_interrupts(d->pmu, ev->event));
+    }
+    double hit = st->interrupts ? 100.0 * (double)st->hits / (double)st->interrupts : 0;
+    fprintf(out, "driver: %" PRIu64 " samples, %" PRIu64 " found their entry (%.1f%%), %" PRIu64
+            " evictions, %" PRIu64 " full buffers copied, %" PRIu64 " lost\n", st->interrupts,
+            st->hits, hit, st->evictions, st->notifies, st->lost);
+    fprintf(out, "daemon: %" PRIu64 " aggregated entries read, %" PRIu64
+            " samples outside every image\n", d->drained_entries, d->unknown);
+}
+
+static void report_overhead(const dcpi_t *d, FILE *out, uint64_t cycles, uint64_t base)
+{
+    uint64_t n = 0;
+    for (int e = 0; e < PMU_EVENT_COUNT; e++) n += pmu_interrupts(d->pmu, (pmu_event_t)e);
+    if (n)
+        fprintf(out, "interrupt handler: %.1f instructions and %.1f cycles per interrupt\n",
+                (double)pmu_handler_insts(d->pmu) / (double)n,
+                (double)pmu_handler_cycles(d->pmu) / (double)n);
+    if (!base) return;
+    fprintf(out, "overhead: %" PRIu64 " cycles with DCPI, %" PRIu64 " without: ratio %.4f "
+            "(%+.2f%%)\n", cycles, base, (double)cycles / (double)base,
+            100.0 * ((double)cycles / (double)base - 1.0));
+}
+
+void dcpi_report(dcpi_t *d, FILE *out, const symtab_t *symtab,
+                 void (*for_each_head)(const void *src, dcpi_heads_fn fn, void *ctx),
+                 const void *heads_src, uint64_t cycles, uint64_t base_cycles, size_t top_n)
+{
+    fprintf(out, "==== hps-sim DCPI report ====\n");
+    report_collection(d, out);
+    const dcpi_event_t *cyc = monitored(d, PMU_CYCLES);
+    if (cyc && for_each_head) {
+        profile_t *exact_pc = profile_new(), *exact = profile_new(), *sampled = profile_new();
+        for_each_head(heads_src, add_head, exact_pc);
+        profile_by_function(exact_pc, symtab, exact);
+        profile_by_function(d->pc_samples[PMU_CYCLES], symtab, sampled);
+        profile_print_comparison(out, "DCPI cycles samples vs exact head cycles, by procedure",
+                                 sampled, exact, top_n, 0.9, profile_format_function,
+                                 (void *)symtab);
+        fprintf(out, "accuracy by instruction (top 90%% overlap): %.1f%%\n",
+                profile_accuracy(d->pc_samples[PMU_CYCLES], exact_pc, 0.9, false));
+        uint64_t samples = profile_total(d->pc_samples[PMU_CYCLES]);
+        uint64_t program = profile_total(exact_pc);
+        double est = (double)samples * mean_period(cyc);
+        fprintf(out, "estimated program cycles: %" PRIu64 " samples x mean period %.0f = %.0f; "
+                "exact %" PRIu64 " (%+.2f%%), not counting the %" PRIu64
+                " of the interrupt handler\n", samples, mean_period(cyc), est, program,
+                program ? 100.0 * (est / (double)program - 1.0) : 0.0,
+                pmu_handler_cycles(d->pmu));
+        profile_free(exact_pc);
+        profile_free(exact);
+        profile_free(sampled);
+    }
+    report_overhead(d, out, cycles, base_cycles);
+}
+
+void dcpi_stats(const dcpi_t *d, stats_t *s)
+{
+    pmu_stats(d->pmu, s);
+    const dcpi_state_t *st = &d->final_state;
+    stats_add_u64(s, "dcpi.samples", st->interrupts, "Count", "Samples the driver counted");
+    stats_add_u64(s, "dcpi.tableHits", st->hits, "Count",
+                  "Samples whose (PID, PC, EVENT) entry was in the hash table");
+    stats_add_u64(s, "dcpi.evictions", st->evictions, "Count",
+                  "Entries evicted into an overflow buffer");
+    stats_add_u64(s, "dcpi.bufferCopies", st->notifies, "Count",
+                  "Full overflow buffers the daemon copied during the run");
+    stats_add_u64(s, "dcpi.lostSamples", st->lost, "Count",
+                  "Samples lost to a full overflow buffer");
+    stats_add_u64(s, "dcpi.unknownImageSamples", d->unknown, "Count",
+                  "Samples whose pc lay in no known image");
+}

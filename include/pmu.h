@@ -1,0 +1,116 @@
+/*
+ * pmu.h - performance counters with overflow interrupts delivered late
+ * (skid), as on the Alpha 21064/21164 that DCPI sampled with.
+ *
+ * Each counter counts one event and is pmu.counter_bits wide; it counts up
+ * and overflows when it wraps from 2^bits - 1 to 0.  Software sets the
+ * sampling period by writing 2^bits - period into it (hps.wrpmc, from the
+ * interrupt handler, which randomizes the period the way DCPI did).  An
+ * overflow requests an interrupt that is delivered pmu.skid cycles later to
+ * the instruction at the head of the issue queue at that cycle -- for the
+ * in-order models the first instruction whose issue cycle is at or after
+ * it, for the out-of-order model the first that graduates at or after it --
+ * with that instruction's pc: what DCPI's 21164 driver saw.  While the
+ * interrupt handler runs, interrupts are held (DCPI's blind spot): one
+ * requested meanwhile is delivered to the first program instruction after
+ * the handler returns.
+ *
+ * Events (pmu_event_t): cycles, retired instructions, I-cache misses,
+ * D-cache misses, branch mispredictions.  The timing models report the
+ * last three as they happen (pmu_count); cycles and instructions are
+ * counted without per-cycle work: a counter's overflow cycle (or
+ * instruction) is computed when it is written.
+ *
+ * The interrupt runs guest code: the driver in the handler runtime
+ * (productions/runtime/dcpi_driver.c, entry DCPI_interrupt), in the
+ * runtime's own address space, timed like any instruction; pmu.c switches
+ * to it and back (hps.ret).  What the handler does with the sample is the
+ * driver's business; the host only sees hps.notify (handed to the notify
+ * hook) and reads the driver's tables at the end (dcpi/).
+ */
+#ifndef HPS_PMU_H
+#define HPS_PMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core.h"
+#include "stats.h"
+
+#define PMU_EVENT_LIST(X) \
+    X(PMU_CYCLES, "cycles") X(PMU_INSTS, "insts") X(PMU_IMISS, "imiss") \
+    X(PMU_DMISS, "dmiss") X(PMU_BRANCHMP, "branchmp")
+#define PMU_EVENT_ENUM(id, name) id,
+typedef enum { PMU_EVENT_LIST(PMU_EVENT_ENUM) PMU_EVENT_COUNT } pmu_event_t;
+#undef PMU_EVENT_ENUM
+extern const char *const pmu_event_names[PMU_EVENT_COUNT];
+
+/* The event of this name, or -1. */
+int pmu_event_by_name(const char *name);
+
+#define PMU_MAX_COUNTERS 8
+
+typedef struct pmu_config {
+    unsigned counters;          /* hardware counters (21164: 3)            */
+    unsigned counter_bits;      /* width (21164: 16)                       */
+    unsigned skid;              /* cycles from overflow to delivery (6)    */
+} pmu_config_t;
+
+typedef struct pmu pmu_t;
+struct mem;
+
+/* The interrupt handler: its entry in the runtime's address space, the
+ * stack top for d12, and the notify hook for hps.notify. */
+typedef struct pmu_handler {
+    struct mem *mem;            /* the runtime's address space             */
+    uint64_t entry;             /* DCPI_interrupt                          */
+    uint64_t stack_top;
+    uint64_t pid;               /* passed in d8                            */
+    void (*notify)(void *ctx, cpu_t *c, uint64_t value);
+    void *notify_ctx;
+} pmu_handler_t;
+
+pmu_t *pmu_new(const pmu_config_t *cfg, const pmu_handler_t *handler);
+void pmu_free(pmu_t *p);
+
+/* Set counter k to count `event`, starting at `value` (2^bits - period).
+ * Before the run: the driver rewrites it after every interrupt. */
+void pmu_program(pmu_t *p, unsigned k, pmu_event_t event, uint64_t value);
+
+/* Attach to the cpu (hps.wrpmc finds the PMU through c->pmu). */
+void pmu_attach(pmu_t *p, cpu_t *c);
+
+/* ---- the timing model's side ---------------------------------------------------- */
+
+/* One event (imiss, dmiss, branchmp) at `cycle`. */
+void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle);
+
+/* The cycle from which an instruction at the head is interrupted:
+ * UINT64_MAX while nothing is due.  The run loop compares each program
+ * instruction's head cycle with it (and its instruction count with
+ * pmu_due_insts) and calls pmu_interrupt when reached. */
+uint64_t pmu_due_cycle(const pmu_t *p);
+uint64_t pmu_due_insts(const pmu_t *p);
+/* Deliver the due interrupt to the instruction at pc (already executed;
+ * its head cycle is `head`): switches c to the handler, which the loop
+ * then runs until pmu_in_handler() turns false. */
+void pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head);
+bool pmu_in_handler(const pmu_t *p);
+/* The head cycle of a handler instruction (hps.wrpmc takes effect then). */
+void pmu_handler_cycle(pmu_t *p, uint64_t cycle);
+
+/* hps.wrpmc rs1, rs2: the handler writes counter rs1 with rs2. */
+void pmu_exec_wrpmc(cpu_t *c, insn_t *in);
+
+/* The run ended: leave the handler's address space if inside it. */
+void pmu_finish(pmu_t *p, cpu_t *c);
+
+/* Statistics: interrupts by event, held (deferred) deliveries, handler
+ * instructions and cycles. */
+void pmu_stats(const pmu_t *p, stats_t *out);
+uint64_t pmu_interrupts(const pmu_t *p, pmu_event_t event);
+uint64_t pmu_handler_insts(const pmu_t *p);
+uint64_t pmu_handler_cycles(const pmu_t *p);
+void pmu_add_handler_insts(pmu_t *p, uint64_t n, uint64_t cycles);
+
+#endif /* HPS_PMU_H */

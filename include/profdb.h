@@ -1,0 +1,71 @@
+/*
+ * profdb.h - DCPI's on-disk profile database (SOSP'97 section 4.3.3): a
+ * directory of non-overlapping epochs, each a sub-directory holding one
+ * profile file per executable image and event.  Profiles of later runs in
+ * the same epoch are merged into the files (continuous profiling).
+ *
+ *   DB/epoch-0001/                 an epoch ("--dcpi-epoch new" starts one)
+ *   DB/epoch-0001/IMAGE/           one per image: IMAGE = basename.HASH, the
+ *                                  HASH (16 hex digits, FNV-1a 64) of the
+ *                                  file's contents, so that two builds of a
+ *                                  program do not share a profile
+ *   DB/epoch-0001/IMAGE/path       the image's path (text, one line)
+ *   DB/epoch-0001/IMAGE/EVENT      the profile of one event (cycles, imiss..)
+ *
+ * A profile file is binary, little endian, 8-byte fields:
+ *   magic "HPSPROF2", version (1), period_min, period_max (the sampling
+ *   period range; 0, 0 once runs with different ranges were merged), runs
+ *   merged, total samples, record count, then the records (image offset,
+ *   samples) sorted by offset.  The image offset is the instruction's
+ *   address in the image's own ELF (pc minus the load bias).
+ * Nothing here prints or exits: errors go to err.
+ */
+#ifndef HPS_PROFDB_H
+#define HPS_PROFDB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+#define PROFDB_MAGIC   0x32464f5250535048ull  /* "HPSPROF2" in memory order */
+#define PROFDB_VERSION 1u
+
+typedef struct profdb_record {
+    uint64_t offset, count;
+} profdb_record_t;
+
+typedef struct profdb_file {
+    uint64_t period_min, period_max, runs, total;
+    size_t n;
+    profdb_record_t *rec;       /* sorted by offset */
+} profdb_file_t;
+
+/* The epoch directory to write into: the newest epoch of db, or a new one
+ * after it when new_epoch (or when there is none).  Creates what is
+ * missing.  out receives the directory path. */
+bool profdb_epoch(const char *db, bool new_epoch, char *out, size_t len, char *err, size_t errlen);
+/* The newest epoch of db (for readers); false when db has none. */
+bool profdb_latest_epoch(const char *db, char *out, size_t len, char *err, size_t errlen);
+
+/* The directory name of an image: basename.HASH of its contents. */
+bool profdb_image_key(const char *path, char *out, size_t len, char *err, size_t errlen);
+
+/* Merge samples (key = image offset, weight = samples) into the profile of
+ * (image, event) in the epoch, creating it if needed. */
+bool profdb_merge(const char *epoch, const char *image_path, const char *event,
+                  uint64_t period_min, uint64_t period_max, const profile_t *samples,
+                  char *err, size_t errlen);
+
+/* Read one profile file; profdb_file_free releases it. */
+bool profdb_read(const char *file, profdb_file_t *out, char *err, size_t errlen);
+void profdb_file_free(profdb_file_t *f);
+
+/* The images of an epoch: calls fn with each image directory's path and
+ * the image path it records, in name order. */
+bool profdb_for_each_image(const char *epoch, void (*fn)(void *ctx, const char *dir,
+                                                         const char *image_path),
+                           void *ctx, char *err, size_t errlen);
+
+#endif /* HPS_PROFDB_H */
