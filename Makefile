@@ -108,7 +108,8 @@ bench: all workloads
 clean:
 	rm -rf $(BUILD) build-* hps-sim hps-dcpiprof
 
--include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TOOL_SRCS:%.c=$(BUILD)/%.d)
+-include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TOOL_SRCS:%.c=$(BUILD)/%.d) \
+         $(UNIT_HELPER_OBJS:.o=.d) $(UNIT_BINS:%=%.d)
 
 # ---- the main job of the README: profile a workload with HPS --------------
 # Hot-method profiling (productions/hot_method.acf) at a sampling rate of

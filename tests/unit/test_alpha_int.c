@@ -18,6 +18,7 @@
 
 #include "alpha_encode.h"
 #include "alpha.h"
+#include "pmu.h"
 #include "core.h"
 #include "disasm.h"
 #include "dise.h"
@@ -920,7 +921,15 @@ static void test_hps_words(void **state)
     assert_true(al_decode_word(rt, 0x07ff0003, &in));               /* hps.flush */
     assert_ptr_equal(in.exec, cpu_exec_hps_flush);
     assert_int_equal(in.op, isa_alpha.table_size + 3);
-    assert_false(al_decode_word(rt, 0x07ff0004, &in));              /* no function 4 */
+    assert_true(al_decode_word(rt, 0x07e20004, &in));               /* hps.notify $2 */
+    assert_ptr_equal(in.exec, cpu_exec_hps_notify);
+    assert_int_equal(in.rs1, 2);
+    assert_false(al_decode_word(rt, 0x07e20004 & ~AL_RA31, &in));   /* notify with Ra */
+    assert_true(al_decode_word(rt, 0x04220005, &in));               /* hps.wrpmc $1, $2 */
+    assert_ptr_equal(in.exec, pmu_exec_wrpmc);
+    assert_int_equal(in.rs1, 1);
+    assert_int_equal(in.rs2, 2);
+    assert_false(al_decode_word(rt, 0x07ff0006, &in));              /* no function 6 */
     assert_false(al_decode_word(rt, 0x01u << 26 | 1u << 21 | 16u << 16, &in)); /* no d16 */
     assert_false(al_decode_word(rt, 0x07df0002, &in));              /* hps.ret with Ra */
     assert_true(al_decode_word(rt, al_opr(INTA, 0x20, R_A0, R_A1, R_V0), &in)); /* ordinary code */

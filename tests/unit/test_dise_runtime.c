@@ -25,6 +25,7 @@
 #include "dise_runtime.h"
 #include "isa.h"
 #include "mem.h"
+#include "pmu.h"
 #include "symtab.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
@@ -369,7 +370,12 @@ static void test_decode(void **state)
     assert_true(decode_at(DISE_RUNTIME_BASE + DISE_RUNTIME_SIZE - 4, words[0], &x));
 
     /* reserved encodings stay illegal inside the region too */
-    assert_false(decode_at(in_rt, hps_word(4, 0, 0), &x));          /* funct3 4    */
+    assert_true(decode_at(in_rt, hps_word(4, 0, 10), &x));          /* hps.notify a0 */
+    assert_true(x.exec == cpu_exec_hps_notify && x.rs1 == 10);
+    assert_false(decode_at(in_rt, hps_word(4, 5, 10), &x));         /* notify with rd */
+    assert_true(decode_at(in_rt, hps_word(5, 0, 10) | 11u << 20, &x)); /* hps.wrpmc a0, a1 */
+    assert_true(x.exec == pmu_exec_wrpmc && x.rs1 == 10 && x.rs2 == 11);
+    assert_false(decode_at(in_rt, hps_word(6, 0, 0), &x));          /* funct3 6    */
     assert_false(decode_at(in_rt, hps_word(0, 10, 16), &x));        /* no d16      */
     assert_false(decode_at(in_rt, hps_word(1, 16, 10), &x));
     assert_false(decode_at(in_rt, hps_word(0, 10, 8) | 1u << 25, &x));  /* funct7  */
