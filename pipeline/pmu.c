@@ -65,6 +65,7 @@ struct pmu {
     /* statistics */
     uint64_t interrupts[PMU_EVENT_COUNT];
     uint64_t held, dropped;
+    uint64_t skid_sum;          /* sum of (delivered head - overflow) cycles */
     uint64_t handler_insts, handler_cycles;
 };
 
@@ -174,7 +175,8 @@ bool pmu_in_handler(const pmu_t *p) { return p->in_handler; }
 
 /* ---- the handler --------------------------------------------------------------- */
 
-/* hps.ret in the interrupt handler: back to the program. */
+/* hps.ret in the interrupt handler: back to the program.  What fell due
+ * meanwhile was held and is delivered to the next program instruction. */
 static void handler_return(void *ctx, cpu_t *c)
 {
     pmu_t *p = ctx;
@@ -183,6 +185,7 @@ static void handler_return(void *ctx, cpu_t *c)
     c->mem = p->prog_mem;
     c->pc = p->resume_pc;
     c->rt = p->saved_rt;
+    collect_time_overflows(p, p->now, c->instret);
     for (unsigned k = 0; k < p->nreq; k++)
         if (p->req[k].deliver_at <= p->now) p->held++;    /* fell due meanwhile */
     update_due(p);
@@ -209,6 +212,7 @@ void pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
         return;
     }
     unsigned k = p->req[first].counter;
+    p->skid_sum += head - (p->req[first].deliver_at - p->cfg.skid);
     p->req[first] = p->req[--p->nreq];
     int event = p->ctr[k].event;
     p->interrupts[event]++;
@@ -270,6 +274,8 @@ void pmu_stats(const pmu_t *p, stats_t *s)
     }
     stats_add_u64(s, "pmu.heldInterrupts", p->held, "Count",
                   "Interrupts that fell due while the handler ran (delivered after it)");
+    stats_add_u64(s, "pmu.sampleSkidCycles", p->skid_sum, "Cycle",
+                  "Cycles from each overflow to the head cycle of the sampled instruction");
     stats_add_u64(s, "pmu.droppedRequests", p->dropped, "Count",
                   "Overflows lost because too many interrupts were pending");
     stats_add_u64(s, "pmu.handlerInsts", p->handler_insts, "Count",

@@ -2,7 +2,8 @@
 # run_all.sh BUILD_DIR - the whole test suite behind `make test`: unit tests,
 # bad-input tests, guest-fault tests, timing-model micro-benchmarks,
 # differential tests against qemu-riscv64 and qemu-alpha (static programs,
-# and dynamic ones through --sysroot) and the workload checks.  Each
+# and dynamic ones through --sysroot), the workload checks, DISE/HPS and
+# DCPI profiling end to end.  Each
 # suite ends with "N passed, M failed"; this script adds them up and ends
 # with the same line for the whole run.
 set -u
@@ -39,6 +40,7 @@ run_suite determinism       tests/diff/determinism.sh "$build"
 run_suite alpha-fp-traps    tests/guest-alpha/run_traps.sh "$build"
 run_suite workloads  tests/workloads_check.sh "$build"
 run_suite dise       tests/dise/run.sh "$build"
+run_suite dcpi       tests/dcpi/run.sh "$build"
 run_suite dise-alpha env DISE_ISA=alpha-static DISE_WORKLOADS="bwt_compress gametree minicc objdb raytrace" tests/dise/run.sh "$build"
 echo "=== summary"
 [ -n "$failed_suites" ] && echo "failing suites:$failed_suites"

@@ -1,0 +1,135 @@
+#!/bin/bash
+# tests/dcpi/run.sh BUILD_DIR - DCPI continuous profiling end to end
+# (hps-sim --dcpi DB, hps-dcpiprof):
+#   collect    a run writes the epoch, one directory per image with its
+#              path and one profile per event; the program prints exactly
+#              what it prints without profiling, under every timing model
+#              and on both ISAs, static and dynamic (libraries are images)
+#   truth      the samples match the exact cycles: the estimated total
+#              within 2%, the per-procedure accuracy above a floor
+#   merge      a second run adds to the profiles (twice the samples);
+#              --dcpi-new-epoch starts epoch-0002
+#   determinism the same seed writes the same bytes; another seed differs
+#   tools      hps-dcpiprof by image, by procedure, by instruction
+#   errors     bad options, events, periods, databases: status 2 and a
+#              message naming what was wrong
+# Prints "ok ..." / "FAIL ..." per check and "dcpi: N passed, M failed".
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+build=${1:-build}
+sim=${HPS_SIM:-./hps-sim}
+prof=$build/hps-dcpiprof
+wl=$build/workloads
+pass=0; fail=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hps-dcpi.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+ok()   { echo "ok   $*"; pass=$((pass + 1)); }
+bad()  { echo "FAIL $*"; fail=$((fail + 1)); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+
+# pct REPORT REGEX: the last percentage on the first line matching REGEX
+pct() { grep -E "$2" "$1" | head -1 | grep -oE '[-+]?[0-9.]+%' | tail -1 | tr -d %; }
+num_ge() { [ -n "$1" ] && awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
+abs_le() { [ -n "$1" ] && awk -v a="$1" -v b="$2" 'BEGIN { if (a < 0) a = -a; exit !(a + 0 <= b + 0) }'; }
+
+# ---- collect ------------------------------------------------------------------------------
+p=$wl/rv64/bwt_compress
+$sim "$p" test >"$tmp/ref.out" 2>&1
+if $sim --config ev5 --dcpi "$tmp/db" --report "$tmp/rep" "$p" test >"$tmp/out" 2>&1; then
+    check "collect: output unchanged with --dcpi" cmp -s "$tmp/out" "$tmp/ref.out"
+    img=$(ls -d "$tmp"/db/epoch-0001/bwt_compress.* 2>/dev/null | head -1)
+    check "collect: epoch-0001/bwt_compress.HASH with path, cycles, imiss" \
+        test -n "$img" -a -s "$img/cycles" -a -s "$img/imiss" -a -s "$img/path"
+    check "collect: the image's path is recorded" grep -q "/workloads/rv64/bwt_compress$" "$img/path"
+    est=$(pct "$tmp/rep" "^estimated program cycles:")
+    check "truth: estimated program cycles within 2% ($est%)" abs_le "$est" 2
+    acc=$(pct "$tmp/rep" "^accuracy \\(top 90% overlap\\):")
+    check "truth: per-procedure accuracy $acc% >= 80%" num_ge "$acc" 80
+    ovh=$(pct "$tmp/rep" "^overhead:")
+    check "truth: overhead measured against a run without ($ovh%), under 3%" \
+        awk -v a="${ovh:-x}" 'BEGIN { exit !(a ~ /^[-+0-9.]+$/ && a + 0 > 0 && a + 0 < 3) }'
+else
+    bad "collect: hps-sim --dcpi failed: $(head -c 300 "$tmp/out")"
+fi
+
+for cfg in inorder5 ev5 r10k; do
+    for v in rv64/gametree alpha-static/minicc rv64/objdb; do
+        [ -x "$wl/$v" ] || continue
+        $sim "$wl/$v" test >"$tmp/r.out" 2>&1; rc=$?
+        $sim --config $cfg --dcpi "$tmp/dbm" --no-baseline --report /dev/null \
+            "$wl/$v" test >"$tmp/d.out" 2>&1; drc=$?
+        check "collect: $v under $cfg prints the same with --dcpi (status $drc)" \
+            test $rc = $drc -a -z "$(cmp "$tmp/r.out" "$tmp/d.out" 2>&1)"
+    done
+done
+if [ -x "$wl/rv64-dyn/minicc" ]; then
+    $sim --config ev5 --sysroot /usr/riscv64-linux-gnu --dcpi "$tmp/dyn" --no-baseline \
+        --report /dev/null "$wl/rv64-dyn/minicc" test >/dev/null 2>&1
+    check "collect: a dynamic program's libc and ld.so are images of their own" \
+        test -d "$(ls -d "$tmp"/dyn/epoch-0001/libc.so.6.* 2>/dev/null | head -1)" -a \
+             -n "$(ls -d "$tmp"/dyn/epoch-0001/ld-linux-* 2>/dev/null)"
+fi
+
+# ---- merge and epochs --------------------------------------------------------------------------
+total() { $prof "$1" 2>/dev/null | awk '$1 == "cycles" && NF == 3 { print $2; exit }'; }
+t1=$(total "$tmp/db")
+$sim --config ev5 --dcpi "$tmp/db" --no-baseline --report /dev/null "$p" test >/dev/null 2>&1
+t2=$(total "$tmp/db")
+check "merge: a second run doubles the cycles samples ($t1 -> $t2)" test -n "$t1" -a "$t2" = "$((2 * ${t1:-0}))"
+$sim --config ev5 --dcpi "$tmp/db" --dcpi-new-epoch --no-baseline --report /dev/null \
+    "$p" test >/dev/null 2>&1
+check "merge: --dcpi-new-epoch starts epoch-0002" test -d "$tmp/db/epoch-0002"
+t3=$(total "$tmp/db")
+check "merge: hps-dcpiprof reads the newest epoch ($t3 samples)" test "$t3" = "$t1"
+
+# ---- determinism -----------------------------------------------------------------------------------
+for k in a b; do
+    $sim --config ev5 --dcpi "$tmp/det$k" --no-baseline --report /dev/null "$p" test >/dev/null 2>&1
+done
+$sim --config ev5 --seed 7 --dcpi "$tmp/detc" --no-baseline --report /dev/null "$p" test >/dev/null 2>&1
+check "determinism: same seed, same database bytes" diff -r -q "$tmp/deta" "$tmp/detb"
+check "determinism: another seed samples other cycles" \
+    test -n "$(diff -r -q "$tmp/deta" "$tmp/detc" 2>&1)"
+
+# ---- tools --------------------------------------------------------------------------------------------
+$prof -p "$tmp/db" >"$tmp/procs" 2>&1
+top=$(awk '/procedure/ { getline; print $NF == "" ? "" : $(NF-1); exit }' "$tmp/procs")
+check "tools: hps-dcpiprof -p puts bwt_forward first (got '$top')" test "$top" = bwt_forward
+$prof -l bwt_forward "$tmp/db" bwt_compress >"$tmp/list" 2>&1
+check "tools: hps-dcpiprof -l lists bwt_forward's instructions with disassembly" \
+    grep -qE '^ +[0-9]+ +[0-9a-f]{8}  [a-z]' "$tmp/list"
+$prof "$tmp/nonexistent" >/dev/null 2>"$tmp/err"; rc=$?
+check "tools: a missing database is status 2 ($rc) with a message" \
+    test $rc = 2 -a -s "$tmp/err"
+$prof -l no_such_procedure "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
+check "tools: an unknown procedure is status 2 ($rc)" test $rc = 2
+
+# ---- errors ----------------------------------------------------------------------------------------------
+expect_error() {   # WHAT REGEX ARGS...
+    local what=$1 re=$2; shift 2
+    $sim "$@" >"$tmp/eo" 2>"$tmp/ee"; local rc=$?
+    if [ $rc = 2 ] && grep -qE "$re" "$tmp/ee" && [ "$(wc -l <"$tmp/ee")" -le 2 ]; then
+        ok "errors: $what"
+    else
+        bad "errors: $what: status $rc, stderr: $(head -c 200 "$tmp/ee")"
+    fi
+}
+expect_error "--dcpi without a timing model" "needs a timing model" --dcpi "$tmp/e" "$p" test
+expect_error "unknown event" "unknown event 'cache'" --config ev5 --dcpi "$tmp/e" \
+    --dcpi-events cycles,cache "$p" test
+expect_error "period beyond the counter" "period range must be within 1..65536" --config ev5 \
+    --dcpi "$tmp/e" --dcpi-events cycles:70000 "$p" test
+expect_error "reversed period range" "MIN <= MAX" --config ev5 --dcpi "$tmp/e" \
+    --dcpi-events cycles:500-100 "$p" test
+expect_error "more events than counters" "4 events but pmu.counters = 3" --config ev5 \
+    --dcpi "$tmp/e" --dcpi-events cycles,imiss,dmiss,branchmp "$p" test
+expect_error "--dcpi with --acf" "cannot be combined" --config ev5 --dcpi "$tmp/e" \
+    --acf productions/hot_method.acf "$p" test
+expect_error "a database that is a file" "exists and is not a directory" --config ev5 \
+    --dcpi "$tmp/ref.out" "$p" test
+expect_error "--dcpi-events without --dcpi" "need --dcpi DB" --config ev5 \
+    --dcpi-events cycles "$p" test
+
+echo "dcpi: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

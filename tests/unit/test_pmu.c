@@ -1,0 +1,220 @@
+/*
+ * test_pmu.c - performance counters with skewed interrupt delivery
+ * (pipeline/pmu.c) on the timing models, with a small interrupt handler
+ * of our own in the runtime region (it reports the sampled pc with
+ * hps.notify, optionally reloads the counter with hps.wrpmc, and returns).
+ * Checked: an overflow is delivered pmu.skid cycles later to the
+ * instruction then at the head (on code that issues one instruction a
+ * cycle the sampled pc moves by exactly skid instructions, and the skid
+ * statistic counts skid cycles a sample); a counter the handler reloads
+ * samples every period; misses and mispredicts are counted as they happen;
+ * interrupts falling due inside the handler are held to its end; the
+ * handler's cycles are timed; hps.wrpmc outside a handler is illegal.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "dise.h"
+#include "dise_runtime.h"
+#include "mem.h"
+#include "pmu.h"
+#include "timing_harness.h"
+
+/* The handler: d9 (the sampled pc) to the host, optionally reload counter
+ * d11 with RELOAD (kept in the handler's a1), return. */
+static uint32_t MFD(unsigned rd, unsigned n) { return 0x0bu | rd << 7 | 0u << 12 | n << 15; }
+static uint32_t NOTIFY(unsigned rs1) { return 0x0bu | 4u << 12 | rs1 << 15; }
+static uint32_t WRPMC(unsigned rs1, unsigned rs2) { return 0x0bu | 5u << 12 | rs1 << 15 | rs2 << 20; }
+#define HRET 0x0000200bu
+#define LUI(rd, imm20) enc_u(imm20, rd)
+
+typedef struct sampler {
+    uint64_t pcs[4096];
+    size_t n;
+} sampler_t;
+
+static void record(void *ctx, cpu_t *c, uint64_t pc)
+{
+    sampler_t *s = ctx;
+    if (s->n < 4096) s->pcs[s->n++] = pc;
+}
+
+/* A handler in its own address space: notify the pc, optionally reload the
+ * counter with `reload` (0 = leave it), then `pad` nops, then return.  It
+ * uses only t3 and t4, which the programs here never touch. */
+enum { T3 = 28, T4 = 29 };
+static mem_t *handler_mem(uint64_t reload, unsigned pad)
+{
+    mem_t *m = mem_new();
+    assert_true(mem_map(m, DISE_RUNTIME_BASE, 0x2000, MEM_PROT_READ | MEM_PROT_EXEC));
+    uint32_t code[64];
+    size_t n = 0;
+    code[n++] = MFD(T3, 9);
+    code[n++] = NOTIFY(T3);
+    if (reload) {
+        uint32_t hi = (uint32_t)((reload + 0x800) >> 12);     /* lui + addi pair */
+        code[n++] = MFD(T3, 11);                              /* the counter      */
+        code[n++] = LUI(T4, (int32_t)hi);
+        code[n++] = ADDI(T4, T4, (int32_t)(reload - ((uint64_t)hi << 12)));
+        code[n++] = WRPMC(T3, T4);
+    }
+    for (unsigned k = 0; k < pad; k++) code[n++] = NOP;
+    code[n++] = HRET;
+    assert_true(mem_write(m, DISE_RUNTIME_BASE, code, n * 4));
+    return m;
+}
+
+static pmu_t *new_pmu(mem_t *handler, sampler_t *s, unsigned skid, unsigned bits)
+{
+    pmu_config_t cfg = { .counters = 3, .counter_bits = bits, .skid = skid };
+    pmu_handler_t h = { .mem = handler, .entry = DISE_RUNTIME_BASE,
+                        .stack_top = DISE_RUNTIME_BASE + 0x2000, .pid = 1000,
+                        .notify = record, .notify_ctx = s };
+    return pmu_new(&cfg, &h);
+}
+
+/* Straight-line independent adds after the warm-up (one a cycle on
+ * inorder5 once the code is in the I-cache), ending in a jump to itself
+ * so that a run may take any number of instructions. */
+static size_t straight_adds(uint32_t *code, size_t n)
+{
+    const uint32_t warm[] = { WARM };
+    memcpy(code, warm, sizeof warm);
+    for (size_t k = AT; k < n - 1; k++) code[k] = ADD(T0, A1, A2);
+    code[n - 1] = BEQ(ZERO, ZERO, 0);
+    return n;
+}
+
+static void test_skid_moves_the_sample(void **state)
+{
+    static uint32_t code[MAXN];
+    size_t n = straight_adds(code, MAXN);
+    uint64_t sampled[2];
+    for (unsigned s = 0; s < 2; s++) {
+        unsigned skid = s ? 6 : 0;
+        sampler_t smp = { .n = 0 };
+        mem_t *h = handler_mem(0, 0);
+        pmu_t *p = new_pmu(h, &smp, skid, 16);
+        /* overflow 1400 cycles in: past the cold misses, inside the adds */
+        pmu_program(p, 0, PMU_CYCLES, (1u << 16) - 1400);
+        result_t r;
+        run_code_pmu("inorder5", none, code, n, n, p, &r);
+        assert_int_equal(smp.n, 1);
+        sampled[s] = smp.pcs[0];
+        assert_int_equal(result_stat(&r, "pmu.sampleSkidCycles"), skid);
+        assert_int_equal(result_stat(&r, "pmu.interrupts::cycles"), 1);
+        pmu_free(p);
+        mem_free(h);
+    }
+    assert_true(sampled[0] >= CODE + 4 * AT);
+    assert_int_equal(sampled[1] - sampled[0], 6 * 4);     /* six instructions later */
+}
+
+/* The handler reloads the counter with period 200 at its end: samples
+ * are about 200 program cycles plus the handler's cycles apart. */
+static void test_reloaded_counter_samples_every_period(void **state)
+{
+    static uint32_t code[MAXN];
+    const uint32_t loop[] = { WARM, ADD(T0, A1, A2), ADD(T1, A1, A2), ADD(T2, A1, A2),
+                              BEQ(ZERO, ZERO, -12) };
+    memcpy(code, loop, sizeof loop);
+    sampler_t smp = { .n = 0 };
+    mem_t *h = handler_mem((1u << 16) - 200, 0);
+    pmu_t *p = new_pmu(h, &smp, 6, 16);
+    pmu_program(p, 0, PMU_CYCLES, (1u << 16) - 2000);
+    result_t r;
+    run_code_pmu("inorder5", none, code, sizeof loop / 4, 20000, p, &r);
+    uint64_t irq = result_stat(&r, "pmu.interrupts::cycles");
+    uint64_t handler = result_stat(&r, "pmu.handlerCycles");
+    assert_int_equal(irq, smp.n);
+    /* cycles after the first overflow, less the handler's, are irq periods */
+    double per = (double)(r.cycles - 2000 - handler) / (double)irq;
+    if (!(per > 195 && per < 206))
+        fail_msg("%.1f cycles between samples, expected 200", per);
+    for (size_t k = 0; k < smp.n; k++)                     /* always a loop pc */
+        assert_true(smp.pcs[k] >= CODE + 4 * AT && smp.pcs[k] < CODE + 4 * (AT + 4));
+    pmu_free(p);
+    mem_free(h);
+}
+
+/* D-cache misses counted one by one: a counter with period 1 interrupts
+ * on every miss (loads to eight new lines). */
+static void test_event_counter(void **state)
+{
+    static uint32_t code[MAXN];
+    size_t n = straight_adds(code, 64);
+    for (int k = 0; k < 8; k++) code[AT + 4 * k] = LD(T0, A0, 256 + 64 * k);
+    sampler_t smp = { .n = 0 };
+    mem_t *h = handler_mem(0, 0);
+    pmu_t *p = new_pmu(h, &smp, 6, 16);
+    pmu_program(p, 1, PMU_DMISS, (1u << 16) - 1);
+    result_t r;
+    run_code_pmu("inorder5", none, code, n, n + 8 * 3, p, &r);
+    assert_int_equal(result_stat(&r, "pmu.interrupts::dmiss"), 1);  /* counts on from 0 */
+    pmu_free(p);
+    /* reloaded to period 1 by the handler: one interrupt a miss */
+    mem_t *h1 = handler_mem((1u << 16) - 1, 0);
+    smp.n = 0;
+    p = new_pmu(h1, &smp, 6, 16);
+    pmu_program(p, 1, PMU_DMISS, (1u << 16) - 1);
+    run_code_pmu("inorder5", none, code, n, n + 8 * 6, p, &r);
+    assert_int_equal(result_stat(&r, "pmu.interrupts::dmiss"), 9);  /* + the warm-up's */
+    pmu_free(p);
+    mem_free(h);
+    mem_free(h1);
+}
+
+/* A handler longer than the period: the next overflow falls due while it
+ * runs and waits for its end. */
+static void test_held_while_in_handler(void **state)
+{
+    static uint32_t code[MAXN];
+    size_t n = straight_adds(code, MAXN);
+    sampler_t smp = { .n = 0 };
+    mem_t *h = handler_mem((1u << 16) - 10, 30);
+    pmu_t *p = new_pmu(h, &smp, 6, 16);
+    pmu_program(p, 0, PMU_CYCLES, (1u << 16) - 1400);
+    result_t r;
+    run_code_pmu("inorder5", none, code, n, n + 200, p, &r);
+    assert_true(result_stat(&r, "pmu.interrupts::cycles") >= 3);
+    assert_true(result_stat(&r, "pmu.heldInterrupts") >= 2);
+    assert_true(result_stat(&r, "pmu.handlerCycles") >= 30);
+    pmu_free(p);
+    mem_free(h);
+}
+
+/* hps.wrpmc and hps.notify belong to the handler. */
+static void test_wrpmc_outside_handler_is_illegal(void **state)
+{
+    mem_t *m = mem_new();
+    assert_true(mem_map(m, DISE_RUNTIME_BASE, 0x1000, MEM_PROT_READ | MEM_PROT_EXEC));
+    const uint32_t code[] = { WRPMC(A0, A1) };
+    assert_true(mem_write(m, DISE_RUNTIME_BASE, code, sizeof code));
+    cpu_t *c = calloc(1, sizeof *c);
+    cpu_init(c, &isa_rv64, m);
+    c->pc = DISE_RUNTIME_BASE;
+    run_opts_t opts = { .max_insts = 1 };
+    assert_int_equal(cpu_run(c, &opts), STOP_ILLEGAL);
+    free(c);
+    mem_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_skid_moves_the_sample),
+        cmocka_unit_test(test_reloaded_counter_samples_every_period),
+        cmocka_unit_test(test_event_counter),
+        cmocka_unit_test(test_held_while_in_handler),
+        cmocka_unit_test(test_wrpmc_outside_handler_is_illegal),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
