@@ -34,20 +34,6 @@ struct dcpi {
     char epoch[4096];
 };
 
-static bool fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static bool fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
 /* ---- options ----------------------------------------------------------------------- */
 
 static bool parse_number(const char *s, const char *end, uint64_t *v)
@@ -70,7 +56,7 @@ static bool parse_event(const char *item, size_t len, unsigned counter_bits, dcp
     name[nlen] = 0;
     int e = pmu_event_by_name(name);
     if (e < 0)
-        return fail(err, errlen, "--dcpi-events: unknown event '%s'; expected cycles, insts, "
+        return set_error(err, errlen, "--dcpi-events: unknown event '%s'; expected cycles, insts, "
                     "imiss, dmiss or branchmp", name);
     ev->event = (pmu_event_t)e;
     ev->period_min = e == PMU_CYCLES ? 60000 : 2000;
@@ -82,12 +68,12 @@ static bool parse_event(const char *item, size_t len, unsigned counter_bits, dcp
                        : parse_number(colon + 1, end, &ev->period_min);
         if (!dash) ev->period_max = ev->period_min;
         if (!ok)
-            return fail(err, errlen, "--dcpi-events: '%.*s': expected EVENT:PERIOD or "
+            return set_error(err, errlen, "--dcpi-events: '%.*s': expected EVENT:PERIOD or "
                         "EVENT:MIN-MAX with decimal periods", (int)len, item);
     }
     uint64_t limit = 1ull << counter_bits;
     if (ev->period_min < 1 || ev->period_min > ev->period_max || ev->period_max > limit)
-        return fail(err, errlen, "--dcpi-events: '%.*s': the period range must be within 1.."
+        return set_error(err, errlen, "--dcpi-events: '%.*s': the period range must be within 1.."
                     "%" PRIu64 " (pmu.counter_bits %u) with MIN <= MAX", (int)len, item, limit,
                     counter_bits);
     return true;
@@ -100,14 +86,14 @@ bool dcpi_parse_events(const char *text, unsigned counter_bits, dcpi_options_t *
     for (const char *p = text;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (!len) return fail(err, errlen, "--dcpi-events: empty item in '%s'", text);
+        if (!len) return set_error(err, errlen, "--dcpi-events: empty item in '%s'", text);
         if (o->nevents == PMU_MAX_COUNTERS)
-            return fail(err, errlen, "--dcpi-events: at most %d events", PMU_MAX_COUNTERS);
+            return set_error(err, errlen, "--dcpi-events: at most %d events", PMU_MAX_COUNTERS);
         dcpi_event_t *ev = &o->events[o->nevents];
         if (!parse_event(p, len, counter_bits, ev, err, errlen)) return false;
         for (unsigned k = 0; k < o->nevents; k++)
             if (o->events[k].event == ev->event)
-                return fail(err, errlen, "--dcpi-events: %s given twice",
+                return set_error(err, errlen, "--dcpi-events: %s given twice",
                             pmu_event_names[ev->event]);
         o->nevents++;
         if (!comma) return true;
@@ -210,7 +196,7 @@ static bool configure_driver(dcpi_t *d, char *err, size_t errlen)
     }
     st.magic = DCPI_MAGIC;
     if (!mem_write(m, d->driver, &st, sizeof st))
-        return fail(err, errlen, "DCPI driver: its state is not mapped in the runtime");
+        return set_error(err, errlen, "DCPI driver: its state is not mapped in the runtime");
     /* the first periods, drawn like the driver draws the later ones */
     for (unsigned k = 0; k < d->opt.nevents; k++) {
         uint64_t period = dcpi_next_period(&st, k);
@@ -224,7 +210,7 @@ dcpi_t *dcpi_new(const dcpi_options_t *o, const isa_t *isa, const images_t *imag
                  char *err, size_t errlen)
 {
     if (o->nevents > o->hw.counters) {
-        fail(err, errlen, "--dcpi-events: %u events but pmu.counters = %u", o->nevents,
+        set_error(err, errlen, "--dcpi-events: %u events but pmu.counters = %u", o->nevents,
              o->hw.counters);
         return NULL;
     }
@@ -238,7 +224,7 @@ dcpi_t *dcpi_new(const dcpi_options_t *o, const isa_t *isa, const images_t *imag
     d->driver = dise_runtime_symbol(d->runtime, "dcpi_driver");
     uint64_t entry = dise_runtime_symbol(d->runtime, "DCPI_interrupt");
     if (!d->driver || !entry) {
-        fail(err, errlen, "handler runtime: no DCPI driver (dcpi_driver, DCPI_interrupt)");
+        set_error(err, errlen, "handler runtime: no DCPI driver (dcpi_driver, DCPI_interrupt)");
         goto bad;
     }
     pmu_handler_t h = { .mem = dise_runtime_mem(d->runtime), .entry = entry,

@@ -20,28 +20,14 @@
 
 enum { HEADER_WORDS = 7 };     /* magic, version, min, max, runs, total, n */
 
-static bool fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static bool fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
 static bool make_dir(const char *path, char *err, size_t errlen)
 {
     if (mkdir(path, 0777) == 0 || errno == EEXIST) {
         struct stat st;
         if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return true;
-        return fail(err, errlen, "%s: exists and is not a directory", path);
+        return set_error(err, errlen, "%s: exists and is not a directory", path);
     }
-    return fail(err, errlen, "%s: cannot create directory: %s", path, strerror(errno));
+    return set_error(err, errlen, "%s: cannot create directory: %s", path, strerror(errno));
 }
 
 /* ---- epochs ------------------------------------------------------------------- */
@@ -50,7 +36,7 @@ static bool make_dir(const char *path, char *err, size_t errlen)
 static bool newest_epoch(const char *db, unsigned *n, char *err, size_t errlen)
 {
     DIR *dir = opendir(db);
-    if (!dir) return fail(err, errlen, "%s: cannot read the profile database: %s", db,
+    if (!dir) return set_error(err, errlen, "%s: cannot read the profile database: %s", db,
                           strerror(errno));
     *n = 0;
     for (struct dirent *e; (e = readdir(dir));) {
@@ -75,7 +61,7 @@ bool profdb_latest_epoch(const char *db, char *out, size_t len, char *err, size_
 {
     unsigned n;
     if (!newest_epoch(db, &n, err, errlen)) return false;
-    if (n == 0) return fail(err, errlen, "%s: no epoch-NNNN directory: not a profile database", db);
+    if (n == 0) return set_error(err, errlen, "%s: no epoch-NNNN directory: not a profile database", db);
     snprintf(out, len, "%s/epoch-%04u", db, n);
     return true;
 }
@@ -85,7 +71,7 @@ bool profdb_latest_epoch(const char *db, char *out, size_t len, char *err, size_
 bool profdb_image_key(const char *path, char *out, size_t len, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) return fail(err, errlen, "%s: cannot read the image: %s", path, strerror(errno));
+    if (!f) return set_error(err, errlen, "%s: cannot read the image: %s", path, strerror(errno));
     uint64_t h = 0xcbf29ce484222325ull;                 /* FNV-1a 64 */
     unsigned char buf[65536];
     size_t n;
@@ -110,12 +96,12 @@ bool profdb_read(const char *file, profdb_file_t *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     FILE *f = fopen(file, "rb");
-    if (!f) return fail(err, errlen, "%s: cannot read: %s", file, strerror(errno));
+    if (!f) return set_error(err, errlen, "%s: cannot read: %s", file, strerror(errno));
     uint64_t h[HEADER_WORDS];
     bool ok = fread(h, sizeof h, 1, f) == 1;
     if (!ok || h[0] != PROFDB_MAGIC || h[1] != PROFDB_VERSION) {
         fclose(f);
-        return fail(err, errlen, "%s: not a profile file (expected magic HPSPROF2, version %u)",
+        return set_error(err, errlen, "%s: not a profile file (expected magic HPSPROF2, version %u)",
                     file, PROFDB_VERSION);
     }
     out->period_min = h[2];
@@ -134,7 +120,7 @@ bool profdb_read(const char *file, profdb_file_t *out, char *err, size_t errlen)
     fclose(f);
     if (!ok || sum != out->total) {
         profdb_file_free(out);
-        return fail(err, errlen, "%s: truncated or corrupt profile file", file);
+        return set_error(err, errlen, "%s: truncated or corrupt profile file", file);
     }
     return true;
 }
@@ -150,7 +136,7 @@ static bool write_file(const char *file, const profdb_file_t *p, char *err, size
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", file, (long)getpid());
     FILE *f = fopen(tmp, "wb");
-    if (!f) return fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+    if (!f) return set_error(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
     uint64_t h[HEADER_WORDS] = { PROFDB_MAGIC, PROFDB_VERSION, p->period_min, p->period_max,
                                  p->runs, p->total, p->n };
     bool ok = fwrite(h, sizeof h, 1, f) == 1 &&
@@ -158,7 +144,7 @@ static bool write_file(const char *file, const profdb_file_t *p, char *err, size
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, file) != 0) {
         unlink(tmp);
-        return fail(err, errlen, "%s: cannot write: %s", file, strerror(errno));
+        return set_error(err, errlen, "%s: cannot write: %s", file, strerror(errno));
     }
     return true;
 }
@@ -174,7 +160,7 @@ bool profdb_merge(const char *epoch, const char *image_path, const char *event,
     snprintf(file, sizeof file, "%s/path", dir);
     FILE *pf = fopen(file, "w");
     if (!pf || fprintf(pf, "%s\n", image_path) < 0 || fclose(pf) != 0)
-        return fail(err, errlen, "%s: cannot write: %s", file, strerror(errno));
+        return set_error(err, errlen, "%s: cannot write: %s", file, strerror(errno));
 
     snprintf(file, sizeof file, "%s/%s", dir, event);
     profdb_file_t old = { 0 };
@@ -215,7 +201,7 @@ bool profdb_for_each_image(const char *epoch, void (*fn)(void *ctx, const char *
                            void *ctx, char *err, size_t errlen)
 {
     DIR *d = opendir(epoch);
-    if (!d) return fail(err, errlen, "%s: cannot read: %s", epoch, strerror(errno));
+    if (!d) return set_error(err, errlen, "%s: cannot read: %s", epoch, strerror(errno));
     char **names = NULL;
     size_t n = 0, cap = 0;
     for (struct dirent *e; (e = readdir(d));) {

@@ -23,6 +23,7 @@
 #include "loader.h"
 #include "mem.h"
 #include "symtab.h"
+#include "util.h"
 
 /* The embedded images (the generated blob objects). */
 extern const unsigned char hps_runtime_rv64_start[], hps_runtime_rv64_end[];
@@ -53,49 +54,35 @@ struct dise_runtime {
     uint64_t stack_top;
 };
 
-static bool fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static bool fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
 static bool load_segments(dise_runtime_t *rt, Elf *elf, const unsigned char *image,
                           size_t size, char *err, size_t errlen)
 {
     size_t phnum = 0;
     if (elf_getphdrnum(elf, &phnum) != 0)
-        return fail(err, errlen, "handler runtime: no program headers: %s", elf_errmsg(-1));
+        return set_error(err, errlen, "handler runtime: no program headers: %s", elf_errmsg(-1));
     const uint64_t lo = DISE_RUNTIME_BASE;
     const uint64_t hi = DISE_RUNTIME_BASE + DISE_RUNTIME_SIZE - DISE_RUNTIME_STACK_SIZE;
     size_t loaded = 0;
     for (size_t k = 0; k < phnum; k++) {
         GElf_Phdr ph;
         if (!gelf_getphdr(elf, (int)k, &ph))
-            return fail(err, errlen, "handler runtime: program header %zu: %s", k,
+            return set_error(err, errlen, "handler runtime: program header %zu: %s", k,
                         elf_errmsg(-1));
         if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
         if (ph.p_filesz > ph.p_memsz || ph.p_offset > size || ph.p_filesz > size - ph.p_offset)
-            return fail(err, errlen, "handler runtime: segment %zu is corrupt", k);
+            return set_error(err, errlen, "handler runtime: segment %zu is corrupt", k);
         if (ph.p_vaddr < lo || ph.p_vaddr > hi || ph.p_memsz > hi - ph.p_vaddr)
-            return fail(err, errlen, "handler runtime: segment %zu (0x%" PRIx64 "+0x%" PRIx64
+            return set_error(err, errlen, "handler runtime: segment %zu (0x%" PRIx64 "+0x%" PRIx64
                         ") lies outside [0x%" PRIx64 ", 0x%" PRIx64 "), the runtime region "
                         "below its stack", k, (uint64_t)ph.p_vaddr, (uint64_t)ph.p_memsz, lo, hi);
         uint64_t end = ph.p_vaddr + ph.p_memsz;
         if (!mem_map_union(rt->mem, ph.p_vaddr, end, loader_segment_prot(ph.p_flags)) ||
             !mem_write(rt->mem, ph.p_vaddr, image + ph.p_offset, ph.p_filesz) ||
             !mem_zero(rt->mem, ph.p_vaddr + ph.p_filesz, ph.p_memsz - ph.p_filesz))
-            return fail(err, errlen, "handler runtime: cannot map segment %zu", k);
+            return set_error(err, errlen, "handler runtime: cannot map segment %zu", k);
         loaded++;
     }
-    if (!loaded) return fail(err, errlen, "handler runtime: no loadable segment");
+    if (!loaded) return set_error(err, errlen, "handler runtime: no loadable segment");
     return true;
 }
 
@@ -118,11 +105,11 @@ static bool load_symbols(dise_runtime_t *rt, Elf *elf, char *err, size_t errlen)
             if (rt->nsyms == cap) {
                 cap = cap ? 2 * cap : 32;
                 rt_symbol_t *p = realloc(rt->syms, cap * sizeof *p);
-                if (!p) return fail(err, errlen, "handler runtime: out of memory");
+                if (!p) return set_error(err, errlen, "handler runtime: out of memory");
                 rt->syms = p;
             }
             char *copy = strdup(name);
-            if (!copy) return fail(err, errlen, "handler runtime: out of memory");
+            if (!copy) return set_error(err, errlen, "handler runtime: out of memory");
             rt->syms[rt->nsyms++] = (rt_symbol_t){ copy, s.st_value, s.st_size };
         }
     }
@@ -140,18 +127,18 @@ static const rt_symbol_t *find_symbol(const dise_runtime_t *rt, const char *name
 static bool init_buffer(dise_runtime_t *rt, char *err, size_t errlen)
 {
     const rt_symbol_t *s = find_symbol(rt, "hps_profile");
-    if (!s) return fail(err, errlen, "handler runtime: no symbol hps_profile");
+    if (!s) return set_error(err, errlen, "handler runtime: no symbol hps_profile");
     if (s->size != sizeof(hps_profile_t))
-        return fail(err, errlen, "handler runtime: hps_profile is %" PRIu64 " bytes, the host "
+        return set_error(err, errlen, "handler runtime: hps_profile is %" PRIu64 " bytes, the host "
                     "expects %zu (stale build?)", s->size, sizeof(hps_profile_t));
     const guest_page_t *pg = mem_page(rt->mem, s->addr);
     const guest_page_t *pg_end = mem_page(rt->mem, s->addr + s->size - 1);
     if (!pg || !pg_end || !(pg->prot & MEM_PROT_WRITE) || !(pg_end->prot & MEM_PROT_WRITE))
-        return fail(err, errlen, "handler runtime: hps_profile is not in writable memory");
+        return set_error(err, errlen, "handler runtime: hps_profile is not in writable memory");
     hps_profile_header_t h = { .magic = HPS_PROFILE_MAGIC, .version = HPS_PROFILE_VERSION,
                                .capacity = HPS_PROFILE_CAPACITY };
     if (!mem_write(rt->mem, s->addr, &h, sizeof h))
-        return fail(err, errlen, "handler runtime: cannot write hps_profile");
+        return set_error(err, errlen, "handler runtime: cannot write hps_profile");
     rt->buffer = s->addr;
     return true;
 }
@@ -160,21 +147,21 @@ static bool load_image(dise_runtime_t *rt, const unsigned char *image, size_t si
                        char *err, size_t errlen)
 {
     if (elf_version(EV_CURRENT) == EV_NONE)
-        return fail(err, errlen, "handler runtime: libelf initialisation failed: %s",
+        return set_error(err, errlen, "handler runtime: libelf initialisation failed: %s",
                     elf_errmsg(-1));
     /* libelf wants a writable image; the embedded one is read-only. */
     char *copy = malloc(size);
-    if (!copy) return fail(err, errlen, "handler runtime: out of memory");
+    if (!copy) return set_error(err, errlen, "handler runtime: out of memory");
     memcpy(copy, image, size);
     Elf *elf = elf_memory(copy, size);
     bool ok = false;
     GElf_Ehdr eh;
     if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
-        fail(err, errlen, "handler runtime: embedded image is not an ELF file");
+        set_error(err, errlen, "handler runtime: embedded image is not an ELF file");
     else if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_type != ET_EXEC)
-        fail(err, errlen, "handler runtime: embedded image is not a 64-bit executable");
+        set_error(err, errlen, "handler runtime: embedded image is not a 64-bit executable");
     else if (eh.e_machine != rt->isa->elf_machine)
-        fail(err, errlen, "handler runtime: embedded image is for ELF machine %u, not %s",
+        set_error(err, errlen, "handler runtime: embedded image is for ELF machine %u, not %s",
              eh.e_machine, rt->isa->name);
     else
         ok = load_segments(rt, elf, image, size, err, errlen) &&
@@ -183,28 +170,28 @@ static bool load_image(dise_runtime_t *rt, const unsigned char *image, size_t si
     free(copy);
     if (!ok) return false;
     rt->symtab = symtab_load_memory(image, size);
-    if (!rt->symtab) return fail(err, errlen, "handler runtime: out of memory");
+    if (!rt->symtab) return set_error(err, errlen, "handler runtime: out of memory");
     return true;
 }
 
 dise_runtime_t *dise_runtime_load(const isa_t *isa, char *err, size_t errlen)
 {
     if (!isa) {
-        fail(err, errlen, "handler runtime: no ISA");
+        set_error(err, errlen, "handler runtime: no ISA");
         return NULL;
     }
     const embedded_runtime_t *e = NULL;
     for (size_t k = 0; k < sizeof embedded / sizeof embedded[0]; k++)
         if (embedded[k].elf_machine == isa->elf_machine) e = &embedded[k];
     if (!e) {
-        fail(err, errlen, "no DISE handler runtime for ISA %s yet: profiles that call "
+        set_error(err, errlen, "no DISE handler runtime for ISA %s yet: profiles that call "
              "handlers are not available for it", isa->name);
         return NULL;
     }
     dise_runtime_t *rt = calloc(1, sizeof *rt);
     if (!rt || !(rt->mem = mem_new())) {
         free(rt);
-        fail(err, errlen, "handler runtime: out of memory");
+        set_error(err, errlen, "handler runtime: out of memory");
         return NULL;
     }
     rt->isa = isa;
@@ -212,7 +199,7 @@ dise_runtime_t *dise_runtime_load(const isa_t *isa, char *err, size_t errlen)
     bool ok = load_image(rt, e->start, (size_t)(e->end - e->start), err, errlen);
     if (ok && !mem_map(rt->mem, rt->stack_top - DISE_RUNTIME_STACK_SIZE,
                        DISE_RUNTIME_STACK_SIZE, MEM_PROT_READ | MEM_PROT_WRITE))
-        ok = fail(err, errlen, "handler runtime: cannot map the handler stack");
+        ok = set_error(err, errlen, "handler runtime: cannot map the handler stack");
     if (!ok) {
         dise_runtime_free(rt);
         return NULL;

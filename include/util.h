@@ -1,14 +1,21 @@
 /*
- * util.h - host allocation that never returns NULL: running out of host
- * memory ends hps-sim with EX_SOFTWARE (70) and one line on stderr.
+ * util.h - host allocation that never returns NULL (running out of host
+ * memory ends hps-sim with EX_SOFTWARE (70) and one line on stderr), and
+ * the error convention of the modules that never print: a message into
+ * the caller's buffer, and false.
  */
 #ifndef HPS_UTIL_H
 #define HPS_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
+
+/* printf into err (errlen bytes; either may be 0/NULL); returns false. */
+bool set_error(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif /* HPS_UTIL_H */

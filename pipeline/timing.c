@@ -226,6 +226,24 @@ static inline void time_one(timing_t *t, const insn_t *in, uint64_t addr, uint64
     }
 }
 
+/* Time an instruction the core has just stepped. */
+static inline void time_step(timing_t *t, cpu_t *c, const insn_t *in)
+{
+    time_one(t, in, c->mem_addr, c->pc);
+    t->seq++;
+    c->cycle = t->cycles;
+}
+
+/* Step and time the instruction at c->pc; returns its pc. */
+static inline uint64_t timed_step(timing_t *t, cpu_t *c, uint64_t *page_base, insn_t **slots)
+{
+    uint64_t pc = c->pc;
+    insn_t *in = core_lookup(c, pc, page_base, slots);
+    core_step(c, in, pc);
+    time_step(t, c, in);
+    return pc;
+}
+
 typedef struct loop_ctx { timing_t *t; } loop_ctx_t;
 
 static void timing_loop(cpu_t *c, void *ctx)
@@ -234,12 +252,7 @@ static void timing_loop(cpu_t *c, void *ctx)
     uint64_t page_base = ~0ull;
     insn_t *slots = NULL;
     for (;;) {
-        uint64_t pc = c->pc;
-        insn_t *in = core_lookup(c, pc, &page_base, &slots);
-        core_step(c, in, pc);
-        time_one(t, in, c->mem_addr, c->pc);
-        t->seq++;
-        c->cycle = t->cycles;
+        timed_step(t, c, &page_base, &slots);
         if (unlikely(++c->instret >= c->inst_limit)) return;
     }
 }
@@ -251,13 +264,6 @@ static void timing_loop(cpu_t *c, void *ctx)
  * steps, are timed with their role, which the cycles are charged to, and
  * the decode penalty of the replacement. */
 typedef struct dise_loop_ctx { timing_t *t; dise_t *d; } dise_loop_ctx_t;
-
-static void time_insn(timing_t *t, cpu_t *c, const insn_t *in)
-{
-    time_one(t, in, c->mem_addr, c->pc);
-    t->seq++;
-    c->cycle = t->cycles;
-}
 
 /* Time a step of the edited stream that dise_step (or a diverted step)
  * executed: `in` is the record, d->kind whose it is. */
@@ -274,7 +280,7 @@ static void time_edited(timing_t *t, dise_t *d, cpu_t *c, const insn_t *in)
     t->front_penalty = d->penalty_pending;
     t->penalty_role = d->penalty_role;
     d->penalty_pending = 0;
-    time_insn(t, c, in);
+    time_step(t, c, in);
     t->front_penalty = 0;
     t->cur_role = DISE_ROLE_NONE;
 }
@@ -314,9 +320,7 @@ static void timing_dise_loop(cpu_t *c, void *ctx)
             if (!timing_dise_edited(t, d, c)) break;
             continue;
         }
-        time_one(t, in, c->mem_addr, c->pc);
-        t->seq++;
-        c->cycle = t->cycles;
+        time_step(t, c, in);
         if (unlikely(++c->instret >= c->inst_limit)) break;
     }
 }
@@ -345,12 +349,7 @@ static bool timing_pmu_handler(timing_t *t, pmu_t *p, cpu_t *c)
     insn_t *slots = NULL;
     bool more = true;
     while (pmu_in_handler(p)) {
-        uint64_t pc = c->pc;
-        insn_t *in = core_lookup(c, pc, &page_base, &slots);
-        core_step(c, in, pc);
-        time_one(t, in, c->mem_addr, c->pc);
-        t->seq++;
-        c->cycle = t->cycles;
+        timed_step(t, c, &page_base, &slots);
         n++;
         pmu_handler_cycle(p, t->head_sum - 1);
         if (unlikely(++c->instret >= c->inst_limit)) {
@@ -373,12 +372,7 @@ static void timing_pmu_loop(cpu_t *c, void *ctx)
     uint64_t page_base = ~0ull;
     insn_t *slots = NULL;
     for (;;) {
-        uint64_t pc = c->pc;
-        insn_t *in = core_lookup(c, pc, &page_base, &slots);
-        core_step(c, in, pc);
-        time_one(t, in, c->mem_addr, c->pc);
-        t->seq++;
-        c->cycle = t->cycles;
+        uint64_t pc = timed_step(t, c, &page_base, &slots);
         if (unlikely(++c->instret >= c->inst_limit)) return;
         if (unlikely(t->head_sum > pmu_due_cycle(p) || c->instret >= pmu_due_insts(p))) {
             pmu_interrupt(p, c, pc, t->head_sum - 1);

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "loader.h"
+#include "util.h"
 
 /* ---- address-space layouts ------------------------------------------- */
 
@@ -87,20 +88,6 @@ typedef struct elf_file {
     GElf_Phdr *ph;          /* phnum program headers, or NULL */
 } elf_file_t;
 
-static bool fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static bool fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
 /* ---- identification --------------------------------------------------- */
 
 static const char *machine_name(int m)
@@ -146,33 +133,33 @@ static bool check_ident(const elf_file_t *f, char *err, size_t errlen)
     unsigned char id[EI_NIDENT] = {0};
     ssize_t n = pread(f->fd, id, sizeof id, 0);
     if (n < 0)
-        return fail(err, errlen, "%s: cannot read: %s", f->path, strerror(errno));
+        return set_error(err, errlen, "%s: cannot read: %s", f->path, strerror(errno));
     if (n == 0)
-        return fail(err, errlen, "%s: empty file, not an ELF executable", f->path);
+        return set_error(err, errlen, "%s: empty file, not an ELF executable", f->path);
     size_t have = (size_t)n < SELFMAG ? (size_t)n : SELFMAG;
     if (memcmp(id, ELFMAG, have) != 0)
-        return fail(err, errlen, "%s: not an ELF file (no ELF magic number)", f->path);
+        return set_error(err, errlen, "%s: not an ELF file (no ELF magic number)", f->path);
     if ((size_t)n < EI_NIDENT)
-        return fail(err, errlen, "%s: truncated ELF: file is %" PRIu64 " bytes, shorter "
+        return set_error(err, errlen, "%s: truncated ELF: file is %" PRIu64 " bytes, shorter "
                     "than the ELF identification", f->path, f->size);
     if (id[EI_CLASS] == ELFCLASS32)
-        return fail(err, errlen, "%s: 32-bit ELF (e_ident[EI_CLASS] is ELFCLASS32); "
+        return set_error(err, errlen, "%s: 32-bit ELF (e_ident[EI_CLASS] is ELFCLASS32); "
                     "hps-sim runs 64-bit (ELFCLASS64) RISC-V and Alpha programs", f->path);
     if (f->size < sizeof(Elf64_Ehdr))
-        return fail(err, errlen, "%s: truncated ELF: file is %" PRIu64 " bytes, shorter "
+        return set_error(err, errlen, "%s: truncated ELF: file is %" PRIu64 " bytes, shorter "
                     "than the %zu-byte ELF header", f->path, f->size, sizeof(Elf64_Ehdr));
     if (id[EI_CLASS] != ELFCLASS64)
-        return fail(err, errlen, "%s: corrupt ELF: invalid class %u in e_ident",
+        return set_error(err, errlen, "%s: corrupt ELF: invalid class %u in e_ident",
                     f->path, id[EI_CLASS]);
     if (id[EI_DATA] == ELFDATA2MSB)
-        return fail(err, errlen, "%s: big-endian ELF (e_ident[EI_DATA] is ELFDATA2MSB); "
+        return set_error(err, errlen, "%s: big-endian ELF (e_ident[EI_DATA] is ELFDATA2MSB); "
                     "hps-sim runs little-endian (ELFDATA2LSB) RISC-V and Alpha programs",
                     f->path);
     if (id[EI_DATA] != ELFDATA2LSB)
-        return fail(err, errlen, "%s: corrupt ELF: invalid data encoding %u in e_ident",
+        return set_error(err, errlen, "%s: corrupt ELF: invalid data encoding %u in e_ident",
                     f->path, id[EI_DATA]);
     if (id[EI_VERSION] != EV_CURRENT)
-        return fail(err, errlen, "%s: corrupt ELF: invalid version %u in e_ident",
+        return set_error(err, errlen, "%s: corrupt ELF: invalid version %u in e_ident",
                     f->path, id[EI_VERSION]);
     return true;
 }
@@ -192,14 +179,14 @@ static bool check_flags(const elf_file_t *f, char *err, size_t errlen)
 {
     uint64_t fl = f->eh.e_flags;
     if (f->eh.e_machine == EM_ALPHA && (fl & EF_ALPHA_32BIT))
-        return fail(err, errlen, "%s: unsupported Alpha ELF feature: e_flags 0x%" PRIx64
+        return set_error(err, errlen, "%s: unsupported Alpha ELF feature: e_flags 0x%" PRIx64
                     " has EF_ALPHA_32BIT (32-bit address space, -taso); expected a "
                     "64-bit address-space program", f->path, fl);
     if (f->eh.e_machine == EM_RISCV && (fl & EF_RISCV_RVE))
-        return fail(err, errlen, "%s: unsupported RISC-V ELF feature: e_flags 0x%" PRIx64
+        return set_error(err, errlen, "%s: unsupported RISC-V ELF feature: e_flags 0x%" PRIx64
                     " has EF_RISCV_RVE (RV64E); expected an RV64GC program", f->path, fl);
     if (f->eh.e_machine == EM_RISCV && (fl & EF_RISCV_FLOAT_ABI) == 6)
-        return fail(err, errlen, "%s: unsupported RISC-V ELF feature: e_flags 0x%" PRIx64
+        return set_error(err, errlen, "%s: unsupported RISC-V ELF feature: e_flags 0x%" PRIx64
                     " selects the quad-float ABI; expected lp64d (or lp64/lp64f)",
                     f->path, fl);
     return true;
@@ -210,16 +197,16 @@ static bool check_header(const elf_file_t *f, char *err, size_t errlen)
     const GElf_Ehdr *eh = &f->eh;
     if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) {
         const char *what = type_name(eh->e_type);
-        if (what) return fail(err, errlen, "%s: %s", f->path, what);
-        return fail(err, errlen, "%s: ELF file of unknown type 0x%x, not an executable",
+        if (what) return set_error(err, errlen, "%s: %s", f->path, what);
+        return set_error(err, errlen, "%s: ELF file of unknown type 0x%x, not an executable",
                     f->path, eh->e_type);
     }
     if (!machine_known(eh->e_machine)) {
         const char *name = machine_name(eh->e_machine);
         if (name)
-            return fail(err, errlen, "%s: %s executable (ELF machine %u); hps-sim runs "
+            return set_error(err, errlen, "%s: %s executable (ELF machine %u); hps-sim runs "
                         "RISC-V RV64 and Alpha programs", f->path, name, eh->e_machine);
-        return fail(err, errlen, "%s: unsupported machine (ELF machine %u); hps-sim "
+        return set_error(err, errlen, "%s: unsupported machine (ELF machine %u); hps-sim "
                     "runs RISC-V RV64 (%d) and Alpha (%d) programs", f->path,
                     eh->e_machine, EM_RISCV, EM_ALPHA);
     }
@@ -245,25 +232,25 @@ static bool elf_open(elf_file_t *f, const char *path, char *err, size_t errlen)
     f->path = path;
     f->fd = open(path, O_RDONLY | O_CLOEXEC);
     if (f->fd < 0)
-        return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return set_error(err, errlen, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
     if (fstat(f->fd, &st) != 0)
-        return fail(err, errlen, "%s: cannot stat: %s", path, strerror(errno));
+        return set_error(err, errlen, "%s: cannot stat: %s", path, strerror(errno));
     if (S_ISDIR(st.st_mode))
-        return fail(err, errlen, "%s: is a directory, not an executable", path);
+        return set_error(err, errlen, "%s: is a directory, not an executable", path);
     if (!S_ISREG(st.st_mode))
-        return fail(err, errlen, "%s: not a regular file", path);
+        return set_error(err, errlen, "%s: not a regular file", path);
     f->size = (uint64_t)st.st_size;
     if (!check_ident(f, err, errlen)) return false;
 
     if (elf_version(EV_CURRENT) == EV_NONE)
-        return fail(err, errlen, "%s: libelf initialisation failed: %s", path,
+        return set_error(err, errlen, "%s: libelf initialisation failed: %s", path,
                     elf_errmsg(-1));
     f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
     if (!f->elf || elf_kind(f->elf) != ELF_K_ELF)
-        return fail(err, errlen, "%s: not an ELF file", path);
+        return set_error(err, errlen, "%s: not an ELF file", path);
     if (!gelf_getehdr(f->elf, &f->eh))
-        return fail(err, errlen, "%s: corrupt ELF header: %s", path, elf_errmsg(-1));
+        return set_error(err, errlen, "%s: corrupt ELF header: %s", path, elf_errmsg(-1));
     return check_header(f, err, errlen);
 }
 
@@ -272,31 +259,31 @@ static bool read_phdrs(elf_file_t *f, char *err, size_t errlen)
 {
     const GElf_Ehdr *eh = &f->eh;
     if (eh->e_phnum == 0)
-        return fail(err, errlen, "%s: corrupt ELF: no program headers (e_phnum is 0)",
+        return set_error(err, errlen, "%s: corrupt ELF: no program headers (e_phnum is 0)",
                     f->path);
     if (eh->e_phnum == PN_XNUM)
-        return fail(err, errlen, "%s: corrupt ELF: extended program header count "
+        return set_error(err, errlen, "%s: corrupt ELF: extended program header count "
                     "(e_phnum 0xffff) is not supported", f->path);
     if (eh->e_phentsize != sizeof(Elf64_Phdr))
-        return fail(err, errlen, "%s: corrupt ELF: program header entry size %u, "
+        return set_error(err, errlen, "%s: corrupt ELF: program header entry size %u, "
                     "expected %zu", f->path, eh->e_phentsize, sizeof(Elf64_Phdr));
     uint64_t bytes = (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr);
     if (bytes > MAX_PHDR_BYTES)
-        return fail(err, errlen, "%s: corrupt ELF: %u program headers is too many",
+        return set_error(err, errlen, "%s: corrupt ELF: %u program headers is too many",
                     f->path, eh->e_phnum);
     if (eh->e_phoff > f->size || bytes > f->size - eh->e_phoff)
-        return fail(err, errlen, "%s: truncated ELF: program header table (offset 0x%"
+        return set_error(err, errlen, "%s: truncated ELF: program header table (offset 0x%"
                     PRIx64 ", %u entries) extends past end of file (file is 0x%" PRIx64
                     " bytes)", f->path, (uint64_t)eh->e_phoff, eh->e_phnum, f->size);
     size_t n = 0;
     if (elf_getphdrnum(f->elf, &n) != 0 || n != eh->e_phnum)
-        return fail(err, errlen, "%s: corrupt ELF: cannot read program headers: %s",
+        return set_error(err, errlen, "%s: corrupt ELF: cannot read program headers: %s",
                     f->path, elf_errmsg(-1));
     f->ph = calloc(n, sizeof *f->ph);
-    if (!f->ph) return fail(err, errlen, "%s: out of memory", f->path);
+    if (!f->ph) return set_error(err, errlen, "%s: out of memory", f->path);
     for (size_t k = 0; k < n; k++)
         if (!gelf_getphdr(f->elf, (int)k, &f->ph[k]))
-            return fail(err, errlen, "%s: corrupt ELF: program header %zu: %s",
+            return set_error(err, errlen, "%s: corrupt ELF: program header %zu: %s",
                         f->path, k, elf_errmsg(-1));
     f->phnum = n;
     return true;
@@ -308,7 +295,7 @@ static bool check_file_range(const elf_file_t *f, size_t k, char *err, size_t er
 {
     const GElf_Phdr *p = &f->ph[k];
     if (p->p_offset > f->size || p->p_filesz > f->size - p->p_offset)
-        return fail(err, errlen, "%s: truncated ELF: segment %zu extends past end of "
+        return set_error(err, errlen, "%s: truncated ELF: segment %zu extends past end of "
                     "file (offset 0x%" PRIx64 " size 0x%" PRIx64 ", file is 0x%" PRIx64
                     " bytes)", f->path, k, (uint64_t)p->p_offset, (uint64_t)p->p_filesz,
                     f->size);
@@ -321,20 +308,20 @@ static bool check_load_segment(const elf_file_t *f, size_t k, uint64_t bias,
     const GElf_Phdr *p = &f->ph[k];
     if (!check_file_range(f, k, err, errlen)) return false;
     if (p->p_filesz > p->p_memsz)
-        return fail(err, errlen, "%s: corrupt ELF: segment %zu has file size 0x%" PRIx64
+        return set_error(err, errlen, "%s: corrupt ELF: segment %zu has file size 0x%" PRIx64
                     " larger than its memory size 0x%" PRIx64, f->path, k,
                     (uint64_t)p->p_filesz, (uint64_t)p->p_memsz);
     if (p->p_memsz > MAX_SEGMENT_BYTES)
-        return fail(err, errlen, "%s: corrupt ELF: segment %zu memory size 0x%" PRIx64
+        return set_error(err, errlen, "%s: corrupt ELF: segment %zu memory size 0x%" PRIx64
                     " is over the 4 GiB limit", f->path, k, (uint64_t)p->p_memsz);
     uint64_t start = p->p_vaddr + bias, end = start + p->p_memsz;
     uint64_t stack_lo = lay->stack_top - lay->stack_size;
     if (start < p->p_vaddr || end < start || end > lay->addr_limit)
-        return fail(err, errlen, "%s: corrupt ELF: segment %zu (0x%" PRIx64 "+0x%" PRIx64
+        return set_error(err, errlen, "%s: corrupt ELF: segment %zu (0x%" PRIx64 "+0x%" PRIx64
                     ") lies outside the guest address space", f->path, k,
                     (uint64_t)p->p_vaddr, (uint64_t)p->p_memsz);
     if (p->p_memsz && start < lay->stack_top && stack_lo < end)
-        return fail(err, errlen, "%s: segment %zu (0x%" PRIx64 "+0x%" PRIx64 ") overlaps "
+        return set_error(err, errlen, "%s: segment %zu (0x%" PRIx64 "+0x%" PRIx64 ") overlaps "
                     "the stack [0x%" PRIx64 ", 0x%" PRIx64 "); expected it outside",
                     f->path, k, start, (uint64_t)p->p_memsz, stack_lo, lay->stack_top);
     return true;
@@ -354,16 +341,16 @@ static bool copy_file_bytes(const elf_file_t *f, mem_t *mem, uint64_t addr,
 {
     enum { CHUNK = 1 << 20 };
     uint8_t *buf = malloc(len < CHUNK ? (len ? len : 1) : CHUNK);
-    if (!buf) return fail(err, errlen, "%s: out of memory", f->path);
+    if (!buf) return set_error(err, errlen, "%s: out of memory", f->path);
     bool ok = true;
     while (ok && len) {
         size_t n = len < CHUNK ? (size_t)len : CHUNK;
         ssize_t got = pread(f->fd, buf, n, (off_t)off);
         if (got != (ssize_t)n)
-            ok = fail(err, errlen, "%s: read error at offset 0x%" PRIx64 ": %s", f->path,
+            ok = set_error(err, errlen, "%s: read error at offset 0x%" PRIx64 ": %s", f->path,
                       off, got < 0 ? strerror(errno) : "file changed while loading");
         else if (!mem_write(mem, addr, buf, n))
-            ok = fail(err, errlen, "%s: cannot write segment at 0x%" PRIx64, f->path, addr);
+            ok = set_error(err, errlen, "%s: cannot write segment at 0x%" PRIx64, f->path, addr);
         addr += n; off += n; len -= n;
     }
     free(buf);
@@ -381,7 +368,7 @@ static bool map_segment(const elf_file_t *f, size_t k, uint64_t bias, uint64_t p
     if (p->p_memsz == 0) return true;
     if (!mem_map_union(mem, start & ~(page - 1), (end + page - 1) & ~(page - 1),
                        loader_segment_prot(p->p_flags)))
-        return fail(err, errlen, "%s: cannot map segment %zu at 0x%" PRIx64, f->path,
+        return set_error(err, errlen, "%s: cannot map segment %zu at 0x%" PRIx64, f->path,
                     k, start);
     if (!copy_file_bytes(f, mem, start, p->p_offset, p->p_filesz, err, errlen))
         return false;
@@ -390,7 +377,7 @@ static bool map_segment(const elf_file_t *f, size_t k, uint64_t bias, uint64_t p
     uint64_t page_end = (bss + GUEST_PAGE_MASK) & ~GUEST_PAGE_MASK;
     uint64_t tail = (page_end < end ? page_end : end) - bss;
     if (tail && !mem_zero(mem, bss, tail))
-        return fail(err, errlen, "%s: cannot clear bss of segment %zu", f->path, k);
+        return set_error(err, errlen, "%s: cannot clear bss of segment %zu", f->path, k);
     return true;
 }
 
@@ -488,7 +475,7 @@ static bool read_interp(const elf_file_t *f, size_t k, image_t *img,
     char buf[sizeof img->interp] = {0};
     size_t n = p->p_filesz < sizeof buf - 1 ? (size_t)p->p_filesz : sizeof buf - 1;
     if (pread(f->fd, buf, n, (off_t)p->p_offset) != (ssize_t)n)
-        return fail(err, errlen, "%s: cannot read PT_INTERP: %s", f->path,
+        return set_error(err, errlen, "%s: cannot read PT_INTERP: %s", f->path,
                     strerror(errno));
     buf[n] = '\0';
     memcpy(img->interp, buf, sizeof buf);
@@ -514,10 +501,10 @@ static bool map_image(const elf_file_t *f, uint64_t bias, const guest_layout_t *
         if (p->p_vaddr + bias + p->p_memsz > hi) hi = p->p_vaddr + bias + p->p_memsz;
     }
     if (!loads)
-        return fail(err, errlen, "%s: corrupt ELF: no loadable (PT_LOAD) segments",
+        return set_error(err, errlen, "%s: corrupt ELF: no loadable (PT_LOAD) segments",
                     f->path);
     if (!entry_is_mapped(f, f->eh.e_entry))
-        return fail(err, errlen, "%s: corrupt ELF: entry point 0x%" PRIx64 " is not "
+        return set_error(err, errlen, "%s: corrupt ELF: entry point 0x%" PRIx64 " is not "
                     "inside any loadable segment", f->path, (uint64_t)f->eh.e_entry);
     for (size_t k = 0; k < f->phnum; k++)
         if (f->ph[k].p_type == PT_LOAD &&
@@ -557,7 +544,7 @@ static bool interp_fail(const char *prog, const char *inner, char *err, size_t e
 {
     char copy[2048];
     snprintf(copy, sizeof copy, "%s", inner);
-    return fail(err, errlen, "%s: ELF interpreter %s", prog, copy);
+    return set_error(err, errlen, "%s: ELF interpreter %s", prog, copy);
 }
 
 /* Check the opened interpreter against the program it serves. */
@@ -594,14 +581,14 @@ static bool load_interp(const elf_file_t *prog, const char *sysroot,
 {
     char full[1024], inner[2048];
     if (img->interp[0] != '/')
-        return fail(err, errlen, "%s: corrupt ELF: PT_INTERP \"%s\" is not an absolute "
+        return set_error(err, errlen, "%s: corrupt ELF: PT_INTERP \"%s\" is not an absolute "
                     "path", prog->path, img->interp);
     if ((size_t)snprintf(full, sizeof full, "%s%s", sysroot, img->interp) >= sizeof full)
-        return fail(err, errlen, "%s: --sysroot %s: path of the ELF interpreter is too long",
+        return set_error(err, errlen, "%s: --sysroot %s: path of the ELF interpreter is too long",
                     prog->path, sysroot);
     struct stat st;
     if (stat(full, &st) != 0)
-        return fail(err, errlen, "%s: ELF interpreter %s not found under --sysroot %s "
+        return set_error(err, errlen, "%s: ELF interpreter %s not found under --sysroot %s "
                     "(no %s); expected a sysroot holding the program's dynamic linker and "
                     "libraries, e.g. %s", prog->path, img->interp, sysroot, full,
                     example_sysroot(prog->eh.e_machine));
@@ -640,14 +627,14 @@ static bool load_checked(elf_file_t *f, const isa_t *isa, const char *sysroot, m
 {
     const guest_layout_t *lay = loader_layout(isa);
     if (isa && f->eh.e_machine != isa->elf_machine)
-        return fail(err, errlen, "%s: ELF machine %u does not match the %s ISA",
+        return set_error(err, errlen, "%s: ELF machine %u does not match the %s ISA",
                     f->path, f->eh.e_machine, isa->name);
     if (!read_phdrs(f, err, errlen)) return false;
     for (size_t k = 0; k < f->phnum; k++)
         if (f->ph[k].p_type == PT_INTERP && !read_interp(f, k, img, err, errlen))
             return false;
     if (img->is_dynamic && !sysroot)
-        return fail(err, errlen, "%s: dynamically linked executable (interpreter %s); "
+        return set_error(err, errlen, "%s: dynamically linked executable (interpreter %s); "
                     "run it with --sysroot DIR, a directory holding its dynamic linker and "
                     "libraries (e.g. --sysroot %s), or link it with -static", f->path,
                     img->interp, example_sysroot(f->eh.e_machine));

@@ -1,8 +1,9 @@
 /*
- * util.c - allocation helpers (util.h).
+ * util.c - allocation helpers and the error message convention (util.h).
  */
 #include "util.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,4 +33,15 @@ char *xstrdup(const char *s)
     char *p = strdup(s);
     if (!p) out_of_memory();
     return p;
+}
+
+bool set_error(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return false;
 }
