@@ -1,0 +1,284 @@
+/*
+ * cfg.c - a procedure's control-flow graph and its frequency equivalence
+ * classes (cfg.h).
+ */
+#include "cfg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* ---- decoding and blocks ------------------------------------------------------ */
+
+static size_t decode_all(const isa_t *isa, const uint8_t *code, uint64_t start, size_t size,
+                         insn_t **out)
+{
+    size_t n = 0, cap = 64;
+    insn_t *v = xcalloc(cap, sizeof *v);
+    for (uint64_t pc = start; pc < start + size;) {
+        size_t left = (size_t)(start + size - pc), avail = left < 4 ? left : 4;
+        if (n == cap) v = xrealloc(v, (cap *= 2) * sizeof *v);
+        if (!isa->decode(pc, code + (pc - start), avail, &v[n]) || !v[n].len) break;
+        pc += v[n++].len;
+    }
+    *out = v;
+    return n;
+}
+
+static bool is_transfer(const insn_t *in)
+{
+    return (in->flags & (IF_BRANCH | IF_JUMP | IF_RETURN)) && !(in->flags & IF_CALL);
+}
+
+/* The instruction starting at pc, or -1. */
+static long insn_at(const cfg_t *g, uint64_t pc)
+{
+    size_t lo = 0, hi = g->ninsns;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (g->insns[mid].pc < pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < g->ninsns && g->insns[lo].pc == pc ? (long)lo : -1;
+}
+
+static void split_blocks(cfg_t *g)
+{
+    bool *leader = xcalloc(g->ninsns + 1, sizeof *leader);
+    leader[0] = true;
+    for (size_t k = 0; k < g->ninsns; k++) {
+        const insn_t *in = &g->insns[k];
+        if (!is_transfer(in)) continue;
+        leader[k + 1] = true;
+        long t = (in->flags & IF_DIRECT) ? insn_at(g, in->target) : -1;
+        if (t >= 0) leader[t] = true;
+    }
+    g->blocks = xcalloc(g->ninsns, sizeof *g->blocks);
+    for (size_t k = 0; k < g->ninsns; k++) {
+        if (leader[k]) g->blocks[g->nblocks++] = (cfg_block_t){ .first = k };
+        g->blocks[g->nblocks - 1].n++;
+    }
+    free(leader);
+}
+
+size_t cfg_block_of(const cfg_t *g, size_t k)
+{
+    size_t lo = 0, hi = g->nblocks;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (g->blocks[mid].first <= k) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static void add_edge(cfg_t *g, size_t *cap, int from, int to)
+{
+    if (g->nedges == *cap) g->edges = xrealloc(g->edges, (*cap = *cap ? 2 * *cap : 16) *
+                                                             sizeof *g->edges);
+    g->edges[g->nedges++] = (cfg_edge_t){ from, to, -1 };
+}
+
+/* Where control goes to pc: its block, or EXIT when outside. */
+static int block_at(const cfg_t *g, uint64_t pc)
+{
+    long k = insn_at(g, pc);
+    return k < 0 ? CFG_EXIT : (int)cfg_block_of(g, (size_t)k);
+}
+
+static void link_blocks(cfg_t *g)
+{
+    size_t cap = 0;
+    add_edge(g, &cap, CFG_ENTRY, 0);
+    for (size_t b = 0; b < g->nblocks; b++) {
+        const insn_t *last = &g->insns[g->blocks[b].first + g->blocks[b].n - 1];
+        int next = b + 1 < g->nblocks ? (int)b + 1 : CFG_EXIT;
+        if (!is_transfer(last)) {
+            add_edge(g, &cap, (int)b, next);
+        } else if (last->flags & IF_RETURN) {
+            add_edge(g, &cap, (int)b, CFG_EXIT);
+        } else if (!(last->flags & IF_DIRECT)) {
+            g->missing_edges = true;                 /* a switch: targets unknown */
+            add_edge(g, &cap, (int)b, CFG_EXIT);
+        } else {
+            add_edge(g, &cap, (int)b, block_at(g, last->target));
+            if (last->flags & IF_BRANCH) add_edge(g, &cap, (int)b, next);
+        }
+    }
+}
+
+/* ---- liveness -------------------------------------------------------------------- */
+
+static void mark_live(cfg_t *g)
+{
+    size_t nb = g->nblocks;
+    bool *fwd = xcalloc(nb + 1, 1), *bwd = xcalloc(nb + 1, 1);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t e = 0; e < g->nedges; e++) {
+            const cfg_edge_t *x = &g->edges[e];
+            bool from_fwd = x->from == CFG_ENTRY || (x->from >= 0 && fwd[x->from]);
+            bool to_bwd = x->to == CFG_EXIT || (x->to >= 0 && bwd[x->to]);
+            if (from_fwd && x->to >= 0 && !fwd[x->to]) fwd[x->to] = changed = true;
+            if (to_bwd && x->from >= 0 && !bwd[x->from]) bwd[x->from] = changed = true;
+        }
+    }
+    for (size_t b = 0; b < nb; b++) g->blocks[b].live = fwd[b] && bwd[b];
+    free(fwd);
+    free(bwd);
+}
+
+/* ---- cycle equivalence ------------------------------------------------------------- */
+
+typedef struct arc { int edge, to; } arc_t;
+
+typedef struct ugraph {
+    int nv;
+    arc_t **adj;
+    int *deg, *cap;
+} ugraph_t;
+
+static void ug_add(ugraph_t *u, int id, int a, int b)
+{
+    int ends[2] = { a, b };
+    for (int k = 0; k < 2; k++) {
+        int v = ends[k];
+        if (u->deg[v] == u->cap[v])
+            u->adj[v] = xrealloc(u->adj[v], (size_t)(u->cap[v] = u->cap[v] ? 2 * u->cap[v] : 4) *
+                                                sizeof **u->adj);
+        u->adj[v][u->deg[v]++] = (arc_t){ id, ends[1 - k] };
+    }
+}
+
+typedef struct frame { int v, parent_edge, it; } frame_t;
+
+/* The bridges of u without edge `skip`: bridge[e] set (iterative Tarjan). */
+static void find_bridges(const ugraph_t *u, int skip, bool *bridge, int *disc, int *low,
+                         frame_t *stack)
+{
+    for (int v = 0; v < u->nv; v++) disc[v] = -1;
+    int timer = 0;
+    for (int root = 0; root < u->nv; root++) {
+        if (disc[root] >= 0) continue;
+        int sp = 0;
+        disc[root] = low[root] = timer++;
+        stack[sp++] = (frame_t){ root, -1, 0 };
+        while (sp) {
+            frame_t *f = &stack[sp - 1];
+            if (f->it < u->deg[f->v]) {
+                arc_t a = u->adj[f->v][f->it++];
+                if (a.edge == skip || a.edge == f->parent_edge) continue;
+                if (disc[a.to] < 0) {
+                    disc[a.to] = low[a.to] = timer++;
+                    stack[sp++] = (frame_t){ a.to, a.edge, 0 };
+                } else if (disc[a.to] < low[f->v]) {
+                    low[f->v] = disc[a.to];
+                }
+                continue;
+            }
+            int v = f->v, pe = f->parent_edge;
+            sp--;
+            if (!sp) continue;
+            int p = stack[sp - 1].v;
+            if (low[v] < low[p]) low[p] = low[v];
+            if (low[v] > disc[p]) bridge[pe] = true;
+        }
+    }
+}
+
+static int uf_find(int *parent, int x)
+{
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+/* Vertices: 0 ENTRY, 1 EXIT, 2 + 2b / 3 + 2b block b's in / out. */
+static int vin(int b) { return b == CFG_ENTRY ? 0 : b == CFG_EXIT ? 1 : 2 + 2 * b; }
+static int vout(int b) { return b == CFG_ENTRY ? 0 : b == CFG_EXIT ? 1 : 3 + 2 * b; }
+
+static bool edge_live(const cfg_t *g, const cfg_edge_t *x)
+{
+    return (x->from < 0 || g->blocks[x->from].live) && (x->to < 0 || g->blocks[x->to].live);
+}
+
+static void classify(cfg_t *g)
+{
+    int nb = (int)g->nblocks, ne = (int)g->nedges, nids = nb + ne + 1;
+    ugraph_t u = { .nv = 2 + 2 * nb };
+    u.adj = xcalloc((size_t)u.nv, sizeof *u.adj);
+    u.deg = xcalloc((size_t)u.nv, sizeof *u.deg);
+    u.cap = xcalloc((size_t)u.nv, sizeof *u.cap);
+    bool *in_graph = xcalloc((size_t)nids, 1);
+    for (int b = 0; b < nb; b++)                     /* id b: block b's edge */
+        if (g->blocks[b].live) { ug_add(&u, b, vin(b), vout(b)); in_graph[b] = true; }
+    for (int e = 0; e < ne; e++) {                   /* id nb + e: CFG edge e */
+        const cfg_edge_t *x = &g->edges[e];
+        if (!edge_live(g, x)) continue;
+        ug_add(&u, nb + e, vout(x->from), vin(x->to));
+        in_graph[nb + e] = true;
+    }
+    ug_add(&u, nb + ne, 1, 0);                       /* EXIT -> ENTRY */
+    in_graph[nb + ne] = true;
+
+    int *parent = xcalloc((size_t)nids, sizeof *parent);
+    for (int k = 0; k < nids; k++) parent[k] = k;
+    if (!g->missing_edges) {
+        bool *bridge = xcalloc((size_t)nids, 1);
+        int *disc = xcalloc((size_t)u.nv, sizeof *disc), *low = xcalloc((size_t)u.nv, sizeof *low);
+        frame_t *stack = xcalloc((size_t)u.nv + 1, sizeof *stack);
+        for (int a = 0; a < nids; a++) {
+            if (!in_graph[a]) continue;
+            memset(bridge, 0, (size_t)nids);
+            find_bridges(&u, a, bridge, disc, low, stack);
+            for (int b = 0; b < nids; b++)
+                if (bridge[b] && in_graph[b]) parent[uf_find(parent, b)] = uf_find(parent, a);
+        }
+        free(bridge);
+        free(disc);
+        free(low);
+        free(stack);
+    }
+    int *label = xcalloc((size_t)nids, sizeof *label);
+    for (int k = 0; k < nids; k++) label[k] = -1;
+    int next = 0;
+    for (int k = 0; k < nids; k++) {                 /* dead parts: classes of their own */
+        int r = in_graph[k] ? uf_find(parent, k) : k;
+        if (label[r] < 0) label[r] = next++;
+        if (k < nb) g->blocks[k].cls = label[r];
+        else if (k < nb + ne) g->edges[k - nb].cls = label[r];
+    }
+    g->nclasses = next;
+    for (int v = 0; v < u.nv; v++) free(u.adj[v]);
+    free(u.adj);
+    free(u.deg);
+    free(u.cap);
+    free(in_graph);
+    free(parent);
+    free(label);
+}
+
+/* ---- the whole --------------------------------------------------------------------- */
+
+bool cfg_build(const isa_t *isa, const uint8_t *code, uint64_t start, size_t size, cfg_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->ninsns = decode_all(isa, code, start, size, &out->insns);
+    if (!out->ninsns) {
+        cfg_free(out);
+        return false;
+    }
+    split_blocks(out);
+    link_blocks(out);
+    mark_live(out);
+    classify(out);
+    return true;
+}
+
+void cfg_free(cfg_t *g)
+{
+    free(g->insns);
+    free(g->blocks);
+    free(g->edges);
+    memset(g, 0, sizeof *g);
+}
