@@ -226,3 +226,79 @@ bool profdb_for_each_image(const char *epoch, void (*fn)(void *ctx, const char *
     free(names);
     return true;
 }
+
+/* ---- reading a whole epoch --------------------------------------------------------- */
+
+typedef struct load_ctx {
+    profdb_epoch_data_t *e;
+    char *err;
+    size_t errlen;
+    bool ok;
+} load_ctx_t;
+
+static void load_image(void *ctx, const char *dir, const char *path)
+{
+    load_ctx_t *l = ctx;
+    profdb_epoch_data_t *e = l->e;
+    if (!l->ok) return;
+    e->v = xrealloc(e->v, (e->n + 1) * sizeof *e->v);
+    profdb_image_t *im = &e->v[e->n++];
+    memset(im, 0, sizeof *im);
+    im->dir = xstrdup(dir);
+    im->path = xstrdup(path);
+    for (int ev = 0; ev < PROFDB_EVENTS; ev++) {
+        char file[4200];
+        snprintf(file, sizeof file, "%s/%s", dir, pmu_event_names[ev]);
+        if (access(file, F_OK) != 0) continue;
+        if (!profdb_read(file, &im->prof[ev], l->err, l->errlen)) { l->ok = false; return; }
+        im->has[ev] = true;
+        e->events[ev] = true;
+    }
+}
+
+bool profdb_load(const char *db, unsigned epoch, profdb_epoch_data_t *out, char *err,
+                 size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (epoch) snprintf(out->dir, sizeof out->dir, "%s/epoch-%04u", db, epoch);
+    else if (!profdb_latest_epoch(db, out->dir, sizeof out->dir, err, errlen)) return false;
+    load_ctx_t l = { out, err, errlen, true };
+    if (!profdb_for_each_image(out->dir, load_image, &l, err, errlen) || !l.ok) {
+        profdb_unload(out);
+        return false;
+    }
+    return true;
+}
+
+void profdb_unload(profdb_epoch_data_t *e)
+{
+    for (size_t k = 0; k < e->n; k++) {
+        for (int ev = 0; ev < PROFDB_EVENTS; ev++) profdb_file_free(&e->v[k].prof[ev]);
+        free(e->v[k].dir);
+        free(e->v[k].path);
+    }
+    free(e->v);
+    e->v = NULL;
+    e->n = 0;
+}
+
+uint64_t profdb_samples_at(const profdb_file_t *f, uint64_t offset)
+{
+    size_t lo = 0, hi = f->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (f->rec[mid].offset < offset) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < f->n && f->rec[lo].offset == offset ? f->rec[lo].count : 0;
+}
+
+const profdb_image_t *profdb_find_image(const profdb_epoch_data_t *e, const char *name)
+{
+    for (size_t k = 0; k < e->n; k++) {
+        const char *base = strrchr(e->v[k].path, '/');
+        base = base ? base + 1 : e->v[k].path;
+        if (!strcmp(name, e->v[k].path) || !strcmp(name, base)) return &e->v[k];
+    }
+    return NULL;
+}

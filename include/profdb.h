@@ -27,7 +27,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pmu.h"
 #include "profile.h"
+
+#define PROFDB_EVENTS PMU_EVENT_COUNT
 
 #define PROFDB_MAGIC   0x32464f5250535048ull  /* "HPSPROF2" in memory order */
 #define PROFDB_VERSION 1u
@@ -61,6 +64,31 @@ bool profdb_merge(const char *epoch, const char *image_path, const char *event,
 /* Read one profile file; profdb_file_free releases it. */
 bool profdb_read(const char *file, profdb_file_t *out, char *err, size_t errlen);
 void profdb_file_free(profdb_file_t *f);
+
+/* ---- reading a whole epoch (the tools) -------------------------------------------- */
+
+/* One image of an epoch with its profiles by event (pmu_event_t). */
+typedef struct profdb_image {
+    char *dir, *path;
+    profdb_file_t prof[PROFDB_EVENTS];
+    bool has[PROFDB_EVENTS];
+} profdb_image_t;
+
+typedef struct profdb_epoch_data {
+    char dir[4096];
+    profdb_image_t *v;
+    size_t n;
+    bool events[PROFDB_EVENTS];         /* present in some image */
+} profdb_epoch_data_t;
+
+/* Read epoch `epoch` of db (0: the newest) with every image's profiles. */
+bool profdb_load(const char *db, unsigned epoch, profdb_epoch_data_t *out, char *err,
+                 size_t errlen);
+void profdb_unload(profdb_epoch_data_t *e);
+/* Samples of a profile at an image offset (0 when none). */
+uint64_t profdb_samples_at(const profdb_file_t *f, uint64_t offset);
+/* The image whose path or basename is name, or NULL. */
+const profdb_image_t *profdb_find_image(const profdb_epoch_data_t *e, const char *name);
 
 /* The images of an epoch: calls fn with each image directory's path and
  * the image path it records, in name order. */

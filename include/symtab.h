@@ -69,6 +69,10 @@ typedef struct symtab_text {
 bool symtab_text_of_loaded_file(const char *path, uint64_t bias, symtab_text_t *t);
 bool symtab_text_of_mapping(int fd, uint64_t addr, uint64_t len, uint64_t off, symtab_text_t *t);
 
+/* Read len bytes of the ELF file at path at its virtual address addr (from
+ * its PT_LOAD segments' file data).  Returns how many could be read. */
+size_t symtab_read_code(const char *path, uint64_t addr, uint8_t *buf, size_t len);
+
 /* Symbol containing addr (addr in [sym, sym+size), or the nearest preceding
  * symbol when sizes are 0), or NULL. */
 const symbol_t *symtab_lookup(const symtab_t *st, uint64_t addr);

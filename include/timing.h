@@ -78,6 +78,20 @@ void timing_finish(timing_t *t);      /* flush views and the truth file */
 /* Record each instruction's head cycles even without a ground-truth file,
  * and read them back: fn(pc, executions, head cycles) per static pc. */
 void timing_keep_heads(timing_t *t);
+
+/* The static schedule of a basic block on the model of cfg (in-order
+ * models): the head cycles each instruction needs when the block runs
+ * with its caches and predictors warm and nothing in flight from before it
+ * -- DCPI's M_i -- and, where that is more than 1, the stall cause of the
+ * extra cycles (stall_t) and its culprit pc.  false + err for a model
+ * without a meaningful static schedule (functional, ooo). */
+typedef struct timing_static {
+    uint64_t head;
+    uint8_t cause;
+    uint64_t culprit;
+} timing_static_t;
+bool timing_static_schedule(const struct config *cfg, const isa_t *isa, const insn_t *block,
+                            size_t n, timing_static_t *out, char *err, size_t errlen);
 void timing_for_each_head(const timing_t *t, void (*fn)(void *ctx, uint64_t pc, uint64_t count,
                                                         uint64_t head), void *ctx);
 void timing_free(timing_t *t);

@@ -483,6 +483,63 @@ void timing_for_each_head(const timing_t *t, void (*fn)(void *ctx, uint64_t pc, 
         if (t->gt[k].count) fn(ctx, t->gt[k].pc, t->gt[k].count, t->gt[k].head);
 }
 
+/* ---- static schedules ------------------------------------------------------------- */
+
+/* The filler between passes: nops far from the block, enough to drain
+ * whatever the block left in flight (a divide, a miss). */
+enum { FILLER = 400 };
+#define FILLER_PC 0x7e0000000000ull
+
+static void time_pass(timing_t *t, const insn_t *block, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        const insn_t *in = &block[k];
+        uint64_t addr = 0x10000 + 64 * (k % 16);     /* warm after the first pass */
+        bool taken = (in->flags & IF_JUMP) && (in->flags & IF_DIRECT);   /* jumps, calls */
+        time_one(t, in, addr, taken ? in->target : in->pc + in->len);
+        t->seq++;
+    }
+}
+
+static bool filler_nop(const isa_t *isa, insn_t *nop)
+{
+    static const uint8_t rv_nop[4] = { 0x13, 0, 0, 0 };              /* addi x0, x0, 0 */
+    static const uint8_t alpha_nop[4] = { 0x1f, 0x04, 0xff, 0x47 };  /* bis r31,r31,r31 */
+    return isa->decode(FILLER_PC, isa == &isa_alpha ? alpha_nop : rv_nop, 4, nop);
+}
+
+bool timing_static_schedule(const config_t *cfg, const isa_t *isa, const insn_t *block,
+                            size_t n, timing_static_t *out, char *err, size_t errlen)
+{
+    if (cfg->model != CFG_MODEL_INORDER5 && cfg->model != CFG_MODEL_EV5)
+        return set_error(err, errlen, "static schedules need an in-order model (inorder5, ev5)");
+    insn_t nops[FILLER];
+    if (!filler_nop(isa, &nops[0])) return set_error(err, errlen, "no nop for the filler");
+    for (size_t k = 0; k < FILLER; k++) {
+        nops[k] = nops[0];
+        nops[k].pc = FILLER_PC + 4 * k;
+    }
+    timing_t *t = timing_new(cfg, err, errlen);
+    if (!t) return false;
+    for (int pass = 0; pass < 2; pass++) {          /* warm up, then measure */
+        time_pass(t, nops, FILLER);
+        if (pass) t->keep_truth = true;
+        time_pass(t, block, n);
+    }
+    for (size_t k = 0; k < n; k++) {
+        const gt_entry_t *g = NULL;
+        for (size_t i = 0; i < t->gt_cap && !g; i++)
+            if (t->gt[i].count && t->gt[i].pc == block[k].pc) g = &t->gt[i];
+        out[k] = (timing_static_t){ .head = g ? g->head : 1, .cause = STALL_NONE };
+        for (int c = 1; g && c < STALL_COUNT; c++)
+            if (g->stall[c] && (out[k].cause == STALL_NONE || g->stall[c] > g->stall[out[k].cause]))
+                out[k].cause = (uint8_t)c;
+        if (g) out[k].culprit = g->culprit_pc;
+    }
+    timing_free(t);
+    return true;
+}
+
 void timing_finish(timing_t *t)
 {
     if (t->views) pipeview_finish(&t->pv);

@@ -467,3 +467,24 @@ bool symtab_text_of_mapping(int fd, uint64_t addr, uint64_t len, uint64_t off, s
     elf_end(elf);
     return found;
 }
+
+size_t symtab_read_code(const char *path, uint64_t addr, uint8_t *buf, size_t len)
+{
+    int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    size_t phnum = 0, got = 0;
+    Elf *elf = open_elf(fd, &phnum);
+    for (size_t k = 0; elf && k < phnum && got < len; k++) {
+        GElf_Phdr ph;
+        uint64_t a = addr + got;
+        if (!load_header(elf, k, &ph) || a < ph.p_vaddr || a - ph.p_vaddr >= ph.p_filesz) continue;
+        uint64_t left = ph.p_filesz - (a - ph.p_vaddr);
+        size_t want = len - got < left ? len - got : (size_t)left;
+        ssize_t n = pread(fd, buf + got, want, (off_t)(ph.p_offset + a - ph.p_vaddr));
+        if (n <= 0) break;
+        got += (size_t)n;
+        k = (size_t)-1;                       /* the rest may be in another segment */
+    }
+    if (elf) elf_end(elf);
+    if (fd >= 0) close(fd);
+    return got;
+}

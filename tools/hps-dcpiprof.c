@@ -15,18 +15,12 @@
  * from its file, so the database and the images it names are all it
  * reads.  Bad arguments or a bad database: one line on stderr, status 2.
  */
-#include <elf.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <libelf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "disasm.h"
 #include "loader.h"
@@ -48,36 +42,8 @@ static _Noreturn void die(const char *fmt, ...)
     exit(EXIT_BAD);
 }
 
-/* One image of the epoch: its profiles by event. */
-typedef struct db_image {
-    char *dir, *path;
-    profdb_file_t prof[PMU_EVENT_COUNT];
-    bool has[PMU_EVENT_COUNT];
-} db_image_t;
-
-typedef struct db {
-    db_image_t *v;
-    size_t n;
-    bool events[PMU_EVENT_COUNT];       /* present in some image */
-} db_t;
-
-static void add_image(void *ctx, const char *dir, const char *path)
-{
-    db_t *db = ctx;
-    db->v = xrealloc(db->v, (db->n + 1) * sizeof *db->v);
-    db_image_t *im = &db->v[db->n++];
-    memset(im, 0, sizeof *im);
-    im->dir = xstrdup(dir);
-    im->path = xstrdup(path);
-    char err[512], file[4200];
-    for (int e = 0; e < PMU_EVENT_COUNT; e++) {
-        snprintf(file, sizeof file, "%s/%s", dir, pmu_event_names[e]);
-        if (access(file, F_OK) != 0) continue;
-        if (!profdb_read(file, &im->prof[e], err, sizeof err)) die("%s", err);
-        im->has[e] = true;
-        db->events[e] = true;
-    }
-}
+typedef profdb_image_t db_image_t;
+typedef profdb_epoch_data_t db_t;
 
 static uint64_t image_total(const db_image_t *im, int e) { return im->has[e] ? im->prof[e].total : 0; }
 
@@ -203,46 +169,12 @@ static void by_procedure(const db_t *db, char **names, int nnames)
 
 /* ---- instruction listing ------------------------------------------------------- */
 
-/* Up to 4 bytes of the image at ELF address addr. */
-static size_t read_code(Elf *elf, int fd, uint64_t addr, uint8_t *buf)
-{
-    size_t phnum = 0;
-    if (elf_getphdrnum(elf, &phnum) != 0) return 0;
-    for (size_t k = 0; k < phnum; k++) {
-        GElf_Phdr ph;
-        if (!gelf_getphdr(elf, (int)k, &ph) || ph.p_type != PT_LOAD) continue;
-        if (addr < ph.p_vaddr || addr - ph.p_vaddr >= ph.p_filesz) continue;
-        uint64_t left = ph.p_filesz - (addr - ph.p_vaddr);
-        size_t want = left < 4 ? (size_t)left : 4;
-        ssize_t got = pread(fd, buf, want, (off_t)(ph.p_offset + addr - ph.p_vaddr));
-        return got > 0 ? (size_t)got : 0;
-    }
-    return 0;
-}
-
-static uint64_t samples_at(const db_image_t *im, int e, uint64_t offset)
-{
-    const profdb_file_t *p = &im->prof[e];
-    size_t lo = 0, hi = im->has[e] ? p->n : 0;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (p->rec[mid].offset < offset) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < (im->has[e] ? p->n : 0) && p->rec[lo].offset == offset ? p->rec[lo].count : 0;
-}
-
 static void list_procedure(const db_t *db, const db_image_t *im, const symbol_t *s)
 {
     int machine = 0;
     char err[512];
     if (!loader_probe(im->path, &machine, err, sizeof err)) die("%s", err);
     const isa_t *isa = machine == isa_alpha.elf_machine ? &isa_alpha : &isa_rv64;
-    int fd = open(im->path, O_RDONLY);
-    if (fd < 0) die("%s: %s", im->path, strerror(errno));
-    elf_version(EV_CURRENT);
-    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
-    if (!elf) die("%s: %s", im->path, elf_errmsg(-1));
     disasm_t *dis = disasm_new(isa);
     printf("%s (%s), %" PRIu64 " bytes\n", s->name, im->path, s->size);
     for (int e = 0; e < PMU_EVENT_COUNT; e++)
@@ -252,12 +184,12 @@ static void list_procedure(const db_t *db, const db_image_t *im, const symbol_t 
     for (uint64_t pc = s->addr; pc < end;) {
         uint8_t bytes[4] = { 0 };
         char text[128] = "?";
-        size_t avail = read_code(elf, fd, pc, bytes);
+        size_t avail = symtab_read_code(im->path, pc, bytes, sizeof bytes);
         int len = avail ? disasm_insn(dis, pc, bytes, avail, text, sizeof text) : 0;
         if (len <= 0) len = isa->insn_align;
         for (int e = 0; e < PMU_EVENT_COUNT; e++) {
             if (!db->events[e]) continue;
-            uint64_t n = samples_at(im, e, pc);
+            uint64_t n = im->has[e] ? profdb_samples_at(&im->prof[e], pc) : 0;
             if (n) printf("%9" PRIu64 " ", n);
             else printf("%9s ", "");
         }
@@ -265,8 +197,6 @@ static void list_procedure(const db_t *db, const db_image_t *im, const symbol_t 
         pc += (uint64_t)len;
     }
     disasm_free(dis);
-    elf_end(elf);
-    close(fd);
 }
 
 static void list(const db_t *db, const char *proc, char **names, int nnames)
@@ -320,17 +250,16 @@ int main(int argc, char **argv)
     }
     if (optind >= argc) { usage(stderr); die("no database given"); }
     const char *dbdir = argv[optind];
-    char epoch[4096], err[512];
+    char err[512];
+    unsigned long epoch_n = 0;
     if (epoch_arg) {
         char *end;
-        unsigned long n = strtoul(epoch_arg, &end, 10);
-        if (*end || !n) die("--epoch: expected an epoch number, got '%s'", epoch_arg);
-        snprintf(epoch, sizeof epoch, "%s/epoch-%04lu", dbdir, n);
-    } else if (!profdb_latest_epoch(dbdir, epoch, sizeof epoch, err, sizeof err)) {
-        die("%s", err);
+        epoch_n = strtoul(epoch_arg, &end, 10);
+        if (*end || !epoch_n) die("--epoch: expected an epoch number, got '%s'", epoch_arg);
     }
-    db_t db = { 0 };
-    if (!profdb_for_each_image(epoch, add_image, &db, err, sizeof err)) die("%s", err);
+    db_t db;
+    if (!profdb_load(dbdir, (unsigned)epoch_n, &db, err, sizeof err)) die("%s", err);
+    const char *epoch = db.dir;
     g_sort = -1;
     if (event_arg && (g_sort = pmu_event_by_name(event_arg)) < 0)
         die("--event: unknown event '%s'", event_arg);

@@ -1,0 +1,280 @@
+/*
+ * dcpicalc.c - frequency, CPI and culprits of a procedure's instructions
+ * from CYCLES samples (dcpicalc.h; SOSP'97 section 6).
+ */
+#include "dcpicalc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "pmu.h"
+#include "util.h"
+
+const char *const dcpicalc_confidence_names[] = { "none", "propagated", "low", "medium", "high" };
+
+enum {
+    SMALL_CLASS = 100,          /* fewer samples: sum(S) / sum(M)            */
+    MIN_CLUSTER_SAMPLES = 16,   /* a cluster must rest on at least these     */
+};
+#define CLUSTER_SPREAD 1.5      /* max ratio <= 1.5 x min ratio in a cluster */
+
+/* ---- issue points and clusters --------------------------------------------------- */
+
+typedef struct point { double ratio; uint64_t s, m; } point_t;
+
+static int by_ratio(const void *a, const void *b)
+{
+    const point_t *x = a, *y = b;
+    return x->ratio < y->ratio ? -1 : x->ratio > y->ratio;
+}
+
+/* F of one class from its issue points; *conf how sure. */
+static double estimate_class(point_t *pts, size_t n, uint64_t s_sum, uint64_t m_sum, int *conf)
+{
+    if (!n || !m_sum) { *conf = CONF_NONE; return -1; }
+    if (s_sum < SMALL_CLASS) {
+        *conf = s_sum >= 30 ? CONF_MEDIUM : CONF_LOW;
+        return (double)s_sum / (double)m_sum;
+    }
+    qsort(pts, n, sizeof *pts, by_ratio);
+    size_t need = (n + 3) / 4;
+    for (size_t first = 0; first < n; first++) {
+        double limit = pts[first].ratio * CLUSTER_SPREAD;
+        size_t last = first;
+        uint64_t s = 0, m = 0;
+        while (last < n && pts[last].ratio <= limit) {
+            s += pts[last].s;
+            m += pts[last].m;
+            last++;
+        }
+        if (last - first < need || s < MIN_CLUSTER_SAMPLES) continue;
+        *conf = last - first >= 3 && s_sum >= 400 ? CONF_HIGH : CONF_MEDIUM;
+        return (double)s / (double)m;
+    }
+    *conf = CONF_LOW;                            /* no tight cluster: all of it */
+    return (double)s_sum / (double)m_sum;
+}
+
+static void estimate_classes(dcpicalc_t *dc)
+{
+    const cfg_t *g = &dc->cfg;
+    for (int c = 0; c < g->nclasses; c++) {
+        point_t *pts = xcalloc(g->ninsns + 1, sizeof *pts);
+        size_t n = 0;
+        uint64_t s_sum = 0, m_sum = 0;
+        for (size_t b = 0; b < g->nblocks; b++) {
+            if (g->blocks[b].cls != c) continue;
+            for (size_t k = g->blocks[b].first; k < g->blocks[b].first + g->blocks[b].n; k++) {
+                const dcpicalc_insn_t *x = &dc->insn[k];
+                s_sum += x->samples;
+                m_sum += x->sched.head;
+                if (x->sched.head)
+                    pts[n++] = (point_t){ (double)x->samples / (double)x->sched.head,
+                                          x->samples, x->sched.head };
+            }
+        }
+        dc->class_freq[c] = estimate_class(pts, n, s_sum, m_sum, &dc->class_conf[c]);
+        free(pts);
+    }
+}
+
+/* ---- local propagation -------------------------------------------------------------- */
+
+static double block_freq(const dcpicalc_t *dc, int b)
+{
+    return b < 0 ? -1 : dc->class_freq[dc->cfg.blocks[b].cls];
+}
+
+static void set_class(dcpicalc_t *dc, int cls, double f, bool *changed)
+{
+    if (dc->class_freq[cls] >= 0) return;
+    dc->class_freq[cls] = f < 0 ? 0 : f;         /* no negative estimates */
+    dc->class_conf[cls] = CONF_PROPAGATED;
+    *changed = true;
+}
+
+/* The flow into (in = true) or out of block b: the sum of its edges, if
+ * all but at most one are known; *unknown = that edge, or -1. */
+static bool edge_sum(const dcpicalc_t *dc, int b, bool in, double *sum, long *unknown)
+{
+    *sum = 0;
+    *unknown = -1;
+    for (size_t e = 0; e < dc->cfg.nedges; e++) {
+        const cfg_edge_t *x = &dc->cfg.edges[e];
+        if ((in ? x->to : x->from) != b) continue;
+        double f = dc->class_freq[x->cls];
+        if (f >= 0) *sum += f;
+        else if (*unknown >= 0) return false;
+        else *unknown = (long)e;
+    }
+    return true;
+}
+
+static void propagate(dcpicalc_t *dc)
+{
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int b = 0; b < (int)dc->cfg.nblocks; b++) {
+            if (!dc->cfg.blocks[b].live) continue;
+            for (int side = 0; side < 2; side++) {
+                double sum;
+                long unknown;
+                if (!edge_sum(dc, b, side == 0, &sum, &unknown)) continue;
+                double f = block_freq(dc, b);
+                if (unknown < 0 && f < 0) set_class(dc, dc->cfg.blocks[b].cls, sum, &changed);
+                else if (unknown >= 0 && f >= 0)
+                    set_class(dc, dc->cfg.edges[unknown].cls, f - sum, &changed);
+            }
+        }
+    }
+}
+
+/* ---- culprits -------------------------------------------------------------------- */
+
+static bool ends_in_transfer(const insn_t *last)
+{
+    return (last->flags & (IF_BRANCH | IF_RETURN)) ||
+           ((last->flags & IF_JUMP) && !(last->flags & (IF_DIRECT | IF_CALL)));
+}
+
+/* The last writer of register r before instruction k in its block, or of
+ * r at the end of block b (k = SIZE_MAX); NULL if none. */
+static const insn_t *writer_in_block(const cfg_t *g, size_t b, size_t before, unsigned r)
+{
+    size_t first = g->blocks[b].first;
+    for (size_t k = before; k-- > first;)
+        if (g->insns[k].rd == r) return &g->insns[k];
+    return NULL;
+}
+
+/* Whether some operand of instruction k comes from a load (in its block
+ * before it, else at the end of a predecessor). */
+static bool operand_from_load(const cfg_t *g, size_t b, size_t k)
+{
+    const insn_t *in = &g->insns[k];
+    const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
+    for (int s = 0; s < 3; s++) {
+        unsigned r = srcs[s];
+        if (r == REG_NONE || r == REG_ZERO || r == REG_FZERO) continue;
+        const insn_t *w = writer_in_block(g, b, k, r);
+        if (w) {
+            if (w->flags & IF_LOAD) return true;
+            continue;
+        }
+        for (size_t e = 0; e < g->nedges; e++) {
+            const cfg_edge_t *x = &g->edges[e];
+            if (x->to != (int)b || x->from < 0) continue;
+            const cfg_block_t *p = &g->blocks[x->from];
+            w = writer_in_block(g, (size_t)x->from, p->first + p->n, r);
+            if (w && (w->flags & IF_LOAD)) return true;
+        }
+    }
+    return false;
+}
+
+static uint32_t block_head_culprits(const dcpicalc_t *dc, size_t b, uint64_t line)
+{
+    const cfg_t *g = &dc->cfg;
+    uint32_t c = 0;
+    uint64_t pc = g->insns[g->blocks[b].first].pc;
+    for (size_t e = 0; e < g->nedges; e++) {
+        const cfg_edge_t *x = &g->edges[e];
+        if (x->to != (int)b) continue;
+        if (x->from < 0) {
+            c |= 1u << STALL_ICACHE;                 /* entered by a call */
+            continue;
+        }
+        const cfg_block_t *p = &g->blocks[x->from];
+        const insn_t *last = &g->insns[p->first + p->n - 1];
+        if (last->pc / line != pc / line) c |= 1u << STALL_ICACHE;
+        if (ends_in_transfer(last)) c |= 1u << STALL_MISPREDICT;
+    }
+    return c;
+}
+
+static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
+{
+    const cfg_t *g = &dc->cfg;
+    const insn_t *in = &g->insns[k];
+    size_t b = cfg_block_of(g, k), first = g->blocks[b].first;
+    uint32_t c = 0;
+    uint64_t line = dc->line_bytes ? dc->line_bytes : 32;
+    if (in->pc % line < in->len) c |= 1u << STALL_ICACHE;
+    if (k == first) c |= block_head_culprits(dc, b, line);
+    if (dc->insn[k].imiss) c |= 1u << STALL_ICACHE;
+    if (operand_from_load(g, b, k)) c |= 1u << STALL_DCACHE | 1u << STALL_DTLB;
+    for (size_t j = k >= first + 2 ? k - 2 : first; j <= k; j++)
+        if (g->insns[j].flags & IF_STORE) c |= 1u << STALL_WBUF;
+    if (in->opclass == OC_IDIV || in->opclass == OC_FDIV || in->opclass == OC_FSQRT ||
+        in->opclass == OC_IMUL)
+        c |= 1u << STALL_FU;
+    return c;
+}
+
+/* ---- the whole ------------------------------------------------------------------- */
+
+double dcpicalc_dynamic_stall(const dcpicalc_t *dc, size_t k)
+{
+    const dcpicalc_insn_t *x = &dc->insn[k];
+    return x->cpi < 0 ? -1 : x->cpi - (double)x->sched.head;
+}
+
+static bool schedule_blocks(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa, char *err,
+                            size_t errlen)
+{
+    timing_static_t *s = xcalloc(dc->cfg.ninsns, sizeof *s);
+    for (size_t b = 0; b < dc->cfg.nblocks; b++) {
+        const cfg_block_t *x = &dc->cfg.blocks[b];
+        if (!timing_static_schedule(cfg, isa, &dc->cfg.insns[x->first], x->n, &s[x->first], err,
+                                    errlen)) {
+            free(s);
+            return false;
+        }
+    }
+    for (size_t k = 0; k < dc->cfg.ninsns; k++) dc->insn[k].sched = s[k];
+    free(s);
+    return true;
+}
+
+bool dcpicalc_run(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa, const uint8_t *code,
+                  uint64_t start, size_t size, dcpicalc_samples_fn samples, void *ctx,
+                  char *err, size_t errlen)
+{
+    memset(dc, 0, sizeof *dc);
+    if (!cfg_build(isa, code, start, size, &dc->cfg))
+        return set_error(err, errlen, "no instruction decodes at 0x%llx",
+                         (unsigned long long)start);
+    dc->line_bytes = (unsigned)cfg->l1i_line;
+    dc->insn = xcalloc(dc->cfg.ninsns, sizeof *dc->insn);
+    for (size_t k = 0; k < dc->cfg.ninsns; k++) {
+        dc->insn[k].samples = samples(ctx, PMU_CYCLES, dc->cfg.insns[k].pc);
+        dc->insn[k].imiss = samples(ctx, PMU_IMISS, dc->cfg.insns[k].pc);
+    }
+    if (!schedule_blocks(dc, cfg, isa, err, errlen)) {
+        dcpicalc_free(dc);
+        return false;
+    }
+    size_t nc = (size_t)(dc->cfg.nclasses ? dc->cfg.nclasses : 1);
+    dc->class_freq = xcalloc(nc, sizeof *dc->class_freq);
+    dc->class_conf = xcalloc(nc, sizeof *dc->class_conf);
+    estimate_classes(dc);
+    propagate(dc);
+    for (size_t k = 0; k < dc->cfg.ninsns; k++) {
+        dcpicalc_insn_t *x = &dc->insn[k];
+        x->freq = block_freq(dc, (int)cfg_block_of(&dc->cfg, k));
+        x->cpi = x->freq > 0 ? (double)x->samples / x->freq : -1;
+        if (dcpicalc_dynamic_stall(dc, k) > 0.5) x->culprits = culprits_of(dc, k);
+    }
+    return true;
+}
+
+void dcpicalc_free(dcpicalc_t *dc)
+{
+    cfg_free(&dc->cfg);
+    free(dc->insn);
+    free(dc->class_freq);
+    free(dc->class_conf);
+    memset(dc, 0, sizeof *dc);
+}

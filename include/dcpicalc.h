@@ -1,0 +1,78 @@
+/*
+ * dcpicalc.h - DCPI's per-instruction analysis (SOSP'97 section 6): from
+ * the CYCLES samples of a procedure, estimate how often each instruction
+ * ran (frequency), how many cycles it spent at the head of the issue queue
+ * each time (CPI), and why it stalled beyond its static schedule
+ * (culprits).
+ *
+ *  1. the procedure's CFG and frequency equivalence classes (cfg.h);
+ *  2. M_i, the head cycles of each instruction in its block's static
+ *     schedule, from the same timing model that produced the samples
+ *     (timing_static_schedule); an issue point is an instruction with
+ *     M_i > 0;
+ *  3. per class, the frequency F from the ratios S_i / M_i of its issue
+ *     points: the lowest cluster of ratios (all within 1.5 x its smallest)
+ *     holding at least a quarter of the issue points, averaged; a class
+ *     with few samples uses sum(S) / sum(M) instead;
+ *  4. classes without an estimate get one by local propagation of the flow
+ *     constraints (a block's frequency is the sum of its in-edges' and of
+ *     its out-edges'), never negative;
+ *  5. a confidence (low, medium, high) from how many issue points and
+ *     samples the estimate rests on, or "propagated";
+ *  6. CPI_i = S_i / F; the stall beyond M_i is dynamic, explained by every
+ *     culprit that cannot be ruled out: an I-cache miss (first instruction
+ *     of a cache line, or of a block entered from another line), a D-cache
+ *     or D-TLB miss (an operand loaded in this block or a predecessor), a
+ *     branch misprediction (a block entered from a conditional or indirect
+ *     transfer), the write buffer (a store nearby), a busy unit (a
+ *     multiply or divide).
+ * F is in executions per sampling period, so F x P estimates the count.
+ */
+#ifndef HPS_DCPICALC_H
+#define HPS_DCPICALC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cfg.h"
+#include "timing.h"
+
+struct config;
+
+enum { CONF_NONE, CONF_PROPAGATED, CONF_LOW, CONF_MEDIUM, CONF_HIGH };
+extern const char *const dcpicalc_confidence_names[];
+
+typedef struct dcpicalc_insn {
+    uint64_t samples;           /* S_i: CYCLES samples                      */
+    uint64_t imiss;             /* IMISS samples (0 when not collected)     */
+    timing_static_t sched;      /* M_i and its static stall                 */
+    double freq;                /* F of its block's class; < 0 unknown      */
+    double cpi;                 /* S_i / F, < 0 unknown                     */
+    uint32_t culprits;          /* 1 << stall_t of each dynamic candidate   */
+} dcpicalc_insn_t;
+
+typedef struct dcpicalc {
+    cfg_t cfg;
+    dcpicalc_insn_t *insn;      /* one per cfg.insns                       */
+    double *class_freq;         /* per class, < 0 unknown                   */
+    int *class_conf;            /* CONF_*                                  */
+    unsigned line_bytes;        /* I-cache line of the model               */
+} dcpicalc_t;
+
+/* Samples of an event at an address (the profile database's record). */
+typedef uint64_t (*dcpicalc_samples_fn)(void *ctx, int event, uint64_t addr);
+
+/* Analyse the procedure whose code (its image's bytes) is [start, start +
+ * size), on the timing model of cfg.  false + err when nothing decodes or
+ * the model has no static schedule. */
+bool dcpicalc_run(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
+                  const uint8_t *code, uint64_t start, size_t size,
+                  dcpicalc_samples_fn samples, void *ctx, char *err, size_t errlen);
+void dcpicalc_free(dcpicalc_t *dc);
+
+/* The dynamic stall of instruction k, in cycles per execution (CPI - M),
+ * or a negative number when its frequency is unknown. */
+double dcpicalc_dynamic_stall(const dcpicalc_t *dc, size_t k);
+
+#endif /* HPS_DCPICALC_H */

@@ -1,0 +1,301 @@
+/*
+ * hps-dcpicalc.c - DCPI's instruction-level analysis of one procedure
+ * (dcpicalc, SOSP'97 Figure 2 and section 6): from the CYCLES (and IMISS)
+ * samples in a profile database, each basic block's execution count and
+ * its confidence, each instruction's CPI against its static schedule, and
+ * the culprits that may explain its dynamic stalls.
+ *
+ *   hps-dcpicalc [--config NAME] [--epoch N] [--truth FILE] DB PROC [IMAGE]
+ *
+ * --config is the model the samples were collected on (default ev5): the
+ * static schedules come from it.  --truth FILE is the ground-truth file of
+ * the same run (hps-sim --ground-truth), for a program loaded at its link
+ * address; the estimates are then scored against it: execution counts
+ * (errors weighted by samples, as the paper's Figure 8), CPI, and whether
+ * the true stall cause of each dynamic stall is among the culprits.
+ * Bad arguments or files: one line on stderr, status 2.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "dcpicalc.h"
+#include "disasm.h"
+#include "loader.h"
+#include "profdb.h"
+#include "symtab.h"
+#include "util.h"
+
+static _Noreturn void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("hps-dcpicalc: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(2);
+}
+
+/* ---- the ground truth ------------------------------------------------------------ */
+
+typedef struct truth_row {
+    uint64_t pc, count, head, stall[STALL_COUNT];
+} truth_row_t;
+
+typedef struct truth {
+    truth_row_t *v;
+    size_t n;
+} truth_t;
+
+static int by_pc(const void *a, const void *b)
+{
+    const truth_row_t *x = a, *y = b;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+static void read_truth(const char *path, truth_t *t)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) die("%s: cannot read", path);
+    char line[2048];
+    int ncause = 0;
+    size_t cap = 0;
+    memset(t, 0, sizeof *t);
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') continue;
+        if (!strncmp(line, "pc\t", 3)) {
+            ncause = -4;                            /* pc symbol count head_cycles */
+            for (char *p = line; *p; p++) ncause += *p == '\t';
+            continue;
+        }
+        truth_row_t r = { 0 };
+        char *save, *tok = strtok_r(line, "\t", &save);
+        if (!tok || ncause <= 0) die("%s: not a ground-truth file (hps-sim --ground-truth)", path);
+        r.pc = strtoull(tok, NULL, 16);
+        strtok_r(NULL, "\t", &save);                /* symbol */
+        r.count = strtoull(strtok_r(NULL, "\t", &save), NULL, 10);
+        r.head = strtoull(strtok_r(NULL, "\t", &save), NULL, 10);
+        for (int c = 1; c <= ncause && c < STALL_COUNT; c++) {
+            tok = strtok_r(NULL, "\t", &save);
+            if (!tok) die("%s: short row", path);
+            r.stall[c] = strtoull(tok, NULL, 10);
+        }
+        if (t->n == cap) t->v = xrealloc(t->v, (cap = cap ? 2 * cap : 1024) * sizeof *t->v);
+        t->v[t->n++] = r;
+    }
+    fclose(f);
+    if (!t->n) die("%s: no rows", path);
+    qsort(t->v, t->n, sizeof *t->v, by_pc);
+}
+
+static const truth_row_t *truth_at(const truth_t *t, uint64_t pc)
+{
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (t->v[mid].pc < pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < t->n && t->v[lo].pc == pc ? &t->v[lo] : NULL;
+}
+
+/* ---- samples ----------------------------------------------------------------------- */
+
+static uint64_t samples_of(void *ctx, int event, uint64_t addr)
+{
+    const profdb_image_t *im = ctx;
+    return im->has[event] ? profdb_samples_at(&im->prof[event], addr) : 0;
+}
+
+/* ---- the listing ------------------------------------------------------------------- */
+
+static void culprit_text(uint32_t mask, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (int c = 1; c < STALL_COUNT; c++) {
+        if (!(mask >> c & 1)) continue;
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", used ? ", " : "", stall_names[c]);
+    }
+}
+
+typedef struct score {
+    double within[4];           /* samples with count error <= 5, 10, 15, 25 % */
+    double scored;              /* samples on instructions with a truth row  */
+    double stall_cycles, explained;
+    double cpi_err_sum, cpi_weight;
+} score_t;
+
+static void print_insn(const dcpicalc_t *dc, size_t k, disasm_t *dis, const char *path,
+                       double period, const truth_t *truth, score_t *sc)
+{
+    const insn_t *in = &dc->cfg.insns[k];
+    const dcpicalc_insn_t *x = &dc->insn[k];
+    uint8_t bytes[4] = { 0 };
+    char text[96] = "?", cul[160];
+    size_t avail = symtab_read_code(path, in->pc, bytes, in->len);
+    if (avail) disasm_insn(dis, in->pc, bytes, avail, text, sizeof text);
+    printf("  %8" PRIx64 "  %-28.28s %7" PRIu64 " %3" PRIu64, in->pc, text, x->samples,
+           x->sched.head);
+    if (x->cpi >= 0) printf(" %7.2f", x->cpi);
+    else printf(" %7s", "-");
+    const truth_row_t *r = truth ? truth_at(truth, in->pc) : NULL;
+    if (truth) {
+        if (r && r->count) printf(" %9" PRIu64 " %7.2f", r->count, (double)r->head / (double)r->count);
+        else printf(" %9s %7s", "0", "-");
+    }
+    culprit_text(x->culprits, cul, sizeof cul);
+    double dyn = dcpicalc_dynamic_stall(dc, k);
+    if (dyn > 0.5) printf("  %.1f: %s", dyn, cul[0] ? cul : "unexplained");
+    putchar('\n');
+    if (!r || !r->count || x->freq < 0) return;
+    /* scoring: the count estimate, weighted by samples; CPI; culprits */
+    double est = x->freq * period, err = fabs(est / (double)r->count - 1.0);
+    static const double lim[4] = { 0.05, 0.10, 0.15, 0.25 };
+    sc->scored += (double)x->samples;
+    for (int b = 0; b < 4; b++)
+        if (err <= lim[b]) sc->within[b] += (double)x->samples;
+    double true_cpi = (double)r->head / (double)r->count;
+    if (x->cpi >= 0) {
+        sc->cpi_err_sum += fabs(x->cpi - true_cpi) * (double)x->samples;
+        sc->cpi_weight += (double)x->samples;
+    }
+    for (int c = 1; c < STALL_COUNT; c++) {
+        double dynamic = (double)r->stall[c];
+        if (!dynamic || c == x->sched.cause) continue;   /* the static stall is known */
+        sc->stall_cycles += dynamic;
+        if (x->culprits >> c & 1) sc->explained += dynamic;
+    }
+}
+
+static void print_block(const dcpicalc_t *dc, size_t b, double period, disasm_t *dis,
+                        const char *path, const truth_t *truth, score_t *sc)
+{
+    const cfg_block_t *blk = &dc->cfg.blocks[b];
+    int cls = blk->cls;
+    double f = dc->class_freq[cls];
+    printf("block %zu  0x%" PRIx64 "  class %d  ", b, dc->cfg.insns[blk->first].pc, cls);
+    if (f >= 0) printf("~%.0f executions (%s confidence)%s\n", f * period,
+                       dcpicalc_confidence_names[dc->class_conf[cls]], blk->live ? "" : ", dead");
+    else printf("frequency unknown%s\n", blk->live ? "" : ", dead");
+    for (size_t k = blk->first; k < blk->first + blk->n; k++)
+        print_insn(dc, k, dis, path, period, truth, sc);
+}
+
+static void print_score(const score_t *sc)
+{
+    if (!sc->scored) {
+        printf("\n(no sampled instruction has a ground-truth row: was the image loaded at "
+               "its link address?)\n");
+        return;
+    }
+    printf("\nscored against the ground truth:\n");
+    printf("  execution counts, by samples: %.0f%% within 5%%, %.0f%% within 10%%, %.0f%% within "
+           "15%%, %.0f%% within 25%%\n", 100 * sc->within[0] / sc->scored,
+           100 * sc->within[1] / sc->scored, 100 * sc->within[2] / sc->scored,
+           100 * sc->within[3] / sc->scored);
+    if (sc->cpi_weight)
+        printf("  CPI: mean absolute error %.2f cycles (weighted by samples)\n",
+               sc->cpi_err_sum / sc->cpi_weight);
+    if (sc->stall_cycles)
+        printf("  dynamic stalls: %.0f%% of the true stall cycles have their cause among the "
+               "culprits\n", 100 * sc->explained / sc->stall_cycles);
+}
+
+/* ---- main --------------------------------------------------------------------------- */
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: hps-dcpicalc [--config NAME] [--epoch N] [--truth FILE] DB PROC "
+                 "[IMAGE]\n");
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "config", required_argument, NULL, 'c' }, { "epoch", required_argument, NULL, 'e' },
+        { "truth", required_argument, NULL, 't' }, { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    const char *model = "ev5", *truth_path = NULL;
+    unsigned long epoch = 0;
+    char err[512], *end;
+    int ch;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'c': model = optarg; break;
+        case 'e':
+            epoch = strtoul(optarg, &end, 10);
+            if (*end || !epoch) die("--epoch: expected an epoch number, got '%s'", optarg);
+            break;
+        case 't': truth_path = optarg; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); die("bad option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind < 2) { usage(stderr); die("expected a database and a procedure"); }
+    config_t cfg;
+    config_defaults(&cfg);
+    if (!config_load(&cfg, model, err, sizeof err)) die("%s", err);
+    profdb_epoch_data_t db;
+    if (!profdb_load(argv[optind], (unsigned)epoch, &db, err, sizeof err)) die("%s", err);
+    const char *proc = argv[optind + 1], *image = argc - optind > 2 ? argv[optind + 2] : NULL;
+    const profdb_image_t *im = NULL;
+    const symbol_t *sym = NULL;
+    symtab_t *st = NULL;
+    for (size_t k = 0; k < db.n && !sym; k++) {
+        if (image && &db.v[k] != profdb_find_image(&db, image)) continue;
+        symtab_free(st);
+        st = symtab_load(db.v[k].path);
+        for (size_t s = 0; st && s < st->count && !sym; s++)
+            if (!strcmp(st->syms[s].name, proc)) { sym = &st->syms[s]; im = &db.v[k]; }
+    }
+    if (!sym) die("no procedure '%s' in the profiled images", proc);
+    if (!im->has[PMU_CYCLES]) die("%s: no cycles samples", im->path);
+    const profdb_file_t *cyc = &im->prof[PMU_CYCLES];
+    if (!cyc->period_min) die("%s: cycles samples with mixed periods", im->path);
+    double period = ((double)cyc->period_min + (double)cyc->period_max) / 2.0;
+
+    int machine = 0;
+    if (!loader_probe(im->path, &machine, err, sizeof err)) die("%s", err);
+    const isa_t *isa = machine == isa_alpha.elf_machine ? &isa_alpha : &isa_rv64;
+    size_t size = sym->size ? (size_t)sym->size : 4096;
+    uint8_t *code = xcalloc(size, 1);
+    size = symtab_read_code(im->path, sym->addr, code, size);
+    dcpicalc_t dc;
+    if (!dcpicalc_run(&dc, &cfg, isa, code, sym->addr, size, samples_of, (void *)im, err,
+                      sizeof err))
+        die("%s: %s", proc, err);
+    truth_t truth;
+    if (truth_path) read_truth(truth_path, &truth);
+
+    uint64_t s_total = 0, m_total = 0;
+    for (size_t k = 0; k < dc.cfg.ninsns; k++) s_total += dc.insn[k].samples;
+    printf("*** %s in %s, model %s\n", proc, im->path, model);
+    printf("*** %" PRIu64 " cycles samples, period %" PRIu64 "-%" PRIu64 ", %zu blocks in %d "
+           "frequency classes%s\n", s_total, cyc->period_min, cyc->period_max, dc.cfg.nblocks,
+           dc.cfg.nclasses, dc.cfg.missing_edges ? " (missing edges: a class each)" : "");
+    for (size_t k = 0; k < dc.cfg.ninsns; k++) m_total += dc.insn[k].sched.head;
+    printf("*** columns: address, instruction, samples, M (static head cycles), CPI%s, "
+           "then the dynamic stall and its culprits\n\n", truth_path ? ", true count and CPI" : "");
+    disasm_t *dis = disasm_new(isa);
+    score_t sc = { 0 };
+    for (size_t b = 0; b < dc.cfg.nblocks; b++)
+        print_block(&dc, b, period, dis, im->path, truth_path ? &truth : NULL, &sc);
+    if (truth_path) print_score(&sc);
+    (void)m_total;
+    disasm_free(dis);
+    dcpicalc_free(&dc);
+    free(code);
+    symtab_free(st);
+    profdb_unload(&db);
+    if (truth_path) free(truth.v);
+    return 0;
+}
