@@ -50,7 +50,9 @@ SIM_BIN := $(BUILD)/hps-sim
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(BUILD)/%)
 
-all: $(SIM_BIN) $(TOOL_BINS) $(if $(filter build,$(BUILD)),hps-sim hps-dcpiprof)
+TOOL_COPIES := $(TOOL_SRCS:tools/%.c=%)
+
+all: $(SIM_BIN) $(TOOL_BINS) $(if $(filter build,$(BUILD)),hps-sim $(TOOL_COPIES))
 
 $(SIM_BIN): $(MAIN_OBJ) $(BUILD)/libhps.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -61,7 +63,7 @@ $(BUILD)/%: $(BUILD)/tools/%.o $(BUILD)/libhps.a
 hps-sim: $(SIM_BIN)
 	cp $< $@
 
-hps-dcpiprof: $(BUILD)/hps-dcpiprof
+$(TOOL_COPIES): %: $(BUILD)/%
 	cp $< $@
 
 $(BUILD)/libhps.a: $(LIB_OBJS)
@@ -106,7 +108,7 @@ bench: all workloads
 	@tests/bench_isa.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) build-* hps-sim hps-dcpiprof
+	rm -rf $(BUILD) build-* hps-sim $(TOOL_COPIES)
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TOOL_SRCS:%.c=$(BUILD)/%.d) \
          $(UNIT_HELPER_OBJS:.o=.d) $(UNIT_BINS:%=%.d)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "dcpi_table.h"
 #include "dise_runtime.h"
 #include "mem.h"
@@ -261,9 +262,22 @@ static const dcpi_event_t *monitored(const dcpi_t *d, unsigned event)
     return NULL;
 }
 
+/* The machine the samples come from, as a config file in the epoch. */
+static bool write_machine(const dcpi_t *d, char *err, size_t errlen)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/config", d->epoch);
+    FILE *f = fopen(path, "w");
+    if (!f) return set_error(err, errlen, "%s: cannot write", path);
+    config_print(d->opt.machine, f);
+    if (fclose(f) != 0) return set_error(err, errlen, "%s: cannot write", path);
+    return true;
+}
+
 bool dcpi_finish(dcpi_t *d, cpu_t *c, char *err, size_t errlen)
 {
     drain_all(d);
+    if (d->opt.machine && !write_machine(d, err, errlen)) return false;
     for (size_t i = 0; i < d->nimages; i++) {
         for (unsigned e = 0; e < PMU_EVENT_COUNT; e++) {
             profile_t *p = d->by_image[i * PMU_EVENT_COUNT + e];

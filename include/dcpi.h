@@ -29,6 +29,7 @@
 #include "stats.h"
 
 struct symtab;
+struct config;
 
 /* One monitored event and its sampling period range. */
 typedef struct dcpi_event {
@@ -43,6 +44,8 @@ typedef struct dcpi_options {
     unsigned nevents;
     uint64_t seed;              /* the driver's Park-Miller seed            */
     pmu_config_t hw;
+    const struct config *machine;   /* written to the epoch as `config`, so the
+                                       analysis knows the model (or NULL)  */
 } dcpi_options_t;
 
 /* Parse --dcpi-events: "cycles,imiss" or with periods

@@ -528,7 +528,8 @@ static void profiling_free(profiling_t *pf)
 static dcpi_t *dcpi_setup(const options_t *o, const isa_t *isa, const images_t *images)
 {
     char err[512];
-    dcpi_options_t d = { .db = o->dcpi_db, .new_epoch = o->dcpi_new_epoch, .seed = o->seed };
+    dcpi_options_t d = { .db = o->dcpi_db, .new_epoch = o->dcpi_new_epoch, .seed = o->seed,
+                         .machine = &o->cfg };
     d.hw = (pmu_config_t){ .counters = (unsigned)o->cfg.pmu_counters,
                            .counter_bits = (unsigned)o->cfg.pmu_counter_bits,
                            .skid = (unsigned)o->cfg.pmu_skid };

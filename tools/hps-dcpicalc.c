@@ -7,8 +7,9 @@
  *
  *   hps-dcpicalc [--config NAME] [--epoch N] [--truth FILE] DB PROC [IMAGE]
  *
- * --config is the model the samples were collected on (default ev5): the
- * static schedules come from it.  --truth FILE is the ground-truth file of
+ * --config is the model the static schedules come from: by default the one
+ * the samples were collected on, which hps-sim writes into the epoch
+ * (`config`).  --truth FILE is the ground-truth file of
  * the same run (hps-sim --ground-truth), for a program loaded at its link
  * address; the estimates are then scored against it: execution counts
  * (errors weighted by samples, as the paper's Figure 8), CPI, and whether
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "dcpicalc.h"
@@ -208,12 +210,93 @@ static void print_score(const score_t *sc)
                "culprits\n", 100 * sc->explained / sc->stall_cycles);
 }
 
+/* ---- one procedure, or all ----------------------------------------------------------- */
+
+typedef struct job {
+    const config_t *cfg;
+    const char *model;
+    const profdb_image_t *im;
+    const isa_t *isa;
+    double period;
+    const truth_t *truth;       /* or NULL */
+    bool quiet;                 /* --all: no listing */
+} job_t;
+
+/* Analyse one procedure; false (with err) when it cannot be. */
+static bool analyse(const job_t *j, const symbol_t *sym, score_t *sc, char *err, size_t errlen)
+{
+    size_t size = sym->size ? (size_t)sym->size : 4096;
+    uint8_t *code = xcalloc(size, 1);
+    size = symtab_read_code(j->im->path, sym->addr, code, size);
+    dcpicalc_t dc;
+    if (!dcpicalc_run(&dc, j->cfg, j->isa, code, sym->addr, size, samples_of, (void *)j->im,
+                      err, errlen)) {
+        free(code);
+        return false;
+    }
+    uint64_t s_total = 0;
+    for (size_t k = 0; k < dc.cfg.ninsns; k++) s_total += dc.insn[k].samples;
+    if (!j->quiet) {
+        printf("*** %s in %s, model %s\n", sym->name, j->im->path, j->model);
+        printf("*** %" PRIu64 " cycles samples, mean period %.0f, %zu blocks in %d frequency "
+               "classes%s\n", s_total, j->period, dc.cfg.nblocks, dc.cfg.nclasses,
+               dc.cfg.missing_edges ? " (missing edges: a class each)" : "");
+        printf("*** columns: address, instruction, samples, M (static head cycles), CPI%s, "
+               "then the dynamic stall and its culprits\n\n",
+               j->truth ? ", true count and CPI" : "");
+    }
+    disasm_t *dis = disasm_new(j->isa);
+    FILE *out = stdout;
+    if (j->quiet) stdout = fopen("/dev/null", "w");
+    for (size_t b = 0; b < dc.cfg.nblocks; b++)
+        print_block(&dc, b, j->period, dis, j->im->path, j->truth, sc);
+    if (j->quiet) {
+        fclose(stdout);
+        stdout = out;
+    }
+    disasm_free(dis);
+    dcpicalc_free(&dc);
+    free(code);
+    return true;
+}
+
+/* --all: every procedure of the image with samples, a score line each. */
+static void analyse_all(const job_t *j, const symtab_t *st)
+{
+    score_t total = { 0 };
+    char err[512];
+    printf("%-32s %8s %6s %6s %6s %6s\n", "procedure", "samples", "<=5%", "<=10%", "<=15%",
+           "<=25%");
+    for (size_t s = 0; s < st->count; s++) {
+        const symbol_t *sym = &st->syms[s];
+        uint64_t n = 0;
+        const profdb_file_t *cyc = &j->im->prof[PMU_CYCLES];
+        for (size_t r = 0; r < cyc->n; r++)
+            if (cyc->rec[r].offset >= sym->addr && cyc->rec[r].offset - sym->addr < sym->size)
+                n += cyc->rec[r].count;
+        if (!n) continue;
+        score_t sc = { 0 };
+        if (!analyse(j, sym, &sc, err, sizeof err) || !sc.scored) continue;
+        printf("%-32.32s %8.0f %5.0f%% %5.0f%% %5.0f%% %5.0f%%\n", sym->name, sc.scored,
+               100 * sc.within[0] / sc.scored, 100 * sc.within[1] / sc.scored,
+               100 * sc.within[2] / sc.scored, 100 * sc.within[3] / sc.scored);
+        for (int b = 0; b < 4; b++) total.within[b] += sc.within[b];
+        total.scored += sc.scored;
+        total.stall_cycles += sc.stall_cycles;
+        total.explained += sc.explained;
+        total.cpi_err_sum += sc.cpi_err_sum;
+        total.cpi_weight += sc.cpi_weight;
+    }
+    print_score(&total);
+}
+
 /* ---- main --------------------------------------------------------------------------- */
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: hps-dcpicalc [--config NAME] [--epoch N] [--truth FILE] DB PROC "
-                 "[IMAGE]\n");
+                 "[IMAGE]\n"
+                 "       hps-dcpicalc --all --truth FILE [--config NAME] DB IMAGE\n");
 }
 
 int main(int argc, char **argv)
@@ -221,9 +304,11 @@ int main(int argc, char **argv)
     static const struct option opts[] = {
         { "config", required_argument, NULL, 'c' }, { "epoch", required_argument, NULL, 'e' },
         { "truth", required_argument, NULL, 't' }, { "help", no_argument, NULL, 'h' },
+        { "all", no_argument, NULL, 'a' },
         { NULL, 0, NULL, 0 }
     };
-    const char *model = "ev5", *truth_path = NULL;
+    const char *model = NULL, *truth_path = NULL;
+    bool all = false;
     unsigned long epoch = 0;
     char err[512], *end;
     int ch;
@@ -236,64 +321,51 @@ int main(int argc, char **argv)
             if (*end || !epoch) die("--epoch: expected an epoch number, got '%s'", optarg);
             break;
         case 't': truth_path = optarg; break;
+        case 'a': all = true; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); die("bad option '%s'", argv[optind - 1]);
         }
     }
     if (argc - optind < 2) { usage(stderr); die("expected a database and a procedure"); }
+    profdb_epoch_data_t db;
+    if (!profdb_load(argv[optind], (unsigned)epoch, &db, err, sizeof err)) die("%s", err);
+    char machine_file[4200];
+    snprintf(machine_file, sizeof machine_file, "%s/config", db.dir);
+    if (!model) model = access(machine_file, R_OK) == 0 ? machine_file : "ev5";
     config_t cfg;
     config_defaults(&cfg);
     if (!config_load(&cfg, model, err, sizeof err)) die("%s", err);
-    profdb_epoch_data_t db;
-    if (!profdb_load(argv[optind], (unsigned)epoch, &db, err, sizeof err)) die("%s", err);
-    const char *proc = argv[optind + 1], *image = argc - optind > 2 ? argv[optind + 2] : NULL;
+    if (all && !truth_path) die("--all needs --truth FILE");
+    const char *proc = all ? NULL : argv[optind + 1];
+    const char *image = all ? argv[optind + 1] : argc - optind > 2 ? argv[optind + 2] : NULL;
     const profdb_image_t *im = NULL;
     const symbol_t *sym = NULL;
     symtab_t *st = NULL;
-    for (size_t k = 0; k < db.n && !sym; k++) {
+    for (size_t k = 0; k < db.n && !im; k++) {
         if (image && &db.v[k] != profdb_find_image(&db, image)) continue;
         symtab_free(st);
         st = symtab_load(db.v[k].path);
+        if (all) { im = &db.v[k]; break; }
         for (size_t s = 0; st && s < st->count && !sym; s++)
             if (!strcmp(st->syms[s].name, proc)) { sym = &st->syms[s]; im = &db.v[k]; }
     }
-    if (!sym) die("no procedure '%s' in the profiled images", proc);
+    if (!im) die(all ? "no image '%s' in the database" : "no procedure '%s' in the profiled images",
+                 all ? image : proc);
     if (!im->has[PMU_CYCLES]) die("%s: no cycles samples", im->path);
     const profdb_file_t *cyc = &im->prof[PMU_CYCLES];
     if (!cyc->period_min) die("%s: cycles samples with mixed periods", im->path);
-    double period = ((double)cyc->period_min + (double)cyc->period_max) / 2.0;
-
     int machine = 0;
     if (!loader_probe(im->path, &machine, err, sizeof err)) die("%s", err);
-    const isa_t *isa = machine == isa_alpha.elf_machine ? &isa_alpha : &isa_rv64;
-    size_t size = sym->size ? (size_t)sym->size : 4096;
-    uint8_t *code = xcalloc(size, 1);
-    size = symtab_read_code(im->path, sym->addr, code, size);
-    dcpicalc_t dc;
-    if (!dcpicalc_run(&dc, &cfg, isa, code, sym->addr, size, samples_of, (void *)im, err,
-                      sizeof err))
-        die("%s: %s", proc, err);
     truth_t truth;
     if (truth_path) read_truth(truth_path, &truth);
-
-    uint64_t s_total = 0, m_total = 0;
-    for (size_t k = 0; k < dc.cfg.ninsns; k++) s_total += dc.insn[k].samples;
-    printf("*** %s in %s, model %s\n", proc, im->path, model);
-    printf("*** %" PRIu64 " cycles samples, period %" PRIu64 "-%" PRIu64 ", %zu blocks in %d "
-           "frequency classes%s\n", s_total, cyc->period_min, cyc->period_max, dc.cfg.nblocks,
-           dc.cfg.nclasses, dc.cfg.missing_edges ? " (missing edges: a class each)" : "");
-    for (size_t k = 0; k < dc.cfg.ninsns; k++) m_total += dc.insn[k].sched.head;
-    printf("*** columns: address, instruction, samples, M (static head cycles), CPI%s, "
-           "then the dynamic stall and its culprits\n\n", truth_path ? ", true count and CPI" : "");
-    disasm_t *dis = disasm_new(isa);
+    job_t j = { .cfg = &cfg, .model = model, .im = im,
+                .isa = machine == isa_alpha.elf_machine ? &isa_alpha : &isa_rv64,
+                .period = ((double)cyc->period_min + (double)cyc->period_max) / 2.0,
+                .truth = truth_path ? &truth : NULL, .quiet = all };
     score_t sc = { 0 };
-    for (size_t b = 0; b < dc.cfg.nblocks; b++)
-        print_block(&dc, b, period, dis, im->path, truth_path ? &truth : NULL, &sc);
-    if (truth_path) print_score(&sc);
-    (void)m_total;
-    disasm_free(dis);
-    dcpicalc_free(&dc);
-    free(code);
+    if (all) analyse_all(&j, st);
+    else if (!analyse(&j, sym, &sc, err, sizeof err)) die("%s: %s", proc, err);
+    else if (truth_path) print_score(&sc);
     symtab_free(st);
     profdb_unload(&db);
     if (truth_path) free(truth.v);
