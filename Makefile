@@ -113,6 +113,27 @@ clean:
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TOOL_SRCS:%.c=$(BUILD)/%.d) \
          $(UNIT_HELPER_OBJS:.o=.d) $(UNIT_BINS:%=%.d)
 
+# ---- sweeps: accuracy against overhead ---------------------------------------
+# HPS hot methods and call pairs over rates and burst lengths, and DCPI over
+# sampling periods, on SWEEP_WORKLOADS at SWEEP_SIZE; results in
+# results/sweep.sqlite (points already there are not run again), plots in
+# results/sweep-hps.png and results/sweep-dcpi.png.
+SWEEP_WORKLOADS ?= bwt_compress,gametree,minicc
+SWEEP_SIZE ?= test
+.PHONY: sweep
+sweep: all workloads
+	@mkdir -p results
+	/usr/bin/python3 analysis/sweep.py hps --db results/sweep.sqlite --build $(BUILD) \
+	    --workloads $(SWEEP_WORKLOADS) --size $(SWEEP_SIZE) \
+	    --acf productions/hot_method.acf,productions/hot_call_pair.acf \
+	    --rates 1/10,1/30,1/100,1/300,1/1000 --bursts 1,10
+	/usr/bin/python3 analysis/sweep.py dcpi --db results/sweep.sqlite --build $(BUILD) \
+	    --workloads $(SWEEP_WORKLOADS) --size $(SWEEP_SIZE) \
+	    --periods 1000-1100,4000-4200,16000-17000,60000-64000
+	/usr/bin/python3 analysis/plot_sweep.py results/sweep.sqlite --out results/sweep-hps.png
+	/usr/bin/python3 analysis/plot_sweep.py results/sweep.sqlite --kind dcpi \
+	    --out results/sweep-dcpi.png
+
 # ---- the main job of the README: profile a workload with HPS --------------
 # Hot-method profiling (productions/hot_method.acf) at a sampling rate of
 # 1/100 on the ev5 model: the program's output, then the HPS report (top

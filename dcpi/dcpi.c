@@ -32,6 +32,8 @@ struct dcpi {
     uint64_t unknown;           /* samples outside every image             */
     uint64_t drained_entries, buffer_copies;
     dcpi_state_t final_state;   /* the driver's counters at the end        */
+    /* the report's scores, for the statistics (negative = not computed) */
+    double acc_procedure, acc_instruction, estimate_error, overhead_ratio;
     char epoch[4096];
 };
 
@@ -217,6 +219,7 @@ dcpi_t *dcpi_new(const dcpi_options_t *o, const isa_t *isa, const images_t *imag
     }
     dcpi_t *d = xcalloc(1, sizeof *d);
     d->opt = *o;
+    d->acc_procedure = d->acc_instruction = d->estimate_error = d->overhead_ratio = -1;
     d->images = images;
     for (int e = 0; e < PMU_EVENT_COUNT; e++) d->pc_samples[e] = profile_new();
     if (!profdb_epoch(o->db, o->new_epoch, d->epoch, sizeof d->epoch, err, errlen)) goto bad;
@@ -324,7 +327,7 @@ static void report_collection(const dcpi_t *d, FILE *out)
             " samples outside every image\n", d->drained_entries, d->unknown);
 }
 
-static void report_overhead(const dcpi_t *d, FILE *out, uint64_t cycles, uint64_t base)
+static void report_overhead(dcpi_t *d, FILE *out, uint64_t cycles, uint64_t base)
 {
     uint64_t n = 0;
     for (int e = 0; e < PMU_EVENT_COUNT; e++) n += pmu_interrupts(d->pmu, (pmu_event_t)e);
@@ -333,6 +336,7 @@ static void report_overhead(const dcpi_t *d, FILE *out, uint64_t cycles, uint64_
                 (double)pmu_handler_insts(d->pmu) / (double)n,
                 (double)pmu_handler_cycles(d->pmu) / (double)n);
     if (!base) return;
+    d->overhead_ratio = (double)cycles / (double)base;
     fprintf(out, "overhead: %" PRIu64 " cycles with DCPI, %" PRIu64 " without: ratio %.4f "
             "(%+.2f%%)\n", cycles, base, (double)cycles / (double)base,
             100.0 * ((double)cycles / (double)base - 1.0));
@@ -353,11 +357,13 @@ void dcpi_report(dcpi_t *d, FILE *out, const symtab_t *symtab,
         profile_print_comparison(out, "DCPI cycles samples vs exact head cycles, by procedure",
                                  sampled, exact, top_n, 0.9, profile_format_function,
                                  (void *)symtab);
-        fprintf(out, "accuracy by instruction (top 90%% overlap): %.1f%%\n",
-                profile_accuracy(d->pc_samples[PMU_CYCLES], exact_pc, 0.9, false));
+        d->acc_procedure = profile_accuracy(sampled, exact, 0.9, false);
+        d->acc_instruction = profile_accuracy(d->pc_samples[PMU_CYCLES], exact_pc, 0.9, false);
+        fprintf(out, "accuracy by instruction (top 90%% overlap): %.1f%%\n", d->acc_instruction);
         uint64_t samples = profile_total(d->pc_samples[PMU_CYCLES]);
         uint64_t program = profile_total(exact_pc);
         double est = (double)samples * mean_period(cyc);
+        d->estimate_error = program ? 100.0 * (est / (double)program - 1.0) : 0.0;
         fprintf(out, "estimated program cycles: %" PRIu64 " samples x mean period %.0f = %.0f; "
                 "exact %" PRIu64 " (%+.2f%%), not counting the %" PRIu64
                 " of the interrupt handler\n", samples, mean_period(cyc), est, program,
@@ -385,4 +391,15 @@ void dcpi_stats(const dcpi_t *d, stats_t *s)
                   "Samples lost to a full overflow buffer");
     stats_add_u64(s, "dcpi.unknownImageSamples", d->unknown, "Count",
                   "Samples whose pc lay in no known image");
+    if (d->acc_procedure >= 0) {
+        stats_add_f64(s, "dcpi.accuracy::procedure", d->acc_procedure, "Percent",
+                      "Top-90% overlap of cycles samples and exact head cycles by procedure");
+        stats_add_f64(s, "dcpi.accuracy::instruction", d->acc_instruction, "Percent",
+                      "Top-90% overlap of cycles samples and exact head cycles by instruction");
+        stats_add_f64(s, "dcpi.estimateError", d->estimate_error, "Percent",
+                      "Samples x mean period against the program's exact cycles");
+    }
+    if (d->overhead_ratio >= 0)
+        stats_add_f64(s, "dcpi.overheadRatio", d->overhead_ratio, "Ratio",
+                      "Cycles with DCPI / cycles of the same run without it");
 }
