@@ -18,7 +18,7 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
            -Iinclude -Isim -Isim/isa/rv64 -Isim/isa/alpha -Iproductions/runtime -MMD -MP
-LDLIBS  += -lelf -lopcodes-multiarch -lbfd-multiarch -linih -lm
+LDLIBS  += -lelf -lopcodes-multiarch -lbfd-multiarch -linih -lreadline -lm
 
 RV_CC      ?= riscv64-linux-gnu-gcc
 ALPHA_CC   ?= alpha-linux-gnu-gcc

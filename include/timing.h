@@ -79,6 +79,15 @@ void timing_finish(timing_t *t);      /* flush views and the truth file */
  * and read them back: fn(pc, executions, head cycles) per static pc. */
 void timing_keep_heads(timing_t *t);
 
+/* For the interactive shell: keep the stages of the last TIMING_RECENT
+ * instructions (with disassembly) and the last one's head cycles, stall
+ * cause and culprit.  timing_recent copies them out oldest first. */
+#define TIMING_RECENT 64
+struct pv_insn;
+void timing_record_recent(timing_t *t, struct disasm *dis);
+size_t timing_recent(const timing_t *t, struct pv_insn *out, size_t max);
+bool timing_last_head(const timing_t *t, uint64_t *head, uint8_t *cause, uint64_t *culprit);
+
 /* The static schedule of a basic block on the model of cfg (in-order
  * models): the head cycles each instruction needs when the block runs
  * with its caches and predictors warm and nothing in flight from before it

@@ -119,18 +119,21 @@ static void diagram_row(FILE *out, const pv_insn_t *r, uint64_t first, uint64_t 
     fputc('\n', out);
 }
 
+void pipeview_print_diagram(FILE *out, const pv_insn_t *rows, size_t n)
+{
+    if (!n) return;
+    uint64_t first = rows[0].stage_cycle[0], last = 0;
+    for (size_t k = 0; k < n; k++)
+        if (rows[k].retire_cycle > last) last = rows[k].retire_cycle;
+    if (last - first > 400) last = first + 400;      /* keep rows readable */
+    fprintf(out, "%-36s cycle %" PRIu64 " ->  (stage letter = entered; "
+            "lowercase = stalled in it)\n", "", first);
+    for (size_t k = 0; k < n; k++) diagram_row(out, &rows[k], first, last);
+}
+
 static void write_diagram(pipeview_t *pv)
 {
-    if (!pv->diagram || !pv->nrows) return;
-    uint64_t first = pv->rows[0].stage_cycle[0], last = 0;
-    for (size_t k = 0; k < pv->nrows; k++) {
-        uint64_t end = pv->rows[k].retire_cycle;
-        if (end > last) last = end;
-    }
-    if (last - first > 400) last = first + 400;      /* keep rows readable */
-    fprintf(pv->diagram, "%-36s cycle %" PRIu64 " ->  (stage letter = entered; "
-            "lowercase = stalled in it)\n", "", first);
-    for (size_t k = 0; k < pv->nrows; k++) diagram_row(pv->diagram, &pv->rows[k], first, last);
+    if (pv->diagram) pipeview_print_diagram(pv->diagram, pv->rows, pv->nrows);
 }
 
 void pipeview_finish(pipeview_t *pv)

@@ -155,7 +155,7 @@ timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
 void timing_set_outputs(timing_t *t, const timing_outputs_t *out)
 {
     t->out = *out;
-    t->views = out->kanata || out->diagram;
+    t->views = out->kanata || out->diagram || t->recent;
     if (out->ground_truth) t->keep_truth = true;
     if (t->views) pipeview_init(&t->pv, out->kanata, out->diagram);
 }
@@ -197,21 +197,66 @@ void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extr
 
 /* ---- views ------------------------------------------------------------------ */
 
+/* An instruction's text for the views: the disassembly, or DISE's own
+ * form for replacement instructions. */
+static void describe_insn(const timing_t *t, const insn_t *in, char *text, size_t len)
+{
+    uint8_t bytes[4] = { (uint8_t)in->raw, (uint8_t)(in->raw >> 8),
+                         (uint8_t)(in->raw >> 16), (uint8_t)(in->raw >> 24) };
+    if (in->flags & IF_DISE) dise_format(in, text, len);
+    else if (!t->out.disasm || disasm_insn(t->out.disasm, in->pc, bytes, in->len, text, len) <= 0)
+        snprintf(text, len, "%08" PRIx32, in->raw);
+}
+
 void tm_view_insn(timing_t *t, const insn_t *in, const char *const names[5], const uint64_t st[5],
                   uint64_t retire)
 {
-    if (t->seq < t->out.view_from || t->seq >= t->out.view_to) return;
+    bool window = t->seq >= t->out.view_from && t->seq < t->out.view_to &&
+                  (t->out.kanata || t->out.diagram);
+    if (!window && !t->recent) return;
     pv_insn_t v = { .id = t->seq, .pc = in->pc, .nstages = 5, .retire_cycle = retire,
                     .stage_names = names };
     memcpy(v.stage_cycle, st, 5 * sizeof st[0]);
-    uint8_t bytes[4] = { (uint8_t)in->raw, (uint8_t)(in->raw >> 8),
-                         (uint8_t)(in->raw >> 16), (uint8_t)(in->raw >> 24) };
-    if (in->flags & IF_DISE) dise_format(in, v.text, sizeof v.text);
-    else if (!t->out.disasm || disasm_insn(t->out.disasm, in->pc, bytes, in->len, v.text,
-                                           sizeof v.text) <= 0)
-        snprintf(v.text, sizeof v.text, "%08" PRIx32, in->raw);
+    if (t->recent) {                  /* described only when asked for */
+        t->recent[t->recent_pos] = v;
+        t->recent_insn[t->recent_pos] = *in;
+        t->recent_pos = (t->recent_pos + 1) % TIMING_RECENT;
+        if (t->recent_n < TIMING_RECENT) t->recent_n++;
+    }
+    if (!window) return;
+    describe_insn(t, in, v.text, sizeof v.text);
     pipeview_insn(&t->pv, &v);
     pipeview_advance(&t->pv, st[0]);
+}
+
+void timing_record_recent(timing_t *t, struct disasm *dis)
+{
+    if (!t->recent) {
+        t->recent = xcalloc(TIMING_RECENT, sizeof *t->recent);
+        t->recent_insn = xcalloc(TIMING_RECENT, sizeof *t->recent_insn);
+    }
+    t->out.disasm = dis;
+    t->views = true;
+}
+
+size_t timing_recent(const timing_t *t, pv_insn_t *out, size_t max)
+{
+    size_t n = t->recent_n < max ? t->recent_n : max;
+    for (size_t k = 0; k < n; k++) {
+        size_t slot = (t->recent_pos + TIMING_RECENT - n + k) % TIMING_RECENT;
+        out[k] = t->recent[slot];
+        describe_insn(t, &t->recent_insn[slot], out[k].text, sizeof out[k].text);
+    }
+    return n;
+}
+
+bool timing_last_head(const timing_t *t, uint64_t *head, uint8_t *cause, uint64_t *culprit)
+{
+    if (!t->recent || !t->recent_n) return false;
+    *head = t->last_head;
+    *cause = t->last_why.cause;
+    *culprit = t->last_why.culprit;
+    return true;
 }
 
 /* ---- the run loop --------------------------------------------------------------- */
@@ -557,6 +602,8 @@ void timing_free(timing_t *t)
     if (t->wbuf) write_buffer_free(t->wbuf);
     if (t->bp) bpred_free(t->bp);
     free(t->iq_ring);
+    free(t->recent);
+    free(t->recent_insn);
     ooo_free(t->ooo);
     free(t->gt);
     free(t);

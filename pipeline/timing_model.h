@@ -107,6 +107,13 @@ struct timing {
     uint64_t head_sum;                /* sum of head cycles so far: the last
                                          instruction's head cycle + 1        */
     bool keep_truth;                  /* record the per-pc ground truth      */
+
+    /* the interactive shell: the last instructions' stages and head */
+    pv_insn_t *recent;                /* ring of TIMING_RECENT, or NULL      */
+    insn_t *recent_insn;              /* and the instructions, for their text */
+    size_t recent_n, recent_pos;
+    uint64_t last_head;
+    why_t last_why;
 };
 
 static inline uint64_t max2(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -271,6 +278,10 @@ static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, 
 {
     uint64_t extra = head > 1 ? head - 1 : 0;
     t->head_sum += head;
+    if (unlikely(t->recent != NULL)) {
+        t->last_head = head;
+        t->last_why = why;
+    }
     t->head_stall[why.cause] += extra;
     uint64_t decode = extra < t->front_penalty ? extra : t->front_penalty;
     t->role_cycles[t->cur_role] += head - extra;

@@ -38,6 +38,7 @@
 #include "loader.h"
 #include "mem.h"
 #include "runstats.h"
+#include "shell.h"
 #include "stats.h"
 #include "symtab.h"
 #include "sys.h"
@@ -75,6 +76,7 @@ typedef struct options {
     const char *dcpi_db;             /* --dcpi: the profile database      */
     const char *dcpi_events;         /* --dcpi-events                     */
     bool dcpi_new_epoch;
+    bool interactive;                /* --interactive: the teaching shell */
     uint64_t top_n;
     int guest_argc;
     char **guest_argv;
@@ -142,6 +144,11 @@ static void usage(FILE *out)
         "                       cycles, insts, imiss, dmiss, branchmp\n"
         "  --dcpi-new-epoch     start a new epoch in the database\n"
         "  (--report, --top and --no-baseline apply as for --acf)\n"
+        "teaching:\n"
+        "  -d, --interactive    step the program from a command prompt (commands\n"
+        "                       from stdin; the program's stdin is /dev/null):\n"
+        "                       step, run, back, break, reg, mem, pipe, stats;\n"
+        "                       'help' lists them\n"
         "  --help               this text\n"
         "  --version            print the version\n"
         "\n"
@@ -206,7 +213,7 @@ enum { OPT_MAX_INSTS = 256, OPT_STATS, OPT_STATS_JSON, OPT_TRACE, OPT_TRACE_LIMI
        OPT_PIPE_DIAGRAM, OPT_VIEW_FROM, OPT_VIEW_COUNT, OPT_TRUTH_FILE, OPT_HELP, OPT_VERSION,
        OPT_ACF, OPT_PARAM, OPT_RATE, OPT_BURST, OPT_PRINT_ACF, OPT_REPORT, OPT_TOP,
        OPT_NO_BASELINE, OPT_PROFILE_OUT, OPT_SYSROOT, OPT_DCPI, OPT_DCPI_EVENTS,
-       OPT_DCPI_NEW_EPOCH };
+       OPT_DCPI_NEW_EPOCH, OPT_INTERACTIVE = 'd' };
 
 static void parse_options(int argc, char **argv, options_t *o)
 {
@@ -241,6 +248,7 @@ static void parse_options(int argc, char **argv, options_t *o)
         { "dcpi",        required_argument, NULL, OPT_DCPI },
         { "dcpi-events", required_argument, NULL, OPT_DCPI_EVENTS },
         { "dcpi-new-epoch", no_argument,    NULL, OPT_DCPI_NEW_EPOCH },
+        { "interactive", no_argument,       NULL, OPT_INTERACTIVE },
         { NULL, 0, NULL, 0 }
     };
     memset(o, 0, sizeof *o);
@@ -256,7 +264,7 @@ static void parse_options(int argc, char **argv, options_t *o)
     if (!sets) bad_input("out of host memory");
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+:", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+:d", longopts, NULL)) != -1) {
         switch (ch) {
         case OPT_MAX_INSTS:   o->max_insts = parse_count("--max-insts", optarg); break;
         case OPT_STATS:       o->stats_path = optarg; break;
@@ -299,6 +307,7 @@ static void parse_options(int argc, char **argv, options_t *o)
             break;
         case OPT_DCPI_EVENTS: o->dcpi_events = optarg; break;
         case OPT_DCPI_NEW_EPOCH: o->dcpi_new_epoch = true; break;
+        case OPT_INTERACTIVE: o->interactive = true; break;
         case ':':
             bad_input("option '%s' needs a value (see hps-sim --help)", argv[optind - 1]);
         default:
@@ -328,6 +337,10 @@ static void parse_options(int argc, char **argv, options_t *o)
                   "registers; profile with one at a time");
     if (o->dcpi_db && o->cfg.model == CFG_MODEL_FUNCTIONAL)
         bad_input("--dcpi needs a timing model to count cycles (--config inorder5, ev5 or r10k)");
+    if (o->interactive && (o->acf_path || o->dcpi_db || o->trace_path || o->pipeview_path ||
+                           o->pipe_diagram || o->truth_path))
+        bad_input("--interactive steps plain runs: it cannot be combined with --acf, --dcpi, "
+                  "--trace, --pipeview, --pipe-diagram or --ground-truth");
     if (optind >= argc) bad_input("no program given (usage: hps-sim [options] prog [args...])");
     o->guest_argc = argc - optind;
     o->guest_argv = argv + optind;
@@ -583,8 +596,12 @@ static const sys_abi_t *abi_for(const isa_t *isa)
     return isa->elf_machine == EM_ALPHA ? &sys_abi_alpha : &sys_abi_rv64;
 }
 
+/* Where a guest's stdin comes from: hps-sim's own, the baseline run's
+ * replay of it (output discarded), or nothing (the shell reads stdin). */
+typedef enum { GUEST_STDIN, GUEST_BASELINE, GUEST_NO_STDIN } guest_input_t;
+
 static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const symtab_t *symtab,
-                       bool silent)
+                       guest_input_t input)
 {
     const char *path = o->guest_argv[0];
     char err[512];
@@ -600,12 +617,12 @@ static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const s
     sys_set_exe(g->sys, path);
     sys_set_mmap_area(g->sys, lay->mmap_bottom, lay->mmap_top, lay->mmap_bottom_up);
     if (o->sysroot) sys_set_sysroot(g->sys, o->sysroot);
-    if (silent) {                   /* the baseline run: same input, no output */
-        int in = baseline_stdin();
-        if (in < 0) bad_input("cannot set up the baseline run: %s", strerror(errno));
+    if (input != GUEST_STDIN) {
+        int in = input == GUEST_BASELINE ? baseline_stdin() : open("/dev/null", O_RDONLY);
+        if (in < 0) bad_input("cannot set up the guest's stdin: %s", strerror(errno));
         g->sys->host_fd[0] = in;
         g->sys->fd_flags[0] |= SYS_FD_OWNED;
-        g->sys->discard_output = true;
+        g->sys->discard_output = input == GUEST_BASELINE;   /* same input, no output */
     }
     uint8_t random16[16];
     sys_random_bytes(g->sys, random16, sizeof random16);
@@ -678,7 +695,7 @@ static timing_t *new_timing(const options_t *o)
 static uint64_t baseline_cycles(const options_t *o, const isa_t *isa, const symtab_t *symtab)
 {
     guest_t g;
-    guest_load(&g, o, isa, symtab, true);
+    guest_load(&g, o, isa, symtab, GUEST_BASELINE);
     uint64_t cycles;
     if (o->cfg.model != CFG_MODEL_FUNCTIONAL) {
         timing_t *t = new_timing(o);
@@ -718,6 +735,55 @@ static void write_stats(const options_t *o, const run_info_t *info, const profil
     stats_free(&st);
 }
 
+/* ---- the interactive shell ----------------------------------------------- */
+
+typedef struct shell_host {
+    const options_t *o;
+    const isa_t *isa;
+    guest_t *g;
+    process_code_t *code;
+    disasm_t *dis;
+} shell_host_t;
+
+/* The process again from its first instruction, on a fresh timing model:
+ * the same program, arguments, seed and (empty) input give the same run. */
+static void shell_restart(void *ctx, cpu_t **cpu, timing_t **timing)
+{
+    shell_host_t *h = ctx;
+    guest_free(h->g);
+    guest_load(h->g, h->o, h->isa, h->code->symtab, GUEST_NO_STDIN);
+    sys_set_exec_map_hook(h->g->sys, note_mapped_code, h->code);
+    *cpu = h->g->cpu;
+    if (*timing) {
+        timing_free(*timing);
+        *timing = new_timing(h->o);
+        timing_record_recent(*timing, h->dis);
+    }
+}
+
+static void shell_output(void *ctx, bool on)
+{
+    ((shell_host_t *)ctx)->g->sys->discard_output = !on;
+}
+
+static int shell_report(void *ctx, const cpu_t *c)
+{
+    return report_stop(c, ((shell_host_t *)ctx)->dis);
+}
+
+static int interact(const options_t *o, const isa_t *isa, guest_t *g, process_code_t *code,
+                    disasm_t *dis, timing_t **timing)
+{
+    shell_host_t host = { o, isa, g, code, dis };
+    if (*timing) timing_record_recent(*timing, dis);
+    shell_target_t target = { .cpu = g->cpu, .timing = *timing, .disasm = dis,
+                              .symtab = code->symtab, .restart = shell_restart,
+                              .output = shell_output, .report = shell_report, .ctx = &host };
+    int status = shell_run(&target, stdin, stdout);
+    *timing = target.timing;
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     options_t o;
@@ -730,7 +796,7 @@ int main(int argc, char **argv)
     const isa_t *isa = isa_for_machine(path, machine);
 
     guest_t g;
-    guest_load(&g, &o, isa, NULL, false);
+    guest_load(&g, &o, isa, NULL, o.interactive ? GUEST_NO_STDIN : GUEST_STDIN);
     process_code_t code;
     if (!load_code(path, &g, &code)) bad_input("out of host memory");
     symtab_t *symtab = code.symtab;
@@ -754,7 +820,8 @@ int main(int argc, char **argv)
     truth_t truth;
     memset(&truth, 0, sizeof truth);
     trace_t trace = { .out = trace_out, .limit = o.trace_limit, .disasm = dis, .symtab = symtab };
-    bool want_stats = (o.stats_path || o.stats_json_path) && !o.no_truth && !pf.dise;
+    bool want_stats = (o.stats_path || o.stats_json_path) && !o.no_truth && !pf.dise &&
+                      !o.interactive;
     run_opts_t ropts = { .max_insts = o.max_insts, .truth = want_stats ? &truth : NULL,
                          .trace = trace_out ? &trace : NULL, .dise = pf.dise,
                          .hps_truth = pf.dise ? &pf.session.truth : NULL };
@@ -778,14 +845,18 @@ int main(int argc, char **argv)
     if (dcpi) timing_keep_heads(timing);
 
     double t0 = now_seconds();
-    if (timing && pf.dise) timing_run_dise(timing, cpu, o.max_insts, pf.dise, &pf.session.truth);
+    int status = 0;
+    if (o.interactive) {
+        status = interact(&o, isa, &g, &code, dis, &timing);
+        cpu = g.cpu;
+    } else if (timing && pf.dise) timing_run_dise(timing, cpu, o.max_insts, pf.dise, &pf.session.truth);
     else if (timing && dcpi) timing_run_pmu(timing, cpu, o.max_insts, dcpi_pmu(dcpi));
     else if (timing) timing_run(timing, cpu, o.max_insts);
     else cpu_run(cpu, &ropts);
     double secs = now_seconds() - t0;
 
     if (pf.dise) dise_finish(pf.dise, cpu);
-    int status = report_stop(cpu, dis);
+    if (!o.interactive) status = report_stop(cpu, dis);
     if (dcpi && !dcpi_finish(dcpi, cpu, err, sizeof err)) {
         fprintf(stderr, "hps-sim: --dcpi: %s\n", err);
         status = EXIT_BAD_INPUT;

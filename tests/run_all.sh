@@ -3,7 +3,7 @@
 # bad-input tests, guest-fault tests, timing-model micro-benchmarks,
 # differential tests against qemu-riscv64 and qemu-alpha (static programs,
 # and dynamic ones through --sysroot), the workload checks, DISE/HPS and
-# DCPI profiling end to end.  Each
+# DCPI profiling end to end, sweeps and the interactive shell.  Each
 # suite ends with "N passed, M failed"; this script adds them up and ends
 # with the same line for the whole run.
 set -u
@@ -42,6 +42,7 @@ run_suite workloads  tests/workloads_check.sh "$build"
 run_suite dise       tests/dise/run.sh "$build"
 run_suite dcpi       tests/dcpi/run.sh "$build"
 run_suite analysis   tests/analysis/run.sh "$build"
+run_suite shell      tests/shell/run.sh "$build"
 run_suite dise-alpha env DISE_ISA=alpha-static DISE_WORKLOADS="bwt_compress gametree minicc objdb raytrace" tests/dise/run.sh "$build"
 echo "=== summary"
 [ -n "$failed_suites" ] && echo "failing suites:$failed_suites"

@@ -47,5 +47,7 @@ void pipeview_insn(pipeview_t *pv, const pv_insn_t *in);
 void pipeview_advance(pipeview_t *pv, uint64_t cycle);
 /* Write everything (end of the window or of the run). */
 void pipeview_finish(pipeview_t *pv);
+/* The text diagram of rows (the interactive shell's `pipe`). */
+void pipeview_print_diagram(FILE *out, const pv_insn_t *rows, size_t n);
 
 #endif /* HPS_PIPEVIEW_H */

@@ -1,0 +1,42 @@
+/*
+ * shell.h - the interactive teaching shell (hps-sim --interactive, -d):
+ * step a program instruction by instruction on the functional core or a
+ * timing model, look at registers, memory and the pipeline, set
+ * breakpoints, and step backwards (the simulator is deterministic, so
+ * "back N" replays the run from the start to N instructions earlier).
+ * Spike's debug-mode conventions: Enter steps; reg, freg, pc, insn,
+ * mem ADDR, until pc ADDR, run N, q.  Commands come from a readline prompt
+ * on a terminal, or one per line from a pipe (scripts, tests); the guest's
+ * own stdin is /dev/null.  `help` lists everything.
+ */
+#ifndef HPS_SHELL_H
+#define HPS_SHELL_H
+
+#include <stdio.h>
+
+#include "core.h"
+
+struct timing;
+struct disasm;
+struct symtab;
+
+/* What the shell drives.  restart rebuilds the process from the start (for
+ * "back"), giving the new cpu and timing model; output turns the guest's
+ * own output on or off; report describes how the run stopped (a fault's
+ * pc, symbol and disassembly on stderr) and returns hps-sim's exit status. */
+typedef struct shell_target {
+    cpu_t *cpu;
+    struct timing *timing;              /* NULL: the functional core */
+    struct disasm *disasm;
+    const struct symtab *symtab;
+    void (*restart)(void *ctx, cpu_t **cpu, struct timing **timing);
+    void (*output)(void *ctx, bool on);
+    int (*report)(void *ctx, const cpu_t *cpu);
+    void *ctx;
+} shell_target_t;
+
+/* Run the command loop until `quit` or end of input.  Returns the exit
+ * status hps-sim should end with (the guest's, if it finished). */
+int shell_run(shell_target_t *t, FILE *in, FILE *out);
+
+#endif /* HPS_SHELL_H */
