@@ -3,11 +3,14 @@
 #   make            build the simulator ($(BUILD)/hps-sim; for the default
 #                   BUILD=build also copied to ./hps-sim)
 #   make deps       install missing Debian packages (apt-get update first)
-#   make test       unit tests (cmocka), bad-input tests, differential tests
-#                   against qemu-riscv64, workload checks
+#   make test       the layering check, unit tests (cmocka), bad-input tests,
+#                   differential tests against qemu-riscv64, workload checks
+#   make check-layers  no #include goes up a layer (layers.txt places every
+#                   file; tools/check_layers.py)
 #   make bench      simulated MIPS of each model, next to qemu-riscv64, with
 #                   DISE, and Alpha against RISC-V per instruction
 #   make workloads  build the guest workload suite for RISC-V and Alpha
+#   make readme-usage  rewrite README.md's usage block with hps-sim --help
 #
 # Sources are picked up by wildcard, so adding a file needs no edit here.
 # BUILD selects the object directory (helpers working in parallel may use
@@ -102,6 +105,12 @@ test: all $(UNIT_BINS) guests workloads
 unit-test: $(UNIT_BINS)
 	@tests/run_unit.sh $(BUILD)
 
+# The include layers (layers.txt): no file includes a header of a higher
+# layer, and every file is placed; the first suite of `make test`.
+.PHONY: check-layers
+check-layers:
+	@/usr/bin/python3 tools/check_layers.py
+
 bench: all workloads
 	@tests/bench.sh $(BUILD)
 	@echo
@@ -112,6 +121,16 @@ clean:
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TOOL_SRCS:%.c=$(BUILD)/%.d) \
          $(UNIT_HELPER_OBJS:.o=.d) $(UNIT_BINS:%=%.d)
+
+# ---- README's usage block: hps-sim --help ---------------------------------
+# The options are declared once (sim/options.def) and --help is generated
+# from them; this puts that text between <!-- usage:begin --> and
+# <!-- usage:end --> in README.md.  tests/docs fails while it is stale.
+.PHONY: readme-usage
+readme-usage: $(SIM_BIN)
+	@tests/docs/readme_usage.sh $(SIM_BIN) README.md >README.md.tmp || { rm -f README.md.tmp; exit 1; }
+	@if cmp -s README.md.tmp README.md; then rm -f README.md.tmp; echo "README.md: usage block up to date"; \
+	else mv README.md.tmp README.md; echo "README.md: usage block rewritten"; fi
 
 # ---- sweeps: accuracy against overhead ---------------------------------------
 # HPS hot methods and call pairs over rates and burst lengths, and DCPI over

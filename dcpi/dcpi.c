@@ -13,7 +13,7 @@
 
 #include "config.h"
 #include "dcpi_table.h"
-#include "dise_runtime.h"
+#include "runtime.h"
 #include "mem.h"
 #include "profdb.h"
 #include "symtab.h"
@@ -23,7 +23,7 @@
 struct dcpi {
     dcpi_options_t opt;
     const images_t *images;
-    dise_runtime_t *runtime;
+    runtime_t *runtime;
     uint64_t driver;            /* guest address of dcpi_driver            */
     pmu_t *pmu;
     profile_t **by_image;       /* [image * PMU_EVENT_COUNT + event]: offset -> samples */
@@ -138,14 +138,14 @@ static void take(dcpi_t *d, const dcpi_entry_t *e)
 static uint64_t field(const dcpi_t *d, size_t off)
 {
     uint64_t v = 0;
-    mem_read(dise_runtime_mem(d->runtime), d->driver + off, &v, sizeof v);
+    mem_read(runtime_mem(d->runtime), d->driver + off, &v, sizeof v);
     return v;
 }
 
 /* Copy overflow buffer k out of the driver and empty it. */
 static void drain_buffer(dcpi_t *d, unsigned k)
 {
-    mem_t *m = dise_runtime_mem(d->runtime);
+    mem_t *m = runtime_mem(d->runtime);
     uint64_t base = d->driver + offsetof(dcpi_driver_t, overflow) + k * sizeof(dcpi_overflow_t);
     uint64_t n = field(d, base - d->driver);
     if (n > DCPI_OVERFLOW_ENTRIES) n = DCPI_OVERFLOW_ENTRIES;
@@ -170,7 +170,7 @@ static void on_notify(void *ctx, cpu_t *c, uint64_t value)
 /* The full flush: every entry of the table, then both buffers. */
 static void drain_all(dcpi_t *d)
 {
-    mem_t *m = dise_runtime_mem(d->runtime);
+    mem_t *m = runtime_mem(d->runtime);
     dcpi_bucket_t b;
     for (unsigned k = 0; k < DCPI_BUCKETS; k++) {
         uint64_t addr = d->driver + offsetof(dcpi_driver_t, table) + k * sizeof b;
@@ -188,7 +188,7 @@ static void drain_all(dcpi_t *d)
 
 static bool configure_driver(dcpi_t *d, char *err, size_t errlen)
 {
-    mem_t *m = dise_runtime_mem(d->runtime);
+    mem_t *m = runtime_mem(d->runtime);
     dcpi_state_t st = { 0 };
     st.version = DCPI_VERSION;
     st.seed = d->opt.seed % 0x7ffffffeu + 1;             /* 1 .. 2^31 - 2 */
@@ -209,7 +209,7 @@ static bool configure_driver(dcpi_t *d, char *err, size_t errlen)
     return true;
 }
 
-dcpi_t *dcpi_new(const dcpi_options_t *o, const isa_t *isa, const images_t *images,
+dcpi_t *dcpi_new(const dcpi_options_t *o, runtime_t *runtime, const images_t *images,
                  char *err, size_t errlen)
 {
     if (o->nevents > o->hw.counters) {
@@ -223,16 +223,14 @@ dcpi_t *dcpi_new(const dcpi_options_t *o, const isa_t *isa, const images_t *imag
     d->images = images;
     for (int e = 0; e < PMU_EVENT_COUNT; e++) d->pc_samples[e] = profile_new();
     if (!profdb_epoch(o->db, o->new_epoch, d->epoch, sizeof d->epoch, err, errlen)) goto bad;
-    d->runtime = dise_runtime_load(isa, err, errlen);
-    if (!d->runtime) goto bad;
-    d->driver = dise_runtime_symbol(d->runtime, "dcpi_driver");
-    uint64_t entry = dise_runtime_symbol(d->runtime, "DCPI_interrupt");
+    d->runtime = runtime;
+    d->driver = runtime_symbol(d->runtime, "dcpi_driver");
+    uint64_t entry = runtime_symbol(d->runtime, "DCPI_interrupt");
     if (!d->driver || !entry) {
         set_error(err, errlen, "handler runtime: no DCPI driver (dcpi_driver, DCPI_interrupt)");
         goto bad;
     }
-    pmu_handler_t h = { .mem = dise_runtime_mem(d->runtime), .entry = entry,
-                        .stack_top = dise_runtime_stack_top(d->runtime), .pid = SYS_GUEST_PID,
+    pmu_handler_t h = { .runtime = runtime, .entry = entry, .pid = SYS_GUEST_PID,
                         .notify = on_notify, .notify_ctx = d };
     d->pmu = pmu_new(&o->hw, &h);
     if (!configure_driver(d, err, errlen)) goto bad;
@@ -249,7 +247,6 @@ void dcpi_free(dcpi_t *d)
     free(d->by_image);
     for (int e = 0; e < PMU_EVENT_COUNT; e++) profile_free(d->pc_samples[e]);
     if (d->pmu) pmu_free(d->pmu);
-    if (d->runtime) dise_runtime_free(d->runtime);
     free(d);
 }
 
@@ -301,7 +298,7 @@ bool dcpi_finish(dcpi_t *d, cpu_t *c, char *err, size_t errlen)
 static void add_head(void *ctx, uint64_t pc, uint64_t count, uint64_t head)
 {
     (void)count;
-    if (!dise_in_runtime(pc)) profile_add(ctx, pc, 0, head);
+    if (!runtime_contains(pc)) profile_add(ctx, pc, 0, head);
 }
 
 static double mean_period(const dcpi_event_t *ev)

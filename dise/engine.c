@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "core.h"
-#include "dise_runtime.h"
+#include "runtime.h"
 #include "mem.h"
 #include "util.h"
 
@@ -92,7 +92,7 @@ static bool resolve_handlers(dise_t *d, char *err, size_t len)
 {
     for (size_t k = 0; k < d->prog->nhandlers; k++) {
         const char *name = d->prog->handlers[k];
-        d->handler_addr[k] = d->runtime ? dise_runtime_symbol(d->runtime, name) : 0;
+        d->handler_addr[k] = d->runtime ? runtime_symbol(d->runtime, name) : 0;
         if (!d->handler_addr[k]) {
             snprintf(err, len, "call(%s): the handler runtime has no handler of that name",
                      name);
@@ -132,7 +132,7 @@ static void find_flags(dise_t *d)
     d->set_stride = 1u << d->nflags;
 }
 
-dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, dise_runtime_t *runtime,
+dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *runtime,
                  char *err, size_t errlen)
 {
     if (hw->counter_bits < 1 || hw->counter_bits > 63 || hw->counters > DISE_MAX_COUNTERS) {
@@ -244,13 +244,17 @@ static void run_ctl(dise_t *d, const cpu_t *c, int32_t ctl)
 
 static void handler_return(void *ctx, cpu_t *c);
 static void handler_flush(void *ctx, cpu_t *c);
+static void classify_hook(void *ctx, insn_t *in) { dise_classify(ctx, in); }
 
 void dise_attach(dise_t *d, cpu_t *c)
 {
     c->dise = d;
-    c->rt = (runtime_host_t){ .ret = handler_return, .flush = handler_flush, .ctx = d };
     d->prog_mem = c->mem;
-    if (d->runtime) c->reg[REG_DISE0 + DREG_HANDLER_SP] = dise_runtime_stack_top(d->runtime);
+    c->on_decode = classify_hook;
+    c->on_decode_ctx = d;
+    d->client = (runtime_client_t){ .name = "DISE", .returned = handler_return,
+                                    .flush = handler_flush, .ctx = d };
+    if (d->runtime && !c->runtime) runtime_attach(d->runtime, c);
     if (d->prog->init_ctl >= 0) run_ctl(d, c, d->prog->init_ctl);
 }
 
@@ -447,7 +451,6 @@ static bool classify_masks(const dise_t *d, const insn_t *in, uint64_t *masks)
 void dise_classify(dise_t *d, insn_t *in)
 {
     in->dise = 0;
-    if (dise_in_runtime(in->pc)) return;          /* handlers are never edited */
     uint64_t masks[1u << DISE_TABLE_FLAGS] = { 0 };
     bool candidate = classify_masks(d, in, masks);
     bool truth = d->truth && hps_truth_per_event(d->truth, in);
@@ -756,8 +759,9 @@ dise_seq_t *dise_match(dise_t *d, cpu_t *c, insn_t *in)
 /* ---- dispatch: the semantics classified instructions run ------------------------------ */
 
 /* Start the replacement s of the instruction `in` whose step is under way:
- * the core has counted it and set pc past it; it runs again only as T.INSN.
- * The step executes the sequence's first element instead. */
+ * the core has counted it and set pc past it; it does not retire now, and
+ * runs again only as T.INSN.  The run loop sees d->seq and steps the
+ * sequence. */
 static void divert(dise_t *d, cpu_t *c, insn_t *in, dise_seq_t *s)
 {
     in->count--;
@@ -767,9 +771,6 @@ static void divert(dise_t *d, cpu_t *c, insn_t *in, dise_seq_t *s)
     d->penalty_pending = d->hw.replace_penalty;
     d->penalty_role = s->penalty_role;
     d->stat_penalty_by_role[s->penalty_role] += d->hw.replace_penalty;
-    d->diverted = dise_step_seq(d, c);
-    d->held_limit = c->inst_limit;
-    c->inst_limit = 0;
 }
 
 static void exec_recorded(cpu_t *c, insn_t *in)
@@ -828,29 +829,21 @@ void dise_call_handler(dise_t *d, cpu_t *c, dise_seq_t *s, uint32_t next, const 
     d->resume_seq = s;
     d->resume_idx = next;
     d->resume_orig = d->orig;
-    d->resume_pc = c->pc;
     d->seq = NULL;
-    d->in_handler = true;
     d->handler_role = (uint8_t)call->rm;
     d->stat_handler_calls++;
-    c->mem = dise_runtime_mem(d->runtime);
-    c->mem->fault_jmp = d->prog_mem->fault_jmp;
-    c->pc = call->target;
-    if (d->page_base) *d->page_base = ~0ull;
+    if (!runtime_call(d->runtime, c, &d->client, call->target, NULL, 0, (uint8_t)call->rm))
+        cpu_stop(c, STOP_ILLEGAL, 0);
 }
 
-/* hps.ret inside a handler a replacement sequence called (c->rt). */
+/* hps.ret of a handler a replacement sequence called: the runtime has
+ * restored pc and the address space; the sequence resumes. */
 static void handler_return(void *ctx, cpu_t *c)
 {
     dise_t *d = ctx;
-    if (!d->in_handler) cpu_stop(c, STOP_ILLEGAL, 0);
-    d->in_handler = false;
     d->seq = d->resume_seq;
     d->idx = d->resume_idx;
     d->orig = d->resume_orig;
-    c->mem = d->prog_mem;
-    c->pc = d->resume_pc;
-    if (d->page_base) *d->page_base = ~0ull;
     if (d->seq && d->idx >= d->seq->len) d->seq = NULL;
 }
 
@@ -861,22 +854,20 @@ static void take_sample(void *ctx, const hps_sample_t *s)
     d->stat_samples++;
 }
 
-/* hps.flush: the profile buffer is full (c->rt). */
+/* hps.flush in a DISE handler: the profile buffer is full. */
 static void handler_flush(void *ctx, cpu_t *c)
 {
     dise_t *d = ctx;
-    if (!d->in_handler) cpu_stop(c, STOP_ILLEGAL, 0);
-    dise_runtime_drain(d->runtime, take_sample, d);
+    runtime_drain(d->runtime, take_sample, d);
     d->stat_flushes++;
 }
 
 void dise_finish(dise_t *d, cpu_t *c)
 {
-    if (d->in_handler) {            /* the run stopped inside a handler */
-        c->mem = d->prog_mem;
-        d->in_handler = false;
-    }
-    if (d->runtime) dise_runtime_drain(d->runtime, take_sample, d);
+    if (c->runtime) runtime_unwind(c->runtime, c);   /* stopped inside a handler */
+    d->seq = NULL;
+    if (c->on_decode == classify_hook) c->on_decode = NULL;
+    if (d->runtime) runtime_drain(d->runtime, take_sample, d);
     add_truth_counts(d);
 }
 

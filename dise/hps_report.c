@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dise_runtime.h"   /* hps_sample_t */
+#include "runtime.h"   /* hps_sample_t */
 #include "symtab.h"
 
 const char *const hps_kind_names[HPS_KIND_COUNT] = { "method", "call_pair", "data" };

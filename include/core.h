@@ -1,12 +1,12 @@
 /*
  * core.h - architectural state of one simulated hart and the functional
- * (zero-timing) execution loop.
+ * (zero-timing) execution: fetch, decode once, execute.
  *
  * The cpu holds the unified register file (see isa.h), pc, FP status,
  * the LR/SC reservation, the guest memory and the OS-emulation state.
  * Semantics functions (one per instruction, in the ISA front-ends) operate
- * on it through the small inline helpers below.  Timing models drive the
- * same semantics; they only add time around them.
+ * on it through the small inline helpers below.  The run loop (engine.h)
+ * steps it; timing models only add time around the same semantics.
  */
 #ifndef HPS_CORE_H
 #define HPS_CORE_H
@@ -47,17 +47,7 @@ enum {
     EXIT_INTERNAL      = 70    /* EX_SOFTWARE: a bug in hps-sim              */
 };
 
-/* The host side of the guest runtime (productions/runtime): whoever runs
- * runtime code now -- DISE's handler calls (dise_attach), the PMU's
- * interrupt handler (pipeline/pmu.c) -- installs the functions its special
- * instructions call.  Unset entries make the instruction illegal. */
-struct cpu;
-typedef struct runtime_host {
-    void (*ret)(void *ctx, struct cpu *c);                  /* hps.ret       */
-    void (*flush)(void *ctx, struct cpu *c);                /* hps.flush     */
-    void (*notify)(void *ctx, struct cpu *c, uint64_t v);   /* hps.notify v  */
-    void *ctx;
-} runtime_host_t;
+struct runtime;  /* the guest runtime (runtime.h)      */
 
 typedef struct cpu {
     uint64_t reg[REG_COUNT];     /* unified register file                    */
@@ -72,8 +62,14 @@ typedef struct cpu {
                                     (osf_setsysinfo SSI_IEEE_FP_CONTROL)    */
     uint64_t unique;             /* Alpha process unique value (rduniq/
                                     wruniq): the TLS thread pointer         */
-    uint64_t instret;            /* retired instructions                     */
-    uint64_t inst_limit;         /* stop when instret reaches this           */
+    uint64_t instret;            /* retired program instructions (what the
+                                    guest's counters and --max-insts see)    */
+    uint64_t runtime_insts;      /* retired instructions the profiling
+                                    machinery added: DISE's inserted ones and
+                                    the runtime's handlers                   */
+    uint64_t event_at;           /* the run loop looks at its events (limit,
+                                    end of the trace, ...) when instret
+                                    reaches this (sim/engine.c)              */
     uint64_t cycle;              /* simulated cycles (== instret when untimed) */
 
     mem_t *mem;
@@ -81,8 +77,11 @@ typedef struct cpu {
     const isa_t *isa;
     const struct symtab *symtab;
     struct dise *dise;           /* DISE engine editing the stream, or NULL  */
-    struct pmu *pmu;             /* performance counters (hps.wrpmc), or NULL */
-    runtime_host_t rt;           /* who handles the runtime's hps.* now      */
+    struct runtime *runtime;     /* the guest runtime (handler frames), or NULL */
+    /* decode hook: called on each freshly decoded instruction of the
+     * program's address space (DISE classifies them here), or NULL */
+    void (*on_decode)(void *ctx, insn_t *in);
+    void *on_decode_ctx;
 
     /* Why and where the run stopped. */
     stop_reason_t stop;
@@ -91,14 +90,6 @@ typedef struct cpu {
     uint64_t stop_info;          /* syscall number, fault address, ...       */
     jmp_buf *stop_jmp;           /* longjmp target for cpu_stop()            */
 } cpu_t;
-
-/* Semantics of the guest runtime's special instructions (productions/
- * runtime; decoded only inside the runtime region), shared by both ISAs'
- * hps.* rows: hps.ret, hps.flush and hps.notify go to c->rt (illegal when
- * nobody runs runtime code), hps.wrpmc to the PMU (pipeline/pmu.c). */
-void cpu_exec_hps_ret(cpu_t *c, insn_t *in);
-void cpu_exec_hps_flush(cpu_t *c, insn_t *in);
-void cpu_exec_hps_notify(cpu_t *c, insn_t *in);
 
 /* Register access by unified number.  Writes to REG_SINK are harmless;
  * REG_ZERO is never written (decode maps hard-wired-zero destinations to
@@ -115,24 +106,13 @@ void cpu_init(cpu_t *c, const isa_t *isa, mem_t *mem);
  * STOP_ILLEGAL / STOP_MEM_FAULT through cpu_stop. */
 insn_t *cpu_fetch_decode(cpu_t *c, uint64_t pc);
 
-/* Options of the functional run loop, fixed for a whole run; the loop is
- * specialised on them rather than testing them per instruction. */
-typedef struct run_opts {
-    uint64_t max_insts;          /* 0 = no limit                             */
-    struct truth *truth;         /* ground-truth recording (call pairs,
-                                    unique data addresses), or NULL          */
-    struct trace *trace;         /* bounded instruction trace, or NULL       */
-    struct dise *dise;           /* DISE engine (attached), or NULL          */
-    struct hps_truth *hps_truth; /* exhaustive profiles for DISE runs        */
-} run_opts_t;
+/* Every instruction retired, the program's and the runtime's. */
+static inline uint64_t cpu_retired(const cpu_t *c) { return c->instret + c->runtime_insts; }
 
-/* Run until the guest exits, faults or max_insts is reached. */
-stop_reason_t cpu_run(cpu_t *c, const run_opts_t *opts);
-
-/* The stop harness shared by every model's run loop: sets c->inst_limit,
- * calls loop (which returns when instret reaches it), catches exits and
- * faults.  Timing models build their loops from core_loop.h. */
+/* The stop harness of the run loop (sim/engine.c): runs loop(c, ctx) until
+ * it returns or the guest exits or faults (cpu_stop, memory faults), and
+ * says why it stopped (STOP_NONE when the loop returned by itself). */
 typedef void (*cpu_loop_fn)(cpu_t *c, void *ctx);
-stop_reason_t cpu_run_loop(cpu_t *c, uint64_t max_insts, cpu_loop_fn loop, void *ctx);
+stop_reason_t cpu_run_loop(cpu_t *c, cpu_loop_fn loop, void *ctx);
 
 #endif /* HPS_CORE_H */

@@ -59,7 +59,8 @@ typedef struct dcpi dcpi_t;
 
 /* Load the driver (the handler runtime for isa), configure it and the
  * counters.  NULL + message in err. */
-dcpi_t *dcpi_new(const dcpi_options_t *o, const isa_t *isa, const images_t *images,
+struct runtime;
+dcpi_t *dcpi_new(const dcpi_options_t *o, struct runtime *runtime, const images_t *images,
                  char *err, size_t errlen);
 void dcpi_free(dcpi_t *d);
 pmu_t *dcpi_pmu(dcpi_t *d);

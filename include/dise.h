@@ -227,11 +227,4 @@ typedef struct dise_hw {
 
 typedef struct dise dise_t;
 
-/* DISE-private register conventions (d0..d15 = unified REG_DISE0 + n). */
-enum {
-    DREG_ARG0 = 8,              /* d8..d11: handler arguments                 */
-    DREG_HANDLER_SP = 12,       /* d12: the handler runtime's stack pointer   */
-    DREG_SAVED_SP = 13          /* d13: the program's sp while a handler runs */
-};
-
 #endif /* HPS_DISE_H */

@@ -1,38 +1,29 @@
 /*
- * dise_engine.h - the DISE engine's state and the inline steps every
- * DISE-aware run loop (functional and timing) is built from.
+ * dise_engine.h - the DISE engine's state and the inline steps the run
+ * loop (sim/engine.c) takes through a replacement sequence.
  *
- * Decode hands each program instruction to the engine (dise_classify).  An
- * instruction that some production may match, or whose events the exact
- * profiles record one by one (hps_truth.h), gets a dispatch entry
- * (insn_t.dise) and the engine's semantics in place of its own: executing
- * it runs the match, and then either the original semantics or the first
- * step of a replacement sequence.  Every other instruction runs exactly as
- * without DISE.  So the functional core's common path has no DISE test at
- * all, and a timing model's one (d->diverted, below).
- *
- * After a step, d->diverted says whether the instruction was replaced: it
- * is then the record that actually executed (the sequence's first element),
- * and d->kind says whose it was.  A diverted step also holds c->inst_limit
- * at 0, so that a loop that tests only the instruction limit (the
- * functional core's) leaves its common path after it; dise_take_diverted()
- * puts the limit back.  While a sequence or a handler is active
- * (dise_busy), loops step with dise_step(): the next element of the
- * sequence (an inserted operation, or the original instruction for
- * T.INSN), or the next instruction at pc.  Calls into handlers switch the
- * cpu to the runtime's address space; hps.ret switches back and resumes the
- * sequence.
+ * Decode hands each program instruction to the engine (dise_classify,
+ * through the program address space's decode hook).  An instruction that
+ * some production may match, or whose events the exact profiles record one
+ * by one (hps_truth.h), gets a dispatch entry (insn_t.dise) and the
+ * engine's semantics in place of its own: executing it runs the match, and
+ * then either the original semantics or, when a production replaces it,
+ * nothing yet: d->seq is set and the instruction has not retired.  The run
+ * loop then steps the sequence with dise_step_seq(): an inserted operation,
+ * or the original instruction for T.INSN.  call(Handler) enters the
+ * handler through the guest runtime (runtime.h), whose hps.ret resumes the
+ * sequence.  Every other instruction runs exactly as without DISE.
  */
 #ifndef HPS_DISE_ENGINE_H
 #define HPS_DISE_ENGINE_H
 
 #include "core.h"
-#include "core_loop.h"
 #include "dise.h"
 #include "hps_truth.h"
+#include "runtime.h"
 #include "stats.h"
 
-struct dise_runtime;
+struct runtime;
 struct hps_sample;
 
 /* An instantiated replacement sequence: insns[0..len); an entry with
@@ -73,7 +64,7 @@ typedef struct dise_outcome {
 struct dise {
     const dise_program_t *prog;
     dise_hw_t hw;
-    struct dise_runtime *runtime;
+    struct runtime *runtime;
     uint64_t handler_addr[DISE_MAX_HANDLERS];
 
     /* HPS counters 1..N and their flags (bit N) */
@@ -102,24 +93,18 @@ struct dise {
     insn_t *orig;               /* the instruction it replaces             */
     int32_t branch_to;          /* set by a taken DISE branch, else -1     */
     uint8_t kind;               /* dise_kind_t of the last step            */
-    bool in_handler;
     uint8_t handler_role;
     unsigned penalty_pending;   /* decode cycles owed by a new replacement */
     uint8_t penalty_role;       /* and the role they are charged to        */
     bool redirect;              /* last inserted op changed the flow        */
-    insn_t *diverted;           /* set when a step was replaced: the record
-                                   executed instead (the loop clears it)   */
-    uint64_t held_limit;        /* c->inst_limit while a diverted step holds
-                                   it at 0 (dise_take_diverted restores)   */
 
-    /* where to resume after hps.ret */
+    /* where to resume after hps.ret: DISE's frames in the runtime */
+    runtime_client_t client;
     dise_seq_t *resume_seq;
     uint32_t resume_idx;
     insn_t *resume_orig;
-    uint64_t resume_pc;
 
     struct mem *prog_mem;
-    uint64_t *page_base;        /* the run loop's cached code page         */
 
     /* exact profiles recorded beside the run (dise_set_truth), and the
      * decoded-page drop hook ours is chained in front of */
@@ -147,9 +132,11 @@ struct dise {
  * resolves handler names in the runtime (which may be NULL when the ACF
  * calls no handler).  NULL + message on error. */
 dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw,
-                 struct dise_runtime *runtime, char *err, size_t errlen);
+                 struct runtime *runtime, char *err, size_t errlen);
 void dise_free(dise_t *d);
-/* Connect to a cpu before its run: c->dise, handler stack, `init:` list. */
+/* Connect to a cpu before its run: c->dise, the decode hook on the
+ * program's address space, the runtime (when the cpu has none yet) and
+ * the `init:` list. */
 void dise_attach(dise_t *d, cpu_t *c);
 /* Record the exact profiles t during the run (after dise_attach, before
  * the first instruction is decoded): instructions with per-event records
@@ -163,7 +150,7 @@ void dise_classify(dise_t *d, insn_t *in);
 /* Run-time match of a candidate: micro-ops, and the replacement or NULL. */
 dise_seq_t *dise_match(dise_t *d, cpu_t *c, insn_t *in);
 void dise_call_handler(dise_t *d, cpu_t *c, dise_seq_t *s, uint32_t next, const insn_t *call);
-/* After the run: leave handler mode, drain the profile buffer, add the
+/* After the run: leave any handler, drain the profile buffer, add the
  * counted events to the exact profiles. */
 void dise_finish(dise_t *d, cpu_t *c);
 void dise_on_sample(dise_t *d, void (*fn)(void *ctx, const struct hps_sample *s), void *ctx);
@@ -204,12 +191,6 @@ static inline void dise_step_original(dise_t *d, cpu_t *c, insn_t *in)
     dise_exec_original(d, c, in);
 }
 
-/* Is a replacement sequence or a handler under way? */
-static inline bool dise_busy(const dise_t *d)
-{
-    return d->seq != NULL || d->in_handler;
-}
-
 /* n instructions executed inside the current handler. */
 static inline void dise_count_handler_insts(dise_t *d, uint64_t n)
 {
@@ -217,16 +198,8 @@ static inline void dise_count_handler_insts(dise_t *d, uint64_t n)
     d->stat_handler_by_role[d->handler_role] += n;
 }
 
-/* The record a replaced step executed instead of the instruction (d->kind
- * says whose it is); clears d->diverted and restores c->inst_limit. */
-static inline insn_t *dise_take_diverted(dise_t *d, cpu_t *c)
-{
-    insn_t *x = d->diverted;
-    d->diverted = NULL;
-    c->inst_limit = d->held_limit;
-    return x;
-}
-
+/* The next element of the active sequence (d->seq): executes it and
+ * returns its record; d->kind says whose it is (DK_PROGRAM for T.INSN). */
 static inline insn_t *dise_step_seq(dise_t *d, cpu_t *c)
 {
     dise_seq_t *s = d->seq;
@@ -255,24 +228,6 @@ static inline insn_t *dise_step_seq(dise_t *d, cpu_t *c)
         d->redirect = true;
     }
     return x;
-}
-
-/* One step of the edited stream, whatever the engine's state. */
-static inline insn_t *dise_step(dise_t *d, cpu_t *c, uint64_t *page_base, insn_t **slots)
-{
-    if (d->seq) return dise_step_seq(d, c);
-    uint64_t pc = c->pc;
-    insn_t *in = core_lookup(c, pc, page_base, slots);
-    bool handler = d->in_handler;               /* hps.ret leaves it      */
-    core_step(c, in, pc);
-    if (unlikely(d->diverted)) return dise_take_diverted(d, c);
-    if (unlikely(handler)) {
-        d->kind = DK_HANDLER;
-        dise_count_handler_insts(d, 1);
-    } else {
-        d->kind = DK_PROGRAM;
-    }
-    return in;
 }
 
 #endif /* HPS_DISE_ENGINE_H */

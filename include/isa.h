@@ -105,17 +105,29 @@ typedef struct insn_def {
     exec_fn  exec;
 } insn_def_t;
 
+/* The guest runtime's special instructions (productions/README.md): their
+ * encodings are each ISA's (RISC-V custom-0, Alpha OPC01), their semantics
+ * belong to whoever owns the address space that decodes them
+ * (mem_t.special_ops, sim/runtime.c); hps.mfd/hps.mtd are register moves. */
+enum { HPS_OP_MFD, HPS_OP_MTD, HPS_OP_RET, HPS_OP_FLUSH, HPS_OP_NOTIFY, HPS_OP_WRPMC,
+       HPS_OP_COUNT };
+
 /* ---- What an ISA front-end provides ------------------------------------ */
 typedef struct isa {
     const char *name;            /* "rv64gc", "alpha"                       */
     int elf_machine;             /* EM_RISCV, EM_ALPHA                      */
     unsigned page_size;          /* ABI page size (4 KiB / 8 KiB)           */
     unsigned insn_align;         /* instruction alignment: 2 (RVC) or 4     */
+    uint8_t nop[4];              /* the canonical nop's bytes (4 of them)   */
     const insn_def_t *table;     /* instruction table and its size          */
     size_t table_size;
     /* Decode the instruction at pc whose first bytes are in `bytes` (up to
      * `avail` of them).  Fills *out; returns false if illegal. */
     bool (*decode)(uint64_t pc, const uint8_t *bytes, size_t avail, insn_t *out);
+    /* Decode one of the runtime's special instructions; ops gives the
+     * semantics of those that need the host (NULL: illegal). */
+    bool (*decode_special)(uint64_t pc, const uint8_t *bytes, size_t avail,
+                           const exec_fn ops[HPS_OP_COUNT], insn_t *out);
     /* Disassembler architecture for libopcodes (bfd_architecture/mach). */
     int bfd_arch;
     unsigned long bfd_mach;

@@ -80,6 +80,10 @@ typedef struct mem {
      * are dropped so their ground-truth counts can be folded into totals. */
     void (*on_decoded_drop)(void *ctx, insn_t *slots, size_t n);
     void *on_decoded_drop_ctx;
+    /* the semantics of the guest runtime's special instructions (isa.h
+     * HPS_OP_*): set only on the runtime's own address space, the one
+     * place they decode */
+    const exec_fn *special_ops;
 } mem_t;
 
 mem_t *mem_new(void);

@@ -22,9 +22,9 @@
  * instruction) is computed when it is written.
  *
  * The interrupt runs guest code: the driver in the handler runtime
- * (productions/runtime/dcpi_driver.c, entry DCPI_interrupt), in the
- * runtime's own address space, timed like any instruction; pmu.c switches
- * to it and back (hps.ret).  What the handler does with the sample is the
+ * (productions/runtime/dcpi_driver.c, entry DCPI_interrupt), in a frame of
+ * the guest runtime (runtime.h), timed like any instruction, until its
+ * hps.ret.  What the handler does with the sample is the
  * driver's business; the host only sees hps.notify (handed to the notify
  * hook) and reads the driver's tables at the end (dcpi/).
  */
@@ -44,6 +44,9 @@
 typedef enum { PMU_EVENT_LIST(PMU_EVENT_ENUM) PMU_EVENT_COUNT } pmu_event_t;
 #undef PMU_EVENT_ENUM
 extern const char *const pmu_event_names[PMU_EVENT_COUNT];
+/* The names as one string, for help texts: "cycles insts ...". */
+#define PMU_EVENT_TEXT(id, name) " " name
+#define PMU_EVENT_NAMES PMU_EVENT_LIST(PMU_EVENT_TEXT)
 
 /* The event of this name, or -1. */
 int pmu_event_by_name(const char *name);
@@ -54,17 +57,18 @@ typedef struct pmu_config {
     unsigned counters;          /* hardware counters (21164: 3)            */
     unsigned counter_bits;      /* width (21164: 16)                       */
     unsigned skid;              /* cycles from overflow to delivery (6)    */
+    bool nest;                  /* interrupt a running DISE handler (else
+                                   hold the interrupt until it returns)    */
 } pmu_config_t;
 
 typedef struct pmu pmu_t;
-struct mem;
+struct runtime;
 
-/* The interrupt handler: its entry in the runtime's address space, the
- * stack top for d12, and the notify hook for hps.notify. */
+/* The interrupt handler: its entry in the guest runtime, and the notify
+ * hook for hps.notify. */
 typedef struct pmu_handler {
-    struct mem *mem;            /* the runtime's address space             */
+    struct runtime *runtime;    /* the guest runtime the handler is in     */
     uint64_t entry;             /* DCPI_interrupt                          */
-    uint64_t stack_top;
     uint64_t pid;               /* passed in d8                            */
     void (*notify)(void *ctx, cpu_t *c, uint64_t value);
     void *notify_ctx;
@@ -77,8 +81,10 @@ void pmu_free(pmu_t *p);
  * Before the run: the driver rewrites it after every interrupt. */
 void pmu_program(pmu_t *p, unsigned k, pmu_event_t event, uint64_t value);
 
-/* Attach to the cpu (hps.wrpmc finds the PMU through c->pmu). */
-void pmu_attach(pmu_t *p, cpu_t *c);
+/* Attach to the cpu before the run (and the handler's runtime to the cpu
+ * when it has none yet); head_sum is the timing model's running sum of
+ * head cycles, the PMU's clock. */
+void pmu_attach(pmu_t *p, cpu_t *c, const uint64_t *head_sum);
 
 /* ---- the timing model's side ---------------------------------------------------- */
 
@@ -87,22 +93,23 @@ void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle);
 
 /* The cycle from which an instruction at the head is interrupted:
  * UINT64_MAX while nothing is due.  The run loop compares each program
- * instruction's head cycle with it (and its instruction count with
+ * instruction's head cycle with it (and the retired instructions with
  * pmu_due_insts) and calls pmu_interrupt when reached. */
-uint64_t pmu_due_cycle(const pmu_t *p);
-uint64_t pmu_due_insts(const pmu_t *p);
+typedef struct pmu_due { uint64_t cycle, insts; } pmu_due_t;   /* struct pmu's first member */
+static inline uint64_t pmu_due_cycle(const pmu_t *p) { return ((const pmu_due_t *)p)->cycle; }
+static inline uint64_t pmu_due_insts(const pmu_t *p) { return ((const pmu_due_t *)p)->insts; }
 /* Deliver the due interrupt to the instruction at pc (already executed;
- * its head cycle is `head`): switches c to the handler, which the loop
- * then runs until pmu_in_handler() turns false. */
-void pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head);
+ * its head cycle is `head`): enters the handler in a runtime frame, which
+ * the loop then runs until its hps.ret.  False when nothing was delivered
+ * (nothing due after all, or the PMU's own handler is running). */
+bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head);
 bool pmu_in_handler(const pmu_t *p);
-/* The head cycle of a handler instruction (hps.wrpmc takes effect then). */
-void pmu_handler_cycle(pmu_t *p, uint64_t cycle);
+/* pmu.during_handler = nest: interrupts may enter while a DISE handler runs. */
+bool pmu_nests(const pmu_t *p);
+/* The interrupt just delivered had waited for a DISE handler or sequence. */
+void pmu_note_held(pmu_t *p);
 
-/* hps.wrpmc rs1, rs2: the handler writes counter rs1 with rs2. */
-void pmu_exec_wrpmc(cpu_t *c, insn_t *in);
-
-/* The run ended: leave the handler's address space if inside it. */
+/* The run ended (the engine has unwound the runtime's frames). */
 void pmu_finish(pmu_t *p, cpu_t *c);
 
 /* Statistics: interrupts by event, held (deferred) deliveries, handler
@@ -111,6 +118,5 @@ void pmu_stats(const pmu_t *p, stats_t *out);
 uint64_t pmu_interrupts(const pmu_t *p, pmu_event_t event);
 uint64_t pmu_handler_insts(const pmu_t *p);
 uint64_t pmu_handler_cycles(const pmu_t *p);
-void pmu_add_handler_insts(pmu_t *p, uint64_t n, uint64_t cycles);
 
 #endif /* HPS_PMU_H */

@@ -17,19 +17,22 @@
 #include "core.h"
 
 struct timing;
+struct engine;
 struct disasm;
 struct symtab;
 
-/* What the shell drives.  restart rebuilds the process from the start (for
- * "back"), giving the new cpu and timing model; output turns the guest's
+/* What the shell drives: the run's engine (engine.h), which it advances
+ * to absolute instruction counts.  restart rebuilds the process from the
+ * start (for "back"), giving the new cpu, timing model and engine; output turns the guest's
  * own output on or off; report describes how the run stopped (a fault's
  * pc, symbol and disassembly on stderr) and returns hps-sim's exit status. */
 typedef struct shell_target {
     cpu_t *cpu;
     struct timing *timing;              /* NULL: the functional core */
+    struct engine *engine;
     struct disasm *disasm;
     const struct symtab *symtab;
-    void (*restart)(void *ctx, cpu_t **cpu, struct timing **timing);
+    void (*restart)(void *ctx, cpu_t **cpu, struct timing **timing, struct engine **engine);
     void (*output)(void *ctx, bool on);
     int (*report)(void *ctx, const cpu_t *cpu);
     void *ctx;

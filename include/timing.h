@@ -58,21 +58,52 @@ typedef struct timing_outputs {
 struct timing;
 typedef struct timing timing_t;
 
+/* What the run loop (sim/engine.c) touches for each instruction it hands
+ * to the model: the first member of struct timing, read through
+ * timing_hot().  The loop sets the DISE fields before it times an
+ * instruction a replacement inserted or a handler ran. */
+typedef void (*timing_insn_fn)(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+#define TIMING_HOT_FIELDS                                                                   \
+    timing_insn_fn time_insn;   /* the model's: time one executed instruction          */ \
+    uint64_t seq;               /* instructions timed so far                            */ \
+    uint64_t cycles;            /* cycles so far                                        */ \
+    uint64_t head_sum;          /* sum of head cycles: the last one's head cycle + 1    */ \
+    uint8_t cur_role;           /* dise_role_t of the instruction being timed           */ \
+    uint8_t penalty_role;       /* the role a new replacement's decode cycles go to     */ \
+    bool dise_redirect;         /* the inserted operation changed the flow              */ \
+    unsigned front_penalty;     /* decode cycles of a new replacement                   */
+typedef struct timing_hot { TIMING_HOT_FIELDS } timing_hot_t;
+static inline timing_hot_t *timing_hot(timing_t *t) { return (timing_hot_t *)t; }
+
+/* Time an instruction the core has just executed (its effective address
+ * and next pc are in c); c->cycle follows the model. */
+static inline void timing_step(timing_t *t, cpu_t *c, const insn_t *in)
+{
+    timing_hot_t *h = timing_hot(t);
+    h->time_insn(t, in, c->mem_addr, c->pc);
+    h->seq++;
+    c->cycle = h->cycles;
+}
+
+/* The timing models, one row each: --config's `model` names a row. */
+typedef struct timing_model {
+    const char *name;           /* as in the configuration's `model`        */
+    int cfg_model;              /* its value in config_t.model             */
+    timing_insn_fn time_insn;
+    bool static_schedule;       /* has a meaningful static schedule (DCPI)  */
+} timing_model_t;
+extern const timing_model_t timing_models[];
+extern const size_t timing_model_count;
+
 /* NULL + message in err when the configuration does not describe a model. */
 timing_t *timing_new(const struct config *cfg, char *err, size_t errlen);
 void timing_set_outputs(timing_t *t, const timing_outputs_t *out);
-stop_reason_t timing_run(timing_t *t, cpu_t *c, uint64_t max_insts);
-/* The run with a DISE engine attached to c (dise_attach); ht, if not NULL,
- * receives the exhaustive profiles.  Cycles are charged to the role of
- * each instruction (program, check, basic, sample) in the engine. */
-struct dise;
-struct hps_truth;
-stop_reason_t timing_run_dise(timing_t *t, cpu_t *c, uint64_t max_insts, struct dise *d,
-                              struct hps_truth *ht);
-/* The run with performance counters (pmu.h): events are counted as the
- * model sees them, and due interrupts run the PMU's guest handler. */
+/* Cycles by DISE role (dise_role_t) of every instruction timed so far:
+ * the issue cycle to the instruction's role, stalls to their culprit's. */
+void timing_role_cycles(const timing_t *t, uint64_t *out, size_t n);
+/* The performance counters the model reports events to (pmu.h), or NULL. */
 struct pmu;
-stop_reason_t timing_run_pmu(timing_t *t, cpu_t *c, uint64_t max_insts, struct pmu *p);
+void timing_set_pmu(timing_t *t, struct pmu *p);
 void timing_stats(const timing_t *t, const cpu_t *c, stats_t *out);
 void timing_finish(timing_t *t);      /* flush views and the truth file */
 /* Record each instruction's head cycles even without a ground-truth file,

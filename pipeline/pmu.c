@@ -7,17 +7,19 @@
  * are stepped by pmu_count.  An overflow becomes a request to interrupt
  * pmu.skid cycles later; the run loop delivers the earliest due request to
  * the instruction at the head at or after that cycle (pmu_interrupt), and
- * the guest driver's handler runs in the runtime's address space until its
- * hps.ret.  Requests that fall due while the handler runs wait for the
- * first program instruction after it.
+ * the guest driver's handler runs in a frame of the guest runtime
+ * (runtime.h) until its hps.ret.  Requests that fall due while the handler
+ * runs wait for the first program instruction after it; while a DISE
+ * handler runs they wait too (pmu.during_handler = hold) or interrupt it
+ * (nest).  The skid is applied in one place, skewed().
  */
 #include "pmu.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "dise.h"
 #include "mem.h"
+#include "runtime.h"
 #include "util.h"
 
 const char *const pmu_event_names[PMU_EVENT_COUNT] = {
@@ -47,27 +49,31 @@ typedef struct request {
 } request_t;
 
 struct pmu {
+    pmu_due_t due;              /* first: read inline (pmu.h)              */
     pmu_config_t cfg;
     pmu_handler_t h;
     uint64_t wrap;              /* 2^counter_bits                          */
     counter_t ctr[PMU_MAX_COUNTERS];
     request_t req[MAX_REQUESTS];
     unsigned nreq;
-    uint64_t due_cycle, due_insts;
 
     /* the handler */
+    runtime_client_t client;
     bool in_handler;
-    uint64_t resume_pc, now;    /* now: head cycle of the last instruction */
-    struct mem *prog_mem;
-    runtime_host_t saved_rt;
+    const uint64_t *head_sum;   /* the timing model's: last head cycle + 1 */
     cpu_t *cpu;
 
     /* statistics */
     uint64_t interrupts[PMU_EVENT_COUNT];
     uint64_t held, dropped;
     uint64_t skid_sum;          /* sum of (delivered head - overflow) cycles */
-    uint64_t handler_insts, handler_cycles;
 };
+
+/* The cycle an overflow at `cycle` is delivered from: the skid. */
+static uint64_t skewed(const pmu_t *p, uint64_t cycle) { return cycle + p->cfg.skid; }
+
+/* The head cycle of the last instruction timed. */
+static uint64_t now(const pmu_t *p) { return p->head_sum && *p->head_sum ? *p->head_sum - 1 : 0; }
 
 /* The earliest cycle a request or a cycles counter's overflow is due. */
 static void update_due(pmu_t *p)
@@ -77,13 +83,17 @@ static void update_due(pmu_t *p)
         if (p->req[k].deliver_at < cyc) cyc = p->req[k].deliver_at;
     for (unsigned k = 0; k < p->cfg.counters; k++) {
         const counter_t *x = &p->ctr[k];
-        if (x->event == PMU_CYCLES && x->overflow_at + p->cfg.skid < cyc)
-            cyc = x->overflow_at + p->cfg.skid;
+        if (x->event == PMU_CYCLES && skewed(p, x->overflow_at) < cyc)
+            cyc = skewed(p, x->overflow_at);
         if (x->event == PMU_INSTS && x->overflow_at < insts) insts = x->overflow_at;
     }
-    p->due_cycle = cyc;
-    p->due_insts = insts;
+    p->due.cycle = cyc;
+    p->due.insts = insts;
 }
+
+static void handler_return(void *ctx, cpu_t *c);
+static void handler_notify(void *ctx, cpu_t *c, uint64_t value);
+static void handler_wrpmc(void *ctx, cpu_t *c, uint64_t k, uint64_t value);
 
 pmu_t *pmu_new(const pmu_config_t *cfg, const pmu_handler_t *handler)
 {
@@ -93,6 +103,8 @@ pmu_t *pmu_new(const pmu_config_t *cfg, const pmu_handler_t *handler)
     p->h = *handler;
     p->wrap = 1ull << p->cfg.counter_bits;
     for (unsigned k = 0; k < PMU_MAX_COUNTERS; k++) p->ctr[k].event = -1;
+    p->client = (runtime_client_t){ .name = "PMU", .returned = handler_return,
+                                    .notify = handler_notify, .wrpmc = handler_wrpmc, .ctx = p };
     update_due(p);
     return p;
 }
@@ -117,10 +129,11 @@ void pmu_program(pmu_t *p, unsigned k, pmu_event_t event, uint64_t value)
     update_due(p);
 }
 
-void pmu_attach(pmu_t *p, cpu_t *c)
+void pmu_attach(pmu_t *p, cpu_t *c, const uint64_t *head_sum)
 {
-    c->pmu = p;
     p->cpu = c;
+    p->head_sum = head_sum;
+    if (!c->runtime) runtime_attach(p->h.runtime, c);
 }
 
 /* ---- overflows ------------------------------------------------------------------- */
@@ -142,7 +155,7 @@ void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle)
         if (x->event != (int)event) continue;
         if (++x->value == p->wrap) {
             x->value = 0;
-            request(p, k, cycle + p->cfg.skid);
+            request(p, k, skewed(p, cycle));
             any = true;
         }
     }
@@ -156,52 +169,59 @@ static void collect_time_overflows(pmu_t *p, uint64_t head, uint64_t insts)
     for (unsigned k = 0; k < p->cfg.counters; k++) {
         counter_t *x = &p->ctr[k];
         if (x->event == PMU_CYCLES) {
-            while (x->overflow_at + p->cfg.skid <= head) {
-                request(p, k, x->overflow_at + p->cfg.skid);
+            while (skewed(p, x->overflow_at) <= head) {
+                request(p, k, skewed(p, x->overflow_at));
                 x->overflow_at += p->wrap;
             }
         } else if (x->event == PMU_INSTS) {
             while (x->overflow_at <= insts) {
-                request(p, k, head + p->cfg.skid);
+                request(p, k, skewed(p, head));
                 x->overflow_at += p->wrap;
             }
         }
     }
 }
 
-uint64_t pmu_due_cycle(const pmu_t *p) { return p->due_cycle; }
-uint64_t pmu_due_insts(const pmu_t *p) { return p->due_insts; }
 bool pmu_in_handler(const pmu_t *p) { return p->in_handler; }
+bool pmu_nests(const pmu_t *p) { return p->cfg.nest; }
+void pmu_note_held(pmu_t *p) { p->held++; }
+
 
 /* ---- the handler --------------------------------------------------------------- */
 
-/* hps.ret in the interrupt handler: back to the program.  What fell due
- * meanwhile was held and is delivered to the next program instruction. */
+/* hps.ret in the interrupt handler: the runtime is back where the
+ * interrupt came.  What fell due meanwhile was held and is delivered to the
+ * next program instruction. */
 static void handler_return(void *ctx, cpu_t *c)
 {
     pmu_t *p = ctx;
-    if (!p->in_handler) cpu_stop(c, STOP_ILLEGAL, 0);
+    uint64_t head = now(p);
     p->in_handler = false;
-    c->mem = p->prog_mem;
-    c->pc = p->resume_pc;
-    c->rt = p->saved_rt;
-    collect_time_overflows(p, p->now, c->instret);
+    collect_time_overflows(p, head, cpu_retired(c));
     for (unsigned k = 0; k < p->nreq; k++)
-        if (p->req[k].deliver_at <= p->now) p->held++;    /* fell due meanwhile */
+        if (p->req[k].deliver_at <= head) p->held++;     /* fell due meanwhile */
     update_due(p);
 }
 
 static void handler_notify(void *ctx, cpu_t *c, uint64_t value)
 {
     pmu_t *p = ctx;
-    if (!p->in_handler || !p->h.notify) cpu_stop(c, STOP_ILLEGAL, 0);
+    if (!p->h.notify) cpu_stop(c, STOP_ILLEGAL, 0);
     p->h.notify(p->h.notify_ctx, c, value);
 }
 
-void pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
+/* hps.wrpmc k, value: the handler writes counter k. */
+static void handler_wrpmc(void *ctx, cpu_t *c, uint64_t k, uint64_t value)
 {
-    if (p->in_handler) return;
-    collect_time_overflows(p, head, c->instret);
+    pmu_t *p = ctx;
+    if (k >= p->cfg.counters) cpu_stop(c, STOP_ILLEGAL, 0);
+    load_counter(p, (unsigned)k, value, now(p), cpu_retired(c));
+}
+
+bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
+{
+    if (p->in_handler) return false;
+    collect_time_overflows(p, head, cpu_retired(c));
     unsigned first = p->nreq;
     for (unsigned k = 0; k < p->nreq; k++)
         if (p->req[k].deliver_at <= head &&
@@ -209,59 +229,32 @@ void pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
             first = k;
     if (first == p->nreq) {                  /* nothing due after all */
         update_due(p);
-        return;
+        return false;
     }
     unsigned k = p->req[first].counter;
-    p->skid_sum += head - (p->req[first].deliver_at - p->cfg.skid);
-    p->req[first] = p->req[--p->nreq];
     int event = p->ctr[k].event;
+    uint64_t args[RUNTIME_MAX_ARGS] = { p->h.pid, pc, (uint64_t)event, k };
+    if (!runtime_call(p->h.runtime, c, &p->client, p->h.entry, args, RUNTIME_MAX_ARGS, 0)) {
+        p->dropped++;                        /* the frames are full */
+        return false;
+    }
+    p->skid_sum += head - p->req[first].deliver_at + p->cfg.skid;
+    p->req[first] = p->req[--p->nreq];
     p->interrupts[event]++;
-
     p->in_handler = true;
-    p->resume_pc = c->pc;
-    p->prog_mem = c->mem;
-    p->saved_rt = c->rt;
-    p->now = head;
-    c->rt = (runtime_host_t){ .ret = handler_return, .notify = handler_notify, .ctx = p };
-    c->reg[REG_DISE0 + DREG_ARG0] = p->h.pid;
-    c->reg[REG_DISE0 + DREG_ARG0 + 1] = pc;
-    c->reg[REG_DISE0 + DREG_ARG0 + 2] = (uint64_t)event;
-    c->reg[REG_DISE0 + DREG_ARG0 + 3] = k;
-    c->reg[REG_DISE0 + DREG_HANDLER_SP] = p->h.stack_top;
-    c->mem = p->h.mem;
-    c->mem->fault_jmp = p->prog_mem->fault_jmp;
-    c->pc = p->h.entry;
-}
-
-void pmu_handler_cycle(pmu_t *p, uint64_t cycle) { p->now = cycle; }
-
-void pmu_exec_wrpmc(cpu_t *c, insn_t *in)
-{
-    pmu_t *p = c->pmu;
-    uint64_t k = c->reg[in->rs1];
-    if (!p || !p->in_handler || k >= p->cfg.counters) cpu_stop(c, STOP_ILLEGAL, 0);
-    load_counter(p, (unsigned)k, c->reg[in->rs2], p->now, c->instret);
-}
-
-void pmu_add_handler_insts(pmu_t *p, uint64_t n, uint64_t cycles)
-{
-    p->handler_insts += n;
-    p->handler_cycles += cycles;
+    return true;
 }
 
 void pmu_finish(pmu_t *p, cpu_t *c)
 {
-    if (!p->in_handler) return;              /* the run stopped inside it */
-    c->mem = p->prog_mem;
-    c->rt = p->saved_rt;
-    p->in_handler = false;
+    p->in_handler = false;                   /* the engine unwound the frames */
 }
 
 /* ---- statistics ------------------------------------------------------------------ */
 
 uint64_t pmu_interrupts(const pmu_t *p, pmu_event_t event) { return p->interrupts[event]; }
-uint64_t pmu_handler_insts(const pmu_t *p) { return p->handler_insts; }
-uint64_t pmu_handler_cycles(const pmu_t *p) { return p->handler_cycles; }
+uint64_t pmu_handler_insts(const pmu_t *p) { return p->client.insts; }
+uint64_t pmu_handler_cycles(const pmu_t *p) { return p->client.head_cycles; }
 
 void pmu_stats(const pmu_t *p, stats_t *s)
 {
@@ -273,13 +266,13 @@ void pmu_stats(const pmu_t *p, stats_t *s)
         stats_add_u64(s, name, p->interrupts[e], "Count", desc);
     }
     stats_add_u64(s, "pmu.heldInterrupts", p->held, "Count",
-                  "Interrupts that fell due while the handler ran (delivered after it)");
+                  "Interrupts that fell due while a handler ran (delivered after it)");
     stats_add_u64(s, "pmu.sampleSkidCycles", p->skid_sum, "Cycle",
                   "Cycles from each overflow to the head cycle of the sampled instruction");
     stats_add_u64(s, "pmu.droppedRequests", p->dropped, "Count",
                   "Overflows lost because too many interrupts were pending");
-    stats_add_u64(s, "pmu.handlerInsts", p->handler_insts, "Count",
+    stats_add_u64(s, "pmu.handlerInsts", p->client.insts, "Count",
                   "Instructions executed in the interrupt handler");
-    stats_add_u64(s, "pmu.handlerCycles", p->handler_cycles, "Cycle",
+    stats_add_u64(s, "pmu.handlerCycles", p->client.head_cycles, "Cycle",
                   "Head cycles of the interrupt handler's instructions");
 }

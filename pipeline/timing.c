@@ -1,10 +1,11 @@
 /*
- * timing.c - what the timing models share (timing_model.h): building a
- * timing run from the configuration (caches, TLBs, write buffer, branch
- * predictor), the pieces each model is built from, head-cycle accounting,
- * the run loops (plain and with a DISE engine editing the stream), the
- * statistics and the ground-truth file.  The models themselves, which
- * time one instruction each, are in inorder.c.
+ * timing.c - what the timing models share (timing_model.h): the model
+ * table, building a timing run from the configuration (caches, TLBs, write
+ * buffer, branch predictor), the pieces each model is built from,
+ * head-cycle accounting, the statistics, the ground-truth file and static
+ * schedules.  The models themselves, which time one instruction each, are
+ * in inorder.c and ooo.c; the run loop that hands them instructions is
+ * sim/engine.c.
  */
 #include "timing_model.h"
 
@@ -13,7 +14,6 @@
 #include <string.h>
 
 #include "config.h"
-#include "core_loop.h"
 #include "disasm.h"
 #include "dise_engine.h"
 #include "symtab.h"
@@ -24,6 +24,22 @@ const char *const stall_names[STALL_COUNT] = {
     STALL_LIST(STALL_NAME)
 #undef STALL_NAME
 };
+
+/* ---- the models ------------------------------------------------------------ */
+
+const timing_model_t timing_models[] = {
+    { "inorder5", CFG_MODEL_INORDER5, time_inorder5, true },
+    { "ev5",      CFG_MODEL_EV5,      time_ev5,      true },
+    { "ooo",      CFG_MODEL_OOO,      time_ooo,      false },
+};
+const size_t timing_model_count = sizeof timing_models / sizeof timing_models[0];
+
+static const timing_model_t *model_of(const config_t *cfg)
+{
+    for (size_t k = 0; k < timing_model_count; k++)
+        if (timing_models[k].cfg_model == (int)cfg->model) return &timing_models[k];
+    return NULL;
+}
 
 /* ---- configuration -------------------------------------------------------- */
 
@@ -129,11 +145,13 @@ static void build_bpred(timing_t *t, const config_t *cfg)
 
 timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
 {
-    if (cfg->model == CFG_MODEL_FUNCTIONAL) {
-        snprintf(err, errlen, "model 'functional' has no timing");
+    const timing_model_t *model = model_of(cfg);
+    if (!model) {
+        snprintf(err, errlen, "model '%s' has no timing", config_enum_name("model", cfg->model));
         return NULL;
     }
     timing_t *t = xcalloc(1, sizeof *t);
+    t->time_insn = model->time_insn;
     fill_params(&t->p, cfg);
     const char *bad = build_memory(t, cfg);
     if (!bad) {
@@ -259,193 +277,14 @@ bool timing_last_head(const timing_t *t, uint64_t *head, uint8_t *cause, uint64_
     return true;
 }
 
-/* ---- the run loop --------------------------------------------------------------- */
+/* ---- what the run loop reads and sets -------------------------------------------- */
 
-/* Time one executed instruction on the configured model. */
-static inline void time_one(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+void timing_role_cycles(const timing_t *t, uint64_t *out, size_t n)
 {
-    switch (t->p.model) {
-    case CFG_MODEL_EV5: time_ev5(t, in, addr, next_pc); break;
-    case CFG_MODEL_OOO: time_ooo(t, in, addr, next_pc); break;
-    default:            time_inorder5(t, in, addr, next_pc); break;
-    }
+    for (size_t r = 0; r < n && r < DISE_ROLE_COUNT; r++) out[r] = t->role_cycles[r];
 }
 
-/* Time an instruction the core has just stepped. */
-static inline void time_step(timing_t *t, cpu_t *c, const insn_t *in)
-{
-    time_one(t, in, c->mem_addr, c->pc);
-    t->seq++;
-    c->cycle = t->cycles;
-}
-
-/* Step and time the instruction at c->pc; returns its pc. */
-static inline uint64_t timed_step(timing_t *t, cpu_t *c, uint64_t *page_base, insn_t **slots)
-{
-    uint64_t pc = c->pc;
-    insn_t *in = core_lookup(c, pc, page_base, slots);
-    core_step(c, in, pc);
-    time_step(t, c, in);
-    return pc;
-}
-
-typedef struct loop_ctx { timing_t *t; } loop_ctx_t;
-
-static void timing_loop(cpu_t *c, void *ctx)
-{
-    timing_t *t = ((loop_ctx_t *)ctx)->t;
-    uint64_t page_base = ~0ull;
-    insn_t *slots = NULL;
-    for (;;) {
-        timed_step(t, c, &page_base, &slots);
-        if (unlikely(++c->instret >= c->inst_limit)) return;
-    }
-}
-
-/* The same with DISE editing the stream (dise_engine.h): program
- * instructions are timed as in timing_loop (those the engine classified
- * run its semantics through their exec); a step the engine diverted into a
- * replacement sequence, and the sequence's and its handlers' further
- * steps, are timed with their role, which the cycles are charged to, and
- * the decode penalty of the replacement. */
-typedef struct dise_loop_ctx { timing_t *t; dise_t *d; } dise_loop_ctx_t;
-
-/* Time a step of the edited stream that dise_step (or a diverted step)
- * executed: `in` is the record, d->kind whose it is. */
-static void time_edited(timing_t *t, dise_t *d, cpu_t *c, const insn_t *in)
-{
-    if (d->kind == DK_PROGRAM) {
-        t->cur_role = DISE_ROLE_NONE;
-    } else if (d->kind == DK_INSERTED) {
-        t->cur_role = in->rm;
-        t->dise_redirect = d->redirect;
-    } else {
-        t->cur_role = d->handler_role;
-    }
-    t->front_penalty = d->penalty_pending;
-    t->penalty_role = d->penalty_role;
-    d->penalty_pending = 0;
-    time_step(t, c, in);
-    t->front_penalty = 0;
-    t->cur_role = DISE_ROLE_NONE;
-}
-
-/* The diverted step, then the rest of its sequence and the handlers it
- * calls; false when the instruction limit is reached. */
-static bool timing_dise_edited(timing_t *t, dise_t *d, cpu_t *c)
-{
-    uint64_t page_base = ~0ull;
-    insn_t *slots = NULL;
-    bool more = true;
-    d->page_base = &page_base;
-    time_edited(t, d, c, dise_take_diverted(d, c));
-    if (++c->instret >= c->inst_limit) more = false;
-    while (more && dise_busy(d)) {
-        insn_t *in = dise_step(d, c, &page_base, &slots);
-        time_edited(t, d, c, in);
-        if (unlikely(++c->instret >= c->inst_limit)) more = false;
-    }
-    d->page_base = NULL;
-    return more;
-}
-
-static void timing_dise_loop(cpu_t *c, void *ctx)
-{
-    dise_loop_ctx_t *x = ctx;
-    timing_t *t = x->t;
-    dise_t *d = x->d;
-    uint64_t page_base = ~0ull;
-    insn_t *slots = NULL;
-    t->cur_role = DISE_ROLE_NONE;
-    for (;;) {
-        uint64_t pc = c->pc;
-        insn_t *in = core_lookup(c, pc, &page_base, &slots);
-        core_step(c, in, pc);
-        if (unlikely(d->diverted)) {   /* the code page stays valid: see run_dise */
-            if (!timing_dise_edited(t, d, c)) break;
-            continue;
-        }
-        time_step(t, c, in);
-        if (unlikely(++c->instret >= c->inst_limit)) break;
-    }
-}
-
-stop_reason_t timing_run_dise(timing_t *t, cpu_t *c, uint64_t max_insts, dise_t *d,
-                              struct hps_truth *ht)
-{
-    dise_loop_ctx_t ctx = { t, d };
-    if (ht) dise_set_truth(d, ht);
-    stop_reason_t why = cpu_run_loop(c, max_insts, timing_dise_loop, &ctx);
-    t->insts = c->instret;
-    c->cycle = t->cycles;
-    memcpy(d->measured_role_cycles, t->role_cycles, sizeof t->role_cycles);
-    d->role_cycles_measured = true;
-    return why;
-}
-
-/* ---- with performance counters ------------------------------------------------------ */
-
-/* The PMU's interrupt handler: the runtime code it switched to, timed
- * like the program, until its hps.ret.  False when the instruction limit
- * is reached inside it. */
-static bool timing_pmu_handler(timing_t *t, pmu_t *p, cpu_t *c)
-{
-    uint64_t page_base = ~0ull, first = t->head_sum, n = 0;
-    insn_t *slots = NULL;
-    bool more = true;
-    while (pmu_in_handler(p)) {
-        timed_step(t, c, &page_base, &slots);
-        n++;
-        pmu_handler_cycle(p, t->head_sum - 1);
-        if (unlikely(++c->instret >= c->inst_limit)) {
-            more = false;
-            break;
-        }
-    }
-    pmu_add_handler_insts(p, n, t->head_sum - first);
-    return more;
-}
-
-/* timing_loop, and after each program instruction the PMU's check: an
- * interrupt due by the instruction's head cycle is delivered with its pc.
- * The cached code page stays valid: the handler runs in the runtime's
- * address space and hps.ret switches back. */
-static void timing_pmu_loop(cpu_t *c, void *ctx)
-{
-    timing_t *t = ((loop_ctx_t *)ctx)->t;
-    pmu_t *p = t->pmu;
-    uint64_t page_base = ~0ull;
-    insn_t *slots = NULL;
-    for (;;) {
-        uint64_t pc = timed_step(t, c, &page_base, &slots);
-        if (unlikely(++c->instret >= c->inst_limit)) return;
-        if (unlikely(t->head_sum > pmu_due_cycle(p) || c->instret >= pmu_due_insts(p))) {
-            pmu_interrupt(p, c, pc, t->head_sum - 1);
-            if (pmu_in_handler(p) && !timing_pmu_handler(t, p, c)) return;
-        }
-    }
-}
-
-stop_reason_t timing_run_pmu(timing_t *t, cpu_t *c, uint64_t max_insts, pmu_t *p)
-{
-    loop_ctx_t ctx = { t };
-    t->pmu = p;
-    pmu_attach(p, c);
-    stop_reason_t why = cpu_run_loop(c, max_insts, timing_pmu_loop, &ctx);
-    pmu_finish(p, c);
-    t->insts = c->instret;
-    c->cycle = t->cycles;
-    return why;
-}
-
-stop_reason_t timing_run(timing_t *t, cpu_t *c, uint64_t max_insts)
-{
-    loop_ctx_t ctx = { t };
-    stop_reason_t why = cpu_run_loop(c, max_insts, timing_loop, &ctx);
-    t->insts = c->instret;
-    c->cycle = t->cycles;
-    return why;
-}
+void timing_set_pmu(timing_t *t, struct pmu *p) { t->pmu = p; }
 
 /* ---- statistics and outputs --------------------------------------------------- */
 
@@ -453,9 +292,9 @@ void timing_stats(const timing_t *t, const cpu_t *c, stats_t *s)
 {
     uint64_t cycles = t->cycles ? t->cycles : 1;
     stats_add_u64(s, "cpu.cycles", t->cycles, "Cycle", "Cycles simulated by the timing model");
-    stats_add_f64(s, "cpu.ipc", (double)c->instret / (double)cycles, "Count/Cycle",
+    stats_add_f64(s, "cpu.ipc", (double)cpu_retired(c) / (double)cycles, "Count/Cycle",
                   "Instructions per cycle");
-    stats_add_f64(s, "cpu.cpi", (double)cycles / (double)(c->instret ? c->instret : 1),
+    stats_add_f64(s, "cpu.cpi", (double)cycles / (double)(cpu_retired(c) ? cpu_retired(c) : 1),
                   "Cycle/Count", "Cycles per instruction");
     char name[64], desc[128];
     for (int k = 0; k < STALL_COUNT; k++) {
@@ -541,25 +380,21 @@ static void time_pass(timing_t *t, const insn_t *block, size_t n)
         const insn_t *in = &block[k];
         uint64_t addr = 0x10000 + 64 * (k % 16);     /* warm after the first pass */
         bool taken = (in->flags & IF_JUMP) && (in->flags & IF_DIRECT);   /* jumps, calls */
-        time_one(t, in, addr, taken ? in->target : in->pc + in->len);
+        t->time_insn(t, in, addr, taken ? in->target : in->pc + in->len);
         t->seq++;
     }
 }
 
-static bool filler_nop(const isa_t *isa, insn_t *nop)
-{
-    static const uint8_t rv_nop[4] = { 0x13, 0, 0, 0 };              /* addi x0, x0, 0 */
-    static const uint8_t alpha_nop[4] = { 0x1f, 0x04, 0xff, 0x47 };  /* bis r31,r31,r31 */
-    return isa->decode(FILLER_PC, isa == &isa_alpha ? alpha_nop : rv_nop, 4, nop);
-}
 
 bool timing_static_schedule(const config_t *cfg, const isa_t *isa, const insn_t *block,
                             size_t n, timing_static_t *out, char *err, size_t errlen)
 {
-    if (cfg->model != CFG_MODEL_INORDER5 && cfg->model != CFG_MODEL_EV5)
+    const timing_model_t *model = model_of(cfg);
+    if (!model || !model->static_schedule)
         return set_error(err, errlen, "static schedules need an in-order model (inorder5, ev5)");
     insn_t nops[FILLER];
-    if (!filler_nop(isa, &nops[0])) return set_error(err, errlen, "no nop for the filler");
+    if (!isa->decode(FILLER_PC, isa->nop, sizeof isa->nop, &nops[0]))
+        return set_error(err, errlen, "no nop for the filler");
     for (size_t k = 0; k < FILLER; k++) {
         nops[k] = nops[0];
         nops[k].pc = FILLER_PC + 4 * k;

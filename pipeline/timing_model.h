@@ -5,8 +5,9 @@
  * built from -- instruction fetch through the I-cache, the register
  * scoreboard, the dividers, data accesses, branch prediction, DISE
  * redirects, head-cycle accounting (statistics, DISE roles, the ground-
- * truth file) and pipeline views.  timing.c holds these and the run loops;
- * each model (inorder.c: inorder5 and ev5) times one instruction.
+ * truth file) and pipeline views.  timing.c holds these and the model
+ * table; each model (inorder.c: inorder5 and ev5; ooo.c) times one
+ * instruction.  The run loop that drives them is sim/engine.c.
  * Private to pipeline/: the rest of the simulator sees include/timing.h.
  */
 #ifndef HPS_TIMING_MODEL_H
@@ -50,6 +51,10 @@ typedef struct gt_entry {
 } gt_entry_t;
 
 struct timing {
+    union {                           /* the run loop's part (timing.h)     */
+        timing_hot_t hot;
+        struct { TIMING_HOT_FIELDS };
+    };
     params_t p;
     dram_t dram;
     cache_t *l1i, *l1d, *l2;
@@ -81,17 +86,11 @@ struct timing {
     unsigned group_n, group_int, group_fadd, group_fmul, group_mem;
     bool group_closed;
     uint64_t *iq_ring;                /* issue cycles of the last iq entries */
-    uint64_t seq;
 
-    /* DISE: set by the run loop before each instruction is timed */
-    uint8_t cur_role;                 /* dise_role_t of the instruction      */
-    bool dise_redirect;               /* an inserted op changed the flow     */
-    unsigned front_penalty;           /* decode cycles of a new replacement  */
-    uint8_t penalty_role;             /* the role they are charged to        */
     uint64_t role_cycles[DISE_ROLE_COUNT];
 
     /* statistics */
-    uint64_t cycles, insts, head_stall[STALL_COUNT];
+    uint64_t head_stall[STALL_COUNT];
     uint64_t mispredicts, decode_redirects, wbuf_stall_cycles;
 
     /* ground truth */
@@ -104,8 +103,6 @@ struct timing {
 
     struct ooo *ooo;                  /* the out-of-order model's state (ooo.c) */
     struct pmu *pmu;                  /* performance counters, or NULL       */
-    uint64_t head_sum;                /* sum of head cycles so far: the last
-                                         instruction's head cycle + 1        */
     bool keep_truth;                  /* record the per-pc ground truth      */
 
     /* the interactive shell: the last instructions' stages and head */

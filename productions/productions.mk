@@ -2,7 +2,7 @@
 # for each guest ISA and embeds it in the simulator (included by the top
 # Makefile).  For ISA in rv64, alpha:
 #   $(BUILD)/productions/hps-runtime-ISA.elf     freestanding static ELF
-#       linked at DISE_RUNTIME_BASE (include/dise_runtime.h) by
+#       linked at RUNTIME_BASE (include/runtime.h) by
 #       productions/runtime/ISA/runtime.ld, from the common handlers
 #       (productions/runtime/*.c) and the ISA's stubs (runtime/ISA/*.S)
 #   $(BUILD)/productions/hps-runtime-ISA-blob.S  generated: .incbin of the ELF
@@ -18,8 +18,8 @@ RT_DIR      := productions/runtime
 RT_OUT      := $(BUILD)/productions
 
 # The base address, read from the header so there is one definition.
-DISE_RUNTIME_BASE := $(shell sed -n 's/^.define DISE_RUNTIME_BASE \(0x[0-9a-fA-F]*\).*/\1/p' \
-                       include/dise_runtime.h)
+RUNTIME_BASE := $(shell sed -n 's/^.define RUNTIME_BASE \(0x[0-9a-fA-F]*\).*/\1/p' \
+                       include/runtime.h)
 
 RT_COMMON_FLAGS := -ffreestanding -nostdlib -fno-pic -fno-stack-protector \
                    -fno-asynchronous-unwind-tables -O2
@@ -45,10 +45,10 @@ $(RT_OUT)/$(1)/%.S.o: $(RT_DIR)/%.S
 	@mkdir -p $$(dir $$@)
 	$$(RT_$(1)_CC) $$(RT_$(1)_CFLAGS) -c -o $$@ $$<
 
-$$(RT_$(1)_ELF): $$(RT_$(1)_OBJS) $(RT_DIR)/$(1)/runtime.ld include/dise_runtime.h
-	@test -n "$(DISE_RUNTIME_BASE)" || { echo "no DISE_RUNTIME_BASE in include/dise_runtime.h"; exit 1; }
+$$(RT_$(1)_ELF): $$(RT_$(1)_OBJS) $(RT_DIR)/$(1)/runtime.ld include/runtime.h
+	@test -n "$(RUNTIME_BASE)" || { echo "no RUNTIME_BASE in include/runtime.h"; exit 1; }
 	$$(RT_$(1)_CC) $$(RT_$(1)_FLAGS) -static -Wl,-T,$(RT_DIR)/$(1)/runtime.ld \
-	  -Wl,--defsym=DISE_RUNTIME_BASE=$(DISE_RUNTIME_BASE) -Wl,--build-id=none \
+	  -Wl,--defsym=RUNTIME_BASE=$(RUNTIME_BASE) -Wl,--build-id=none \
 	  -o $$@ $$(RT_$(1)_OBJS)
 
 # The host object: the ELF image as read-only data between two symbols.

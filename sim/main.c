@@ -1,6 +1,7 @@
 /*
- * main.c - the hps-sim command line: parse options, load the guest program,
- * run it on the functional core, report how it ended and write statistics.
+ * main.c - the hps-sim command line: parse the options (options.c), load the
+ * guest program, run it on the functional core, a timing model, DISE/HPS or
+ * DCPI, report how it ended and write statistics.
  *
  *   hps-sim [options] prog [args...]
  *
@@ -16,9 +17,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,14 +28,17 @@
 #include "core.h"
 #include "dcpi.h"
 #include "disasm.h"
+#include "engine.h"
 #include "dise.h"
 #include "dise_engine.h"
-#include "dise_runtime.h"
+#include "runtime.h"
 #include "hps_report.h"
 #include "images.h"
 #include "isa.h"
 #include "loader.h"
 #include "mem.h"
+#include "pmu.h"
+#include "options.h"
 #include "runstats.h"
 #include "shell.h"
 #include "stats.h"
@@ -46,305 +48,7 @@
 #include "trace.h"
 #include "truth.h"
 
-#define HPS_VERSION "0.1.0"
-
 extern char **environ;
-
-typedef struct options {
-    uint64_t max_insts;
-    uint64_t seed;
-    uint64_t trace_limit;
-    const char *stats_path;
-    const char *stats_json_path;
-    const char *trace_path;
-    bool no_truth;
-    config_t cfg;
-    bool print_config;
-    const char *pipeview_path;
-    bool pipe_diagram;
-    uint64_t view_from, view_count;
-    const char *truth_path;
-    const char *acf_path;
-    const char *params[DISE_MAX_PARAMS];
-    int nparams;
-    double rate;                     /* --rate, 0 = not given             */
-    uint64_t burst;                  /* --burst, 0 = not given            */
-    bool print_acf, no_baseline;
-    const char *report_path;
-    const char *profile_out;
-    const char *sysroot;             /* --sysroot: ld.so and libraries   */
-    const char *dcpi_db;             /* --dcpi: the profile database      */
-    const char *dcpi_events;         /* --dcpi-events                     */
-    bool dcpi_new_epoch;
-    bool interactive;                /* --interactive: the teaching shell */
-    uint64_t top_n;
-    int guest_argc;
-    char **guest_argv;
-} options_t;
-
-static _Noreturn void bad_input(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("hps-sim: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(EXIT_BAD_INPUT);
-}
-
-static void usage(FILE *out)
-{
-    fprintf(out,
-        "usage: hps-sim [options] prog [args...]\n"
-        "Simulate a RISC-V (RV64GC) or Alpha Linux program: statically linked,\n"
-        "or dynamically linked with --sysroot.\n"
-        "\n"
-        "options:\n"
-        "  --max-insts N        stop after N instructions (suffixes k, M, G)\n"
-        "  --stats FILE         write gem5-style statistics ('-' = stdout)\n"
-        "  --stats-json FILE    write the statistics as JSON ('-' = stdout)\n"
-        "  --trace FILE         write an instruction trace ('-' = stderr)\n"
-        "  --trace-limit N      instructions to trace (default 100000)\n"
-        "  --seed N             seed for getrandom and AT_RANDOM (default 1)\n"
-        "  --no-ground-truth    statistics without unique addresses and call\n"
-        "                       pairs (runs the faster plain loop)\n"
-        "  --sysroot DIR        run a dynamically linked program: its ELF\n"
-        "                       interpreter and libraries come from DIR, and\n"
-        "                       absolute paths the guest opens are tried under\n"
-        "                       DIR first (like qemu -L), e.g.\n"
-        "                       /usr/riscv64-linux-gnu or /usr/alpha-linux-gnu\n"
-        "timing:\n"
-        "  --config NAME|FILE   preset from configs/ (inorder5, ev5, r10k) or a file\n"
-        "  --set KEY=VALUE      override one parameter (repeatable)\n"
-        "  --print-config       list every parameter with value and description\n"
-        "  --pipeview FILE      Kanata log (Konata viewer) of the view window\n"
-        "  --pipe-diagram       text pipeline diagram of the view window (stderr)\n"
-        "  --view-from N        first instruction of the view window (default 0)\n"
-        "  --view-count N       instructions in the view window (default 200)\n"
-        "  --ground-truth FILE  per-instruction head-of-queue cycles by stall cause\n"
-        "profiling (DISE/HPS):\n"
-        "  --acf FILE           edit the instruction stream with the productions\n"
-        "                       of FILE (e.g. productions/hot_method.acf)\n"
-        "  --param NAME=VALUE   set an ACF parameter (repeatable)\n"
-        "  --rate R --burst B   sampling frequency R (1/1000 or 0.001) and burst\n"
-        "                       length B; sets sampleFreq and burstLength\n"
-        "  --print-acf          print the parsed ACF and exit\n"
-        "  --report FILE        HPS report (accuracy, overhead) to FILE (default\n"
-        "                       stderr)\n"
-        "  --profile-out FILE   every profile member, exact and sampled, as TSV\n"
-        "  --top N              members listed per profile in the report (10)\n"
-        "  --no-baseline        skip the run without the ACF (no overhead ratio)\n"
-        "profiling (DCPI, needs a timing model):\n"
-        "  --dcpi DB            sample with the performance counters, aggregate in\n"
-        "                       the guest driver, merge into the profile database\n"
-        "                       DB (a directory); report against the exact cycles\n"
-        "  --dcpi-events LIST   events and period ranges (default cycles,imiss;\n"
-        "                       e.g. cycles:60000-64000,dmiss:2000-2047); events:\n"
-        "                       cycles, insts, imiss, dmiss, branchmp\n"
-        "  --dcpi-new-epoch     start a new epoch in the database\n"
-        "  (--report, --top and --no-baseline apply as for --acf)\n"
-        "teaching:\n"
-        "  -d, --interactive    step the program from a command prompt (commands\n"
-        "                       from stdin; the program's stdin is /dev/null):\n"
-        "                       step, run, back, break, reg, mem, pipe, stats;\n"
-        "                       'help' lists them\n"
-        "  --help               this text\n"
-        "  --version            print the version\n"
-        "\n"
-        "exit status: the guest's; 2 bad input; 132 illegal instruction;\n"
-        "133 breakpoint; 136 arithmetic trap (SIGFPE); 139 memory fault;\n"
-        "159 unsupported system call.\n");
-}
-
-/* Strict unsigned parse with optional decimal suffix k/M/G. */
-static uint64_t parse_count(const char *opt, const char *text)
-{
-    char *end = NULL;
-    if (!text || !*text || *text == '-' || *text == '+')
-        bad_input("%s: expected a non-negative integer, got '%s'", opt, text ? text : "");
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 0);
-    uint64_t scale = 1;
-    if (*end == 'k' || *end == 'K') scale = 1000, end++;
-    else if (*end == 'M') scale = 1000000, end++;
-    else if (*end == 'G') scale = 1000000000, end++;
-    if (errno || end == text || *end || (scale > 1 && v > UINT64_MAX / scale))
-        bad_input("%s: expected a non-negative integer, got '%s'", opt, text);
-    return (uint64_t)v * scale;
-}
-
-/* A sampling frequency: "1/1000" or "0.001", in (0, 1]. */
-static double parse_rate(const char *text)
-{
-    char *end = NULL;
-    double v;
-    errno = 0;
-    if (!strncmp(text, "1/", 2)) {
-        double d = strtod(text + 2, &end);
-        v = end != text + 2 && d > 0 ? 1.0 / d : -1;
-    } else {
-        v = strtod(text, &end);
-    }
-    if (errno || end == text || *end || !(v > 0 && v <= 1))
-        bad_input("--rate: expected a sampling frequency in (0, 1] such as 1/1000 or 0.001, "
-                  "got '%s'", text);
-    return v;
-}
-
-/* --sysroot must name an existing directory. */
-static const char *check_sysroot(const char *dir)
-{
-    struct stat st;
-    if (!*dir)
-        bad_input("--sysroot: expected a directory such as /usr/riscv64-linux-gnu, got ''");
-    if (stat(dir, &st) != 0)
-        bad_input("--sysroot %s: %s; expected a directory holding the dynamic linker and "
-                  "libraries, such as /usr/riscv64-linux-gnu or /usr/alpha-linux-gnu",
-                  dir, strerror(errno));
-    if (!S_ISDIR(st.st_mode))
-        bad_input("--sysroot %s: not a directory; expected a directory such as "
-                  "/usr/riscv64-linux-gnu or /usr/alpha-linux-gnu", dir);
-    return dir;
-}
-
-enum { OPT_MAX_INSTS = 256, OPT_STATS, OPT_STATS_JSON, OPT_TRACE, OPT_TRACE_LIMIT,
-       OPT_SEED, OPT_NO_TRUTH, OPT_CONFIG, OPT_SET, OPT_PRINT_CONFIG, OPT_PIPEVIEW,
-       OPT_PIPE_DIAGRAM, OPT_VIEW_FROM, OPT_VIEW_COUNT, OPT_TRUTH_FILE, OPT_HELP, OPT_VERSION,
-       OPT_ACF, OPT_PARAM, OPT_RATE, OPT_BURST, OPT_PRINT_ACF, OPT_REPORT, OPT_TOP,
-       OPT_NO_BASELINE, OPT_PROFILE_OUT, OPT_SYSROOT, OPT_DCPI, OPT_DCPI_EVENTS,
-       OPT_DCPI_NEW_EPOCH, OPT_INTERACTIVE = 'd' };
-
-static void parse_options(int argc, char **argv, options_t *o)
-{
-    static const struct option longopts[] = {
-        { "max-insts",   required_argument, NULL, OPT_MAX_INSTS },
-        { "stats",       required_argument, NULL, OPT_STATS },
-        { "stats-json",  required_argument, NULL, OPT_STATS_JSON },
-        { "trace",       required_argument, NULL, OPT_TRACE },
-        { "trace-limit", required_argument, NULL, OPT_TRACE_LIMIT },
-        { "seed",        required_argument, NULL, OPT_SEED },
-        { "no-ground-truth", no_argument,   NULL, OPT_NO_TRUTH },
-        { "config",      required_argument, NULL, OPT_CONFIG },
-        { "set",         required_argument, NULL, OPT_SET },
-        { "print-config", no_argument,      NULL, OPT_PRINT_CONFIG },
-        { "pipeview",    required_argument, NULL, OPT_PIPEVIEW },
-        { "pipe-diagram", no_argument,      NULL, OPT_PIPE_DIAGRAM },
-        { "view-from",   required_argument, NULL, OPT_VIEW_FROM },
-        { "view-count",  required_argument, NULL, OPT_VIEW_COUNT },
-        { "ground-truth", required_argument, NULL, OPT_TRUTH_FILE },
-        { "help",        no_argument,       NULL, OPT_HELP },
-        { "version",     no_argument,       NULL, OPT_VERSION },
-        { "acf",         required_argument, NULL, OPT_ACF },
-        { "param",       required_argument, NULL, OPT_PARAM },
-        { "rate",        required_argument, NULL, OPT_RATE },
-        { "burst",       required_argument, NULL, OPT_BURST },
-        { "print-acf",   no_argument,       NULL, OPT_PRINT_ACF },
-        { "report",      required_argument, NULL, OPT_REPORT },
-        { "top",         required_argument, NULL, OPT_TOP },
-        { "no-baseline", no_argument,       NULL, OPT_NO_BASELINE },
-        { "profile-out", required_argument, NULL, OPT_PROFILE_OUT },
-        { "sysroot",     required_argument, NULL, OPT_SYSROOT },
-        { "dcpi",        required_argument, NULL, OPT_DCPI },
-        { "dcpi-events", required_argument, NULL, OPT_DCPI_EVENTS },
-        { "dcpi-new-epoch", no_argument,    NULL, OPT_DCPI_NEW_EPOCH },
-        { "interactive", no_argument,       NULL, OPT_INTERACTIVE },
-        { NULL, 0, NULL, 0 }
-    };
-    memset(o, 0, sizeof *o);
-    o->seed = 1;
-    o->view_count = 200;
-    o->top_n = 10;
-    config_defaults(&o->cfg);
-    char err[512];
-    o->trace_limit = 100000;
-    /* --set values apply after the last --config, whatever their order */
-    const char **sets = calloc((size_t)argc, sizeof *sets);
-    int nsets = 0;
-    if (!sets) bad_input("out of host memory");
-    opterr = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "+:d", longopts, NULL)) != -1) {
-        switch (ch) {
-        case OPT_MAX_INSTS:   o->max_insts = parse_count("--max-insts", optarg); break;
-        case OPT_STATS:       o->stats_path = optarg; break;
-        case OPT_STATS_JSON:  o->stats_json_path = optarg; break;
-        case OPT_TRACE:       o->trace_path = optarg; break;
-        case OPT_TRACE_LIMIT: o->trace_limit = parse_count("--trace-limit", optarg); break;
-        case OPT_SEED:        o->seed = parse_count("--seed", optarg); break;
-        case OPT_NO_TRUTH:    o->no_truth = true; break;
-        case OPT_CONFIG:
-            if (!config_load(&o->cfg, optarg, err, sizeof err)) bad_input("%s", err);
-            break;
-        case OPT_SET:         sets[nsets++] = optarg; break;
-        case OPT_PRINT_CONFIG: o->print_config = true; break;
-        case OPT_PIPEVIEW:    o->pipeview_path = optarg; break;
-        case OPT_PIPE_DIAGRAM: o->pipe_diagram = true; break;
-        case OPT_VIEW_FROM:   o->view_from = parse_count("--view-from", optarg); break;
-        case OPT_VIEW_COUNT:  o->view_count = parse_count("--view-count", optarg); break;
-        case OPT_TRUTH_FILE:  o->truth_path = optarg; break;
-        case OPT_HELP:        usage(stdout); exit(0);
-        case OPT_VERSION:     printf("hps-sim %s\n", HPS_VERSION); exit(0);
-        case OPT_ACF:         o->acf_path = optarg; break;
-        case OPT_PARAM:
-            if (o->nparams == DISE_MAX_PARAMS) bad_input("--param: at most %d", DISE_MAX_PARAMS);
-            o->params[o->nparams++] = optarg;
-            break;
-        case OPT_RATE:        o->rate = parse_rate(optarg); break;
-        case OPT_BURST:
-            o->burst = parse_count("--burst", optarg);
-            if (!o->burst) bad_input("--burst: expected a burst length of at least 1, got '%s'", optarg);
-            break;
-        case OPT_PRINT_ACF:   o->print_acf = true; break;
-        case OPT_REPORT:      o->report_path = optarg; break;
-        case OPT_TOP:         o->top_n = parse_count("--top", optarg); break;
-        case OPT_NO_BASELINE: o->no_baseline = true; break;
-        case OPT_PROFILE_OUT: o->profile_out = optarg; break;
-        case OPT_SYSROOT:     o->sysroot = check_sysroot(optarg); break;
-        case OPT_DCPI:
-            if (!*optarg) bad_input("--dcpi: expected a database directory, got ''");
-            o->dcpi_db = optarg;
-            break;
-        case OPT_DCPI_EVENTS: o->dcpi_events = optarg; break;
-        case OPT_DCPI_NEW_EPOCH: o->dcpi_new_epoch = true; break;
-        case OPT_INTERACTIVE: o->interactive = true; break;
-        case ':':
-            bad_input("option '%s' needs a value (see hps-sim --help)", argv[optind - 1]);
-        default:
-            bad_input("unknown option '%s' (see hps-sim --help)", argv[optind - 1]);
-        }
-    }
-    for (int k = 0; k < nsets; k++)
-        if (!config_set(&o->cfg, sets[k], err, sizeof err)) bad_input("%s", err);
-    free(sets);
-    if (!config_validate(&o->cfg, err, sizeof err)) bad_input("%s", err);
-    if (o->print_config) {
-        config_print(&o->cfg, stdout);
-        exit(0);
-    }
-    if ((o->pipeview_path || o->pipe_diagram || o->truth_path) &&
-        o->cfg.model == CFG_MODEL_FUNCTIONAL)
-        bad_input("--pipeview, --pipe-diagram and --ground-truth need a timing model "
-                  "(--config inorder5, ev5 or r10k)");
-    if ((o->rate || o->burst || o->nparams || o->print_acf || o->profile_out) && !o->acf_path)
-        bad_input("--param, --rate, --burst, --print-acf and --profile-out need --acf FILE");
-    if (o->report_path && !o->acf_path && !o->dcpi_db)
-        bad_input("--report needs --acf FILE or --dcpi DB");
-    if ((o->dcpi_events || o->dcpi_new_epoch) && !o->dcpi_db)
-        bad_input("--dcpi-events and --dcpi-new-epoch need --dcpi DB");
-    if (o->dcpi_db && o->acf_path)
-        bad_input("--dcpi and --acf cannot be combined: both use the handler runtime's "
-                  "registers; profile with one at a time");
-    if (o->dcpi_db && o->cfg.model == CFG_MODEL_FUNCTIONAL)
-        bad_input("--dcpi needs a timing model to count cycles (--config inorder5, ev5 or r10k)");
-    if (o->interactive && (o->acf_path || o->dcpi_db || o->trace_path || o->pipeview_path ||
-                           o->pipe_diagram || o->truth_path))
-        bad_input("--interactive steps plain runs: it cannot be combined with --acf, --dcpi, "
-                  "--trace, --pipeview, --pipe-diagram or --ground-truth");
-    if (optind >= argc) bad_input("no program given (usage: hps-sim [options] prog [args...])");
-    o->guest_argc = argc - optind;
-    o->guest_argv = argv + optind;
-}
 
 static const isa_t *isa_for_machine(const char *path, int machine)
 {
@@ -465,7 +169,6 @@ static double now_seconds(void)
 typedef struct profiling profiling_t;
 struct profiling {
     dise_program_t *prog;
-    dise_runtime_t *runtime;
     dise_t *dise;
     hps_session_t session;
     hps_overhead_t overhead;
@@ -494,8 +197,11 @@ static void apply_rate(const options_t *o, dise_program_t *prog)
     }
 }
 
+/* The ACF: parsed, parameters applied, and the DISE engine built on the
+ * shared guest runtime (*runtime, loaded here if the ACF calls handlers and
+ * nobody has yet). */
 static void profiling_setup(profiling_t *pf, const options_t *o, const isa_t *isa,
-                            const symtab_t *symtab)
+                            const symtab_t *symtab, runtime_t **runtime)
 {
     char err[512];
     dise_env_t env = { .isa = isa, .symtab = symtab };
@@ -509,9 +215,9 @@ static void profiling_setup(profiling_t *pf, const options_t *o, const isa_t *is
         dise_program_print(pf->prog, stdout);
         exit(0);
     }
-    if (pf->prog->nhandlers) {
-        pf->runtime = dise_runtime_load(isa, err, sizeof err);
-        if (!pf->runtime) bad_input("%s: %s", o->acf_path, err);
+    if (pf->prog->nhandlers && !*runtime) {
+        *runtime = runtime_load(isa, err, sizeof err);
+        if (!*runtime) bad_input("%s: %s", o->acf_path, err);
     }
     dise_hw_t hw = {
         .pt_entries = (unsigned)o->cfg.dise_pt_entries,
@@ -521,7 +227,7 @@ static void profiling_setup(profiling_t *pf, const options_t *o, const isa_t *is
         .counter_bits = (unsigned)o->cfg.dise_counter_bits,
         .replace_penalty = (unsigned)o->cfg.dise_replace_penalty,
     };
-    pf->dise = dise_new(pf->prog, &hw, pf->runtime, err, sizeof err);
+    pf->dise = dise_new(pf->prog, &hw, *runtime, err, sizeof err);
     if (!pf->dise) bad_input("%s: %s", o->acf_path, err);
     hps_session_init(&pf->session, pf->prog, symtab);
     dise_on_sample(pf->dise, hps_session_take, &pf->session);
@@ -532,24 +238,29 @@ static void profiling_free(profiling_t *pf)
     if (!pf->prog) return;
     hps_session_free(&pf->session);
     dise_free(pf->dise);
-    if (pf->runtime) dise_runtime_free(pf->runtime);
     dise_program_free(pf->prog);
 }
 
 /* ---- profiling with the performance counters (DCPI) ------------------------------------ */
 
-static dcpi_t *dcpi_setup(const options_t *o, const isa_t *isa, const images_t *images)
+/* The counters and the driver, on the shared guest runtime (*runtime,
+ * loaded here if nobody has yet). */
+static dcpi_t *dcpi_setup(const options_t *o, const isa_t *isa, const images_t *images,
+                          runtime_t **runtime)
 {
     char err[512];
     dcpi_options_t d = { .db = o->dcpi_db, .new_epoch = o->dcpi_new_epoch, .seed = o->seed,
                          .machine = &o->cfg };
     d.hw = (pmu_config_t){ .counters = (unsigned)o->cfg.pmu_counters,
                            .counter_bits = (unsigned)o->cfg.pmu_counter_bits,
-                           .skid = (unsigned)o->cfg.pmu_skid };
+                           .skid = (unsigned)o->cfg.pmu_skid,
+                           .nest = o->cfg.pmu_during_handler == 1 };
     if (!dcpi_parse_events(o->dcpi_events ? o->dcpi_events : "cycles,imiss",
                            d.hw.counter_bits, &d, err, sizeof err))
         bad_input("%s", err);
-    dcpi_t *dcpi = dcpi_new(&d, isa, images, err, sizeof err);
+    if (!*runtime && !(*runtime = runtime_load(isa, err, sizeof err)))
+        bad_input("--dcpi %s: %s", o->dcpi_db, err);
+    dcpi_t *dcpi = dcpi_new(&d, *runtime, images, err, sizeof err);
     if (!dcpi) bad_input("--dcpi %s: %s", o->dcpi_db, err);
     return dcpi;
 }
@@ -690,23 +401,30 @@ static timing_t *new_timing(const options_t *o)
     return t;
 }
 
-/* The same program, input and configuration without the ACF, output
- * discarded: the cycles the overhead is measured against. */
+/* The engine of a run described by its parts; bad input if they cannot
+ * run together. */
+static engine_t *new_engine(const engine_parts_t *parts)
+{
+    char err[512];
+    engine_t *e = engine_new(parts, err, sizeof err);
+    if (!e) bad_input("%s", err);
+    return e;
+}
+
+/* The same program, input, configuration and program instructions without
+ * the profilers, output discarded: the cycles their overhead is measured
+ * against. */
 static uint64_t baseline_cycles(const options_t *o, const isa_t *isa, const symtab_t *symtab)
 {
     guest_t g;
     guest_load(&g, o, isa, symtab, GUEST_BASELINE);
-    uint64_t cycles;
-    if (o->cfg.model != CFG_MODEL_FUNCTIONAL) {
-        timing_t *t = new_timing(o);
-        timing_run(t, g.cpu, o->max_insts);
-        cycles = g.cpu->cycle;
-        timing_free(t);
-    } else {
-        run_opts_t ropts = { .max_insts = o->max_insts };
-        cpu_run(g.cpu, &ropts);
-        cycles = g.cpu->cycle;
-    }
+    timing_t *t = o->cfg.model != CFG_MODEL_FUNCTIONAL ? new_timing(o) : NULL;
+    engine_t *e = new_engine(&(engine_parts_t){ .cpu = g.cpu, .timing = t });
+    engine_run(e, o->max_insts);
+    engine_finish(e);
+    uint64_t cycles = g.cpu->cycle;
+    engine_free(e);
+    timing_free(t);
     guest_free(&g);
     return cycles;
 }
@@ -743,11 +461,12 @@ typedef struct shell_host {
     guest_t *g;
     process_code_t *code;
     disasm_t *dis;
+    truth_t *truth;                  /* the ground-truth recorder, or NULL */
 } shell_host_t;
 
 /* The process again from its first instruction, on a fresh timing model:
  * the same program, arguments, seed and (empty) input give the same run. */
-static void shell_restart(void *ctx, cpu_t **cpu, timing_t **timing)
+static void shell_restart(void *ctx, cpu_t **cpu, timing_t **timing, engine_t **engine)
 {
     shell_host_t *h = ctx;
     guest_free(h->g);
@@ -759,6 +478,12 @@ static void shell_restart(void *ctx, cpu_t **cpu, timing_t **timing)
         *timing = new_timing(h->o);
         timing_record_recent(*timing, h->dis);
     }
+    if (h->truth) {                  /* recorded again from the start */
+        truth_free(h->truth);
+        memset(h->truth, 0, sizeof *h->truth);
+    }
+    engine_free(*engine);
+    *engine = new_engine(&(engine_parts_t){ .cpu = *cpu, .timing = *timing, .truth = h->truth });
 }
 
 static void shell_output(void *ctx, bool on)
@@ -772,15 +497,16 @@ static int shell_report(void *ctx, const cpu_t *c)
 }
 
 static int interact(const options_t *o, const isa_t *isa, guest_t *g, process_code_t *code,
-                    disasm_t *dis, timing_t **timing)
+                    disasm_t *dis, truth_t *truth, timing_t **timing, engine_t **engine)
 {
-    shell_host_t host = { o, isa, g, code, dis };
+    shell_host_t host = { o, isa, g, code, dis, truth };
     if (*timing) timing_record_recent(*timing, dis);
-    shell_target_t target = { .cpu = g->cpu, .timing = *timing, .disasm = dis,
-                              .symtab = code->symtab, .restart = shell_restart,
+    shell_target_t target = { .cpu = g->cpu, .timing = *timing, .engine = *engine,
+                              .disasm = dis, .symtab = code->symtab, .restart = shell_restart,
                               .output = shell_output, .report = shell_report, .ctx = &host };
     int status = shell_run(&target, stdin, stdout);
     *timing = target.timing;
+    *engine = target.engine;
     return status;
 }
 
@@ -804,8 +530,9 @@ int main(int argc, char **argv)
 
     profiling_t pf;
     memset(&pf, 0, sizeof pf);
-    if (o.acf_path) profiling_setup(&pf, &o, isa, symtab);
-    dcpi_t *dcpi = o.dcpi_db ? dcpi_setup(&o, isa, &code.images) : NULL;
+    runtime_t *runtime = NULL;          /* the guest runtime both profilers share */
+    if (o.acf_path) profiling_setup(&pf, &o, isa, symtab, &runtime);
+    dcpi_t *dcpi = o.dcpi_db ? dcpi_setup(&o, isa, &code.images, &runtime) : NULL;
 
     /* Open outputs before running so a bad path loses no simulation. */
     FILE *trace_out = o.trace_path ? open_output(o.trace_path, stderr) : NULL;
@@ -820,11 +547,7 @@ int main(int argc, char **argv)
     truth_t truth;
     memset(&truth, 0, sizeof truth);
     trace_t trace = { .out = trace_out, .limit = o.trace_limit, .disasm = dis, .symtab = symtab };
-    bool want_stats = (o.stats_path || o.stats_json_path) && !o.no_truth && !pf.dise &&
-                      !o.interactive;
-    run_opts_t ropts = { .max_insts = o.max_insts, .truth = want_stats ? &truth : NULL,
-                         .trace = trace_out ? &trace : NULL, .dise = pf.dise,
-                         .hps_truth = pf.dise ? &pf.session.truth : NULL };
+    bool want_stats = (o.stats_path || o.stats_json_path) && !o.no_truth;
 
     timing_t *timing = NULL;
     FILE *pv_out = NULL, *gt_out = NULL;
@@ -839,24 +562,35 @@ int main(int argc, char **argv)
         timing_set_outputs(timing, &tout);
     }
 
-    if (pf.dise && !o.no_baseline) pf.overhead.base_cycles = baseline_cycles(&o, isa, symtab);
+    /* One baseline serves both profilers: the run without either. */
+    uint64_t base = (pf.dise || dcpi) && !o.no_baseline ? baseline_cycles(&o, isa, symtab) : 0;
+    pf.overhead.base_cycles = base;
+    if (runtime) runtime_attach(runtime, cpu);
     if (pf.dise) dise_attach(pf.dise, cpu);
-    uint64_t dcpi_base = dcpi && !o.no_baseline ? baseline_cycles(&o, isa, symtab) : 0;
-    if (dcpi) timing_keep_heads(timing);
+    if (dcpi) {
+        timing_keep_heads(timing);
+        pmu_attach(dcpi_pmu(dcpi), cpu, &timing_hot(timing)->head_sum);
+    }
+    engine_t *engine = new_engine(&(engine_parts_t){
+        .cpu = cpu, .timing = timing, .truth = want_stats ? &truth : NULL,
+        .trace = trace_out ? &trace : NULL, .dise = pf.dise,
+        .hps_truth = pf.dise ? &pf.session.truth : NULL, .pmu = dcpi ? dcpi_pmu(dcpi) : NULL });
 
     double t0 = now_seconds();
     int status = 0;
     if (o.interactive) {
-        status = interact(&o, isa, &g, &code, dis, &timing);
+        status = interact(&o, isa, &g, &code, dis, want_stats ? &truth : NULL, &timing, &engine);
         cpu = g.cpu;
-    } else if (timing && pf.dise) timing_run_dise(timing, cpu, o.max_insts, pf.dise, &pf.session.truth);
-    else if (timing && dcpi) timing_run_pmu(timing, cpu, o.max_insts, dcpi_pmu(dcpi));
-    else if (timing) timing_run(timing, cpu, o.max_insts);
-    else cpu_run(cpu, &ropts);
+    } else {
+        engine_run(engine, o.max_insts);
+    }
     double secs = now_seconds() - t0;
 
-    if (pf.dise) dise_finish(pf.dise, cpu);
+    engine_finish(engine);
     if (!o.interactive) status = report_stop(cpu, dis);
+    if (cpu->stop == STOP_MAX_INSTS && !o.interactive)
+        fprintf(stderr, "hps-sim: stopped by --max-insts after %" PRIu64 " program instructions "
+                "(the program did not finish)\n", cpu->instret);
     if (dcpi && !dcpi_finish(dcpi, cpu, err, sizeof err)) {
         fprintf(stderr, "hps-sim: --dcpi: %s\n", err);
         status = EXIT_BAD_INPUT;
@@ -871,7 +605,6 @@ int main(int argc, char **argv)
         dise_role_cycles(pf.dise, pf.overhead.role_cycles);
         hps_session_report(&pf.session, report_out ? report_out : stderr, o.acf_path, pf.prog,
                            &pf.overhead, (size_t)o.top_n);
-        if (report_out) close_output(report_out);
         if (profile_out) {
             hps_session_write_tsv(&pf.session, profile_out);
             close_output(profile_out);
@@ -879,18 +612,20 @@ int main(int argc, char **argv)
     }
     if (dcpi) {
         dcpi_report(dcpi, report_out ? report_out : stderr, symtab, timing_heads, timing,
-                    cpu->cycle, dcpi_base, (size_t)o.top_n);
-        if (report_out) close_output(report_out);
+                    cpu->cycle, base, (size_t)o.top_n);
     }
+    if (report_out) close_output(report_out);
     run_info_t info = { .cpu = cpu, .image = &g.img, .symtab = symtab,
                         .truth = want_stats ? &truth : NULL, .dropped = &g.dropped,
                         .host_seconds = secs, .timing = timing };
     write_stats(&o, &info, &pf, dcpi);
+    engine_free(engine);
     timing_free(timing);
     if (trace_out) close_output(trace_out);
 
     profiling_free(&pf);
     dcpi_free(dcpi);
+    runtime_free(runtime);
     truth_free(&truth);
     disasm_free(dis);
     images_free(&code.images);

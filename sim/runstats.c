@@ -151,7 +151,12 @@ void runstats_collect(const run_info_t *info, stats_t *s)
     if (info->dropped) totals_merge(&t, info->dropped);
 
     double secs = info->host_seconds > 0 ? info->host_seconds : 1e-9;
-    stats_add_u64(s, "simInsts", info->cpu->instret, "Count", "Instructions simulated");
+    stats_add_u64(s, "simInsts", info->cpu->instret, "Count",
+                  "Program instructions simulated");
+    stats_add_u64(s, "sim.runtimeInsts", info->cpu->runtime_insts, "Count",
+                  "Instructions profiling added: DISE-inserted and handler instructions");
+    stats_add_u64(s, "sim.truncated", info->cpu->stop == STOP_MAX_INSTS, "Count",
+                  "1 when --max-insts stopped the run before the program ended");
     stats_add_u64(s, "simCycles", info->cpu->cycle, "Cycle",
                   "Cycles simulated (one per instruction without a timing model)");
     stats_add_f64(s, "hostSeconds", info->host_seconds, "Second", "Host time in the run loop");

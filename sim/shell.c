@@ -18,6 +18,7 @@
 #include <readline/readline.h>
 
 #include "disasm.h"
+#include "engine.h"
 #include "isa.h"
 #include "mem.h"
 #include "pipeview.h"
@@ -197,14 +198,11 @@ static bool at_breakpoint(const shell_t *s, uint64_t pc)
     return false;
 }
 
-/* Run the program's own loops up to the absolute count `to`. */
+/* Run the program up to the absolute count `to`, as a batch run would. */
 static stop_reason_t advance(shell_t *s, uint64_t to)
 {
-    cpu_t *c = s->t->cpu;
     fflush(s->out);                     /* before the guest's own output */
-    if (s->t->timing) return timing_run(s->t->timing, c, to);
-    run_opts_t opts = { .max_insts = to };
-    return cpu_run(c, &opts);
+    return engine_run(s->t->engine, to);
 }
 
 static void program_stopped(shell_t *s)
@@ -308,7 +306,7 @@ static void go_to(shell_t *s, uint64_t to)
         fprintf(s->out, "this target cannot restart\n");
         return;
     }
-    s->t->restart(s->t->ctx, &s->t->cpu, &s->t->timing);
+    s->t->restart(s->t->ctx, &s->t->cpu, &s->t->timing, &s->t->engine);
     s->output_on = false;
     if (s->t->output) s->t->output(s->t->ctx, false);
     s->finished = false;

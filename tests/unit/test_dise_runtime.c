@@ -22,7 +22,7 @@
 #include "core.h"
 #include "core_loop.h"
 #include "dise.h"
-#include "dise_runtime.h"
+#include "runtime.h"
 #include "isa.h"
 #include "mem.h"
 #include "pmu.h"
@@ -35,7 +35,7 @@
  * preserve, sp is the stack pointer the stub parks in d13. */
 typedef struct rt_fixture {
     const isa_t *isa;
-    dise_runtime_t *rt;
+    runtime_t *rt;
     unsigned first, last, sp;
 } rt_fixture_t;
 
@@ -44,8 +44,8 @@ static int load_runtime(void **state, const isa_t *isa, unsigned first, unsigned
 {
     char err[256] = "";
     rt_fixture_t *f = test_calloc(1, sizeof *f);
-    *f = (rt_fixture_t){ isa, dise_runtime_load(isa, err, sizeof err), first, last, sp };
-    if (!f->rt) print_error("dise_runtime_load(%s): %s\n", isa->name, err);
+    *f = (rt_fixture_t){ isa, runtime_load(isa, err, sizeof err), first, last, sp };
+    if (!f->rt) print_error("runtime_load(%s): %s\n", isa->name, err);
     *state = f;
     return f->rt ? 0 : -1;
 }
@@ -58,7 +58,7 @@ static int load_runtime_alpha(void **state) { return load_runtime(state, &isa_al
 static int free_runtime(void **state)
 {
     rt_fixture_t *f = *state;
-    dise_runtime_free(f->rt);
+    runtime_free(f->rt);
     test_free(f);
     return 0;
 }
@@ -75,13 +75,13 @@ static uint64_t pattern(unsigned r)
 static void enter_handler(cpu_t *c, const rt_fixture_t *f, const char *name,
                           const uint64_t args[4])
 {
-    cpu_init(c, f->isa, dise_runtime_mem(f->rt));
+    cpu_init(c, f->isa, runtime_mem(f->rt));
     for (unsigned r = f->first; r <= f->last; r++) c->reg[r] = pattern(r);
     for (unsigned r = 0; r < 32; r++) c->reg[REG_FP0 + r] = ~pattern(r);
     for (unsigned k = 0; k < 4; k++) c->reg[REG_DISE0 + DREG_ARG0 + k] = args[k];
-    c->reg[REG_DISE0 + DREG_HANDLER_SP] = dise_runtime_stack_top(f->rt);
+    c->reg[REG_DISE0 + DREG_HANDLER_SP] = runtime_stack_top(f->rt);
     c->reg[REG_DISE0 + DREG_SAVED_SP] = 0xbadbadbadull;
-    c->pc = dise_runtime_symbol(f->rt, name);
+    c->pc = runtime_symbol(f->rt, name);
     assert_true(c->pc != 0);
 }
 
@@ -106,7 +106,7 @@ static void collect(void *ctx, const hps_sample_t *s)
 /* Step the handler until the next instruction is hps.ret (not executed).
  * At an hps.flush the test plays the host: drain into `col` (unless col is
  * NULL: the host then frees nothing) and continue after it. */
-static run_result_t run_handler(cpu_t *c, dise_runtime_t *rt, collected_t *col)
+static run_result_t run_handler(cpu_t *c, runtime_t *rt, collected_t *col)
 {
     jmp_buf jb;
     volatile run_result_t res = { 0, 0, 0 };
@@ -118,12 +118,12 @@ static run_result_t run_handler(cpu_t *c, dise_runtime_t *rt, collected_t *col)
     }
     for (;;) {
         uint64_t pc = c->pc;
-        assert_true(dise_in_runtime(pc));
+        assert_true(runtime_contains(pc));
         insn_t *in = cpu_fetch_decode(c, pc);
-        if (in->exec == cpu_exec_hps_ret) break;
-        if (in->exec == cpu_exec_hps_flush) {
+        if (in->op == c->isa->table_size + HPS_OP_RET) break;
+        if (in->op == c->isa->table_size + HPS_OP_FLUSH) {
             res.flushes++;
-            if (col) res.drained += dise_runtime_drain(rt, collect, col);
+            if (col) res.drained += runtime_drain(rt, collect, col);
             c->pc = pc + in->len;
             res.insts++;
             continue;
@@ -152,15 +152,15 @@ static void assert_program_registers_intact(const cpu_t *c, const rt_fixture_t *
 static void check_handler(const rt_fixture_t *f, const char *name, const uint64_t args[4],
                           const hps_sample_t *want)
 {
-    dise_runtime_t *rt = f->rt;
+    runtime_t *rt = f->rt;
     cpu_t c;
     enter_handler(&c, f, name, args);
     uint64_t entry = c.pc;
     run_result_t res = run_handler(&c, rt, NULL);
     assert_program_registers_intact(&c, f);
     assert_true(c.reg[REG_DISE0 + DREG_SAVED_SP] == pattern(f->sp));   /* sp parked in d13 */
-    assert_true(c.reg[REG_DISE0 + DREG_HANDLER_SP] == dise_runtime_stack_top(rt));
-    const symbol_t *sym = symtab_lookup(dise_runtime_symtab(rt), c.pc);
+    assert_true(c.reg[REG_DISE0 + DREG_HANDLER_SP] == runtime_stack_top(rt));
+    const symbol_t *sym = symtab_lookup(runtime_symtab(rt), c.pc);
     assert_non_null(sym);
     assert_string_equal(sym->name, name);                 /* hps.ret ends the stub */
     assert_true(sym->addr == entry);
@@ -170,13 +170,13 @@ static void check_handler(const rt_fixture_t *f, const char *name, const uint64_
     assert_true(res.insts <= 80);
 
     collected_t *col = test_calloc(1, sizeof *col);
-    assert_int_equal(dise_runtime_drain(rt, collect, col), 1);
+    assert_int_equal(runtime_drain(rt, collect, col), 1);
     assert_int_equal(col->n, 1);
     assert_true(col->s[0].kind == want->kind);
     assert_true(col->s[0].a == want->a);
     assert_true(col->s[0].b == want->b);
     assert_true(col->s[0].c == want->c);
-    assert_int_equal(dise_runtime_drain(rt, collect, col), 0);   /* count was reset */
+    assert_int_equal(runtime_drain(rt, collect, col), 0);   /* count was reset */
     test_free(col);
 }
 
@@ -185,41 +185,41 @@ static void check_handler(const rt_fixture_t *f, const char *name, const uint64_
 static void test_load(void **state)
 {
     const rt_fixture_t *f = *state;
-    dise_runtime_t *rt = f->rt;
+    runtime_t *rt = f->rt;
     static const char *const names[] = { "HotMethod_handler", "CallPair_handler",
                                          "DataStream_handler" };
     for (size_t k = 0; k < 3; k++) {
-        uint64_t a = dise_runtime_symbol(rt, names[k]);
-        assert_true(dise_in_runtime(a));
-        const symbol_t *s = symtab_lookup(dise_runtime_symtab(rt), a);
+        uint64_t a = runtime_symbol(rt, names[k]);
+        assert_true(runtime_contains(a));
+        const symbol_t *s = symtab_lookup(runtime_symtab(rt), a);
         assert_non_null(s);
         assert_string_equal(s->name, names[k]);
-        const guest_page_t *pg = mem_page(dise_runtime_mem(rt), a);
+        const guest_page_t *pg = mem_page(runtime_mem(rt), a);
         assert_non_null(pg);
         assert_true(pg->prot & MEM_PROT_EXEC);
         assert_false(pg->prot & MEM_PROT_WRITE);
     }
-    assert_true(dise_runtime_symbol(rt, "no_such_handler") == 0);
+    assert_true(runtime_symbol(rt, "no_such_handler") == 0);
 
-    uint64_t buf = dise_runtime_buffer(rt);
-    assert_true(buf == dise_runtime_symbol(rt, "hps_profile"));
-    assert_true(dise_in_runtime(buf));
+    uint64_t buf = runtime_buffer(rt);
+    assert_true(buf == runtime_symbol(rt, "hps_profile"));
+    assert_true(runtime_contains(buf));
     hps_profile_header_t h;
-    assert_true(mem_read(dise_runtime_mem(rt), buf, &h, sizeof h));
+    assert_true(mem_read(runtime_mem(rt), buf, &h, sizeof h));
     assert_memory_equal(&h.magic, "HPSPROF1", 8);
     assert_true(h.version == HPS_PROFILE_VERSION);
     assert_true(h.capacity == HPS_PROFILE_CAPACITY);
     assert_true(h.count == 0 && h.flushes == 0 && h.dropped == 0);
-    const guest_page_t *pg = mem_page(dise_runtime_mem(rt), buf + sizeof(hps_profile_t) - 1);
+    const guest_page_t *pg = mem_page(runtime_mem(rt), buf + sizeof(hps_profile_t) - 1);
     assert_non_null(pg);
     assert_true(pg->prot & MEM_PROT_WRITE);
 
-    uint64_t top = dise_runtime_stack_top(rt);
-    assert_true(top == DISE_RUNTIME_BASE + DISE_RUNTIME_SIZE);
-    assert_true(mem_is_mapped(dise_runtime_mem(rt), top - 8));
-    assert_true(mem_is_mapped(dise_runtime_mem(rt), top - DISE_RUNTIME_STACK_SIZE));
-    assert_false(mem_is_mapped(dise_runtime_mem(rt), top));
-    assert_int_equal(dise_runtime_drain(rt, collect, NULL), 0);
+    uint64_t top = runtime_stack_top(rt);
+    assert_true(top == RUNTIME_BASE + RUNTIME_SIZE);
+    assert_true(mem_is_mapped(runtime_mem(rt), top - 8));
+    assert_true(mem_is_mapped(runtime_mem(rt), top - RUNTIME_STACK_SIZE));
+    assert_false(mem_is_mapped(runtime_mem(rt), top));
+    assert_int_equal(runtime_drain(rt, collect, NULL), 0);
 }
 
 /* An ISA without an embedded runtime is an error naming the ISA. */
@@ -230,7 +230,7 @@ static void test_no_runtime_for_other_isa(void **state)
     other.name = "sparc64";
     other.elf_machine = EM_SPARCV9;
     char err[256] = "";
-    assert_null(dise_runtime_load(&other, err, sizeof err));
+    assert_null(runtime_load(&other, err, sizeof err));
     assert_non_null(strstr(err, "sparc64"));
 }
 
@@ -260,7 +260,7 @@ static void test_data_stream(void **state)
 static void test_flush(void **state)
 {
     const rt_fixture_t *f = *state;
-    dise_runtime_t *rt = f->rt;
+    runtime_t *rt = f->rt;
     collected_t *col = test_calloc(1, sizeof *col);
     cpu_t c;
     for (uint64_t k = 0; k < HPS_PROFILE_CAPACITY; k++) {
@@ -284,10 +284,10 @@ static void test_flush(void **state)
         assert_true(col->s[k].b == 0x2000 + k);
         assert_true(col->s[k].c == k);
     }
-    assert_true(dise_runtime_flushes(rt) == 1);
-    assert_true(dise_runtime_dropped(rt) == 0);
+    assert_true(runtime_flushes(rt) == 1);
+    assert_true(runtime_dropped(rt) == 0);
     col->n = 0;
-    assert_int_equal(dise_runtime_drain(rt, collect, col), 1);
+    assert_int_equal(runtime_drain(rt, collect, col), 1);
     assert_true(col->s[0].a == 0x9990 && col->s[0].b == 0x8880 && col->s[0].c == 7);
     test_free(col);
 }
@@ -297,7 +297,7 @@ static void test_flush(void **state)
 static void test_flush_not_drained(void **state)
 {
     const rt_fixture_t *f = *state;
-    dise_runtime_t *rt = f->rt;
+    runtime_t *rt = f->rt;
     cpu_t c;
     for (uint64_t k = 0; k <= HPS_PROFILE_CAPACITY; k++) {
         const uint64_t args[4] = { 0x1000 + 4 * k, 0x2000 + k, 0, 0 };
@@ -306,10 +306,10 @@ static void test_flush_not_drained(void **state)
         assert_int_equal(res.flushes, k == HPS_PROFILE_CAPACITY);
         assert_program_registers_intact(&c, f);
     }
-    assert_true(dise_runtime_flushes(rt) == 1);
-    assert_true(dise_runtime_dropped(rt) == 1);
+    assert_true(runtime_flushes(rt) == 1);
+    assert_true(runtime_dropped(rt) == 1);
     collected_t *col = test_calloc(1, sizeof *col);
-    assert_int_equal(dise_runtime_drain(rt, collect, col), HPS_PROFILE_CAPACITY);
+    assert_int_equal(runtime_drain(rt, collect, col), HPS_PROFILE_CAPACITY);
     assert_true(col->s[HPS_PROFILE_CAPACITY - 1].a == 0x1000 + 4 * (HPS_PROFILE_CAPACITY - 1));
     test_free(col);
 }
@@ -321,7 +321,26 @@ static uint32_t hps_word(unsigned funct3, unsigned rd, unsigned rs1)
     return 0x0bu | rd << 7 | funct3 << 12 | rs1 << 15;
 }
 
+/* Stand-ins for the runtime's semantics of the special instructions. */
+static void op_ret(cpu_t *c, insn_t *i) { (void)c; (void)i; }
+static void op_flush(cpu_t *c, insn_t *i) { (void)c; (void)i; }
+static void op_notify(cpu_t *c, insn_t *i) { (void)c; (void)i; }
+static void op_wrpmc(cpu_t *c, insn_t *i) { (void)c; (void)i; }
+static const exec_fn test_ops[HPS_OP_COUNT] = {
+    [HPS_OP_RET] = op_ret, [HPS_OP_FLUSH] = op_flush,
+    [HPS_OP_NOTIFY] = op_notify, [HPS_OP_WRPMC] = op_wrpmc,
+};
+
+/* Decoding in the runtime's address space: the program's decoder first,
+ * then the special instructions (as cpu_fetch_decode does there). */
 static bool decode_at(uint64_t pc, uint32_t w, insn_t *out)
+{
+    uint8_t b[4] = { (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24) };
+    return isa_rv64.decode(pc, b, 4, out) || isa_rv64.decode_special(pc, b, 4, test_ops, out);
+}
+
+/* The program's decoder alone (what a program's address space uses). */
+static bool decode_program(uint64_t pc, uint32_t w, insn_t *out)
 {
     uint8_t b[4] = { (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24) };
     return isa_rv64.decode(pc, b, 4, out);
@@ -330,14 +349,15 @@ static bool decode_at(uint64_t pc, uint32_t w, insn_t *out)
 static void test_decode(void **state)
 {
     (void)state;
-    const uint64_t in_rt = DISE_RUNTIME_BASE + 0x100;
-    const uint64_t outside[] = { 0x10000, DISE_RUNTIME_BASE - 4,
-                                 DISE_RUNTIME_BASE + DISE_RUNTIME_SIZE, 0x3ffffff000 };
+    const uint64_t in_rt = RUNTIME_BASE + 0x100;
+    const uint64_t outside[] = { 0x10000, RUNTIME_BASE - 4,
+                                 RUNTIME_BASE + RUNTIME_SIZE, 0x3ffffff000 };
     const uint32_t words[] = { hps_word(0, 10, 8), hps_word(1, 13, 2), hps_word(2, 0, 0),
                                hps_word(3, 0, 0) };
     insn_t x;
     for (size_t k = 0; k < sizeof outside / sizeof outside[0]; k++)
-        for (size_t w = 0; w < 4; w++) assert_false(decode_at(outside[k], words[w], &x));
+        for (size_t w = 0; w < 4; w++) assert_false(decode_program(outside[k], words[w], &x));
+    for (size_t w = 0; w < 4; w++) assert_false(decode_program(in_rt, words[w], &x));
 
     /* hps.mfd a0, 8 */
     assert_true(decode_at(in_rt, words[0], &x));
@@ -357,24 +377,24 @@ static void test_decode(void **state)
     assert_int_equal(x.opclass, OC_DISE);
     /* hps.ret */
     assert_true(decode_at(in_rt, words[2], &x));
-    assert_true(x.exec == cpu_exec_hps_ret);
+    assert_true(x.exec == op_ret);
     assert_int_equal(x.opclass, OC_JUMP);
     assert_true((x.flags & (IF_JUMP | IF_INDIRECT)) == (IF_JUMP | IF_INDIRECT));
     assert_false(x.flags & (IF_CALL | IF_RETURN | IF_DIRECT));
     /* hps.flush */
     assert_true(decode_at(in_rt, words[3], &x));
-    assert_true(x.exec == cpu_exec_hps_flush);
+    assert_true(x.exec == op_flush);
     assert_int_equal(x.opclass, OC_DISE);
     /* edges of the region */
-    assert_true(decode_at(DISE_RUNTIME_BASE, words[0], &x));
-    assert_true(decode_at(DISE_RUNTIME_BASE + DISE_RUNTIME_SIZE - 4, words[0], &x));
+    assert_true(decode_at(RUNTIME_BASE, words[0], &x));
+    assert_true(decode_at(RUNTIME_BASE + RUNTIME_SIZE - 4, words[0], &x));
 
     /* reserved encodings stay illegal inside the region too */
     assert_true(decode_at(in_rt, hps_word(4, 0, 10), &x));          /* hps.notify a0 */
-    assert_true(x.exec == cpu_exec_hps_notify && x.rs1 == 10);
+    assert_true(x.exec == op_notify && x.rs1 == 10);
     assert_false(decode_at(in_rt, hps_word(4, 5, 10), &x));         /* notify with rd */
     assert_true(decode_at(in_rt, hps_word(5, 0, 10) | 11u << 20, &x)); /* hps.wrpmc a0, a1 */
-    assert_true(x.exec == pmu_exec_wrpmc && x.rs1 == 10 && x.rs2 == 11);
+    assert_true(x.exec == op_wrpmc && x.rs1 == 10 && x.rs2 == 11);
     assert_false(decode_at(in_rt, hps_word(6, 0, 0), &x));          /* funct3 6    */
     assert_false(decode_at(in_rt, hps_word(0, 10, 16), &x));        /* no d16      */
     assert_false(decode_at(in_rt, hps_word(1, 16, 10), &x));
@@ -389,29 +409,34 @@ static void test_decode(void **state)
     assert_int_equal(x.imm, 10);
 }
 
-/* A program that executes a custom-0 word stops with an illegal instruction. */
+/* A program that executes a custom-0 word stops with an illegal
+ * instruction, also where it mapped code at the runtime's addresses: the
+ * special instructions decode only in the runtime's own address space. */
 static void test_program_cannot_use_hps(void **state)
 {
     (void)state;
-    mem_t *m = mem_new();
-    assert_true(mem_map(m, 0x10000, 4096, MEM_PROT_READ | MEM_PROT_EXEC));
-    uint32_t w = hps_word(0, 10, 8);                  /* hps.mfd a0, 8 */
-    assert_true(mem_write(m, 0x10000, &w, 4));
-    cpu_t c;
-    cpu_init(&c, &isa_rv64, m);
-    c.reg[REG_DISE0 + 8] = 42;
-    c.pc = 0x10000;
-    jmp_buf jb;
-    c.stop_jmp = &jb;
-    m->fault_jmp = &jb;
-    if (!setjmp(jb)) {
-        insn_t *in = cpu_fetch_decode(&c, c.pc);
-        core_step(&c, in, 0x10000);
-        fail_msg("hps.mfd decoded in program memory");
+    const uint64_t where[] = { 0x10000, RUNTIME_BASE + 0x1000 };
+    for (size_t k = 0; k < 2; k++) {
+        mem_t *m = mem_new();
+        assert_true(mem_map(m, where[k], 4096, MEM_PROT_READ | MEM_PROT_EXEC));
+        uint32_t w = hps_word(0, 10, 8);              /* hps.mfd a0, 8 */
+        assert_true(mem_write(m, where[k], &w, 4));
+        cpu_t c;
+        cpu_init(&c, &isa_rv64, m);
+        c.reg[REG_DISE0 + 8] = 42;
+        c.pc = where[k];
+        jmp_buf jb;
+        c.stop_jmp = &jb;
+        m->fault_jmp = &jb;
+        if (!setjmp(jb)) {
+            insn_t *in = cpu_fetch_decode(&c, c.pc);
+            core_step(&c, in, where[k]);
+            fail_msg("hps.mfd decoded in program memory at 0x%" PRIx64, where[k]);
+        }
+        assert_int_equal(c.stop, STOP_ILLEGAL);
+        assert_true(c.reg[10] == 0);
+        mem_free(m);
     }
-    assert_int_equal(c.stop, STOP_ILLEGAL);
-    assert_true(c.reg[10] == 0);
-    mem_free(m);
 }
 
 int main(void)

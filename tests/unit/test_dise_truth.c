@@ -22,6 +22,7 @@
 #include "core_loop.h"
 #include "dise.h"
 #include "dise_engine.h"
+#include "engine.h"
 #include "hps_truth.h"
 #include "mem.h"
 #include "rv_encode.h"
@@ -134,7 +135,7 @@ static void recording_loop(cpu_t *c, void *ctx)
         insn_t *in = core_lookup(c, pc, &page_base, &slots);
         core_step(c, in, pc);
         if (in->flags & HPS_TRUTH_FLAGS) hps_truth_record(t, c, in);
-        if (++c->instret >= c->inst_limit) return;
+        c->instret++;
     }
 }
 
@@ -143,7 +144,7 @@ static void run_reference(hps_truth_t *t)
     machine_t m;
     machine_new(&m);
     truth_new(t);
-    assert_int_equal(cpu_run_loop(m.cpu, 0, recording_loop, t), STOP_BREAKPOINT);
+    assert_int_equal(cpu_run_loop(m.cpu, recording_loop, t), STOP_BREAKPOINT);
     assert_true(m.mem->decoded_pages_dropped >= ITERATIONS / 8);
     machine_free(&m);
 }
@@ -172,15 +173,10 @@ static void run_dise(const char *acf, bool timed, hps_truth_t *t, uint64_t *repl
     dise_t *d = dise_new(prog, &hw, NULL, err, sizeof err);
     if (!d) fail_msg("engine error: %s", err);
     dise_attach(d, m.cpu);
-    if (timed) {
-        timing_t *tm = ev5();
-        assert_int_equal(timing_run_dise(tm, m.cpu, 0, d, t), STOP_BREAKPOINT);
-        timing_free(tm);
-    } else {
-        run_opts_t opts = { .dise = d, .hps_truth = t };
-        assert_int_equal(cpu_run(m.cpu, &opts), STOP_BREAKPOINT);
-    }
-    dise_finish(d, m.cpu);
+    timing_t *tm = timed ? ev5() : NULL;
+    engine_parts_t parts = { .cpu = m.cpu, .timing = tm, .dise = d, .hps_truth = t };
+    assert_int_equal(engine_run_once(&parts, 0, err, sizeof err), STOP_BREAKPOINT);
+    timing_free(tm);
     assert_ptr_equal(m.mem->on_decoded_drop, NULL);      /* the hook is taken out */
     *replacements = d->stat_replacements;
     dise_free(d);

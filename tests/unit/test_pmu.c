@@ -23,8 +23,9 @@
 
 #include "core.h"
 #include "dise.h"
-#include "dise_runtime.h"
+#include "runtime.h"
 #include "mem.h"
+#include "engine.h"
 #include "pmu.h"
 #include "timing_harness.h"
 
@@ -51,10 +52,10 @@ static void record(void *ctx, cpu_t *c, uint64_t pc)
  * counter with `reload` (0 = leave it), then `pad` nops, then return.  It
  * uses only t3 and t4, which the programs here never touch. */
 enum { T3 = 28, T4 = 29 };
-static mem_t *handler_mem(uint64_t reload, unsigned pad)
+static runtime_t *handler_mem(uint64_t reload, unsigned pad)
 {
     mem_t *m = mem_new();
-    assert_true(mem_map(m, DISE_RUNTIME_BASE, 0x2000, MEM_PROT_READ | MEM_PROT_EXEC));
+    assert_true(mem_map(m, RUNTIME_BASE, 0x2000, MEM_PROT_READ | MEM_PROT_EXEC));
     uint32_t code[64];
     size_t n = 0;
     code[n++] = MFD(T3, 9);
@@ -68,15 +69,14 @@ static mem_t *handler_mem(uint64_t reload, unsigned pad)
     }
     for (unsigned k = 0; k < pad; k++) code[n++] = NOP;
     code[n++] = HRET;
-    assert_true(mem_write(m, DISE_RUNTIME_BASE, code, n * 4));
-    return m;
+    assert_true(mem_write(m, RUNTIME_BASE, code, n * 4));
+    return runtime_wrap(&isa_rv64, m, RUNTIME_BASE + 0x2000);
 }
 
-static pmu_t *new_pmu(mem_t *handler, sampler_t *s, unsigned skid, unsigned bits)
+static pmu_t *new_pmu(runtime_t *handler, sampler_t *s, unsigned skid, unsigned bits)
 {
     pmu_config_t cfg = { .counters = 3, .counter_bits = bits, .skid = skid };
-    pmu_handler_t h = { .mem = handler, .entry = DISE_RUNTIME_BASE,
-                        .stack_top = DISE_RUNTIME_BASE + 0x2000, .pid = 1000,
+    pmu_handler_t h = { .runtime = handler, .entry = RUNTIME_BASE, .pid = 1000,
                         .notify = record, .notify_ctx = s };
     return pmu_new(&cfg, &h);
 }
@@ -101,7 +101,7 @@ static void test_skid_moves_the_sample(void **state)
     for (unsigned s = 0; s < 2; s++) {
         unsigned skid = s ? 6 : 0;
         sampler_t smp = { .n = 0 };
-        mem_t *h = handler_mem(0, 0);
+        runtime_t *h = handler_mem(0, 0);
         pmu_t *p = new_pmu(h, &smp, skid, 16);
         /* overflow 1400 cycles in: past the cold misses, inside the adds */
         pmu_program(p, 0, PMU_CYCLES, (1u << 16) - 1400);
@@ -112,7 +112,7 @@ static void test_skid_moves_the_sample(void **state)
         assert_int_equal(result_stat(&r, "pmu.sampleSkidCycles"), skid);
         assert_int_equal(result_stat(&r, "pmu.interrupts::cycles"), 1);
         pmu_free(p);
-        mem_free(h);
+        runtime_free(h);
     }
     assert_true(sampled[0] >= CODE + 4 * AT);
     assert_int_equal(sampled[1] - sampled[0], 6 * 4);     /* six instructions later */
@@ -127,7 +127,7 @@ static void test_reloaded_counter_samples_every_period(void **state)
                               BEQ(ZERO, ZERO, -12) };
     memcpy(code, loop, sizeof loop);
     sampler_t smp = { .n = 0 };
-    mem_t *h = handler_mem((1u << 16) - 200, 0);
+    runtime_t *h = handler_mem((1u << 16) - 200, 0);
     pmu_t *p = new_pmu(h, &smp, 6, 16);
     pmu_program(p, 0, PMU_CYCLES, (1u << 16) - 2000);
     result_t r;
@@ -142,7 +142,7 @@ static void test_reloaded_counter_samples_every_period(void **state)
     for (size_t k = 0; k < smp.n; k++)                     /* always a loop pc */
         assert_true(smp.pcs[k] >= CODE + 4 * AT && smp.pcs[k] < CODE + 4 * (AT + 4));
     pmu_free(p);
-    mem_free(h);
+    runtime_free(h);
 }
 
 /* D-cache misses counted one by one: a counter with period 1 interrupts
@@ -153,7 +153,7 @@ static void test_event_counter(void **state)
     size_t n = straight_adds(code, 64);
     for (int k = 0; k < 8; k++) code[AT + 4 * k] = LD(T0, A0, 256 + 64 * k);
     sampler_t smp = { .n = 0 };
-    mem_t *h = handler_mem(0, 0);
+    runtime_t *h = handler_mem(0, 0);
     pmu_t *p = new_pmu(h, &smp, 6, 16);
     pmu_program(p, 1, PMU_DMISS, (1u << 16) - 1);
     result_t r;
@@ -161,15 +161,15 @@ static void test_event_counter(void **state)
     assert_int_equal(result_stat(&r, "pmu.interrupts::dmiss"), 1);  /* counts on from 0 */
     pmu_free(p);
     /* reloaded to period 1 by the handler: one interrupt a miss */
-    mem_t *h1 = handler_mem((1u << 16) - 1, 0);
+    runtime_t *h1 = handler_mem((1u << 16) - 1, 0);
     smp.n = 0;
     p = new_pmu(h1, &smp, 6, 16);
     pmu_program(p, 1, PMU_DMISS, (1u << 16) - 1);
     run_code_pmu("inorder5", none, code, n, n + 8 * 6, p, &r);
     assert_int_equal(result_stat(&r, "pmu.interrupts::dmiss"), 9);  /* + the warm-up's */
     pmu_free(p);
-    mem_free(h);
-    mem_free(h1);
+    runtime_free(h);
+    runtime_free(h1);
 }
 
 /* A handler longer than the period: the next overflow falls due while it
@@ -179,7 +179,7 @@ static void test_held_while_in_handler(void **state)
     static uint32_t code[MAXN];
     size_t n = straight_adds(code, MAXN);
     sampler_t smp = { .n = 0 };
-    mem_t *h = handler_mem((1u << 16) - 10, 30);
+    runtime_t *h = handler_mem((1u << 16) - 10, 30);
     pmu_t *p = new_pmu(h, &smp, 6, 16);
     pmu_program(p, 0, PMU_CYCLES, (1u << 16) - 1400);
     result_t r;
@@ -188,23 +188,27 @@ static void test_held_while_in_handler(void **state)
     assert_true(result_stat(&r, "pmu.heldInterrupts") >= 2);
     assert_true(result_stat(&r, "pmu.handlerCycles") >= 30);
     pmu_free(p);
-    mem_free(h);
+    runtime_free(h);
 }
 
-/* hps.wrpmc and hps.notify belong to the handler. */
+/* hps.wrpmc and hps.notify belong to the handler: in the runtime's own
+ * address space but outside a handler frame they are illegal. */
 static void test_wrpmc_outside_handler_is_illegal(void **state)
 {
     mem_t *m = mem_new();
-    assert_true(mem_map(m, DISE_RUNTIME_BASE, 0x1000, MEM_PROT_READ | MEM_PROT_EXEC));
+    assert_true(mem_map(m, RUNTIME_BASE, 0x1000, MEM_PROT_READ | MEM_PROT_EXEC));
     const uint32_t code[] = { WRPMC(A0, A1) };
-    assert_true(mem_write(m, DISE_RUNTIME_BASE, code, sizeof code));
+    assert_true(mem_write(m, RUNTIME_BASE, code, sizeof code));
+    runtime_t *rt = runtime_wrap(&isa_rv64, m, RUNTIME_BASE + 0x1000);
     cpu_t *c = calloc(1, sizeof *c);
     cpu_init(c, &isa_rv64, m);
-    c->pc = DISE_RUNTIME_BASE;
-    run_opts_t opts = { .max_insts = 1 };
-    assert_int_equal(cpu_run(c, &opts), STOP_ILLEGAL);
+    runtime_attach(rt, c);
+    c->pc = RUNTIME_BASE;
+    char err[128];
+    assert_int_equal(engine_run_once(&(engine_parts_t){ .cpu = c }, 1, err, sizeof err),
+                     STOP_ILLEGAL);
     free(c);
-    mem_free(m);
+    runtime_free(rt);
 }
 
 int main(void)

@@ -19,6 +19,8 @@
 #include "rv64.h"
 #include "timing_harness.h"
 
+#include "engine.h"
+
 const char *const none[] = { NULL };
 
 /* Parse the ground-truth file into r (rows of instructions at CODE). */
@@ -105,8 +107,9 @@ void run_code_pmu(const char *model, const char *const *sets, const uint32_t *co
         out.view_to = n;
     }
     timing_set_outputs(t, &out);
-    if (pmu) timing_run_pmu(t, cpu, n, pmu);
-    else timing_run(t, cpu, n);
+    if (pmu) pmu_attach(pmu, cpu, &timing_hot(t)->head_sum);
+    engine_parts_t parts = { .cpu = cpu, .timing = t, .pmu = pmu };
+    if (engine_run_once(&parts, n, err, sizeof err) == STOP_NONE) fail_msg("%s", err);
     if (cpu->instret != n)
         fail_msg("stopped after %llu instructions (reason %d)", (unsigned long long)cpu->instret,
                  (int)cpu->stop);

@@ -3,7 +3,7 @@
  * code (inline asm) and for assembly (gas macros).  They use the reserved
  * major opcode 0x01 (OPC01): bits 31:26 = 0x01, Ra in 25:21, Rb in 20:16,
  * the function in 15:0.  hps-sim decodes them only for pcs inside the
- * runtime region [DISE_RUNTIME_BASE, +DISE_RUNTIME_SIZE); anywhere else
+ * runtime region [RUNTIME_BASE, +RUNTIME_SIZE); anywhere else
  * OPC01 stays illegal, as on the hardware.
  *
  *   function 0  hps.mfd ra, N    ra <- DISE register dN   (N in the Rb field)

@@ -2,7 +2,7 @@
  * hps_insn.h - the handler runtime's special instructions (RISC-V custom-0,
  * major opcode 0x0b, R-type), for C code (inline asm) and for assembly
  * (gas macros).  hps-sim decodes them only for pcs inside the runtime region
- * [DISE_RUNTIME_BASE, +DISE_RUNTIME_SIZE); anywhere else they are illegal.
+ * [RUNTIME_BASE, +RUNTIME_SIZE); anywhere else they are illegal.
  *
  *   funct3 0  hps.mfd rd, N    rd <- DISE register dN   (N in the rs1 field)
  *   funct3 1  hps.mtd N, rs1   dN <- rs1                (N in the rd field)

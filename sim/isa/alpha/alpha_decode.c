@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "alpha.h"
-#include "dise_runtime.h"
 
 static const insn_def_t alpha_insns[] = {
 #define DEFINST(id, name, mask, match, fmt, oc, flags, msz) \
@@ -111,10 +110,6 @@ static const insn_def_t *find_row(uint32_t w)
 
 bool al_decode_word(uint64_t pc, uint32_t word, insn_t *out)
 {
-    /* hps.* (OPC01) exist only inside the DISE handler runtime's region;
-     * elsewhere OPC01 matches no row and stays illegal (alpha_hps.c). */
-    if (bits(word, 31, 26) == AL_OPCODE_HPS && dise_in_runtime(pc))
-        return al_decode_hps(pc, word, ALPHA_TABLE_SIZE, out);
     const insn_def_t *d = find_row(word);
     memset(out, 0, sizeof *out);
     if (!d) return false;
@@ -147,6 +142,18 @@ static bool alpha_decode(uint64_t pc, const uint8_t *bytes, size_t avail, insn_t
 }
 
 /* Software names of the Linux/OSF calling standard. */
+/* hps.* (OPC01) decode only in the runtime's address space (the core asks
+ * here when mem_t.special_ops is set); elsewhere OPC01 matches no row and
+ * stays illegal (alpha_hps.c). */
+static bool alpha_decode_special(uint64_t pc, const uint8_t *bytes, size_t avail,
+                                 const exec_fn ops[HPS_OP_COUNT], insn_t *out)
+{
+    if (avail < 4) return false;
+    uint32_t word = (uint32_t)(bytes[0] | bytes[1] << 8 | bytes[2] << 16 | (uint32_t)bytes[3] << 24);
+    if (bits(word, 31, 26) != AL_OPCODE_HPS) return false;
+    return al_decode_hps(pc, word, ALPHA_TABLE_SIZE, ops, out);
+}
+
 static const char *const abi_names[32] = {
     "v0", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "s0", "s1",
     "s2", "s3", "s4", "s5", "fp", "a0", "a1", "a2", "a3", "a4", "a5",
@@ -177,9 +184,11 @@ const isa_t isa_alpha = {
     .elf_machine = EM_ALPHA,
     .page_size = 8192,
     .insn_align = 4,
+    .nop = { 0x1f, 0x04, 0xff, 0x47 },   /* bis r31,r31,r31 */
     .table = alpha_insns,
     .table_size = ALPHA_TABLE_SIZE,
     .decode = alpha_decode,
+    .decode_special = alpha_decode_special,
     .bfd_arch = bfd_arch_alpha,
     .bfd_mach = bfd_mach_alpha_ev6,
     .reg_name = alpha_reg_name,

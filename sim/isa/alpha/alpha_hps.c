@@ -6,14 +6,15 @@
  *
  *   function 0  hps.mfd ra, N    ra <- DISE register dN (N in the Rb field)
  *   function 1  hps.mtd N, rb    dN <- rb               (N in the Ra field)
- *   function 2  hps.ret          return from the handler (cpu_t.rt: to a
+ *   function 2  hps.ret          return from the handler (sim/runtime.c: to a
  *                                replacement sequence or an interrupted program)
  *   function 3  hps.flush        the host drains the profile buffer (DISE)
  *   function 4  hps.notify rb    tell the host rb (the DCPI driver)
  *   function 5  hps.wrpmc ra, rb performance counter ra <- rb
  *
- * al_decode_word() hands OPC01 words here only when the pc lies inside the
- * runtime region (dise_runtime.h); everywhere else OPC01 stays illegal, as
+ * The ISA's decode_special hands OPC01 words here only for the runtime's own
+ * address space (mem_t.special_ops, which also gives hps.ret, flush,
+ * notify and wrpmc their semantics); everywhere else OPC01 stays illegal, as
  * on the hardware, so programs cannot reach the DISE registers.  The rows
  * are kept out of isa_alpha's table so that ACF opcode names and program
  * decoding see the program ISA alone; an hps.* record's op is the table
@@ -22,8 +23,6 @@
 #include <string.h>
 
 #include "alpha.h"
-#include "dise.h"
-#include "pmu.h"
 
 enum { AL_REG_R31 = 31 };
 
@@ -41,22 +40,23 @@ const insn_def_t alpha_hps_table[AL_HPS_COUNT] = {
     { "hps.mfd",   AL_OP_MASK | 0xffffu, HPS_MATCH(0), ALF_PAL, OC_DISE, 0, 0, al_hps_move },
     { "hps.mtd",   AL_OP_MASK | 0xffffu, HPS_MATCH(1), ALF_PAL, OC_DISE, 0, 0, al_hps_move },
     { "hps.ret",   0xffffffffu, HPS_MATCH(2) | HPS_NO_REGS, ALF_PAL, OC_JUMP,
-      IF_JUMP | IF_INDIRECT, 0, cpu_exec_hps_ret },
-    { "hps.flush", 0xffffffffu, HPS_MATCH(3) | HPS_NO_REGS, ALF_PAL, OC_DISE, 0, 0,
-      cpu_exec_hps_flush },
+      IF_JUMP | IF_INDIRECT, 0, NULL },
+    { "hps.flush", 0xffffffffu, HPS_MATCH(3) | HPS_NO_REGS, ALF_PAL, OC_DISE, 0, 0, NULL },
     { "hps.notify", AL_OP_MASK | AL_RA_MASK | 0xffffu, HPS_MATCH(4) | AL_RA31, ALF_PAL, OC_DISE,
-      0, 0, cpu_exec_hps_notify },
-    { "hps.wrpmc", AL_OP_MASK | 0xffffu, HPS_MATCH(5), ALF_PAL, OC_DISE, 0, 0, pmu_exec_wrpmc },
+      0, 0, NULL },
+    { "hps.wrpmc", AL_OP_MASK | 0xffffu, HPS_MATCH(5), ALF_PAL, OC_DISE, 0, 0, NULL },
 };
 
-bool al_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, insn_t *out)
+bool al_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, const exec_fn ops[HPS_OP_COUNT],
+                   insn_t *out)
 {
     uint32_t fn = w & 0xffff, ra = (w >> 21) & 31, rb = (w >> 16) & 31;
     if (fn >= AL_HPS_COUNT) return false;
     const insn_def_t *d = &alpha_hps_table[fn];
     if ((w & d->mask) != d->match) return false;
     memset(out, 0, sizeof *out);
-    out->exec = d->exec;
+    out->exec = d->exec ? d->exec : ops[fn];
+    if (!out->exec) return false;
     out->pc = pc;
     out->raw = w;
     out->op = (uint16_t)(op_base + fn);

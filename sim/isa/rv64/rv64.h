@@ -95,6 +95,7 @@ bool rv_decode_word(uint64_t pc, uint32_t word, unsigned len, insn_t *out);
 #define RV_OPCODE_CUSTOM0 0x0bu
 enum { RV_HPS_COUNT = 6 };
 extern const insn_def_t rv64_hps_table[RV_HPS_COUNT];
-bool rv_decode_hps(uint64_t pc, uint32_t word, uint16_t op_base, insn_t *out);
+bool rv_decode_hps(uint64_t pc, uint32_t word, uint16_t op_base, const exec_fn ops[HPS_OP_COUNT],
+                   insn_t *out);
 
 #endif /* HPS_RV64_H */

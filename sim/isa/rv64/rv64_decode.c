@@ -14,7 +14,6 @@
 #include <elf.h>
 #include <fenv.h>
 
-#include "dise_runtime.h"
 #include "rv64.h"
 
 const insn_def_t rv64_table[] = {
@@ -120,10 +119,6 @@ static const insn_def_t *find_row(uint32_t w)
 
 bool rv_decode_word(uint64_t pc, uint32_t word, unsigned len, insn_t *out)
 {
-    /* hps.* (custom-0) exist only inside the DISE handler runtime's region;
-     * elsewhere custom-0 matches no row and stays illegal (rv64_hps.c). */
-    if ((word & 0x7f) == RV_OPCODE_CUSTOM0 && len == 4 && dise_in_runtime(pc))
-        return rv_decode_hps(pc, word, RV64_TABLE_SIZE, out);
     const insn_def_t *d = find_row(word);
     memset(out, 0, sizeof *out);
     if (!d) return false;
@@ -158,6 +153,18 @@ static bool rv64_decode(uint64_t pc, const uint8_t *bytes, size_t avail, insn_t 
     if (avail < 4 || (half & 0x1c) == 0x1c) return false;   /* >32-bit formats */
     uint32_t word = (uint32_t)half | (uint32_t)(bytes[2] | bytes[3] << 8) << 16;
     return rv_decode_word(pc, word, 4, out);
+}
+
+/* hps.* (custom-0) decode only in the runtime's address space (the core
+ * asks here when mem_t.special_ops is set); elsewhere custom-0 matches no
+ * row and stays illegal (rv64_hps.c). */
+static bool rv64_decode_special(uint64_t pc, const uint8_t *bytes, size_t avail,
+                                const exec_fn ops[HPS_OP_COUNT], insn_t *out)
+{
+    if (avail < 4) return false;
+    uint32_t word = (uint32_t)(bytes[0] | bytes[1] << 8 | bytes[2] << 16 | (uint32_t)bytes[3] << 24);
+    if ((word & 0x7f) != RV_OPCODE_CUSTOM0) return false;
+    return rv_decode_hps(pc, word, RV64_TABLE_SIZE, ops, out);
 }
 
 static const char *const abi_names[32] = {
@@ -199,9 +206,11 @@ const isa_t isa_rv64 = {
     .elf_machine = EM_RISCV,
     .page_size = 4096,
     .insn_align = 2,
+    .nop = { 0x13, 0, 0, 0 },             /* addi x0, x0, 0 */
     .table = rv64_table,
     .table_size = RV64_TABLE_SIZE,
     .decode = rv64_decode,
+    .decode_special = rv64_decode_special,
     .bfd_arch = bfd_arch_riscv,
     .bfd_mach = bfd_mach_riscv64,
     .reg_name = rv64_reg_name,

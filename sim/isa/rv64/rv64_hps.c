@@ -6,22 +6,21 @@
  *   funct3 1  hps.mtd N, rs1   dN <- rs1              (N in the rd field)
  *   funct3 2  hps.ret          return from the handler (to whoever called it:
  *                              a replacement sequence, or the program the PMU
- *                              interrupted; cpu_t.rt)
+ *                              interrupted; sim/runtime.c)
  *   funct3 3  hps.flush        the host drains the profile buffer (DISE)
  *   funct3 4  hps.notify rs1   tell the host rs1 (the DCPI driver: an
  *                              overflow buffer is full)
  *   funct3 5  hps.wrpmc rs1, rs2   performance counter rs1 <- rs2
  *
- * rv_decode_word() hands custom-0 words here only when the pc lies inside
- * the runtime region (dise_runtime.h); everywhere else they stay illegal,
+ * The ISA's decode_special hands custom-0 words here only for the runtime's
+ * own address space (mem_t.special_ops, which also gives hps.ret, flush,
+ * notify and wrpmc their semantics); everywhere else they stay illegal,
  * so programs cannot reach the DISE registers.  The rows are kept out of
  * rv64_table so that ACF opcode names and program decoding see the
  * program ISA alone; an hps.* record's op is the table size + funct3.
  */
 #include <string.h>
 
-#include "dise.h"
-#include "pmu.h"
 #include "rv64.h"
 
 /* hps.mfd / hps.mtd: a register move across the DISE register boundary
@@ -34,21 +33,22 @@ static void rv_hps_move(cpu_t *c, insn_t *i)
 const insn_def_t rv64_hps_table[RV_HPS_COUNT] = {
     { "hps.mfd",   0xfff0707f, 0x0000000b, RVF_NONE, OC_DISE, 0, 0, rv_hps_move },
     { "hps.mtd",   0xfff0707f, 0x0000100b, RVF_NONE, OC_DISE, 0, 0, rv_hps_move },
-    { "hps.ret",   0xffffffff, 0x0000200b, RVF_NONE, OC_JUMP, IF_JUMP | IF_INDIRECT, 0,
-      cpu_exec_hps_ret },
-    { "hps.flush", 0xffffffff, 0x0000300b, RVF_NONE, OC_DISE, 0, 0, cpu_exec_hps_flush },
-    { "hps.notify", 0xfff07fff, 0x0000400b, RVF_NONE, OC_DISE, 0, 0, cpu_exec_hps_notify },
-    { "hps.wrpmc", 0xfe007fff, 0x0000500b, RVF_NONE, OC_DISE, 0, 0, pmu_exec_wrpmc },
+    { "hps.ret",   0xffffffff, 0x0000200b, RVF_NONE, OC_JUMP, IF_JUMP | IF_INDIRECT, 0, NULL },
+    { "hps.flush", 0xffffffff, 0x0000300b, RVF_NONE, OC_DISE, 0, 0, NULL },
+    { "hps.notify", 0xfff07fff, 0x0000400b, RVF_NONE, OC_DISE, 0, 0, NULL },
+    { "hps.wrpmc", 0xfe007fff, 0x0000500b, RVF_NONE, OC_DISE, 0, 0, NULL },
 };
 
-bool rv_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, insn_t *out)
+bool rv_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, const exec_fn ops[HPS_OP_COUNT],
+                   insn_t *out)
 {
     uint32_t f3 = (w >> 12) & 7, rd = (w >> 7) & 31, rs1 = (w >> 15) & 31;
     if (f3 >= RV_HPS_COUNT) return false;
     const insn_def_t *d = &rv64_hps_table[f3];
     if ((w & d->mask) != d->match) return false;
     memset(out, 0, sizeof *out);
-    out->exec = d->exec;
+    out->exec = d->exec ? d->exec : ops[f3];
+    if (!out->exec) return false;
     out->pc = pc;
     out->raw = w;
     out->op = (uint16_t)(op_base + f3);

@@ -4,12 +4,17 @@
  * address space of its own, read its symbols, and drain the profile buffer
  * its handlers fill (productions/runtime/hps_profile.h).
  *
+ * It also keeps the stack of handler frames (runtime.h) and gives the
+ * runtime's special instructions hps.ret, hps.flush, hps.notify and
+ * hps.wrpmc their semantics: the ISA decodes them (only in the runtime's
+ * address space, mem_t.special_ops) and they land here.
+ *
  * The image is ours, built with the simulator, but it is still checked like
  * any ELF: machine, segment bounds inside the runtime region below the
  * handler stack, and the buffer symbol's size against the host's idea of
  * the layout, so a stale or mismatched build is an error, not a crash.
  */
-#include "dise_runtime.h"
+#include "runtime.h"
 
 #include <elf.h>
 #include <gelf.h>
@@ -44,7 +49,7 @@ typedef struct rt_symbol {
     uint64_t addr, size;
 } rt_symbol_t;
 
-struct dise_runtime {
+struct runtime {
     const isa_t *isa;
     mem_t *mem;
     symtab_t *symtab;           /* FUNC symbols, for traces and reports    */
@@ -52,16 +57,33 @@ struct dise_runtime {
     size_t nsyms;
     uint64_t buffer;            /* guest address of hps_profile            */
     uint64_t stack_top;
+    unsigned sp_reg;            /* the ISA's stack pointer (unified number) */
+
+    runtime_frame_t frames[RUNTIME_MAX_DEPTH];
+    unsigned depth;
+    uint64_t switches;
 };
 
-static bool load_segments(dise_runtime_t *rt, Elf *elf, const unsigned char *image,
+static void exec_ret(cpu_t *c, insn_t *in);
+static void exec_flush(cpu_t *c, insn_t *in);
+static void exec_notify(cpu_t *c, insn_t *in);
+static void exec_wrpmc(cpu_t *c, insn_t *in);
+
+/* The semantics of the special instructions that need the host (hps.mfd
+ * and hps.mtd are register moves the ISA gives itself). */
+static const exec_fn special_ops[HPS_OP_COUNT] = {
+    [HPS_OP_RET] = exec_ret, [HPS_OP_FLUSH] = exec_flush,
+    [HPS_OP_NOTIFY] = exec_notify, [HPS_OP_WRPMC] = exec_wrpmc,
+};
+
+static bool load_segments(runtime_t *rt, Elf *elf, const unsigned char *image,
                           size_t size, char *err, size_t errlen)
 {
     size_t phnum = 0;
     if (elf_getphdrnum(elf, &phnum) != 0)
         return set_error(err, errlen, "handler runtime: no program headers: %s", elf_errmsg(-1));
-    const uint64_t lo = DISE_RUNTIME_BASE;
-    const uint64_t hi = DISE_RUNTIME_BASE + DISE_RUNTIME_SIZE - DISE_RUNTIME_STACK_SIZE;
+    const uint64_t lo = RUNTIME_BASE;
+    const uint64_t hi = RUNTIME_BASE + RUNTIME_SIZE - RUNTIME_STACK_SIZE;
     size_t loaded = 0;
     for (size_t k = 0; k < phnum; k++) {
         GElf_Phdr ph;
@@ -86,7 +108,7 @@ static bool load_segments(dise_runtime_t *rt, Elf *elf, const unsigned char *ima
     return true;
 }
 
-static bool load_symbols(dise_runtime_t *rt, Elf *elf, char *err, size_t errlen)
+static bool load_symbols(runtime_t *rt, Elf *elf, char *err, size_t errlen)
 {
     size_t cap = 0;
     for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
@@ -116,7 +138,7 @@ static bool load_symbols(dise_runtime_t *rt, Elf *elf, char *err, size_t errlen)
     return true;
 }
 
-static const rt_symbol_t *find_symbol(const dise_runtime_t *rt, const char *name)
+static const rt_symbol_t *find_symbol(const runtime_t *rt, const char *name)
 {
     for (size_t k = 0; k < rt->nsyms; k++)
         if (!strcmp(rt->syms[k].name, name)) return &rt->syms[k];
@@ -124,7 +146,7 @@ static const rt_symbol_t *find_symbol(const dise_runtime_t *rt, const char *name
 }
 
 /* Locate hps_profile, check its size and write the host's header fields. */
-static bool init_buffer(dise_runtime_t *rt, char *err, size_t errlen)
+static bool init_buffer(runtime_t *rt, char *err, size_t errlen)
 {
     const rt_symbol_t *s = find_symbol(rt, "hps_profile");
     if (!s) return set_error(err, errlen, "handler runtime: no symbol hps_profile");
@@ -143,7 +165,7 @@ static bool init_buffer(dise_runtime_t *rt, char *err, size_t errlen)
     return true;
 }
 
-static bool load_image(dise_runtime_t *rt, const unsigned char *image, size_t size,
+static bool load_image(runtime_t *rt, const unsigned char *image, size_t size,
                        char *err, size_t errlen)
 {
     if (elf_version(EV_CURRENT) == EV_NONE)
@@ -174,7 +196,7 @@ static bool load_image(dise_runtime_t *rt, const unsigned char *image, size_t si
     return true;
 }
 
-dise_runtime_t *dise_runtime_load(const isa_t *isa, char *err, size_t errlen)
+runtime_t *runtime_load(const isa_t *isa, char *err, size_t errlen)
 {
     if (!isa) {
         set_error(err, errlen, "handler runtime: no ISA");
@@ -188,26 +210,39 @@ dise_runtime_t *dise_runtime_load(const isa_t *isa, char *err, size_t errlen)
              "handlers are not available for it", isa->name);
         return NULL;
     }
-    dise_runtime_t *rt = calloc(1, sizeof *rt);
+    runtime_t *rt = calloc(1, sizeof *rt);
     if (!rt || !(rt->mem = mem_new())) {
         free(rt);
         set_error(err, errlen, "handler runtime: out of memory");
         return NULL;
     }
     rt->isa = isa;
-    rt->stack_top = DISE_RUNTIME_BASE + DISE_RUNTIME_SIZE;
+    rt->stack_top = RUNTIME_BASE + RUNTIME_SIZE;
+    rt->sp_reg = loader_layout(isa)->sp_reg;
+    rt->mem->special_ops = special_ops;
     bool ok = load_image(rt, e->start, (size_t)(e->end - e->start), err, errlen);
-    if (ok && !mem_map(rt->mem, rt->stack_top - DISE_RUNTIME_STACK_SIZE,
-                       DISE_RUNTIME_STACK_SIZE, MEM_PROT_READ | MEM_PROT_WRITE))
+    if (ok && !mem_map(rt->mem, rt->stack_top - RUNTIME_STACK_SIZE,
+                       RUNTIME_STACK_SIZE, MEM_PROT_READ | MEM_PROT_WRITE))
         ok = set_error(err, errlen, "handler runtime: cannot map the handler stack");
     if (!ok) {
-        dise_runtime_free(rt);
+        runtime_free(rt);
         return NULL;
     }
     return rt;
 }
 
-void dise_runtime_free(dise_runtime_t *rt)
+runtime_t *runtime_wrap(const isa_t *isa, mem_t *mem, uint64_t stack_top)
+{
+    runtime_t *rt = xcalloc(1, sizeof *rt);
+    rt->isa = isa;
+    rt->mem = mem;
+    rt->stack_top = stack_top;
+    rt->sp_reg = loader_layout(isa)->sp_reg;
+    mem->special_ops = special_ops;
+    return rt;
+}
+
+void runtime_free(runtime_t *rt)
 {
     if (!rt) return;
     for (size_t k = 0; k < rt->nsyms; k++) free(rt->syms[k].name);
@@ -217,35 +252,35 @@ void dise_runtime_free(dise_runtime_t *rt)
     free(rt);
 }
 
-struct mem *dise_runtime_mem(const dise_runtime_t *rt) { return rt->mem; }
-const struct symtab *dise_runtime_symtab(const dise_runtime_t *rt) { return rt->symtab; }
-uint64_t dise_runtime_stack_top(const dise_runtime_t *rt) { return rt->stack_top; }
-uint64_t dise_runtime_buffer(const dise_runtime_t *rt) { return rt->buffer; }
+struct mem *runtime_mem(const runtime_t *rt) { return rt->mem; }
+const struct symtab *runtime_symtab(const runtime_t *rt) { return rt->symtab; }
+uint64_t runtime_stack_top(const runtime_t *rt) { return rt->stack_top; }
+uint64_t runtime_buffer(const runtime_t *rt) { return rt->buffer; }
 
-uint64_t dise_runtime_symbol(const dise_runtime_t *rt, const char *name)
+uint64_t runtime_symbol(const runtime_t *rt, const char *name)
 {
     const rt_symbol_t *s = rt && name ? find_symbol(rt, name) : NULL;
     return s ? s->addr : 0;
 }
 
-static uint64_t header_field(const dise_runtime_t *rt, unsigned off)
+static uint64_t header_field(const runtime_t *rt, unsigned off)
 {
     uint64_t v = 0;
     if (!mem_read(rt->mem, rt->buffer + off, &v, sizeof v)) return 0;
     return v;
 }
 
-uint64_t dise_runtime_flushes(const dise_runtime_t *rt)
+uint64_t runtime_flushes(const runtime_t *rt)
 {
     return header_field(rt, HPS_PROFILE_OFF_FLUSHES);
 }
 
-uint64_t dise_runtime_dropped(const dise_runtime_t *rt)
+uint64_t runtime_dropped(const runtime_t *rt)
 {
     return header_field(rt, HPS_PROFILE_OFF_DROPPED);
 }
 
-size_t dise_runtime_drain(dise_runtime_t *rt,
+size_t runtime_drain(runtime_t *rt,
                           void (*fn)(void *ctx, const hps_sample_t *s), void *ctx)
 {
     enum { CHUNK = 64 };
@@ -262,4 +297,106 @@ size_t dise_runtime_drain(dise_runtime_t *rt,
     uint64_t zero = 0;
     mem_write(rt->mem, rt->buffer + HPS_PROFILE_OFF_COUNT, &zero, sizeof zero);
     return (size_t)n;
+}
+
+/* ---- handler frames ------------------------------------------------------------ */
+
+void runtime_attach(runtime_t *rt, cpu_t *c)
+{
+    c->runtime = rt;
+    c->reg[REG_DISE0 + DREG_HANDLER_SP] = rt->stack_top;
+}
+
+unsigned runtime_depth(const runtime_t *rt) { return rt->depth; }
+uint64_t runtime_switches(const runtime_t *rt) { return rt->switches; }
+
+const runtime_frame_t *runtime_top(const runtime_t *rt)
+{
+    return rt->depth ? &rt->frames[rt->depth - 1] : NULL;
+}
+
+/* A nested handler's stack: below the interrupted handler's sp once that
+ * has moved onto the runtime stack, else where the outer one starts. */
+static uint64_t nested_stack(const runtime_t *rt, const cpu_t *c)
+{
+    uint64_t sp = c->reg[rt->sp_reg];
+    if (sp > rt->stack_top - RUNTIME_STACK_SIZE + 1024 && sp <= rt->stack_top)
+        return (sp - 64) & ~(uint64_t)15;
+    return c->reg[REG_DISE0 + DREG_HANDLER_SP];
+}
+
+bool runtime_call(runtime_t *rt, cpu_t *c, runtime_client_t *client, uint64_t entry,
+                  const uint64_t *args, unsigned nargs, uint8_t role)
+{
+    if (rt->depth == RUNTIME_MAX_DEPTH) return false;
+    runtime_frame_t *f = &rt->frames[rt->depth++];
+    f->client = client;
+    f->resume_pc = c->pc;
+    f->resume_mem = c->mem;
+    f->role = role;
+    uint64_t *d = &c->reg[REG_DISE0 + DREG_ARG0];
+    if (rt->depth > 1) {
+        memcpy(f->saved_dregs, d, sizeof f->saved_dregs);
+        d[DREG_HANDLER_SP - DREG_ARG0] = nested_stack(rt, c);
+    }
+    for (unsigned k = 0; k < nargs && k < RUNTIME_MAX_ARGS; k++) d[k] = args[k];
+    rt->mem->fault_jmp = c->mem->fault_jmp;
+    c->mem = rt->mem;
+    c->pc = entry;
+    rt->switches++;
+    return true;
+}
+
+/* Pop the top frame: back to where it was entered from. */
+static const runtime_frame_t *pop_frame(runtime_t *rt, cpu_t *c)
+{
+    runtime_frame_t *f = &rt->frames[--rt->depth];
+    c->mem = f->resume_mem;
+    c->pc = f->resume_pc;
+    if (rt->depth)
+        memcpy(&c->reg[REG_DISE0 + DREG_ARG0], f->saved_dregs, sizeof f->saved_dregs);
+    rt->switches++;
+    return f;
+}
+
+void runtime_unwind(runtime_t *rt, cpu_t *c)
+{
+    uint64_t pc = c->pc;
+    while (rt->depth) pop_frame(rt, c);
+    c->pc = pc;
+}
+
+static runtime_t *runtime_of(cpu_t *c)
+{
+    runtime_t *rt = c->runtime;
+    if (!rt || !rt->depth) cpu_stop(c, STOP_ILLEGAL, 0);
+    return rt;
+}
+
+static void exec_ret(cpu_t *c, insn_t *in)
+{
+    runtime_t *rt = runtime_of(c);
+    const runtime_client_t *client = pop_frame(rt, c)->client;
+    if (client->returned) client->returned(client->ctx, c);
+}
+
+static void exec_flush(cpu_t *c, insn_t *in)
+{
+    const runtime_client_t *client = runtime_top(runtime_of(c))->client;
+    if (!client->flush) cpu_stop(c, STOP_ILLEGAL, 0);
+    client->flush(client->ctx, c);
+}
+
+static void exec_notify(cpu_t *c, insn_t *in)
+{
+    const runtime_client_t *client = runtime_top(runtime_of(c))->client;
+    if (!client->notify) cpu_stop(c, STOP_ILLEGAL, 0);
+    client->notify(client->ctx, c, c->reg[in->rs1]);
+}
+
+static void exec_wrpmc(cpu_t *c, insn_t *in)
+{
+    const runtime_client_t *client = runtime_top(runtime_of(c))->client;
+    if (!client->wrpmc) cpu_stop(c, STOP_ILLEGAL, 0);
+    client->wrpmc(client->ctx, c, c->reg[in->rs1], c->reg[in->rs2]);
 }

@@ -1,0 +1,71 @@
+/*
+ * engine.h - the run: one loop that steps the guest and hands every step
+ * to the observers the run asked for.
+ *
+ * A run is described, not chosen: the parts below say where instructions
+ * come from (the program; a DISE replacement sequence; a handler of the
+ * guest runtime, entered by DISE's call(Handler) or the PMU's interrupt)
+ * and who watches them (a timing model, the performance counters, the
+ * ground-truth recorder, the trace).  The per-instruction loop body is
+ * written once (sim/engine.c) and instantiated at compile time for every
+ * combination of parts, so the instruction path of a run tests no option.
+ *
+ * Instructions are counted by whose they are: c->instret counts the
+ * program's own (what --max-insts limits and the guest's counters show),
+ * c->runtime_insts those the profiling machinery added (inserted by DISE,
+ * run in handlers).  A run with and without profiling stops after the
+ * same program instructions.
+ */
+#ifndef HPS_ENGINE_H
+#define HPS_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core.h"
+
+struct timing;
+struct truth;
+struct trace;
+struct dise;
+struct hps_truth;
+struct pmu;
+
+typedef struct engine_parts {
+    cpu_t *cpu;
+    struct timing *timing;       /* observer: the timing model, or NULL for
+                                    the functional core                      */
+    struct truth *truth;         /* observer: call pairs and unique data
+                                    words of the program, or NULL            */
+    struct trace *trace;         /* observer: the first trace->limit steps    */
+    struct dise *dise;           /* source: DISE edits the stream (attached
+                                    with dise_attach), or NULL               */
+    struct hps_truth *hps_truth; /* DISE's exact profiles, or NULL           */
+    struct pmu *pmu;             /* observer and source: the performance
+                                    counters and their interrupt handler
+                                    (attached; needs a timing model)         */
+} engine_parts_t;
+
+typedef struct engine engine_t;
+
+/* NULL + message in err for a combination of parts that cannot run. */
+engine_t *engine_new(const engine_parts_t *parts, char *err, size_t errlen);
+void engine_free(engine_t *e);
+
+/* Run until c->instret reaches max_insts (an absolute count of program
+ * instructions; 0 = no limit), or the guest exits or faults.  May be
+ * called again to go on (the shell steps a run in pieces). */
+stop_reason_t engine_run(engine_t *e, uint64_t max_insts);
+
+/* After the last engine_run: leave any handler, settle c->cycle, hand the
+ * timing model's cycles by role to DISE and its counted events to the
+ * exact profiles. */
+void engine_finish(engine_t *e);
+
+/* A whole run in one call: engine_new, engine_run, engine_finish,
+ * engine_free; STOP_NONE + err when the parts cannot run together. */
+stop_reason_t engine_run_once(const engine_parts_t *parts, uint64_t max_insts,
+                              char *err, size_t errlen);
+
+#endif /* HPS_ENGINE_H */

@@ -1,0 +1,65 @@
+/*
+ * options.h - the hps-sim command line: the parsed options (options_t),
+ * parse_options() and bad_input(), the one-line "hps-sim: ..." error with
+ * exit status 2 that every kind of bad input (options, files) ends with.
+ * The options themselves are declared once in sim/options.def; the getopt
+ * table, the option ids and the --help text are generated from it
+ * (sim/options.c).
+ */
+#ifndef HPS_OPTIONS_H
+#define HPS_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "dise.h"
+
+#define HPS_VERSION "0.1.0"
+
+typedef struct options {
+    uint64_t max_insts;
+    uint64_t seed;
+    uint64_t trace_limit;
+    const char *stats_path;
+    const char *stats_json_path;
+    const char *trace_path;
+    bool no_truth;
+    config_t cfg;
+    bool print_config;
+    const char *pipeview_path;
+    bool pipe_diagram;
+    uint64_t view_from, view_count;
+    const char *truth_path;
+    const char *acf_path;
+    const char *params[DISE_MAX_PARAMS];
+    int nparams;
+    double rate;                     /* --rate, 0 = not given             */
+    uint64_t burst;                  /* --burst, 0 = not given            */
+    bool print_acf, no_baseline;
+    const char *report_path;
+    const char *profile_out;
+    const char *sysroot;             /* --sysroot: ld.so and libraries   */
+    const char *dcpi_db;             /* --dcpi: the profile database      */
+    const char *dcpi_events;         /* --dcpi-events                     */
+    bool dcpi_new_epoch;
+    bool interactive;                /* --interactive: the teaching shell */
+    uint64_t top_n;
+    int guest_argc;
+    char **guest_argv;
+} options_t;
+
+/* "hps-sim: " + the message on stderr, then exit(EXIT_BAD_INPUT). */
+_Noreturn void bad_input(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* Fill *o from the command line; on bad input print one line and exit 2.
+ * --help, --version and --print-config print and exit 0.  Afterwards
+ * o->guest_argv[0] is the program and o->guest_argc >= 1. */
+void parse_options(int argc, char **argv, options_t *o);
+
+/* The --help text (generated from sim/options.def). */
+void options_usage(FILE *out);
+
+#endif

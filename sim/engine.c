@@ -1,0 +1,351 @@
+/*
+ * engine.c - the one run loop (engine.h).
+ *
+ * Each step takes the next instruction from its source, executes it,
+ * counts it as the program's or the runtime's, and hands it to the
+ * observers.  The body is written once, as inline functions whose feature
+ * set F is a compile-time constant; LOOP_VARIANTS below instantiates it
+ * for every combination of features, and engine_run picks the one that
+ * matches the run's parts (again when the trace is complete).
+ *
+ * Two sources share the body: the program's stream (engine_loop: look up
+ * the decoded slot through the cached code page, execute), and the edited
+ * stream (run_edited: the elements of a DISE replacement sequence and the
+ * instructions of runtime handlers, until the program's stream resumes).
+ * A replacement starts when a classified program instruction's execution
+ * sets d->seq instead of retiring; a handler when DISE's call(Handler) or
+ * the PMU's interrupt pushes a runtime frame.
+ *
+ * The loop leaves its fast path for rare events only when c->instret
+ * reaches c->event_at: the instruction limit, the end of the trace.
+ */
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core_loop.h"
+#include "dise_engine.h"
+#include "pmu.h"
+#include "runtime.h"
+#include "timing.h"
+#include "trace.h"
+#include "truth.h"
+#include "util.h"
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* What a run has; the loop is compiled for each combination. */
+enum {
+    F_TIMING = 1u << 0,        /* a timing model times every step          */
+    F_TRUTH  = 1u << 1,        /* the ground-truth recorder                */
+    F_TRACE  = 1u << 2,        /* the trace (dropped once it is complete)  */
+    F_DISE   = 1u << 3,        /* DISE edits the stream                    */
+    F_PMU    = 1u << 4,        /* performance counters deliver interrupts  */
+    F_COUNT  = 1u << 5
+};
+
+struct engine {
+    cpu_t *cpu;
+    timing_t *timing;
+    truth_t *truth;
+    trace_t *trace;
+    dise_t *dise;
+    pmu_t *pmu;
+    runtime_t *runtime;
+    unsigned features;         /* F_* of the parts                         */
+    uint64_t max_insts;        /* program instructions, UINT64_MAX = none  */
+    bool redispatch;           /* the loop returned to change variant      */
+    bool pmu_waiting;          /* an interrupt fell due that a DISE handler
+                                  or sequence held back                     */
+};
+
+/* ---- observers ------------------------------------------------------------------- */
+
+/* The program's calls and the data words it touches. */
+ALWAYS_INLINE void record_truth(truth_t *t, cpu_t *c, const insn_t *in, uint64_t pc)
+{
+    if (in->flags & (IF_LOAD | IF_STORE | IF_CALL)) {
+        if (in->flags & IF_CALL) truth_record_call(t, pc, c->pc);
+        else mem_mark_touched(c->mem, c->mem_addr, in->memsize);
+    }
+}
+
+ALWAYS_INLINE void observe(engine_t *e, cpu_t *c, const insn_t *in, uint64_t pc, bool program,
+                           const unsigned F)
+{
+    if (F & F_TIMING) timing_step(e->timing, c, in);
+    if ((F & F_TRUTH) && program) record_truth(e->truth, c, in, pc);
+    if (F & F_TRACE) trace_insn(e->trace, c, in);
+}
+
+/* ---- events ---------------------------------------------------------------------- */
+
+/* The next program instruction count at which the loop looks at events. */
+static void set_event_at(engine_t *e, cpu_t *c, unsigned F)
+{
+    uint64_t at = e->max_insts;
+    if ((F & F_TRACE) && e->trace->written < e->trace->limit) {
+        uint64_t left = e->trace->limit - e->trace->written;
+        if (c->instret + left < at) at = c->instret + left;
+    }
+    c->event_at = at;
+}
+
+/* c->instret reached c->event_at: false when the loop must return (the
+ * limit is reached, or the trace is complete and a variant without it
+ * takes over). */
+static __attribute__((noinline)) bool events(engine_t *e, cpu_t *c, unsigned F)
+{
+    if (c->instret >= e->max_insts) return false;
+    if ((F & F_TRACE) && e->trace->written >= e->trace->limit) {
+        e->redispatch = true;
+        return false;
+    }
+    set_event_at(e, c, F);
+    return true;
+}
+
+/* Is a counter interrupt due at the instruction just observed? */
+ALWAYS_INLINE bool pmu_due(engine_t *e, cpu_t *c)
+{
+    return timing_hot(e->timing)->head_sum > pmu_due_cycle(e->pmu) ||
+           cpu_retired(c) >= pmu_due_insts(e->pmu);
+}
+
+/* Deliver it to the instruction at pc; true when its handler now runs. */
+static __attribute__((noinline)) bool pmu_deliver(engine_t *e, cpu_t *c, uint64_t pc)
+{
+    bool entered = pmu_interrupt(e->pmu, c, pc, timing_hot(e->timing)->head_sum - 1);
+    if (entered && e->pmu_waiting) pmu_note_held(e->pmu);
+    e->pmu_waiting = false;
+    return entered;
+}
+
+/* ---- the edited stream ----------------------------------------------------------- */
+
+typedef struct cursor {        /* the loop's cached decoded code page     */
+    uint64_t page_base;
+    insn_t *slots;
+} cursor_t;
+#define CURSOR_NONE ((cursor_t){ ~0ull, NULL })
+
+ALWAYS_INLINE bool edited_busy(const engine_t *e, const unsigned F)
+{
+    return ((F & F_DISE) && e->dise->seq) ||
+           ((F & (F_DISE | F_PMU)) && e->runtime && runtime_depth(e->runtime));
+}
+
+/* May an interrupt enter after this step of the edited stream?  After a
+ * program instruction (T.INSN) that ends its sequence; after a DISE
+ * handler's instruction when the PMU nests.  Never inside a sequence, nor
+ * straight after a handler returns: the next program instruction takes
+ * what fell due meanwhile. */
+ALWAYS_INLINE bool pmu_may_enter(const engine_t *e, bool program, const unsigned F)
+{
+    if ((F & F_DISE) && e->dise->seq) return false;
+    unsigned depth = runtime_depth(e->runtime);
+    if (program) return depth == 0;
+    return depth > 0 && pmu_nests(e->pmu) && !pmu_in_handler(e->pmu);
+}
+
+/* The timing model's view of a step of the edited stream: whose it is
+ * and what a new replacement costs at decode. */
+ALWAYS_INLINE void set_roles(engine_t *e, uint8_t role, bool redirect)
+{
+    timing_hot_t *h = timing_hot(e->timing);
+    dise_t *d = e->dise;
+    h->cur_role = role;
+    h->dise_redirect = redirect;
+    if (d) {
+        h->front_penalty = d->penalty_pending;
+        h->penalty_role = d->penalty_role;
+        d->penalty_pending = 0;
+    }
+}
+
+ALWAYS_INLINE void clear_roles(engine_t *e)
+{
+    timing_hot_t *h = timing_hot(e->timing);
+    h->cur_role = DISE_ROLE_NONE;
+    h->front_penalty = 0;
+}
+
+/* One step of a sequence (an inserted operation, or T.INSN) or of the
+ * handler on top of the runtime's frames; *program says whose, *client
+ * the handler's client (NULL for a sequence's step). */
+ALWAYS_INLINE insn_t *edited_next(engine_t *e, cpu_t *c, cursor_t *cur, uint64_t *switches,
+                                  uint64_t *pc, bool *program, runtime_client_t **client,
+                                  const unsigned F)
+{
+    dise_t *d = e->dise;
+    *client = NULL;
+    if ((F & F_DISE) && d->seq) {
+        insn_t *x = dise_step_seq(d, c);
+        *program = d->kind == DK_PROGRAM;
+        *pc = x->pc;
+        if (F & F_TIMING) set_roles(e, *program ? DISE_ROLE_NONE : x->rm, d->redirect);
+        return x;
+    }
+    if (runtime_switches(e->runtime) != *switches) {   /* another address space */
+        *cur = CURSOR_NONE;
+        *switches = runtime_switches(e->runtime);
+    }
+    const runtime_frame_t *f = runtime_top(e->runtime);
+    bool dise_frame = (F & F_DISE) && f->client == &d->client;
+    uint8_t role = f->role;
+    *client = f->client;
+    *pc = c->pc;
+    insn_t *in = core_lookup(c, *pc, &cur->page_base, &cur->slots);
+    core_step(c, in, *pc);
+    *program = false;
+    if (dise_frame) dise_count_handler_insts(d, 1);
+    if (F & F_TIMING) set_roles(e, role, false);
+    return in;
+}
+
+/* Steps of the edited stream until the program's own resumes; false when
+ * the run must stop (limit) or change variant. */
+ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
+{
+    cursor_t cur = CURSOR_NONE;
+    uint64_t switches = ~0ull;
+    while (edited_busy(e, F)) {
+        uint64_t pc;
+        bool program;
+        runtime_client_t *client;
+        insn_t *in = edited_next(e, c, &cur, &switches, &pc, &program, &client, F);
+        if (program) c->instret++;
+        else c->runtime_insts++;
+        uint64_t head_before = (F & F_TIMING) ? timing_hot(e->timing)->head_sum : 0;
+        observe(e, c, in, pc, program, F);
+        if (client) {
+            client->insts++;
+            if (F & F_TIMING) client->head_cycles += timing_hot(e->timing)->head_sum - head_before;
+        }
+        if (F & F_TIMING) clear_roles(e);
+        if (program && unlikely(c->instret >= c->event_at) && !events(e, c, F)) return false;
+        if ((F & F_PMU) && unlikely(pmu_due(e, c))) {
+            if (pmu_may_enter(e, program, F)) pmu_deliver(e, c, pc);
+            else if (!pmu_in_handler(e->pmu)) e->pmu_waiting = true;
+        }
+    }
+    return true;
+}
+
+/* ---- the program's stream -------------------------------------------------------- */
+
+ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
+{
+    if (edited_busy(e, F) && !run_edited(e, c, F)) return;
+    cursor_t cur = CURSOR_NONE;
+    for (;;) {
+        uint64_t pc = c->pc;
+        insn_t *in = core_lookup(c, pc, &cur.page_base, &cur.slots);
+        core_step(c, in, pc);
+        if ((F & F_DISE) && unlikely(e->dise->seq != NULL)) {   /* replaced */
+            if (!run_edited(e, c, F)) return;
+            cur = CURSOR_NONE;
+            continue;
+        }
+        c->instret++;
+        observe(e, c, in, pc, true, F);
+        if (unlikely(c->instret >= c->event_at) && !events(e, c, F)) return;
+        if ((F & F_PMU) && unlikely(pmu_due(e, c)) && pmu_deliver(e, c, pc)) {
+            if (!run_edited(e, c, F)) return;
+            cur = CURSOR_NONE;
+        }
+    }
+}
+
+/* Every combination of features, compiled from the one body. */
+#define LOOP_VARIANT(F) \
+    static void loop_##F(cpu_t *c, void *ctx) { engine_loop(ctx, c, F); }
+#define LOOP_VARIANTS(X) \
+    X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) \
+    X(17) X(19) X(21) X(23) X(25) X(27) X(29) X(31)
+LOOP_VARIANTS(LOOP_VARIANT)
+#define LOOP_ENTRY(F) [F] = loop_##F,
+static const cpu_loop_fn loops[F_COUNT] = { LOOP_VARIANTS(LOOP_ENTRY) };
+
+/* ---- the run --------------------------------------------------------------------- */
+
+engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
+{
+    if (p->pmu && !p->timing) {
+        set_error(err, errlen, "performance counters need a timing model to count cycles");
+        return NULL;
+    }
+    engine_t *e = xcalloc(1, sizeof *e);
+    e->cpu = p->cpu;
+    e->timing = p->timing;
+    e->truth = p->truth;
+    e->trace = p->trace;
+    e->dise = p->dise;
+    e->pmu = p->pmu;
+    e->runtime = p->cpu->runtime;
+    e->features = (p->timing ? F_TIMING : 0) | (p->truth ? F_TRUTH : 0) |
+                  (p->trace ? F_TRACE : 0) | (p->dise ? F_DISE : 0) | (p->pmu ? F_PMU : 0);
+    if (p->dise && p->hps_truth) dise_set_truth(p->dise, p->hps_truth);
+    if (p->pmu) timing_set_pmu(p->timing, p->pmu);
+    if (p->timing) clear_roles(e);
+    return e;
+}
+
+void engine_free(engine_t *e) { free(e); }
+
+/* The variant for the run as it is now: the trace drops out when done. */
+static unsigned current_features(const engine_t *e)
+{
+    unsigned F = e->features;
+    if ((F & F_TRACE) && e->trace->written >= e->trace->limit) F &= ~(unsigned)F_TRACE;
+    return F;
+}
+
+stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
+{
+    cpu_t *c = e->cpu;
+    e->max_insts = max_insts ? max_insts : UINT64_MAX;
+    for (;;) {
+        if (c->instret >= e->max_insts) {
+            c->stop = STOP_MAX_INSTS;
+            break;
+        }
+        unsigned F = current_features(e);
+        e->redispatch = false;
+        set_event_at(e, c, F);
+        if (cpu_run_loop(c, loops[F], e) != STOP_NONE) break;
+        if (!e->redispatch) {
+            c->stop = STOP_MAX_INSTS;
+            break;
+        }
+    }
+    c->cycle = e->timing ? timing_hot(e->timing)->cycles : cpu_retired(c);
+    if (!e->timing && e->dise) c->cycle += dise_penalty_cycles(e->dise);   /* decode stalls */
+    return c->stop;
+}
+
+void engine_finish(engine_t *e)
+{
+    cpu_t *c = e->cpu;
+    if (e->runtime) runtime_unwind(e->runtime, c);
+    if (e->pmu) pmu_finish(e->pmu, c);
+    if (e->dise) {
+        dise_finish(e->dise, c);
+        if (e->timing) {
+            timing_role_cycles(e->timing, e->dise->measured_role_cycles, DISE_ROLE_COUNT);
+            e->dise->role_cycles_measured = true;
+        }
+    }
+}
+
+stop_reason_t engine_run_once(const engine_parts_t *parts, uint64_t max_insts,
+                              char *err, size_t errlen)
+{
+    engine_t *e = engine_new(parts, err, errlen);
+    if (!e) return STOP_NONE;
+    stop_reason_t why = engine_run(e, max_insts);
+    engine_finish(e);
+    engine_free(e);
+    return why;
+}

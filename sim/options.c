@@ -1,0 +1,331 @@
+/*
+ * options.c - the hps-sim command line: parse_options() fills an options_t,
+ * checks each value and the combinations of options (check_combinations),
+ * and ends every kind of bad input with one line and exit status 2.
+ * The options are the rows of options.def; the option ids, the getopt_long
+ * table, the short-option string and the --help text are generated here
+ * from those rows, so an option is declared in one place only.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "core.h"
+#include "dise.h"
+#include "options.h"
+#include "pmu.h"
+
+#define USAGE_LINE "hps-sim [options] prog [args...]"
+
+/* ---- generated from options.def ---------------------------------------------- */
+
+enum { ARG_NONE = no_argument, ARG_REQUIRED = required_argument };
+
+/* The sections of --help: SEC_GENERAL, SEC_TIMING, ... */
+enum {
+#define SECTION(id, heading, note) SEC_##id,
+#define OPTION(id, name, letter, arg, metavar, section, help)
+#include "options.def"
+#undef SECTION
+#undef OPTION
+    SEC_COUNT
+};
+
+/* The option ids: OPT_MAX_INSTS, OPT_STATS, ..., each its row's index. */
+enum {
+#define SECTION(id, heading, note)
+#define OPTION(id, name, letter, arg, metavar, section, help) OPT_##id,
+#include "options.def"
+#undef SECTION
+#undef OPTION
+    OPT_COUNT
+};
+
+static const struct {
+    const char *heading, *note;
+} sections[SEC_COUNT] = {
+#define SECTION(id, heading, note) [SEC_##id] = { heading, note },
+#define OPTION(id, name, letter, arg, metavar, section, help)
+#include "options.def"
+#undef SECTION
+#undef OPTION
+};
+
+typedef struct option_row {
+    const char *name;        /* long name, without "--"        */
+    char letter;             /* short option letter, or 0      */
+    int arg;                 /* ARG_NONE or ARG_REQUIRED       */
+    const char *metavar;     /* the value's name in --help     */
+    int section;
+    const char *help;        /* lines separated by '\n'        */
+} option_row_t;
+
+static const option_row_t option_rows[OPT_COUNT] = {
+#define SECTION(id, heading, note)
+#define OPTION(id, name, letter, arg, metavar, section, help) \
+    [OPT_##id] = { name, letter, arg, metavar, SEC_##section, help },
+#include "options.def"
+#undef SECTION
+#undef OPTION
+};
+
+/* getopt_long returns OPT_BASE + id for a long option (above every
+ * character, so never confused with a short option or ':' / '?'). */
+enum { OPT_BASE = 256 };
+
+static const struct option longopts[OPT_COUNT + 1] = {
+#define SECTION(id, heading, note)
+#define OPTION(id, name, letter, arg, metavar, section, help) \
+    { name, arg, NULL, OPT_BASE + OPT_##id },
+#include "options.def"
+#undef SECTION
+#undef OPTION
+    { NULL, 0, NULL, 0 }
+};
+
+/* "+:" (stop at the program, report a missing value as ':') and each
+ * short letter, followed by ':' when it takes a value. */
+static const char *short_options(void)
+{
+    static char s[2 + 2 * OPT_COUNT + 1];
+    if (!s[0]) {
+        size_t n = 0;
+        s[n++] = '+';
+        s[n++] = ':';
+        for (int k = 0; k < OPT_COUNT; k++) {
+            if (!option_rows[k].letter) continue;
+            s[n++] = option_rows[k].letter;
+            if (option_rows[k].arg == ARG_REQUIRED) s[n++] = ':';
+        }
+        s[n] = '\0';
+    }
+    return s;
+}
+
+/* The option id of a getopt_long result, or -1 (unknown option). */
+static int option_id(int ch)
+{
+    if (ch >= OPT_BASE && ch < OPT_BASE + OPT_COUNT) return ch - OPT_BASE;
+    for (int k = 0; ch > 0 && k < OPT_COUNT; k++)
+        if (option_rows[k].letter == ch) return k;
+    return -1;
+}
+
+/* "-d, --interactive" or "--seed N": the left column of --help. */
+static int option_label(const option_row_t *r, char *buf, size_t len)
+{
+    int n = 0;
+    if (r->letter) n = snprintf(buf, len, "-%c, ", r->letter);
+    n += snprintf(buf + n, len - (size_t)n, "--%s%s%s", r->name,
+                  r->metavar ? " " : "", r->metavar ? r->metavar : "");
+    return n;
+}
+
+void options_usage(FILE *out)
+{
+    char label[128];
+    int width = 0;               /* the help column: longest label + 2 */
+    for (int k = 0; k < OPT_COUNT; k++) {
+        int n = option_label(&option_rows[k], label, sizeof label);
+        if (n + 2 > width) width = n + 2;
+    }
+    fputs("usage: " USAGE_LINE "\n"
+          "Simulate a RISC-V (RV64GC) or Alpha Linux program: statically linked,\n"
+          "or dynamically linked with --sysroot.\n"
+          "\n", out);
+    for (int s = 0; s < SEC_COUNT; s++) {
+        fprintf(out, "%s:\n", sections[s].heading);
+        for (int k = 0; k < OPT_COUNT; k++) {
+            const option_row_t *r = &option_rows[k];
+            if (r->section != s) continue;
+            option_label(r, label, sizeof label);
+            fprintf(out, "  %-*s", width, label);
+            for (const char *h = r->help; *h; ) {
+                size_t n = strcspn(h, "\n");
+                fprintf(out, "%.*s\n", (int)n, h);
+                h += n;
+                if (*h == '\n' && *++h) fprintf(out, "  %*s", width, "");
+            }
+        }
+        if (sections[s].note) fprintf(out, "  %s\n", sections[s].note);
+    }
+    fputs("\n"
+          "exit status: the guest's; 2 bad input; 132 illegal instruction;\n"
+          "133 breakpoint; 136 arithmetic trap (SIGFPE); 139 memory fault;\n"
+          "159 unsupported system call.\n", out);
+}
+
+/* ---- values ----------------------------------------------------------------- */
+
+_Noreturn void bad_input(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("hps-sim: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(EXIT_BAD_INPUT);
+}
+
+/* Strict unsigned parse with optional decimal suffix k/M/G. */
+static uint64_t parse_count(const char *opt, const char *text)
+{
+    char *end = NULL;
+    if (!text || !*text || *text == '-' || *text == '+')
+        bad_input("%s: expected a non-negative integer, got '%s'", opt, text ? text : "");
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 0);
+    uint64_t scale = 1;
+    if (*end == 'k' || *end == 'K') scale = 1000, end++;
+    else if (*end == 'M') scale = 1000000, end++;
+    else if (*end == 'G') scale = 1000000000, end++;
+    if (errno || end == text || *end || (scale > 1 && v > UINT64_MAX / scale))
+        bad_input("%s: expected a non-negative integer, got '%s'", opt, text);
+    return (uint64_t)v * scale;
+}
+
+/* A sampling frequency: "1/1000" or "0.001", in (0, 1]. */
+static double parse_rate(const char *text)
+{
+    char *end = NULL;
+    double v;
+    errno = 0;
+    if (!strncmp(text, "1/", 2)) {
+        double d = strtod(text + 2, &end);
+        v = end != text + 2 && d > 0 ? 1.0 / d : -1;
+    } else {
+        v = strtod(text, &end);
+    }
+    if (errno || end == text || *end || !(v > 0 && v <= 1))
+        bad_input("--rate: expected a sampling frequency in (0, 1] such as 1/1000 or 0.001, "
+                  "got '%s'", text);
+    return v;
+}
+
+/* --sysroot must name an existing directory. */
+static const char *check_sysroot(const char *dir)
+{
+    struct stat st;
+    if (!*dir)
+        bad_input("--sysroot: expected a directory such as /usr/riscv64-linux-gnu, got ''");
+    if (stat(dir, &st) != 0)
+        bad_input("--sysroot %s: %s; expected a directory holding the dynamic linker and "
+                  "libraries, such as /usr/riscv64-linux-gnu or /usr/alpha-linux-gnu",
+                  dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        bad_input("--sysroot %s: not a directory; expected a directory such as "
+                  "/usr/riscv64-linux-gnu or /usr/alpha-linux-gnu", dir);
+    return dir;
+}
+
+/* ---- combinations ------------------------------------------------------------ */
+
+/* Options that only make sense with others, and options that exclude each
+ * other: every such rule is here, checked in this order once the whole
+ * command line (and the configuration) is known. */
+static void check_combinations(options_t *o)
+{
+    if ((o->pipeview_path || o->pipe_diagram || o->truth_path) &&
+        o->cfg.model == CFG_MODEL_FUNCTIONAL)
+        bad_input("--pipeview, --pipe-diagram and --ground-truth need a timing model "
+                  "(--config inorder5, ev5 or r10k)");
+    if ((o->rate || o->burst || o->nparams || o->print_acf || o->profile_out) && !o->acf_path)
+        bad_input("--param, --rate, --burst, --print-acf and --profile-out need --acf FILE");
+    if (o->report_path && !o->acf_path && !o->dcpi_db)
+        bad_input("--report needs --acf FILE or --dcpi DB");
+    if ((o->dcpi_events || o->dcpi_new_epoch) && !o->dcpi_db)
+        bad_input("--dcpi-events and --dcpi-new-epoch need --dcpi DB");
+    if (o->dcpi_db && o->cfg.model == CFG_MODEL_FUNCTIONAL)
+        bad_input("--dcpi needs a timing model to count cycles (--config inorder5, ev5 or r10k)");
+    if (o->interactive && (o->acf_path || o->dcpi_db || o->trace_path || o->pipeview_path ||
+                           o->pipe_diagram || o->truth_path))
+        bad_input("--interactive steps plain runs: it cannot be combined with --acf, --dcpi, "
+                  "--trace, --pipeview, --pipe-diagram or --ground-truth");
+}
+
+/* ---- the command line -------------------------------------------------------- */
+
+void parse_options(int argc, char **argv, options_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    o->view_count = 200;
+    o->top_n = 10;
+    config_defaults(&o->cfg);
+    char err[512];
+    o->trace_limit = 100000;
+    /* --set values apply after the last --config, whatever their order */
+    const char **sets = calloc((size_t)argc, sizeof *sets);
+    int nsets = 0;
+    if (!sets) bad_input("out of host memory");
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, short_options(), longopts, NULL)) != -1) {
+        if (ch == ':')
+            bad_input("option '%s' needs a value (see hps-sim --help)", argv[optind - 1]);
+        switch (option_id(ch)) {
+        case OPT_MAX_INSTS:   o->max_insts = parse_count("--max-insts", optarg); break;
+        case OPT_STATS:       o->stats_path = optarg; break;
+        case OPT_STATS_JSON:  o->stats_json_path = optarg; break;
+        case OPT_TRACE:       o->trace_path = optarg; break;
+        case OPT_TRACE_LIMIT: o->trace_limit = parse_count("--trace-limit", optarg); break;
+        case OPT_SEED:        o->seed = parse_count("--seed", optarg); break;
+        case OPT_NO_TRUTH:    o->no_truth = true; break;
+        case OPT_SYSROOT:     o->sysroot = check_sysroot(optarg); break;
+        case OPT_CONFIG:
+            if (!config_load(&o->cfg, optarg, err, sizeof err)) bad_input("%s", err);
+            break;
+        case OPT_SET:         sets[nsets++] = optarg; break;
+        case OPT_PRINT_CONFIG: o->print_config = true; break;
+        case OPT_PIPEVIEW:    o->pipeview_path = optarg; break;
+        case OPT_PIPE_DIAGRAM: o->pipe_diagram = true; break;
+        case OPT_VIEW_FROM:   o->view_from = parse_count("--view-from", optarg); break;
+        case OPT_VIEW_COUNT:  o->view_count = parse_count("--view-count", optarg); break;
+        case OPT_TRUTH_FILE:  o->truth_path = optarg; break;
+        case OPT_ACF:         o->acf_path = optarg; break;
+        case OPT_PARAM:
+            if (o->nparams == DISE_MAX_PARAMS) bad_input("--param: at most %d", DISE_MAX_PARAMS);
+            o->params[o->nparams++] = optarg;
+            break;
+        case OPT_RATE:        o->rate = parse_rate(optarg); break;
+        case OPT_BURST:
+            o->burst = parse_count("--burst", optarg);
+            if (!o->burst) bad_input("--burst: expected a burst length of at least 1, got '%s'", optarg);
+            break;
+        case OPT_PRINT_ACF:   o->print_acf = true; break;
+        case OPT_REPORT:      o->report_path = optarg; break;
+        case OPT_PROFILE_OUT: o->profile_out = optarg; break;
+        case OPT_TOP:         o->top_n = parse_count("--top", optarg); break;
+        case OPT_NO_BASELINE: o->no_baseline = true; break;
+        case OPT_DCPI:
+            if (!*optarg) bad_input("--dcpi: expected a database directory, got ''");
+            o->dcpi_db = optarg;
+            break;
+        case OPT_DCPI_EVENTS: o->dcpi_events = optarg; break;
+        case OPT_DCPI_NEW_EPOCH: o->dcpi_new_epoch = true; break;
+        case OPT_INTERACTIVE: o->interactive = true; break;
+        case OPT_HELP:        options_usage(stdout); exit(0);
+        case OPT_VERSION:     printf("hps-sim %s\n", HPS_VERSION); exit(0);
+        default:
+            bad_input("unknown option '%s' (see hps-sim --help)", argv[optind - 1]);
+        }
+    }
+    for (int k = 0; k < nsets; k++)
+        if (!config_set(&o->cfg, sets[k], err, sizeof err)) bad_input("%s", err);
+    free(sets);
+    if (!config_validate(&o->cfg, err, sizeof err)) bad_input("%s", err);
+    if (o->print_config) {
+        config_print(&o->cfg, stdout);
+        exit(0);
+    }
+    check_combinations(o);
+    if (optind >= argc) bad_input("no program given (usage: " USAGE_LINE ")");
+    o->guest_argc = argc - optind;
+    o->guest_argv = argv + optind;
+}

@@ -1,0 +1,402 @@
+#!/bin/bash
+# tests/matrix/run.sh BUILD_DIR - the feature-combination matrix: every
+# model {functional, inorder5, ev5, r10k} x every feature {--trace, --stats,
+# --ground-truth, --pipeview, --acf, --dcpi, --acf + --dcpi, -d scripted},
+# on both ISAs (the rv64 and alpha-static builds of one small workload at
+# size test), each cell checked for REAL output, never empty or zero:
+#   output     the guest's stdout and status are the plain functional run's,
+#              in every cell
+#   trace      exactly --trace-limit instruction lines, the same pc,
+#              symbol, encoding and disassembly under every model
+#   stats      every field of the functional run that does not depend on
+#              timing has the same value under every timing model (list of
+#              the excluded fields below); timing models have cycles > 0
+#   gt         --ground-truth rows, and its total line C = H + D with C the
+#              run's cpu.cycles; functional: refused (status 2, one line)
+#   pipeview   a Kanata log whose retired instructions are the first ones
+#              of the functional trace; functional: refused
+#   acf        the exhaustive ACFs: every member's sampled count equals its
+#              exact count, and the exact profile is the same under every
+#              model
+#   dcpi       a database holding every sample the driver took (but those
+#              outside every image or lost), as many as the report's
+#              counter interrupts, and the report; functional: refused
+#   acf+dcpi   both reports, the exhaustive profile still exact, the
+#              database has samples
+#   profiled   under --acf and --dcpi the program's statistics stay the
+#              functional run's; sim.runtimeInsts counts what was added
+#   shell      -d with scripted commands ('c', 'stats', 'quit') runs to the
+#              program's exit status and prints the batch run's
+#              instructions and cycles; --stats of an -d run as in stats
+#   cut        --max-insts N counts program instructions only: a cut run
+#              says so on stderr and has sim.truncated 1 (0 otherwise),
+#              and with --acf the run and its baseline both stop after the
+#              same N program instructions
+# No --max-insts outside the cut checks (the workload at size test takes
+# well under a second per run).  Prints "ok ..." / "FAIL ..." per check
+# and "matrix: N passed, M failed".
+#
+# MATRIX_WORKLOAD=name picks another workload (default gametree).
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+build=${1:-build}
+sim=${HPS_SIM:-$build/hps-sim}
+prof=$build/hps-dcpiprof
+[ -x "$prof" ] || prof=$(dirname "$sim")/hps-dcpiprof
+workload=${MATRIX_WORKLOAD:-gametree}
+wl=$build/workloads
+models="functional inorder5 ev5 r10k"
+trace_limit=500
+view_count=200          # hps-sim's default --view-count
+cut=1000000             # --max-insts of the cut checks (the program runs ~17-20M)
+pass=0; fail=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hps-matrix.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+ok()   { echo "ok   $*"; pass=$((pass + 1)); }
+bad()  { echo "FAIL $*"; fail=$((fail + 1)); }
+# verdict WHAT REASON: ok if REASON is empty, else FAIL with the reason
+verdict() { if [ -z "$2" ]; then ok "$1"; else bad "$1: $2"; fi; }
+
+# Statistics that legitimately differ between the functional core and a
+# timing model, from the stats.txt of each (everything else the functional
+# run writes must be equal under every model):
+#   simCycles                 one per instruction on the functional core
+#   hostSeconds, hostMIPS     host time
+#   cpu.cycles, cpu.ipc, cpu.cpi, cpu.stallCycles::*, cpu.branchMispredicts,
+#   cpu.decodeRedirects, cpu.writeBufferStallCycles, cpu.ooo.*
+#                             the timing model's own (not in functional runs)
+#   l1i.* l1d.* l2.* itlb.* dtlb.* wbuf.* bpred.*
+#                             caches, TLBs, write buffer, predictors (idem)
+timing_re='^(host|simCycles$|cpu\.(cycles|ipc|cpi|stallCycles|branchMispredicts|decodeRedirects|writeBufferStallCycles|ooo\.)|(l1i|l1d|l2|itlb|dtlb|wbuf|bpred)\.)'
+# fields of a functional run that must never be 0 on a real program
+nonzero_fields="simInsts cpu.branches.conditional cpu.branches.taken cpu.calls cpu.returns
+cpu.loads cpu.stores mem.uniqueWords prog.methods prog.callSites prog.callSitesExecuted
+prog.callPairs prog.methodsCalled"
+
+# st KEY FILE: one value of a stats.txt file (empty if absent)
+st() { [ -f "$2" ] && awk -v k="$1" '$1 == k && / # / { v = $2 } END { if (v != "") print v }' "$2"; }
+# first line of a file, for reasons
+first() { head -1 "$1" 2>/dev/null | cut -c1-160; }
+# run P ARGS...: hps-sim ARGS with stdin /dev/null, stdout P.out, stderr
+# P.err, status in $rc (stdout is a file in every run: glibc buffers a
+# terminal or /dev/null differently, which changes the instruction count)
+run() { local p=$1; shift; "$sim" "$@" </dev/null >"$p.out" 2>"$p.err"; rc=$?; }
+# same_output WHAT P: the run P printed what the plain functional run did
+same_output() {
+    local r=""
+    if [ "$rc" != "$ref_rc" ]; then r="status $rc, functional $ref_rc: $(first "$1.err")"
+    elif ! cmp -s "$2.out" "$ref.out"; then r="stdout differs from functional's ($(cmp "$2.out" "$ref.out" 2>&1 | head -1))"
+    fi
+    verdict "$1: stdout and status are the functional run's" "$r"
+}
+# refused WHAT P: status 2, a one-line message, nothing run
+refused() {
+    local r=""
+    if [ "$rc" != 2 ]; then r="status $rc, expected 2"
+    elif [ "$(wc -l <"$2.err")" != 1 ]; then r="stderr has $(wc -l <"$2.err") lines, expected one: $(first "$2.err")"
+    elif [ -s "$2.out" ]; then r="the program ran (stdout not empty)"
+    fi
+    verdict "$1: refused with status 2 and one line" "$r"
+}
+# stats_diff REF FILE [SKIP_RE]: the timing-independent fields of REF (but
+# those matching SKIP_RE) that FILE lacks or has with another value ("" when
+# all agree)
+stats_diff() {
+    [ -s "$2" ] || { echo "no statistics written"; return; }
+    awk -v ex="$timing_re" -v skip="${3:-^$}" '
+        FNR == NR { if (/ # / && $1 !~ ex && $1 !~ skip) { want[$1] = $2; order[n++] = $1 } next }
+        / # / { got[$1] = $2 }
+        END {
+            for (i = 0; i < n; i++) {
+                k = order[i]
+                if (!(k in got)) { d++; if (d <= 5) s = s " " k " missing"
+                                   if (k ~ /^(mem\.uniqueWords|prog\.callPairs|prog\.methodsCalled)$/) gt++ }
+                else if (got[k] != want[k]) { d++; if (d <= 5) s = s " " k " " want[k] "->" got[k] }
+            }
+            if (d) printf "%d of %d fields differ:%s%s%s\n", d, n, s, (d > 5 ? " ..." : ""),
+                (gt == 3 && d == 3 ? " (the ground-truth fields, left out as by --no-ground-truth)" : "")
+        }' "$1" "$2"
+}
+# insn_lines FILE: trace lines without the result columns (register
+# written, memory address): seq, pc, symbol, encoding, disassembly
+insn_lines() { sed -E 's/  [^ =]+=0x[0-9a-f]{16}//; s/  \[0x[0-9a-f]+\]$//; s/ +$//' "$1"; }
+# labels_of_trace FILE N: "pc: disassembly" of the first N trace lines,
+# spaces collapsed, as a Kanata label
+labels_of_trace() {
+    insn_lines "$1" | head -"$2" | awk '{ pc = $2; sub(/^0+/, "", pc); $1 = $2 = $3 = $4 = ""
+        sub(/^ +/, ""); print pc ": " $0 }'
+}
+# labels_of_kanata FILE: the labels of the retired instructions, in order
+labels_of_kanata() {
+    awk -F'\t' '$1 == "L" && $3 == 0 { l[$2] = $4 } $1 == "R" && $4 == 0 { print l[$2] }' "$1" |
+        awk '{ sub(/^0+/, "", $1); $1 = $1; print }'   # pc without leading zeros, spaces collapsed
+}
+# tsv_rows FILE: the members of a --profile-out table
+tsv_rows() { awk -F'\t' 'NR > 2' "$1"; }
+# exact_profile FILE: kind, member, keys and exact count of every member, sorted
+exact_profile() { tsv_rows "$1" | cut -f1-5 | sort; }
+# profile_exact WHAT TSV REF_TSV: the exhaustive profile has members,
+# sampled == exact for each, and (REF_TSV given) is the functional one
+profile_exact() {
+    local r="" n e d
+    if [ ! -s "$2" ]; then r="no --profile-out table"
+    else
+        n=$(tsv_rows "$2" | wc -l)
+        e=$(tsv_rows "$2" | awk -F'\t' '{ s += $5 } END { print s + 0 }')
+        d=$(tsv_rows "$2" | awk -F'\t' '$5 != $6 { n++; if (n == 1) m = $2 " exact " $5 " sampled " $6 } END { if (n) print n " members differ, e.g. " m }')
+        if [ "$n" = 0 ] || [ "$e" = 0 ]; then r="empty profile ($n members, $e events)"
+        elif [ -n "$d" ]; then r="$d"
+        elif [ -n "${3:-}" ] && ! cmp -s <(exact_profile "$2") <(exact_profile "$3"); then
+            r="exact profile differs from functional's ($(diff <(exact_profile "$3") <(exact_profile "$2") | grep -c '^[<>]') lines)"
+        fi
+    fi
+    verdict "$1: ${n:-0} members, every sampled count == exact (${e:-0} events)${3:+, same as functional}" "$r"
+}
+# db_samples DB: cycles samples in the newest epoch of a DCPI database
+db_samples() { "$prof" "$1" 2>/dev/null | awk '$1 == "cycles" && NF == 3 { print $2; exit }'; }
+# db_all_samples DB: samples of every event in the newest epoch
+db_all_samples() { "$prof" "$1" 2>/dev/null |
+    awk 'NF == 3 && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+-[0-9]+$/ { s += $2 } END { print s + 0 }'; }
+# dcpi_db WHAT DB STATS REPORT: the database holds the program's profile,
+# every sample the driver took but those outside every image or lost
+# (dcpi.* of STATS), as many as REPORT's counter interrupts
+dcpi_db() {
+    local img s all taken unk lost ints r=""
+    img=$(ls -d "$2"/epoch-0001/"$workload".* 2>/dev/null | head -1)
+    s=$(db_samples "$2"); all=$(db_all_samples "$2")
+    taken=$(st dcpi.samples "$3"); unk=$(st dcpi.unknownImageSamples "$3"); lost=$(st dcpi.lostSamples "$3")
+    ints=$(grep -E '^ +counter [0-9]+: .* [0-9]+ interrupts' "$4" 2>/dev/null |
+           grep -oE '[0-9]+ interrupts' | awk '{ s += $1 } END { print s + 0 }')
+    if [ -z "$img" ] || [ ! -s "$img/cycles" ]; then r="no epoch-0001/$workload.*/cycles in the database"
+    elif ! grep -qxF "$(cd "$(dirname "$prog")" && pwd)/$workload" "$img/path"; then r="image path $(first "$img/path")"
+    elif [ -z "$s" ] || [ "$s" = 0 ]; then r="hps-dcpiprof finds ${s:-no} cycles samples"
+    elif [ -z "$taken" ] || [ "$taken" != "$ints" ]; then r="dcpi.samples ${taken:-missing}, the report's interrupts $ints"
+    elif [ "$all" != $((taken - ${unk:-0} - ${lost:-0})) ]; then
+        r="$all samples in the database, the driver took $taken, ${unk:-?} outside every image, ${lost:-?} lost"
+    fi
+    verdict "$1: the database holds the program's profile, $s cycles samples, $all in all (= dcpi.samples $taken - ${unk:-?} outside the images - ${lost:-?} lost)" "$r"
+}
+# profiled_stats WHAT STATS: profiling leaves the program's statistics
+# alone (every timing-independent field of the functional run but
+# sim.runtimeInsts, the instructions profiling added, which are counted)
+profiled_stats() {
+    local ri; ri=$(st sim.runtimeInsts "$2")
+    verdict "$1: the program's statistics are the functional run's, ${ri:-no} profiling instructions apart" \
+        "$(stats_diff "$fst" "$2" '^sim\.runtimeInsts$')$( [ -n "$ri" ] && [ "$ri" != 0 ] || echo " sim.runtimeInsts ${ri:-missing}")"
+}
+
+for isa in rv64 alpha-static; do
+    prog=$wl/$isa/$workload
+    if [ ! -x "$prog" ]; then
+        bad "$isa: no $prog (make BUILD=$build workloads)"; continue
+    fi
+    d=$tmp/$isa; mkdir -p "$d"
+    ref=$d/ref
+    run "$ref" "$prog" test; ref_rc=$rc
+    verdict "$isa: the plain functional run of $workload test prints $(wc -l <"$ref.out") lines (status $ref_rc)" \
+        "$( [ -s "$ref.out" ] || echo "no output: $(first "$ref.err")")"
+    # functional comes first: its files are the references of the timing models
+    fst=$d/functional.stats.txt; ftr=$d/functional.trace.txt; fev=""
+    for model in $models; do
+        cfg=(); [ $model = functional ] || cfg=(--config $model)
+        c=$d/$model; L="$isa $model"
+        timing=1; [ $model = functional ] && timing=0
+
+        # ---- stats ------------------------------------------------------------------
+        run "$c.stats" "${cfg[@]}" --stats "$c.stats.txt" "$prog" test
+        same_output "$L stats" "$c.stats"
+        cycles=$(st cpu.cycles "$c.stats.txt")
+        if [ $timing = 0 ]; then
+            r=""
+            for k in $nonzero_fields; do
+                v=$(st "$k" "$fst")
+                [ -n "$v" ] && [ "$v" != 0 ] || r="$r $k=${v:-missing}"
+            done
+            verdict "$L stats: $(grep -c ' # ' "$fst" 2>/dev/null) fields, $(st simInsts "$fst") instructions, the program's counts non-zero" \
+                "${r:+zero or missing:$r}"
+        else
+            r=$(stats_diff "$fst" "$c.stats.txt")
+            verdict "$L stats: every timing-independent field equals functional's" "$r"
+            verdict "$L stats: cpu.cycles ${cycles:-missing} > 0 and simCycles agrees" \
+                "$( { [ -n "$cycles" ] && [ "$cycles" != 0 ]; } || echo "cpu.cycles ${cycles:-missing}")$(
+                    [ "$(st simCycles "$c.stats.txt")" = "$cycles" ] || echo " simCycles $(st simCycles "$c.stats.txt")")"
+        fi
+
+        # ---- trace ------------------------------------------------------------------
+        run "$c.trace" "${cfg[@]}" --trace "$c.trace.txt" --trace-limit $trace_limit \
+            --stats "$c.trace.stats" "$prog" test
+        same_output "$L trace" "$c.trace"
+        n=$(grep -cE '^ *[0-9]+  [0-9a-f]{10}  [^ ]+ +[0-9a-f]{4,8}  [a-z]' "$c.trace.txt" 2>/dev/null)
+        all=$(wc -l <"$c.trace.txt" 2>/dev/null)
+        verdict "$L trace: exactly $trace_limit instruction lines" \
+            "$( [ "${n:-0}" = $trace_limit ] && [ "${all:-0}" = $trace_limit ] || echo "${all:-no file} lines, ${n:-0} of them instructions")"
+        if [ $timing = 1 ]; then
+            if [ ! -s "$c.trace.txt" ]; then r="the trace is empty"
+            elif cmp -s <(insn_lines "$c.trace.txt") <(insn_lines "$ftr"); then r=""
+            else r="differs from functional's at line $(cmp <(insn_lines "$c.trace.txt") <(insn_lines "$ftr") 2>&1 |
+                 grep -oE 'line [0-9]+|EOF on [^ ]+' | head -1)"; fi
+            verdict "$L trace: the same instructions as functional (pc, symbol, encoding, disassembly)" "$r"
+            verdict "$L trace: --trace leaves the cycles alone ($(st cpu.cycles "$c.trace.stats") = ${cycles:-?})" \
+                "$( [ -n "$cycles" ] && [ "$(st cpu.cycles "$c.trace.stats")" = "$cycles" ] || echo differ)"
+        fi
+
+        # ---- ground truth -------------------------------------------------------------------
+        run "$c.gt" "${cfg[@]}" --ground-truth "$c.gt.txt" --stats "$c.gt.stats" "$prog" test
+        if [ $timing = 0 ]; then
+            refused "$L ground-truth" "$c.gt"
+        else
+            same_output "$L ground-truth" "$c.gt"
+            rows=$(grep -c '^0x' "$c.gt.txt" 2>/dev/null)
+            tot=$(grep -E '^# total: cycles [0-9]+ = head_cycles [0-9]+ \+ drain [0-9]+' "$c.gt.txt" 2>/dev/null |
+                  sed -E 's/^# total: cycles ([0-9]+) = head_cycles ([0-9]+) \+ drain ([0-9]+).*/\1 \2 \3/')
+            read -r C H D <<<"${tot:-- - -}"
+            gc=$(st cpu.cycles "$c.gt.stats")
+            r=""
+            if [ "${rows:-0}" = 0 ]; then r="no rows"
+            elif [ -z "$tot" ]; then r="no '# total: cycles C = head_cycles H + drain D' line"
+            elif [ "$C" != $((H + D)) ]; then r="$C != $H + $D"
+            elif [ "$C" != "$gc" ] || [ "$C" = 0 ]; then r="total $C, cpu.cycles ${gc:-missing}"
+            fi
+            verdict "$L ground-truth: $rows rows, total cycles $C = head $H + drain $D = cpu.cycles" "$r"
+            read -r sc sh <<<"$(awk -F'\t' '/^0x/ { n += $3; h += $4 } END { print n + 0, h + 0 }' "$c.gt.txt" 2>/dev/null)"
+            si=$(st simInsts "$c.gt.stats")
+            # (the last instruction, the exit system call, may end the run unissued)
+            verdict "$L ground-truth: rows add up to head_cycles ($sh) and the instructions ($sc of ${si:-?})" \
+                "$( [ "$sh" = "$H" ] || echo "head_cycles column sums to $sh, total line says $H"
+                    [ -n "$si" ] && [ "$sc" -le "$si" ] && [ "$sc" -ge $((si - 1)) ] || echo "count column sums to $sc, simInsts ${si:-missing}")"
+            verdict "$L ground-truth: --ground-truth leaves the cycles alone ($gc = ${cycles:-?})" \
+                "$( [ -n "$cycles" ] && [ "$gc" = "$cycles" ] || echo differ)"
+        fi
+
+        # ---- pipeview -------------------------------------------------------------------------
+        run "$c.pv" "${cfg[@]}" --pipeview "$c.pv.txt" --stats "$c.pv.stats" "$prog" test
+        if [ $timing = 0 ]; then
+            refused "$L pipeview" "$c.pv"
+        else
+            same_output "$L pipeview" "$c.pv"
+            ni=$(grep -c '^I' "$c.pv.txt" 2>/dev/null)
+            labels_of_kanata "$c.pv.txt" >"$c.pv.labels" 2>/dev/null
+            nr=$(wc -l <"$c.pv.labels")
+            labels_of_trace "$ftr" "$nr" >"$c.pv.want"
+            r=""
+            if [ "$(head -1 "$c.pv.txt" 2>/dev/null)" != "$(printf 'Kanata\t0004')" ]; then r="no Kanata header: $(first "$c.pv.txt")"
+            elif [ "$nr" != $view_count ]; then r="$nr retired instructions ($ni I lines), expected $view_count"
+            elif ! cmp -s "$c.pv.labels" "$c.pv.want"; then
+                r="labels differ from the functional trace: $(diff "$c.pv.want" "$c.pv.labels" | grep '^[<>]' | head -2 | tr '\n' ' ')"
+            fi
+            verdict "$L pipeview: Kanata log of $nr retired instructions, the functional trace's first $view_count" "$r"
+            verdict "$L pipeview: --pipeview leaves the cycles alone" \
+                "$( [ -n "$cycles" ] && [ "$(st cpu.cycles "$c.pv.stats")" = "$cycles" ] || echo "$(st cpu.cycles "$c.pv.stats") != ${cycles:-?}")"
+        fi
+
+        # ---- acf ----------------------------------------------------------------------------
+        for acf in hot_method_all hot_call_pair_all; do
+            run "$c.$acf" "${cfg[@]}" --acf productions/$acf.acf --no-baseline --report "$c.$acf.rep" \
+                --profile-out "$c.$acf.tsv" --stats "$c.$acf.stats" "$prog" test
+            same_output "$L acf $acf" "$c.$acf"
+            if [ $timing = 0 ]; then profile_exact "$L acf $acf" "$c.$acf.tsv"
+            else profile_exact "$L acf $acf" "$c.$acf.tsv" "$d/functional.$acf.tsv"; fi
+            profiled_stats "$L acf $acf" "$c.$acf.stats"
+            verdict "$L acf $acf: the HPS report" \
+                "$(grep -q '^==== hps-sim HPS report' "$c.$acf.rep" 2>/dev/null || echo "no report: $(first "$c.$acf.err")")"
+        done
+
+        # ---- dcpi -----------------------------------------------------------------------------
+        db=$d/$model.db
+        run "$c.dcpi" "${cfg[@]}" --dcpi "$db" --stats "$c.dcpi.stats" "$prog" test
+        if [ $timing = 0 ]; then
+            refused "$L dcpi" "$c.dcpi"
+        else
+            same_output "$L dcpi" "$c.dcpi"
+            dcpi_db "$L dcpi" "$db" "$c.dcpi.stats" "$c.dcpi.err"
+            profiled_stats "$L dcpi" "$c.dcpi.stats"
+            verdict "$L dcpi: the report on stderr, estimated cycles and accuracy" \
+                "$(grep -q '^==== hps-sim DCPI report' "$c.dcpi.err" && grep -q '^estimated program cycles:' "$c.dcpi.err" &&
+                   grep -q '^accuracy' "$c.dcpi.err" || echo "no report: $(first "$c.dcpi.err")")"
+        fi
+
+        # ---- acf + dcpi ---------------------------------------------------------------------------
+        db=$d/$model.both.db
+        run "$c.both" "${cfg[@]}" --acf productions/hot_method_all.acf --dcpi "$db" --report "$c.both.rep" \
+            --profile-out "$c.both.tsv" --stats "$c.both.stats" "$prog" test
+        if [ $timing = 0 ]; then
+            refused "$L acf+dcpi (--dcpi needs a timing model)" "$c.both"
+        elif [ $rc = 2 ]; then
+            bad "$L acf+dcpi: refused (status 2): $(first "$c.both.err")"
+        else
+            same_output "$L acf+dcpi" "$c.both"
+            cat "$c.both.rep" "$c.both.err" >"$c.both.all" 2>/dev/null
+            verdict "$L acf+dcpi: both reports, HPS and DCPI" \
+                "$(grep -q '^==== hps-sim HPS report' "$c.both.all" || echo -n "no HPS report; "
+                   grep -q '^==== hps-sim DCPI report' "$c.both.all" || echo "no DCPI report")"
+            profile_exact "$L acf+dcpi hot_method_all" "$c.both.tsv" "$d/functional.hot_method_all.tsv"
+            dcpi_db "$L acf+dcpi" "$db" "$c.both.stats" "$c.both.all"
+            profiled_stats "$L acf+dcpi" "$c.both.stats"
+        fi
+
+        # ---- -d scripted ------------------------------------------------------------------------
+        # ('run' takes a count: 'c' is the shell's run to the end)
+        printf 'c\nstats\nquit\n' | "$sim" -d "${cfg[@]}" --stats "$c.sh.stats" "$prog" test \
+            >"$c.sh.out" 2>"$c.sh.err"; rc=${PIPESTATUS[1]}
+        verdict "$L shell: -d ends with the program's status ($rc)" \
+            "$( [ "$rc" = "$ref_rc" ] && grep -q "^program exited with status $ref_rc" "$c.sh.out" ||
+                echo "status $rc, functional $ref_rc; $(grep -h -m1 -E 'exited|error|expected' "$c.sh.out" "$c.sh.err")")"
+        awk '/^program exited/ { exit } on { print } /^next: / { on = 1 }' "$c.sh.out" >"$c.sh.guest"
+        verdict "$L shell: the program's output is the functional run's" \
+            "$(cmp -s "$c.sh.guest" "$ref.out" || echo "differs ($(wc -l <"$c.sh.guest") lines between the prompt and the exit, $(wc -l <"$ref.out") expected)")"
+        si=$(awk '$1 == "instructions" { v = $2 } END { print v }' "$c.sh.out")
+        sc=$(awk '$1 == "cpu.cycles" { v = $2 } END { print v }' "$c.sh.out")
+        r=""
+        [ -n "$si" ] && [ "$si" = "$(st simInsts "$fst")" ] || r="instructions ${si:-missing}, functional simInsts $(st simInsts "$fst")"
+        [ $timing = 1 ] && { [ -n "$sc" ] && [ "$sc" = "$cycles" ] || r="$r cpu.cycles ${sc:-missing}, batch ${cycles:-?}"; }
+        verdict "$L shell: stats prints the batch run's instructions${cycles:+ and cycles}" "$r"
+        if [ ! -s "$c.sh.stats" ]; then
+            bad "$L shell: --stats of an -d run: no file written"
+        else
+            verdict "$L shell: --stats of an -d run: every timing-independent field equals functional's" \
+                "$(stats_diff "$fst" "$c.sh.stats")"
+            [ $timing = 1 ] && verdict "$L shell: --stats of an -d run has the batch run's cycles" \
+                "$( [ "$(st cpu.cycles "$c.sh.stats")" = "$cycles" ] || echo "$(st cpu.cycles "$c.sh.stats") != ${cycles:-?}")"
+        fi
+
+        # ---- cut short: --max-insts --------------------------------------------------------------------
+        tr=$(st sim.truncated "$c.stats.txt")
+        verdict "$L cut: a whole run has sim.truncated 0 and no --max-insts message" \
+            "$( [ "$tr" = 0 ] || echo -n "sim.truncated ${tr:-missing}; "
+                ! grep -q -- '--max-insts' "$c.stats.err" || echo "stderr: $(grep -m1 -- '--max-insts' "$c.stats.err")")"
+        run "$c.cut" "${cfg[@]}" --max-insts $cut --stats "$c.cut.stats" "$prog" test
+        tr=$(st sim.truncated "$c.cut.stats"); si=$(st simInsts "$c.cut.stats")
+        verdict "$L cut: --max-insts $cut stops after $si instructions with sim.truncated ${tr:-missing} and says so" \
+            "$( [ "$si" = $cut ] || echo -n "simInsts ${si:-missing}; "
+                [ "$tr" = 1 ] || echo -n "sim.truncated ${tr:-missing}; "
+                grep -q -- '--max-insts' "$c.cut.err" || echo "no line naming --max-insts on stderr (status $rc)")"
+        run "$c.uncut" "${cfg[@]}" --max-insts 1G --stats "$c.uncut.stats" "$prog" test
+        same_output "$L cut: --max-insts 1G" "$c.uncut"
+        tr=$(st sim.truncated "$c.uncut.stats")
+        verdict "$L cut: --max-insts beyond the end: sim.truncated ${tr:-missing}, no message" \
+            "$( [ "$tr" = 0 ] || echo -n "sim.truncated ${tr:-missing}; "
+                ! grep -q -- '--max-insts' "$c.uncut.err" || echo "stderr: $(grep -m1 -- '--max-insts' "$c.uncut.err")")"
+        run "$c.cutacf" "${cfg[@]}" --max-insts $cut --acf productions/hot_method_all.acf \
+            --report "$c.cutacf.rep" --stats "$c.cutacf.stats" "$prog" test
+        S=$c.cutacf.stats
+        tr=$(st sim.truncated "$S"); si=$(st simInsts "$S")
+        verdict "$L cut: with --acf, simInsts $si = $cut, sim.truncated ${tr:-missing}, the message" \
+            "$( [ "$si" = $cut ] || echo -n "simInsts ${si:-missing}; "
+                [ "$tr" = 1 ] || echo -n "sim.truncated ${tr:-missing}; "
+                grep -q -- '--max-insts' "$c.cutacf.err" || echo "no line naming --max-insts on stderr (status $rc)")"
+        hc=$(st hps.cycles "$S"); hb=$(st hps.baseCycles "$S"); pc=$(st simCycles "$c.cut.stats")
+        verdict "$L cut: with --acf, the baseline is the plain cut run ($hb = $pc cycles) and the ACF adds cycles ($hc)" \
+            "$( [ -n "$hb" ] && [ "$hb" = "$pc" ] || echo -n "baseline ${hb:-missing} cycles, plain --max-insts run $pc; "
+                [ -n "$hc" ] && [ -n "$hb" ] && [ "$hc" -gt "$hb" ] 2>/dev/null ||
+                    echo "the ACF run took ${hc:-?} cycles, fewer than its baseline's ${hb:-?}: it stopped earlier in the program")"
+        ev=$(st hps.events::method "$S"); sa=$(st hps.samples::method "$S")
+        [ $timing = 0 ] && fev=$ev
+        verdict "$L cut: with --acf, the exhaustive profile is still exact ($sa samples of $ev events${fev:+, functional $fev})" \
+            "$( [ -n "$ev" ] && [ "$ev" != 0 ] && [ "$ev" = "$sa" ] || echo -n "samples ${sa:-missing} != events ${ev:-missing}; "
+                [ "$ev" = "${fev:-}" ] || echo "events ${ev:-missing}, functional ${fev:-missing}")"
+    done
+done
+
+echo "matrix: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
