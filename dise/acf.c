@@ -709,6 +709,107 @@ static bool dreg_number(parser_t *ps, const token_t *t, uint8_t *out)
 }
 
 /* ======================================================================== */
+/* Instruction fields                                                        */
+/* ======================================================================== */
+
+/* The rows of acf_fields.def: the parser's lookups, the printer's names and
+ * the lists of fields in error messages are all read from this table. */
+typedef enum { ACF_ADDR, ACF_INT, ACF_SIZE, ACF_REG, ACF_CLASS, ACF_OPCODE } field_kind_t;
+
+typedef struct field_def {
+    const char *word;           /* T.PC, ...                                  */
+    uint8_t pattern_place;      /* place in pattern lists; 0 = not testable   */
+    uint8_t field;              /* px_field_t                                 */
+    uint8_t kind;               /* field_kind_t of its pattern values         */
+    uint8_t operand_place;      /* place in operand lists; 0 = not an operand */
+    uint8_t src;                /* dise_src_t                                 */
+} field_def_t;
+
+static const field_def_t field_defs[] = {
+#define ACF_PATTERN(id_, kind_, place_) .field = id_, .kind = kind_, .pattern_place = place_,
+#define ACF_OPERAND(id_, place_) .src = id_, .operand_place = place_,
+#define ACF_FIELD(word_, pattern_, operand_) { .word = word_, pattern_ operand_ },
+#include "acf_fields.def"
+#undef ACF_FIELD
+#undef ACF_OPERAND
+#undef ACF_PATTERN
+};
+#define NFIELD_DEFS (sizeof field_defs / sizeof field_defs[0])
+
+/* The sets of fields that error messages list. */
+typedef enum {
+    FS_PATTERN,     /* fields a pattern can test                            */
+    FS_NUMERIC,     /* ... that compare as numbers (also with each other)   */
+    FS_RANGE,       /* ... that can be tested with 'in'                     */
+    FS_OPERAND      /* source operands of replacement instructions          */
+} field_set_t;
+
+static bool numeric_kind(int kind)
+{
+    return kind == ACF_ADDR || kind == ACF_INT || kind == ACF_SIZE;
+}
+
+/* The field's place in the lists of `set`, 0 if it is not in the set. */
+static unsigned field_place(const field_def_t *d, field_set_t set)
+{
+    if (set == FS_OPERAND) return d->operand_place;
+    if (!d->pattern_place) return 0;
+    if (set == FS_NUMERIC && !numeric_kind(d->kind)) return 0;
+    if (set == FS_RANGE && d->kind != ACF_ADDR) return 0;
+    return d->pattern_place;
+}
+
+/* The words of `set` in the order of their places, separated by ", " and,
+ * before the last one, by `last` (", ", " or ", " and "). */
+static const char *field_list(field_set_t set, const char *last, char *buf, size_t n)
+{
+    size_t count = 0, done = 0, len = 0;
+    for (size_t k = 0; k < NFIELD_DEFS; k++) count += field_place(&field_defs[k], set) != 0;
+    buf[0] = '\0';
+    for (unsigned place = 1; place <= UINT8_MAX && done < count; place++)
+        for (size_t k = 0; k < NFIELD_DEFS; k++) {
+            if (field_place(&field_defs[k], set) != place) continue;
+            const char *sep = done == 0 ? "" : done + 1 == count ? last : ", ";
+            int w = snprintf(buf + len, n - len, "%s%s", sep, field_defs[k].word);
+            if (w < 0 || (size_t)w >= n - len) return buf;       /* truncated */
+            len += (size_t)w;
+            done++;
+        }
+    return buf;
+}
+
+/* The field spelled by t, or NULL. */
+static const field_def_t *field_named(const token_t *t)
+{
+    for (size_t k = 0; k < NFIELD_DEFS; k++)
+        if (is_word(t, field_defs[k].word)) return &field_defs[k];
+    return NULL;
+}
+
+/* The field whose px_field_t is f, or NULL. */
+static const field_def_t *pattern_def(unsigned f)
+{
+    for (size_t k = 0; k < NFIELD_DEFS; k++)
+        if (field_defs[k].pattern_place && field_defs[k].field == f) return &field_defs[k];
+    return NULL;
+}
+
+/* The field whose dise_src_t is src, or NULL. */
+static const field_def_t *operand_def(unsigned src)
+{
+    for (size_t k = 0; k < NFIELD_DEFS; k++)
+        if (field_defs[k].operand_place && field_defs[k].src == src) return &field_defs[k];
+    return NULL;
+}
+
+/* field_kind_t of a px_field_t, -1 for none. */
+static int field_kind(int f)
+{
+    const field_def_t *d = f < 0 ? NULL : pattern_def((unsigned)f);
+    return d ? d->kind : -1;
+}
+
+/* ======================================================================== */
 /* Parser: patterns                                                          */
 /* ======================================================================== */
 
@@ -729,24 +830,11 @@ static bool add_binary(parser_t *ps, const token_t *where, uint8_t kind, int32_t
     return add_node(ps, where, (dise_node_t){ .kind = kind, .a = a, .b = b }, idx);
 }
 
-/* Fields a pattern can test; PF_OPCODE is not a px_field_t. */
-enum { PF_OPCODE = 100 };
-
+/* The px_field_t a pattern names with t, or -1. */
 static int pattern_field(const token_t *t)
 {
-    static const struct { const char *name; int field; } fields[] = {
-        { "T.OPCLASS", FLD_OPCLASS }, { "T.OPCODE", PF_OPCODE }, { "T.PC", FLD_PC },
-        { "T.TARGET", FLD_TARGET }, { "T.RD", FLD_RD }, { "T.RS1", FLD_RS1 },
-        { "T.RS2", FLD_RS2 }, { "T.IMM", FLD_IMM }, { "T.MEMSIZE", FLD_MEMSIZE },
-    };
-    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
-        if (is_word(t, fields[k].name)) return fields[k].field;
-    return -1;
-}
-
-static bool numeric_field(int f)
-{
-    return f == FLD_PC || f == FLD_TARGET || f == FLD_IMM || f == FLD_MEMSIZE;
+    const field_def_t *d = field_named(t);
+    return d && d->pattern_place ? d->field : -1;
 }
 
 static int cmp_of(const token_t *t)
@@ -879,8 +967,11 @@ static bool parse_symbol_range(parser_t *ps, int field, int32_t *out)
 /* field in name | field in [lo, hi) */
 static bool parse_in_term(parser_t *ps, int field, const token_t *fld, int32_t *out)
 {
-    if (field != FLD_PC && field != FLD_TARGET)
-        return fail_tok(ps, fld, "only T.PC and T.TARGET can be tested with 'in'");
+    if (field_kind(field) != ACF_ADDR) {
+        char list[128];
+        return fail_tok(ps, fld, "only %s can be tested with 'in'",
+                        field_list(FS_RANGE, " and ", list, sizeof list));
+    }
     if (cur(ps)->kind == TK_IDENT) return parse_symbol_range(ps, field, out);
     const token_t *open = cur(ps);
     if (!expect(ps, TK_LBRACK, "a function name or '[' after 'in'")) return false;
@@ -903,7 +994,8 @@ static bool parse_compare(parser_t *ps, int field, const token_t *fld, const tok
 {
     dise_node_t node = { .kind = PX_CMP, .cmp = (uint8_t)cmp, .field = (uint8_t)field };
     const token_t *t = cur(ps);
-    if (field == FLD_RD || field == FLD_RS1 || field == FLD_RS2) {
+    int kind = field_kind(field);
+    if (kind == ACF_REG) {
         if (cmp != CMP_EQ && cmp != CMP_NE)
             return fail_tok(ps, op, "a register field can only be compared with == or !=");
         if (!parse_register(ps, field, &node.value)) return false;
@@ -911,17 +1003,19 @@ static bool parse_compare(parser_t *ps, int field, const token_t *fld, const tok
     }
     if (is_field_word(t)) {
         int f2 = pattern_field(t);
-        if (!numeric_field(f2))
-            return fail_tok(ps, t, "'%.*s' cannot be compared with %.*s: expected a number, or "
-                            "T.PC, T.TARGET, T.IMM or T.MEMSIZE", (int)(t->len > 40 ? 40 : t->len),
-                            t->text, (int)fld->len, fld->text);
+        if (!numeric_kind(field_kind(f2))) {
+            char list[160];
+            return fail_tok(ps, t, "'%.*s' cannot be compared with %.*s: expected a number, or %s",
+                            (int)(t->len > 40 ? 40 : t->len), t->text, (int)fld->len, fld->text,
+                            field_list(FS_NUMERIC, " or ", list, sizeof list));
+        }
         advance(ps);
         node.kind = PX_CMP_FIELD;
         node.field2 = (uint8_t)f2;
         return add_node(ps, fld, node, out);
     }
     int64_t v;
-    if (!parse_int(ps, field == FLD_IMM, "a number or a field after the comparison", &v)) return false;
+    if (!parse_int(ps, kind == ACF_INT, "a number or a field after the comparison", &v)) return false;
     node.value = (uint64_t)v;
     return add_node(ps, fld, node, out);
 }
@@ -932,11 +1026,12 @@ static bool parse_term(parser_t *ps, int32_t *out)
     int field = pattern_field(fld);
     if (field < 0) {
         int n = fld->len > 40 ? 40 : (int)fld->len;
-        if (is_word(fld, "T.INSN") || is_word(fld, "T.EA"))
+        char list[160];
+        if (field_named(fld))
             return fail_tok(ps, fld, "%.*s cannot be tested in a pattern (it is a replacement operand)",
                             n, fld->text);
-        return fail_tok(ps, fld, "unknown field '%.*s': expected T.OPCLASS, T.OPCODE, T.PC, T.TARGET, "
-                        "T.RD, T.RS1, T.RS2, T.IMM or T.MEMSIZE", n, fld->text);
+        return fail_tok(ps, fld, "unknown field '%.*s': expected %s", n, fld->text,
+                        field_list(FS_PATTERN, " or ", list, sizeof list));
     }
     const token_t *op = cur(ps);
     if (is_word(op, "in")) {
@@ -950,11 +1045,12 @@ static bool parse_term(parser_t *ps, int32_t *out)
         return fail_expected(ps, op, buf);
     }
     advance(ps);
-    if (field == FLD_OPCLASS || field == PF_OPCODE) {
+    int kind = field_kind(field);
+    if (kind == ACF_CLASS || kind == ACF_OPCODE) {
         if (cmp != CMP_EQ && cmp != CMP_NE)
             return fail_tok(ps, op, "%.*s can only be compared with == or !=", (int)fld->len, fld->text);
-        return field == FLD_OPCLASS ? parse_class_term(ps, op, cmp, out)
-                                    : parse_opcode_term(ps, op, cmp, out);
+        return kind == ACF_CLASS ? parse_class_term(ps, op, cmp, out)
+                                 : parse_opcode_term(ps, op, cmp, out);
     }
     return parse_compare(ps, field, fld, op, cmp, out);
 }
@@ -982,8 +1078,10 @@ static bool parse_primary(parser_t *ps, unsigned depth, int32_t *out)
         return add_node(ps, t, node, out);
     }
     if (is_field_word(t)) return parse_term(ps, out);
-    return fail_expected(ps, t, "a pattern term (T.OPCLASS, T.OPCODE, T.PC, T.TARGET, T.RD, T.RS1, "
-                                "T.RS2, T.IMM, T.MEMSIZE, overflow_N, zero_N), '!' or '('");
+    char list[160], what[224];
+    snprintf(what, sizeof what, "a pattern term (%s, overflow_N, zero_N), '!' or '('",
+             field_list(FS_PATTERN, ", ", list, sizeof list));
+    return fail_expected(ps, t, what);
 }
 
 static bool parse_not(parser_t *ps, unsigned depth, int32_t *out)
@@ -1095,12 +1193,8 @@ static bool parse_ctl_list(parser_t *ps, raw_ctl_t **items, size_t *n, size_t *c
 /* A source operand: number, parameter, dK, T.field or counter_N. */
 static bool parse_src(parser_t *ps, raw_insn_t *ri)
 {
-    static const struct { const char *name; uint8_t src; } fields[] = {
-        { "T.PC", SRC_T_PC }, { "T.TARGET", SRC_T_TARGET }, { "T.IMM", SRC_T_IMM },
-        { "T.OPCLASS", SRC_T_OPCLASS }, { "T.EA", SRC_T_EA }, { "T.RS1", SRC_T_RS1 },
-        { "T.RS2", SRC_T_RS2 }, { "T.RD", SRC_T_RD },
-    };
     const token_t *t = cur(ps);
+    const field_def_t *d = field_named(t);
     uint64_t n;
     if (t->kind == TK_NUM || t->kind == TK_MINUS) {
         ri->src = SRC_CONST;
@@ -1121,15 +1215,17 @@ static bool parse_src(parser_t *ps, raw_insn_t *ri)
         ri->value = k;
         return true;
     }
-    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
-        if (is_word(t, fields[k].name)) {
-            advance(ps);
-            ri->src = fields[k].src;
-            return true;
-        }
-    if (!is_name(t))
-        return fail_expected(ps, t, "a source operand (a number, a parameter, d0..d15, T.PC, T.TARGET, "
-                                    "T.IMM, T.OPCLASS, T.EA, T.RS1, T.RS2, T.RD or counter_N)");
+    if (d && d->operand_place) {
+        advance(ps);
+        ri->src = d->src;
+        return true;
+    }
+    if (!is_name(t)) {
+        char list[160], what[224];
+        snprintf(what, sizeof what, "a source operand (a number, a parameter, d0..d15, %s or counter_N)",
+                 field_list(FS_OPERAND, ", ", list, sizeof list));
+        return fail_expected(ps, t, what);
+    }
     advance(ps);
     ri->src = SRC_PARAM;
     return make_ref(ps, t, &ri->ref);
@@ -2006,14 +2102,11 @@ void dise_program_free(dise_program_t *p)
 /* ======================================================================== */
 
 static const char *const cmp_words[] = { "==", "!=", "<", "<=", ">", ">=" };
-static const char *const field_words[] = {
-    [FLD_PC] = "T.PC", [FLD_TARGET] = "T.TARGET", [FLD_RD] = "T.RD", [FLD_RS1] = "T.RS1",
-    [FLD_RS2] = "T.RS2", [FLD_IMM] = "T.IMM", [FLD_MEMSIZE] = "T.MEMSIZE", [FLD_OPCLASS] = "T.OPCLASS",
-};
-
+/* The word of a node's field; T.OPCODE is only written by PX_OPCODE nodes. */
 static const char *field_word(unsigned f)
 {
-    return f < sizeof field_words / sizeof field_words[0] && field_words[f] ? field_words[f] : "T.PC";
+    const field_def_t *d = pattern_def(f);
+    return d && d->kind != ACF_OPCODE ? d->word : "T.PC";
 }
 
 static void print_class(uint64_t cls, FILE *out)
@@ -2037,10 +2130,10 @@ static void print_register(const dise_program_t *p, uint64_t r, FILE *out)
     else fprintf(out, "%" PRIu64, r);
 }
 
-static void print_value(unsigned field, uint64_t v, FILE *out)
+static void print_value(int kind, uint64_t v, FILE *out)
 {
-    if (field == FLD_IMM) fprintf(out, "%" PRId64, (int64_t)v);
-    else if (field == FLD_MEMSIZE && v <= INT64_MAX) fprintf(out, "%" PRIu64, v);
+    if (kind == ACF_INT) fprintf(out, "%" PRId64, (int64_t)v);
+    else if (kind == ACF_SIZE && v <= INT64_MAX) fprintf(out, "%" PRIu64, v);
     else fprintf(out, "0x%" PRIx64, v);
 }
 
@@ -2073,13 +2166,15 @@ static void print_pattern(const dise_program_t *p, int32_t i, unsigned depth, FI
         if (p->isa && n->value < p->isa->table_size) fprintf(out, "(T.OPCODE == %s)", p->isa->table[n->value].name);
         else fprintf(out, "(T.OPCODE == op%" PRIu64 ")", n->value);
         break;
-    case PX_CMP:
+    case PX_CMP: {
+        int kind = field_kind(n->field);
         fprintf(out, "(%s %s ", field_word(n->field), cmp_words[n->cmp % 6]);
-        if (n->field == FLD_RD || n->field == FLD_RS1 || n->field == FLD_RS2) print_register(p, n->value, out);
-        else if (n->field == FLD_OPCLASS) print_class(n->value, out);
-        else print_value(n->field, n->value, out);
+        if (kind == ACF_REG) print_register(p, n->value, out);
+        else if (kind == ACF_CLASS) print_class(n->value, out);
+        else print_value(kind, n->value, out);
         fputc(')', out);
         break;
+    }
     case PX_CMP_FIELD:
         fprintf(out, "(%s %s %s)", field_word(n->field), cmp_words[n->cmp % 6], field_word(n->field2));
         break;
@@ -2098,15 +2193,11 @@ static void print_pattern(const dise_program_t *p, int32_t i, unsigned depth, FI
 
 static void print_uop_src(const dise_program_t *p, uint8_t src, int64_t v, FILE *out)
 {
-    static const char *const fields[] = {
-        [SRC_T_PC] = "T.PC", [SRC_T_TARGET] = "T.TARGET", [SRC_T_IMM] = "T.IMM",
-        [SRC_T_OPCLASS] = "T.OPCLASS", [SRC_T_EA] = "T.EA", [SRC_T_RS1] = "T.RS1",
-        [SRC_T_RS2] = "T.RS2", [SRC_T_RD] = "T.RD",
-    };
+    const field_def_t *d = operand_def(src);
     if (src == SRC_PARAM && v >= 0 && (size_t)v < p->nparams) fputs(p->params[v].name, out);
     else if (src == SRC_DREG) fprintf(out, "d%" PRId64, v);
     else if (src == SRC_COUNTER) fprintf(out, "counter_%" PRId64, v);
-    else if (src >= SRC_T_PC && src <= SRC_T_RD) fputs(fields[src], out);
+    else if (d) fputs(d->word, out);
     else fprintf(out, "%" PRId64, v);
 }
 

@@ -13,9 +13,9 @@
  * instructions cost nothing).  At run time dise_match() looks up the flags
  * sampled at decode, runs the micro-ops of every match and returns the
  * instantiated replacement of the first match that has one;
- * exec_candidate() then runs the instruction, or diverts the step into the
- * replacement sequence, which the run loops walk through dise_step()
- * (dise_engine.h).  The multi-match rules are in dise/README.md.
+ * exec_candidate() then runs the instruction, or starts the replacement
+ * sequence instead (the instruction does not retire), which the run loop
+ * (sim/engine.c) walks through dise_step_seq() (dise_engine.h).  The multi-match rules are in dise/README.md.
  *
  * The engine also routes the instructions whose events the exact profiles
  * record one by one (hps_truth.h) through exec_recorded(), and adds the
@@ -518,7 +518,7 @@ static void dop_bnez(cpu_t *c, insn_t *i)
     if (c->reg[i->rs1] != 0) c->dise->branch_to = (int32_t)i->target;
 }
 static void dop_jump(cpu_t *c, insn_t *i) { c->dise->branch_to = (int32_t)i->target; }
-static void dop_call(cpu_t *c, insn_t *i) { (void)c; (void)i; }  /* dise_step calls the handler */
+static void dop_call(cpu_t *c, insn_t *i) { (void)c; (void)i; }  /* dise_step_seq calls it */
 
 static const char *const dop_names[DOP_COUNT] = {
     "T.INSN", "call", "mov", "add", "sub", "beqz", "bnez", "j"

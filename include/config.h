@@ -31,7 +31,16 @@ typedef struct config {
 /* Values of the enum parameters: the index of the name in its choices.
  * l1i/l1d/l2.repl hold repl_policy_t (cache.h), bpred.kind bpred_kind_t
  * (bpred.h); test_config.c checks the orders agree. */
-enum { CFG_MODEL_FUNCTIONAL, CFG_MODEL_INORDER5, CFG_MODEL_EV5, CFG_MODEL_OOO };
+/* `model`: "functional" runs no timing model; every other value has its
+ * row in the timing models' table (pipeline/timing.c, keyed by the
+ * CFG_MODEL_ value).  The parameter's choices are made from this list. */
+#define CFG_MODEL_LIST(X) X(FUNCTIONAL, "functional") X(INORDER5, "inorder5") \
+                          X(EV5, "ev5") X(OOO, "ooo")
+#define CFG_MODEL_ENUM(id, name) CFG_MODEL_##id,
+enum { CFG_MODEL_LIST(CFG_MODEL_ENUM) CFG_MODEL_COUNT };
+#undef CFG_MODEL_ENUM
+#define CFG_MODEL_CHOICE(id, name) "|" name
+#define CFG_MODEL_CHOICES (CFG_MODEL_LIST(CFG_MODEL_CHOICE) + 1)
 enum { CFG_RESOLVE_ID, CFG_RESOLVE_EX, CFG_RESOLVE_MEM };
 
 typedef struct cfg_param {

@@ -73,8 +73,13 @@ typedef enum {
 
 typedef enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } px_cmp_t;
 
-typedef enum {      /* instruction fields a pattern can test                 */
-    FLD_PC, FLD_TARGET, FLD_RD, FLD_RS1, FLD_RS2, FLD_IMM, FLD_MEMSIZE, FLD_OPCLASS
+typedef enum {      /* instruction fields a pattern can test: FLD_PC, ..., from
+                       the rows of acf_fields.def with a pattern column      */
+#define ACF_FIELD(word, pattern, operand) pattern
+#define ACF_PATTERN(id, kind, place) id,
+#include "acf_fields.def"
+#undef ACF_PATTERN
+#undef ACF_FIELD
 } px_field_t;
 
 /* Operation-class keywords: groups over the IF_* flags and the exact
@@ -117,12 +122,13 @@ typedef enum {      /* where a DOP_MOV / DOP_ADD operand comes from          */
     SRC_CONST,      /* value                                                 */
     SRC_PARAM,      /* the ACF parameter number `value` (current value)      */
     SRC_DREG,       /* DISE-private register d<value>                        */
-    SRC_T_PC,       /* the matched instruction's pc                          */
-    SRC_T_TARGET,   /* its target: static, or computed from the register    */
-    SRC_T_IMM,      /* its immediate                                         */
-    SRC_T_OPCLASS,  /* its opclass_t                                         */
-    SRC_T_EA,       /* effective address of a load/store (base reg + imm)    */
-    SRC_T_RS1, SRC_T_RS2, SRC_T_RD,   /* value of that program register     */
+    /* SRC_T_PC, ...: a field of the matched instruction, from the rows of
+     * acf_fields.def with an operand column                                */
+#define ACF_FIELD(word, pattern, operand) operand
+#define ACF_OPERAND(id, place) id,
+#include "acf_fields.def"
+#undef ACF_OPERAND
+#undef ACF_FIELD
     SRC_COUNTER     /* current value of HPS counter `value` (1-based)        */
 } dise_src_t;
 

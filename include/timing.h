@@ -85,12 +85,17 @@ static inline void timing_step(timing_t *t, cpu_t *c, const insn_t *in)
     c->cycle = h->cycles;
 }
 
-/* The timing models, one row each: --config's `model` names a row. */
+/* The timing models, one row each, keyed by the configuration's `model`.  A
+ * model with state of its own beyond the shared machine (caches,
+ * predictors, scoreboard in struct timing) builds, reports and frees it
+ * through its row. */
 typedef struct timing_model {
-    const char *name;           /* as in the configuration's `model`        */
-    int cfg_model;              /* its value in config_t.model             */
+    int cfg_model;              /* its `model` value (config.h CFG_MODEL_)  */
     timing_insn_fn time_insn;
     bool static_schedule;       /* has a meaningful static schedule (DCPI)  */
+    void *(*new_state)(const struct config *cfg);
+    void (*free_state)(void *state);
+    void (*state_stats)(const void *state, uint64_t cycles, stats_t *out);
 } timing_model_t;
 extern const timing_model_t timing_models[];
 extern const size_t timing_model_count;

@@ -230,7 +230,7 @@ struct ooo {
     uint64_t forwarded_loads, insts;
 };
 
-ooo_t *ooo_new(const config_t *cfg)
+void *ooo_new(const config_t *cfg)
 {
     ooo_t *o = xcalloc(1, sizeof *o);
     o->fetch_width = (unsigned)cfg->ooo_fetch_width;
@@ -258,8 +258,9 @@ ooo_t *ooo_new(const config_t *cfg)
     return o;
 }
 
-void ooo_free(ooo_t *o)
+void ooo_free(void *state)
 {
+    ooo_t *o = state;
     if (!o) return;
     free(o->fetch_buffer.v);
     free(o->rob.v);
@@ -505,7 +506,7 @@ static void release(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint
 
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    ooo_t *o = t->ooo;
+    ooo_t *o = t->model_state;
     why_t front, issue_why, exec_why;
     uint8_t rcause;
     uint64_t prev_g = o->grad_cycle;
@@ -531,8 +532,9 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 
 /* ---- statistics ------------------------------------------------------------------------- */
 
-void ooo_stats(const ooo_t *o, uint64_t cycles, stats_t *s)
+void ooo_stats(const void *state, uint64_t cycles, stats_t *s)
 {
+    const ooo_t *o = state;
     char name[64], desc[128];
     for (int k = 0; k < DS_COUNT; k++) {
         snprintf(name, sizeof name, "cpu.ooo.dispatchStallCycles::%s", dispatch_names[k]);

@@ -28,9 +28,9 @@ const char *const stall_names[STALL_COUNT] = {
 /* ---- the models ------------------------------------------------------------ */
 
 const timing_model_t timing_models[] = {
-    { "inorder5", CFG_MODEL_INORDER5, time_inorder5, true },
-    { "ev5",      CFG_MODEL_EV5,      time_ev5,      true },
-    { "ooo",      CFG_MODEL_OOO,      time_ooo,      false },
+    { CFG_MODEL_INORDER5, time_inorder5, true,  NULL,    NULL,     NULL },
+    { CFG_MODEL_EV5,      time_ev5,      true,  NULL,    NULL,     NULL },
+    { CFG_MODEL_OOO,      time_ooo,      false, ooo_new, ooo_free, ooo_stats },
 };
 const size_t timing_model_count = sizeof timing_models / sizeof timing_models[0];
 
@@ -164,7 +164,8 @@ timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
         return NULL;
     }
     t->iq_ring = xcalloc(t->p.iq_entries, sizeof *t->iq_ring);
-    if (t->p.model == CFG_MODEL_OOO) t->ooo = ooo_new(cfg);
+    t->model = model;
+    if (model->new_state) t->model_state = model->new_state(cfg);
     t->fetch_line = ~0ull;
     t->fetch_block = ~0ull;
     return t;
@@ -315,7 +316,7 @@ void timing_stats(const timing_t *t, const cpu_t *c, stats_t *s)
     tlb_stats(t->itlb, s);
     tlb_stats(t->dtlb, s);
     if (t->wbuf) write_buffer_stats(t->wbuf, s);
-    if (t->ooo) ooo_stats(t->ooo, t->cycles, s);
+    if (t->model->state_stats) t->model->state_stats(t->model_state, t->cycles, s);
     bpred_stats(t->bp, s);
 }
 
@@ -439,7 +440,7 @@ void timing_free(timing_t *t)
     free(t->iq_ring);
     free(t->recent);
     free(t->recent_insn);
-    ooo_free(t->ooo);
+    if (t->model && t->model->free_state) t->model->free_state(t->model_state);
     free(t->gt);
     free(t);
 }

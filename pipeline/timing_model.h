@@ -101,7 +101,8 @@ struct timing {
     pipeview_t pv;
     bool views;
 
-    struct ooo *ooo;                  /* the out-of-order model's state (ooo.c) */
+    const timing_model_t *model;      /* the model's row                     */
+    void *model_state;                /* its own state (ooo.c's), or NULL    */
     struct pmu *pmu;                  /* performance counters, or NULL       */
     bool keep_truth;                  /* record the per-pc ground truth      */
 
@@ -302,8 +303,8 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 /* The out-of-order model's own state and statistics (ooo.c). */
 typedef struct ooo ooo_t;
 struct config;
-ooo_t *ooo_new(const struct config *cfg);
-void ooo_free(ooo_t *o);
-void ooo_stats(const ooo_t *o, uint64_t cycles, stats_t *out);
+void *ooo_new(const struct config *cfg);
+void ooo_free(void *state);
+void ooo_stats(const void *state, uint64_t cycles, stats_t *out);
 
 #endif /* HPS_TIMING_MODEL_H */

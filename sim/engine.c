@@ -260,7 +260,7 @@ ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
 
 /* Every combination of features, compiled from the one body. */
 #define LOOP_VARIANT(F) \
-    static void loop_##F(cpu_t *c, void *ctx) { engine_loop(ctx, c, F); }
+    static __attribute__((aligned(64))) void loop_##F(cpu_t *c, void *ctx) { engine_loop(ctx, c, F); }
 #define LOOP_VARIANTS(X) \
     X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) \
     X(17) X(19) X(21) X(23) X(25) X(27) X(29) X(31)

@@ -1,7 +1,7 @@
 /*
  * shell.c - the interactive teaching shell (see shell.h): a command loop
  * over a stopped guest.  Execution always goes through the same run loops
- * as a batch run (cpu_run, timing_run) with an absolute instruction limit,
+ * as a batch run (engine_run) with an absolute instruction limit,
  * so stepping one instruction at a time gives exactly the cycles of an
  * uninterrupted run.  Going back replays from the start with the guest's
  * output off; output the user has already seen is not written twice.

@@ -61,9 +61,9 @@ typedef struct result {
 void run_code(const char *model, const char *const *sets, const uint32_t *code, size_t len,
               size_t n, result_t *r);
 
-/* The same with performance counters (timing_run_pmu); n counts the
- * interrupt handler's instructions too.  The pmu's statistics are added to
- * r->stats. */
+/* The same with performance counters (attached to the run); n counts
+ * program instructions (the interrupt handler's are not counted).  The
+ * pmu's statistics are added to r->stats. */
 struct pmu;
 void run_code_pmu(const char *model, const char *const *sets, const uint32_t *code, size_t len,
                   size_t n, struct pmu *pmu, result_t *r);
