@@ -26,6 +26,14 @@ void cpu_init(cpu_t *c, const isa_t *isa, mem_t *mem)
     c->event_at = UINT64_MAX;
 }
 
+cpu_t *cpu_new(const isa_t *isa, mem_t *mem)
+{
+    size_t size = (sizeof(cpu_t) + 4095) & ~(size_t)4095;
+    cpu_t *c = aligned_alloc(4096, size);
+    if (c) cpu_init(c, isa, mem);
+    return c;
+}
+
 _Noreturn void cpu_stop(cpu_t *c, stop_reason_t why, uint64_t info)
 {
     c->stop = why;

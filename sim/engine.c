@@ -258,9 +258,15 @@ ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
     }
 }
 
-/* Every combination of features, compiled from the one body. */
+/* Every combination of features, compiled from the one body.  Each starts
+ * a page of its own: the speed of the dispatch loop (an indirect call per
+ * instruction) swung by 25% between builds that differed only in where the
+ * loop landed; page-aligned, the low address bits the branch predictors
+ * index with stay the same whatever else changes (measured on the twelve
+ * workloads: from 17% faster to 8% slower than the previous loops). */
 #define LOOP_VARIANT(F) \
-    static __attribute__((aligned(64))) void loop_##F(cpu_t *c, void *ctx) { engine_loop(ctx, c, F); }
+    static __attribute__((aligned(4096))) void loop_##F(cpu_t *c, void *ctx) \
+    { engine_loop(ctx, c, F); }
 #define LOOP_VARIANTS(X) \
     X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) \
     X(17) X(19) X(21) X(23) X(25) X(27) X(29) X(31)

@@ -337,9 +337,8 @@ static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const s
     }
     uint8_t random16[16];
     sys_random_bytes(g->sys, random16, sizeof random16);
-    g->cpu = calloc(1, sizeof *g->cpu);
+    g->cpu = cpu_new(isa, g->mem);
     if (!g->cpu) bad_input("out of host memory");
-    cpu_init(g->cpu, isa, g->mem);
     if (isa->elf_machine == EM_ALPHA) al_fp_init(g->cpu);   /* Linux's initial FPCR */
     g->cpu->sys = g->sys;
     g->cpu->symtab = symtab;
