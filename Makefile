@@ -20,7 +20,7 @@ BUILD   ?= build
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-           -Iinclude -Isim -Isim/isa/rv64 -Isim/isa/alpha -Iproductions/runtime -MMD -MP
+           -Iinclude -Isim -Isim/cli -Isim/isa/rv64 -Isim/isa/alpha -Iproductions/runtime -MMD -MP
 LDLIBS  += -lelf -lopcodes-multiarch -lbfd-multiarch -linih -lreadline -lm
 
 RV_CC      ?= riscv64-linux-gnu-gcc
@@ -33,8 +33,8 @@ DEBIAN_PKGS = gcc make libc6-dev pkg-config \
               libelf-dev binutils-multiarch-dev libreadline-dev libcmocka-dev \
               libinih-dev qemu-user python3-matplotlib python3-numpy
 
-SIM_SRCS  := $(wildcard sim/*.c sim/isa/rv64/*.c sim/isa/alpha/*.c pipeline/*.c dise/*.c dcpi/*.c)
-MAIN_SRC  := sim/main.c
+SIM_SRCS  := $(wildcard sim/*.c sim/cli/*.c sim/isa/rv64/*.c sim/isa/alpha/*.c pipeline/*.c dise/*.c dcpi/*.c)
+MAIN_SRC  := sim/cli/main.c
 LIB_SRCS  := $(filter-out $(MAIN_SRC),$(SIM_SRCS))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJ  := $(MAIN_SRC:%.c=$(BUILD)/%.o)
@@ -128,7 +128,7 @@ clean:
          $(UNIT_HELPER_OBJS:.o=.d) $(UNIT_BINS:%=%.d)
 
 # ---- README's usage block: hps-sim --help ---------------------------------
-# The options are declared once (sim/options.def) and --help is generated
+# The options are declared once (sim/cli/options.def) and --help is generated
 # from them; this puts that text between <!-- usage:begin --> and
 # <!-- usage:end --> in README.md.  tests/docs fails while it is stale.
 .PHONY: readme-usage

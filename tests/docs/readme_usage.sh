@@ -2,7 +2,7 @@
 # readme_usage.sh HPS_SIM [README] - README.md with its usage block made
 # current, on stdout: the lines between "<!-- usage:begin -->" and
 # "<!-- usage:end -->" become the output of `HPS_SIM --help` in a ```text
-# fence (the options are declared once, in sim/options.def; --help is
+# fence (the options are declared once, in sim/cli/options.def; --help is
 # generated from them).  `make readme-usage` writes the result back;
 # tests/docs/run.sh compares it with README.md.  Exits 1 with a message on
 # stderr when --help fails or the markers are missing, repeated or out of

@@ -3,7 +3,7 @@
 # "<!-- usage:begin -->" and "<!-- usage:end -->") must be exactly
 # `hps-sim --help` in a ```text fence, as `make readme-usage` writes it, and
 # every line of --help must fit in 80 columns.  The options are declared
-# once in sim/options.def, so a stale README block means an option changed
+# once in sim/cli/options.def, so a stale README block means an option changed
 # without `make readme-usage`.
 # Prints "PASS name" / "FAIL name: why" lines and ends with
 # "N passed, M failed"; the exit status is nonzero when anything failed.
