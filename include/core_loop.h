@@ -21,14 +21,20 @@ static inline insn_t *core_lookup(cpu_t *c, uint64_t pc, uint64_t *page_base, in
     return in;
 }
 
-/* One instruction: count, advance pc, execute.  stop_pc names the
- * instruction being executed in case it faults. */
-static inline void core_step(cpu_t *c, insn_t *in, uint64_t pc)
+/* One instruction: count, advance pc, execute; returns the next pc.
+ * stop_pc names the instruction being executed in case it faults.  Only
+ * control transfers (IF_TRANSFER) write c->pc, so for every other
+ * instruction the next pc is known without reading c->pc back from memory
+ * (which would wait for the store just made). */
+static inline uint64_t core_step(cpu_t *c, insn_t *in, uint64_t pc)
 {
+    uint64_t next = pc + in->len;
+    bool transfer = in->flags & IF_TRANSFER;
     c->stop_pc = pc;
     in->count++;
-    c->pc = pc + in->len;
+    c->pc = next;
     in->exec(c, in);
+    return transfer ? c->pc : next;
 }
 
 #endif /* HPS_CORE_LOOP_H */

@@ -71,7 +71,10 @@ enum {
     IF_COMPRESSED = 1u << 11,/* RVC encoding                                  */
     IF_ATOMIC   = 1u << 12,  /* LR/SC/AMO                                     */
     IF_DISE     = 1u << 13,  /* emitted by DISE, not fetched from the program  */
-    IF_BACKWARD = 1u << 14   /* direct branch/jump with target <= pc          */
+    IF_BACKWARD = 1u << 14,  /* direct branch/jump with target <= pc          */
+    /* the only instructions whose semantics write the pc (the run loop
+     * reads it back after these alone) */
+    IF_TRANSFER = IF_BRANCH | IF_JUMP | IF_CALL | IF_RETURN
 };
 
 /* ---- The decoded-instruction record ----------------------------------- */

@@ -239,13 +239,15 @@ ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
 {
     if (edited_busy(e, F) && !run_edited(e, c, F)) return;
     cursor_t cur = CURSOR_NONE;
+    uint64_t next = c->pc;             /* c->pc, without reading it back */
     for (;;) {
-        uint64_t pc = c->pc;
+        uint64_t pc = next;
         insn_t *in = core_lookup(c, pc, &cur.page_base, &cur.slots);
-        core_step(c, in, pc);
+        next = core_step(c, in, pc);
         if ((F & F_DISE) && unlikely(e->dise->seq != NULL)) {   /* replaced */
             if (!run_edited(e, c, F)) return;
             cur = CURSOR_NONE;
+            next = c->pc;
             continue;
         }
         c->instret++;
@@ -254,6 +256,7 @@ ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
         if ((F & F_PMU) && unlikely(pmu_due(e, c)) && pmu_deliver(e, c, pc)) {
             if (!run_edited(e, c, F)) return;
             cur = CURSOR_NONE;
+            next = c->pc;
         }
     }
 }
