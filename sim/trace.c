@@ -18,7 +18,7 @@ void trace_insn(trace_t *t, const cpu_t *c, const insn_t *in)
         snprintf(text, sizeof text, "(unknown)");
     symtab_format(t->symtab, in->pc, sym, sizeof sym);
     fprintf(t->out, "%10" PRIu64 "  %010" PRIx64 "  %-28s  %0*" PRIx32 "  %-32s",
-            c->instret, in->pc, sym, in->len * 2, in->raw, text);
+            cpu_retired(c), in->pc, sym, in->len * 2, in->raw, text);
     if (in->rd != REG_NONE && in->rd != REG_SINK)
         fprintf(t->out, "  %s=0x%016" PRIx64, c->isa->reg_name(in->rd), c->reg[in->rd]);
     if (in->flags & (IF_LOAD | IF_STORE))
