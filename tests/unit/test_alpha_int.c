@@ -23,6 +23,7 @@
 #include "disasm.h"
 #include "engine.h"
 #include "dise.h"
+#include "hps_ops_stub.h"
 #include "runtime.h"
 #include "mem.h"
 #include "sys.h"
@@ -897,20 +898,10 @@ static void test_imb_and_run_loop(void **state)
 }
 
 /* ---- the runtime's hps.* words (OPC01), only through decode_special ----- */
-/* Stand-ins for the runtime's semantics (sim/runtime.c registers its own). */
-static void op_ret(cpu_t *c, insn_t *i) { (void)c; (void)i; }
-static void op_flush(cpu_t *c, insn_t *i) { (void)c; (void)i; }
-static void op_notify(cpu_t *c, insn_t *i) { (void)c; (void)i; }
-static void op_wrpmc(cpu_t *c, insn_t *i) { (void)c; (void)i; }
-static const exec_fn test_ops[HPS_OP_COUNT] = {
-    [HPS_OP_RET] = op_ret, [HPS_OP_FLUSH] = op_flush,
-    [HPS_OP_NOTIFY] = op_notify, [HPS_OP_WRPMC] = op_wrpmc,
-};
-
 static bool decode_hps(uint64_t pc, uint32_t w, insn_t *in)
 {
     uint8_t b[4] = { (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24) };
-    return isa_alpha.decode_special(pc, b, 4, test_ops, in);
+    return isa_alpha.decode_special(pc, b, 4, stub_hps_ops, in);
 }
 
 static void test_hps_words(void **state)
@@ -935,17 +926,17 @@ static void test_hps_words(void **state)
     assert_int_equal(in.rd, REG_DISE0 + 3);
     assert_int_equal(in.rs1, 5);
     assert_true(decode_hps(rt, 0x07ff0002, &in));               /* hps.ret */
-    assert_ptr_equal(in.exec, op_ret);
+    assert_ptr_equal(in.exec, stub_op_ret);
     assert_int_equal(in.opclass, OC_JUMP);
     assert_true(decode_hps(rt, 0x07ff0003, &in));               /* hps.flush */
-    assert_ptr_equal(in.exec, op_flush);
+    assert_ptr_equal(in.exec, stub_op_flush);
     assert_int_equal(in.op, isa_alpha.table_size + 3);
     assert_true(decode_hps(rt, 0x07e20004, &in));               /* hps.notify $2 */
-    assert_ptr_equal(in.exec, op_notify);
+    assert_ptr_equal(in.exec, stub_op_notify);
     assert_int_equal(in.rs1, 2);
     assert_false(decode_hps(rt, 0x07e20004 & ~AL_RA31, &in));   /* notify with Ra */
     assert_true(decode_hps(rt, 0x04220005, &in));               /* hps.wrpmc $1, $2 */
-    assert_ptr_equal(in.exec, op_wrpmc);
+    assert_ptr_equal(in.exec, stub_op_wrpmc);
     assert_int_equal(in.rs1, 1);
     assert_int_equal(in.rs2, 2);
     assert_false(decode_hps(rt, 0x07ff0006, &in));              /* no function 6 */
