@@ -864,8 +864,7 @@ static void handler_flush(void *ctx, cpu_t *c)
 
 void dise_finish(dise_t *d, cpu_t *c)
 {
-    if (c->runtime) runtime_unwind(c->runtime, c);   /* stopped inside a handler */
-    d->seq = NULL;
+    d->seq = NULL;                  /* the run stopped inside a sequence */
     if (c->on_decode == classify_hook) c->on_decode = NULL;
     if (d->runtime) runtime_drain(d->runtime, take_sample, d);
     add_truth_counts(d);

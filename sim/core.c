@@ -67,6 +67,8 @@ insn_t *cpu_fetch_decode(cpu_t *c, uint64_t pc)
     }
     mem_note_code(c->mem, pc);
     *slot = decoded;
+    /* the hook sees the program's code only: runtime code (the address space
+     * with special_ops) is never edited */
     if (c->on_decode && !c->mem->special_ops) c->on_decode(c->on_decode_ctx, slot);
     return slot;
 }

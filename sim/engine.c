@@ -263,10 +263,9 @@ ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
 
 /* Every combination of features, compiled from the one body.  Each starts
  * a page of its own: the speed of the dispatch loop (an indirect call per
- * instruction) swung by 25% between builds that differed only in where the
- * loop landed; page-aligned, the low address bits the branch predictors
- * index with stay the same whatever else changes (measured on the twelve
- * workloads: from 17% faster to 8% slower than the previous loops). */
+ * instruction) swung by 20-30% between builds that differed only in where
+ * the loop landed; page-aligned, the low address bits the branch
+ * predictors index with stay the same whatever else changes. */
 #define LOOP_VARIANT(F) \
     static __attribute__((aligned(4096))) void loop_##F(cpu_t *c, void *ctx) \
     { engine_loop(ctx, c, F); }

@@ -210,16 +210,12 @@ runtime_t *runtime_load(const isa_t *isa, char *err, size_t errlen)
              "handlers are not available for it", isa->name);
         return NULL;
     }
-    runtime_t *rt = calloc(1, sizeof *rt);
-    if (!rt || !(rt->mem = mem_new())) {
-        free(rt);
+    mem_t *mem = mem_new();
+    if (!mem) {
         set_error(err, errlen, "handler runtime: out of memory");
         return NULL;
     }
-    rt->isa = isa;
-    rt->stack_top = RUNTIME_BASE + RUNTIME_SIZE;
-    rt->sp_reg = loader_layout(isa)->sp_reg;
-    rt->mem->special_ops = special_ops;
+    runtime_t *rt = runtime_wrap(isa, mem, RUNTIME_BASE + RUNTIME_SIZE);
     bool ok = load_image(rt, e->start, (size_t)(e->end - e->start), err, errlen);
     if (ok && !mem_map(rt->mem, rt->stack_top - RUNTIME_STACK_SIZE,
                        RUNTIME_STACK_SIZE, MEM_PROT_READ | MEM_PROT_WRITE))

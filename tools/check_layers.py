@@ -203,20 +203,18 @@ class Checker:
         return None, None
 
     def assign(self):
-        headers = [p for p in self.files if p.endswith(HEADER_EXTS)]
-        sources = [p for p in self.files if p.endswith(SOURCE_EXTS)]
-        for p in headers:
-            layer, why = self.header_layer(p)
-            if layer is None:
-                self.errors.append("%s: header in no layer: place it in "
-                                   "layers.txt" % p)
+        # headers first: a source file takes its own header's layer
+        for p in sorted(self.files, key=lambda f: not f.endswith(HEADER_EXTS)):
+            if p.endswith(HEADER_EXTS):
+                layer, why = self.header_layer(p)
+                what = "header in no layer"
+            elif p.endswith(SOURCE_EXTS):
+                layer, why = self.source_layer(p)
+                what = "source file in no layer (no own header, no rule)"
             else:
-                self.layer_of[p], self.why[p] = layer, why
-        for p in sources:
-            layer, why = self.source_layer(p)
+                continue
             if layer is None:
-                self.errors.append("%s: source file in no layer (no own "
-                                   "header, no rule): place it in layers.txt" % p)
+                self.errors.append("%s: %s: place it in layers.txt" % (p, what))
             else:
                 self.layer_of[p], self.why[p] = layer, why
 

@@ -23,7 +23,7 @@
 #include "disasm.h"
 #include "engine.h"
 #include "dise.h"
-#include "hps_ops_stub.h"
+#include "hps_op_markers.h"
 #include "runtime.h"
 #include "mem.h"
 #include "sys.h"
@@ -901,7 +901,7 @@ static void test_imb_and_run_loop(void **state)
 static bool decode_hps(uint64_t pc, uint32_t w, insn_t *in)
 {
     uint8_t b[4] = { (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24) };
-    return isa_alpha.decode_special(pc, b, 4, stub_hps_ops, in);
+    return isa_alpha.decode_special(pc, b, 4, marker_hps_ops, in);
 }
 
 static void test_hps_words(void **state)
@@ -926,17 +926,17 @@ static void test_hps_words(void **state)
     assert_int_equal(in.rd, REG_DISE0 + 3);
     assert_int_equal(in.rs1, 5);
     assert_true(decode_hps(rt, 0x07ff0002, &in));               /* hps.ret */
-    assert_ptr_equal(in.exec, stub_op_ret);
+    assert_ptr_equal(in.exec, marker_op_ret);
     assert_int_equal(in.opclass, OC_JUMP);
     assert_true(decode_hps(rt, 0x07ff0003, &in));               /* hps.flush */
-    assert_ptr_equal(in.exec, stub_op_flush);
+    assert_ptr_equal(in.exec, marker_op_flush);
     assert_int_equal(in.op, isa_alpha.table_size + 3);
     assert_true(decode_hps(rt, 0x07e20004, &in));               /* hps.notify $2 */
-    assert_ptr_equal(in.exec, stub_op_notify);
+    assert_ptr_equal(in.exec, marker_op_notify);
     assert_int_equal(in.rs1, 2);
     assert_false(decode_hps(rt, 0x07e20004 & ~AL_RA31, &in));   /* notify with Ra */
     assert_true(decode_hps(rt, 0x04220005, &in));               /* hps.wrpmc $1, $2 */
-    assert_ptr_equal(in.exec, stub_op_wrpmc);
+    assert_ptr_equal(in.exec, marker_op_wrpmc);
     assert_int_equal(in.rs1, 1);
     assert_int_equal(in.rs2, 2);
     assert_false(decode_hps(rt, 0x07ff0006, &in));              /* no function 6 */

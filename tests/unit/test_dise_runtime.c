@@ -22,7 +22,7 @@
 #include "core.h"
 #include "core_loop.h"
 #include "dise.h"
-#include "hps_ops_stub.h"
+#include "hps_op_markers.h"
 #include "runtime.h"
 #include "isa.h"
 #include "mem.h"
@@ -327,7 +327,7 @@ static uint32_t hps_word(unsigned funct3, unsigned rd, unsigned rs1)
 static bool decode_at(uint64_t pc, uint32_t w, insn_t *out)
 {
     uint8_t b[4] = { (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24) };
-    return isa_rv64.decode(pc, b, 4, out) || isa_rv64.decode_special(pc, b, 4, stub_hps_ops, out);
+    return isa_rv64.decode(pc, b, 4, out) || isa_rv64.decode_special(pc, b, 4, marker_hps_ops, out);
 }
 
 /* The program's decoder alone (what a program's address space uses). */
@@ -368,13 +368,13 @@ static void test_decode(void **state)
     assert_int_equal(x.opclass, OC_DISE);
     /* hps.ret */
     assert_true(decode_at(in_rt, words[2], &x));
-    assert_true(x.exec == stub_op_ret);
+    assert_true(x.exec == marker_op_ret);
     assert_int_equal(x.opclass, OC_JUMP);
     assert_true((x.flags & (IF_JUMP | IF_INDIRECT)) == (IF_JUMP | IF_INDIRECT));
     assert_false(x.flags & (IF_CALL | IF_RETURN | IF_DIRECT));
     /* hps.flush */
     assert_true(decode_at(in_rt, words[3], &x));
-    assert_true(x.exec == stub_op_flush);
+    assert_true(x.exec == marker_op_flush);
     assert_int_equal(x.opclass, OC_DISE);
     /* edges of the region */
     assert_true(decode_at(RUNTIME_BASE, words[0], &x));
@@ -382,10 +382,10 @@ static void test_decode(void **state)
 
     /* reserved encodings stay illegal inside the region too */
     assert_true(decode_at(in_rt, hps_word(4, 0, 10), &x));          /* hps.notify a0 */
-    assert_true(x.exec == stub_op_notify && x.rs1 == 10);
+    assert_true(x.exec == marker_op_notify && x.rs1 == 10);
     assert_false(decode_at(in_rt, hps_word(4, 5, 10), &x));         /* notify with rd */
     assert_true(decode_at(in_rt, hps_word(5, 0, 10) | 11u << 20, &x)); /* hps.wrpmc a0, a1 */
-    assert_true(x.exec == stub_op_wrpmc && x.rs1 == 10 && x.rs2 == 11);
+    assert_true(x.exec == marker_op_wrpmc && x.rs1 == 10 && x.rs2 == 11);
     assert_false(decode_at(in_rt, hps_word(6, 0, 0), &x));          /* funct3 6    */
     assert_false(decode_at(in_rt, hps_word(0, 10, 16), &x));        /* no d16      */
     assert_false(decode_at(in_rt, hps_word(1, 16, 10), &x));
