@@ -11,6 +11,10 @@
 #                   DISE, and Alpha against RISC-V per instruction
 #   make workloads  build the guest workload suite for RISC-V and Alpha
 #   make readme-usage  rewrite README.md's usage block with hps-sim --help
+#   make install PREFIX=/usr/local [DESTDIR=]  the binaries in PREFIX/bin,
+#                   presets, productions and analysis scripts in
+#                   PREFIX/share/hps-sim (hps-sim finds them from there);
+#                   make uninstall removes them
 #
 # Sources are picked up by wildcard, so adding a file needs no edit here.
 # BUILD selects the object directory (helpers working in parallel may use
@@ -45,6 +49,7 @@ UNIT_HELPERS := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
 UNIT_HELPER_OBJS := $(UNIT_HELPERS:%.c=$(BUILD)/%.o)
 .SECONDARY: $(UNIT_HELPER_OBJS)
 
+comma := ,
 .PHONY: all deps test unit-test diff-test badinput-test workload-test bench \
         workloads guests clean
 
@@ -126,6 +131,28 @@ clean:
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TOOL_SRCS:%.c=$(BUILD)/%.d) \
          $(UNIT_HELPER_OBJS:.o=.d) $(UNIT_BINS:%=%.d)
+
+# ---- install ---------------------------------------------------------------
+# The binaries go to $(DESTDIR)$(PREFIX)/bin; the data they look up at run
+# time (include/datadir.h: EXE/../share/hps-sim) to $(DATADIR): presets
+# (configs/), productions (productions/*.acf and their README) and the
+# analysis scripts.  The guest handler runtime is inside the binary.
+PREFIX  ?= /usr/local
+DATADIR  = $(DESTDIR)$(PREFIX)/share/hps-sim
+INSTALL_BINS := hps-sim $(TOOL_SRCS:tools/%.c=%)
+.PHONY: install uninstall
+install: $(SIM_BIN) $(TOOL_BINS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DATADIR)/configs $(DATADIR)/productions $(DATADIR)/analysis
+	install -m 755 $(INSTALL_BINS:%=$(BUILD)/%) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 configs/*.ini configs/README.md $(DATADIR)/configs/
+	install -m 644 productions/*.acf productions/README.md $(DATADIR)/productions/
+	install -m 755 analysis/*.py $(DATADIR)/analysis/
+	install -m 644 analysis/README.md $(DATADIR)/analysis/
+	@echo "installed in $(DESTDIR)$(PREFIX): bin/{$(subst $(eval ) ,$(comma),$(INSTALL_BINS))}, share/hps-sim"
+
+uninstall:
+	rm -f $(INSTALL_BINS:%=$(DESTDIR)$(PREFIX)/bin/%)
+	rm -rf $(DATADIR)
 
 # ---- README's usage block: hps-sim --help ---------------------------------
 # The options are declared once (sim/cli/options.def) and --help is generated

@@ -11,6 +11,7 @@
  * never taken for a continuation line).
  */
 #include "config.h"
+#include "datadir.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -602,20 +603,6 @@ static bool read_text(const char *path, char **out, char *err, size_t errlen)
 
 /* ---- presets --------------------------------------------------------------------- */
 
-/* The configs directory next to the executable ("" if unknown). */
-static void exe_configs_dir(char *buf, size_t len)
-{
-    char exe[PATH_MAX - 16];       /* room for "/configs" in buf */
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    buf[0] = '\0';
-    if (n <= 0) return;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash) return;
-    *slash = '\0';
-    snprintf(buf, len, "%s/configs", exe);
-}
-
 static int compare_names(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -650,7 +637,8 @@ static void list_presets(const char *const dirs[], size_t ndirs, char *buf, size
     if (!count) snprintf(buf, len, "none");
 }
 
-/* The file a --config argument names. */
+/* The file a --config argument names: a path as given, else the preset
+ * configs/NAME.ini of the first data root holding it (datadir.h). */
 static bool resolve(const char *name, char *path, size_t len, char *err, size_t errlen)
 {
     if (!*name) return fail(err, errlen, "--config: expected a preset name or a .ini file");
@@ -658,20 +646,19 @@ static bool resolve(const char *name, char *path, size_t len, char *err, size_t 
         snprintf(path, len, "%s", name);
         return true;
     }
-    char exe_dir[PATH_MAX];
-    exe_configs_dir(exe_dir, sizeof exe_dir);
-    const char *dirs[2];
-    size_t ndirs = 0;
-    if (*exe_dir) dirs[ndirs++] = exe_dir;
-    dirs[ndirs++] = "configs";
-    for (size_t i = 0; i < ndirs; i++) {
-        snprintf(path, len, "%s/%s.ini", dirs[i], name);
-        if (access(path, R_OK) == 0) return true;
+    if (datadir_find("configs", name, ".ini", path, len)) return true;
+    const char *roots[DATADIR_MAX_ROOTS];
+    size_t nroots = datadir_roots(roots);
+    char dirs[DATADIR_MAX_ROOTS][PATH_MAX + 16];
+    const char *dir_names[DATADIR_MAX_ROOTS];
+    for (size_t k = 0; k < nroots; k++) {
+        snprintf(dirs[k], sizeof dirs[k], "%s/configs", roots[k]);
+        dir_names[k] = dirs[k];
     }
-    char presets[256];
-    list_presets(dirs, ndirs, presets, sizeof presets);
-    return fail(err, errlen, "--config: no preset '%s' in %s or ./configs (presets: %s)",
-                name, *exe_dir ? exe_dir : "(unknown)", presets);
+    char presets[256], where[1024];
+    list_presets(dir_names, nroots, presets, sizeof presets);
+    datadir_describe("configs", where, sizeof where);
+    return fail(err, errlen, "--config: no preset '%s' in %s (presets: %s)", name, where, presets);
 }
 
 bool config_load(config_t *cfg, const char *name_or_path, char *err, size_t errlen)

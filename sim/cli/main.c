@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include "alpha_fp.h"
 #include "config.h"
 #include "core.h"
+#include "datadir.h"
 #include "dcpi.h"
 #include "disasm.h"
 #include "engine.h"
@@ -197,6 +199,22 @@ static void apply_rate(const options_t *o, dise_program_t *prog)
     }
 }
 
+/* The ACF file --acf names: the path as given when it exists, else (a
+ * relative name) ROOT/NAME or ROOT/productions/NAME[.acf] of the first
+ * data root holding it (datadir.h), so hot_method.acf and
+ * productions/hot_method.acf work from any directory. */
+static void resolve_acf(const char *arg, char *path, size_t len)
+{
+    snprintf(path, len, "%s", arg);
+    if (!*arg) bad_input("--acf: expected a production file such as hot_method.acf, got ''");
+    if (access(arg, F_OK) == 0 || arg[0] == '/') return;
+    if (datadir_find("", arg, NULL, path, len)) return;
+    if (datadir_find("productions", arg, ".acf", path, len)) return;
+    char where[1024];
+    datadir_describe("productions", where, sizeof where);
+    bad_input("--acf %s: no such file, nor in %s", arg, where);
+}
+
 /* The ACF: parsed, parameters applied, and the DISE engine built on the
  * shared guest runtime (*runtime, loaded here if the ACF calls handlers and
  * nobody has yet). */
@@ -205,7 +223,9 @@ static void profiling_setup(profiling_t *pf, const options_t *o, const isa_t *is
 {
     char err[512];
     dise_env_t env = { .isa = isa, .symtab = symtab };
-    pf->prog = acf_parse_file(o->acf_path, &env, err, sizeof err);
+    char acf_file[PATH_MAX];
+    resolve_acf(o->acf_path, acf_file, sizeof acf_file);
+    pf->prog = acf_parse_file(acf_file, &env, err, sizeof err);
     if (!pf->prog) bad_input("%s", err);
     for (int k = 0; k < o->nparams; k++)
         if (!acf_set_param(pf->prog, o->params[k], err, sizeof err))

@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "core.h"
+#include "datadir.h"
 #include "dise.h"
 #include "options.h"
 #include "pmu.h"
@@ -126,6 +127,21 @@ static int option_label(const option_row_t *r, char *buf, size_t len)
     return n;
 }
 
+/* Where presets and productions are found (datadir.h): the rule, then this
+ * binary's roots, one per line, each starting "  /" or "  ." (the README's
+ * usage block shows them as one placeholder line: tests/docs). */
+static void print_data_roots(FILE *out)
+{
+    fputs("\n"
+          "data files: --config NAME reads configs/NAME.ini, --acf NAME reads\n"
+          "productions/NAME[.acf] (when no such file exists as given), from the\n"
+          "first of: the executable's directory, its parent, its\n"
+          "../share/hps-sim, the current directory.  This hps-sim searches:\n", out);
+    const char *roots[DATADIR_MAX_ROOTS];
+    size_t n = datadir_roots(roots);
+    for (size_t k = 0; k < n; k++) fprintf(out, "  %s\n", roots[k]);
+}
+
 void options_usage(FILE *out)
 {
     char label[128];
@@ -158,6 +174,7 @@ void options_usage(FILE *out)
           "exit status: the guest's; 2 bad input; 132 illegal instruction;\n"
           "133 breakpoint; 136 arithmetic trap (SIGFPE); 139 memory fault;\n"
           "159 unsupported system call.\n", out);
+    print_data_roots(out);
 }
 
 /* ---- values ----------------------------------------------------------------- */

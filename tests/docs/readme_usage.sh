@@ -4,7 +4,9 @@
 # "<!-- usage:end -->" become the output of `HPS_SIM --help` in a ```text
 # fence (the options are declared once, in sim/cli/options.def; --help is
 # generated from them).  `make readme-usage` writes the result back;
-# tests/docs/run.sh compares it with README.md.  Exits 1 with a message on
+# tests/docs/run.sh compares it with README.md.  The data roots --help
+# lists last (absolute paths of this checkout, lines "  /..." or "  .")
+# become one placeholder line, so the block is the same in every clone.  Exits 1 with a message on
 # stderr when --help fails or the markers are missing, repeated or out of
 # order.
 set -u
@@ -17,7 +19,8 @@ if ! "$sim" --help >"$help" || [ ! -s "$help" ]; then
     exit 1
 fi
 awk -v readme="$readme" '
-    FNR == NR { help = help $0 "\n"; next }
+    FNR == NR && roots && /^  [\/.]/ { if (!shown++) help = help "  (each data root of this hps-sim, one per line)\n"; next }
+    FNR == NR { help = help $0 "\n"; if (/searches:$/) roots = 1; next }
     /^<!-- usage:begin -->[ \t]*$/ {
         if (state != 0) { err = "a second <!-- usage:begin -->"; exit 1 }
         print; printf "```text\n%s```\n", help; state = 1; next
