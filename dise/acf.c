@@ -2,7 +2,8 @@
  * acf.c - the ACF parser: turns the text of an ACF (the DISE/HPS production
  * language specified in dise/README.md) and the files it includes into a
  * dise_program_t (include/dise.h), and prints a program back in the same
- * language (--print-acf, round-trip tests).
+ * language (--print-acf, round-trip tests), whole or a pattern, sequence or
+ * control list at a time (the shell's view of the tables).
  *
  * Three stages.  The lexer turns one file into an array of tokens, each with
  * its line and column.  The recursive-descent parser reads statements into
@@ -2267,6 +2268,22 @@ static void print_repl(const dise_program_t *p, const dise_repl_t *r, FILE *out)
         fputc('\n', out);
     }
     free(target);
+}
+
+/* The parts one at a time, for the shell's view of the DISE tables. */
+void dise_print_pattern(const dise_program_t *p, int32_t node, FILE *out)
+{
+    print_pattern(p, node, 0, out);
+}
+
+void dise_print_repl(const dise_program_t *p, size_t k, FILE *out)
+{
+    if (k < p->nrepls) print_repl(p, &p->repls[k], out);
+}
+
+void dise_print_ctl(const dise_program_t *p, size_t k, FILE *out)
+{
+    if (k < p->nctls) print_uops(p, &p->ctls[k], out);
 }
 
 void dise_program_print(const dise_program_t *p, FILE *out)

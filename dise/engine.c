@@ -19,7 +19,8 @@
  *
  * The engine also routes the instructions whose events the exact profiles
  * record one by one (hps_truth.h) through exec_recorded(), and adds the
- * counted events at the end of the run (dise_finish).
+ * counted events at the end of the run (dise_finish).  The interactive
+ * shell prints the tables and counters as they are (dise_print_tables).
  */
 #include "dise_engine.h"
 
@@ -941,4 +942,67 @@ void dise_stats(const dise_t *d, stats_t *s)
         snprintf(name, sizeof name, "dise.productionMatches::%s", d->prog->prods[k].name);
         stats_add_u64(s, name, d->prod_matches[k], "Count", "Times this production matched");
     }
+}
+
+/* ---- the interactive shell's view -------------------------------------------------------- */
+
+static void print_pattern_table(FILE *out, const dise_t *d)
+{
+    const dise_program_t *p = d->prog;
+    fprintf(out, "pattern table: %zu of %u entries\n", p->nprods, d->hw.pt_entries);
+    for (size_t k = 0; k < p->nprods; k++) {
+        const dise_production_t *pr = &p->prods[k];
+        fprintf(out, "  pt[%zu] %s: %" PRIu64 " matches\n        ", k, pr->name,
+                d->prod_matches[k]);
+        dise_print_pattern(p, pr->pattern, out);
+        if (pr->repl >= 0) {
+            const dise_repl_t *r = &p->repls[pr->repl];
+            fprintf(out, "\n        => %s (rt[%u..%u))", r->name, r->start, r->start + r->len);
+        } else {
+            fputs("\n        => null", out);
+        }
+        if (pr->ctl >= 0) fprintf(out, ", ct[%d]", pr->ctl);
+        fputc('\n', out);
+    }
+}
+
+static void print_other_tables(FILE *out, const dise_t *d)
+{
+    const dise_program_t *p = d->prog;
+    fprintf(out, "conditional table: %zu lists (%u entries)\n", p->nctls, d->hw.ct_entries);
+    for (size_t k = 0; k < p->nctls; k++) {
+        const char *name = (int32_t)k == p->init_ctl ? "init" : p->ctls[k].name;
+        fprintf(out, "  ct[%zu] %s: ", k, name[0] ? name : "-");
+        dise_print_ctl(p, k, out);
+        fputc('\n', out);
+    }
+    fprintf(out, "replacement table: %zu of %u instructions in %zu sequences\n", p->nrt,
+            d->hw.rt_entries, p->nrepls);
+    for (size_t k = 0; k < p->nrepls; k++) {
+        fprintf(out, "  rt[%u..%u) ", p->repls[k].start, p->repls[k].start + p->repls[k].len);
+        dise_print_repl(p, k, out);
+    }
+    for (size_t k = 0; k < p->nparams; k++)
+        fprintf(out, "%s%s = %" PRId64 "%s", k ? ", " : "parameters: ", p->params[k].name,
+                p->params[k].value, k + 1 == p->nparams ? "\n" : "");
+}
+
+/* The counters now, with their sticky flags, and what happened so far. */
+static void print_counters(FILE *out, const dise_t *d)
+{
+    fprintf(out, "counters: %u, %u bits each\n", d->hw.counters, d->hw.counter_bits);
+    for (unsigned n = 1; n <= d->hw.counters; n++)
+        fprintf(out, "  counter_%u = %-20" PRIu64 " overflow_%u %u  zero_%u %u\n", n, d->ctr[n],
+                n, dise_overflow(d, n), n, dise_zero(d, n));
+    fprintf(out, "so far: %" PRIu64 " matches, %" PRIu64 " replacements, %" PRIu64
+            " handler calls (%" PRIu64 " instructions), %" PRIu64 " samples\n",
+            d->stat_matches, d->stat_replacements, d->stat_handler_calls, d->stat_handler_insts,
+            d->stat_samples);
+}
+
+void dise_print_tables(FILE *out, const dise_t *d)
+{
+    print_pattern_table(out, d);
+    print_other_tables(out, d);
+    print_counters(out, d);
 }

@@ -55,4 +55,30 @@ bpred_result_t bpred_predict(bpred_t *b, const insn_t *in);
 bool bpred_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc);
 void bpred_stats(const bpred_t *b, stats_t *out);
 
+/* For the interactive shell (read-only).  The configuration with the
+ * defaults filled in; predictions and correct ones so far of kind k
+ * (0, 1, ... until false: "cond", "jump", "indirect", "call", "return"). */
+const bpred_config_t *bpred_config(const bpred_t *b);
+bool bpred_accuracy(const bpred_t *b, unsigned k, const char **name, uint64_t *lookups,
+                    uint64_t *correct);
+/* What the predictor holds for a control instruction at pc, as a
+ * prediction made now would read it. */
+typedef struct bpred_probe {
+    uint32_t index;               /* direction counter: bimodal, gshare or
+                                     the tournament's global one          */
+    uint8_t counter;              /* its value (2-bit, taken if >= 2)     */
+    uint32_t history;             /* global history, newest in bit 0      */
+    uint32_t local_index;         /* tournament: local history entry,     */
+    uint16_t local_history;       /* its history                          */
+    uint8_t local_counter;        /* and 3-bit counter (taken if >= 4)    */
+    uint8_t choice;               /* the chooser (>= 2 picks global)      */
+    bool taken;                   /* a conditional branch's direction     */
+    bool btb_hit;                 /* pc has a BTB entry: set, way, target */
+    unsigned btb_set, btb_way;
+    uint64_t btb_target;
+    unsigned ras_depth;           /* return-address stack: depth and top  */
+    uint64_t ras_top;
+} bpred_probe_t;
+void bpred_probe(const bpred_t *b, uint64_t pc, bpred_probe_t *out);
+
 #endif /* HPS_BPRED_H */

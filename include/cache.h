@@ -66,6 +66,25 @@ bool cache_contains(const cache_t *c, uint64_t addr);
 unsigned cache_line_size(const cache_t *c);
 void cache_stats(const cache_t *c, stats_t *out);
 
+/* For the interactive shell (read-only): the geometry and the demand
+ * counts so far, the set addr maps to, and what that set's ways hold. */
+typedef struct cache_info {
+    const char *name;
+    uint64_t size, sets;
+    unsigned assoc, line, hit_latency, mshrs;
+    repl_policy_t repl;
+    uint64_t accesses, hits, misses;
+} cache_info_t;
+typedef struct cache_way_info {
+    bool valid, dirty;
+    uint64_t line_addr;         /* address of the line's first byte */
+    uint64_t ready;             /* cycle its fill completes */
+} cache_way_info_t;
+void cache_info(const cache_t *c, cache_info_t *out);
+uint64_t cache_set_of(const cache_t *c, uint64_t addr);
+/* The ways of set `set` into out[0..assoc) (at most max); returns assoc. */
+unsigned cache_set_ways(const cache_t *c, uint64_t set, cache_way_info_t *out, unsigned max);
+
 typedef struct tlb_config {
     const char *name;           /* "itlb", "dtlb" */
     unsigned entries;
@@ -81,6 +100,15 @@ void tlb_free(tlb_t *t);
 /* Extra cycles this translation costs (0 on a hit). */
 unsigned tlb_access(tlb_t *t, uint64_t addr);
 void tlb_stats(const tlb_t *t, stats_t *out);
+/* For the interactive shell (read-only): the configuration and counts so
+ * far, and whether addr's page is in the TLB. */
+typedef struct tlb_info {
+    const char *name;
+    unsigned entries, assoc, page_size, miss_penalty;
+    uint64_t accesses, misses;
+} tlb_info_t;
+void tlb_info(const tlb_t *t, tlb_info_t *out);
+bool tlb_contains(const tlb_t *t, uint64_t addr);
 
 /* Write buffer between the pipeline and the D-cache: a store retires into
  * it at `now`; it drains one entry at a time into the cache.  Returns the

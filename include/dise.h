@@ -218,6 +218,12 @@ int acf_param_index(const dise_program_t *p, const char *name);  /* -1 if none *
 void dise_program_free(dise_program_t *p);
 /* Print the program back in ACF syntax (for --print-acf and tests). */
 void dise_program_print(const dise_program_t *p, FILE *out);
+/* The same for one pattern tree (from its root node), replacement
+ * sequence k (its header line and instructions) or control list k (its
+ * micro-ops), without a newline after a pattern or control list. */
+void dise_print_pattern(const dise_program_t *p, int32_t node, FILE *out);
+void dise_print_repl(const dise_program_t *p, size_t k, FILE *out);
+void dise_print_ctl(const dise_program_t *p, size_t k, FILE *out);
 
 /* ---- the engine ----------------------------------------------------------- */
 

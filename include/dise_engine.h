@@ -166,6 +166,11 @@ int dise_format(const insn_t *x, char *buf, size_t len);
 uint64_t dise_counter(const dise_t *d, unsigned n);
 bool dise_overflow(const dise_t *d, unsigned n);
 bool dise_zero(const dise_t *d, unsigned n);
+/* The interactive shell's view: the pattern table (each production with
+ * its matches so far), the conditional and replacement tables, the
+ * parameters, the HPS counters now with their sticky flags, and the
+ * matches, replacements, handler calls and samples so far. */
+void dise_print_tables(FILE *out, const dise_t *d);
 
 /* A classified instruction's dispatch under the flags as they are now. */
 static inline const dise_outcome_t *dise_outcome(const dise_t *d, const insn_t *in)

@@ -5,9 +5,12 @@
  * breakpoints, and step backwards (the simulator is deterministic, so
  * "back N" replays the run from the start to N instructions earlier).
  * Spike's debug-mode conventions: Enter steps; reg, freg, pc, insn,
- * mem ADDR, until pc ADDR, run N, q.  Commands come from a readline prompt
- * on a terminal, or one per line from a pipe (scripts, tests); the guest's
- * own stdin is /dev/null.  `help` lists everything.
+ * mem ADDR, until pc ADDR, until reg/mem CONDITION, run N, q; watchpoints;
+ * views of the caches, TLBs and branch predictor of a timing model and of
+ * the DISE tables and counters of a run with an ACF.  Commands come from a
+ * readline prompt on a terminal (Tab completes commands, registers and
+ * symbols), or one per line from a pipe (scripts, tests); the guest's own
+ * stdin is /dev/null.  `help` lists everything.
  */
 #ifndef HPS_SHELL_H
 #define HPS_SHELL_H
@@ -20,19 +23,24 @@ struct timing;
 struct engine;
 struct disasm;
 struct symtab;
+struct dise;
 
 /* What the shell drives: the run's engine (engine.h), which it advances
  * to absolute instruction counts.  restart rebuilds the process from the
- * start (for "back"), giving the new cpu, timing model and engine; output turns the guest's
- * own output on or off; report describes how the run stopped (a fault's
- * pc, symbol and disassembly on stderr) and returns hps-sim's exit status. */
+ * start (for "back") with the same program, arguments, environment (the
+ * one captured when hps-sim started, never re-read), seed and input, and
+ * sets the new cpu, timing model, DISE engine and run engine in *t;
+ * output turns the guest's own output on or off; report describes how the
+ * run stopped (a fault's pc, symbol and disassembly on stderr) and returns
+ * hps-sim's exit status. */
 typedef struct shell_target {
     cpu_t *cpu;
     struct timing *timing;              /* NULL: the functional core */
+    struct dise *dise;                  /* NULL: no ACF              */
     struct engine *engine;
     struct disasm *disasm;
     const struct symtab *symtab;
-    void (*restart)(void *ctx, cpu_t **cpu, struct timing **timing, struct engine **engine);
+    void (*restart)(void *ctx, struct shell_target *t);
     void (*output)(void *ctx, bool on);
     int (*report)(void *ctx, const cpu_t *cpu);
     void *ctx;

@@ -50,6 +50,7 @@ typedef struct timing_outputs {
     FILE *kanata;                 /* Kanata log for Konata, or NULL        */
     uint64_t view_from, view_to;  /* instruction window [from, to)         */
     FILE *diagram;                /* text pipeline diagram, or NULL        */
+    FILE *o3pipeview;             /* gem5 O3PipeView trace, or NULL        */
     FILE *ground_truth;           /* per-instruction truth file, or NULL   */
     struct disasm *disasm;
     const struct symtab *symtab;
@@ -123,6 +124,14 @@ struct pv_insn;
 void timing_record_recent(timing_t *t, struct disasm *dis);
 size_t timing_recent(const timing_t *t, struct pv_insn *out, size_t max);
 bool timing_last_head(const timing_t *t, uint64_t *head, uint8_t *cause, uint64_t *culprit);
+/* And the model's caches ("l1i", "l1d", "l2"), TLBs ("itlb", "dtlb") and
+ * branch predictor, to look at (cache.h, bpred.h); NULL if it has none. */
+struct cache;
+struct tlb;
+struct bpred;
+const struct cache *timing_cache(const timing_t *t, const char *name);
+const struct tlb *timing_tlb(const timing_t *t, const char *name);
+const struct bpred *timing_bpred(const timing_t *t);
 
 /* The static schedule of a basic block on the model of cfg (in-order
  * models): the head cycles each instruction needs when the block runs

@@ -47,6 +47,10 @@
  *    empty stack is an underflow and the return is predicted by the BTB.
  *  - Correct means the predicted next pc equals the actual one, and for a
  *    conditional branch also that the direction was right.
+ *
+ * The interactive shell reads the configuration, the accuracy so far and
+ * the state held for one pc (bpred_config, bpred_accuracy, bpred_probe)
+ * without changing anything.
  */
 #include "bpred.h"
 
@@ -467,4 +471,63 @@ void bpred_stats(const bpred_t *b, stats_t *out)
                   "Conditional branches for which the chooser picked the local predictor");
     stats_add_u64(out, "bpred.tournament.chose_global", b->st.chose_global, "Count",
                   "Conditional branches for which the chooser picked the global predictor");
+}
+
+/* ---- the interactive shell's view ------------------------------------------- */
+
+const bpred_config_t *bpred_config(const bpred_t *b)
+{
+    return &b->cfg;
+}
+
+bool bpred_accuracy(const bpred_t *b, unsigned k, const char **name, uint64_t *lookups,
+                    uint64_t *correct)
+{
+    if (k >= K_COUNT) return false;
+    *name = kind_names[k];
+    *lookups = b->st.lookups[k];
+    *correct = b->st.correct[k];
+    return true;
+}
+
+/* The direction state for pc, read as direction_predict() reads it. */
+static void probe_direction(const bpred_t *b, uint64_t pc, bpred_probe_t *p)
+{
+    uint32_t h = pc_hash(pc);
+    p->history = b->ghist;
+    switch (b->cfg.kind) {
+    case BP_BIMODAL:
+    case BP_GSHARE:
+        p->index = (b->cfg.kind == BP_GSHARE ? h ^ b->ghist : h) & b->ctr_mask;
+        p->counter = b->ctr[p->index];
+        p->taken = p->counter >= 2;
+        break;
+    case BP_TOURNAMENT:
+        p->local_index = h & b->lhist_mask;
+        p->local_history = b->lhist[p->local_index];
+        p->local_counter = b->lctr[p->local_history];
+        p->index = b->ghist;
+        p->counter = b->ctr[p->index];
+        p->choice = b->choice[b->ghist & b->choice_mask];
+        p->taken = p->choice >= 2 ? p->counter >= 2 : p->local_counter >= 4;
+        break;
+    default:
+        break;
+    }
+}
+
+void bpred_probe(const bpred_t *b, uint64_t pc, bpred_probe_t *out)
+{
+    memset(out, 0, sizeof *out);
+    probe_direction(b, pc, out);
+    out->btb_set = pc_hash(pc) & b->btb_set_mask;
+    const btb_entry_t *set = &b->btb[(size_t)out->btb_set << b->btb_way_shift];
+    for (unsigned w = 0; w < b->cfg.btb_assoc; w++)
+        if (set[w].stamp && set[w].tag == pc) {
+            out->btb_hit = true;
+            out->btb_way = w;
+            out->btb_target = set[w].target;
+        }
+    out->ras_depth = b->ras_depth;
+    out->ras_top = b->ras_depth ? b->ras[b->ras_top] : 0;
 }

@@ -17,6 +17,8 @@
  * and never uses an MSHR; into DRAM it occupies the bus.
  * DRAM: start = max(now, bus_free); bus_free = start + xfer;
  *       return start + latency + xfer, xfer = ceil(bytes / bytes_per_cycle).
+ * The interactive shell reads the geometry, counts and a set's ways
+ * (cache_info, cache_set_ways) without changing anything.
  */
 #include "cache.h"
 
@@ -303,6 +305,34 @@ bool cache_contains(const cache_t *c, uint64_t addr)
 unsigned cache_line_size(const cache_t *c)
 {
     return 1u << c->line_shift;
+}
+
+/* ---- the interactive shell's view ------------------------------------------ */
+
+void cache_info(const cache_t *c, cache_info_t *out)
+{
+    *out = (cache_info_t){
+        .name = c->name, .sets = c->set_mask + 1, .assoc = c->assoc,
+        .line = 1u << c->line_shift, .hit_latency = c->hit_latency, .mshrs = c->nmshr,
+        .repl = c->repl, .accesses = c->accesses, .hits = c->hits,
+        .misses = c->read_misses + c->write_misses,
+    };
+    out->size = out->sets * c->assoc * out->line;
+}
+
+uint64_t cache_set_of(const cache_t *c, uint64_t addr)
+{
+    return (addr >> c->line_shift) & c->set_mask;
+}
+
+unsigned cache_set_ways(const cache_t *c, uint64_t set, cache_way_info_t *out, unsigned max)
+{
+    const way_t *w = &c->ways[(set & c->set_mask) * c->assoc];
+    for (unsigned i = 0; i < c->assoc && i < max; i++)
+        out[i] = (cache_way_info_t){ .valid = w[i].tag != 0, .dirty = w[i].dirty,
+                                     .line_addr = w[i].tag ? (w[i].tag - 1) << c->line_shift : 0,
+                                     .ready = w[i].ready };
+    return c->assoc;
 }
 
 /* ---- statistics ----------------------------------------------------------- */

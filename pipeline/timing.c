@@ -2,10 +2,11 @@
  * timing.c - what the timing models share (timing_model.h): the model
  * table, building a timing run from the configuration (caches, TLBs, write
  * buffer, branch predictor), the pieces each model is built from,
- * head-cycle accounting, the statistics, the ground-truth file and static
- * schedules.  The models themselves, which time one instruction each, are
- * in inorder.c and ooo.c; the run loop that hands them instructions is
- * sim/engine.c.
+ * head-cycle accounting, the statistics, the ground-truth file, static
+ * schedules, and what the interactive shell looks at (the last
+ * instructions, the caches and the predictor).  The models themselves,
+ * which time one instruction each, are in inorder.c and ooo.c; the run
+ * loop that hands them instructions is sim/engine.c.
  */
 #include "timing_model.h"
 
@@ -174,9 +175,9 @@ timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
 void timing_set_outputs(timing_t *t, const timing_outputs_t *out)
 {
     t->out = *out;
-    t->views = out->kanata || out->diagram || t->recent;
+    t->views = out->kanata || out->diagram || out->o3pipeview || t->recent;
     if (out->ground_truth) t->keep_truth = true;
-    if (t->views) pipeview_init(&t->pv, out->kanata, out->diagram);
+    if (t->views) pipeview_init(&t->pv, out->kanata, out->diagram, out->o3pipeview);
 }
 
 /* ---- ground truth ----------------------------------------------------------- */
@@ -231,10 +232,10 @@ void tm_view_insn(timing_t *t, const insn_t *in, const char *const names[5], con
                   uint64_t retire)
 {
     bool window = t->seq >= t->out.view_from && t->seq < t->out.view_to &&
-                  (t->out.kanata || t->out.diagram);
+                  (t->out.kanata || t->out.diagram || t->out.o3pipeview);
     if (!window && !t->recent) return;
     pv_insn_t v = { .id = t->seq, .pc = in->pc, .nstages = 5, .retire_cycle = retire,
-                    .stage_names = names };
+                    .stage_names = names, .store = (in->flags & IF_STORE) != 0 };
     memcpy(v.stage_cycle, st, 5 * sizeof st[0]);
     if (t->recent) {                  /* described only when asked for */
         t->recent[t->recent_pos] = v;
@@ -277,6 +278,19 @@ bool timing_last_head(const timing_t *t, uint64_t *head, uint8_t *cause, uint64_
     *culprit = t->last_why.culprit;
     return true;
 }
+
+const struct cache *timing_cache(const timing_t *t, const char *name)
+{
+    return !strcmp(name, "l1i") ? t->l1i : !strcmp(name, "l1d") ? t->l1d
+         : !strcmp(name, "l2") ? t->l2 : NULL;
+}
+
+const struct tlb *timing_tlb(const timing_t *t, const char *name)
+{
+    return !strcmp(name, "itlb") ? t->itlb : !strcmp(name, "dtlb") ? t->dtlb : NULL;
+}
+
+const struct bpred *timing_bpred(const timing_t *t) { return t->bp; }
 
 /* ---- what the run loop reads and sets -------------------------------------------- */
 

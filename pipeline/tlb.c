@@ -3,7 +3,8 @@
  * page numbers with LRU replacement (assoc == entries is fully
  * associative).  A hit costs nothing extra, a miss costs miss_penalty
  * cycles and installs the page.  No translation happens here: guest memory
- * is translated by mem.c; this only models the cost.
+ * is translated by mem.c; this only models the cost.  The interactive
+ * shell reads the configuration and counts (tlb_info, tlb_contains).
  */
 #include "cache.h"
 
@@ -109,4 +110,23 @@ void tlb_stats(const tlb_t *t, stats_t *out)
     snprintf(name, sizeof name, "%s.miss_rate", t->name);
     stats_add_f64(out, name, t->accesses ? (double)t->misses / t->accesses : 0.0,
                   "Ratio", "misses per translation");
+}
+
+/* ---- the interactive shell's view ------------------------------------------ */
+
+void tlb_info(const tlb_t *t, tlb_info_t *out)
+{
+    unsigned sets = (unsigned)t->set_mask + 1;
+    *out = (tlb_info_t){ .name = t->name, .entries = sets * t->assoc, .assoc = t->assoc,
+                         .page_size = 1u << t->page_shift, .miss_penalty = t->miss_penalty,
+                         .accesses = t->accesses, .misses = t->misses };
+}
+
+bool tlb_contains(const tlb_t *t, uint64_t addr)
+{
+    uint64_t tag = (addr >> t->page_shift) + 1;
+    const tlb_entry_t *set = &t->e[((tag - 1) & t->set_mask) * t->assoc];
+    for (unsigned i = 0; i < t->assoc; i++)
+        if (set[i].tag == tag) return true;
+    return false;
 }
