@@ -11,6 +11,9 @@
 #                   DISE, and Alpha against RISC-V per instruction
 #   make workloads  build the guest workload suite for RISC-V and Alpha
 #   make readme-usage  rewrite README.md's usage block with hps-sim --help
+#   make labs       the classroom labs: their programs (labs/src) into
+#                   $(BUILD)/labs, and the expected results of the hand-outs
+#                   labs/*.md regenerated from this build (labs/README.md)
 #   make install PREFIX=/usr/local [DESTDIR=]  the binaries in PREFIX/bin,
 #                   presets, productions and analysis scripts in
 #                   PREFIX/share/hps-sim (hps-sim finds them from there);
@@ -51,7 +54,7 @@ UNIT_HELPER_OBJS := $(UNIT_HELPERS:%.c=$(BUILD)/%.o)
 
 comma := ,
 .PHONY: all deps test unit-test diff-test badinput-test workload-test bench \
-        workloads guests clean
+        workloads guests clean labs
 
 SIM_BIN := $(BUILD)/hps-sim
 # the offline tools (tools/*.c, one program each, linked with libhps.a)
@@ -132,6 +135,21 @@ clean:
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TOOL_SRCS:%.c=$(BUILD)/%.d) \
          $(UNIT_HELPER_OBJS:.o=.d) $(UNIT_BINS:%=%.d)
 
+# ---- the version ------------------------------------------------------------
+# hps_version.h holds `git describe` (the commit, "-dirty" with uncommitted
+# changes; "unknown" outside a checkout); rewritten only when that changes,
+# so only sim/cli/provenance.o is rebuilt.  Statistics, reports and
+# --dump-config files record it (include/provenance.h).
+GIT_DESC := $(shell git -C "$(CURDIR)" describe --always --dirty --abbrev=12 --exclude='*' 2>/dev/null || echo unknown)
+VERSION_H := $(BUILD)/gen/hps_version.h
+.PHONY: FORCE
+$(VERSION_H): FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define HPS_GIT "%s"\n' '$(GIT_DESC)' >$@.tmp; \
+	 if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/sim/cli/provenance.o: $(VERSION_H)
+$(BUILD)/sim/cli/provenance.o: CFLAGS += -I$(BUILD)/gen
+
 # ---- install ---------------------------------------------------------------
 # The binaries go to $(DESTDIR)$(PREFIX)/bin; the data they look up at run
 # time (include/datadir.h: EXE/../share/hps-sim) to $(DATADIR): presets
@@ -197,3 +215,11 @@ demo: all $(BUILD)/workloads/rv64/$(DEMO_WORKLOAD)
 	$(SIM_BIN) --config ev5 --acf $(DEMO_ACF) --rate 1/100 --stats $(BUILD)/demo-stats.txt \
 	    $(BUILD)/workloads/rv64/$(DEMO_WORKLOAD) train
 	@echo "statistics: $(BUILD)/demo-stats.txt"
+
+# ---- classroom labs (labs/README.md) ----------------------------------------
+# The lab programs (labs/src, built by labs/labs.mk into $(BUILD)/labs), then
+# every expected output and table of the hand-outs labs/*.md rewritten from
+# this build's hps-sim (labs/regen.py --write; tests/labs/run.sh checks them).
+labs: all $(WL_RV64)
+	@$(MAKE) --no-print-directory -f labs/labs.mk BUILD=$(BUILD) RV_CC=$(RV_CC) ALPHA_CC=$(ALPHA_CC)
+	@/usr/bin/python3 labs/regen.py --write $(BUILD)

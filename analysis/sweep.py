@@ -58,6 +58,10 @@ STATS = [
     ("dcpi_overhead_ratio", "dcpi.overheadRatio"),
 ]
 KEY = ["kind", "workload", "size", "config", "profile", "rate", "burst", "period", "seed"]
+# Where each row came from, from the run's "provenance" (hps-sim writes it
+# into every statistics file): "0.1.0 (git 1a2b3c4d5e6f)" and the resolved
+# configuration as JSON; the command line is the "command" column.
+PROVENANCE = ["sim_version", "sim_config"]
 
 
 def schema(db):
@@ -66,7 +70,20 @@ def schema(db):
         kind TEXT, workload TEXT, size TEXT, config TEXT, profile TEXT,
         rate TEXT, burst INTEGER, period TEXT, seed INTEGER,
         status INTEGER, command TEXT, {cols},
+        sim_version TEXT, sim_config TEXT,
         PRIMARY KEY ({", ".join(KEY)}))""")
+    have = {row[1] for row in db.execute("PRAGMA table_info(runs)")}
+    for col in PROVENANCE:           # a database made before they existed
+        if col not in have:
+            db.execute(f"ALTER TABLE runs ADD COLUMN {col} TEXT")
+
+
+def provenance_columns(prov):
+    """The PROVENANCE values of a run's "provenance" object."""
+    if not prov:
+        return [None, None]
+    return [f"{prov.get('version')} (git {prov.get('git')})",
+            json.dumps(prov.get("config", {}), sort_keys=True)]
 
 
 def points(args):
@@ -98,7 +115,8 @@ def command(p, sim, build, stats_json, dcpi_db):
 
 
 def run_point(p, sim, build):
-    """Run one point; returns (point, status, command, stats dict)."""
+    """Run one point; returns (point, status, command, stats dict); the
+    stats dict holds the run's provenance under "provenance"."""
     with tempfile.TemporaryDirectory(prefix="hps-sweep.") as tmp:
         js = os.path.join(tmp, "stats.json")
         cmd = command(p, sim, build, js, os.path.join(tmp, "db"))
@@ -106,15 +124,18 @@ def run_point(p, sim, build):
         stats = {}
         if os.path.exists(js):
             with open(js) as f:
-                stats = {k: v["value"] for k, v in json.load(f).items()}
+                data = json.load(f)
+            stats = {k: v["value"] for k, v in data.items() if k != "provenance"}
+            stats["provenance"] = data.get("provenance")
         elif r.returncode:
             sys.stderr.write(f"sweep: {shlex.join(cmd)}: {r.stderr.strip()}\n")
         return p, r.returncode, shlex.join(cmd), stats
 
 
 def store(db, p, status, cmd, stats):
-    cols = KEY + ["status", "command"] + [c for c, _ in STATS]
-    vals = [p[k] for k in KEY] + [status, cmd] + [stats.get(s) for _, s in STATS]
+    cols = KEY + ["status", "command"] + [c for c, _ in STATS] + PROVENANCE
+    vals = ([p[k] for k in KEY] + [status, cmd] + [stats.get(s) for _, s in STATS] +
+            provenance_columns(stats.get("provenance")))
     db.execute(f"INSERT OR REPLACE INTO runs ({', '.join(cols)}) VALUES "
                f"({', '.join('?' * len(cols))})", vals)
 

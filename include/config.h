@@ -57,8 +57,8 @@ extern const cfg_param_t cfg_params[];
 extern const size_t cfg_param_count;
 
 void config_defaults(config_t *cfg);
-/* Load a preset (name of configs/NAME.ini, searched in the configs
- * directory next to the executable and in ./configs) or a file path (any
+/* Load a preset (name of configs/NAME.ini, searched in the data roots of
+ * datadir.h) or a file path (any
  * name with a '/' or ending in .ini).  The file's values are applied on top
  * of cfg's, then the whole is validated (config_validate).  On error cfg is
  * unchanged and err holds one line naming file:line and the key. */
@@ -71,6 +71,10 @@ bool config_set(config_t *cfg, const char *assignment, char *err, size_t errlen)
 bool config_validate(const config_t *cfg, char *err, size_t errlen);
 /* Every parameter, one `key = value  # description` line: a config file. */
 void config_print(const config_t *cfg, FILE *out);
+/* Call fn for each parameter in table order with its key, its value as a
+ * config file writes it, and whether that is the built-in default. */
+typedef void config_visit_fn(void *ctx, const char *key, const char *value, bool is_default);
+void config_each(const config_t *cfg, config_visit_fn *fn, void *ctx);
 /* The parameter with this key, or NULL. */
 const cfg_param_t *config_find(const char *key);
 /* Name of an enum parameter's value (fields of CFG_ENUM hold the index of

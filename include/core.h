@@ -71,6 +71,8 @@ typedef struct cpu {
                                     end of the trace, ...) when instret
                                     reaches this (sim/engine.c)              */
     uint64_t cycle;              /* simulated cycles (== instret when untimed) */
+    bool timed;                  /* a timing model keeps cycle current during
+                                    the run (else it is settled at the end) */
 
     mem_t *mem;
     struct sys *sys;

@@ -45,6 +45,14 @@ typedef struct image {
  * the path: "prog: truncated ELF: ...". */
 bool loader_probe(const char *path, int *machine, char *err, size_t errlen);
 
+/* Is path a static Alpha program linked with linker relaxation?  GNU ld's
+ * relaxation of GOT loads breaks glibc's static start-up: the program
+ * headers are never found (_dl_phdr stays 0), no TLS is set up, and the
+ * program faults in __ctype_init, under qemu-alpha too (tests/guest/guest.mk
+ * says more).  Such a link leaves no .got entry holding &_dl_phdr; a
+ * -Wl,--no-relax link keeps one. */
+bool loader_alpha_relaxed(const char *path);
+
 /* Map the executable's segments.  Dynamic executables are refused with a
  * message telling the user to pass --sysroot or link with -static. */
 bool loader_load(const char *path, const isa_t *isa, mem_t *mem, image_t *img,

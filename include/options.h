@@ -16,8 +16,6 @@
 #include "config.h"
 #include "dise.h"
 
-#define HPS_VERSION "0.1.0"
-
 typedef struct options {
     uint64_t max_insts;
     uint64_t seed;
@@ -29,6 +27,7 @@ typedef struct options {
     config_t cfg;
     bool print_config;
     const char *pipeview_path;
+    const char *o3pipeview_path;     /* --o3pipeview                      */
     bool pipe_diagram;
     uint64_t view_from, view_count;
     const char *truth_path;
@@ -41,6 +40,10 @@ typedef struct options {
     const char *report_path;
     const char *profile_out;
     const char *sysroot;             /* --sysroot: ld.so and libraries   */
+    char **guest_env;                /* NAME=VALUE strings, NULL-terminated:
+                                        empty unless --env / --env-host    */
+    const char *cwd;                 /* --cwd, or NULL: the current dir   */
+    const char *dump_config;         /* --dump-config FILE                */
     const char *dcpi_db;             /* --dcpi: the profile database      */
     const char *dcpi_events;         /* --dcpi-events                     */
     bool dcpi_new_epoch;
@@ -58,6 +61,9 @@ _Noreturn void bad_input(const char *fmt, ...)
  * --help, --version and --print-config print and exit 0.  Afterwards
  * o->guest_argv[0] is the program and o->guest_argc >= 1. */
 void parse_options(int argc, char **argv, options_t *o);
+
+/* Free what parse_options allocated (the guest environment). */
+void options_free(options_t *o);
 
 /* The --help text (generated from sim/options.def). */
 void options_usage(FILE *out);

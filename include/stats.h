@@ -35,6 +35,9 @@ void stats_add_f64(stats_t *s, const char *name, double value, const char *unit,
 const stat_entry_t *stats_find(const stats_t *s, const char *name);
 void stats_write_text(const stats_t *s, FILE *out);
 void stats_write_json(const stats_t *s, FILE *out);
+/* The entries only, `  "name": {...},` lines without the braces around
+ * them (for a writer that adds members of its own first). */
+void stats_write_json_members(const stats_t *s, FILE *out);
 void stats_free(stats_t *s);
 
 #endif /* HPS_STATS_H */

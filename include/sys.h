@@ -156,6 +156,8 @@ typedef struct sys {
     bool discard_output;                /* writes to host stdout/stderr vanish */
     char *sysroot;                      /* --sysroot: tried first for absolute
                                            paths, or NULL                    */
+    int cwd_fd;                         /* the guest's working directory (a
+                                           host O_PATH fd), -1 = hps-sim's  */
     uint32_t alpha_uac;                 /* Alpha unaligned-access control
                                            (osf_setsysinfo SSIN_UACPROC)     */
     sys_exec_map_fn on_exec_map;        /* see sys_set_exec_map_hook, or NULL */
@@ -174,6 +176,10 @@ void   sys_set_mmap_area(sys_t *s, uint64_t bottom, uint64_t top, bool bottom_up
 /* Look absolute guest paths up under dir first (open, stat, access,
  * readlink), falling back to the host path, as qemu -L does. */
 void   sys_set_sysroot(sys_t *s, const char *dir);
+/* The guest's working directory is dir (resolved now; relative paths and
+ * AT_FDCWD of the guest's calls start there, and its chdir moves only it,
+ * never hps-sim's own).  False with a message if dir is no directory. */
+bool   sys_set_cwd(sys_t *s, const char *dir, char *err, size_t errlen);
 /* Call fn(ctx, ...) after every successful mmap of a file with PROT_EXEC
  * (NULL: no hook).  Runs at mmap time only, never per instruction. */
 void   sys_set_exec_map_hook(sys_t *s, sys_exec_map_fn fn, void *ctx);

@@ -774,6 +774,18 @@ static size_t group_length(const char *key)
     return dot ? (size_t)(dot - key) : 0;
 }
 
+void config_each(const config_t *cfg, config_visit_fn *fn, void *ctx)
+{
+    for (size_t i = 0; i < cfg_param_count; i++) {
+        const cfg_param_t *p = &cfg_params[i];
+        char value[64];
+        uint64_t v = value_of(cfg, p), dv = 0;
+        parse_value(p, p->def, &dv, NULL, 0);
+        format_value(p, v, value, sizeof value);
+        fn(ctx, p->key, value, v == dv);
+    }
+}
+
 void config_print(const config_t *cfg, FILE *out)
 {
     fprintf(out, "# hps-sim configuration: %s\n", cfg->source);

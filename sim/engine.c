@@ -287,6 +287,7 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
     engine_t *e = xcalloc(1, sizeof *e);
     e->cpu = p->cpu;
     e->timing = p->timing;
+    p->cpu->timed = p->timing != NULL;
     e->truth = p->truth;
     e->trace = p->trace;
     e->dise = p->dise;

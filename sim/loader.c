@@ -661,6 +661,67 @@ bool loader_load(const char *path, const isa_t *isa, mem_t *mem, image_t *img,
     return loader_load_sysroot(path, isa, NULL, mem, img, err, errlen);
 }
 
+/* ---- Alpha's linker relaxation ------------------------------------------- */
+
+/* The section named name, or NULL. */
+static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+    size_t shstrndx;
+    if (elf_getshdrstrndx(elf, &shstrndx) != 0) return NULL;
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+        const char *n = gelf_getshdr(scn, sh) ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
+        if (n && !strcmp(n, name)) return scn;
+    }
+    return NULL;
+}
+
+/* The value of the defined symbol name in .symtab, or 0. */
+static uint64_t symbol_value(Elf *elf, const char *name)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = section_named(elf, ".symtab", &sh);
+    Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+    if (!d || !sh.sh_entsize) return 0;
+    for (size_t k = 0; k < sh.sh_size / sh.sh_entsize; k++) {
+        GElf_Sym sym;
+        if (!gelf_getsym(d, (int)k, &sym) || sym.st_shndx == SHN_UNDEF) continue;
+        const char *n = elf_strptr(elf, sh.sh_link, sym.st_name);
+        if (n && !strcmp(n, name)) return sym.st_value;
+    }
+    return 0;
+}
+
+/* Does some 64-bit word of .got hold value? */
+static bool got_holds(Elf *elf, uint64_t value)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = section_named(elf, ".got", &sh);
+    Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+    if (!d || !d->d_buf) return false;
+    for (size_t off = 0; off + 8 <= d->d_size; off += 8) {
+        uint64_t w;
+        memcpy(&w, (const char *)d->d_buf + off, 8);
+        if (w == value) return true;
+    }
+    return false;
+}
+
+bool loader_alpha_relaxed(const char *path)
+{
+    elf_file_t f;
+    char err[256];
+    bool relaxed = false;
+    if (elf_open(&f, path, err, sizeof err) && f.eh.e_machine == EM_ALPHA &&
+        read_phdrs(&f, err, sizeof err)) {
+        bool dynamic = false;
+        for (size_t k = 0; k < f.phnum; k++) dynamic |= f.ph[k].p_type == PT_INTERP;
+        uint64_t phdr_var = dynamic ? 0 : symbol_value(f.elf, "_dl_phdr");
+        relaxed = phdr_var && !got_holds(f.elf, phdr_var);
+    }
+    elf_close(&f);
+    return relaxed;
+}
+
 /* ---- the initial stack -------------------------------------------------- */
 
 /* AT_* values that <elf.h> of older C libraries may lack. */

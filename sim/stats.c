@@ -76,6 +76,12 @@ static void json_string(FILE *out, const char *str)
 void stats_write_json(const stats_t *s, FILE *out)
 {
     fprintf(out, "{\n");
+    stats_write_json_members(s, out);
+    fprintf(out, "}\n");
+}
+
+void stats_write_json_members(const stats_t *s, FILE *out)
+{
     for (size_t k = 0; k < s->count; k++) {
         const stat_entry_t *e = &s->entries[k];
         char value[64];
@@ -88,7 +94,6 @@ void stats_write_json(const stats_t *s, FILE *out)
         json_string(out, e->desc);
         fprintf(out, "}%s\n", k + 1 < s->count ? "," : "");
     }
-    fprintf(out, "}\n");
 }
 
 void stats_free(stats_t *s)

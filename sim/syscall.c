@@ -39,6 +39,7 @@
 
 #include "loader.h"
 #include "syscall_impl.h"
+#include "util.h"
 
 #define SYS_PPID  999
 #define SYS_UID   1000
@@ -104,6 +105,7 @@ sys_t *sys_new(mem_t *mem, const sys_abi_t *abi, const sys_config_t *cfg)
     if (!s->cfg.insts_per_sec) s->cfg.insts_per_sec = 1000000000ull;
     s->rng_state = cfg->seed;
     s->tid = SYS_GUEST_PID;
+    s->cwd_fd = -1;
     for (int k = 0; k < SYS_MAX_FDS; k++) s->host_fd[k] = k < 3 ? k : -1;
     s->mmap_bottom = 0x10000;
     s->mmap_top = GUEST_STACK_TOP - GUEST_STACK_SIZE - (1ull << 20);
@@ -125,6 +127,7 @@ void sys_free(sys_t *s)
     if (!s) return;
     for (int k = 0; k < SYS_MAX_FDS; k++)
         if (s->host_fd[k] >= 0 && (s->fd_flags[k] & SYS_FD_OWNED)) close(s->host_fd[k]);
+    if (s->cwd_fd >= 0) close(s->cwd_fd);
     free(s->exe_path);
     free(s->sysroot);
     free(s);
@@ -163,6 +166,22 @@ void sys_set_sysroot(sys_t *s, const char *dir)
     if (!dir) return;
     char *real = realpath(dir, NULL);
     s->sysroot = real ? real : strdup(dir);
+}
+
+/* Make the host directory fd the guest's working directory. */
+static void replace_cwd(sys_t *s, int fd)
+{
+    if (s->cwd_fd >= 0) close(s->cwd_fd);
+    s->cwd_fd = fd;
+}
+
+bool sys_set_cwd(sys_t *s, const char *dir, char *err, size_t errlen)
+{
+    int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return set_error(err, errlen, "--cwd %s: %s; expected a directory", dir, strerror(errno));
+    replace_cwd(s, fd);
+    return true;
 }
 
 static uint64_t splitmix64(uint64_t *state)
@@ -322,10 +341,18 @@ static int host_of(sys_t *s, uint64_t gfd)
     return fd >= 0 && fd < SYS_MAX_FDS ? s->host_fd[fd] : -1;
 }
 
-/* Guest directory fd for the *at calls: AT_FDCWD passes through. */
+/* The host directory fd the guest's relative paths start from. */
+static int cwd_of(const sys_t *s)
+{
+    return s->cwd_fd >= 0 ? s->cwd_fd : AT_FDCWD;
+}
+
+static bool guest_cwd(const sys_t *s, char *buf, size_t len);
+
+/* Guest directory fd for the *at calls: AT_FDCWD is the guest's cwd. */
 static int64_t dirfd_in(sys_t *s, uint64_t gfd, int *out)
 {
-    if ((int32_t)gfd == LINUX_AT_FDCWD) { *out = AT_FDCWD; return 0; }
+    if ((int32_t)gfd == LINUX_AT_FDCWD) { *out = cwd_of(s); return 0; }
     *out = host_of(s, gfd);
     return *out < 0 ? -EBADF : 0;
 }
@@ -1196,6 +1223,9 @@ int64_t sys_h_readlinkat(sys_t *s, cpu_t *c, const uint64_t a[6])
         if (!s->exe_path) return -ENOENT;
         n = (ssize_t)strlen(s->exe_path);
         memcpy(buf, s->exe_path, (size_t)n);
+    } else if (!strcmp(p.path, "/proc/self/cwd")) {
+        if (!guest_cwd(s, buf, sizeof buf)) return host_err();
+        n = (ssize_t)strlen(buf);
     } else {
         char hbuf[HOST_PATH_MAX];
         n = readlinkat(p.dirfd, host_path(s, p.path, hbuf, sizeof hbuf), buf, sizeof buf);
@@ -1205,27 +1235,48 @@ int64_t sys_h_readlinkat(sys_t *s, cpu_t *c, const uint64_t a[6])
     return copy_out(s, a[2], buf, (uint64_t)n) ? n : -EFAULT;
 }
 
+/* The guest's working directory as a path (the host's view of it). */
+static bool guest_cwd(const sys_t *s, char *buf, size_t len)
+{
+    if (s->cwd_fd < 0) return getcwd(buf, len) != NULL;
+    char link[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", s->cwd_fd);
+    ssize_t n = readlink(link, buf, len - 1);
+    if (n < 0) return false;
+    buf[n] = '\0';
+    return true;
+}
+
 /* The raw syscall returns the length including the NUL. */
 int64_t sys_h_getcwd(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     char buf[PATH_MAX_GUEST];
-    if (!getcwd(buf, sizeof buf)) return host_err();
+    if (!guest_cwd(s, buf, sizeof buf)) return host_err();
     uint64_t len = strlen(buf) + 1;
     if (len > a[1]) return -ERANGE;
     return copy_out(s, a[0], buf, len) ? (int64_t)len : -EFAULT;
 }
 
+/* The directory at host fd dirfd + path becomes the guest's cwd. */
+static int64_t change_cwd(sys_t *s, int dirfd, const char *path)
+{
+    int fd = openat(dirfd, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return host_err();
+    replace_cwd(s, fd);
+    return 0;
+}
+
 int64_t sys_h_chdir(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    char path[PATH_MAX_GUEST];
-    int64_t r = get_path(s, a[0], path);
-    return r ? r : host_ret(chdir(path));
+    at_path_t p;
+    int64_t r = get_at(s, LINUX_AT_FDCWD, a[0], &p);
+    return r ? r : change_cwd(s, p.dirfd, p.path);
 }
 
 int64_t sys_h_fchdir(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     int hfd = host_of(s, a[0]);
-    return hfd < 0 ? -EBADF : host_ret(fchdir(hfd));
+    return hfd < 0 ? -EBADF : change_cwd(s, hfd, ".");
 }
 
 int64_t sys_h_umask(sys_t *s, cpu_t *c, const uint64_t a[6])
@@ -1268,9 +1319,14 @@ int64_t sys_h_ftruncate(sys_t *s, cpu_t *c, const uint64_t a[6])
 
 int64_t sys_h_truncate(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    char path[PATH_MAX_GUEST];
-    int64_t r = get_path(s, a[0], path);
-    return r ? r : host_ret(truncate(path, (off_t)a[1]));
+    at_path_t p;
+    int64_t r = get_at(s, LINUX_AT_FDCWD, a[0], &p);
+    if (r) return r;
+    int fd = openat(p.dirfd, p.path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return host_err();
+    int64_t ret = host_ret(ftruncate(fd, (off_t)a[1]));
+    close(fd);
+    return ret;
 }
 
 int64_t sys_h_fsync(sys_t *s, cpu_t *c, const uint64_t a[6])

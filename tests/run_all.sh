@@ -1,11 +1,14 @@
 #!/bin/bash
 # run_all.sh BUILD_DIR - the whole test suite behind `make test`: the include
 # layering check (layers.txt), unit tests,
-# bad-input tests, README's usage block against --help, guest-fault tests,
+# bad-input tests, README's usage block against --help, what a new user
+# meets first (data files found from anywhere, reproducible environment,
+# provenance), guest-fault tests,
 # timing-model micro-benchmarks,
 # differential tests against qemu-riscv64 and qemu-alpha (static programs,
 # and dynamic ones through --sysroot), the workload checks, DISE/HPS and
-# DCPI profiling end to end, sweeps, the interactive shell and the
+# DCPI profiling end to end, sweeps, the interactive shell, the pipeline
+# views and the
 # feature-combination matrix (every model x every feature, both ISAs).  Each
 # suite ends with "N passed, M failed"; this script adds them up and ends
 # with the same line for the whole run.
@@ -35,6 +38,7 @@ run_suite layers     /usr/bin/python3 tools/check_layers.py
 run_suite unit       tests/run_unit.sh "$build"
 run_suite badinput   tests/badinput/run.sh "$build"
 run_suite docs       tests/docs/run.sh "$build"
+run_suite newcomer   tests/newcomer/run.sh "$build"
 run_suite faults     tests/faults/run.sh "$build"
 run_suite timing     tests/timing/run.sh "$build"
 run_suite diff       tests/diff/run.sh "$build"
@@ -48,6 +52,8 @@ run_suite dise       tests/dise/run.sh "$build"
 run_suite dcpi       tests/dcpi/run.sh "$build"
 run_suite analysis   tests/analysis/run.sh "$build"
 run_suite shell      tests/shell/run.sh "$build"
+run_suite labs       tests/labs/run.sh "$build"
+run_suite pipeview   tests/pipeview/run.sh "$build"
 run_suite matrix     tests/matrix/run.sh "$build"
 run_suite dise-alpha env DISE_ISA=alpha-static DISE_WORKLOADS="bwt_compress gametree minicc objdb raytrace" tests/dise/run.sh "$build"
 echo "=== summary"

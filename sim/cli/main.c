@@ -40,6 +40,7 @@
 #include "loader.h"
 #include "mem.h"
 #include "pmu.h"
+#include "provenance.h"
 #include "options.h"
 #include "runstats.h"
 #include "shell.h"
@@ -49,8 +50,6 @@
 #include "timing.h"
 #include "trace.h"
 #include "truth.h"
-
-extern char **environ;
 
 static const isa_t *isa_for_machine(const char *path, int machine)
 {
@@ -218,6 +217,26 @@ static void resolve_acf(const char *arg, char *path, size_t len)
 /* The ACF: parsed, parameters applied, and the DISE engine built on the
  * shared guest runtime (*runtime, loaded here if the ACF calls handlers and
  * nobody has yet). */
+/* The DISE engine and the profile session on the parsed ACF (again when
+ * the shell restarts the run: empty tables, counters and samples). */
+static void profiling_build(profiling_t *pf, const options_t *o, const symtab_t *symtab,
+                            runtime_t *runtime)
+{
+    char err[512];
+    dise_hw_t hw = {
+        .pt_entries = (unsigned)o->cfg.dise_pt_entries,
+        .ct_entries = (unsigned)o->cfg.dise_ct_entries,
+        .rt_entries = (unsigned)o->cfg.dise_rt_entries,
+        .counters = (unsigned)o->cfg.dise_counters,
+        .counter_bits = (unsigned)o->cfg.dise_counter_bits,
+        .replace_penalty = (unsigned)o->cfg.dise_replace_penalty,
+    };
+    pf->dise = dise_new(pf->prog, &hw, runtime, err, sizeof err);
+    if (!pf->dise) bad_input("%s: %s", o->acf_path, err);
+    hps_session_init(&pf->session, pf->prog, symtab);
+    dise_on_sample(pf->dise, hps_session_take, &pf->session);
+}
+
 static void profiling_setup(profiling_t *pf, const options_t *o, const isa_t *isa,
                             const symtab_t *symtab, runtime_t **runtime)
 {
@@ -239,18 +258,7 @@ static void profiling_setup(profiling_t *pf, const options_t *o, const isa_t *is
         *runtime = runtime_load(isa, err, sizeof err);
         if (!*runtime) bad_input("%s: %s", o->acf_path, err);
     }
-    dise_hw_t hw = {
-        .pt_entries = (unsigned)o->cfg.dise_pt_entries,
-        .ct_entries = (unsigned)o->cfg.dise_ct_entries,
-        .rt_entries = (unsigned)o->cfg.dise_rt_entries,
-        .counters = (unsigned)o->cfg.dise_counters,
-        .counter_bits = (unsigned)o->cfg.dise_counter_bits,
-        .replace_penalty = (unsigned)o->cfg.dise_replace_penalty,
-    };
-    pf->dise = dise_new(pf->prog, &hw, *runtime, err, sizeof err);
-    if (!pf->dise) bad_input("%s: %s", o->acf_path, err);
-    hps_session_init(&pf->session, pf->prog, symtab);
-    dise_on_sample(pf->dise, hps_session_take, &pf->session);
+    profiling_build(pf, o, symtab, *runtime);
 }
 
 static void profiling_free(profiling_t *pf)
@@ -348,6 +356,7 @@ static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const s
     sys_set_exe(g->sys, path);
     sys_set_mmap_area(g->sys, lay->mmap_bottom, lay->mmap_top, lay->mmap_bottom_up);
     if (o->sysroot) sys_set_sysroot(g->sys, o->sysroot);
+    if (!sys_set_cwd(g->sys, o->cwd ? o->cwd : ".", err, sizeof err)) bad_input("%s", err);
     if (input != GUEST_STDIN) {
         int in = input == GUEST_BASELINE ? baseline_stdin() : open("/dev/null", O_RDONLY);
         if (in < 0) bad_input("cannot set up the guest's stdin: %s", strerror(errno));
@@ -363,7 +372,7 @@ static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const s
     g->cpu->sys = g->sys;
     g->cpu->symtab = symtab;
     uint64_t sp = loader_build_stack(g->mem, &g->img, isa, o->guest_argc, o->guest_argv,
-                                     environ, random16, path);
+                                     o->guest_env, random16, path);
     if (!sp) bad_input("%s: argument list too long", path);
     g->cpu->reg[lay->sp_reg] = sp;
     g->cpu->pc = g->img.start;
@@ -448,6 +457,16 @@ static uint64_t baseline_cycles(const options_t *o, const isa_t *isa, const symt
     return cycles;
 }
 
+/* --dump-config FILE: the resolved configuration as a loadable .ini, its
+ * first lines saying which hps-sim and command line resolved it. */
+static void dump_config(const options_t *o)
+{
+    FILE *f = open_output(o->dump_config, stdout);
+    fprintf(f, "# hps-sim %s\n# command: %s\n", provenance_version(), provenance_command());
+    config_print(&o->cfg, f);
+    close_output(f);
+}
+
 static void write_stats(const options_t *o, const run_info_t *info, const profiling_t *pf,
                         const dcpi_t *dcpi)
 {
@@ -461,12 +480,17 @@ static void write_stats(const options_t *o, const run_info_t *info, const profil
     if (dcpi) dcpi_stats(dcpi, &st);
     if (o->stats_path) {
         FILE *f = open_output(o->stats_path, stdout);
+        provenance_write_text(f, &o->cfg, 1);
         stats_write_text(&st, f);
         close_output(f);
     }
     if (o->stats_json_path) {
         FILE *f = open_output(o->stats_json_path, stdout);
-        stats_write_json(&st, f);
+        fputs("{\n", f);
+        provenance_write_json(f, &o->cfg, "  ");
+        fputs(st.count ? ",\n" : "\n", f);
+        stats_write_json_members(&st, f);
+        fputs("}\n", f);
         close_output(f);
     }
     stats_free(&st);
@@ -481,28 +505,52 @@ typedef struct shell_host {
     process_code_t *code;
     disasm_t *dis;
     truth_t *truth;                  /* the ground-truth recorder, or NULL */
+    profiling_t *pf;                 /* with an ACF: DISE and its session  */
+    runtime_t **runtime;             /* the handlers' runtime, or NULL     */
 } shell_host_t;
 
-/* The process again from its first instruction, on a fresh timing model:
- * the same program, arguments, seed and (empty) input give the same run. */
-static void shell_restart(void *ctx, cpu_t **cpu, timing_t **timing, engine_t **engine)
+/* With an ACF: the handlers' runtime and the DISE engine as new, on cpu. */
+static void restart_profiling(shell_host_t *h, cpu_t *cpu)
+{
+    char err[512];
+    hps_session_free(&h->pf->session);
+    dise_free(h->pf->dise);
+    if (*h->runtime) {
+        runtime_free(*h->runtime);
+        *h->runtime = runtime_load(h->isa, err, sizeof err);
+        if (!*h->runtime) bad_input("%s: %s", h->o->acf_path, err);
+        runtime_attach(*h->runtime, cpu);
+    }
+    profiling_build(h->pf, h->o, h->code->symtab, *h->runtime);
+    dise_attach(h->pf->dise, cpu);
+}
+
+/* The process again from its first instruction, on a fresh timing model
+ * (and DISE engine): the same program, arguments, environment (taken once
+ * when hps-sim started, o->guest_env), seed and (empty) input give the
+ * same run. */
+static void shell_restart(void *ctx, shell_target_t *t)
 {
     shell_host_t *h = ctx;
     guest_free(h->g);
     guest_load(h->g, h->o, h->isa, h->code->symtab, GUEST_NO_STDIN);
     sys_set_exec_map_hook(h->g->sys, note_mapped_code, h->code);
-    *cpu = h->g->cpu;
-    if (*timing) {
-        timing_free(*timing);
-        *timing = new_timing(h->o);
-        timing_record_recent(*timing, h->dis);
+    t->cpu = h->g->cpu;
+    if (t->timing) {
+        timing_free(t->timing);
+        t->timing = new_timing(h->o);
+        timing_record_recent(t->timing, h->dis);
     }
     if (h->truth) {                  /* recorded again from the start */
         truth_free(h->truth);
         memset(h->truth, 0, sizeof *h->truth);
     }
-    engine_free(*engine);
-    *engine = new_engine(&(engine_parts_t){ .cpu = *cpu, .timing = *timing, .truth = h->truth });
+    if (h->pf->dise) restart_profiling(h, t->cpu);
+    t->dise = h->pf->dise;
+    engine_free(t->engine);
+    t->engine = new_engine(&(engine_parts_t){
+        .cpu = t->cpu, .timing = t->timing, .truth = h->truth, .dise = h->pf->dise,
+        .hps_truth = h->pf->dise ? &h->pf->session.truth : NULL });
 }
 
 static void shell_output(void *ctx, bool on)
@@ -516,13 +564,15 @@ static int shell_report(void *ctx, const cpu_t *c)
 }
 
 static int interact(const options_t *o, const isa_t *isa, guest_t *g, process_code_t *code,
-                    disasm_t *dis, truth_t *truth, timing_t **timing, engine_t **engine)
+                    disasm_t *dis, truth_t *truth, profiling_t *pf, runtime_t **runtime,
+                    timing_t **timing, engine_t **engine)
 {
-    shell_host_t host = { o, isa, g, code, dis, truth };
+    shell_host_t host = { o, isa, g, code, dis, truth, pf, runtime };
     if (*timing) timing_record_recent(*timing, dis);
-    shell_target_t target = { .cpu = g->cpu, .timing = *timing, .engine = *engine,
-                              .disasm = dis, .symtab = code->symtab, .restart = shell_restart,
-                              .output = shell_output, .report = shell_report, .ctx = &host };
+    shell_target_t target = { .cpu = g->cpu, .timing = *timing, .dise = pf->dise,
+                              .engine = *engine, .disasm = dis, .symtab = code->symtab,
+                              .restart = shell_restart, .output = shell_output,
+                              .report = shell_report, .ctx = &host };
     int status = shell_run(&target, stdin, stdout);
     *timing = target.timing;
     *engine = target.engine;
@@ -532,13 +582,19 @@ static int interact(const options_t *o, const isa_t *isa, guest_t *g, process_co
 int main(int argc, char **argv)
 {
     options_t o;
+    provenance_init(argc, argv);
     parse_options(argc, argv, &o);
+    provenance_set_guest(o.guest_env, o.cwd);
     const char *path = o.guest_argv[0];
     char err[512];
 
     int machine = 0;
     if (!loader_probe(path, &machine, err, sizeof err)) bad_input("%s", err);
     const isa_t *isa = isa_for_machine(path, machine);
+    if (loader_alpha_relaxed(path))
+        fprintf(stderr, "hps-sim: warning: %s is a static Alpha program linked with linker "
+                "relaxation, which breaks glibc's start-up (it faults in __ctype_init, under "
+                "qemu-alpha too): relink with -Wl,--no-relax\n", path);
 
     guest_t g;
     guest_load(&g, &o, isa, NULL, o.interactive ? GUEST_NO_STDIN : GUEST_STDIN);
@@ -559,6 +615,8 @@ int main(int argc, char **argv)
     if (o.stats_json_path && strcmp(o.stats_json_path, "-"))
         close_output(open_output(o.stats_json_path, stdout));
     FILE *report_out = o.report_path ? open_output(o.report_path, stderr) : NULL;
+    if (report_out && report_out != stderr) provenance_write_text(report_out, &o.cfg, 0);
+    if (o.dump_config) dump_config(&o);
     FILE *profile_out = o.profile_out ? open_output(o.profile_out, stdout) : NULL;
 
     cpu_t *cpu = g.cpu;
@@ -569,12 +627,14 @@ int main(int argc, char **argv)
     bool want_stats = (o.stats_path || o.stats_json_path) && !o.no_truth;
 
     timing_t *timing = NULL;
-    FILE *pv_out = NULL, *gt_out = NULL;
+    FILE *pv_out = NULL, *o3_out = NULL, *gt_out = NULL;
     if (o.cfg.model != CFG_MODEL_FUNCTIONAL) {
         timing = new_timing(&o);
         pv_out = o.pipeview_path ? open_output(o.pipeview_path, stdout) : NULL;
+        o3_out = o.o3pipeview_path ? open_output(o.o3pipeview_path, stdout) : NULL;
         gt_out = o.truth_path ? open_output(o.truth_path, stdout) : NULL;
         timing_outputs_t tout = { .kanata = pv_out, .diagram = o.pipe_diagram ? stderr : NULL,
+                                  .o3pipeview = o3_out,
                                   .view_from = o.view_from,
                                   .view_to = o.view_from + o.view_count,
                                   .ground_truth = gt_out, .disasm = dis, .symtab = symtab };
@@ -582,7 +642,9 @@ int main(int argc, char **argv)
     }
 
     /* One baseline serves both profilers: the run without either. */
-    uint64_t base = (pf.dise || dcpi) && !o.no_baseline ? baseline_cycles(&o, isa, symtab) : 0;
+    /* (Not in the shell, whose commands are on stdin, which the baseline would read.) */
+    uint64_t base = (pf.dise || dcpi) && !o.no_baseline && !o.interactive
+                  ? baseline_cycles(&o, isa, symtab) : 0;
     pf.overhead.base_cycles = base;
     if (runtime) runtime_attach(runtime, cpu);
     if (pf.dise) dise_attach(pf.dise, cpu);
@@ -598,7 +660,8 @@ int main(int argc, char **argv)
     double t0 = now_seconds();
     int status = 0;
     if (o.interactive) {
-        status = interact(&o, isa, &g, &code, dis, want_stats ? &truth : NULL, &timing, &engine);
+        status = interact(&o, isa, &g, &code, dis, want_stats ? &truth : NULL, &pf, &runtime,
+                          &timing, &engine);
         cpu = g.cpu;
     } else {
         engine_run(engine, o.max_insts);
@@ -617,6 +680,7 @@ int main(int argc, char **argv)
     if (timing) {
         timing_finish(timing);
         if (pv_out) close_output(pv_out);
+        if (o3_out) close_output(o3_out);
         if (gt_out) close_output(gt_out);
     }
     if (pf.dise) {
@@ -650,5 +714,6 @@ int main(int argc, char **argv)
     images_free(&code.images);
     symtab_free(symtab);
     guest_free(&g);
+    options_free(&o);
     return status;
 }

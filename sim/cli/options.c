@@ -20,6 +20,8 @@
 #include "dise.h"
 #include "options.h"
 #include "pmu.h"
+#include "provenance.h"
+#include "util.h"
 
 #define USAGE_LINE "hps-sim [options] prog [args...]"
 
@@ -241,6 +243,70 @@ static const char *check_sysroot(const char *dir)
     return dir;
 }
 
+/* ---- the guest's environment ------------------------------------------------- */
+
+extern char **environ;
+
+typedef struct env_list {
+    char **vars;                     /* NULL-terminated, each malloc'd */
+    size_t count;
+} env_list_t;
+
+static size_t name_length(const char *var)
+{
+    const char *eq = strchr(var, '=');
+    return eq ? (size_t)(eq - var) : strlen(var);
+}
+
+/* Add NAME=VALUE, replacing an earlier NAME. */
+static void env_put(env_list_t *env, const char *var)
+{
+    size_t n = name_length(var);
+    for (size_t k = 0; k < env->count; k++) {
+        if (name_length(env->vars[k]) == n && !strncmp(env->vars[k], var, n)) {
+            free(env->vars[k]);
+            env->vars[k] = xstrdup(var);
+            return;
+        }
+    }
+    env->vars = xrealloc(env->vars, (env->count + 2) * sizeof *env->vars);
+    env->vars[env->count++] = xstrdup(var);
+    env->vars[env->count] = NULL;
+}
+
+/* One --env argument: NAME=VALUE, or NAME for hps-sim's own value (nothing
+ * when hps-sim has none). */
+static void env_assign(env_list_t *env, const char *arg)
+{
+    size_t n = name_length(arg);
+    if (!n) bad_input("--env: expected NAME=VALUE or NAME, got '%s'", arg);
+    if (arg[n] == '=') { env_put(env, arg); return; }
+    const char *value = getenv(arg);
+    if (!value) return;
+    char *var = xcalloc(1, n + strlen(value) + 2);
+    sprintf(var, "%s=%s", arg, value);
+    env_put(env, var);
+    free(var);
+}
+
+/* The guest's environment: empty, or hps-sim's own with --env-host, then
+ * the --env assignments in order.  Taken before anything (readline sets
+ * LINES and COLUMNS) changes hps-sim's. */
+static char **guest_environment(bool from_host, const char *const *assigns, int nassigns)
+{
+    env_list_t env = { .vars = xcalloc(1, sizeof(char *)), .count = 0 };
+    for (char **v = environ; from_host && v && *v; v++) env_put(&env, *v);
+    for (int k = 0; k < nassigns; k++) env_assign(&env, assigns[k]);
+    return env.vars;
+}
+
+void options_free(options_t *o)
+{
+    for (char **v = o->guest_env; v && *v; v++) free(*v);
+    free(o->guest_env);
+    o->guest_env = NULL;
+}
+
 /* ---- combinations ------------------------------------------------------------ */
 
 /* Options that only make sense with others, and options that exclude each
@@ -248,10 +314,10 @@ static const char *check_sysroot(const char *dir)
  * command line (and the configuration) is known. */
 static void check_combinations(options_t *o)
 {
-    if ((o->pipeview_path || o->pipe_diagram || o->truth_path) &&
+    if ((o->pipeview_path || o->o3pipeview_path || o->pipe_diagram || o->truth_path) &&
         o->cfg.model == CFG_MODEL_FUNCTIONAL)
-        bad_input("--pipeview, --pipe-diagram and --ground-truth need a timing model "
-                  "(--config inorder5, ev5 or r10k)");
+        bad_input("--pipeview, --o3pipeview, --pipe-diagram and --ground-truth need a timing "
+                  "model (--config inorder5, ev5 or r10k)");
     if ((o->rate || o->burst || o->nparams || o->print_acf || o->profile_out) && !o->acf_path)
         bad_input("--param, --rate, --burst, --print-acf and --profile-out need --acf FILE");
     if (o->report_path && !o->acf_path && !o->dcpi_db)
@@ -260,10 +326,11 @@ static void check_combinations(options_t *o)
         bad_input("--dcpi-events and --dcpi-new-epoch need --dcpi DB");
     if (o->dcpi_db && o->cfg.model == CFG_MODEL_FUNCTIONAL)
         bad_input("--dcpi needs a timing model to count cycles (--config inorder5, ev5 or r10k)");
-    if (o->interactive && (o->acf_path || o->dcpi_db || o->trace_path || o->pipeview_path ||
-                           o->pipe_diagram || o->truth_path))
-        bad_input("--interactive steps plain runs: it cannot be combined with --acf, --dcpi, "
-                  "--trace, --pipeview, --pipe-diagram or --ground-truth");
+    if (o->interactive && (o->dcpi_db || o->trace_path || o->pipeview_path ||
+                           o->o3pipeview_path || o->pipe_diagram || o->truth_path))
+        bad_input("--interactive steps plain runs (or runs with --acf): it cannot be combined "
+                  "with --dcpi, --trace, --pipeview, --o3pipeview, --pipe-diagram or "
+                  "--ground-truth");
 }
 
 /* ---- the command line -------------------------------------------------------- */
@@ -279,8 +346,10 @@ void parse_options(int argc, char **argv, options_t *o)
     o->trace_limit = 100000;
     /* --set values apply after the last --config, whatever their order */
     const char **sets = calloc((size_t)argc, sizeof *sets);
-    int nsets = 0;
-    if (!sets) bad_input("out of host memory");
+    const char **envs = calloc((size_t)argc, sizeof *envs);
+    int nsets = 0, nenvs = 0;
+    bool env_host = false;
+    if (!sets || !envs) bad_input("out of host memory");
     opterr = 0;
     int ch;
     while ((ch = getopt_long(argc, argv, short_options(), longopts, NULL)) != -1) {
@@ -295,12 +364,20 @@ void parse_options(int argc, char **argv, options_t *o)
         case OPT_SEED:        o->seed = parse_count("--seed", optarg); break;
         case OPT_NO_TRUTH:    o->no_truth = true; break;
         case OPT_SYSROOT:     o->sysroot = check_sysroot(optarg); break;
+        case OPT_ENV:         envs[nenvs++] = optarg; break;
+        case OPT_ENV_HOST:    env_host = true; break;
+        case OPT_CWD:
+            if (!*optarg) bad_input("--cwd: expected a directory, got ''");
+            o->cwd = optarg;
+            break;
+        case OPT_DUMP_CONFIG: o->dump_config = optarg; break;
         case OPT_CONFIG:
             if (!config_load(&o->cfg, optarg, err, sizeof err)) bad_input("%s", err);
             break;
         case OPT_SET:         sets[nsets++] = optarg; break;
         case OPT_PRINT_CONFIG: o->print_config = true; break;
         case OPT_PIPEVIEW:    o->pipeview_path = optarg; break;
+        case OPT_O3PIPEVIEW:  o->o3pipeview_path = optarg; break;
         case OPT_PIPE_DIAGRAM: o->pipe_diagram = true; break;
         case OPT_VIEW_FROM:   o->view_from = parse_count("--view-from", optarg); break;
         case OPT_VIEW_COUNT:  o->view_count = parse_count("--view-count", optarg); break;
@@ -328,7 +405,7 @@ void parse_options(int argc, char **argv, options_t *o)
         case OPT_DCPI_NEW_EPOCH: o->dcpi_new_epoch = true; break;
         case OPT_INTERACTIVE: o->interactive = true; break;
         case OPT_HELP:        options_usage(stdout); exit(0);
-        case OPT_VERSION:     printf("hps-sim %s\n", HPS_VERSION); exit(0);
+        case OPT_VERSION:     printf("hps-sim %s\n", provenance_version()); exit(0);
         default:
             bad_input("unknown option '%s' (see hps-sim --help)", argv[optind - 1]);
         }
@@ -336,6 +413,8 @@ void parse_options(int argc, char **argv, options_t *o)
     for (int k = 0; k < nsets; k++)
         if (!config_set(&o->cfg, sets[k], err, sizeof err)) bad_input("%s", err);
     free(sets);
+    o->guest_env = guest_environment(env_host, envs, nenvs);
+    free(envs);
     if (!config_validate(&o->cfg, err, sizeof err)) bad_input("%s", err);
     if (o->print_config) {
         config_print(&o->cfg, stdout);

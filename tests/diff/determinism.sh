@@ -5,7 +5,8 @@
 # dynamic linker's link map) is linked for RISC-V and Alpha and run under
 # hps-sim --sysroot twice, and once more through a symbolic link to the
 # sysroot and from another working directory.  stdout and the statistics
-# (--stats, without the host-time lines) must be identical, so no host
+# (--stats, without the host-time lines and the provenance comments, which
+# name the output file) must be identical, so no host
 # address or path leaks into the guest.
 # The exhaustive HPS hot-method and hot-call-pair profiles of the same
 # program (--profile-out) must also be identical twice, and name the code
@@ -61,7 +62,7 @@ run() {
     local out=$1; shift
     env -i PATH=/usr/bin:/bin timeout 60 "$sim" --stats "$out.stats" "$@" >"$out.out" 2>"$out.err"
     echo $? >"$out.rc"
-    grep -v -E '^(hostSeconds|hostMIPS)' "$out.stats" >"$out.det" 2>/dev/null
+    grep -v -E '^(hostSeconds|hostMIPS|#)' "$out.stats" >"$out.det" 2>/dev/null
 }
 
 # same NAME A B : A and B (output prefixes) agree

@@ -53,6 +53,9 @@ case $variant in
     *) echo "FAIL setup: unknown variant '$variant' (rv64, rv64-dyn, alpha-dyn, alpha-static)"
        echo "0 passed, 1 failed"; exit 1 ;;
 esac
+# qemu passes its environment to the guest; hps-sim starts the guest with an
+# empty one unless told (--env-host), so both see the same env -i below
+sim_opts+=(--env-host)
 ref=${HPS_REF:-$ref_def}
 label() { if [ "$variant" = rv64 ]; then echo "$1"; else echo "$variant/$1"; fi; }
 tmo=${HPS_DIFF_TIMEOUT:-120}

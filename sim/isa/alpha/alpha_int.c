@@ -179,7 +179,7 @@ HINT(WH64EN)
  * zero here), from the simulated cycle count so runs are deterministic. */
 SEMANTICS(RPCC)
 {
-    uint64_t cycles = c->cycle > c->instret ? c->cycle : c->instret;
+    uint64_t cycles = c->timed ? c->cycle : c->instret;
     WRD(cycles & 0xffffffffull);
 }
 

@@ -157,7 +157,7 @@ static bool csr_read(cpu_t *c, unsigned csr, uint64_t *value)
     case CSR_FFLAGS:  *value = rv_fp_get_fflags(c); return true;
     case CSR_FRM:     *value = c->frm; return true;
     case CSR_FCSR:    *value = (c->frm << 5) | rv_fp_get_fflags(c); return true;
-    case CSR_CYCLE:   *value = c->cycle > c->instret ? c->cycle : c->instret; return true;
+    case CSR_CYCLE:   *value = c->timed ? c->cycle : c->instret; return true;
     case CSR_TIME:    *value = c->instret; return true;
     case CSR_INSTRET: *value = c->instret; return true;
     default:          return false;
