@@ -39,6 +39,39 @@ static uint64_t result_ready_5(const timing_t *t, const insn_t *in, uint64_t x, 
     return t->p.fwd_mem_ex ? m + 1 : w + 1;
 }
 
+/* With EX/MEM -> EX forwarding alone, an ALU result is forwarded only to
+ * the instruction entering EX right behind it (at mdone - 1 + 1 = mdone's
+ * predecessor cycle); one entering EX while the producer is in WB (mdone
+ * .. w) has no path and waits for the register file (written in WB, read
+ * after it: w + 1).  Loads and the other configurations have no such gap. */
+static void set_gap_5(timing_t *t, const insn_t *in, uint64_t mdone, uint64_t w)
+{
+    if (in->rd == REG_NONE || in->rd == REG_SINK) return;
+    bool gap = t->p.fwd_ex_ex && !t->p.fwd_mem_ex && !(in->flags & IF_LOAD);
+    t->reg_gap_from[in->rd] = gap ? mdone : 0;
+    t->reg_gap_to[in->rd] = gap ? w : 0;
+}
+
+/* The first EX cycle from x on that no source operand's forwarding gap
+ * covers; *dep names the producer whose gap moved it. */
+static uint64_t past_gaps_5(const timing_t *t, const insn_t *in, uint64_t x, why_t *dep)
+{
+    const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (int k = 0; k < 3; k++) {
+            unsigned r = srcs[k];
+            if (r == REG_NONE || !t->reg_gap_to[r] || x < t->reg_gap_from[r] ||
+                x > t->reg_gap_to[r])
+                continue;
+            x = t->reg_gap_to[r] + 1;
+            *dep = (why_t){ STALL_DEP, t->reg_producer[r], t->reg_role[r] };
+            moved = true;
+        }
+    }
+    return x;
+}
+
 /* Cycle the branch's outcome is known in the configured stage: in ID once
  * its operands can be forwarded there, else at the end of EX or MEM. */
 static uint64_t resolve_5(const timing_t *t, uint64_t d, uint64_t ops, uint64_t xdone,
@@ -101,6 +134,8 @@ void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_p
     int dv = tm_divider_of(in);
     uint64_t dfree = tm_divider_free(t, dv);
     uint64_t x = max2(max2(d + 1, t->prev_m), max2(ops, dfree));
+    uint64_t xg = past_gaps_5(t, in, x, &dep);
+    if (xg > x) x = ops = xg;                 /* an operand with no forwarding path */
     bool memop = in->flags & (IF_LOAD | IF_STORE);
     uint64_t xdone = x + (memop ? 1 : t->p.lat[in->opclass]);   /* address add */
     uint64_t m = max2(xdone, t->prev_w);
@@ -112,6 +147,7 @@ void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_p
    tm_use_divider(t, in, dv, xdone);
    tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
                mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
+    set_gap_5(t, in, mdone, w);
     holds_5(t, in, x, xdone, m, mdone, mcause);
     if (unlikely(in->flags & IF_DISE))
        tm_dise_control(t, in, d + 1, resolve_5(t, d, ops, xdone, mdone));

@@ -67,6 +67,12 @@ struct timing {
     uint64_t reg_producer[REG_COUNT]; /* pc of the instruction writing it    */
     uint8_t reg_role[REG_COUNT];      /* and its dise_role_t                 */
     uint8_t reg_cause[REG_COUNT];     /* why it is late (dcache miss, ...)   */
+    /* Five-stage pipeline with EX/MEM -> EX forwarding but not MEM/WB -> EX:
+     * an ALU result reaches the next instruction's EX from the EX/MEM latch,
+     * then no EX entry can get it until the register file has it, so EX
+     * entries in [reg_gap_from, reg_gap_to] wait for reg_gap_to + 1
+     * (reg_gap_to == 0: no gap). */
+    uint64_t reg_gap_from[REG_COUNT], reg_gap_to[REG_COUNT];
 
     /* stage entry cycles of the previous instruction */
     uint64_t prev_d, prev_x, prev_m, prev_w, prev_issue, prev_retire;

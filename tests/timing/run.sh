@@ -113,6 +113,17 @@ inorder5_forwarding() {
     measure alu_dep $((20 + 17 * extra)) "20 instructions + 17 dependences x $extra" alu_dep 1000 2000
 }
 
+# Two interleaved chains (alu_dep2): each add depends on the one two
+# instructions back, which enters EX while its producer is in WB.  MEM/WB ->
+# EX forwarding covers that distance (and EX/MEM -> EX alone does not: the
+# value must come from the register file, one cycle later); 8 of the 18
+# adds wait (the first pair depends on the previous iteration, 4 back).
+inorder5_forwarding2() {
+    local extra=1
+    [ "$(p inorder5.forward_mem_ex)" = 1 ] && extra=0
+    measure alu_dep2 $((20 + 8 * extra)) "20 instructions + 8 distance-2 dependences x $extra" alu_dep2 1000 2000
+}
+
 inorder5_mul() {
     local m a; m=$(p lat.int_mul); a=$(p lat.int_alu)
     measure mul_dep $((8 * m + 4 * a)) "8 x lat.int_mul $m + 4 x lat.int_alu $a" mul_dep 1000 2000
@@ -163,6 +174,12 @@ section_inorder5() {
     use inorder5 lat.int_mul=7; inorder5_mul
     use inorder5 inorder5.forward_ex_ex=false; inorder5_forwarding
     use inorder5 inorder5.forward_ex_ex=false inorder5.forward_mem_ex=false; inorder5_forwarding
+    use inorder5 inorder5.forward_mem_ex=false; inorder5_forwarding
+    for fwd in "" inorder5.forward_ex_ex=false inorder5.forward_mem_ex=false \
+               "inorder5.forward_ex_ex=false inorder5.forward_mem_ex=false"; do
+        # shellcheck disable=SC2086
+        use inorder5 $fwd; inorder5_forwarding2
+    done
 
     for lu in 2 3; do
         use inorder5 lat.load_use=$lu
