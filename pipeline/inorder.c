@@ -224,7 +224,8 @@ static uint64_t ev5_fetch(timing_t *t, const insn_t *in, uint64_t *block_out, wh
     uint64_t block = in->pc / (4ull * t->p.width);
     *block_out = block;
     *front = (why_t){ .cause = STALL_NONE };
-    if (block != t->fetch_block || t->redirect > t->fetch_block_cycle) {
+    if (block != t->fetch_block || t->fetch_taken || t->redirect > t->fetch_block_cycle) {
+        t->fetch_taken = false;
         uint64_t space = t->iq_ring[t->seq % t->p.iq_entries];
         uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
         if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space)
@@ -306,6 +307,7 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
         uint64_t r = tm_predict_control(t, in, next_pc, fetched + 2, resolved);
         t->redirect = r;
         if (r) t->group_closed = true;
+        t->fetch_taken = next_pc != in->pc + in->len;   /* a loop within one block refetches it */
     }
     uint64_t retire = max2(complete, t->prev_retire) + 1;
     if (t->views) {

@@ -89,6 +89,8 @@ struct timing {
     /* ev5 issue group and fetch block */
     uint64_t group_cycle, group_block, fetch_block, fetch_block_cycle;
     uint64_t block_fetch_start;       /* fetch cycle of the block (views)    */
+    bool fetch_taken;                 /* the last transfer was taken: fetch its
+                                         target block anew, even the same one */
     unsigned group_n, group_int, group_fadd, group_fmul, group_mem;
     bool group_closed;
     uint64_t *iq_ring;                /* issue cycles of the last iq entries */
