@@ -31,8 +31,10 @@ output block.
 
 Commands run with bash in a scratch directory that looks like the repository
 root after `make`: every top-level entry of the repository is linked there,
-`build` is the BUILD directory and `./hps-sim`, `./hps-dcpiprof` and
-`./hps-dcpicalc` are BUILD's.  The commands of one hand-out run in order in
+`build` stands for the BUILD directory (its guest programs hard-linked, so
+their real paths, which a guest sees in /proc/self/exe, are the same length
+in every checkout) and `./hps-sim`, `./hps-dcpiprof` and `./hps-dcpicalc` are
+BUILD's.  The commands of one hand-out run in order in
 one scratch directory (a command may use a file an earlier one wrote); the
 hand-outs run in parallel (-j).  The environment is fixed (LC_ALL=C, PATH,
 HOME = the scratch directory).  In the output, absolute paths of the scratch
@@ -151,14 +153,45 @@ def parse(path):
     return lines, blocks
 
 
+# Guest programs the hand-outs run, under BUILD; linked into the scratch
+# directory (see scratch()).
+GUEST_DIRS = ("labs", "workloads")
+
+
+def link_tree(src, dst):
+    """dst mirrors the directory src with hard links (copies across file
+    systems), so a file's real path is inside dst."""
+    for root, dirs, files in os.walk(src):
+        rel = os.path.relpath(root, src)
+        os.makedirs(os.path.join(dst, rel), exist_ok=True)
+        for f in files:
+            a, b = os.path.join(root, f), os.path.join(dst, rel, f)
+            try:
+                os.link(a, b)
+            except OSError:
+                shutil.copy2(a, b)
+
+
 def scratch(build, sim):
-    """A directory that looks like the repository root after `make`."""
-    d = tempfile.mkdtemp(prefix="hps-labs.")
+    """A directory that looks like the repository root after `make`.
+
+    A guest's glibc reads /proc/self/exe, whose length changes the
+    instructions it runs, so the guest programs must have the same real path
+    in every checkout: the scratch directory is /tmp/hps-labs.XXXXXXXX (the
+    same length everywhere) and build/ in it is a real directory, with the
+    guest programs hard-linked into it and the rest of BUILD linked."""
+    d = tempfile.mkdtemp(prefix="hps-labs.", dir="/tmp")
     for name in os.listdir(REPO):
         if name in TOOLS or name == "build" or name.startswith(".git"):
             continue
         os.symlink(os.path.join(REPO, name), os.path.join(d, name))
-    os.symlink(build, os.path.join(d, "build"))
+    bdir = os.path.join(d, "build")
+    os.mkdir(bdir)
+    for name in os.listdir(build):
+        if name in GUEST_DIRS and os.path.isdir(os.path.join(build, name)):
+            link_tree(os.path.join(build, name), os.path.join(bdir, name))
+        else:
+            os.symlink(os.path.join(build, name), os.path.join(bdir, name))
     for t in TOOLS:
         src = sim if t == "hps-sim" and sim else os.path.join(build, t)
         os.symlink(src, os.path.join(d, t))
