@@ -772,9 +772,13 @@ static void test_amask_implver_rpcc(void **state)
     insn_t in = run1(f, al_mfc(0xc000, R_V0, R_ZERO));                  /* rpcc v0 */
     assert_int_equal(f->cpu.reg[R_V0], 0x123);
     assert_int_equal(in.rd, R_V0);
-    f->cpu.cycle = 0x200000456ull;
+    f->cpu.cycle = 0x200000456ull;                  /* untimed: the cycle is settled at the end */
     run1(f, al_mfc(0xc000, R_V0, R_ZERO));
-    assert_int_equal(f->cpu.reg[R_V0], 0x456);
+    assert_int_equal(f->cpu.reg[R_V0], 0x123);
+    f->cpu.timed = true;                            /* a timing model keeps the cycle current, */
+    f->cpu.cycle = 0x200000056ull;                  /* even below the instruction count (IPC > 1) */
+    run1(f, al_mfc(0xc000, R_V0, R_ZERO));
+    assert_int_equal(f->cpu.reg[R_V0], 0x056);
 }
 
 static void test_barriers(void **state)
