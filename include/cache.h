@@ -20,16 +20,30 @@
 
 typedef enum { REPL_LRU, REPL_RANDOM, REPL_ROUND_ROBIN } repl_policy_t;
 
+/* Reservations of a resource (the memory bus, a cache's MSHRs), which the
+ * timing models book out of time order: an out-of-order core's store is
+ * written at graduation, after younger loads have issued at earlier cycles.
+ * A request finds the earliest time from its own on when the resource is
+ * free, among the RESV_MAX latest bookings (older ones have ended long
+ * before any request still to come). */
+#define RESV_MAX 64
+typedef struct resv {
+    uint64_t start[RESV_MAX], end[RESV_MAX];    /* [start, end) */
+    uint64_t tag[RESV_MAX];                     /* what it is for (a line) */
+    unsigned n;
+} resv_t;
+
 /* Main memory: `latency` cycles for the first chunk, then the line streams
  * at `bytes_per_cycle`; one transfer at a time (the bus is a resource). */
 typedef struct dram {
     unsigned latency;
     unsigned bytes_per_cycle;
-    uint64_t bus_free;          /* cycle the bus is next free */
+    resv_t bus;                 /* transfers booked on the bus */
     uint64_t reads, writes;
 } dram_t;
 
-/* One transfer of `bytes` at cycle now: it starts when the bus is free,
+/* One transfer of `bytes` at cycle now: it starts when the bus is free
+ * (the earliest gap from now on long enough for it),
  * returns start + latency + ceil(bytes / bytes_per_cycle), and holds the
  * bus for the transfer.  Used by the caches; public for tests and for
  * models without caches.  dram_stats adds dram.reads / dram.writes. */

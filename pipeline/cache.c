@@ -7,7 +7,8 @@
  *   line allocated but its fill still in flight       -> the fill's ready
  *       cycle (secondary miss, counted as an MSHR merge)
  *   miss: the request leaves at t, or, when every MSHR is busy at t, at the
- *       earliest MSHR completion (the difference counts as MSHR-full stall);
+ *       earliest cycle one is free (the difference counts as MSHR-full
+ *       stall);
  *       it goes to the next cache (as a read) or to DRAM and the line is
  *       ready when that returns; the access returns that cycle (the critical
  *       word is forwarded as the fill arrives, no extra cycles).
@@ -15,8 +16,14 @@
  * same cycle, after the fill request so the fill is not delayed by it.  A
  * write-back into a lower cache allocates without fetching (a full line)
  * and never uses an MSHR; into DRAM it occupies the bus.
- * DRAM: start = max(now, bus_free); bus_free = start + xfer;
- *       return start + latency + xfer, xfer = ceil(bytes / bytes_per_cycle).
+ * DRAM: start = the earliest cycle from now on with the bus free for xfer
+ *       cycles; return start + latency + xfer, xfer = ceil(bytes /
+ *       bytes_per_cycle).
+ * Requests do not come in time order (an out-of-order core writes a store at
+ * graduation, after younger loads issued at earlier cycles), so the bus and
+ * the MSHRs keep their bookings as intervals (resv_t) and a request uses a
+ * resource idle at its own time even if a later booking exists; an access
+ * to a line whose fill was booked for later starts its own, earlier fill.
  * The interactive shell reads the geometry, counts and a set's ways
  * (cache_info, cache_set_ways) without changing anything.
  */
@@ -28,22 +35,18 @@
 
 typedef struct way {
     uint64_t tag;               /* line number + 1; 0 = invalid */
+    uint64_t fill_start;        /* cycle its fill was requested */
     uint64_t ready;             /* cycle the line's fill completes */
     uint64_t stamp;             /* last use, for LRU */
     bool dirty;
 } way_t;
-
-typedef struct mshr {
-    uint64_t line;              /* line number in flight */
-    uint64_t done;              /* cycle its fill completes */
-} mshr_t;
 
 struct cache {
     way_t *ways;                /* sets * assoc, one set contiguous */
     uint64_t set_mask;
     unsigned line_shift, assoc, hit_latency, nmshr;
     repl_policy_t repl;
-    mshr_t *mshr;
+    resv_t mshr;                /* fills in flight: [request, ready), tag = line */
     uint16_t *rr;               /* per-set round-robin pointer */
     uint64_t rng;               /* xorshift64 state */
     uint64_t tick;              /* LRU clock */
@@ -57,14 +60,57 @@ struct cache {
     uint64_t miss_cycles;
 };
 
+/* ---- reservations ----------------------------------------------------------- */
+
+/* Bookings that overlap [s, s + len) (len 0: the instant s); *next_end = the
+ * earliest end among them after s. */
+static unsigned overlapping(const resv_t *r, uint64_t s, uint64_t len, uint64_t *next_end)
+{
+    unsigned count = 0;
+    uint64_t e = s + (len ? len : 1);
+    *next_end = UINT64_MAX;
+    for (unsigned k = 0; k < r->n; k++) {
+        if (r->start[k] >= e || r->end[k] <= s) continue;
+        count++;
+        if (r->end[k] < *next_end) *next_end = r->end[k];
+    }
+    return count;
+}
+
+/* The earliest cycle from t on at which fewer than `capacity` bookings
+ * overlap [s, s + len). */
+static uint64_t resv_earliest(const resv_t *r, unsigned capacity, uint64_t t, uint64_t len)
+{
+    uint64_t next_end;
+    while (overlapping(r, t, len, &next_end) >= capacity) t = next_end;
+    return t;
+}
+
+/* Book [start, end) for tag, replacing the booking that ended first when
+ * the table is full. */
+static void resv_add(resv_t *r, uint64_t start, uint64_t end, uint64_t tag)
+{
+    unsigned k = r->n;
+    if (k == RESV_MAX) {
+        k = 0;
+        for (unsigned i = 1; i < RESV_MAX; i++)
+            if (r->end[i] < r->end[k]) k = i;
+    } else {
+        r->n++;
+    }
+    r->start[k] = start;
+    r->end[k] = end;
+    r->tag[k] = tag;
+}
+
 /* ---- main memory --------------------------------------------------------- */
 
 uint64_t dram_access(dram_t *d, unsigned bytes, bool write, uint64_t now)
 {
     unsigned bpc = d->bytes_per_cycle;
     uint64_t xfer = bpc ? (bytes + bpc - 1) / bpc : 0;
-    uint64_t start = now > d->bus_free ? now : d->bus_free;
-    d->bus_free = start + xfer;
+    uint64_t start = xfer ? resv_earliest(&d->bus, 1, now, xfer) : now;
+    if (xfer) resv_add(&d->bus, start, start + xfer, 0);
     if (write) d->writes++;
     else d->reads++;
     return start + d->latency + xfer;
@@ -102,8 +148,7 @@ cache_t *cache_new(const cache_config_t *cfg, cache_t *next, dram_t *dram)
     c->nmshr = cfg->mshrs ? cfg->mshrs : 1;
     c->ways = calloc(sets * cfg->assoc, sizeof *c->ways);
     c->rr = calloc(sets, sizeof *c->rr);
-    c->mshr = calloc(c->nmshr, sizeof *c->mshr);
-    if (!c->ways || !c->rr || !c->mshr) { cache_free(c); return NULL; }
+    if (!c->ways || !c->rr) { cache_free(c); return NULL; }
     c->set_mask = sets - 1;
     c->line_shift = log2u(cfg->line);
     c->assoc = cfg->assoc;
@@ -121,7 +166,6 @@ void cache_free(cache_t *c)
     if (!c) return;
     free(c->ways);
     free(c->rr);
-    free(c->mshr);
     free(c);
 }
 
@@ -219,18 +263,28 @@ static void writeback_into(cache_t *c, uint64_t addr, uint64_t t)
 
 /* ---- MSHRs ---------------------------------------------------------------- */
 
-/* The MSHR tracking `line` if its fill is still in flight at t; otherwise
- * NULL with *slot set to a free MSHR, or to the one that frees first. */
-static mshr_t *mshr_lookup(cache_t *c, uint64_t line, uint64_t t, mshr_t **slot)
+/* The fill of `line` in flight at t (requested by t, not yet done): its
+ * ready cycle, or 0. */
+static uint64_t fill_in_flight(const cache_t *c, uint64_t line, uint64_t t)
 {
-    mshr_t *first = &c->mshr[0];
-    for (unsigned i = 0; i < c->nmshr; i++) {
-        mshr_t *m = &c->mshr[i];
-        if (m->done > t && m->line == line) return m;
-        if (m->done < first->done) first = m;
+    const resv_t *r = &c->mshr;
+    for (unsigned k = 0; k < r->n; k++)
+        if (r->tag[k] == line && r->start[k] <= t && r->end[k] > t) return r->end[k];
+    return 0;
+}
+
+/* Request `line` from the next level at t through a free MSHR (waiting
+ * for one if all are busy at t); returns the cycle the line is ready. */
+static uint64_t request_fill(cache_t *c, uint64_t line, uint64_t t)
+{
+    uint64_t start = resv_earliest(&c->mshr, c->nmshr, t, 0);
+    if (start > t) {                    /* every MSHR busy: wait */
+        c->full_stalls++;
+        c->full_cycles += start - t;
     }
-    *slot = first;
-    return NULL;
+    uint64_t ready = fetch_line(c, line, start);
+    resv_add(&c->mshr, start, ready > start ? ready : start + 1, line);
+    return ready;
 }
 
 /* ---- accesses ------------------------------------------------------------- */
@@ -247,23 +301,11 @@ static uint64_t count_miss(cache_t *c, bool write, uint64_t now, uint64_t ready)
 static uint64_t miss(cache_t *c, way_t *set, uint64_t line, bool write,
                      uint64_t now, uint64_t t)
 {
-    mshr_t *slot;
-    mshr_t *m = mshr_lookup(c, line, t, &slot);
-    uint64_t ready;
-    if (m) {                            /* evicted while its fill was in flight */
-        c->merges++;
-        ready = m->done;
-    } else {
-        if (slot->done > t) {           /* every MSHR busy: wait */
-            c->full_stalls++;
-            c->full_cycles += slot->done - t;
-            t = slot->done;
-        }
-        ready = fetch_line(c, line, t);
-        slot->line = line;
-        slot->done = ready;
-    }
+    uint64_t ready = fill_in_flight(c, line, t);
+    if (ready) c->merges++;             /* evicted while its fill was in flight */
+    else ready = request_fill(c, line, t);
     way_t *w = allocate(c, set, line, t);
+    w->fill_start = t;
     w->ready = ready;
     w->dirty = write;
     return count_miss(c, write, now, ready);
@@ -286,6 +328,12 @@ uint64_t cache_access(cache_t *c, uint64_t addr, bool write, uint64_t now)
         c->hits++;
         c->last_hit = true;
         return t;
+    }
+    if (w->fill_start > t) {            /* its fill was booked for later: */
+        uint64_t ready = request_fill(c, line, t);   /* this access fills it first */
+        if (ready < w->ready) w->ready = ready;
+        w->fill_start = t;
+        return count_miss(c, write, now, w->ready);
     }
     c->merges++;                        /* fill in flight: secondary miss */
     return count_miss(c, write, now, w->ready);
