@@ -21,6 +21,8 @@
 #            hps-sim/alpha-static, .../inorder5, .../ev5, .../r10k
 #                            the alpha-static build (functional and timing)
 #                            vs qemu-alpha -L on the alpha-dyn build
+#            and under a timing model no stall statistic (cache, TLB,
+#            write buffer, MSHR) exceeds the run's cycles
 # Prints "PASS name variant" or "FAIL name variant: reason" per check, then
 # "N passed, M failed"; exits nonzero if any check failed.  Programs are
 # checked two at a time; the output stays in name order.
@@ -133,16 +135,29 @@ check_sim() {
         echo "FAIL $name $variant: no $what output to compare with" >>"$res"
         return
     fi
-    (cd "$root" && run_one "$out" "$sim" "$@" "$prog" test)
+    local stats=()
+    case " $* " in *" --config "*) stats=(--stats "$out.stats") ;; esac
+    (cd "$root" && run_one "$out" "$sim" "${stats[@]}" "$@" "$prog" test)
     [ "$(cat "$out.rc")" = "$(cat "$ref.rc")" ] ||
         why="exit status $(cat "$out.rc") vs $what $(cat "$ref.rc")"
     [ -n "$why" ] || cmp -s "$out.out" "$ref.out" || why="stdout differs from $what"
     [ -n "$why" ] || cmp -s "$out.err" "$ref.err" || why="stderr differs from $what"
+    [ -n "$why" ] || [ ${#stats[@]} = 0 ] || why=$(stall_excess "$out.stats")
     if [ -z "$why" ]; then
         echo "PASS $name $variant" >>"$res"
     else
         echo "FAIL $name $variant: $why" >>"$res"
     fi
+}
+
+# stall_excess STATS: the cache, TLB and write-buffer stall statistics (and
+# miss latencies) of a timing run that exceed the run's cycles ("" if none):
+# a stall cannot outlast the run (the caches once queued requests behind
+# bookings made for later cycles, and such sums ran into the billions).
+stall_excess() {
+    awk '$1 == "cpu.cycles" { c = $2 }
+         $1 ~ /(stall_cycles|avg_miss_latency|StallCycles)/ { v[$1] = $2 }
+         END { for (k in v) if (v[k] + 0 > c + 0) printf "%s %s > cpu.cycles %s; ", k, v[k], c }' "$1"
 }
 
 if [ -z "$names" ]; then
