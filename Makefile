@@ -5,6 +5,10 @@
 #   make deps       install missing Debian packages (apt-get update first)
 #   make test       the layering check, unit tests (cmocka), bad-input tests,
 #                   differential tests against qemu-riscv64, workload checks
+#   make test-asan  hps-sim, tools and unit tests under ASan/UBSan with leak
+#                   detection, on the unit tests and a subset of the suites
+#   make fuzz       every libFuzzer harness for FUZZ_SECONDS (600) each
+#                   (tests/fuzz/fuzz.mk; clang)
 #   make check-layers  no #include goes up a layer (layers.txt places every
 #                   file; tools/check_layers.py)
 #   make bench      simulated MIPS of each model, next to qemu-riscv64, with
@@ -38,7 +42,8 @@ DEBIAN_PKGS = gcc make libc6-dev pkg-config \
               gcc-riscv64-linux-gnu libc6-dev-riscv64-cross \
               gcc-alpha-linux-gnu libc6.1-dev-alpha-cross \
               libelf-dev binutils-multiarch-dev libreadline-dev libcmocka-dev \
-              libinih-dev qemu-user python3-matplotlib python3-numpy
+              libinih-dev qemu-user python3-matplotlib python3-numpy \
+              clang libclang-rt-14-dev
 
 SIM_SRCS  := $(wildcard sim/*.c sim/cli/*.c sim/isa/rv64/*.c sim/isa/alpha/*.c pipeline/*.c dise/*.c dcpi/*.c)
 MAIN_SRC  := sim/cli/main.c
@@ -105,11 +110,15 @@ deps:
 
 # ---- guest programs -------------------------------------------------------
 include tests/guest/guest.mk
+include tests/guest-confine/confine.mk
+include tests/guest-mem/guest-mem.mk
 include tests/guest-alpha/guest-alpha.mk
 # the guest handler runtime, embedded in libhps.a
 include productions/productions.mk
 include tests/timing/timing.mk
 include workloads/workloads.mk
+# the libFuzzer harnesses (make fuzz, make fuzz-build)
+include tests/fuzz/fuzz.mk
 
 # ---- tests ----------------------------------------------------------------
 test: all $(UNIT_BINS) guests workloads
@@ -123,6 +132,14 @@ unit-test: $(UNIT_BINS)
 .PHONY: check-layers
 check-layers:
 	@/usr/bin/python3 tools/check_layers.py
+
+# hps-sim, the tools and the unit tests with AddressSanitizer and UBSan
+# (gcc) into $(BUILD)-asan, then the unit tests and a subset of the
+# integration suites on them with leak detection (tests/asan/run.sh; about
+# 5 minutes on 2 cores, so .ci/run runs it after make test).
+.PHONY: test-asan
+test-asan: all guests workloads
+	@tests/asan/run.sh $(BUILD)
 
 bench: all workloads
 	@tests/bench.sh $(BUILD)

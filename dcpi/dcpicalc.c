@@ -1,10 +1,13 @@
 /*
  * dcpicalc.c - frequency, CPI and culprits of a procedure's instructions
- * from CYCLES samples (dcpicalc.h; SOSP'97 section 6).
+ * from CYCLES samples (dcpicalc.h; SOSP'97 section 6), and the reader of
+ * the ground-truth files they are scored against (hps-dcpicalc --truth).
  */
 #include "dcpicalc.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -277,4 +280,145 @@ void dcpicalc_free(dcpicalc_t *dc)
     free(dc->class_freq);
     free(dc->class_conf);
     memset(dc, 0, sizeof *dc);
+}
+
+/* ---- the ground-truth file ---------------------------------------------------------- */
+
+enum { TRUTH_FIXED = 4 };       /* pc, symbol, count, head_cycles */
+
+typedef struct truth_reader {
+    const char *path;
+    size_t line;
+    int ncause;                 /* stall columns of the header, 0 before it */
+    size_t cap;
+} truth_reader_t;
+
+/* Split a line at its tabs (empty fields kept); the number of fields. */
+static size_t split_tabs(char *line, char **field, size_t max)
+{
+    size_t n = 0;
+    line[strcspn(line, "\r\n")] = 0;
+    for (char *p = line; n < max; p++) {
+        field[n++] = p;
+        p = strchr(p, '\t');
+        if (!p) break;
+        *p = 0;
+    }
+    return n;
+}
+
+/* A whole field as an unsigned number of the base; false if it is not. */
+static bool field_number(const char *text, int base, uint64_t *v)
+{
+    char *end;
+    if (!*text || *text == '-' || *text == '+' || *text == ' ') return false;
+    errno = 0;
+    *v = strtoull(text, &end, base);
+    return !errno && end != text && !*end;
+}
+
+/* One row into r; false + err naming the line and the field. */
+static bool truth_row(truth_reader_t *rd, char *line, dcpicalc_truth_row_t *r, char *err,
+                      size_t errlen)
+{
+    char *f[TRUTH_FIXED + STALL_COUNT + 2];
+    size_t nf = split_tabs(line, f, sizeof f / sizeof f[0]);
+    int causes = rd->ncause < STALL_COUNT - 1 ? rd->ncause : STALL_COUNT - 1;
+    size_t need = TRUTH_FIXED + (size_t)causes;
+    if (nf < need)
+        return set_error(err, errlen, "%s:%zu: short row: %zu fields, expected at least %zu (pc, "
+                         "symbol, count, head_cycles and %d stall causes)", rd->path, rd->line,
+                         nf, need, causes);
+    memset(r, 0, sizeof *r);
+    static const char *const names[] = { "pc", "symbol", "count", "head_cycles" };
+    for (size_t k = 0; k < need; k++) {
+        uint64_t *slot = k == 0 ? &r->pc : k == 2 ? &r->count : k == 3 ? &r->head
+                       : k >= TRUTH_FIXED ? &r->stall[k - TRUTH_FIXED + 1] : NULL;
+        if (!slot) continue;
+        if (!field_number(f[k], k ? 10 : 16, slot))
+            return set_error(err, errlen, "%s:%zu: field %zu (%s): expected %s number, got '%.40s'",
+                             rd->path, rd->line, k + 1,
+                             k < TRUTH_FIXED ? names[k] : stall_names[k - TRUTH_FIXED + 1],
+                             k ? "a decimal" : "a hexadecimal", f[k]);
+    }
+    return true;
+}
+
+/* The header: its columns give the number of stall causes. */
+static bool truth_header(truth_reader_t *rd, const char *line, char *err, size_t errlen)
+{
+    int tabs = 0;
+    for (const char *p = line; *p; p++) tabs += *p == '\t';
+    rd->ncause = tabs - TRUTH_FIXED;            /* the last column is culprit_pc */
+    if (rd->ncause <= 0)
+        return set_error(err, errlen, "%s:%zu: header without stall-cause columns: not a "
+                         "ground-truth file (hps-sim --ground-truth)", rd->path, rd->line);
+    return true;
+}
+
+static int truth_by_pc(const void *a, const void *b)
+{
+    const dcpicalc_truth_row_t *x = a, *y = b;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* Each line of f: comments, the header, rows. */
+static bool truth_lines(truth_reader_t *rd, FILE *f, dcpicalc_truth_t *t, char *err,
+                        size_t errlen)
+{
+    char *line = NULL;
+    size_t len = 0;
+    bool ok = true;
+    while (ok && getline(&line, &len, f) > 0) {
+        rd->line++;
+        if (line[0] == '#') continue;
+        if (!strncmp(line, "pc\t", 3)) { ok = truth_header(rd, line, err, errlen); continue; }
+        if (!rd->ncause) {
+            ok = set_error(err, errlen, "%s:%zu: a row before the 'pc<TAB>symbol<TAB>...' header: "
+                           "not a ground-truth file (hps-sim --ground-truth)", rd->path, rd->line);
+            break;
+        }
+        if (t->n == rd->cap)
+            t->v = xrealloc(t->v, (rd->cap = rd->cap ? 2 * rd->cap : 1024) * sizeof *t->v);
+        ok = truth_row(rd, line, &t->v[t->n], err, errlen);
+        if (ok) t->n++;
+    }
+    free(line);
+    return ok;
+}
+
+bool dcpicalc_truth_read(const char *path, dcpicalc_truth_t *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "r");
+    if (!f) return set_error(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    truth_reader_t rd = { .path = path };
+    bool ok = truth_lines(&rd, f, t, err, errlen);
+    if (ok && ferror(f)) ok = set_error(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    fclose(f);
+    if (ok && !t->n) ok = set_error(err, errlen, "%s: no rows: not a ground-truth file "
+                                    "(hps-sim --ground-truth)", path);
+    if (!ok) {
+        dcpicalc_truth_free(t);
+        return false;
+    }
+    qsort(t->v, t->n, sizeof *t->v, truth_by_pc);
+    return true;
+}
+
+void dcpicalc_truth_free(dcpicalc_truth_t *t)
+{
+    free(t->v);
+    memset(t, 0, sizeof *t);
+}
+
+const dcpicalc_truth_row_t *dcpicalc_truth_at(const dcpicalc_truth_t *t, uint64_t pc)
+{
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (t->v[mid].pc < pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < t->n && t->v[lo].pc == pc ? &t->v[lo] : NULL;
 }

@@ -92,35 +92,70 @@ void profdb_file_free(profdb_file_t *f)
     memset(f, 0, sizeof *f);
 }
 
+/* The records a profile file's size leaves room for after its header
+ * (UINT64_MAX when its size is no whole number of records): the header's
+ * count must equal it before anything is allocated. */
+static uint64_t records_held(FILE *f)
+{
+    struct stat st;
+    uint64_t header = HEADER_WORDS * sizeof(uint64_t);
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < header)
+        return UINT64_MAX;
+    uint64_t body = (uint64_t)st.st_size - header;
+    return body % sizeof(profdb_record_t) ? UINT64_MAX : body / sizeof(profdb_record_t);
+}
+
+/* The records in order of offset, their counts adding up to the header's
+ * total; false + err naming the first record (or the total) that is not. */
+static bool records_valid(const char *file, const profdb_file_t *p, char *err, size_t errlen)
+{
+    uint64_t sum = 0;
+    for (size_t k = 0; k < p->n; k++) {
+        if (k && p->rec[k].offset <= p->rec[k - 1].offset)
+            return set_error(err, errlen, "%s: corrupt profile file: record %zu (byte %zu) is not "
+                             "after the one before it in offset order", file, k,
+                             HEADER_WORDS * sizeof(uint64_t) + k * sizeof *p->rec);
+        if (p->rec[k].count > UINT64_MAX - sum)
+            return set_error(err, errlen, "%s: corrupt profile file: the sample counts overflow "
+                             "at record %zu", file, k);
+        sum += p->rec[k].count;
+    }
+    if (sum != p->total)
+        return set_error(err, errlen, "%s: corrupt profile file: the records hold %" PRIu64
+                         " samples, the header (byte 40) says %" PRIu64, file, sum, p->total);
+    return true;
+}
+
 bool profdb_read(const char *file, profdb_file_t *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     FILE *f = fopen(file, "rb");
     if (!f) return set_error(err, errlen, "%s: cannot read: %s", file, strerror(errno));
     uint64_t h[HEADER_WORDS];
-    bool ok = fread(h, sizeof h, 1, f) == 1;
-    if (!ok || h[0] != PROFDB_MAGIC || h[1] != PROFDB_VERSION) {
+    if (fread(h, sizeof h, 1, f) != 1 || h[0] != PROFDB_MAGIC || h[1] != PROFDB_VERSION) {
         fclose(f);
         return set_error(err, errlen, "%s: not a profile file (expected magic HPSPROF2, version %u)",
-                    file, PROFDB_VERSION);
+                         file, PROFDB_VERSION);
     }
-    out->period_min = h[2];
-    out->period_max = h[3];
-    out->runs = h[4];
-    out->total = h[5];
-    out->n = (size_t)h[6];
-    if (h[6] > (1ull << 32)) ok = false;
-    out->rec = ok ? xcalloc(out->n ? out->n : 1, sizeof *out->rec) : NULL;
-    ok = ok && fread(out->rec, sizeof *out->rec, out->n, f) == out->n;
-    uint64_t sum = 0;
-    for (size_t k = 0; ok && k < out->n; k++) {
-        if (k && out->rec[k].offset <= out->rec[k - 1].offset) ok = false;
-        sum += out->rec[k].count;
+    uint64_t held = records_held(f);
+    if (held == UINT64_MAX || h[6] != held) {
+        fclose(f);
+        if (held == UINT64_MAX)
+            return set_error(err, errlen, "%s: truncated or corrupt profile file: its size is not "
+                             "a %zu-byte header and whole %zu-byte records", file,
+                             HEADER_WORDS * sizeof(uint64_t), sizeof(profdb_record_t));
+        return set_error(err, errlen, "%s: truncated or corrupt profile file: its header (byte "
+                         "48) says %" PRIu64 " records, the file holds %" PRIu64, file, h[6], held);
     }
+    *out = (profdb_file_t){ .period_min = h[2], .period_max = h[3], .runs = h[4],
+                            .total = h[5], .n = (size_t)h[6] };
+    out->rec = xcalloc(out->n ? out->n : 1, sizeof *out->rec);
+    bool ok = fread(out->rec, sizeof *out->rec, out->n, f) == out->n;
     fclose(f);
-    if (!ok || sum != out->total) {
+    if (!ok) set_error(err, errlen, "%s: truncated profile file: cannot read its records", file);
+    if (!ok || !records_valid(file, out, err, errlen)) {
         profdb_file_free(out);
-        return set_error(err, errlen, "%s: truncated or corrupt profile file", file);
+        return false;
     }
     return true;
 }

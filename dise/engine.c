@@ -133,6 +133,31 @@ static void find_flags(dise_t *d)
     d->set_stride = 1u << d->nflags;
 }
 
+/* A set_N(VALUE) loads counter N with 2^bits - VALUE so that it overflows
+ * after VALUE events: VALUE must be 1..2^bits - 1.  A constant or a
+ * parameter outside that range is refused here (before the run) rather
+ * than clamped while it runs; a d-register's value is clamped. */
+static bool check_set_values(const dise_program_t *prog, const dise_hw_t *hw, char *err,
+                             size_t errlen)
+{
+    uint64_t max = (1ull << hw->counter_bits) - 1;
+    for (size_t k = 0; k < prog->nuops; k++) {
+        const dise_uop_t *u = &prog->uops[k];
+        if (u->kind != UOP_SET || (u->src != SRC_CONST && u->src != SRC_PARAM)) continue;
+        int64_t v = u->src == SRC_PARAM ? prog->params[u->value].value : u->value;
+        if (v >= 1 && (uint64_t)v <= max) continue;
+        char what[DISE_NAME_MAX + 32];
+        if (u->src == SRC_PARAM) snprintf(what, sizeof what, "parameter %s",
+                                          prog->params[u->value].name);
+        else snprintf(what, sizeof what, "the constant");
+        snprintf(err, errlen, "set_%u: %s = %" PRId64 " is outside 1..%" PRIu64 ", the events a "
+                 "counter of dise.counter_bits = %u bits can count before it overflows", u->counter,
+                 what, v, max, hw->counter_bits);
+        return false;
+    }
+    return true;
+}
+
 dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *runtime,
                  char *err, size_t errlen)
 {
@@ -141,7 +166,8 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *run
                  DISE_MAX_COUNTERS);
         return NULL;
     }
-    if (!check_capacity(prog, hw, err, errlen)) return NULL;
+    if (!check_capacity(prog, hw, err, errlen) || !check_set_values(prog, hw, err, errlen))
+        return NULL;
     dise_t *d = xcalloc(1, sizeof *d);
     d->prog = prog;
     d->hw = *hw;

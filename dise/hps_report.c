@@ -6,8 +6,9 @@
  * Figure 7 breakdown (instrumentation checks, basic, sampling).
  *
  * Samples and truth are both keyed by raw addresses; for comparison they
- * are mapped the same way: a method address to the function containing it,
- * a data address to its 8-byte word.  Call pairs stay (call site, target).
+ * are mapped the same way: a method address to the function containing it.
+ * Call pairs stay (call site, target).  The data profile is hot data
+ * streams, analysed and reported by hps_streams.c.
  */
 #include "hps_report.h"
 
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hps_streams.h"
 #include "runtime.h"   /* hps_sample_t */
 #include "symtab.h"
 
@@ -25,7 +27,7 @@ static const char *const kind_handlers[HPS_KIND_COUNT] = {
 };
 
 static const char *const kind_titles[HPS_KIND_COUNT] = {
-    "hot methods", "hot call pairs", "hot data addresses (8-byte words)"
+    "hot methods", "hot call pairs", "hot data streams"
 };
 
 void hps_session_init(hps_session_t *h, const dise_program_t *prog, const symtab_t *symtab)
@@ -35,11 +37,15 @@ void hps_session_init(hps_session_t *h, const dise_program_t *prog, const symtab
     for (int k = 0; k < HPS_KIND_COUNT; k++)
         for (size_t j = 0; j < prog->nhandlers; j++)
             if (!strcmp(prog->handlers[j], kind_handlers[k])) h->enabled[k] = true;
-    profile_t **truth[HPS_KIND_COUNT] = { &h->truth.method, &h->truth.pair, &h->truth.data };
+    profile_t **truth[HPS_KIND_COUNT] = { &h->truth.method, &h->truth.pair, NULL };
     for (int k = 0; k < HPS_KIND_COUNT; k++) {
-        if (!h->enabled[k]) continue;
+        if (!h->enabled[k] || k == HPS_KIND_DATA) continue;
         *truth[k] = profile_new();
         h->sampled[k] = profile_new();
+    }
+    if (h->enabled[HPS_KIND_DATA]) {
+        h->streams = hps_streams_new(prog);
+        h->truth.data_trace = hps_streams_exact_trace(h->streams);
     }
 }
 
@@ -49,6 +55,7 @@ void hps_session_free(hps_session_t *h)
     profile_free(h->truth.pair);
     profile_free(h->truth.data);
     for (int k = 0; k < HPS_KIND_COUNT; k++) profile_free(h->sampled[k]);
+    hps_streams_free(h->streams);
 }
 
 void hps_session_take(void *ctx, const hps_sample_t *s)
@@ -65,7 +72,7 @@ void hps_session_take(void *ctx, const hps_sample_t *s)
         h->samples[HPS_KIND_CALL_PAIR]++;
         break;
     case HPS_SAMPLE_DATA:
-        if (h->sampled[HPS_KIND_DATA]) profile_add(h->sampled[HPS_KIND_DATA], s->b, 0, 1);
+        if (h->streams) hps_streams_sample(h->streams, s->a, s->b, s->c);
         h->samples[HPS_KIND_DATA]++;
         if (h->bursts == 0 || s->c != h->last_burst) h->bursts++;
         h->last_burst = s->c;
@@ -74,14 +81,6 @@ void hps_session_take(void *ctx, const hps_sample_t *s)
 }
 
 /* ---- key mapping and names ------------------------------------------------------ */
-
-static bool to_word(void *ctx, uint64_t key, uint64_t key2, uint64_t *k, uint64_t *k2)
-{
-    (void)ctx;
-    *k = key & ~7ull;
-    *k2 = key2;
-    return true;
-}
 
 static bool identity(void *ctx, uint64_t key, uint64_t key2, uint64_t *k, uint64_t *k2)
 {
@@ -95,15 +94,13 @@ static profile_t *mapped(const hps_session_t *h, hps_kind_t kind, const profile_
 {
     profile_t *out = profile_new();
     if (kind == HPS_KIND_METHOD) profile_by_function(raw, h->symtab, out);
-    else if (kind == HPS_KIND_DATA) profile_map(raw, to_word, NULL, out);
     else profile_map(raw, identity, NULL, out);
     return out;
 }
 
 static const profile_t *truth_of(const hps_session_t *h, hps_kind_t kind)
 {
-    return kind == HPS_KIND_METHOD ? h->truth.method
-         : kind == HPS_KIND_CALL_PAIR ? h->truth.pair : h->truth.data;
+    return kind == HPS_KIND_METHOD ? h->truth.method : h->truth.pair;
 }
 
 static void format_symbol(const symtab_t *st, uint64_t addr, char *buf, size_t len)
@@ -121,13 +118,10 @@ static void format_member(void *ctx, uint64_t key, uint64_t key2, char *buf, siz
     case HPS_KIND_METHOD:
         format_symbol(n->h->symtab, key, buf, len);
         break;
-    case HPS_KIND_CALL_PAIR:
+    default:
         symtab_format(n->h->symtab, key, a, sizeof a);
         format_symbol(n->h->symtab, key2, b, sizeof b);
         snprintf(buf, len, "%s -> %s", a, b);
-        break;
-    default:
-        snprintf(buf, len, "0x%" PRIx64, key);
         break;
     }
 }
@@ -135,6 +129,7 @@ static void format_member(void *ctx, uint64_t key, uint64_t key2, char *buf, siz
 double hps_session_accuracy(const hps_session_t *h, hps_kind_t kind, double fraction)
 {
     if (!h->enabled[kind]) return 0;
+    if (kind == HPS_KIND_DATA) return hps_streams_accuracy(h->streams, fraction, true);
     profile_t *s = mapped(h, kind, h->sampled[kind]);
     profile_t *t = mapped(h, kind, truth_of(h, kind));
     double acc = profile_accuracy(s, t, fraction, true);
@@ -147,6 +142,11 @@ double hps_session_accuracy(const hps_session_t *h, hps_kind_t kind, double frac
 
 static void report_profile(const hps_session_t *h, FILE *out, hps_kind_t kind, size_t top_n)
 {
+    if (kind == HPS_KIND_DATA) {
+        hps_streams_report(h->streams, out, h->symtab, top_n, h->bursts);
+        fprintf(out, "bursts sampled: %" PRIu64 "\n", h->bursts);
+        return;
+    }
     profile_t *s = mapped(h, kind, h->sampled[kind]);
     profile_t *t = mapped(h, kind, truth_of(h, kind));
     char title[160];
@@ -155,7 +155,6 @@ static void report_profile(const hps_session_t *h, FILE *out, hps_kind_t kind, s
     profile_print_comparison(out, title, s, t, top_n, 0.9, format_member, &nc);
     fprintf(out, "accuracy (top 90%% overlap, shares renormalised within the top 90%%): %.1f%%\n",
             profile_accuracy(s, t, 0.9, true));
-    if (kind == HPS_KIND_DATA) fprintf(out, "bursts sampled: %" PRIu64 "\n", h->bursts);
     profile_free(s);
     profile_free(t);
 }
@@ -217,12 +216,15 @@ void hps_session_stats(const hps_session_t *h, const hps_overhead_t *ov, stats_t
         stats_add_u64(s, name, h->samples[k], "Count", desc);
         snprintf(name, sizeof name, "hps.events::%s", hps_kind_names[k]);
         snprintf(desc, sizeof desc, "Exact events of the %s profile", kind_titles[k]);
-        stats_add_u64(s, name, profile_total(truth_of(h, (hps_kind_t)k)), "Count", desc);
+        stats_add_u64(s, name, k == HPS_KIND_DATA ? hps_streams_references(h->streams)
+                                                  : profile_total(truth_of(h, (hps_kind_t)k)),
+                      "Count", desc);
         snprintf(name, sizeof name, "hps.accuracy::%s", hps_kind_names[k]);
         snprintf(desc, sizeof desc, "Top-90%% overlap of sampled and exact %s (renormalised)",
                  kind_titles[k]);
         stats_add_f64(s, name, hps_session_accuracy(h, (hps_kind_t)k, 0.9), "Percent", desc);
     }
+    if (h->streams) hps_streams_stats(h->streams, s);
     stats_add_u64(s, "hps.cycles", ov->acf_cycles, "Cycle", "Cycles of the run with the ACF");
     stats_add_u64(s, "hps.baseCycles", ov->base_cycles, "Cycle",
                   "Cycles of the same run without the ACF (0 = not measured)");
@@ -272,5 +274,6 @@ void hps_session_write_tsv(const hps_session_t *h, FILE *out)
     fprintf(out, "# hps-sim profiles v1: exact and sampled weight of every member\n");
     fprintf(out, "kind\tmember\tkey\tkey2\texact\tsampled\n");
     for (int k = 0; k < HPS_KIND_COUNT; k++)
-        if (h->enabled[k]) write_kind_tsv(h, out, (hps_kind_t)k);
+        if (h->enabled[k] && k != HPS_KIND_DATA) write_kind_tsv(h, out, (hps_kind_t)k);
+    if (h->streams) hps_streams_write_tsv(h->streams, out, h->symtab);
 }

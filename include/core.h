@@ -32,8 +32,18 @@ typedef enum {
     STOP_BAD_SYSCALL,     /* syscall hps-sim does not emulate                 */
     STOP_BREAKPOINT,      /* ebreak / bpt                                     */
     STOP_MISALIGNED_FETCH,/* jump to an address with bad alignment            */
-    STOP_ARITH_TRAP       /* arithmetic trap (Alpha /V overflow, gentrap, FP
+    STOP_ARITH_TRAP,      /* arithmetic trap (Alpha /V overflow, gentrap, FP
                              trap): SIGFPE; stop_info = Linux si_code FPE_*  */
+    STOP_BUS_ERROR,       /* misaligned atomic (RISC-V LR/SC/AMO, Alpha
+                             LDx_L/STx_C): SIGBUS; stop_info = the address   */
+    STOP_SIGNAL,          /* the guest was killed by a signal with the
+                             default action (SIGPIPE: a write to a pipe with
+                             no reader); stop_info = Linux signal number     */
+    STOP_INTERRUPTED,     /* hps-sim itself got SIGINT or SIGTERM (engine.h);
+                             stop_info = the host signal                     */
+    STOP_HOST_MEM         /* --host-mem refused hps-sim the host memory the
+                             guest needed (hostmem.h says for what);
+                             stop_info = the guest address being served      */
 } stop_reason_t;
 
 /* hps-sim process exit statuses (the guest's own status passes through). */
@@ -41,7 +51,9 @@ enum {
     EXIT_BAD_INPUT     = 2,    /* bad option, file, ELF, config             */
     EXIT_GUEST_ILLEGAL = 132,  /* 128 + SIGILL                               */
     EXIT_GUEST_TRAP    = 133,  /* 128 + SIGTRAP (ebreak)                     */
+    EXIT_GUEST_BUS     = 135,  /* 128 + SIGBUS (misaligned atomic)           */
     EXIT_GUEST_FPE     = 136,  /* 128 + SIGFPE (arithmetic trap)             */
+    EXIT_HOST_MEM      = 137,  /* 128 + SIGKILL, as the OOM killer: --host-mem */
     EXIT_GUEST_SEGV    = 139,  /* 128 + SIGSEGV                              */
     EXIT_GUEST_SYSCALL = 159,  /* 128 + SIGSYS (unemulated syscall)          */
     EXIT_INTERNAL      = 70    /* EX_SOFTWARE: a bug in hps-sim              */

@@ -9,7 +9,12 @@
 #include "core.h"
 
 /* The slot for pc, through the caller's cached code page (page_base is the
- * page's address, slots its decoded array; start with page_base = ~0). */
+ * page's address, slots its decoded array; start with page_base = ~0).
+ * If the page's array is taken from it meanwhile (unmapped, remapped: the
+ * decoded cache, mem.h), the cached one reads as zeros and every slot
+ * decodes through cpu_fetch_decode into the page's new array until the pc
+ * leaves the page: slow but right, and no other page gets that array
+ * before then, since only a page change or a decode hands arrays out. */
 static inline insn_t *core_lookup(cpu_t *c, uint64_t pc, uint64_t *page_base, insn_t **slots)
 {
     if (unlikely((pc & ~GUEST_PAGE_MASK) != *page_base)) {

@@ -75,4 +75,26 @@ void dcpicalc_free(dcpicalc_t *dc);
  * or a negative number when its frequency is unknown. */
 double dcpicalc_dynamic_stall(const dcpicalc_t *dc, size_t k);
 
+/* ---- the ground truth (hps-sim --ground-truth FILE; pipeline/README.md) ---- */
+
+/* One static instruction's row: executions, head cycles, and the cycles
+ * beyond the first by stall cause (stall[0] unused). */
+typedef struct dcpicalc_truth_row {
+    uint64_t pc, count, head, stall[STALL_COUNT];
+} dcpicalc_truth_row_t;
+
+typedef struct dcpicalc_truth {
+    dcpicalc_truth_row_t *v;    /* sorted by pc */
+    size_t n;
+} dcpicalc_truth_t;
+
+/* Read a ground-truth file.  false + err ("FILE:LINE: what") for a file
+ * that cannot be read, has no header line before its rows, a row with
+ * fewer fields than the header's stall causes need, a field that is not a
+ * number, or no rows; *t is then empty. */
+bool dcpicalc_truth_read(const char *path, dcpicalc_truth_t *t, char *err, size_t errlen);
+void dcpicalc_truth_free(dcpicalc_truth_t *t);
+/* The row of pc, or NULL. */
+const dcpicalc_truth_row_t *dcpicalc_truth_at(const dcpicalc_truth_t *t, uint64_t pc);
+
 #endif /* HPS_DCPICALC_H */

@@ -68,4 +68,13 @@ void engine_finish(engine_t *e);
 stop_reason_t engine_run_once(const engine_parts_t *parts, uint64_t max_insts,
                               char *err, size_t errlen);
 
+/* Host signals (SIGINT, SIGTERM): engine_interrupt, async-signal-safe,
+ * makes the running engine_run stop at the next program instruction
+ * boundary with STOP_INTERRUPTED (stop_info = sig), and every later one
+ * at once.  It costs the run loop nothing: the loop already leaves its
+ * fast path when c->instret reaches c->event_at, which this sets to 0.
+ * engine_interrupted: the signal received, or 0. */
+void engine_interrupt(int sig);
+int engine_interrupted(void);
+
 #endif /* HPS_ENGINE_H */

@@ -2,7 +2,8 @@
  * hps_report.h - one HPS profiling session: the samples the guest handlers
  * collected, the exact profiles recorded beside them, and the end-of-run
  * report that scores one against the other (HPS Section 5 accuracy) and
- * breaks the cycle overhead down as in Figure 7.
+ * breaks the cycle overhead down as in Figure 7.  The data profile is hot
+ * data streams (hps_streams.h): its members are streams of references.
  */
 #ifndef HPS_HPS_REPORT_H
 #define HPS_HPS_REPORT_H
@@ -17,6 +18,7 @@
 
 struct symtab;
 struct hps_sample;
+struct hps_streams;
 
 typedef enum { HPS_KIND_METHOD, HPS_KIND_CALL_PAIR, HPS_KIND_DATA, HPS_KIND_COUNT } hps_kind_t;
 extern const char *const hps_kind_names[HPS_KIND_COUNT];   /* method, call_pair, data */
@@ -24,7 +26,8 @@ extern const char *const hps_kind_names[HPS_KIND_COUNT];   /* method, call_pair,
 typedef struct hps_session {
     bool enabled[HPS_KIND_COUNT];      /* profiles this ACF collects      */
     hps_truth_t truth;                 /* exact profiles (raw keys)       */
-    profile_t *sampled[HPS_KIND_COUNT];/* from the handlers (raw keys)    */
+    profile_t *sampled[HPS_KIND_COUNT];/* from the handlers (raw keys; not data) */
+    struct hps_streams *streams;       /* the data profile: hot data streams */
     uint64_t samples[HPS_KIND_COUNT];
     uint64_t bursts, last_burst;       /* data-stream bursts seen         */
     const struct symtab *symtab;
@@ -53,7 +56,9 @@ typedef struct hps_overhead {
 void hps_session_report(const hps_session_t *h, FILE *out, const char *acf_name,
                         const dise_program_t *prog, const hps_overhead_t *ov, size_t top_n);
 /* Every member of every collected profile, one TSV row each: kind, name,
- * raw keys, exact weight, sampled weight (format in productions/README.md). */
+ * raw keys, exact weight, sampled weight.  A data row is a hot data stream:
+ * name = its references (pc@address ...), keys = stream number and length,
+ * weights = heats (dise/README.md). */
 void hps_session_write_tsv(const hps_session_t *h, FILE *out);
 void hps_session_stats(const hps_session_t *h, const hps_overhead_t *ov, stats_t *s);
 

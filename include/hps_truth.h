@@ -8,9 +8,12 @@
  *                branch or jump to an address <= its own (keyed by its
  *                target, the loop head), each time it executes;
  *   call pair:   a call, keyed by (call-site pc, target);
- *   data:        a load or store, keyed by its effective address.
- * Keys are mapped to functions / 8-byte words when profiles are compared
- * (hps_report.c), the same way for samples and for the truth.
+ *   data:        a load or store: its (pc, effective address) appended to
+ *                the trace of data references (data_trace.h) that the hot
+ *                data streams are found in (hot_streams.h); or, when a
+ *                caller asks for it, counted by effective address.
+ * Keys are mapped to functions when profiles are compared (hps_report.c),
+ * the same way for samples and for the truth.
  *
  * How they are recorded.  A direct call and a back-edge always go to their
  * static target, so their events are the executions of the static
@@ -25,12 +28,14 @@
 #define HPS_HPS_TRUTH_H
 
 #include "core.h"
+#include "data_trace.h"
 #include "profile.h"
 
 typedef struct hps_truth {
     profile_t *method;      /* NULL when not recorded */
     profile_t *pair;
-    profile_t *data;
+    profile_t *data;        /* references by address */
+    data_trace_t *data_trace;   /* every reference, in order */
 } hps_truth_t;
 
 /* Instructions that can be events. */
@@ -53,7 +58,7 @@ static inline bool hps_truth_per_event(const hps_truth_t *t, const insn_t *in)
 {
     if (in->flags & IF_CALL) return !(in->flags & IF_DIRECT) && (t->method || t->pair);
     if (hps_is_back_edge(in)) return false;
-    return (in->flags & (IF_LOAD | IF_STORE)) && t->data;
+    return (in->flags & (IF_LOAD | IF_STORE)) && (t->data || t->data_trace);
 }
 
 /* Called after `in` (a program instruction) executed: c->pc is where it
@@ -67,6 +72,7 @@ static inline void hps_truth_record(hps_truth_t *t, const cpu_t *c, const insn_t
         if (t->method) profile_add(t->method, in->target, 0, 1);
     } else if (in->flags & (IF_LOAD | IF_STORE)) {
         if (t->data) profile_add(t->data, c->mem_addr, 0, 1);
+        if (t->data_trace) data_trace_record(t->data_trace, in->pc, c->mem_addr);
     }
 }
 

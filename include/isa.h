@@ -72,6 +72,9 @@ enum {
     IF_ATOMIC   = 1u << 12,  /* LR/SC/AMO                                     */
     IF_DISE     = 1u << 13,  /* emitted by DISE, not fetched from the program  */
     IF_BACKWARD = 1u << 14,  /* direct branch/jump with target <= pc          */
+    IF_REDECODED = 1u << 15, /* ran before the decoded cache evicted its page
+                                and was decoded again: counted, but not as a
+                                new static instruction (mem.h)              */
     /* the only instructions whose semantics write the pc (the run loop
      * reads it back after these alone) */
     IF_TRANSFER = IF_BRANCH | IF_JUMP | IF_CALL | IF_RETURN

@@ -22,6 +22,13 @@
 #include "isa.h"
 #include "mem.h"
 
+/* A loaded segment's file-backed pages, as /proc/self/maps names them. */
+#define IMAGE_MAX_SEGS 16
+typedef struct image_seg {
+    uint64_t start, end;        /* page-aligned guest range                 */
+    uint64_t off;               /* file offset of start                     */
+} image_seg_t;
+
 typedef struct image {
     uint64_t entry;             /* e_entry (+ bias): AT_ENTRY               */
     uint64_t start;             /* first pc: the interpreter's entry for a
@@ -38,6 +45,10 @@ typedef struct image {
     char     interp_file[1024]; /* host file the interpreter was loaded from
                                    (SYSROOT/interp), "" when none; its load
                                    bias is interp_base                      */
+    image_seg_t segs[IMAGE_MAX_SEGS];        /* the program's PT_LOADs      */
+    unsigned nsegs;
+    image_seg_t interp_segs[IMAGE_MAX_SEGS]; /* the interpreter's           */
+    unsigned interp_nsegs;
 } image_t;
 
 /* Read the header: fills *machine (EM_*). false + err on any problem,

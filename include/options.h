@@ -16,6 +16,8 @@
 #include "config.h"
 #include "dise.h"
 
+#define OPT_MAX_BINDS 16
+
 typedef struct options {
     uint64_t max_insts;
     uint64_t seed;
@@ -24,6 +26,8 @@ typedef struct options {
     const char *stats_json_path;
     const char *trace_path;
     bool no_truth;
+    uint64_t guest_mem;              /* --guest-mem bytes (default 16 GiB) */
+    uint64_t host_mem;               /* --host-mem bytes, 0 = no bound    */
     config_t cfg;
     bool print_config;
     const char *pipeview_path;
@@ -43,6 +47,13 @@ typedef struct options {
     char **guest_env;                /* NAME=VALUE strings, NULL-terminated:
                                         empty unless --env / --env-host    */
     const char *cwd;                 /* --cwd, or NULL: the current dir   */
+    const char *fs_root;             /* --fs-root, or NULL: the host's /
+                                        read-only, the cwd read-write     */
+    struct {                         /* --bind HOST:GUEST[:ro], in order  */
+        char *host, *guest;
+        bool ro;
+    } binds[OPT_MAX_BINDS];
+    int nbinds;
     const char *dump_config;         /* --dump-config FILE                */
     const char *dcpi_db;             /* --dcpi: the profile database      */
     const char *dcpi_events;         /* --dcpi-events                     */

@@ -61,7 +61,10 @@ bool profdb_merge(const char *epoch, const char *image_path, const char *event,
                   uint64_t period_min, uint64_t period_max, const profile_t *samples,
                   char *err, size_t errlen);
 
-/* Read one profile file; profdb_file_free releases it. */
+/* Read one profile file; profdb_file_free releases it.  false + err (the
+ * file and the byte or record) for a bad magic or version, a record count
+ * the file's size does not hold (checked before allocating), records out
+ * of offset order, or counts that do not add up to the header's total. */
 bool profdb_read(const char *file, profdb_file_t *out, char *err, size_t errlen);
 void profdb_file_free(profdb_file_t *f);
 

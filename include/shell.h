@@ -44,6 +44,8 @@ typedef struct shell_target {
     void (*output)(void *ctx, bool on);
     int (*report)(void *ctx, const cpu_t *cpu);
     void *ctx;
+    uint64_t max_insts;                 /* --max-insts: no command runs past
+                                           it (0: no limit), as a batch run */
 } shell_target_t;
 
 /* Run the command loop until `quit` or end of input.  Returns the exit

@@ -8,9 +8,13 @@
  * its own numbers, its a3 error flag, its flag encodings and struct
  * layouts (sim/syscall_alpha.c).
  *
+ * The guest's paths resolve in its own file system (fs.h): a root, binds
+ * and an emulated /proc (procfs.h), never beyond them.  A bare sys_new
+ * shows the host's "/" read-write; the command line narrows that (by
+ * default the host read-only but for the working directory: SECURITY.md).
  * With a sysroot (--sysroot DIR, like qemu -L), absolute paths the guest
- * looks up are tried as DIR/path first, so a dynamic linker finds its
- * libraries in the cross sysroot.
+ * reads are tried in DIR first, so a dynamic linker finds its libraries
+ * in the cross sysroot.
  *
  * Time is deterministic by default: clocks advance with simulated
  * instructions (or cycles), and getrandom/AT_RANDOM draw from a generator
@@ -131,7 +135,16 @@ typedef struct sys_config {
 #define SYS_NRLIMIT 16          /* Linux generic RLIMIT_* count             */
 #define SYS_SIGACTION_MAX 32    /* bytes of a recorded guest sigaction      */
 
-enum { SYS_FD_OWNED = 1, SYS_FD_CLOEXEC = 2 };   /* fd_flags bits           */
+enum { SYS_FD_OWNED = 1, SYS_FD_CLOEXEC = 2,   /* fd_flags bits             */
+       SYS_FD_RO = 4,                           /* on a read-only mount      */
+       SYS_FD_PROC = 8,                         /* an emulated /proc file    */
+       SYS_FD_MEM = 16,                         /* ... /proc/self/mem        */
+       SYS_FD_PROCDIR = 32 };                   /* ... a /proc directory     */
+#define SYS_FD_KIND (SYS_FD_RO | SYS_FD_PROC | SYS_FD_MEM | SYS_FD_PROCDIR)
+
+struct fs;
+struct fs_place;
+struct procfs;
 
 typedef struct sys {
     const sys_abi_t *abi;
@@ -154,10 +167,12 @@ typedef struct sys {
     uint8_t altstack[24];               /* recorded sigaltstack             */
     uint64_t clear_child_tid, robust_list, robust_len;
     bool discard_output;                /* writes to host stdout/stderr vanish */
-    char *sysroot;                      /* --sysroot: tried first for absolute
-                                           paths, or NULL                    */
+    struct fs *fs;                      /* the guest's file system (fs.h)   */
+    struct procfs *proc;                /* its /proc (procfs.h)             */
+    struct fs_place *fd_place[SYS_MAX_FDS]; /* where each guest fd is, or NULL */
     int cwd_fd;                         /* the guest's working directory (a
-                                           host O_PATH fd), -1 = hps-sim's  */
+                                           host O_PATH fd, -1 in /proc)     */
+    struct fs_place *cwd;               /* ... its mount and guest path     */
     uint32_t alpha_uac;                 /* Alpha unaligned-access control
                                            (osf_setsysinfo SSIN_UACPROC)     */
     sys_exec_map_fn on_exec_map;        /* see sys_set_exec_map_hook, or NULL */
@@ -173,13 +188,28 @@ void   sys_set_exe(sys_t *s, const char *path);
 /* Where mmap places mappings without a usable hint: the lowest free range
  * from bottom up, or the highest one from top down. */
 void   sys_set_mmap_area(sys_t *s, uint64_t bottom, uint64_t top, bool bottom_up);
-/* Look absolute guest paths up under dir first (open, stat, access,
- * readlink), falling back to the host path, as qemu -L does. */
+/* Look absolute guest paths the guest reads up under dir first (open,
+ * stat, access, readlink), confined to dir, then in the guest's file
+ * system, as qemu -L does (NULL: none). */
 void   sys_set_sysroot(sys_t *s, const char *dir);
-/* The guest's working directory is dir (resolved now; relative paths and
- * AT_FDCWD of the guest's calls start there, and its chdir moves only it,
- * never hps-sim's own).  False with a message if dir is no directory. */
+/* The guest's "/" is host directory dir (ro: read-only).  False with a
+ * message if dir is no directory. */
+bool   sys_set_fs_root(sys_t *s, const char *dir, bool ro, char *err, size_t errlen);
+/* Show host path host (directory or file) at guest path guest (which must
+ * exist in the guest's file system), read-only if ro. */
+bool   sys_bind(sys_t *s, const char *host, const char *guest, bool ro, char *err,
+                size_t errlen);
+/* The guest's working directory is dir, a guest path (resolved now;
+ * relative paths and AT_FDCWD of the guest's calls start there, and its
+ * chdir moves only it, never hps-sim's own).  False with a message if dir
+ * is no directory the guest can reach. */
 bool   sys_set_cwd(sys_t *s, const char *dir, char *err, size_t errlen);
+/* The process as the loader started it, for /proc/self: argv, envp and
+ * auxv on the initial stack at sp, the stack [stack_lo, stack_hi), and
+ * the program's and interpreter's segments (named in /proc/self/maps). */
+struct image;
+void   sys_note_start(sys_t *s, const struct image *img, uint64_t sp, uint64_t stack_lo,
+                      uint64_t stack_hi);
 /* Call fn(ctx, ...) after every successful mmap of a file with PROT_EXEC
  * (NULL: no hook).  Runs at mmap time only, never per instruction. */
 void   sys_set_exec_map_hook(sys_t *s, sys_exec_map_fn fn, void *ctx);

@@ -1,6 +1,7 @@
 /*
  * util.h - host allocation that never returns NULL (running out of host
- * memory ends hps-sim with EX_SOFTWARE (70) and one line on stderr), and
+ * memory ends the program (hps-sim or a tool) with EX_SOFTWARE (70) and one
+ * line on stderr naming it), and
  * the error convention of the modules that never print: a message into
  * the caller's buffer, and false.
  */
@@ -9,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
@@ -17,5 +19,10 @@ char *xstrdup(const char *s);
 /* printf into err (errlen bytes; either may be 0/NULL); returns false. */
 bool set_error(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Write "prog: message\n" to f with each control character of message
+ * shown as an escape (\n, \t, \xHH): one line, whatever input the
+ * message quotes (the one-line messages of bad input). */
+void print_message_line(FILE *f, const char *prog, const char *message);
 
 #endif /* HPS_UTIL_H */

@@ -5,6 +5,7 @@
  * goes through (cpu_run_loop).
  */
 #include "core.h"
+#include "hostmem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,8 +66,8 @@ insn_t *cpu_fetch_decode(cpu_t *c, uint64_t pc)
         c->stop_pc = pc;
         cpu_stop(c, STOP_ILLEGAL, 0);
     }
-    mem_note_code(c->mem, pc);
     *slot = decoded;
+    mem_note_code(c->mem, pc, slot);
     /* the hook sees the program's code only: runtime code (the address space
      * with special_ops) is never edited */
     if (c->on_decode && !c->mem->special_ops) c->on_decode(c->on_decode_ctx, slot);
@@ -79,6 +80,7 @@ stop_reason_t cpu_run_loop(cpu_t *c, cpu_loop_fn loop, void *ctx)
 {
     jmp_buf stop_jmp;
     c->stop = STOP_NONE;
+    hostmem_clear_failure();                 /* what a refusal stops is this run */
     c->stop_jmp = &stop_jmp;
     c->mem->fault_jmp = &stop_jmp;
     if (c->isa->run_enter) c->isa->run_enter(c);
@@ -86,7 +88,7 @@ stop_reason_t cpu_run_loop(cpu_t *c, cpu_loop_fn loop, void *ctx)
         loop(c, ctx);
     } else {
         if (c->stop == STOP_NONE) {          /* longjmp from a memory fault */
-            c->stop = STOP_MEM_FAULT;
+            c->stop = hostmem_failure() ? STOP_HOST_MEM : STOP_MEM_FAULT;
             c->stop_info = c->mem->fault.addr;
         }
         if (c->stop == STOP_EXIT) c->instret++;   /* the exit ecall retired */

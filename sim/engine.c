@@ -17,10 +17,13 @@
  * the PMU's interrupt pushes a runtime frame.
  *
  * The loop leaves its fast path for rare events only when c->instret
- * reaches c->event_at: the instruction limit, the end of the trace.
+ * reaches c->event_at: the instruction limit, the end of the trace, a
+ * host signal (engine_interrupt sets event_at to 0).
  */
 #include "engine.h"
 
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +82,20 @@ ALWAYS_INLINE void observe(engine_t *e, cpu_t *c, const insn_t *in, uint64_t pc,
     if (F & F_TRACE) trace_insn(e->trace, c, in);
 }
 
+/* ---- host signals ---------------------------------------------------------------- */
+
+static volatile sig_atomic_t host_signal;  /* SIGINT/SIGTERM received, or 0         */
+static cpu_t *volatile running;            /* the cpu engine_run is stepping, or NULL */
+
+void engine_interrupt(int sig)
+{
+    host_signal = sig;
+    cpu_t *c = running;
+    if (c) c->event_at = 0;                /* the loop looks at its events next step */
+}
+
+int engine_interrupted(void) { return host_signal; }
+
 /* ---- events ---------------------------------------------------------------------- */
 
 /* The next program instruction count at which the loop looks at events. */
@@ -90,6 +107,8 @@ static void set_event_at(engine_t *e, cpu_t *c, unsigned F)
         if (c->instret + left < at) at = c->instret + left;
     }
     c->event_at = at;
+    atomic_signal_fence(memory_order_seq_cst);  /* a signal that came meanwhile */
+    if (host_signal) c->event_at = 0;
 }
 
 /* c->instret reached c->event_at: false when the loop must return (the
@@ -97,7 +116,7 @@ static void set_event_at(engine_t *e, cpu_t *c, unsigned F)
  * takes over). */
 static __attribute__((noinline)) bool events(engine_t *e, cpu_t *c, unsigned F)
 {
-    if (c->instret >= e->max_insts) return false;
+    if (c->instret >= e->max_insts || host_signal) return false;
     if ((F & F_TRACE) && e->trace->written >= e->trace->limit) {
         e->redispatch = true;
         return false;
@@ -315,7 +334,13 @@ stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
 {
     cpu_t *c = e->cpu;
     e->max_insts = max_insts ? max_insts : UINT64_MAX;
+    running = c;
     for (;;) {
+        if (host_signal) {
+            c->stop = STOP_INTERRUPTED;
+            c->stop_info = (uint64_t)host_signal;
+            break;
+        }
         if (c->instret >= e->max_insts) {
             c->stop = STOP_MAX_INSTS;
             break;
@@ -324,11 +349,13 @@ stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
         e->redispatch = false;
         set_event_at(e, c, F);
         if (cpu_run_loop(c, loops[F], e) != STOP_NONE) break;
+        if (host_signal) continue;
         if (!e->redispatch) {
             c->stop = STOP_MAX_INSTS;
             break;
         }
     }
+    running = NULL;
     c->cycle = e->timing ? timing_hot(e->timing)->cycles : cpu_retired(c);
     if (!e->timing && e->dise) c->cycle += dise_penalty_cycles(e->dise);   /* decode stalls */
     return c->stop;

@@ -12,6 +12,9 @@
  * directory, mapped at the layout's interpreter base as Linux maps ld.so).
  * Where things go (stack, ET_DYN base, interpreter, mmap area) is the
  * architecture's Linux layout without randomisation: loader_layout().
+ * An image whose segments (bss included) and the stack would take the
+ * guest over its memory limit (mem_t.guest_limit, --guest-mem) is refused
+ * before any of it is mapped.
  */
 #include <elf.h>
 #include <errno.h>
@@ -26,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hostmem.h"
 #include "loader.h"
 #include "util.h"
 
@@ -70,8 +74,8 @@ const guest_layout_t *loader_layout(const isa_t *isa)
 #define GUEST_UID 1000
 #define GUEST_GID 1000
 
-/* Largest segment memory size accepted: guest pages are allocated when
- * mapped, so a corrupt p_memsz must not exhaust host memory. */
+/* Largest segment memory size accepted (a sanity bound; what the whole
+ * image may map is the guest memory limit, check_guest_limit). */
 #define MAX_SEGMENT_BYTES (4ull << 30)
 
 /* Linux rejects program header tables larger than 64 KiB. */
@@ -483,6 +487,69 @@ static bool read_interp(const elf_file_t *f, size_t k, image_t *img,
     return true;
 }
 
+/* The file-backed pages of each PT_LOAD (for /proc/self/maps). */
+static void note_segments(const elf_file_t *f, uint64_t bias, uint64_t page, image_t *img)
+{
+    img->nsegs = 0;
+    for (size_t k = 0; k < f->phnum && img->nsegs < IMAGE_MAX_SEGS; k++) {
+        const GElf_Phdr *p = &f->ph[k];
+        if (p->p_type != PT_LOAD || !p->p_filesz) continue;   /* bss only: anonymous */
+        uint64_t start = (p->p_vaddr + bias) & ~(page - 1);
+        uint64_t file_end = (p->p_vaddr + bias + p->p_filesz + page - 1) & ~(page - 1);
+        img->segs[img->nsegs++] = (image_seg_t){ start, file_end, p->p_offset & ~(page - 1) };
+    }
+}
+
+/* Page ranges of the image's PT_LOADs, for the limit check. */
+typedef struct page_range { uint64_t lo, hi; } page_range_t;
+
+static int range_cmp(const void *a, const void *b)
+{
+    const page_range_t *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Guest bytes the image's segments would newly map: the union of their
+ * pages (segments may share one) less what is mapped already. */
+static uint64_t image_new_bytes(const elf_file_t *f, uint64_t bias, uint64_t page,
+                                const mem_t *mem)
+{
+    page_range_t *r = xcalloc(f->phnum, sizeof *r);
+    size_t n = 0;
+    for (size_t k = 0; k < f->phnum; k++) {
+        const GElf_Phdr *p = &f->ph[k];
+        if (p->p_type != PT_LOAD || !p->p_memsz) continue;
+        uint64_t start = p->p_vaddr + bias, end = start + p->p_memsz;
+        r[n++] = (page_range_t){ start & ~(page - 1), (end + page - 1) & ~(page - 1) };
+    }
+    qsort(r, n, sizeof *r, range_cmp);
+    uint64_t bytes = 0;
+    for (size_t k = 0; k < n;) {
+        uint64_t lo = r[k].lo, hi = r[k].hi;
+        for (k++; k < n && r[k].lo <= hi; k++)
+            if (r[k].hi > hi) hi = r[k].hi;
+        bytes += mem_unmapped_bytes(mem, lo, hi - lo);
+    }
+    free(r);
+    return bytes;
+}
+
+/* The image and the stack must fit in the guest's memory limit (Linux
+ * refuses an exec over RLIMIT_AS the same way, before it runs). */
+static bool check_guest_limit(const elf_file_t *f, uint64_t bias, const guest_layout_t *lay,
+                              const mem_t *mem, char *err, size_t errlen)
+{
+    uint64_t need = image_new_bytes(f, bias, lay->page_size, mem);
+    uint64_t stack = mem_unmapped_bytes(mem, lay->stack_top - lay->stack_size, lay->stack_size);
+    if (need <= UINT64_MAX - stack && mem_fits(mem, need + stack)) return true;
+    char a[32], b[32], c[32];
+    return set_error(err, errlen, "%s: the program needs %s of guest memory for its loadable "
+                     "segments (bss included) and %s for the stack, over the guest memory "
+                     "limit of %s (--guest-mem)", f->path, hostmem_format_size(need, a, sizeof a),
+                     hostmem_format_size(stack, b, sizeof b),
+                     hostmem_format_size(mem->guest_limit, c, sizeof c));
+}
+
 /* Check and map every PT_LOAD of an opened image at `bias`, and fill img.
  * Used for the executable and again for its interpreter (into a scratch
  * image_t: only its entry and extent are kept). */
@@ -506,10 +573,12 @@ static bool map_image(const elf_file_t *f, uint64_t bias, const guest_layout_t *
     if (!entry_is_mapped(f, f->eh.e_entry))
         return set_error(err, errlen, "%s: corrupt ELF: entry point 0x%" PRIx64 " is not "
                     "inside any loadable segment", f->path, (uint64_t)f->eh.e_entry);
+    if (!check_guest_limit(f, bias, lay, mem, err, errlen)) return false;
     for (size_t k = 0; k < f->phnum; k++)
         if (f->ph[k].p_type == PT_LOAD &&
             !map_segment(f, k, bias, lay->page_size, mem, err, errlen))
             return false;
+    note_segments(f, bias, lay->page_size, img);
 
     img->entry = img->start = f->eh.e_entry + bias;
     img->phdr_addr = phdr_address(f, bias);
@@ -614,6 +683,8 @@ static bool load_interp(const elf_file_t *prog, const char *sysroot,
     if (ok) {
         img->interp_base = ii.load_bias;
         img->start = ii.entry;
+        memcpy(img->interp_segs, ii.segs, sizeof ii.segs);
+        img->interp_nsegs = ii.nsegs;
         _Static_assert(sizeof full == sizeof img->interp_file, "interp_file holds full");
         memcpy(img->interp_file, full, sizeof img->interp_file);
     }

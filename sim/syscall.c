@@ -9,9 +9,10 @@
  * encodings and structure layouts are converted through sys_abi_t hooks,
  * so a second ABI adds a table and converters but no handler changes.
  *
- * With a sysroot, lookups of absolute paths (open, stat, access,
- * readlink) try SYSROOT/path first and fall back to the host path, as
- * qemu's -L does, so a dynamic linker loads the sysroot's libraries.
+ * Paths resolve in the guest's own file system (fs.c: a root, binds and
+ * an emulated /proc, procfs.c), never beyond it; with a sysroot, absolute
+ * paths the guest reads are tried there first, as qemu's -L does, so a
+ * dynamic linker loads the sysroot's libraries.
  * Each file mapped with PROT_EXEC is reported to the exec-map hook (the
  * simulator names the library's code from it).
  *
@@ -37,7 +38,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fs.h"
 #include "loader.h"
+#include "procfs.h"
 #include "syscall_impl.h"
 #include "util.h"
 
@@ -49,14 +52,12 @@
 #define PATH_MAX_GUEST 4096
 #define LINUX_AT_FDCWD (-100)
 #define RLIM_INF  (~0ull)
-#define MAX_MAPPED (16ull << 30) /* guest memory limit (like overcommit):
-                                    every mapped page costs host memory */
 
 /* Linux generic constants (identical on every Linux ABI). */
 enum { L_AT_SYMLINK_NOFOLLOW = 0x100, L_AT_REMOVEDIR = 0x200, L_AT_EACCESS = 0x200,
        L_AT_SYMLINK_FOLLOW = 0x400, L_AT_NO_AUTOMOUNT = 0x800, L_AT_EMPTY_PATH = 0x1000 };
-enum { L_SIGKILL = 9, L_SIGSTOP = 19, L_SIGABRT = 6 };
-enum { L_RLIMIT_STACK = 3, L_RLIMIT_NOFILE = 7 };
+enum { L_SIGKILL = 9, L_SIGSTOP = 19, L_SIGABRT = 6, L_SIGPIPE = 13 };
+enum { L_RLIMIT_STACK = 3, L_RLIMIT_NOFILE = 7, L_RLIMIT_AS = 9 };
 
 /* ---- errno: host -> Linux ------------------------------------------------ */
 
@@ -107,6 +108,15 @@ sys_t *sys_new(mem_t *mem, const sys_abi_t *abi, const sys_config_t *cfg)
     s->tid = SYS_GUEST_PID;
     s->cwd_fd = -1;
     for (int k = 0; k < SYS_MAX_FDS; k++) s->host_fd[k] = k < 3 ? k : -1;
+    s->fs = fs_new();
+    s->proc = procfs_new();
+    char here[PATH_MAX_GUEST];
+    if (!getcwd(here, sizeof here)) strcpy(here, "/");   /* hps-sim's, where the guest starts */
+    if (!s->fs || !s->proc ||
+        (!sys_set_cwd(s, here, NULL, 0) && !sys_set_cwd(s, "/", NULL, 0))) {
+        sys_free(s);
+        return NULL;
+    }
     s->mmap_bottom = 0x10000;
     s->mmap_top = GUEST_STACK_TOP - GUEST_STACK_SIZE - (1ull << 20);
     for (int r = 0; r < SYS_NRLIMIT; r++) s->rlimit[r][0] = s->rlimit[r][1] = RLIM_INF;
@@ -119,17 +129,23 @@ sys_t *sys_new(mem_t *mem, const sys_abi_t *abi, const sys_config_t *cfg)
     s->rlimit[12][0] = s->rlimit[12][1] = 819200;          /* RLIMIT_MSGQUEUE */
     s->rlimit[13][0] = s->rlimit[13][1] = 0;               /* RLIMIT_NICE */
     s->rlimit[14][0] = s->rlimit[14][1] = 0;               /* RLIMIT_RTPRIO */
+    /* the address space is bounded (--guest-mem): the guest sees its bound */
+    s->rlimit[L_RLIMIT_AS][0] = s->rlimit[L_RLIMIT_AS][1] = mem->guest_limit;
     return s;
 }
 
 void sys_free(sys_t *s)
 {
     if (!s) return;
-    for (int k = 0; k < SYS_MAX_FDS; k++)
+    for (int k = 0; k < SYS_MAX_FDS; k++) {
         if (s->host_fd[k] >= 0 && (s->fd_flags[k] & SYS_FD_OWNED)) close(s->host_fd[k]);
+        free(s->fd_place[k]);
+    }
     if (s->cwd_fd >= 0) close(s->cwd_fd);
+    free(s->cwd);
+    fs_free(s->fs);
+    procfs_free(s->proc);
     free(s->exe_path);
-    free(s->sysroot);
     free(s);
 }
 
@@ -158,29 +174,38 @@ void sys_set_exec_map_hook(sys_t *s, sys_exec_map_fn fn, void *ctx)
     s->on_exec_map_ctx = ctx;
 }
 
-/* Kept absolute (as qemu does), so a guest chdir does not move it. */
+/* A namespace of its own, read-only (fs.h), so a guest chdir does not
+ * move it and nothing escapes it. */
 void sys_set_sysroot(sys_t *s, const char *dir)
 {
-    free(s->sysroot);
-    s->sysroot = NULL;
-    if (!dir) return;
-    char *real = realpath(dir, NULL);
-    s->sysroot = real ? real : strdup(dir);
+    fs_clear_ns(s->fs, FS_NS_SYSROOT);
+    if (dir) fs_set_root(s->fs, FS_NS_SYSROOT, dir, true, NULL, 0);
 }
 
-/* Make the host directory fd the guest's working directory. */
-static void replace_cwd(sys_t *s, int fd)
+bool sys_set_fs_root(sys_t *s, const char *dir, bool ro, char *err, size_t errlen)
 {
-    if (s->cwd_fd >= 0) close(s->cwd_fd);
-    s->cwd_fd = fd;
+    char inner[PATH_MAX_GUEST + 256];
+    if (fs_set_root(s->fs, FS_NS_MAIN, dir, ro, inner, sizeof inner)) return true;
+    return set_error(err, errlen, "--fs-root %s", inner);
 }
 
+bool sys_bind(sys_t *s, const char *host, const char *guest, bool ro, char *err, size_t errlen)
+{
+    return fs_bind(s, host, guest, ro, err, errlen);
+}
+
+/* The working directory: a guest path, looked up now (before the guest
+ * runs, hps-sim's relative paths and the guest's agree). */
 bool sys_set_cwd(sys_t *s, const char *dir, char *err, size_t errlen)
 {
-    int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return set_error(err, errlen, "--cwd %s: %s; expected a directory", dir, strerror(errno));
-    replace_cwd(s, fd);
+    fs_target_t t;
+    int64_t r = s->cwd ? fs_lookup(s, FS_AT_FDCWD, dir, FS_FOLLOW, &t)
+                       : fs_lookup(s, FS_AT_FDCWD, dir[0] == '/' ? dir : "/", FS_FOLLOW, &t);
+    if (!r) r = fs_chdir(s, &t);
+    fs_target_done(&t);
+    if (r)
+        return set_error(err, errlen, "--cwd %s: %s; expected a directory the guest can reach",
+                         dir, strerror((int)-r));
     return true;
 }
 
@@ -234,6 +259,8 @@ static void set_result(sys_t *s, cpu_t *c, int64_t r)
     if (abi->err_flag_reg >= 0) cpu_set(c, (unsigned)abi->err_flag_reg, failed);
 }
 
+static int64_t broken_pipe(sys_t *s, cpu_t *c);
+
 void sys_call(sys_t *s, cpu_t *c)
 {
     const sys_abi_t *abi = s->abi;
@@ -243,7 +270,9 @@ void sys_call(sys_t *s, cpu_t *c)
     s->calls++;
     const sys_entry_t *e = find_entry(abi, nr);
     if (!e || !e->fn) cpu_stop(c, STOP_BAD_SYSCALL, nr);
-    set_result(s, c, e->fn(s, c, a));
+    int64_t r = e->fn(s, c, a);
+    if (r == -EPIPE) r = broken_pipe(s, c);       /* hps-sim ignores SIGPIPE itself */
+    set_result(s, c, r);
 }
 
 /* ---- guest memory helpers -------------------------------------------------- */
@@ -312,26 +341,19 @@ static int64_t get_path(sys_t *s, uint64_t addr, char *buf)
          ? -ENAMETOOLONG : -EFAULT;
 }
 
-static bool is_self_exe(const char *path)
+/* A guest path argument, looked up from guest directory fd gdir (fs.h):
+ * 0 and *t filled (fs_target_done it), or -errno. */
+static int64_t lookup_at(sys_t *s, uint64_t gdir, uint64_t gpath, unsigned how, fs_target_t *t)
 {
-    return !strcmp(path, "/proc/self/exe");
-}
-
-/* The host file a guest path names for a lookup: /proc/self/exe is the
- * simulated program; with a sysroot an absolute path is SYSROOT/path when
- * that exists (qemu's path()), else the path itself.  buf holds
- * PATH_MAX_GUEST + the sysroot's length. */
-static const char *host_path(sys_t *s, const char *path, char *buf, size_t len)
-{
-    if (is_self_exe(path) && s->exe_path) return s->exe_path;
-    if (s->sysroot && path[0] == '/') {
-        int n = snprintf(buf, len, "%s%s", s->sysroot, path);
-        if (n > 0 && (size_t)n < len && access(buf, F_OK) == 0) return buf;
+    char path[PATH_MAX_GUEST];
+    int64_t r = get_path(s, gpath, path);
+    if (r) {
+        memset(t, 0, sizeof *t);
+        t->dirfd = -1;
+        return r;
     }
-    return path;
+    return fs_lookup(s, (int64_t)(int32_t)gdir, path, how, t);
 }
-
-#define HOST_PATH_MAX (PATH_MAX_GUEST + 4096)
 
 /* ---- file descriptors ---------------------------------------------------- */
 
@@ -341,20 +363,11 @@ static int host_of(sys_t *s, uint64_t gfd)
     return fd >= 0 && fd < SYS_MAX_FDS ? s->host_fd[fd] : -1;
 }
 
-/* The host directory fd the guest's relative paths start from. */
-static int cwd_of(const sys_t *s)
+/* The SYS_FD_* kind bits of guest fd gfd (0 if closed). */
+static uint8_t fd_kind(const sys_t *s, uint64_t gfd)
 {
-    return s->cwd_fd >= 0 ? s->cwd_fd : AT_FDCWD;
-}
-
-static bool guest_cwd(const sys_t *s, char *buf, size_t len);
-
-/* Guest directory fd for the *at calls: AT_FDCWD is the guest's cwd. */
-static int64_t dirfd_in(sys_t *s, uint64_t gfd, int *out)
-{
-    if ((int32_t)gfd == LINUX_AT_FDCWD) { *out = cwd_of(s); return 0; }
-    *out = host_of(s, gfd);
-    return *out < 0 ? -EBADF : 0;
+    int32_t fd = (int32_t)gfd;
+    return fd >= 0 && fd < SYS_MAX_FDS && s->host_fd[fd] >= 0 ? s->fd_flags[fd] & SYS_FD_KIND : 0;
 }
 
 /* Give an open host fd the lowest free guest number >= min. */
@@ -370,11 +383,34 @@ static int64_t fd_install(sys_t *s, int hfd, bool cloexec, int64_t min)
     return min >= SYS_MAX_FDS ? -EINVAL : -EMFILE;
 }
 
+/* fd_install, remembering where the fd is (place, taken over) and what
+ * it is (SYS_FD_* kind bits). */
+static int64_t fd_install_at(sys_t *s, int hfd, bool cloexec, int64_t min, fs_place_t *place,
+                             uint8_t kind)
+{
+    int64_t g = fd_install(s, hfd, cloexec, min);
+    if (g < 0) {
+        free(place);
+        return g;
+    }
+    s->fd_place[g] = place;
+    s->fd_flags[g] |= kind & SYS_FD_KIND;
+    return g;
+}
+
+static fs_place_t *place_copy(const sys_t *s, int g)
+{
+    const fs_place_t *p = s->fd_place[g];
+    return p ? fs_place_new(p->mount, p->path) : NULL;
+}
+
 static void fd_release(sys_t *s, int g)
 {
     if (s->fd_flags[g] & SYS_FD_OWNED) close(s->host_fd[g]);
     s->host_fd[g] = -1;
     s->fd_flags[g] = 0;
+    free(s->fd_place[g]);
+    s->fd_place[g] = NULL;
 }
 
 /* ---- process ---------------------------------------------------------------- */
@@ -773,6 +809,20 @@ int64_t sys_raise_signal(sys_t *s, cpu_t *c, int sig)
     cpu_stop(c, STOP_BAD_SYSCALL, cpu_get(c, s->abi->nr_reg));
 }
 
+/* A write to a pipe with no reader (the host's write failed with EPIPE:
+ * hps-sim ignores SIGPIPE): as Linux, the guest gets SIGPIPE.  With the
+ * default action it dies of it (STOP_SIGNAL; hps-sim exits 141 after its
+ * statistics and reports).  Ignored or blocked, the call fails with EPIPE;
+ * a guest handler is not run (signals are not delivered), the call fails
+ * with EPIPE as it would once the handler returned. */
+static int64_t broken_pipe(sys_t *s, cpu_t *c)
+{
+    uint64_t handler = sys_get(s->sigaction[L_SIGPIPE], 0, 8);   /* 0 = SIG_DFL */
+    bool blocked = s->sigmask & guest_sigbit(s, L_SIGPIPE);
+    if (handler == 0 && !blocked) cpu_stop(c, STOP_SIGNAL, L_SIGPIPE);
+    return -EPIPE;
+}
+
 static int64_t signal_self(sys_t *s, cpu_t *c, uint64_t gsig)
 {
     if (gsig == 0) return 0;
@@ -829,6 +879,7 @@ static int64_t rlimit_access(sys_t *s, uint64_t gres, uint64_t new_addr, uint64_
         soft = rlim_in(s, sys_get(b, 0, 8), old_call);
         hard = rlim_in(s, sys_get(b, 8, 8), old_call);
         if (soft > hard) return -EINVAL;
+        if (r == L_RLIMIT_AS && hard > s->rlimit[r][1]) return -EPERM;   /* unprivileged */
     }
     if (old_addr) {
         uint8_t o[16];
@@ -839,6 +890,7 @@ static int64_t rlimit_access(sys_t *s, uint64_t gres, uint64_t new_addr, uint64_
     if (new_addr) {
         s->rlimit[r][0] = soft;
         s->rlimit[r][1] = hard;
+        if (r == L_RLIMIT_AS) mem_set_rlimit_as(s->mem, soft);   /* never past --guest-mem */
     }
     return 0;
 }
@@ -898,25 +950,32 @@ static int64_t write_from(sys_t *s, int hfd, uint64_t addr, uint64_t len, int64_
     return r;
 }
 
+/* /proc/self/mem is guest memory, not a host file (procfs.c). */
+static bool is_mem(const sys_t *s, uint64_t gfd) { return fd_kind(s, gfd) & SYS_FD_MEM; }
+
 int64_t sys_h_read(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
+    if (is_mem(s, a[0])) return procfs_mem_io(s, (int)a[0], a[1], a[2], -1, false);
     return read_into(s, host_of(s, a[0]), a[1], a[2], -1);
 }
 
 int64_t sys_h_write(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
+    if (is_mem(s, a[0])) return procfs_mem_io(s, (int)a[0], a[1], a[2], -1, true);
     return write_from(s, host_of(s, a[0]), a[1], a[2], -1);
 }
 
 int64_t sys_h_pread64(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     if ((int64_t)a[3] < 0) return -EINVAL;
+    if (is_mem(s, a[0])) return procfs_mem_io(s, (int)a[0], a[1], a[2], (int64_t)a[3], false);
     return read_into(s, host_of(s, a[0]), a[1], a[2], (int64_t)a[3]);
 }
 
 int64_t sys_h_pwrite64(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     if ((int64_t)a[3] < 0) return -EINVAL;
+    if (is_mem(s, a[0])) return procfs_mem_io(s, (int)a[0], a[1], a[2], (int64_t)a[3], true);
     return write_from(s, host_of(s, a[0]), a[1], a[2], (int64_t)a[3]);
 }
 
@@ -939,12 +998,31 @@ static int64_t get_iov(sys_t *s, uint64_t addr, uint64_t cnt, giovec_t *iov, uin
     return 0;
 }
 
+/* Vectors on /proc/self/mem: one piece after another. */
+static int64_t mem_vector_io(sys_t *s, const uint64_t a[6], bool out, int64_t off)
+{
+    if (a[2] > MAX_IOV) return -EINVAL;
+    int64_t total = 0;
+    for (uint64_t k = 0; k < a[2]; k++) {
+        uint64_t base, len;
+        if (!get_u64(s, a[1] + 16 * k, &base) || !get_u64(s, a[1] + 16 * k + 8, &len))
+            return total ? total : -EFAULT;
+        if (!len) continue;
+        int64_t r = procfs_mem_io(s, (int)a[0], base, len, off < 0 ? -1 : off + total, out);
+        if (r < 0) return total ? total : r;
+        total += r;
+        if ((uint64_t)r < len) break;
+    }
+    return total;
+}
+
 /* Scatter/gather I/O as one host transfer, so a writev stays atomic. */
 static int64_t vector_io(sys_t *s, const uint64_t a[6], bool out, int64_t off)
 {
     int hfd = host_of(s, a[0]);
     if (hfd < 0) return -EBADF;
     if (a[2] > MAX_IOV) return -EINVAL;
+    if (is_mem(s, a[0])) return mem_vector_io(s, a, out, off);
     giovec_t *iov = malloc(sizeof *iov * (a[2] ? a[2] : 1));
     uint64_t total = 0;
     int64_t r = iov ? get_iov(s, a[1], a[2], iov, &total) : -ENOMEM;
@@ -986,72 +1064,30 @@ int64_t sys_h_pwritev(sys_t *s, cpu_t *c, const uint64_t a[6])
 
 /* ---- files and paths ---------------------------------------------------------- */
 
-/* Path argument plus directory fd of an *at call, ready for the host. */
-typedef struct {
-    char path[PATH_MAX_GUEST];
-    int dirfd;
-} at_path_t;
-
-static int64_t get_at(sys_t *s, uint64_t gdir, uint64_t gpath, at_path_t *p)
+/* How an open looks its path up: it follows a last symlink unless
+ * O_NOFOLLOW or O_CREAT|O_EXCL; only a plain read may find it in a
+ * sysroot. */
+static unsigned open_how(int flags)
 {
-    int64_t r = get_path(s, gpath, p->path);
-    if (r) return r;
-    if (p->path[0] == '/') { p->dirfd = AT_FDCWD; return 0; }
-    return dirfd_in(s, gdir, &p->dirfd);
-}
-
-/* Linux generic AT_* flags -> host (the same values on every Linux ABI). */
-static int at_flags_in(uint64_t g)
-{
-    int h = 0;
-    if (g & L_AT_SYMLINK_NOFOLLOW) h |= AT_SYMLINK_NOFOLLOW;
-    if (g & L_AT_SYMLINK_FOLLOW) h |= AT_SYMLINK_FOLLOW;
-    if (g & L_AT_NO_AUTOMOUNT) h |= AT_NO_AUTOMOUNT;
-    if (g & L_AT_EMPTY_PATH) h |= AT_EMPTY_PATH;
-    return h;
-}
-
-/* Host files whose contents would make a run depend on the host machine
- * are replaced by fixed contents matching the simulated machine. */
-static const struct { const char *path, *text; } virtual_files[] = {
-    { "/sys/devices/system/cpu/online",   "0\n" },
-    { "/sys/devices/system/cpu/possible", "0\n" },
-    { "/sys/devices/system/cpu/present",  "0\n" },
-};
-
-/* A read-only host fd holding a virtual file's text, -1 if path is not
- * virtual (or -2 with errno set if it could not be made). */
-static int open_virtual(const char *path)
-{
-    for (size_t k = 0; k < sizeof virtual_files / sizeof virtual_files[0]; k++) {
-        if (strcmp(path, virtual_files[k].path)) continue;
-        int fd = memfd_create("hps-sim-virtual", 0);
-        size_t len = strlen(virtual_files[k].text);
-        if (fd < 0) return -2;
-        if (write(fd, virtual_files[k].text, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET)) {
-            int saved = errno;
-            close(fd);
-            errno = saved ? saved : EIO;
-            return -2;
-        }
-        return fd;
-    }
-    return -1;
+    bool excl = (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
+    bool reads = (flags & O_ACCMODE) == O_RDONLY && !(flags & (O_CREAT | O_TRUNC)) &&
+                 (flags & O_TMPFILE) != O_TMPFILE;
+    return (flags & O_NOFOLLOW || excl ? 0 : FS_FOLLOW) | (reads ? FS_READ : 0);
 }
 
 int64_t sys_h_openat(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    at_path_t p;
-    int64_t r = get_at(s, a[0], a[1], &p);
-    if (r) return r;
     int flags = s->abi->open_flags_in(a[2]);
-    char buf[HOST_PATH_MAX];
-    int hfd = open_virtual(p.path);
-    if (hfd == -1)
-        hfd = openat(p.dirfd, host_path(s, p.path, buf, sizeof buf), flags,
-                     (mode_t)(a[3] & 07777));
-    if (hfd < 0) return host_err();
-    return fd_install(s, hfd, flags & O_CLOEXEC, 0);
+    fs_target_t t;
+    int64_t r = lookup_at(s, a[0], a[1], open_how(flags), &t);
+    if (r) return r;
+    int hfd = -1;
+    uint8_t kind = 0;
+    r = fs_open(s, c, &t, flags, (unsigned)(a[3] & 07777), &hfd, &kind);
+    fs_place_t *place = r ? NULL : fs_place_new(t.mount, t.path);
+    fs_target_done(&t);
+    if (r) return r;
+    return fd_install_at(s, hfd, flags & O_CLOEXEC, 0, place, kind);
 }
 
 int64_t sys_h_close(sys_t *s, cpu_t *c, const uint64_t a[6])
@@ -1065,7 +1101,7 @@ int64_t sys_h_lseek(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     int hfd = host_of(s, a[0]);
     if (hfd < 0) return -EBADF;
-    if (a[2] > 4) return -EINVAL;                /* SEEK_SET..SEEK_HOLE */
+    if (a[2] > 4 || (a[2] > 1 && is_mem(s, a[0]))) return -EINVAL;   /* SEEK_SET..SEEK_HOLE */
     static const int whence[] = { SEEK_SET, SEEK_CUR, SEEK_END, SEEK_DATA, SEEK_HOLE };
     return host_ret(lseek(hfd, (off_t)a[1], whence[a[2]]));
 }
@@ -1104,27 +1140,37 @@ static int64_t put_stat(sys_t *s, uint64_t addr, const struct stat *h, bool wide
          ? 0 : -EFAULT;
 }
 
+/* The stat of what a lookup found, into the guest's buffer. */
+static int64_t stat_out(sys_t *s, fs_target_t *t, uint64_t addr, bool wide)
+{
+    struct stat h;
+    int64_t r = fs_stat(s, t, &h);
+    fs_target_done(t);
+    return r ? r : put_stat(s, addr, &h, wide);
+}
+
 static int64_t do_fstat(sys_t *s, const uint64_t a[6], bool wide)
 {
-    int hfd = host_of(s, a[0]);
-    struct stat h;
-    if (hfd < 0) return -EBADF;
-    if (fstat(hfd, &h) < 0) return host_err();
-    return put_stat(s, a[1], &h, wide);
+    fs_target_t t;
+    if (host_of(s, a[0]) < 0) return -EBADF;
+    int64_t r = fs_lookup(s, (int64_t)(int32_t)a[0], "", FS_EMPTY, &t);
+    return r ? r : stat_out(s, &t, a[1], wide);
+}
+
+/* How a call with Linux AT_* flags g looks its path up. */
+static unsigned at_how(uint64_t g, bool follow_by_default)
+{
+    bool follow = follow_by_default ? !(g & L_AT_SYMLINK_NOFOLLOW) : (g & L_AT_SYMLINK_FOLLOW);
+    return (follow ? FS_FOLLOW : 0) | (g & L_AT_EMPTY_PATH ? FS_EMPTY : 0);
 }
 
 static int64_t do_fstatat(sys_t *s, const uint64_t a[6], bool wide)
 {
-    at_path_t p;
-    struct stat h;
-    char buf[HOST_PATH_MAX];
-    int64_t r = get_at(s, a[0], a[1], &p);
-    if (r) return r;
     if (a[3] & ~(uint64_t)(L_AT_SYMLINK_NOFOLLOW | L_AT_NO_AUTOMOUNT | L_AT_EMPTY_PATH))
         return -EINVAL;
-    if (fstatat(p.dirfd, host_path(s, p.path, buf, sizeof buf), &h, at_flags_in(a[3])) < 0)
-        return host_err();
-    return put_stat(s, a[2], &h, wide);
+    fs_target_t t;
+    int64_t r = lookup_at(s, a[0], a[1], at_how(a[3], true) | FS_READ, &t);
+    return r ? r : stat_out(s, &t, a[2], wide);
 }
 
 int64_t sys_h_fstat(sys_t *s, cpu_t *c, const uint64_t a[6]) { return do_fstat(s, a, false); }
@@ -1144,139 +1190,126 @@ int64_t sys_h_fstatat64(sys_t *s, cpu_t *c, const uint64_t a[6])
 /* statx: glibc falls back to newfstatat when it is missing. */
 int64_t sys_h_statx(sys_t *s, cpu_t *c, const uint64_t a[6]) { return -ENOSYS; }
 
+/* Look up, run one fs operation, release: most path calls are this. */
+#define ON_PATH(s, gdir, gpath, how, t, op)                                     \
+    do {                                                                        \
+        int64_t r_ = lookup_at(s, gdir, gpath, how, &(t));                      \
+        if (r_) return r_;                                                      \
+        r_ = (op);                                                              \
+        fs_target_done(&(t));                                                   \
+        return r_;                                                              \
+    } while (0)
+
+static int64_t access_at(sys_t *s, const uint64_t a[6], uint64_t at_flags)
+{
+    if (a[2] & ~7ull) return -EINVAL;
+    int host = at_flags & L_AT_EACCESS ? AT_EACCESS : 0;
+    unsigned how = at_how(at_flags & ~(uint64_t)L_AT_EACCESS, true) | (a[2] & 2 ? 0 : FS_READ);
+    fs_target_t t;
+    ON_PATH(s, a[0], a[1], how, t, fs_access(s, &t, (int)a[2], host));
+}
+
 int64_t sys_h_faccessat(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    at_path_t p;
-    int64_t r = get_at(s, a[0], a[1], &p);
-    if (r) return r;
-    if (a[2] & ~7ull) return -EINVAL;
-    char buf[HOST_PATH_MAX];
-    return host_ret(faccessat(p.dirfd, host_path(s, p.path, buf, sizeof buf), (int)a[2], 0));
+    return access_at(s, a, 0);
 }
 
 int64_t sys_h_faccessat2(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    at_path_t p;
-    int64_t r = get_at(s, a[0], a[1], &p);
-    if (r) return r;
-    if (a[2] & ~7ull) return -EINVAL;
-    int flags = at_flags_in(a[3]) | (a[3] & L_AT_EACCESS ? AT_EACCESS : 0);
-    char buf[HOST_PATH_MAX];
-    return host_ret(faccessat(p.dirfd, host_path(s, p.path, buf, sizeof buf), (int)a[2], flags));
+    if (a[3] & ~(uint64_t)(L_AT_EACCESS | L_AT_SYMLINK_NOFOLLOW | L_AT_EMPTY_PATH))
+        return -EINVAL;
+    return access_at(s, a, a[3]);
 }
 
 int64_t sys_h_unlinkat(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    at_path_t p;
-    int64_t r = get_at(s, a[0], a[1], &p);
-    if (r) return r;
     if (a[2] & ~(uint64_t)L_AT_REMOVEDIR) return -EINVAL;
-    return host_ret(unlinkat(p.dirfd, p.path, a[2] & L_AT_REMOVEDIR ? AT_REMOVEDIR : 0));
+    fs_target_t t;
+    ON_PATH(s, a[0], a[1], 0, t, fs_unlink(&t, a[2] & L_AT_REMOVEDIR));
 }
 
 int64_t sys_h_mkdirat(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    at_path_t p;
-    int64_t r = get_at(s, a[0], a[1], &p);
+    fs_target_t t;
+    ON_PATH(s, a[0], a[1], 0, t, fs_mkdir(&t, (unsigned)(a[2] & 07777)));
+}
+
+/* Two paths (rename, link): both looked up, then op. */
+static int64_t two_paths(sys_t *s, const uint64_t from[2], unsigned from_how,
+                         const uint64_t to[2], bool link, unsigned flags)
+{
+    fs_target_t f, t;
+    int64_t r = lookup_at(s, from[0], from[1], from_how, &f);
     if (r) return r;
-    return host_ret(mkdirat(p.dirfd, p.path, (mode_t)(a[2] & 07777)));
+    r = lookup_at(s, to[0], to[1], 0, &t);
+    if (!r) {
+        r = link ? fs_link(&f, &t) : fs_rename(&f, &t, flags);
+        fs_target_done(&t);
+    }
+    fs_target_done(&f);
+    return r;
 }
 
 int64_t sys_h_renameat2(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    at_path_t from, to;
-    int64_t r = get_at(s, a[0], a[1], &from);
-    if (!r) r = get_at(s, a[2], a[3], &to);
-    if (r) return r;
     if (a[4] & ~7ull) return -EINVAL;            /* NOREPLACE, EXCHANGE, WHITEOUT */
-    return host_ret(renameat2(from.dirfd, from.path, to.dirfd, to.path, (unsigned)a[4]));
+    return two_paths(s, (const uint64_t[2]){ a[0], a[1] }, 0, (const uint64_t[2]){ a[2], a[3] },
+                     false, (unsigned)a[4]);
 }
 
 int64_t sys_h_linkat(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    at_path_t from, to;
-    int64_t r = get_at(s, a[0], a[1], &from);
-    if (!r) r = get_at(s, a[2], a[3], &to);
-    if (r) return r;
-    return host_ret(linkat(from.dirfd, from.path, to.dirfd, to.path, at_flags_in(a[4])));
+    if (a[4] & ~(uint64_t)(L_AT_SYMLINK_FOLLOW | L_AT_EMPTY_PATH)) return -EINVAL;
+    return two_paths(s, (const uint64_t[2]){ a[0], a[1] }, at_how(a[4], false),
+                     (const uint64_t[2]){ a[2], a[3] }, true, 0);
 }
 
 int64_t sys_h_symlinkat(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    char target[PATH_MAX_GUEST];
-    at_path_t p;
-    int64_t r = get_path(s, a[0], target);
-    if (!r) r = get_at(s, a[1], a[2], &p);
+    char text[PATH_MAX_GUEST];
+    int64_t r = get_path(s, a[0], text);
     if (r) return r;
-    return host_ret(symlinkat(target, p.dirfd, p.path));
+    fs_target_t t;
+    ON_PATH(s, a[1], a[2], 0, t, fs_symlink(text, &t));
 }
 
 int64_t sys_h_readlinkat(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    at_path_t p;
-    char buf[PATH_MAX_GUEST];
-    int64_t r = get_at(s, a[0], a[1], &p);
-    if (r) return r;
     if ((int64_t)a[3] <= 0) return -EINVAL;
-    ssize_t n;
-    if (is_self_exe(p.path)) {
-        if (!s->exe_path) return -ENOENT;
-        n = (ssize_t)strlen(s->exe_path);
-        memcpy(buf, s->exe_path, (size_t)n);
-    } else if (!strcmp(p.path, "/proc/self/cwd")) {
-        if (!guest_cwd(s, buf, sizeof buf)) return host_err();
-        n = (ssize_t)strlen(buf);
-    } else {
-        char hbuf[HOST_PATH_MAX];
-        n = readlinkat(p.dirfd, host_path(s, p.path, hbuf, sizeof hbuf), buf, sizeof buf);
-        if (n < 0) return host_err();
-    }
-    if ((uint64_t)n > a[3]) n = (ssize_t)a[3];
-    return copy_out(s, a[2], buf, (uint64_t)n) ? n : -EFAULT;
-}
-
-/* The guest's working directory as a path (the host's view of it). */
-static bool guest_cwd(const sys_t *s, char *buf, size_t len)
-{
-    if (s->cwd_fd < 0) return getcwd(buf, len) != NULL;
-    char link[64];
-    snprintf(link, sizeof link, "/proc/self/fd/%d", s->cwd_fd);
-    ssize_t n = readlink(link, buf, len - 1);
-    if (n < 0) return false;
-    buf[n] = '\0';
-    return true;
+    char buf[PATH_MAX_GUEST];
+    fs_target_t t;
+    int64_t r = lookup_at(s, a[0], a[1], FS_READ | FS_EMPTY, &t);
+    if (r) return r;
+    r = fs_readlink(s, &t, buf, sizeof buf);
+    fs_target_done(&t);
+    if (r < 0) return r;
+    if ((uint64_t)r > a[3]) r = (int64_t)a[3];
+    return copy_out(s, a[2], buf, (uint64_t)r) ? r : -EFAULT;
 }
 
 /* The raw syscall returns the length including the NUL. */
 int64_t sys_h_getcwd(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    char buf[PATH_MAX_GUEST];
-    if (!guest_cwd(s, buf, sizeof buf)) return host_err();
-    uint64_t len = strlen(buf) + 1;
+    const char *cwd = s->cwd->path;
+    uint64_t len = strlen(cwd) + 1;
     if (len > a[1]) return -ERANGE;
-    return copy_out(s, a[0], buf, len) ? (int64_t)len : -EFAULT;
-}
-
-/* The directory at host fd dirfd + path becomes the guest's cwd. */
-static int64_t change_cwd(sys_t *s, int dirfd, const char *path)
-{
-    int fd = openat(dirfd, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return host_err();
-    replace_cwd(s, fd);
-    return 0;
+    return copy_out(s, a[0], cwd, len) ? (int64_t)len : -EFAULT;
 }
 
 int64_t sys_h_chdir(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    at_path_t p;
-    int64_t r = get_at(s, LINUX_AT_FDCWD, a[0], &p);
-    return r ? r : change_cwd(s, p.dirfd, p.path);
+    fs_target_t t;
+    ON_PATH(s, LINUX_AT_FDCWD, a[0], FS_FOLLOW, t, fs_chdir(s, &t));
 }
 
 int64_t sys_h_fchdir(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    int hfd = host_of(s, a[0]);
-    return hfd < 0 ? -EBADF : change_cwd(s, hfd, ".");
+    fs_target_t t;
+    if (host_of(s, a[0]) < 0) return -EBADF;
+    int64_t r = fs_lookup(s, (int64_t)(int32_t)a[0], "", FS_EMPTY, &t);
+    if (!r) r = fs_chdir(s, &t);
+    fs_target_done(&t);
+    return r;
 }
 
 int64_t sys_h_umask(sys_t *s, cpu_t *c, const uint64_t a[6])
@@ -1284,49 +1317,54 @@ int64_t sys_h_umask(sys_t *s, cpu_t *c, const uint64_t a[6])
     return umask((mode_t)(a[0] & 0777));
 }
 
+/* A change through an fd: refused on a read-only mount and in /proc. */
+static int64_t fd_change(const sys_t *s, uint64_t gfd)
+{
+    uint8_t k = fd_kind(s, gfd);
+    return k & SYS_FD_PROC ? -EPERM : k & SYS_FD_RO ? -EROFS : 0;
+}
+
 int64_t sys_h_fchmod(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     int hfd = host_of(s, a[0]);
-    return hfd < 0 ? -EBADF : host_ret(fchmod(hfd, (mode_t)(a[1] & 07777)));
+    if (hfd < 0) return -EBADF;
+    int64_t r = fd_change(s, a[0]);
+    return r ? r : host_ret(fchmod(hfd, (mode_t)(a[1] & 07777)));
 }
 
 int64_t sys_h_fchmodat(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    at_path_t p;
-    int64_t r = get_at(s, a[0], a[1], &p);
-    return r ? r : host_ret(fchmodat(p.dirfd, p.path, (mode_t)(a[2] & 07777), 0));
+    fs_target_t t;
+    ON_PATH(s, a[0], a[1], FS_FOLLOW, t, fs_chmod(&t, (unsigned)(a[2] & 07777)));
 }
 
 int64_t sys_h_fchown(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     int hfd = host_of(s, a[0]);
-    return hfd < 0 ? -EBADF : host_ret(fchown(hfd, (uid_t)a[1], (gid_t)a[2]));
+    if (hfd < 0) return -EBADF;
+    int64_t r = fd_change(s, a[0]);
+    return r ? r : host_ret(fchown(hfd, (uid_t)a[1], (gid_t)a[2]));
 }
 
 int64_t sys_h_fchownat(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    at_path_t p;
-    int64_t r = get_at(s, a[0], a[1], &p);
-    if (r) return r;
-    return host_ret(fchownat(p.dirfd, p.path, (uid_t)a[2], (gid_t)a[3], at_flags_in(a[4])));
+    if (a[4] & ~(uint64_t)(L_AT_SYMLINK_NOFOLLOW | L_AT_EMPTY_PATH)) return -EINVAL;
+    fs_target_t t;
+    ON_PATH(s, a[0], a[1], at_how(a[4], true), t, fs_chown(&t, (uint32_t)a[2], (uint32_t)a[3]));
 }
 
 int64_t sys_h_ftruncate(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     int hfd = host_of(s, a[0]);
-    return hfd < 0 ? -EBADF : host_ret(ftruncate(hfd, (off_t)a[1]));
+    if (hfd < 0) return -EBADF;
+    if (fd_kind(s, a[0]) & SYS_FD_PROC) return -EINVAL;
+    return host_ret(ftruncate(hfd, (off_t)a[1]));
 }
 
 int64_t sys_h_truncate(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    at_path_t p;
-    int64_t r = get_at(s, LINUX_AT_FDCWD, a[0], &p);
-    if (r) return r;
-    int fd = openat(p.dirfd, p.path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0) return host_err();
-    int64_t ret = host_ret(ftruncate(fd, (off_t)a[1]));
-    close(fd);
-    return ret;
+    fs_target_t t;
+    ON_PATH(s, LINUX_AT_FDCWD, a[0], FS_FOLLOW, t, fs_truncate(&t, (int64_t)a[1]));
 }
 
 int64_t sys_h_fsync(sys_t *s, cpu_t *c, const uint64_t a[6])
@@ -1346,12 +1384,15 @@ int64_t sys_h_getdents64(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     int hfd = host_of(s, a[0]);
     if (hfd < 0) return -EBADF;
+    uint8_t kind = fd_kind(s, a[0]);
+    if ((kind & SYS_FD_PROC) && !(kind & SYS_FD_PROCDIR)) return -ENOTDIR;
     uint64_t len = a[2] > MAX_IO ? MAX_IO : a[2];
     if (!range_ok(s, a[1], len, true)) return -EFAULT;
     uint8_t *buf = malloc(len ? len : 1);
     if (!buf) return -ENOMEM;
-    ssize_t n = getdents64(hfd, buf, len);
-    int64_t r = host_ret(n);
+    ssize_t n = kind & SYS_FD_PROCDIR ? procfs_getdents(s, (int)a[0], buf, len)
+                                      : getdents64(hfd, buf, len);
+    int64_t r = kind & SYS_FD_PROCDIR ? n : host_ret(n);
     if (n > 0) mem_write(s->mem, a[1], buf, (uint64_t)n);
     free(buf);
     return r;
@@ -1374,11 +1415,13 @@ int64_t sys_h_utimensat(sys_t *s, cpu_t *c, const uint64_t a[6])
     }
     if (!a[1]) {                                 /* futimens(dirfd) */
         int hfd = host_of(s, a[0]);
-        return hfd < 0 ? -EBADF : host_ret(futimens(hfd, tsp));
+        if (hfd < 0) return -EBADF;
+        int64_t r = fd_change(s, a[0]);
+        return r ? r : host_ret(futimens(hfd, tsp));
     }
-    at_path_t p;
-    int64_t r = get_at(s, a[0], a[1], &p);
-    return r ? r : host_ret(utimensat(p.dirfd, p.path, tsp, at_flags_in(a[3])));
+    if (a[3] & ~(uint64_t)(L_AT_SYMLINK_NOFOLLOW | L_AT_EMPTY_PATH)) return -EINVAL;
+    fs_target_t t;
+    ON_PATH(s, a[0], a[1], at_how(a[3], true), t, fs_utimens(&t, tsp));
 }
 
 /* ---- descriptor control ------------------------------------------------------- */
@@ -1473,12 +1516,12 @@ int64_t sys_h_ioctl(sys_t *s, cpu_t *c, const uint64_t a[6])
 enum { L_F_DUPFD = 0, L_F_GETFD = 1, L_F_SETFD = 2, L_F_GETFL = 3, L_F_SETFL = 4,
        L_F_DUPFD_CLOEXEC = 1030 };
 
-/* Duplicate host fd hfd onto the lowest free guest number >= min. */
-static int64_t dup_from(sys_t *s, int hfd, int64_t min, bool cloexec)
+/* Duplicate guest fd g onto the lowest free guest number >= min. */
+static int64_t dup_from(sys_t *s, int g, int64_t min, bool cloexec)
 {
-    int nfd = dup(hfd);
+    int nfd = dup(s->host_fd[g]);
     if (nfd < 0) return host_err();
-    return fd_install(s, nfd, cloexec, min);
+    return fd_install_at(s, nfd, cloexec, min, place_copy(s, g), s->fd_flags[g]);
 }
 
 int64_t sys_h_fcntl(sys_t *s, cpu_t *c, const uint64_t a[6])
@@ -1488,8 +1531,8 @@ int64_t sys_h_fcntl(sys_t *s, cpu_t *c, const uint64_t a[6])
     if (hfd < 0) return -EBADF;
     if ((a[1] == L_F_DUPFD || a[1] == L_F_DUPFD_CLOEXEC) && (int32_t)a[2] < 0) return -EINVAL;
     switch (a[1]) {
-    case L_F_DUPFD:         return dup_from(s, hfd, (int64_t)(int32_t)a[2], false);
-    case L_F_DUPFD_CLOEXEC: return dup_from(s, hfd, (int64_t)(int32_t)a[2], true);
+    case L_F_DUPFD:         return dup_from(s, g, (int64_t)(int32_t)a[2], false);
+    case L_F_DUPFD_CLOEXEC: return dup_from(s, g, (int64_t)(int32_t)a[2], true);
     case L_F_GETFD:         return s->fd_flags[g] & SYS_FD_CLOEXEC ? 1 : 0;
     case L_F_SETFD:
         s->fd_flags[g] = (uint8_t)((s->fd_flags[g] & ~SYS_FD_CLOEXEC) |
@@ -1509,7 +1552,7 @@ int64_t sys_h_fcntl(sys_t *s, cpu_t *c, const uint64_t a[6])
 int64_t sys_h_dup(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     int hfd = host_of(s, a[0]);
-    return hfd < 0 ? -EBADF : dup_from(s, hfd, 0, false);
+    return hfd < 0 ? -EBADF : dup_from(s, (int)a[0], 0, false);
 }
 
 int64_t sys_h_dup3(sys_t *s, cpu_t *c, const uint64_t a[6])
@@ -1522,9 +1565,12 @@ int64_t sys_h_dup3(sys_t *s, cpu_t *c, const uint64_t a[6])
     if (flags & ~O_CLOEXEC || (int32_t)a[0] == to) return -EINVAL;
     int nfd = dup(hfd);
     if (nfd < 0) return host_err();
+    fs_place_t *place = place_copy(s, (int)a[0]);
+    uint8_t kind = s->fd_flags[(int32_t)a[0]] & SYS_FD_KIND;
     if (s->host_fd[to] >= 0) fd_release(s, to);
     s->host_fd[to] = nfd;
-    s->fd_flags[to] = SYS_FD_OWNED | (flags & O_CLOEXEC ? SYS_FD_CLOEXEC : 0);
+    s->fd_flags[to] = SYS_FD_OWNED | (flags & O_CLOEXEC ? SYS_FD_CLOEXEC : 0) | kind;
+    s->fd_place[to] = place;
     return to;
 }
 
@@ -1588,10 +1634,12 @@ static bool range_free(sys_t *s, uint64_t addr, uint64_t len)
     return true;
 }
 
-/* Would mapping len more bytes exceed the guest memory limit? */
-static bool over_limit(const sys_t *s, uint64_t len)
+/* Would mapping [addr, addr+len) take the guest over its address-space
+ * limit (--guest-mem, RLIMIT_AS)?  Pages it maps already do not count
+ * twice, as in Linux's may_expand_vm. */
+static bool over_limit(const sys_t *s, uint64_t addr, uint64_t len)
 {
-    return len > MAX_MAPPED || s->mem->pages_mapped * GUEST_PAGE_SIZE > MAX_MAPPED - len;
+    return !mem_fits(s->mem, mem_unmapped_bytes(s->mem, addr, len));
 }
 
 static bool range_mapped(sys_t *s, uint64_t addr, uint64_t len)
@@ -1635,7 +1683,8 @@ int64_t sys_h_brk(sys_t *s, cpu_t *c, const uint64_t a[6])
     if (want < s->brk_start) return (int64_t)s->brk_cur;
     uint64_t old_top = page_up(s, s->brk_cur), new_top = page_up(s, want);
     if (new_top > old_top) {
-        if (over_limit(s, new_top - old_top) || !range_free(s, old_top, new_top - old_top) ||
+        if (over_limit(s, old_top, new_top - old_top) ||
+            !range_free(s, old_top, new_top - old_top) ||
             !mem_map(s->mem, old_top, new_top - old_top, MEM_PROT_READ | MEM_PROT_WRITE))
             return (int64_t)s->brk_cur;
     } else if (new_top < old_top) {
@@ -1671,11 +1720,12 @@ int64_t sys_h_mmap(sys_t *s, cpu_t *c, const uint64_t a[6])
     if ((f & SYS_MAP_UNKNOWN) || !len || !page_aligned(s, off) || (prot & ~7ull))
         return -EINVAL;
     uint64_t size = page_up(s, len);
-    if (size < len || over_limit(s, size)) return -ENOMEM;
+    if (size < len) return -ENOMEM;
     int hfd = -1;
     if (!(f & SYS_MAP_ANON)) {
         hfd = host_of(s, a[4]);
         if (hfd < 0) return -EBADF;
+        if (fd_kind(s, a[4]) & SYS_FD_PROC) return -ENODEV;   /* /proc files: no mmap */
         int fl = fcntl(hfd, F_GETFL);
         if (fl < 0 || (fl & O_ACCMODE) == O_WRONLY) return -EACCES;
         if ((f & SYS_MAP_SHARED) && (prot & 2)) {
@@ -1692,9 +1742,11 @@ int64_t sys_h_mmap(sys_t *s, cpu_t *c, const uint64_t a[6])
             return -EEXIST;
         where = addr;
     } else {
+        if (size > s->mem->guest_limit) return -ENOMEM;     /* never fits: no search */
         where = place_mapping(s, addr, size);
         if (!where) return -ENOMEM;
     }
+    if (over_limit(s, where, size)) return -ENOMEM;
     if (!mem_map(s->mem, where, size, prot_in(prot))) return -ENOMEM;
     if (hfd >= 0) {
         int64_t r = map_file(s, hfd, where, size, off);
@@ -1702,6 +1754,8 @@ int64_t sys_h_mmap(sys_t *s, cpu_t *c, const uint64_t a[6])
         if ((prot & 4) && s->on_exec_map)
             s->on_exec_map(s->on_exec_map_ctx, hfd, where, size, off);
     }
+    procfs_note_map(s, where, size, hfd, hfd >= 0 && s->fd_place[(int32_t)a[4]]
+                    ? s->fd_place[(int32_t)a[4]]->path : NULL, off);   /* names in maps */
     return (int64_t)where;
 }
 
@@ -1709,6 +1763,7 @@ int64_t sys_h_munmap(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     if (!page_aligned(s, a[0]) || !a[1] || !range_in_space(a[0], a[1])) return -EINVAL;
     mem_unmap(s->mem, a[0], page_up(s, a[1]));
+    procfs_note_map(s, a[0], page_up(s, a[1]), -1, NULL, 0);
     return 0;
 }
 
@@ -1721,55 +1776,61 @@ int64_t sys_h_mprotect(sys_t *s, cpu_t *c, const uint64_t a[6])
     return mem_protect(s->mem, a[0], len, prot_in(a[2])) ? 0 : -ENOMEM;
 }
 
-/* Move the contents of [from, from+len) to a fresh mapping at `to` of
- * new_len bytes by handing over the host pages, then unmap the source. */
-static void move_mapping(sys_t *s, uint64_t from, uint64_t len, uint64_t to, uint64_t new_len,
-                         int prot)
-{
-    mem_map(s->mem, to, new_len, prot);
-    uint64_t n = len < new_len ? len : new_len;
-    for (uint64_t k = 0; k < n; k += GUEST_PAGE_SIZE) {
-        guest_page_t *src = mem_page(s->mem, from + k), *dst = mem_page(s->mem, to + k);
-        uint8_t *data = dst->data;
-        dst->data = src->data;
-        src->data = data;
-    }
-    mem_unmap(s->mem, from, len);
-}
-
 enum { L_MREMAP_MAYMOVE = 1, L_MREMAP_FIXED = 2, L_MREMAP_DONTUNMAP = 4 };
 
+/* MREMAP_FIXED: as Linux, the destination is unmapped (and a shrinking
+ * source cut) before the address-space limit is checked. */
+static int64_t remap_fixed(sys_t *s, uint64_t old, uint64_t old_len, uint64_t new_len,
+                           uint64_t to, uint64_t flags, int prot)
+{
+    if (!page_aligned(s, to) || !range_in_space(to, new_len) ||
+        (to < old + old_len && old < to + new_len))
+        return -EINVAL;
+    mem_unmap(s->mem, to, new_len);
+    bool keep = flags & L_MREMAP_DONTUNMAP;
+    if (!keep && old_len > new_len) {
+        mem_unmap(s->mem, old + new_len, old_len - new_len);
+        old_len = new_len;
+    }
+    if (!mem_fits(s->mem, keep ? new_len : new_len > old_len ? new_len - old_len : 0))
+        return -ENOMEM;
+    mem_move(s->mem, old, old_len, to, new_len, prot, keep);
+    procfs_note_map(s, to, new_len, -1, NULL, 0);
+    return (int64_t)to;
+}
+
+/* mremap: shrink in place, grow in place, move (MAYMOVE), move to a given
+ * place (FIXED), move and leave the source mapped and empty (DONTUNMAP,
+ * same length).  Growth counts against the address-space limit as in
+ * Linux: the new length less the old, or all of it when the source stays. */
 int64_t sys_h_mremap(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     uint64_t old = a[0], flags = a[3], to = a[4];
     uint64_t old_len = page_up(s, a[1]), new_len = page_up(s, a[2]);
+    bool keep = flags & L_MREMAP_DONTUNMAP;
     if (!page_aligned(s, old) || (flags & ~7ull) || !new_len || !old_len ||
-        ((flags & L_MREMAP_FIXED) && !(flags & L_MREMAP_MAYMOVE)) ||
-        (flags & L_MREMAP_DONTUNMAP))
+        ((flags & (L_MREMAP_FIXED | L_MREMAP_DONTUNMAP)) && !(flags & L_MREMAP_MAYMOVE)) ||
+        (keep && old_len != new_len))
         return -EINVAL;
     if (!range_in_space(old, old_len) || !range_mapped(s, old, old_len)) return -EFAULT;
     int prot = mem_page(s->mem, old)->prot;
-    if (flags & L_MREMAP_FIXED) {
-        if (!page_aligned(s, to) || !range_in_space(to, new_len) ||
-            (to < old + old_len && old < to + new_len))
-            return -EINVAL;
-        mem_unmap(s->mem, to, new_len);
-        move_mapping(s, old, old_len, to, new_len, prot);
-        return (int64_t)to;
-    }
-    if (new_len > old_len && over_limit(s, new_len - old_len)) return -ENOMEM;
-    if (new_len <= old_len) {
+    if (flags & L_MREMAP_FIXED) return remap_fixed(s, old, old_len, new_len, to, flags, prot);
+    uint64_t growth = keep ? new_len : new_len > old_len ? new_len - old_len : 0;
+    if (!mem_fits(s->mem, growth)) return -ENOMEM;
+    if (!keep && new_len <= old_len) {
         if (new_len < old_len) mem_unmap(s->mem, old + new_len, old_len - new_len);
         return (int64_t)old;
     }
-    if (range_free(s, old + old_len, new_len - old_len) && old + new_len <= s->mmap_top) {
+    if (!keep && range_free(s, old + old_len, new_len - old_len) &&
+        old + new_len <= s->mmap_top) {
         mem_map(s->mem, old + old_len, new_len - old_len, prot);
         return (int64_t)old;
     }
     if (!(flags & L_MREMAP_MAYMOVE)) return -ENOMEM;
     uint64_t where = place_mapping(s, 0, new_len);
     if (!where) return -ENOMEM;
-    move_mapping(s, old, old_len, where, new_len, prot);
+    mem_move(s->mem, old, old_len, where, new_len, prot, keep);
+    procfs_note_map(s, where, new_len, -1, NULL, 0);
     return (int64_t)where;
 }
 

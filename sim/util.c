@@ -3,14 +3,16 @@
  */
 #include "util.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Named after the program that ran out (hps-sim, hps-dcpiprof, ...). */
 static _Noreturn void out_of_memory(void)
 {
-    fprintf(stderr, "hps-sim: out of host memory\n");
+    fprintf(stderr, "%s: out of host memory\n", program_invocation_short_name);
     exit(70);
 }
 
@@ -44,4 +46,16 @@ bool set_error(char *err, size_t errlen, const char *fmt, ...)
         va_end(ap);
     }
     return false;
+}
+
+void print_message_line(FILE *f, const char *prog, const char *message)
+{
+    fprintf(f, "%s: ", prog);
+    for (const unsigned char *p = (const unsigned char *)message; *p; p++) {
+        if (*p == '\n') fputs("\\n", f);
+        else if (*p == '\t') fputs("\\t", f);
+        else if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\x%02x", *p);
+        else fputc(*p, f);
+    }
+    fputc('\n', f);
 }

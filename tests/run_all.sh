@@ -1,9 +1,12 @@
 #!/bin/bash
 # run_all.sh BUILD_DIR - the whole test suite behind `make test`: the include
 # layering check (layers.txt), unit tests,
-# bad-input tests, README's usage block against --help, what a new user
+# bad-input tests, a short run of every fuzz harness (tests/fuzz), README's
+# usage block against --help, what a new user
 # meets first (data files found from anywhere, reproducible environment,
-# provenance), guest-fault tests,
+# provenance), guest-fault tests, bounded guest and host memory, confinement (a guest cannot reach the
+# host through its file system or /proc), host and guest signals (SIGPIPE, SIGBUS,
+# SIGINT/SIGTERM),
 # timing-model micro-benchmarks,
 # differential tests against qemu-riscv64 and qemu-alpha (static programs,
 # and dynamic ones through --sysroot), the workload checks, DISE/HPS and
@@ -37,9 +40,13 @@ run_suite() {
 run_suite layers     /usr/bin/python3 tools/check_layers.py
 run_suite unit       tests/run_unit.sh "$build"
 run_suite badinput   tests/badinput/run.sh "$build"
+run_suite fuzz       tests/fuzz/run.sh "$build"
 run_suite docs       tests/docs/run.sh "$build"
 run_suite newcomer   tests/newcomer/run.sh "$build"
 run_suite faults     tests/faults/run.sh "$build"
+run_suite memlimits  tests/memlimits/run.sh "$build"
+run_suite confine    tests/confine/run.sh "$build"
+run_suite signals    tests/signals/run.sh "$build"
 run_suite timing     tests/timing/run.sh "$build"
 run_suite diff       tests/diff/run.sh "$build"
 run_suite diff-rv64-dyn     tests/diff/run.sh "$build" --variant=rv64-dyn

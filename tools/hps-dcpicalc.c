@@ -35,77 +35,27 @@
 
 static _Noreturn void die(const char *fmt, ...)
 {
+    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    fputs("hps-dcpicalc: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    print_message_line(stderr, "hps-dcpicalc", msg);
     exit(2);
 }
 
-/* ---- the ground truth ------------------------------------------------------------ */
+/* ---- the ground truth (dcpicalc.h) ----------------------------------------------- */
 
-typedef struct truth_row {
-    uint64_t pc, count, head, stall[STALL_COUNT];
-} truth_row_t;
-
-typedef struct truth {
-    truth_row_t *v;
-    size_t n;
-} truth_t;
-
-static int by_pc(const void *a, const void *b)
-{
-    const truth_row_t *x = a, *y = b;
-    return x->pc < y->pc ? -1 : x->pc > y->pc;
-}
+typedef dcpicalc_truth_row_t truth_row_t;
+typedef dcpicalc_truth_t truth_t;
 
 static void read_truth(const char *path, truth_t *t)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) die("%s: cannot read", path);
-    char line[2048];
-    int ncause = 0;
-    size_t cap = 0;
-    memset(t, 0, sizeof *t);
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#') continue;
-        if (!strncmp(line, "pc\t", 3)) {
-            ncause = -4;                            /* pc symbol count head_cycles */
-            for (char *p = line; *p; p++) ncause += *p == '\t';
-            continue;
-        }
-        truth_row_t r = { 0 };
-        char *save, *tok = strtok_r(line, "\t", &save);
-        if (!tok || ncause <= 0) die("%s: not a ground-truth file (hps-sim --ground-truth)", path);
-        r.pc = strtoull(tok, NULL, 16);
-        strtok_r(NULL, "\t", &save);                /* symbol */
-        r.count = strtoull(strtok_r(NULL, "\t", &save), NULL, 10);
-        r.head = strtoull(strtok_r(NULL, "\t", &save), NULL, 10);
-        for (int c = 1; c <= ncause && c < STALL_COUNT; c++) {
-            tok = strtok_r(NULL, "\t", &save);
-            if (!tok) die("%s: short row", path);
-            r.stall[c] = strtoull(tok, NULL, 10);
-        }
-        if (t->n == cap) t->v = xrealloc(t->v, (cap = cap ? 2 * cap : 1024) * sizeof *t->v);
-        t->v[t->n++] = r;
-    }
-    fclose(f);
-    if (!t->n) die("%s: no rows", path);
-    qsort(t->v, t->n, sizeof *t->v, by_pc);
+    char err[512];
+    if (!dcpicalc_truth_read(path, t, err, sizeof err)) die("%s", err);
 }
 
-static const truth_row_t *truth_at(const truth_t *t, uint64_t pc)
-{
-    size_t lo = 0, hi = t->n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (t->v[mid].pc < pc) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < t->n && t->v[lo].pc == pc ? &t->v[lo] : NULL;
-}
+static const truth_row_t *truth_at(const truth_t *t, uint64_t pc) { return dcpicalc_truth_at(t, pc); }
 
 /* ---- samples ----------------------------------------------------------------------- */
 
@@ -327,7 +277,10 @@ int main(int argc, char **argv)
         }
     }
     if (argc - optind < 2) { usage(stderr); die("expected a database and a procedure"); }
-    profdb_epoch_data_t db;
+    /* static: what is loaded stays reachable when die() exits (LeakSanitizer) */
+    static profdb_epoch_data_t db;
+    static symtab_t *st;
+    static truth_t truth;
     if (!profdb_load(argv[optind], (unsigned)epoch, &db, err, sizeof err)) die("%s", err);
     char machine_file[4200];
     snprintf(machine_file, sizeof machine_file, "%s/config", db.dir);
@@ -340,7 +293,6 @@ int main(int argc, char **argv)
     const char *image = all ? argv[optind + 1] : argc - optind > 2 ? argv[optind + 2] : NULL;
     const profdb_image_t *im = NULL;
     const symbol_t *sym = NULL;
-    symtab_t *st = NULL;
     for (size_t k = 0; k < db.n && !im; k++) {
         if (image && &db.v[k] != profdb_find_image(&db, image)) continue;
         symtab_free(st);
@@ -356,7 +308,6 @@ int main(int argc, char **argv)
     if (!cyc->period_min) die("%s: cycles samples with mixed periods", im->path);
     int machine = 0;
     if (!loader_probe(im->path, &machine, err, sizeof err)) die("%s", err);
-    truth_t truth;
     if (truth_path) read_truth(truth_path, &truth);
     job_t j = { .cfg = &cfg, .model = model, .im = im,
                 .isa = machine == isa_alpha.elf_machine ? &isa_alpha : &isa_rv64,
@@ -368,6 +319,6 @@ int main(int argc, char **argv)
     else if (truth_path) print_score(&sc);
     symtab_free(st);
     profdb_unload(&db);
-    if (truth_path) free(truth.v);
+    if (truth_path) dcpicalc_truth_free(&truth);
     return 0;
 }

@@ -33,12 +33,12 @@
 
 static _Noreturn void die(const char *fmt, ...)
 {
+    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    fputs("hps-dcpiprof: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    print_message_line(stderr, "hps-dcpiprof", msg);
     exit(EXIT_BAD);
 }
 
@@ -205,7 +205,8 @@ static void list(const db_t *db, const char *proc, char **names, int nnames)
     for (size_t i = 0; i < db->n; i++) {
         const db_image_t *im = &db->v[i];
         if (!selected(im, names, nnames)) continue;
-        symtab_t *st = symtab_load(im->path);
+        static symtab_t *st;    /* static: still reachable when die() exits */
+        st = symtab_load(im->path);
         for (size_t k = 0; st && k < st->count; k++) {
             if (strcmp(st->syms[k].name, proc)) continue;
             list_procedure(db, im, &st->syms[k]);
@@ -257,7 +258,7 @@ int main(int argc, char **argv)
         epoch_n = strtoul(epoch_arg, &end, 10);
         if (*end || !epoch_n) die("--epoch: expected an epoch number, got '%s'", epoch_arg);
     }
-    db_t db;
+    static db_t db;             /* static: still reachable when die() exits */
     if (!profdb_load(dbdir, (unsigned)epoch_n, &db, err, sizeof err)) die("%s", err);
     const char *epoch = db.dir;
     g_sort = -1;
@@ -270,10 +271,11 @@ int main(int argc, char **argv)
     printf("Profile database %s\n\n", epoch);
     if (proc) {
         list(&db, proc, argv + optind + 1, argc - optind - 1);
-        return 0;
+    } else {
+        print_columns(&db);
+        if (procs) by_procedure(&db, argv + optind + 1, argc - optind - 1);
+        else by_image(&db);
     }
-    print_columns(&db);
-    if (procs) by_procedure(&db, argv + optind + 1, argc - optind - 1);
-    else by_image(&db);
+    profdb_unload(&db);
     return 0;
 }

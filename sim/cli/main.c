@@ -31,10 +31,12 @@
 #include "dcpi.h"
 #include "disasm.h"
 #include "engine.h"
+#include "fs.h"
 #include "dise.h"
 #include "dise_engine.h"
 #include "runtime.h"
 #include "hps_report.h"
+#include "hostmem.h"
 #include "images.h"
 #include "isa.h"
 #include "loader.h"
@@ -114,6 +116,45 @@ static const char *fpe_name(uint64_t si_code)
     }
 }
 
+/* "SIGPIPE" (Linux and host numbers agree for the signals named here). */
+static const char *signal_name(int sig)
+{
+    static char buf[16];
+    switch (sig) {
+    case SIGINT:  return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGPIPE: return "SIGPIPE";
+    default:
+        snprintf(buf, sizeof buf, "signal %d", sig);
+        return buf;
+    }
+}
+
+/* What --host-mem refused, in words: "4 KiB for a guest data page, with
+ * 199.9 MiB of 200 MiB in use". */
+static void describe_host_refusal(char *buf, size_t len)
+{
+    const hostmem_failure_t *f = hostmem_failure();
+    char a[32], b[32], l[32];
+    if (!f) {
+        snprintf(buf, len, "--host-mem %s", hostmem_format_size(hostmem_limit(), l, sizeof l));
+        return;
+    }
+    snprintf(buf, len, "--host-mem %s reached: %s for %s refused with %s in use",
+             hostmem_format_size(f->limit, l, sizeof l), hostmem_format_size(f->bytes, a, sizeof a),
+             f->what, hostmem_format_size(f->used, b, sizeof b));
+}
+
+/* --host-mem refused the memory to load the program: like a stop of the
+ * run, status 137, before anything ran. */
+static _Noreturn void host_mem_exit(const char *path)
+{
+    char why[256];
+    describe_host_refusal(why, sizeof why);
+    fprintf(stderr, "hps-sim: %s: out of host memory while loading: %s\n", path, why);
+    exit(EXIT_HOST_MEM);
+}
+
 static int report_stop(const cpu_t *c, disasm_t *dis)
 {
     char where[320];
@@ -141,6 +182,29 @@ static int report_stop(const cpu_t *c, disasm_t *dis)
         fprintf(stderr, "hps-sim: memory fault: %s %s address 0x%" PRIx64 " at %s\n",
                 access_name(f->access), f->mapped ? "protected" : "unmapped", f->addr, where);
         return EXIT_GUEST_SEGV;
+    }
+    case STOP_BUS_ERROR:
+        fprintf(stderr, "hps-sim: bus error (SIGBUS): misaligned atomic access to address 0x%"
+                PRIx64 " at %s\n", c->stop_info, where);
+        return EXIT_GUEST_BUS;
+    case STOP_SIGNAL:
+        fprintf(stderr, "hps-sim: the guest was killed by %s%s at %s\n",
+                signal_name((int)c->stop_info), c->stop_info == SIGPIPE ?
+                " (it wrote to a pipe with no reader and does not ignore SIGPIPE)" : "", where);
+        return 128 + (int)c->stop_info;
+    case STOP_INTERRUPTED:                  /* stopped before the instruction at pc */
+        describe_insn(c, dis, c->pc, where, sizeof where);
+        fprintf(stderr, "hps-sim: interrupted by %s after %" PRIu64 " program instructions, "
+                "before %s; statistics and reports are of the run so far\n",
+                signal_name((int)c->stop_info), c->instret, where);
+        return 128 + (int)c->stop_info;
+    case STOP_HOST_MEM: {
+        char why[256];
+        describe_host_refusal(why, sizeof why);
+        fprintf(stderr, "hps-sim: out of host memory: %s; the guest was stopped at %s "
+                "(serving guest address 0x%" PRIx64 "); statistics and reports are of the run "
+                "so far\n", why, where, c->stop_info);
+        return EXIT_HOST_MEM;
     }
     case STOP_BAD_SYSCALL: {
         const char *name = sys_name(c->sys->abi, c->stop_info);
@@ -193,6 +257,13 @@ static void apply_rate(const options_t *o, dise_program_t *prog)
             bad_input("--rate %g with --burst %" PRIu64 ": the gap between bursts, burst/rate - "
                       "burst = %.1f events, must be from 2 to 10^15", o->rate, burst, sparsity);
         uint64_t freq = (uint64_t)llround(sparsity) - 1;
+        uint64_t max = (1ull << o->cfg.dise_counter_bits) - 1;
+        if (freq > max)
+            bad_input("--rate %g with --burst %" PRIu64 ": a gap of %.0f events between bursts "
+                      "needs sampleFreq = %" PRIu64 ", more than a counter of dise.counter_bits = "
+                      "%u bits counts (%" PRIu64 "): the sparsest rate is %" PRIu64 "/%" PRIu64,
+                      o->rate, burst, sparsity, freq, (unsigned)o->cfg.dise_counter_bits, max,
+                      burst, burst + max + 1);
         snprintf(assign, sizeof assign, "sampleFreq=%" PRIu64, freq);
         if (!acf_set_param(prog, assign, err, sizeof err)) bad_input("--rate: %s", err);
     }
@@ -339,15 +410,65 @@ static const sys_abi_t *abi_for(const isa_t *isa)
  * replay of it (output discarded), or nothing (the shell reads stdin). */
 typedef enum { GUEST_STDIN, GUEST_BASELINE, GUEST_NO_STDIN } guest_input_t;
 
+/* The default: the host's / read-only, the working directory's tree (its
+ * real path) read-write unless that is / itself; returns that directory
+ * (free it). */
+static char *default_fs(sys_t *sys, const char *cwd)
+{
+    char err[PATH_MAX + 512];
+    char *real = realpath(cwd, NULL);
+    if (!real) bad_input("--cwd %s: %s; expected a directory", cwd, strerror(errno));
+    if (!sys_set_fs_root(sys, "/", true, err, sizeof err) ||
+        (strcmp(real, "/") && !sys_bind(sys, real, real, false, err, sizeof err))) {
+        free(real);
+        bad_input("%s", err);
+    }
+    return real;
+}
+
+/* The guest's file system (fs.h, SECURITY.md): --fs-root DIR (read-write)
+ * or the default, the --binds in order, the --sysroot, and the working
+ * directory: --cwd (a guest path), else hps-sim's own where the guest
+ * sees it, else "/". */
+static void guest_fs(sys_t *sys, const options_t *o)
+{
+    char err[PATH_MAX + 512], here[PATH_MAX], seen[PATH_MAX];
+    char *real = NULL;
+    const char *cwd = o->cwd;
+    if (!o->fs_root) {
+        cwd = real = default_fs(sys, o->cwd ? o->cwd : ".");
+    } else if (!sys_set_fs_root(sys, o->fs_root, false, err, sizeof err) ||
+               !sys_set_cwd(sys, "/", err, sizeof err)) {
+        bad_input("%s", err);
+    } else if (!cwd) {
+        cwd = getcwd(here, sizeof here) && fs_guest_path(sys, here, seen, sizeof seen) ? seen : "/";
+    }
+    for (int k = 0; k < o->nbinds; k++)
+        if (!sys_bind(sys, o->binds[k].host, o->binds[k].guest, o->binds[k].ro, err, sizeof err)) {
+            free(real);
+            bad_input("%s", err);
+        }
+    if (o->sysroot) sys_set_sysroot(sys, o->sysroot);
+    bool ok = sys_set_cwd(sys, cwd, err, sizeof err);
+    free(real);
+    if (!ok) bad_input("%s", err);
+}
+
 static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const symtab_t *symtab,
                        guest_input_t input)
 {
     const char *path = o->guest_argv[0];
     char err[512];
     memset(g, 0, sizeof *g);
+    hostmem_set_limit(o->host_mem);
     g->mem = mem_new();
-    if (!loader_load_sysroot(path, isa, o->sysroot, g->mem, &g->img, err, sizeof err))
+    mem_set_guest_limit(g->mem, o->guest_mem);
+    if (o->host_mem && o->host_mem / 4 < MEM_DECODED_LIMIT_DEFAULT)
+        mem_set_decoded_limit(g->mem, o->host_mem / 4);   /* data gets the rest */
+    if (!loader_load_sysroot(path, isa, o->sysroot, g->mem, &g->img, err, sizeof err)) {
+        if (hostmem_failure()) host_mem_exit(path);
         bad_input("%s", err);
+    }
     const guest_layout_t *lay = loader_layout(isa);
     sys_config_t scfg = { .seed = o->seed, .epoch_sec = 1700000000ull,
                           .insts_per_sec = 1000000000ull, .host_time = false };
@@ -355,8 +476,7 @@ static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const s
     sys_set_brk(g->sys, g->img.brk_start);
     sys_set_exe(g->sys, path);
     sys_set_mmap_area(g->sys, lay->mmap_bottom, lay->mmap_top, lay->mmap_bottom_up);
-    if (o->sysroot) sys_set_sysroot(g->sys, o->sysroot);
-    if (!sys_set_cwd(g->sys, o->cwd ? o->cwd : ".", err, sizeof err)) bad_input("%s", err);
+    guest_fs(g->sys, o);
     if (input != GUEST_STDIN) {
         int in = input == GUEST_BASELINE ? baseline_stdin() : open("/dev/null", O_RDONLY);
         if (in < 0) bad_input("cannot set up the guest's stdin: %s", strerror(errno));
@@ -373,7 +493,9 @@ static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const s
     g->cpu->symtab = symtab;
     uint64_t sp = loader_build_stack(g->mem, &g->img, isa, o->guest_argc, o->guest_argv,
                                      o->guest_env, random16, path);
+    if (!sp && hostmem_failure()) host_mem_exit(path);
     if (!sp) bad_input("%s: argument list too long", path);
+    sys_note_start(g->sys, &g->img, sp, lay->stack_top - lay->stack_size, lay->stack_top);
     g->cpu->reg[lay->sp_reg] = sp;
     g->cpu->pc = g->img.start;
     g->mem->on_decoded_drop = insn_totals_add;
@@ -572,11 +694,32 @@ static int interact(const options_t *o, const isa_t *isa, guest_t *g, process_co
     shell_target_t target = { .cpu = g->cpu, .timing = *timing, .dise = pf->dise,
                               .engine = *engine, .disasm = dis, .symtab = code->symtab,
                               .restart = shell_restart, .output = shell_output,
-                              .report = shell_report, .ctx = &host };
+                              .report = shell_report, .ctx = &host,
+                              .max_insts = o->max_insts };
     int status = shell_run(&target, stdin, stdout);
     *timing = target.timing;
     *engine = target.engine;
     return status;
+}
+
+/* ---- host signals ------------------------------------------------------------ */
+
+static void on_stop_signal(int sig) { engine_interrupt(sig); }
+
+/* SIGPIPE is ignored: a write to a closed pipe fails with EPIPE, and the
+ * guest's own such writes get what Linux would give them (sys.h).  In a
+ * batch run SIGINT and SIGTERM stop the guest at the next instruction
+ * boundary (engine_interrupt): the statistics and reports of what ran are
+ * written and hps-sim exits 128 + the signal; SA_RESETHAND makes a second
+ * one kill at once.  The shell keeps its own Ctrl-C (shell.c). */
+static void host_signals(bool batch)
+{
+    signal(SIGPIPE, SIG_IGN);
+    if (!batch) return;
+    struct sigaction sa = { .sa_handler = on_stop_signal, .sa_flags = SA_RESTART | SA_RESETHAND };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 int main(int argc, char **argv)
@@ -584,6 +727,7 @@ int main(int argc, char **argv)
     options_t o;
     provenance_init(argc, argv);
     parse_options(argc, argv, &o);
+    host_signals(!o.interactive);
     provenance_set_guest(o.guest_env, o.cwd);
     const char *path = o.guest_argv[0];
     char err[512];

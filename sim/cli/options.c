@@ -6,8 +6,10 @@
  * table, the short-option string and the --help text are generated here
  * from those rows, so an option is declared in one place only.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,9 +175,12 @@ void options_usage(FILE *out)
         if (sections[s].note) fprintf(out, "  %s\n", sections[s].note);
     }
     fputs("\n"
-          "exit status: the guest's; 2 bad input; 132 illegal instruction;\n"
-          "133 breakpoint; 136 arithmetic trap (SIGFPE); 139 memory fault;\n"
-          "159 unsupported system call.\n", out);
+          "exit status: the guest's; 2 bad input; 130/143 interrupted by SIGINT/\n"
+          "SIGTERM (statistics and reports of what ran are written); 132 illegal\n"
+          "instruction; 133 breakpoint; 135 misaligned atomic access (SIGBUS);\n"
+          "136 arithmetic trap (SIGFPE); 137 --host-mem reached (statistics and\n"
+          "reports are written); 139 memory fault; 141 the guest wrote to\n"
+          "a pipe with no reader (SIGPIPE); 159 unsupported system call.\n", out);
     print_data_roots(out);
 }
 
@@ -183,20 +188,21 @@ void options_usage(FILE *out)
 
 _Noreturn void bad_input(const char *fmt, ...)
 {
+    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    fputs("hps-sim: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    print_message_line(stderr, "hps-sim", msg);     /* one line, whatever it quotes */
     exit(EXIT_BAD_INPUT);
 }
 
-/* Strict unsigned parse with optional decimal suffix k/M/G. */
+/* Strict unsigned parse with optional decimal suffix k/M/G: digits from
+ * the first character (strtoull alone would skip spaces and take a sign). */
 static uint64_t parse_count(const char *opt, const char *text)
 {
     char *end = NULL;
-    if (!text || !*text || *text == '-' || *text == '+')
+    if (!text || !isdigit((unsigned char)*text))
         bad_input("%s: expected a non-negative integer, got '%s'", opt, text ? text : "");
     errno = 0;
     unsigned long long v = strtoull(text, &end, 0);
@@ -207,6 +213,30 @@ static uint64_t parse_count(const char *opt, const char *text)
     if (errno || end == text || *end || (scale > 1 && v > UINT64_MAX / scale))
         bad_input("%s: expected a non-negative integer, got '%s'", opt, text);
     return (uint64_t)v * scale;
+}
+
+/* A memory size: digits with an optional binary suffix k/K, M, G, T (KiB,
+ * MiB, GiB, TiB; "KiB" and "KB" spellings too), at least 1 MiB. */
+static uint64_t parse_size(const char *opt, const char *text)
+{
+    static const char suffixes[] = "KMGT";
+    char *end = NULL;
+    if (!text || !isdigit((unsigned char)*text))
+        bad_input("%s: expected a size such as 64M or 16G, got '%s'", opt, text ? text : "");
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    unsigned shift = 0;
+    const char *unit = *end ? strchr(suffixes, toupper((unsigned char)*end)) : NULL;
+    if (unit) {
+        shift = 10 * (unsigned)(unit - suffixes + 1);
+        end++;
+        if (!strcmp(end, "iB") || !strcmp(end, "B")) end += strlen(end);
+    }
+    if (errno || *end || v > (UINT64_MAX >> shift))
+        bad_input("%s: expected a size such as 64M or 16G, got '%s'", opt, text);
+    uint64_t bytes = (uint64_t)v << shift;
+    if (bytes < (1u << 20)) bad_input("%s: %s is less than the least size, 1M", opt, text);
+    return bytes;
 }
 
 /* A sampling frequency: "1/1000" or "0.001", in (0, 1]. */
@@ -241,6 +271,48 @@ static const char *check_sysroot(const char *dir)
         bad_input("--sysroot %s: not a directory; expected a directory such as "
                   "/usr/riscv64-linux-gnu or /usr/alpha-linux-gnu", dir);
     return dir;
+}
+
+/* --fs-root must name an existing directory. */
+static const char *check_fs_root(const char *dir)
+{
+    struct stat st;
+    if (!*dir) bad_input("--fs-root: expected a directory to be the guest's /, got ''");
+    if (stat(dir, &st) != 0)
+        bad_input("--fs-root %s: %s; expected a directory to be the guest's /", dir,
+                  strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        bad_input("--fs-root %s: not a directory; expected a directory to be the guest's /",
+                  dir);
+    return dir;
+}
+
+/* --bind HOST:GUEST or HOST:GUEST:ro (or :rw): HOST an existing host
+ * directory or file, GUEST an absolute guest path. */
+static void add_bind(options_t *o, const char *spec)
+{
+    if (o->nbinds == OPT_MAX_BINDS) bad_input("--bind %s: at most %d binds", spec, OPT_MAX_BINDS);
+    char *host = xstrdup(spec), *guest = strrchr(host, ':');
+    bool ro = false;
+    if (guest && (!strcmp(guest, ":ro") || !strcmp(guest, ":rw"))) {
+        ro = guest[2] == 'o';
+        *guest = '\0';
+        guest = strrchr(host, ':');
+    }
+    if (!guest || guest == host || guest[1] != '/') {
+        free(host);
+        bad_input("--bind '%s': expected HOST:GUEST or HOST:GUEST:ro, HOST a host directory "
+                  "or file and GUEST an absolute path in the guest (e.g. --bind /data:/data:ro)",
+                  spec);
+    }
+    *guest++ = '\0';
+    o->binds[o->nbinds].host = host;              /* kept (reachable) before any exit */
+    o->binds[o->nbinds].guest = xstrdup(guest);
+    o->binds[o->nbinds++].ro = ro;
+    struct stat st;
+    if (stat(host, &st) != 0)
+        bad_input("--bind %s: %s: %s; expected an existing host directory or file", spec, host,
+                  strerror(errno));
 }
 
 /* ---- the guest's environment ------------------------------------------------- */
@@ -302,6 +374,11 @@ static char **guest_environment(bool from_host, const char *const *assigns, int 
 
 void options_free(options_t *o)
 {
+    for (int k = 0; k < o->nbinds; k++) {
+        free(o->binds[k].host);
+        free(o->binds[k].guest);
+    }
+    o->nbinds = 0;
     for (char **v = o->guest_env; v && *v; v++) free(*v);
     free(o->guest_env);
     o->guest_env = NULL;
@@ -318,6 +395,9 @@ static void check_combinations(options_t *o)
         o->cfg.model == CFG_MODEL_FUNCTIONAL)
         bad_input("--pipeview, --o3pipeview, --pipe-diagram and --ground-truth need a timing "
                   "model (--config inorder5, ev5 or r10k)");
+    if (o->view_count > UINT64_MAX - o->view_from)
+        bad_input("--view-from %" PRIu64 " with --view-count %" PRIu64 ": the window would end "
+                  "past instruction 2^64 - 1", o->view_from, o->view_count);
     if ((o->rate || o->burst || o->nparams || o->print_acf || o->profile_out) && !o->acf_path)
         bad_input("--param, --rate, --burst, --print-acf and --profile-out need --acf FILE");
     if (o->report_path && !o->acf_path && !o->dcpi_db)
@@ -344,9 +424,12 @@ void parse_options(int argc, char **argv, options_t *o)
     config_defaults(&o->cfg);
     char err[512];
     o->trace_limit = 100000;
-    /* --set values apply after the last --config, whatever their order */
-    const char **sets = calloc((size_t)argc, sizeof *sets);
-    const char **envs = calloc((size_t)argc, sizeof *envs);
+    o->guest_mem = 16ull << 30;
+    /* --set values apply after the last --config, whatever their order;
+     * static, so they stay reachable when an error exits (LeakSanitizer) */
+    static const char **sets, **envs;
+    sets = calloc((size_t)argc, sizeof *sets);
+    envs = calloc((size_t)argc, sizeof *envs);
     int nsets = 0, nenvs = 0;
     bool env_host = false;
     if (!sets || !envs) bad_input("out of host memory");
@@ -363,6 +446,8 @@ void parse_options(int argc, char **argv, options_t *o)
         case OPT_TRACE_LIMIT: o->trace_limit = parse_count("--trace-limit", optarg); break;
         case OPT_SEED:        o->seed = parse_count("--seed", optarg); break;
         case OPT_NO_TRUTH:    o->no_truth = true; break;
+        case OPT_GUEST_MEM:   o->guest_mem = parse_size("--guest-mem", optarg); break;
+        case OPT_HOST_MEM:    o->host_mem = parse_size("--host-mem", optarg); break;
         case OPT_SYSROOT:     o->sysroot = check_sysroot(optarg); break;
         case OPT_ENV:         envs[nenvs++] = optarg; break;
         case OPT_ENV_HOST:    env_host = true; break;
@@ -370,6 +455,8 @@ void parse_options(int argc, char **argv, options_t *o)
             if (!*optarg) bad_input("--cwd: expected a directory, got ''");
             o->cwd = optarg;
             break;
+        case OPT_FS_ROOT:     o->fs_root = check_fs_root(optarg); break;
+        case OPT_BIND:        add_bind(o, optarg); break;
         case OPT_DUMP_CONFIG: o->dump_config = optarg; break;
         case OPT_CONFIG:
             if (!config_load(&o->cfg, optarg, err, sizeof err)) bad_input("%s", err);

@@ -6,6 +6,7 @@
  * run loop itself pays one increment per instruction and nothing else.
  */
 #include "runstats.h"
+#include "hostmem.h"
 #include "timing.h"
 
 #include <stdio.h>
@@ -20,7 +21,8 @@ void insn_totals_add(void *ctx, insn_t *slots, size_t n)
         if (!in->exec || !in->count) continue;
         uint64_t cnt = in->count;
         t->insts += cnt;
-        t->static_executed++;
+        bool new_static = !(in->flags & IF_REDECODED);   /* counted before eviction */
+        t->static_executed += new_static;
         t->by_class[in->opclass] += cnt;
         if (in->flags & IF_BRANCH) {
             t->cond_branches += cnt;
@@ -33,7 +35,7 @@ void insn_totals_add(void *ctx, insn_t *slots, size_t n)
         if (in->flags & IF_JUMP) t->jumps += cnt;
         if (in->flags & IF_CALL) {
             t->calls += cnt;
-            t->call_sites_executed++;
+            t->call_sites_executed += new_static;
             if (in->flags & IF_INDIRECT) t->indirect_calls += cnt;
         }
         if (in->flags & IF_RETURN) t->returns += cnt;
@@ -125,6 +127,13 @@ static void add_memory(stats_t *s, const insn_totals_t *t, const run_info_t *inf
                       "Distinct 64-bit data words referenced");
     stats_add_u64(s, "mem.pagesTouched", info->cpu->mem->pages_touched, "Count",
                   "Guest pages given host memory");
+    stats_add_u64(s, "mem.guestPeakBytes", info->cpu->mem->pages_mapped_peak * GUEST_PAGE_SIZE,
+                  "Byte", "Most guest memory mapped at once (what --guest-mem bounds)");
+    stats_add_u64(s, "hostMemPeakBytes", hostmem_peak(), "Byte",
+                  "Most host memory hps-sim held at once for guest pages, page tables and "
+                  "decoded instructions (what --host-mem bounds)");
+    stats_add_u64(s, "mem.decodedEvictions", info->cpu->mem->decoded_evictions, "Count",
+                  "Code pages whose decoded instructions the full decoded cache took back");
 }
 
 static void add_program(stats_t *s, const insn_totals_t *t, const run_info_t *info)
@@ -157,6 +166,8 @@ void runstats_collect(const run_info_t *info, stats_t *s)
                   "Instructions profiling added: DISE-inserted and handler instructions");
     stats_add_u64(s, "sim.truncated", info->cpu->stop == STOP_MAX_INSTS, "Count",
                   "1 when --max-insts stopped the run before the program ended");
+    stats_add_u64(s, "sim.interrupted", info->cpu->stop == STOP_INTERRUPTED, "Count",
+                  "1 when SIGINT or SIGTERM stopped the run before the program ended");
     stats_add_u64(s, "simCycles", info->cpu->cycle, "Cycle",
                   "Cycles simulated (one per instruction without a timing model)");
     stats_add_f64(s, "hostSeconds", info->host_seconds, "Second", "Host time in the run loop");

@@ -390,13 +390,25 @@ static bool stops_here(shell_t *s, uint64_t pc, bool points, const until_t *u)
     return stop;
 }
 
-/* Run until instret reaches `to`, the program ends, Ctrl-C, or (with
+/* --max-insts reached: the run ends there, as a batch run does. */
+static void limit_reached(shell_t *s)
+{
+    s->finished = true;
+    s->status = 0;
+    fprintf(s->out, "stopped by --max-insts after %" PRIu64 " program instructions (the program "
+            "did not finish)\n", s->t->cpu->instret);
+}
+
+/* Run until instret reaches `to` (at most --max-insts, where the run then
+ * ends), the program ends, Ctrl-C, or (with
  * points) a breakpoint or watchpoint, or the until condition u (if not
  * NULL).  The guest's output stays off while replaying what the user has
  * already seen. */
 static void run_until(shell_t *s, uint64_t to, bool points, const until_t *u)
 {
     cpu_t *c = s->t->cpu;
+    uint64_t limit = s->t->max_insts;
+    if (limit && to > limit) to = limit;
     bool checking = u || (points && s->npoints);
     if (points) watches_refresh(s);
     while (!s->finished && c->instret < to) {
@@ -424,6 +436,7 @@ static void run_until(shell_t *s, uint64_t to, bool points, const until_t *u)
     }
     if (c->instret >= s->shown_upto) set_output(s, true);
     if (c->instret > s->shown_upto) s->shown_upto = c->instret;
+    if (limit && !s->finished && c->instret >= limit) limit_reached(s);
 }
 
 static bool check_running(shell_t *s)

@@ -14,10 +14,12 @@
 # Prints "PASS name" / "FAIL name" / "SKIP name" lines and ends with
 # "N passed, M failed"; the exit status is nonzero when anything failed.
 # The simulator is $HPS_SIM if set, else ./hps-sim at the top of the tree;
-# BUILD_DIR is accepted like the other suites but not needed (the test
-# programs are compiled into a private mktemp -d directory).
+# The test programs are compiled into a private mktemp -d directory;
+# BUILD_DIR holds the offline tools, whose bad inputs (ground-truth rows,
+# profile files) end the same way with "hps-dcpiprof: " / "hps-dcpicalc: "
+# ($HPS_DCPIPROF and $HPS_DCPICALC override them).
 set -u
-: "${1:-build}"   # BUILD_DIR: unused, see above
+: "${1:-build}"   # BUILD_DIR: where the offline tools are (hps-dcpiprof, hps-dcpicalc)
 cd "$(dirname "$0")/../.."
 sim=${HPS_SIM:-./hps-sim}
 RV_CC=${RV_CC:-riscv64-linux-gnu-gcc}
@@ -261,6 +263,87 @@ check option-no-value     option "max-insts.*(value|argument)" --max-insts
 check option-no-value-prog option "max-insts.*(value|argument|integer)" --max-insts -- "$prog"
 check option-negative-seed option 'seed' --seed -x "$prog"
 check option-no-program   option 'no program|usage'
+# numbers: strtoull alone skips leading spaces and takes a sign
+check option-leading-space option "max-insts.*' -5'" --max-insts ' -5' "$prog"
+check option-leading-space-digit option "max-insts.*' 5'" --max-insts ' 5' "$prog"
+check option-view-wraps   option 'view-from.*view-count.*2\^64' --config ev5 --pipe-diagram \
+    --view-from 18446744073709551615 --view-count 10 "$prog"
+check option-param-negative option 'sampleFreq = -1.*outside 1\.\.[0-9]+.*counter_bits' \
+    --acf hot_method --param sampleFreq=-1 "$prog"
+check option-param-too-wide option 'sampleFreq = 300.*outside 1\.\.255.*counter_bits = 8' \
+    --acf hot_method --set dise.counter_bits=8 --param sampleFreq=300 "$prog"
+check option-rate-too-sparse option 'rate.*sampleFreq = 998.*counter_bits = 8.*sparsest rate is 1/257' \
+    --acf hot_method --set dise.counter_bits=8 --rate 1/1000 "$prog"
+# a value with a newline is quoted on the message's one line (as \n)
+check option-newline-quoted option "unknown event 'bogus\\\\nevent'" --config ev5 \
+    --dcpi "$tmp/nl-db" --dcpi-events "$(printf 'bogus\nevent')" "$prog"
+
+# ---- the offline tools (hps-dcpiprof, hps-dcpicalc) ------------------------------
+# tool_check NAME TOOL KEYWORD ARGS...: status 2, one line "TOOL: " naming
+# $want_file and matching KEYWORD.
+tool_check() {
+    local name=$1 tool=$2 keyword=$3 rc; shift 3
+    timeout 20 "$tool" "$@" >"$tmp/stdout" 2>"$tmp/stderr" </dev/null
+    rc=$?
+    local first; first=$(head -1 "$tmp/stderr")
+    if grep -qE 'Sanitizer|runtime error:' "$tmp/stderr"; then
+        fail "$name" "sanitizer report: $(grep -m1 -E 'Sanitizer|runtime error:' "$tmp/stderr")"
+    elif [ "$rc" -ne 2 ]; then
+        fail "$name" "exit status $rc, expected 2 (stderr: $(head -c 200 "$tmp/stderr"))"
+    elif [ "$(wc -l <"$tmp/stderr")" -ne 1 ]; then
+        fail "$name" "expected one line on stderr: $(head -c 300 "$tmp/stderr" | tr '\n' '|')"
+    elif [[ "$first" != "$(basename "$tool"): "* ]]; then
+        fail "$name" "message does not start with '$(basename "$tool"): ': $first"
+    elif [[ "$first" != *"$want_file"* ]]; then
+        fail "$name" "message does not name $want_file: $first"
+    elif ! printf '%s' "$first" | grep -qiE -- "$keyword"; then
+        fail "$name" "message lacks /$keyword/: $first"
+    else
+        pass "$name"
+    fi
+}
+tools_dir=${1:-build}
+prof=${HPS_DCPIPROF:-$tools_dir/hps-dcpiprof}
+calc=${HPS_DCPICALC:-$tools_dir/hps-dcpicalc}
+if [ ! -x "$prof" ] || [ ! -x "$calc" ] || [ ! -f "$tmp/static" ]; then
+    skip tools "$prof, $calc or a RISC-V program missing"
+elif ! "$sim" --config ev5 --dcpi "$tmp/db" --dcpi-events cycles:200-220 --no-baseline \
+        --ground-truth "$tmp/gt" "$tmp/static" >/dev/null 2>"$tmp/stderr"; then
+    fail tools-setup "hps-sim --dcpi: $(head -c 200 "$tmp/stderr")"
+else
+    # a ground-truth row with fewer fields than the header (was a segfault)
+    { grep -v '^0x' "$tmp/gt"; printf '0x10\tmain\n'; } >"$tmp/gt-short"
+    want_file=$tmp/gt-short
+    tool_check truth-short-row "$calc" ':[0-9]+: short row: 2 fields' \
+        --truth "$tmp/gt-short" "$tmp/db" main
+    { grep '^pc' "$tmp/gt"; printf '0x10\tmain\t1\tx\n'; } >"$tmp/gt-field"
+    want_file=$tmp/gt-field
+    tool_check truth-bad-field "$calc" ':2: (short row|field 4 \(head_cycles\))' \
+        --truth "$tmp/gt-field" "$tmp/db" main
+    printf '0x10\tmain\t1\t1\n' >"$tmp/gt-noheader"
+    want_file=$tmp/gt-noheader
+    tool_check truth-no-header "$calc" ':1: .*header' --truth "$tmp/gt-noheader" "$tmp/db" main
+    # a profile whose record count (header word 6, byte 48) is 2^32: refused
+    # from the file's size, before allocating 64 GiB
+    cyc=$(ls "$tmp"/db/epoch-0001/*/cycles 2>/dev/null | head -1)
+    if [ -n "$cyc" ]; then
+        cp "$cyc" "$tmp/cycles.good"
+        patch "$cyc" 48 0000000001000000
+        want_file=$cyc
+        tool_check profdb-count-2e32-prof "$prof" 'says 4294967296 records, the file holds' "$tmp/db"
+        tool_check profdb-count-2e32-calc "$calc" 'says 4294967296 records, the file holds' \
+            "$tmp/db" main
+        cp "$tmp/cycles.good" "$cyc"
+        head -c 70 "$tmp/cycles.good" >"$cyc"
+        tool_check profdb-truncated "$prof" 'truncated' "$tmp/db"
+        cp "$tmp/cycles.good" "$cyc"
+        patch "$cyc" 40 ff                                  # header total
+        tool_check profdb-bad-total "$prof" 'header \(byte 40\)' "$tmp/db"
+        cp "$tmp/cycles.good" "$cyc"
+    else
+        fail profdb-setup "no cycles profile in $tmp/db"
+    fi
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -3,6 +3,9 @@
 # command line:
 #   exact      exhaustive ACFs reproduce the simulator's ground truth member
 #              for member, and the known call counts of tests/dise/known_counts.c
+#   streams    the hot data streams of tests/dise/stream_walk.c, exhaustive
+#              (the two known ones), under the memory caps, and sampled
+#              (accuracy grows with the burst length)
 #   rates      sampled ACFs take as many samples as the schedule implies for
 #              several rates and burst lengths
 #   zero       an ACF whose patterns never match leaves the cycle count
@@ -75,6 +78,59 @@ if $sim --acf productions/hot_data_stream_all.acf --no-baseline --report /dev/nu
 else
     bad "exact: hot_data_stream_all run failed: $(head -c 300 "$tmp/err")"
 fi
+
+# ---- streams: hot data streams of tests/dise/stream_walk.c ------------------------------------
+# walk_array loads 24 words 4000 times, walk_list 40 words 2000 times, each
+# walk followed by a store that never repeats: the exhaustive profile holds
+# exactly these two streams (on Alpha one load of main joins each), and a
+# sampled run finds them better with longer bursts (HPS §6.3).
+# stream_row FUNCTION FREQ TSV: a data row of at least 20 references of
+# FUNCTION whose exact and sampled heats are FREQ x its length
+stream_row() {
+    awk -F'\t' -v fn="$1" -v f="$2" '$1 == "data" {
+        n = split($2, refs, " "); c = 0
+        for (i = 1; i <= n; i++) if (index(refs[i], fn "+") == 1) c++
+        if (c >= 20 && $5 == f * n && $6 == $5) found = 1 }
+        END { exit !found }' "$3"
+}
+if $sim --acf productions/hot_data_stream_all.acf --no-baseline --report "$tmp/sw.rep" \
+        --stats-json "$tmp/sw.json" --profile-out "$tmp/sw.tsv" "$prog/stream_walk" >"$tmp/out" 2>"$tmp/err"; then
+    n=$(stat "$tmp/sw.json" hps.streams::exact); cov=$(stat "$tmp/sw.json" hps.streamCoverage::exact)
+    check "streams: stream_walk has 2 exact hot streams ($n) covering over 90% ($cov)" \
+        /usr/bin/python3 -c "import sys; sys.exit(0 if $n == 2 and $cov > 90 else 1)"
+    check "streams: walk_array's stream, 4000 times" stream_row walk_array 4000 "$tmp/sw.tsv"
+    check "streams: walk_list's stream, 2000 times" stream_row walk_list 2000 "$tmp/sw.tsv"
+    check "streams: hot_data_stream_all sampled == exact on every stream" all_rows_equal "$tmp/sw.tsv"
+    check "streams: the report lists them with their pcs" grep -Eq '^ +1 +2[45] +4000 .* walk_array\+0x[0-9a-f]+@0x' "$tmp/sw.rep"
+else
+    bad "streams: hot_data_stream_all on stream_walk failed: $(head -c 300 "$tmp/err")"
+fi
+# the memory caps: windows of 20000 references, cut again when a grammar reaches
+# 1000 symbols (a few more at most: the last reference's new rules)
+if $sim --acf productions/hot_data_stream_all.acf --param streamWindow=20000 --param streamGrammarMax=1000 \
+        --no-baseline --report /dev/null --stats-json "$tmp/sc.json" "$prog/stream_walk" >/dev/null 2>"$tmp/err"; then
+    refs=$(stat "$tmp/sc.json" hps.streamReferences::exact); win=$(stat "$tmp/sc.json" hps.streamWindows::exact)
+    g=$(stat "$tmp/sc.json" hps.streamGrammar::exact); r=$(stat "$tmp/sc.json" hps.streamRules::exact)
+    n=$(stat "$tmp/sc.json" hps.streams::exact)
+    check "streams: capped, $refs references in $win windows, grammars of at most $g + $r symbols, $n streams" \
+        /usr/bin/python3 -c "import sys; sys.exit(0 if $win > ($refs + 19999) // 20000 and $g + $r <= 1008 and $n >= 2 else 1)"
+else
+    bad "streams: capped run failed: $(head -c 300 "$tmp/err")"
+fi
+accs=""
+for burst in 10 100 1000; do
+    if $sim --acf productions/hot_data_stream.acf --rate 1/100 --burst $burst --no-baseline --report /dev/null \
+            --stats-json "$tmp/sb.json" "$prog/stream_walk" >/dev/null 2>"$tmp/err"; then
+        accs="$accs $(stat "$tmp/sb.json" hps.accuracy::data)"
+    else
+        accs="$accs error"; bad "streams: sampled run, burst $burst: $(head -c 300 "$tmp/err")"
+    fi
+done
+check "streams: sampled accuracy at rate 1/100 is higher with bursts of 100 and 1000 than of 10, and reaches 90% (${accs# })" \
+    /usr/bin/python3 -c "
+import sys
+a = [float(x) for x in '$accs'.split()] if 'error' not in '$accs' else []
+sys.exit(0 if len(a) == 3 and 0 <= a[0] < min(a[1], a[2]) and max(a[1], a[2]) <= 100 and max(a[1], a[2]) > 90 else 1)"
 
 # ---- rates: sample counts follow the schedule ------------------------------------------------
 # samples of hot_method.acf at rate R burst B must be within 2B of events * B/(B+sparsity)

@@ -100,9 +100,22 @@ static void test_counter_width_and_clamp(void **state)
     fixture_t *f = *state;
     dise_hw_t hw = default_hw;
     hw.counter_bits = 4;
-    load_acf(f, "param big = 100\ninit: set_2(big)\n"
+    /* a parameter or constant a 4-bit counter cannot count is refused */
+    static const char *const refused[] = { "param big = 100\ninit: set_2(big)\n",
+                                           "param big = 0\ninit: set_2(big)\n",
+                                           "init: set_2(16)\n" };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        char err[256] = "";
+        dise_env_t env = { .isa = &isa_rv64, .symtab = NULL };
+        dise_program_t *p = acf_parse_string("test.acf", refused[k], &env, err, sizeof err);
+        assert_non_null(p);
+        assert_null(dise_new(p, &hw, NULL, err, sizeof err));
+        assert_non_null(strstr(err, "outside 1..15"));
+        dise_program_free(p);
+    }
+    load_acf(f, "param big = 15\ninit: set_2(big)\n"
                 "P1: T.OPCLASS == proc_call => null, inc_2\n", &hw);
-    assert_int_equal(dise_counter(f->dise, 2), 1);   /* x clamped to 15: 16 - 15 */
+    assert_int_equal(dise_counter(f->dise, 2), 1);   /* the largest: 16 - 15 */
     insn_t in = call_insn();
     dise_classify(f->dise, &in);
     for (int k = 0; k < 14; k++) dise_match(f->dise, &f->cpu, &in);

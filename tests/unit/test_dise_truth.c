@@ -112,9 +112,7 @@ static void machine_free(machine_t *m)
 
 static void truth_new(hps_truth_t *t)
 {
-    t->method = profile_new();
-    t->pair = profile_new();
-    t->data = profile_new();
+    *t = (hps_truth_t){ .method = profile_new(), .pair = profile_new(), .data = profile_new() };
 }
 
 static void truth_free(hps_truth_t *t)

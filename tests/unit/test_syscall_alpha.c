@@ -518,13 +518,17 @@ static void test_rlimits(void **state)
     /* RLIMIT_NOFILE is 6 on Alpha */
     assert_int_equal(CALL(e, NR_getrlimit, 6, SCRATCH), 0);
     assert_int_equal(rd(e, SCRATCH, 8), 1024);
-    /* RLIMIT_AS (7) is unlimited: RLIM_INFINITY is 2^63 - 1 for getrlimit */
-    assert_int_equal(CALL(e, NR_getrlimit, 7, SCRATCH), 0);
+    /* RLIMIT_DATA (2) is unlimited: RLIM_INFINITY is 2^63 - 1 for getrlimit */
+    assert_int_equal(CALL(e, NR_getrlimit, 2, SCRATCH), 0);
     assert_int_equal(rd(e, SCRATCH, 8), 0x7fffffffffffffffull);
     assert_int_equal(rd(e, SCRATCH + 8, 8), 0x7fffffffffffffffull);
     /* ... and ~0 for prlimit64 */
-    assert_int_equal(CALL(e, NR_prlimit64, 0, 7, 0, SCRATCH), 0);
+    assert_int_equal(CALL(e, NR_prlimit64, 0, 2, 0, SCRATCH), 0);
     assert_int_equal(rd(e, SCRATCH, 8), ~0ull);
+    /* RLIMIT_AS (7) is the guest memory limit (mem.h), soft and hard */
+    assert_int_equal(CALL(e, NR_getrlimit, 7, SCRATCH), 0);
+    assert_int_equal(rd(e, SCRATCH, 8), MEM_GUEST_LIMIT_DEFAULT);
+    assert_int_equal(rd(e, SCRATCH + 8, 8), MEM_GUEST_LIMIT_DEFAULT);
     /* RLIMIT_STACK (3) agrees with generic */
     assert_int_equal(CALL(e, NR_getrlimit, 3, SCRATCH), 0);
     assert_int_equal(rd(e, SCRATCH, 8), 8u << 20);

@@ -106,13 +106,14 @@ SEMANTICS(STQ_U)
 }
 
 /* ---- load-locked / store-conditional ---------------------------------------- */
-/* Effective address of a locked access of `size` bytes; faults if it is
- * misaligned (before touching memory). */
-static uint64_t locked_address(cpu_t *c, const insn_t *i, unsigned size, int access)
+/* Effective address of a locked access of `size` bytes; SIGBUS if it is
+ * misaligned, before touching memory (Linux's unaligned-access fixup does
+ * not handle LDx_L/STx_C: it sends SIGBUS). */
+static uint64_t locked_address(cpu_t *c, const insn_t *i, unsigned size)
 {
     uint64_t a = RS1 + (uint64_t)IMM;
     c->mem_addr = a;
-    if (a & (size - 1)) mem_raise(c->mem, a, access, true);
+    if (a & (size - 1)) cpu_stop(c, STOP_BUS_ERROR, a);
     return a;
 }
 
@@ -120,7 +121,7 @@ static uint64_t lock_block(uint64_t addr) { return addr & ~(uint64_t)(LOCK_GRANU
 
 SEMANTICS(LDL_L)
 {
-    uint64_t a = locked_address(c, i, 4, MEM_ACCESS_READ);
+    uint64_t a = locked_address(c, i, 4);
     uint64_t v = SEXT32(mem_load32(c->mem, a));
     c->reservation = lock_block(a);
     WRD(v);
@@ -128,7 +129,7 @@ SEMANTICS(LDL_L)
 
 SEMANTICS(LDQ_L)
 {
-    uint64_t a = locked_address(c, i, 8, MEM_ACCESS_READ);
+    uint64_t a = locked_address(c, i, 8);
     uint64_t v = mem_load64(c->mem, a);
     c->reservation = lock_block(a);
     WRD(v);
@@ -146,7 +147,7 @@ static bool lock_claim(cpu_t *c, uint64_t addr)
  * 0 (not stored). */
 SEMANTICS(STL_C)
 {
-    uint64_t a = locked_address(c, i, 4, MEM_ACCESS_WRITE);
+    uint64_t a = locked_address(c, i, 4);
     uint64_t v = RS2;
     bool ok = lock_claim(c, a);
     if (ok) mem_store32(c->mem, a, v);
@@ -155,7 +156,7 @@ SEMANTICS(STL_C)
 
 SEMANTICS(STQ_C)
 {
-    uint64_t a = locked_address(c, i, 8, MEM_ACCESS_WRITE);
+    uint64_t a = locked_address(c, i, 8);
     uint64_t v = RS2;
     bool ok = lock_claim(c, a);
     if (ok) mem_store64(c->mem, a, v);

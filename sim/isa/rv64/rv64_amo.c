@@ -12,9 +12,9 @@
  * alone.  Every SC, successful or not, clears the reservation.  Ordinary
  * stores by this hart do not clear it (no other hart can intervene).
  *
- * Alignment: an LR/SC/AMO whose address is not naturally aligned faults, as
- * on Linux (which delivers a signal for misaligned atomics): mem_raise() with
- * MEM_ACCESS_WRITE and mapped=true, before any memory is read or written.
+ * Alignment: an LR/SC/AMO whose address is not naturally aligned stops the
+ * run with STOP_BUS_ERROR (Linux delivers SIGBUS for a misaligned atomic:
+ * hps-sim exits 135), before any memory is read or written.
  * Faults of the memory access itself are those of mem_load/mem_store (an AMO
  * on an unmapped page therefore reports a read fault, on a read-only page a
  * write fault).  rd is written only after the store has succeeded, so a
@@ -24,13 +24,13 @@
 
 #define RESERVATION_GRANULE 8u
 
-/* Effective address of an atomic access of `size` bytes; faults if it is
+/* Effective address of an atomic access of `size` bytes; SIGBUS if it is
  * misaligned.  Records it in cpu->mem_addr. */
 static uint64_t amo_address(cpu_t *c, const insn_t *i, unsigned size)
 {
     uint64_t a = RS1;
     c->mem_addr = a;
-    if (a & (size - 1)) mem_raise(c->mem, a, MEM_ACCESS_WRITE, true);
+    if (a & (size - 1)) cpu_stop(c, STOP_BUS_ERROR, a);
     return a;
 }
 
