@@ -38,6 +38,9 @@ void stats_write_json(const stats_t *s, FILE *out);
 /* The entries only, `  "name": {...},` lines without the braces around
  * them (for a writer that adds members of its own first). */
 void stats_write_json_members(const stats_t *s, FILE *out);
+/* str as a JSON string literal (quotes, backslashes and control characters
+ * escaped), for writers that add members of their own. */
+void stats_json_string(FILE *out, const char *str);
 void stats_free(stats_t *s);
 
 #endif /* HPS_STATS_H */

@@ -62,7 +62,7 @@ void stats_write_text(const stats_t *s, FILE *out)
     fprintf(out, "\n---------- End Simulation Statistics   ----------\n");
 }
 
-static void json_string(FILE *out, const char *str)
+void stats_json_string(FILE *out, const char *str)
 {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)str; *p; p++) {
@@ -87,11 +87,11 @@ void stats_write_json_members(const stats_t *s, FILE *out)
         char value[64];
         format_value(e, value, sizeof value);
         fprintf(out, "  ");
-        json_string(out, e->name);
+        stats_json_string(out, e->name);
         fprintf(out, ": {\"value\": %s, \"unit\": ", strcmp(value, "nan") ? value : "null");
-        json_string(out, e->unit);
+        stats_json_string(out, e->unit);
         fprintf(out, ", \"desc\": ");
-        json_string(out, e->desc);
+        stats_json_string(out, e->desc);
         fprintf(out, "}%s\n", k + 1 < s->count ? "," : "");
     }
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hps_version.h"
+#include "stats.h"
 #include "util.h"
 
 static char *command_line;
@@ -125,17 +126,6 @@ void provenance_write_text(FILE *out, const config_t *cfg, int full_config)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static void json_string(FILE *out, const char *str)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)str; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
-        else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
-        else fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 typedef struct json_ctx {
     FILE *out;
     const char *indent;
@@ -146,29 +136,29 @@ static void json_param(void *ctx, const char *key, const char *value, bool is_de
 {
     json_ctx_t *j = ctx;
     fprintf(j->out, "%s\n%s    ", j->any ? "," : "", j->indent);
-    json_string(j->out, key);
+    stats_json_string(j->out, key);
     fputs(": ", j->out);
-    json_string(j->out, value);
+    stats_json_string(j->out, value);
     j->any = true;
 }
 
 void provenance_write_json(FILE *out, const config_t *cfg, const char *indent)
 {
     fprintf(out, "%s\"provenance\": {\n%s  \"version\": ", indent, indent);
-    json_string(out, HPS_VERSION);
+    stats_json_string(out, HPS_VERSION);
     fprintf(out, ",\n%s  \"git\": ", indent);
-    json_string(out, HPS_GIT);
+    stats_json_string(out, HPS_GIT);
     fprintf(out, ",\n%s  \"command\": ", indent);
-    json_string(out, provenance_command());
+    stats_json_string(out, provenance_command());
     fprintf(out, ",\n%s  \"argv\": [", indent);
     for (int k = 0; k < saved_argc; k++) {
         if (k) fputs(", ", out);
-        json_string(out, saved_argv[k]);
+        stats_json_string(out, saved_argv[k]);
     }
     fprintf(out, "],\n%s  \"guest_env_names\": [", indent);
     write_env_names(out, ", ", true);
     fprintf(out, "],\n%s  \"guest_cwd\": ", indent);
-    json_string(out, guest_cwd);
+    stats_json_string(out, guest_cwd);
     fprintf(out, ",\n%s  \"config\": {", indent);
     json_ctx_t j = { .out = out, .indent = indent };
     config_each(cfg, json_param, &j);

@@ -92,7 +92,7 @@ check "reproducible: --cwd of a missing directory is bad input (status $rc)" \
 # adds LINES and COLUMNS; each directory its own PWD)
 ( cd "$tmp/elsewhere" && env -i PATH=/usr/bin:/bin "$sim" --config ev5 --stats s1.txt "$sort" \
     >/dev/null 2>&1 )
-( cd / && env PWD=/ LINES=50 COLUMNS=200 EXTRA_VARIABLE_FOR_LENGTH=xxxxxxxxxxxxxxxxxxxxxxxx \
+( cd / && env PWD=/ LINES=50 COLUMNS=200 EXTRA_VARIABLE_FOR_LENGTH=one-more-variable-that-would-move-the-stack \
     "$sim" --config ev5 --stats "$tmp/s2.txt" "$sort" >/dev/null 2>&1 )
 c1=$(stat_of cpu.cycles "$tmp/elsewhere/s1.txt"); c2=$(stat_of cpu.cycles "$tmp/s2.txt")
 check "reproducible: same cycles from two directories and environments ($c1 = $c2)" \
