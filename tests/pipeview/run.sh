@@ -71,9 +71,16 @@ for p in $progs; do
             test -z "$missing"
         check "diagram: $isa $cfg: and lowercase" grep -q "lowercase each further cycle" "$d.diag"
         check "diagram: $isa $cfg: cycle numbers over their columns, 24 rows" ruler_ok "$d.diag" 24
-        span=$(sed -nE 's/^pipeline diagram:.* cycles ([0-9]+)-([0-9]+)$/\2 - \1 + 1/p' "$d.diag")
-        check "cut: $isa $cfg: a window of $((span)) cycles is not cut" \
-            test -n "$span" -a "$((span))" -le 400 -a "$(grep -c 'diagram cut\|>$' "$d.diag")" = 0
+        # the window's cycles depend on where the guest's stack and data fall
+        # (argv[0]'s length moves them), so either outcome may be right: a
+        # window of <= 400 cycles must not be cut, a longer one must be
+        span=$(sed -nE 's/^pipeline diagram:.* cycles ([0-9]+)-([0-9]+)(, shown to [0-9]+)?$/\2 - \1 + 1/p' "$d.diag")
+        marks=$(grep -c 'diagram cut\|>$' "$d.diag")
+        if [ -n "$span" ] && [ "$((span))" -gt 400 ]; then
+            check "cut: $isa $cfg: a window of $((span)) cycles is cut, and says so" test "$marks" -gt 0
+        else
+            check "cut: $isa $cfg: a window of $((span)) cycles is not cut" test -n "$span" -a "$marks" = 0
+        fi
     done
 done
 d=$tmp/rv64
