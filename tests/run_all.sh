@@ -21,48 +21,81 @@ cd "$(dirname "$0")/.."
 # The simulator under test: the one built in BUILD_DIR unless HPS_SIM says.
 HPS_SIM=${HPS_SIM:-$(cd "$build" 2>/dev/null && pwd)/hps-sim}
 export HPS_SIM
-total_p=0; total_f=0; failed_suites=""
-run_suite() {
+# Suites run HPS_TEST_JOBS at a time (default: the number of cores), the
+# longest first; each one's output is shown whole when it ends, headed by
+# its wall time, so the logs of two suites never interleave.
+jobs=${HPS_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+logs=$(mktemp -d "${TMPDIR:-/tmp}/hps-test-all.XXXXXX") || exit 2
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$logs"' EXIT
+total_p=0; total_f=0; failed_suites=""; times=""
+declare -A suite_of=()                  # pid -> suite name
+
+# start_suite NAME CMD...: runs in the background into $logs/NAME.{log,rc,s}
+start_suite() {
     local name=$1; shift
-    echo "=== $name"
-    local log; log=$(mktemp)
-    "$@" 2>&1 | tee "$log"
-    local rc=${PIPESTATUS[0]}
-    local line; line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
-    local p f
+    ( s0=$(date +%s); "$@" >"$logs/$name.log" 2>&1; echo $? >"$logs/$name.rc"
+      echo $(( $(date +%s) - s0 )) >"$logs/$name.s" ) &
+    suite_of[$!]=$name
+}
+
+# finish_suite NAME: show its log and add its "N passed, M failed" line
+# (a suite that prints none, or fails with 0 failures, counts one failure)
+finish_suite() {
+    local name=$1 log=$logs/$1.log line p f rc secs
+    rc=$(cat "$logs/$name.rc" 2>/dev/null || echo 1); secs=$(cat "$logs/$name.s" 2>/dev/null || echo "?")
+    echo "=== $name (${secs} s)"
+    cat "$log"
+    line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
     p=$(printf '%s' "$line" | sed -E 's/.*\b([0-9]+) passed.*/\1/'); p=${p:-0}
     f=$(printf '%s' "$line" | sed -E 's/.*\b([0-9]+) failed.*/\1/'); f=${f:-0}
     if [ -z "$line" ] || { [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; }; then f=$((f + 1)); fi
     total_p=$((total_p + p)); total_f=$((total_f + f))
     [ "$f" -ne 0 ] && failed_suites="$failed_suites $name"
-    rm -f "$log"
+    times="$times$secs $name"$'\n'
 }
-run_suite layers     /usr/bin/python3 tools/check_layers.py
-run_suite unit       tests/run_unit.sh "$build"
-run_suite badinput   tests/badinput/run.sh "$build"
+
+# wait_one: wait for any running suite and finish it
+wait_one() {
+    local pid
+    wait -n -p pid "${!suite_of[@]}"
+    finish_suite "${suite_of[$pid]}"
+    unset "suite_of[$pid]"
+}
+
+run_suite() {
+    while [ "${#suite_of[@]}" -ge "$jobs" ]; do wait_one; done
+    start_suite "$@"
+}
+
+run_suite diff       tests/diff/run.sh "$build"
+run_suite matrix     tests/matrix/run.sh "$build"
+run_suite dise       tests/dise/run.sh "$build"
+run_suite workloads  tests/workloads_check.sh "$build"
+run_suite dise-alpha env DISE_ISA=alpha-static DISE_WORKLOADS="bwt_compress gametree minicc objdb raytrace" tests/dise/run.sh "$build"
+run_suite diff-rv64-dyn     tests/diff/run.sh "$build" --variant=rv64-dyn
+run_suite diff-alpha-dyn    tests/diff/run.sh "$build" --variant=alpha-dyn
+run_suite diff-alpha-static tests/diff/run.sh "$build" --variant=alpha-static
+run_suite labs       tests/labs/run.sh "$build"
+run_suite dcpi       tests/dcpi/run.sh "$build"
+run_suite analysis   tests/analysis/run.sh "$build"
 run_suite fuzz       tests/fuzz/run.sh "$build"
-run_suite docs       tests/docs/run.sh "$build"
+run_suite timing     tests/timing/run.sh "$build"
+run_suite shell      tests/shell/run.sh "$build"
+run_suite pipeview   tests/pipeview/run.sh "$build"
+run_suite determinism       tests/diff/determinism.sh "$build"
+run_suite alpha-fp-traps    tests/guest-alpha/run_traps.sh "$build"
 run_suite newcomer   tests/newcomer/run.sh "$build"
 run_suite faults     tests/faults/run.sh "$build"
 run_suite memlimits  tests/memlimits/run.sh "$build"
 run_suite confine    tests/confine/run.sh "$build"
 run_suite signals    tests/signals/run.sh "$build"
-run_suite timing     tests/timing/run.sh "$build"
-run_suite diff       tests/diff/run.sh "$build"
-run_suite diff-rv64-dyn     tests/diff/run.sh "$build" --variant=rv64-dyn
-run_suite diff-alpha-dyn    tests/diff/run.sh "$build" --variant=alpha-dyn
-run_suite diff-alpha-static tests/diff/run.sh "$build" --variant=alpha-static
-run_suite determinism       tests/diff/determinism.sh "$build"
-run_suite alpha-fp-traps    tests/guest-alpha/run_traps.sh "$build"
-run_suite workloads  tests/workloads_check.sh "$build"
-run_suite dise       tests/dise/run.sh "$build"
-run_suite dcpi       tests/dcpi/run.sh "$build"
-run_suite analysis   tests/analysis/run.sh "$build"
-run_suite shell      tests/shell/run.sh "$build"
-run_suite labs       tests/labs/run.sh "$build"
-run_suite pipeview   tests/pipeview/run.sh "$build"
-run_suite matrix     tests/matrix/run.sh "$build"
-run_suite dise-alpha env DISE_ISA=alpha-static DISE_WORKLOADS="bwt_compress gametree minicc objdb raytrace" tests/dise/run.sh "$build"
+run_suite badinput   tests/badinput/run.sh "$build"
+run_suite docs       tests/docs/run.sh "$build"
+run_suite unit       tests/run_unit.sh "$build"
+run_suite layers     /usr/bin/python3 tools/check_layers.py
+while [ "${#suite_of[@]}" -gt 0 ]; do wait_one; done
+echo "=== the slowest suites (wall seconds, $jobs at a time)"
+printf '%s' "$times" | sort -rn | head -8 | sed 's/^/  /'
 echo "=== summary"
 [ -n "$failed_suites" ] && echo "failing suites:$failed_suites"
 echo "total: $total_p passed, $total_f failed"
