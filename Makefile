@@ -32,7 +32,7 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
            -Iinclude -Isim -Isim/cli -Isim/isa/rv64 -Isim/isa/alpha -Iproductions/runtime -MMD -MP
-LDLIBS  += -lelf -lopcodes-multiarch -lbfd-multiarch -linih -lreadline -lm
+LDLIBS  += -lelf -lopcodes-multiarch -lbfd-multiarch -linih -lreadline -lz -lm
 
 RV_CC      ?= riscv64-linux-gnu-gcc
 ALPHA_CC   ?= alpha-linux-gnu-gcc
@@ -43,7 +43,7 @@ DEBIAN_PKGS = gcc make libc6-dev pkg-config \
               gcc-alpha-linux-gnu libc6.1-dev-alpha-cross \
               libelf-dev binutils-multiarch-dev libreadline-dev libcmocka-dev \
               libinih-dev qemu-user python3-matplotlib python3-numpy \
-              clang libclang-rt-14-dev
+              clang libclang-rt-14-dev zlib1g-dev valgrind protobuf-compiler
 
 SIM_SRCS  := $(wildcard sim/*.c sim/cli/*.c sim/isa/rv64/*.c sim/isa/alpha/*.c pipeline/*.c dise/*.c dcpi/*.c)
 MAIN_SRC  := sim/cli/main.c
