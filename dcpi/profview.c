@@ -72,6 +72,38 @@ const char *profview_image_hash(const profdb_image_t *im)
     return dot ? dot + 1 : "";
 }
 
+static bool unique_builds(const profdb_epoch_data_t *e, const char *name, char *err,
+                          size_t errlen)
+{
+    for (size_t i = 0; i < e->n; i++)
+        for (size_t j = i + 1; j < e->n; j++)
+            if (!strcmp(profview_basename(e->v[i].path), profview_basename(e->v[j].path)))
+                return set_error(err, errlen, "%s holds two builds of %s (%s and %s): their "
+                                 "procedures cannot be told apart", name,
+                                 profview_basename(e->v[i].path), profview_image_hash(&e->v[i]),
+                                 profview_image_hash(&e->v[j]));
+    return true;
+}
+
+bool profview_same_builds(const profdb_epoch_data_t *a, const char *name_a,
+                          const profdb_epoch_data_t *b, const char *name_b, char *err,
+                          size_t errlen)
+{
+    if (!unique_builds(a, name_a, err, errlen) || !unique_builds(b, name_b, err, errlen))
+        return false;
+    for (size_t i = 0; i < a->n; i++)
+        for (size_t j = 0; j < b->n; j++) {
+            const profdb_image_t *x = &a->v[i], *y = &b->v[j];
+            if (strcmp(profview_basename(x->path), profview_basename(y->path))) continue;
+            if (strcmp(profview_image_hash(x), profview_image_hash(y)))
+                return set_error(err, errlen, "image %s differs: %s profiled the build with "
+                                 "contents hash %s (%s), %s the build %s (%s)",
+                                 profview_basename(x->path), name_a, profview_image_hash(x),
+                                 x->path, name_b, profview_image_hash(y), y->path);
+        }
+    return true;
+}
+
 /* ---- per procedure -------------------------------------------------------------------- */
 
 /* The row of (image, symbol) in p, appended when new. */

@@ -29,6 +29,14 @@ const char *profview_basename(const char *path);
 /* The HASH of an image directory DB/epoch-N/basename.HASH ("" if none). */
 const char *profview_image_hash(const profdb_image_t *im);
 
+/* Two builds of one program (images of the same basename, different
+ * contents) cannot be matched offset by offset: false + err naming the
+ * image and both hashes when epoch a (called name_a) and b have such a
+ * pair, or when one epoch holds two builds of a basename. */
+bool profview_same_builds(const profdb_epoch_data_t *a, const char *name_a,
+                          const profdb_epoch_data_t *b, const char *name_b, char *err,
+                          size_t errlen);
+
 /* Samples of one procedure of one image. */
 typedef struct profview_proc {
     const char *name;           /* "(unknown)" for offsets outside every symbol */
