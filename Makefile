@@ -99,6 +99,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_HELPER_OBJS) $(BUILD)/libhps.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(UNIT_HELPER_OBJS) $(BUILD)/libhps.a $(LDLIBS) -lcmocka
 
+# Programs the suites use that are neither tools nor unit tests: the
+# writer of profiles with known answers (tests/dcpitools/mkprof.c).
+TEST_PROGS := $(BUILD)/tests/mkprof
+$(BUILD)/tests/mkprof: tests/dcpitools/mkprof.c $(BUILD)/libhps.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libhps.a $(LDLIBS)
+
 deps:
 	@missing=""; for p in $(DEBIAN_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
@@ -121,7 +128,7 @@ include workloads/workloads.mk
 include tests/fuzz/fuzz.mk
 
 # ---- tests ----------------------------------------------------------------
-test: all $(UNIT_BINS) guests workloads
+test: all $(UNIT_BINS) $(TEST_PROGS) guests workloads
 	@tests/run_all.sh $(BUILD)
 
 unit-test: $(UNIT_BINS)

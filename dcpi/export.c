@@ -226,7 +226,8 @@ void export_add_stack(export_profile_t *p, const uint32_t *frames, size_t depth,
                       const uint64_t *values)
 {
     if (!depth) return;
-    uint64_t *v = &p->values[(size_t)node_of_stack(p, frames, depth) * p->n_events];
+    uint32_t node = node_of_stack(p, frames, depth);    /* may move p->values */
+    uint64_t *v = &p->values[(size_t)node * p->n_events];
     for (size_t e = 0; e < p->n_events; e++) v[e] += values[e];
 }
 
@@ -321,8 +322,7 @@ bool export_format_by_name(const char *name, export_format_t *out)
  * call from that position with its inclusive cost. */
 typedef struct cg_item {
     uint32_t func, callee;      /* callee: UINT32_MAX for self cost */
-    uint64_t address, line, target, calls;
-    bool calls_unknown;
+    uint64_t address, line, target, calls;    /* calls: 0 when unknown */
     const uint64_t *values;
 } cg_item_t;
 
@@ -349,13 +349,12 @@ static size_t cg_collect(const export_profile_t *p, const uint64_t *inc, cg_item
         const node_t *nd = &p->nodes[k];
         const frame_rec_t *f = &p->frames[nd->frame];
         if (any_value(&p->values[k * ne], ne))
-            items[n++] = (cg_item_t){ f->func, UINT32_MAX, f->address, f->line, 0, 0, false,
+            items[n++] = (cg_item_t){ f->func, UINT32_MAX, f->address, f->line, 0, 0,
                                       &p->values[k * ne] };
         if (nd->parent == 0 || !any_value(&inc[k * ne], ne)) continue;
         const frame_rec_t *caller = &p->frames[p->nodes[nd->parent].frame];
         items[n++] = (cg_item_t){ caller->func, f->func, caller->address, caller->line,
-                                  f->entry ? f->entry : f->address, nd->calls ? nd->calls : 1,
-                                  nd->calls == 0, &inc[k * ne] };
+                                  f->entry ? f->entry : f->address, nd->calls, &inc[k * ne] };
     }
     qsort(items, n, sizeof *items, cg_item_order);
     return n;
@@ -373,7 +372,9 @@ static void cg_function_header(FILE *f, const func_rec_t *fn, const char *prefix
     fprintf(f, "%sfn=%s\n", prefix, fn->name);
 }
 
-/* Items [k, end) share their key: print one line with their sum. */
+/* Items [k, end) share their key: print one line with their sum.  The
+ * nodes of one call edge (a caller's call site, a callee) add their known
+ * call counts; an edge with none is written as one call. */
 static void cg_print_merged(FILE *f, const export_profile_t *p, const cg_item_t *it, size_t n)
 {
     uint64_t sum[EXPORT_MAX_EVENTS] = { 0 }, calls = 0;
@@ -383,7 +384,7 @@ static void cg_print_merged(FILE *f, const export_profile_t *p, const cg_item_t 
     }
     if (it->callee != UINT32_MAX) {
         cg_function_header(f, &p->funcs[it->callee], "c");
-        fprintf(f, "calls=%" PRIu64 " 0x%" PRIx64 "\n", calls, it->target);
+        fprintf(f, "calls=%" PRIu64 " 0x%" PRIx64 "\n", calls ? calls : 1, it->target);
     }
     cg_position(f, it->address, it->line);
     for (size_t e = 0; e < p->n_events; e++) fprintf(f, " %" PRIu64, sum[e]);
@@ -398,7 +399,11 @@ static void write_callgrind(FILE *f, const export_profile_t *p)
     fprintf(f, "# callgrind format\nversion: 1\ncreator: %s\n", p->creator);
     for (size_t k = 0; k < p->n_comments; k++) fprintf(f, "desc: %s\n", p->comments[k]);
     bool unknown = false;
-    for (size_t k = 0; k < n; k++) unknown |= items[k].calls_unknown;
+    for (size_t k = 0, end; k < n; k = end) {
+        uint64_t calls = 0;
+        for (end = k; end < n && cg_same_key(&items[k], &items[end]); end++) calls += items[end].calls;
+        unknown |= items[k].callee != UINT32_MAX && calls == 0;
+    }
     if (unknown)
         fprintf(f, "desc: calls=1 on a call marks a call seen in a sampled stack whose count "
                    "is unknown (at least one call)\n");
