@@ -330,7 +330,9 @@ static int cg_item_order(const void *a, const void *b)
 {
     const cg_item_t *x = a, *y = b;
     if (x->func != y->func) return x->func < y->func ? -1 : 1;
-    if (x->callee != y->callee) return x->callee < y->callee ? -1 : 1;   /* self first */
+    uint64_t cx = x->callee == UINT32_MAX ? 0 : x->callee + 1ull;     /* self cost first */
+    uint64_t cy = y->callee == UINT32_MAX ? 0 : y->callee + 1ull;
+    if (cx != cy) return cx < cy ? -1 : 1;
     if (x->address != y->address) return x->address < y->address ? -1 : 1;
     if (x->line != y->line) return x->line < y->line ? -1 : 1;
     return x->target < y->target ? -1 : x->target > y->target;
