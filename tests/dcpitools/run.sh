@@ -26,10 +26,12 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 build=${1:-build}
 sim=${HPS_SIM:-./hps-sim}
-prof=$build/hps-dcpiprof
-stats=$build/hps-dcpistats
-diff=$build/hps-dcpidiff
-mk=$build/tests/mkprof
+# the programs under test: BUILD_DIR's unless the environment names others
+# (tests/asan/run.sh runs the suite on its sanitizer build)
+prof=${HPS_DCPIPROF:-$build/hps-dcpiprof}
+stats=${HPS_DCPISTATS:-$build/hps-dcpistats}
+diff=${HPS_DCPIDIFF:-$build/hps-dcpidiff}
+mk=${HPS_MKPROF:-$build/tests/mkprof}
 wl=$build/workloads
 pass=0; fail=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hps-dcpitools.XXXXXX") || exit 2
