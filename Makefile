@@ -43,7 +43,8 @@ DEBIAN_PKGS = gcc make libc6-dev pkg-config \
               gcc-alpha-linux-gnu libc6.1-dev-alpha-cross \
               libelf-dev binutils-multiarch-dev libreadline-dev libcmocka-dev \
               libinih-dev qemu-user python3-matplotlib python3-numpy \
-              clang libclang-rt-14-dev zlib1g-dev valgrind protobuf-compiler
+              clang libclang-rt-14-dev zlib1g-dev valgrind protobuf-compiler \
+              golang-go golang-github-google-pprof-dev
 
 SIM_SRCS  := $(wildcard sim/*.c sim/cli/*.c sim/isa/rv64/*.c sim/isa/alpha/*.c pipeline/*.c dise/*.c dcpi/*.c)
 MAIN_SRC  := sim/cli/main.c

@@ -556,7 +556,7 @@ static uint64_t str_index(strtab_t *t, const char *s)
 
 /* Profile field numbers (perftools.profiles.Profile). */
 enum { PF_SAMPLE_TYPE = 1, PF_SAMPLE = 2, PF_MAPPING = 3, PF_LOCATION = 4, PF_FUNCTION = 5,
-       PF_STRING_TABLE = 6, PF_COMMENT = 13 };
+       PF_STRING_TABLE = 6, PF_COMMENT = 13, PF_DEFAULT_SAMPLE_TYPE = 14 };
 
 static void pprof_sample_types(pb_t *out, pb_t *sub, const export_profile_t *p, strtab_t *st)
 {
@@ -638,7 +638,7 @@ static void pprof_functions(pb_t *out, pb_t *sub, const export_profile_t *p, str
     }
 }
 
-static pb_t encode_pprof(const export_profile_t *p)
+static pb_t encode_pprof(const export_profile_t *p, size_t default_event)
 {
     pb_t out = { 0 }, sub = { 0 }, inner = { 0 };
     strtab_t st = { xcalloc(1, sizeof *st.v), 1 };
@@ -648,6 +648,7 @@ static pb_t encode_pprof(const export_profile_t *p)
     pprof_locations(&out, &sub, &inner, p, &st);
     pprof_functions(&out, &sub, p, &st);
     for (size_t k = 0; k < p->n_comments; k++) pb_uint(&out, PF_COMMENT, str_index(&st, p->comments[k]));
+    pb_uint(&out, PF_DEFAULT_SAMPLE_TYPE, str_index(&st, p->events[default_event]));
     for (size_t k = 0; k < st.n; k++) pb_string(&out, PF_STRING_TABLE, st.v[k]);
     free(st.v);
     free(sub.b);
@@ -668,14 +669,14 @@ static bool write_gzip(const char *path, const pb_t *data, char *err, size_t err
 
 /* ---- writing ----------------------------------------------------------------------------- */
 
-bool export_write(const export_profile_t *p, export_format_t fmt, size_t folded_event,
+bool export_write(const export_profile_t *p, export_format_t fmt, size_t event,
                   const char *path, char *err, size_t errlen)
 {
-    if (fmt == EXPORT_FOLDED && folded_event >= p->n_events)
-        return set_error(err, errlen, "folded stacks: no event %zu (the profile has %zu)",
-                         folded_event, p->n_events);
+    if (event >= p->n_events)
+        return set_error(err, errlen, "%s: no event %zu to export (the profile has %zu)", path,
+                         event, p->n_events);
     if (fmt == EXPORT_PPROF) {
-        pb_t data = encode_pprof(p);
+        pb_t data = encode_pprof(p, event);
         if (data.n > 0xffffffffu) { free(data.b); return set_error(err, errlen, "%s: profile too large", path); }
         bool ok = write_gzip(path, &data, err, errlen);
         free(data.b);
@@ -684,7 +685,7 @@ bool export_write(const export_profile_t *p, export_format_t fmt, size_t folded_
     FILE *f = fopen(path, "w");
     if (!f) return set_error(err, errlen, "%s: cannot write: %s", path, strerror(errno));
     if (fmt == EXPORT_CALLGRIND) write_callgrind(f, p);
-    else write_folded(f, p, folded_event);
+    else write_folded(f, p, event);
     if (ferror(f) | (fclose(f) != 0))
         return set_error(err, errlen, "%s: cannot write: %s", path, strerror(errno));
     return true;

@@ -75,10 +75,11 @@ uint64_t export_total(const export_profile_t *p, size_t event);
 /* "callgrind", "pprof", "folded" -> the format; false when none. */
 bool export_format_by_name(const char *name, export_format_t *out);
 
-/* Write the profile to path in a format.  folded_event chooses the value
- * of folded stacks (the other formats carry every event).  false + err
- * (the file and what failed) when it cannot be written. */
-bool export_write(const export_profile_t *p, export_format_t fmt, size_t folded_event,
+/* Write the profile to path in a format.  event (< n_events) is the value
+ * of folded stacks and pprof's default sample type (callgrind and pprof
+ * carry every event).  false + err (the file and what failed) when it
+ * cannot be written or there is no such event. */
+bool export_write(const export_profile_t *p, export_format_t fmt, size_t event,
                   const char *path, char *err, size_t errlen);
 
 #endif /* HPS_EXPORT_H */

@@ -10,7 +10,8 @@
  *   hps-dcpiprof --export FMT -o FILE [--per procedure] DB [IMAGE...]
  *                                   the samples written for other tools:
  *                                   callgrind, pprof (gzip profile.proto)
- *                                   or folded stacks (of the --event)
+ *                                   or folded stacks (of the --event,
+ *                                   also pprof's default)
  *   --epoch N      read epoch N instead of the newest
  *   --event E      sort by event E (default: the first column, cycles if
  *                  present)
@@ -237,7 +238,8 @@ static bool image_selected(void *ctx, const profdb_image_t *im)
 }
 
 /* One-frame stacks per instruction (or procedure) of the selected images,
- * written as fmt; folded stacks carry the sort event. */
+ * written as fmt; folded stacks carry the sort event, which is also pprof's
+ * default sample type. */
 static void export_db(const db_t *db, export_format_t fmt, bool per_instruction,
                       const char *out, char **names, int nnames)
 {
@@ -271,7 +273,7 @@ static void usage(FILE *out)
                  "  --per P      export one entry per instruction (default) or procedure\n"
                  "  --epoch N    epoch N of the database (default: the newest)\n"
                  "  --event E    sort by event E (cycles, insts, imiss, dmiss, branchmp);\n"
-                 "               the value of folded stacks\n");
+                 "               the value of folded stacks, pprof's default sample type\n");
 }
 
 int main(int argc, char **argv)

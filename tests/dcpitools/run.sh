@@ -8,7 +8,8 @@
 #              (valgrind) reads the callgrind file and its totals and
 #              functions are the database's; protoc decodes the pprof file
 #              against profile.proto's schema and its sample values sum to
-#              the totals; folded stacks are exact; --per procedure; the same
+#              the totals, and Go's pprof (built from Debian's sources) reads
+#              it with the same totals; folded stacks are exact; --per procedure; the same
 #              database gives the same bytes
 #   cct        stacks of several frames with call counts (mkprof cct):
 #              callgrind_annotate's inclusive costs and call counts, pprof's
@@ -44,9 +45,20 @@ check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; 
 for t in "$prof" "$stats" "$diff" "$mk"; do
     [ -x "$t" ] || { echo "FAIL $t is not built (make all $build/tests/mkprof)"; echo "dcpitools: 0 passed, 1 failed"; exit 1; }
 done
-for t in callgrind_annotate protoc; do
+for t in callgrind_annotate protoc go; do
     command -v $t >/dev/null || { echo "FAIL $t missing (make deps)"; echo "dcpitools: 0 passed, 1 failed"; exit 1; }
 done
+# Go's pprof, built once from Debian's sources (golang-github-google-pprof-dev)
+# into BUILD_DIR/go (about 15 s the first time)
+pprof=$build/go/pprof
+if [ ! -x "$pprof" ]; then
+    mkdir -p "$build/go"
+    if ! GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE=$(cd "$build/go" && pwd)/cache GOFLAGS= \
+            go build -o "$pprof" github.com/google/pprof >"$build/go/build.log" 2>&1; then
+        echo "FAIL cannot build pprof from /usr/share/gocode (make deps): $(tail -3 "$build/go/build.log")"
+        echo "dcpitools: 0 passed, 1 failed"; exit 1
+    fi
+fi
 
 # ---- helpers -----------------------------------------------------------------------------
 # cg_total FILE: callgrind_annotate's PROGRAM TOTALS line, the counts only ("49 3")
@@ -73,6 +85,13 @@ pp_sums() {
     awk '/^sample \{/ { i = 0 } /^  value:/ { s[i++] += $2; if (i > n) n = i }
          END { for (k = 0; k < n; k++) printf "%s%d", k ? " " : "", s[k]; print "" }' "$1"
 }
+# pp_top FILE EVENT: the total pprof -top reports for a sample type
+pp_top() {
+    "$pprof" -top -sample_index="$2" "$1" 2>/dev/null |
+        sed -nE 's/^Showing nodes accounting for .* of ([0-9]+)(samples)? total.*/\1/p'
+}
+# pp_cum FILE FUNCTION: a function's cumulative (inclusive) value in pprof -top -cum
+pp_cum() { "$pprof" -top -cum "$1" 2>/dev/null | awk -v f="$2" '$NF == f { print $4; exit }'; }
 folded_sum() { awk '{ s += $NF } END { print s + 0 }' "$1"; }
 # db_total DB EVENT: the event's total samples as hps-dcpiprof reports them
 db_total() { $prof "$1" 2>/dev/null | awk -v e="$2" '$1 == e && NF == 3 { print $2; exit }'; }
@@ -124,6 +143,10 @@ check "export: pprof sample types cycles and imiss, 3 samples, 3 locations, 2 fu
          -n "$(grep -x 'string_table: "cycles"' "$tmp/k.dec")" -a \
          -n "$(grep -x 'string_table: "imiss"' "$tmp/k.dec")" -a \
          -n "$(grep -x 'string_table: "bwt_forward"' "$tmp/k.dec")"
+check "export: Go's pprof reads the file: cycles total $(pp_top "$tmp/k.pprof" cycles), imiss $(pp_top "$tmp/k.pprof" imiss)" \
+    test "$(pp_top "$tmp/k.pprof" cycles)" = 49 -a "$(pp_top "$tmp/k.pprof" imiss)" = 3
+check "export: pprof -top: bwt_forward 42 samples" \
+    test -n "$("$pprof" -top "$tmp/k.pprof" 2>/dev/null | grep -E '^ *42samples .* bwt_forward$')"
 check "export: pprof locations carry the image offsets" \
     test -n "$(grep -x "  address: $((0x$fwd4))" "$tmp/k.dec")"
 printf 'bwt_forward 42\ncrc_update 7\n' >"$tmp/k.folded.want"
@@ -155,6 +178,8 @@ check "cct: call counts: parse -> lex 7x, main -> parse 2x, main -> eval 1x (unk
 pp_decode "$tmp/cct.pprof" >"$tmp/cct.dec" 2>&1
 check "cct: pprof decodes, values sum to 110 11, 4 samples" \
     test "$(pp_sums "$tmp/cct.dec")" = "110 11" -a "$(grep -c '^sample {' "$tmp/cct.dec")" = 4
+t="$(pp_cum "$tmp/cct.pprof" main) $(pp_cum "$tmp/cct.pprof" parse) $(pp_cum "$tmp/cct.pprof" lex) $(pp_cum "$tmp/cct.pprof" eval)"
+check "cct: Go's pprof -top -cum: main, parse, lex, eval inclusive '$t' = 110 70 50 30" test "$t" = "110 70 50 30"
 # the 3-frame sample lists lex's location first, then parse's, then main's
 deep=$(awk '/^sample \{/ { ids = "" } /^  location_id:/ { ids = ids " " $2 } /^  value: 50$/ { print ids; exit }' "$tmp/cct.dec")
 check "cct: pprof location ids leaf first ('$deep' = 6 4 1)" test "$deep" = " 6 4 1"
@@ -215,6 +240,8 @@ e2e() {   # NAME PROGRAM [hps-sim options...]
     pp_decode "$d.pprof" >"$d.dec" 2>&1
     t=$(pp_sums "$d.dec")
     check "e2e $name: pprof sample values '$t' = the database's ($c $i)" test "$t" = "$c $i"
+    t="$(pp_top "$d.pprof" cycles) $(pp_top "$d.pprof" imiss)"
+    check "e2e $name: Go's pprof totals '$t' = the database's ($c $i)" test "$t" = "$c $i"
     t=$(folded_sum "$d.folded")
     check "e2e $name: folded stacks sum to $t = $c" test "$t" = "$c"
     local images; images=$(ls -d "$d"/epoch-0001/*/ | wc -l)
