@@ -65,8 +65,10 @@ void export_add_stack(export_profile_t *p, const uint32_t *frames, size_t depth,
                       const uint64_t *values);
 /* The last frame's function was called `calls` times from the context
  * frames[0..depth-2] (callgrind's calls=; the other formats have no call
- * counts).  An edge with samples but no recorded count is written as
- * calls=1, the least a sampled stack proves, and the file says so. */
+ * counts).  callgrind writes one call per (caller, call-site position,
+ * callee), adding the counts of the stacks that share it; one with samples
+ * but no recorded count is written as calls=1, the least a sampled stack
+ * proves, and the file says so. */
 void export_add_calls(export_profile_t *p, const uint32_t *frames, size_t depth, uint64_t calls);
 
 /* Totals of an event over every stack (what the files' costs add up to). */
