@@ -2,7 +2,8 @@
  * hps-dcpiprof.c - read a DCPI profile database (hps-sim --dcpi DB) the
  * way dcpiprof and dcpilist did (SOSP'97 Figures 2 and 3):
  *
- *   hps-dcpiprof DB                 samples per image, every event
+ *   hps-dcpiprof DB                 samples per image, every event (DB may
+ *                                   also be one epoch, DB/epoch-NNNN)
  *   hps-dcpiprof -p DB [IMAGE...]   per procedure, for every image or the
  *                                   named ones (basename or path)
  *   hps-dcpiprof -l PROC DB [IMAGE] the procedure's instructions with their
@@ -319,7 +320,7 @@ int main(int argc, char **argv)
         if (*end || !epoch_n) die("--epoch: expected an epoch number, got '%s'", epoch_arg);
     }
     static db_t db;             /* static: still reachable when die() exits */
-    if (!profdb_load(dbdir, (unsigned)epoch_n, &db, err, sizeof err)) die("%s", err);
+    if (!profview_load(dbdir, (unsigned)epoch_n, &db, err, sizeof err)) die("%s", err);
     const char *epoch = db.dir;
     g_sort = -1;
     if (event_arg && (g_sort = pmu_event_by_name(event_arg)) < 0)

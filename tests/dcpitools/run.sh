@@ -207,6 +207,8 @@ $stats --epochs "$tmp/sE" >"$tmp/stE" 2>&1
 check "stats: --epochs: three epochs of one database give the same statistics" \
     test "$(grep -A9 '^Statistics' "$tmp/st" | tail -n +2 | awk '{ $NF = ""; print }')" = \
          "$(grep -A9 '^Statistics' "$tmp/stE" | tail -n +2 | awk '{ $NF = ""; print }')"
+check "stats: hps-dcpiprof reads one epoch given as DB/epoch-0002 (25 samples)" \
+    test "$(db_total "$tmp/sE/epoch-0002" cycles)" = 25
 $stats --sort samples "$tmp/s1" "$tmp/s2" "$tmp/s3" "$tmp/s3" >"$tmp/st4" 2>&1
 row=$(grep ' bwt_forward ' "$tmp/st4" | awk '{ print $2, $4, $5, $6 }')
 check "stats: four sets (10, 20, 30, 30): sum 90, N 4, mean 22.50, std-dev 9.57 ('$row')" \
