@@ -32,7 +32,7 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
            -Iinclude -Isim -Isim/cli -Isim/isa/rv64 -Isim/isa/alpha -Iproductions/runtime -MMD -MP
-LDLIBS  += -lelf -lopcodes-multiarch -lbfd-multiarch -linih -lreadline -lm
+LDLIBS  += -lelf -lopcodes-multiarch -lbfd-multiarch -linih -lreadline -lz -lm
 
 RV_CC      ?= riscv64-linux-gnu-gcc
 ALPHA_CC   ?= alpha-linux-gnu-gcc
@@ -43,7 +43,8 @@ DEBIAN_PKGS = gcc make libc6-dev pkg-config \
               gcc-alpha-linux-gnu libc6.1-dev-alpha-cross \
               libelf-dev binutils-multiarch-dev libreadline-dev libcmocka-dev \
               libinih-dev qemu-user python3-matplotlib python3-numpy \
-              clang libclang-rt-14-dev
+              clang libclang-rt-14-dev zlib1g-dev valgrind protobuf-compiler \
+              golang-go golang-github-google-pprof-dev
 
 SIM_SRCS  := $(wildcard sim/*.c sim/cli/*.c sim/isa/rv64/*.c sim/isa/alpha/*.c pipeline/*.c dise/*.c dcpi/*.c)
 MAIN_SRC  := sim/cli/main.c
@@ -99,6 +100,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_HELPER_OBJS) $(BUILD)/libhps.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(UNIT_HELPER_OBJS) $(BUILD)/libhps.a $(LDLIBS) -lcmocka
 
+# Programs the suites use that are neither tools nor unit tests: the
+# writer of profiles with known answers (tests/dcpitools/mkprof.c).
+TEST_PROGS := $(BUILD)/tests/mkprof
+$(BUILD)/tests/mkprof: tests/dcpitools/mkprof.c $(BUILD)/libhps.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libhps.a $(LDLIBS)
+
 deps:
 	@missing=""; for p in $(DEBIAN_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
@@ -121,7 +129,7 @@ include workloads/workloads.mk
 include tests/fuzz/fuzz.mk
 
 # ---- tests ----------------------------------------------------------------
-test: all $(UNIT_BINS) guests workloads
+test: all $(UNIT_BINS) $(TEST_PROGS) guests workloads
 	@tests/run_all.sh $(BUILD)
 
 unit-test: $(UNIT_BINS)

@@ -10,7 +10,7 @@
 # timing-model micro-benchmarks,
 # differential tests against qemu-riscv64 and qemu-alpha (static programs,
 # and dynamic ones through --sysroot), the workload checks, DISE/HPS and
-# DCPI profiling end to end, sweeps, the interactive shell, the pipeline
+# DCPI profiling end to end, the DCPI tools and profile exports, sweeps, the interactive shell, the pipeline
 # views and the
 # feature-combination matrix (every model x every feature, both ISAs).  Each
 # suite ends with "N passed, M failed"; this script adds them up and ends
@@ -77,6 +77,7 @@ run_suite diff-alpha-dyn    tests/diff/run.sh "$build" --variant=alpha-dyn
 run_suite diff-alpha-static tests/diff/run.sh "$build" --variant=alpha-static
 run_suite labs       tests/labs/run.sh "$build"
 run_suite dcpi       tests/dcpi/run.sh "$build"
+run_suite dcpitools  tests/dcpitools/run.sh "$build"
 run_suite analysis   tests/analysis/run.sh "$build"
 run_suite fuzz       tests/fuzz/run.sh "$build"
 run_suite timing     tests/timing/run.sh "$build"

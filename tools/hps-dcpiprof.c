@@ -2,11 +2,17 @@
  * hps-dcpiprof.c - read a DCPI profile database (hps-sim --dcpi DB) the
  * way dcpiprof and dcpilist did (SOSP'97 Figures 2 and 3):
  *
- *   hps-dcpiprof DB                 samples per image, every event
+ *   hps-dcpiprof DB                 samples per image, every event (DB may
+ *                                   also be one epoch, DB/epoch-NNNN)
  *   hps-dcpiprof -p DB [IMAGE...]   per procedure, for every image or the
  *                                   named ones (basename or path)
  *   hps-dcpiprof -l PROC DB [IMAGE] the procedure's instructions with their
  *                                   samples per event and disassembly
+ *   hps-dcpiprof --export FMT -o FILE [--per procedure] DB [IMAGE...]
+ *                                   the samples written for other tools:
+ *                                   callgrind, pprof (gzip profile.proto)
+ *                                   or folded stacks (of the --event,
+ *                                   also pprof's default)
  *   --epoch N      read epoch N instead of the newest
  *   --event E      sort by event E (default: the first column, cycles if
  *                  present)
@@ -25,7 +31,9 @@
 #include "disasm.h"
 #include "loader.h"
 #include "pmu.h"
+#include "export.h"
 #include "profdb.h"
+#include "profview.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -217,38 +225,91 @@ static void list(const db_t *db, const char *proc, char **names, int nnames)
     if (!found) die("no procedure '%s' in the profiled images", proc);
 }
 
+/* ---- export (include/export.h) ------------------------------------------------------ */
+
+typedef struct image_names {
+    char **names;
+    int n;
+} image_names_t;
+
+static bool image_selected(void *ctx, const profdb_image_t *im)
+{
+    const image_names_t *s = ctx;
+    return selected(im, s->names, s->n);
+}
+
+/* One-frame stacks per instruction (or procedure) of the selected images,
+ * written as fmt; folded stacks carry the sort event, which is also pprof's
+ * default sample type. */
+static void export_db(const db_t *db, export_format_t fmt, bool per_instruction,
+                      const char *out, char **names, int nnames)
+{
+    for (int k = 0; k < nnames; k++)
+        if (!profdb_find_image(db, names[k])) die("no image '%s' in %s", names[k], db->dir);
+    char err[4400];
+    int events[PROFDB_EVENTS];
+    size_t n_events = 0, folded = 0;
+    image_names_t sel = { names, nnames };
+    export_profile_t *x = profview_export(db, per_instruction, image_selected, &sel, events,
+                                          &n_events, err, sizeof err);
+    if (!x) die("%s", err);
+    for (size_t k = 0; k < n_events; k++)
+        if (events[k] == g_sort) folded = k;
+    bool ok = export_write(x, fmt, folded, out, err, sizeof err);
+    export_free(x);
+    if (!ok) die("%s", err);
+}
+
 /* ---- main ------------------------------------------------------------------------ */
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: hps-dcpiprof [-p | -l PROC] [--epoch N] [--event E] DB [IMAGE...]\n"
+                 "       hps-dcpiprof --export FORMAT -o FILE [--per instruction|procedure]\n"
+                 "                    [--epoch N] [--event E] DB [IMAGE...]\n"
                  "  (no option)  samples per image\n"
                  "  -p           samples per procedure\n"
                  "  -l PROC      the procedure's instructions with their samples\n"
+                 "  --export F   write the samples as callgrind, pprof or folded to -o FILE\n"
+                 "  --per P      export one entry per instruction (default) or procedure\n"
                  "  --epoch N    epoch N of the database (default: the newest)\n"
-                 "  --event E    sort by event E (cycles, insts, imiss, dmiss, branchmp)\n");
+                 "  --event E    sort by event E (cycles, insts, imiss, dmiss, branchmp);\n"
+                 "               the value of folded stacks, pprof's default sample type\n");
 }
 
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "epoch", required_argument, NULL, 'e' }, { "event", required_argument, NULL, 'v' },
+        { "export", required_argument, NULL, 'x' }, { "per", required_argument, NULL, 'P' },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
     };
     bool procs = false;
     const char *proc = NULL, *epoch_arg = NULL, *event_arg = NULL;
+    const char *export_arg = NULL, *out_arg = NULL, *per_arg = NULL;
     int ch;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "pl:", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "pl:o:", opts, NULL)) != -1) {
         switch (ch) {
         case 'p': procs = true; break;
         case 'l': proc = optarg; break;
         case 'e': epoch_arg = optarg; break;
         case 'v': event_arg = optarg; break;
+        case 'x': export_arg = optarg; break;
+        case 'o': out_arg = optarg; break;
+        case 'P': per_arg = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); die("bad option '%s'", argv[optind - 1]);
         }
     }
+    export_format_t fmt = EXPORT_CALLGRIND;
+    if (export_arg && !export_format_by_name(export_arg, &fmt))
+        die("--export: unknown format '%s' (expected callgrind, pprof or folded)", export_arg);
+    if (export_arg && !out_arg) die("--export %s needs -o FILE", export_arg);
+    if (!export_arg && (out_arg || per_arg)) die("%s is for --export", out_arg ? "-o" : "--per");
+    if (export_arg && (procs || proc)) die("--export does not combine with %s", procs ? "-p" : "-l");
+    if (per_arg && strcmp(per_arg, "instruction") && strcmp(per_arg, "procedure"))
+        die("--per: expected instruction or procedure, got '%s'", per_arg);
     if (optind >= argc) { usage(stderr); die("no database given"); }
     const char *dbdir = argv[optind];
     char err[512];
@@ -259,7 +320,7 @@ int main(int argc, char **argv)
         if (*end || !epoch_n) die("--epoch: expected an epoch number, got '%s'", epoch_arg);
     }
     static db_t db;             /* static: still reachable when die() exits */
-    if (!profdb_load(dbdir, (unsigned)epoch_n, &db, err, sizeof err)) die("%s", err);
+    if (!profview_load(dbdir, (unsigned)epoch_n, &db, err, sizeof err)) die("%s", err);
     const char *epoch = db.dir;
     g_sort = -1;
     if (event_arg && (g_sort = pmu_event_by_name(event_arg)) < 0)
@@ -268,6 +329,12 @@ int main(int argc, char **argv)
         if (db.events[e]) g_sort = e;
     if (g_sort < 0) die("%s: no profiles", epoch);
     if (!db.events[g_sort]) die("--event %s: no samples of it in %s", event_arg, epoch);
+    if (export_arg) {
+        export_db(&db, fmt, !per_arg || !strcmp(per_arg, "instruction"), out_arg,
+                  argv + optind + 1, argc - optind - 1);
+        profdb_unload(&db);
+        return 0;
+    }
     printf("Profile database %s\n\n", epoch);
     if (proc) {
         list(&db, proc, argv + optind + 1, argc - optind - 1);

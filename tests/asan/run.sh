@@ -6,8 +6,8 @@
 # (ASAN_OPTIONS=detect_leaks=1, UBSAN_OPTIONS=halt_on_error=1:
 # print_stacktrace=1): the unit tests and a representative subset of the
 # integration suites -- differential tests on both ISAs, a DISE/HPS run
-# and a DCPI run with both tools, the bad-input suite, the shell suite and
-# the signals suite.  The guest programs are BUILD_DIR's.  Every
+# and a DCPI run with both tools, the bad-input suite, the shell suite,
+# the signals suite and the DCPI tools and exports suite.  The guest programs are BUILD_DIR's.  Every
 # sanitizer report goes to a log file (log_path) and fails the suite it
 # came from, whatever that suite's own verdict.
 # Prints "PASS NAME: N passed" / "FAIL NAME: ..." per part and
@@ -26,7 +26,8 @@ units=$(for f in tests/unit/test_*.c; do b=${f#tests/unit/}; echo "$asan/tests/$
 mkdir -p "$asan"
 # shellcheck disable=SC2086
 if ! make --no-print-directory -j2 BUILD="$asan" CC="${ASAN_CC:-gcc} $san" \
-        "$asan/hps-sim" "$asan/hps-dcpiprof" "$asan/hps-dcpicalc" $units \
+        "$asan/hps-sim" "$asan/hps-dcpiprof" "$asan/hps-dcpicalc" "$asan/hps-dcpistats" \
+        "$asan/hps-dcpidiff" "$asan/tests/mkprof" $units \
         >"$asan/build.log" 2>&1; then
     echo "FAIL build: make BUILD=$asan (log: $asan/build.log)"
     tail -5 "$asan/build.log"
@@ -37,9 +38,11 @@ fi
 export ASAN_OPTIONS="detect_leaks=1:log_path=$work/san/report"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$work/san/report"
 export HPS_SIM=$PWD/$asan/hps-sim HPS_DCPIPROF=$PWD/$asan/hps-dcpiprof
-export HPS_DCPICALC=$PWD/$asan/hps-dcpicalc
+export HPS_DCPICALC=$PWD/$asan/hps-dcpicalc HPS_DCPISTATS=$PWD/$asan/hps-dcpistats
+export HPS_DCPIDIFF=$PWD/$asan/hps-dcpidiff HPS_MKPROF=$PWD/$asan/tests/mkprof
 case $asan in /*) HPS_SIM=$asan/hps-sim HPS_DCPIPROF=$asan/hps-dcpiprof
-                  HPS_DCPICALC=$asan/hps-dcpicalc ;; esac
+                  HPS_DCPICALC=$asan/hps-dcpicalc HPS_DCPISTATS=$asan/hps-dcpistats
+                  HPS_DCPIDIFF=$asan/hps-dcpidiff HPS_MKPROF=$asan/tests/mkprof ;; esac
 
 # part NAME COMMAND...: run one part; its checks count, and so does any
 # sanitizer report it left
@@ -95,5 +98,6 @@ part profiling   profiling
 part badinput    tests/badinput/run.sh "$asan"
 part shell       tests/shell/run.sh "$build"
 part signals     tests/signals/run.sh "$build"
+part dcpitools   tests/dcpitools/run.sh "$build"
 echo "asan: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

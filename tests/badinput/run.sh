@@ -278,7 +278,7 @@ check option-rate-too-sparse option 'rate.*sampleFreq = 998.*counter_bits = 8.*s
 check option-newline-quoted option "unknown event 'bogus\\\\nevent'" --config ev5 \
     --dcpi "$tmp/nl-db" --dcpi-events "$(printf 'bogus\nevent')" "$prog"
 
-# ---- the offline tools (hps-dcpiprof, hps-dcpicalc) ------------------------------
+# ---- the offline tools (hps-dcpiprof, hps-dcpicalc, hps-dcpistats, hps-dcpidiff) ------------------------------
 # tool_check NAME TOOL KEYWORD ARGS...: status 2, one line "TOOL: " naming
 # $want_file and matching KEYWORD.
 tool_check() {
@@ -305,6 +305,8 @@ tool_check() {
 tools_dir=${1:-build}
 prof=${HPS_DCPIPROF:-$tools_dir/hps-dcpiprof}
 calc=${HPS_DCPICALC:-$tools_dir/hps-dcpicalc}
+stats=${HPS_DCPISTATS:-$tools_dir/hps-dcpistats}
+diff=${HPS_DCPIDIFF:-$tools_dir/hps-dcpidiff}
 if [ ! -x "$prof" ] || [ ! -x "$calc" ] || [ ! -f "$tmp/static" ]; then
     skip tools "$prof, $calc or a RISC-V program missing"
 elif ! "$sim" --config ev5 --dcpi "$tmp/db" --dcpi-events cycles:200-220 --no-baseline \
@@ -336,6 +338,9 @@ else
         cp "$tmp/cycles.good" "$cyc"
         head -c 70 "$tmp/cycles.good" >"$cyc"
         tool_check profdb-truncated "$prof" 'truncated' "$tmp/db"
+        tool_check profdb-truncated-export "$prof" 'truncated' --export pprof -o "$tmp/x.pprof" "$tmp/db"
+        [ -x "$stats" ] && tool_check profdb-truncated-stats "$stats" 'truncated' "$tmp/db" "$tmp/db"
+        [ -x "$diff" ] && tool_check profdb-truncated-diff "$diff" 'truncated' "$tmp/db" "$tmp/db"
         cp "$tmp/cycles.good" "$cyc"
         patch "$cyc" 40 ff                                  # header total
         tool_check profdb-bad-total "$prof" 'header \(byte 40\)' "$tmp/db"

@@ -20,7 +20,8 @@
 #              model
 #   dcpi       a database holding every sample the driver took (but those
 #              outside every image or lost), as many as the report's
-#              counter interrupts, and the report; functional: refused
+#              counter interrupts, and the report; its exports
+#              (hps-dcpiprof --export) hold its samples; functional: refused
 #   acf+dcpi   both reports, the exhaustive profile still exact, the
 #              database has samples
 #   profiled   under --acf and --dcpi the program's statistics stay the
@@ -177,6 +178,36 @@ dcpi_db() {
     fi
     verdict "$1: the database holds the program's profile, $s cycles samples, $all in all (= dcpi.samples $taken - ${unk:-?} outside the images - ${lost:-?} lost)" "$r"
 }
+# dcpi_export WHAT DB: hps-dcpiprof --export of the database in each format
+# holds its samples: folded stacks sum to the cycles samples, the callgrind
+# and pprof files hold every event's (callgrind_annotate's totals, the
+# pprof sample values decoded by protoc; tests/dcpitools checks the
+# formats in depth)
+dcpi_export() {
+    local s r="" f t want
+    s=$(db_samples "$2")
+    want=$("$prof" "$2" 2>/dev/null | awk 'NF == 3 && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+-[0-9]+$/ { printf "%s%s", sep, $2; sep = " " }')
+    for f in folded callgrind pprof; do
+        "$prof" --export $f -o "$2.$f" "$2" 2>"$2.err" || { r="--export $f: $(first "$2.err")"; break; }
+    done
+    if [ -z "$r" ]; then
+        t=$(awk '{ s += $NF } END { print s + 0 }' "$2.folded")
+        [ "$t" = "$s" ] || r="folded stacks sum to $t, the database has $s cycles samples"
+    fi
+    if [ -z "$r" ]; then
+        t=$(callgrind_annotate --auto=no "$2.callgrind" 2>/dev/null | awk '/PROGRAM TOTALS/ {
+              for (i = 1; i < NF; i++) if ($i ~ /^[0-9,]+$/) { gsub(",", "", $i); printf "%s%s", sep, $i; sep = " " }; exit }')
+        [ "$t" = "$want" ] || r="callgrind_annotate totals '$t', the database '$want'"
+    fi
+    if [ -z "$r" ]; then
+        t=$(gzip -dc "$2.pprof" | protoc --proto_path=tests/dcpitools --decode=perftools.profiles.Profile \
+                tests/dcpitools/profile.proto 2>/dev/null |
+            awk '/^sample \{/ { i = 0 } /^  value:/ { v[i++] += $2; if (i > n) n = i }
+                 END { for (k = 0; k < n; k++) printf "%s%d", k ? " " : "", v[k] }')
+        [ "$t" = "$want" ] || r="pprof sample values '$t', the database '$want'"
+    fi
+    verdict "$1: --export folded, callgrind and pprof hold the database's samples ($want)" "$r"
+}
 # profiled_stats WHAT STATS: profiling leaves the program's statistics
 # alone (every timing-independent field of the functional run but
 # sim.runtimeInsts, the instructions profiling added, which are counted)
@@ -310,6 +341,7 @@ for isa in rv64 alpha-static; do
         else
             same_output "$L dcpi" "$c.dcpi"
             dcpi_db "$L dcpi" "$db" "$c.dcpi.stats" "$c.dcpi.err"
+            dcpi_export "$L dcpi" "$db"
             profiled_stats "$L dcpi" "$c.dcpi.stats"
             verdict "$L dcpi: the report on stderr, estimated cycles and accuracy" \
                 "$(grep -q '^==== hps-sim DCPI report' "$c.dcpi.err" && grep -q '^estimated program cycles:' "$c.dcpi.err" &&

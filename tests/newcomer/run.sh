@@ -57,8 +57,9 @@ if make -s -C "$root" BUILD="$build" install PREFIX="$tmp/inst" >"$tmp/install.l
     "$tmp/inst/bin/hps-sim" --help >"$tmp/inst-help.txt"
     check "anywhere: the installed --help names PREFIX/share/hps-sim" \
         grep -qx "  $tmp/inst/share/hps-sim" "$tmp/inst-help.txt"
-    check "anywhere: hps-dcpicalc and hps-dcpiprof are installed" \
-        test -x "$tmp/inst/bin/hps-dcpicalc" -a -x "$tmp/inst/bin/hps-dcpiprof"
+    check "anywhere: hps-dcpicalc, hps-dcpiprof, hps-dcpistats and hps-dcpidiff are installed" \
+        test -x "$tmp/inst/bin/hps-dcpicalc" -a -x "$tmp/inst/bin/hps-dcpiprof" -a \
+             -x "$tmp/inst/bin/hps-dcpistats" -a -x "$tmp/inst/bin/hps-dcpidiff"
     make -s -C "$root" BUILD="$build" uninstall PREFIX="$tmp/inst" >/dev/null 2>&1
     check "anywhere: make uninstall removes them" \
         test ! -e "$tmp/inst/bin/hps-sim" -a ! -e "$tmp/inst/share/hps-sim"
