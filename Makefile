@@ -81,6 +81,8 @@ $(SIM_BIN): $(MAIN_OBJ) $(ENGINE_OBJ) $(BUILD)/libhps.a
 
 $(BUILD)/%: $(BUILD)/tools/%.o $(BUILD)/libhps.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+# the tools' objects are kept (not intermediate), so a second make relinks nothing
+.SECONDARY: $(TOOL_SRCS:tools/%.c=$(BUILD)/tools/%.o)
 
 hps-sim: $(SIM_BIN)
 	cp $< $@
