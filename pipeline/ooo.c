@@ -574,20 +574,19 @@ static void note_replayed(ooo_t *o, const insn_t *in, uint64_t d,
 }
 
 /* A load that issued before the store it takes its data from had its
- * address (fwd, issued at i): the violation is found when the store's
+ * address (fwd): the violation is found when the store's
  * address is known; the load issues again ooo.replay_penalty cycles later
  * (on a free address unit) and the two join a store set.  Returns the new
  * issue cycle; *detected: when the violation was found. */
-static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entry_t *fwd,
-                       uint64_t i, why_t *why, uint64_t *detected)
+static uint64_t replay(ooo_t *o, const insn_t *in, const store_entry_t *fwd, why_t *why,
+                       uint64_t *detected)
 {
-    unsigned lat = t->p.lat[OC_LOAD];
     *detected = fwd->data_ready;
     o->violations++;
     store_sets_train(o, in->pc, fwd->pc);
     uint64_t again = calendar_find(&o->fu[FU_MEM], *detected + o->replay_penalty, 1);
     calendar_book(&o->fu[FU_MEM], again, 1);
-    o->replay_cycles += max2(again + lat, fwd->data_ready) - max2(i + lat, fwd->data_ready);
+    o->replay_cycles += again - *detected;     /* waiting, it would have issued at *detected */
     *why = (why_t){ STALL_DEP, fwd->pc, fwd->role };
     return again;
 }
@@ -613,7 +612,7 @@ static uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d
     }
     i = issue(t, o, in, d, front, NULL, predicted, why);
     uint64_t detected = 0, wrong_value_at = i + t->p.lat[OC_LOAD];
-    if (fwd && fwd->data_ready > i) i = replay(t, o, in, fwd, i, why, &detected);
+    if (fwd && fwd->data_ready > i) i = replay(o, in, fwd, why, &detected);
     if (is_store) note_store(t, o, in, i);
     note_replayed(o, in, d, wrong_value_at, detected);
     return i;
@@ -756,8 +755,8 @@ static void memdep_stats(const ooo_t *o, stats_t *s)
                   "Instructions replayed: the violating loads and the dependants that could "
                   "issue with their wrong values");
     stats_add_u64(s, "cpu.ooo.memdep.replayCycles", o->replay_cycles, "Cycle",
-                  "Cycles replays added to the violating loads' completion beyond a wait for "
-                  "the store");
+                  "Cycles the violating loads re-issued after their store had its address "
+                  "(ooo.replay_penalty and a busy address unit)");
     stats_add_u64(s, "cpu.ooo.memdep.ssitClears", o->ssit_clears, "Count",
                   "Periodic clearings of the store set ID table");
 }
