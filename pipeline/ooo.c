@@ -446,6 +446,14 @@ static const store_entry_t *forwarding_store(ooo_t *o, const insn_t *in, uint64_
     return s->word == addr >> 3 && s->graduated > d ? s : NULL;
 }
 
+/* The wait for the store a load takes its data from (NULL: none), in buf. */
+static inline const last_store_t *data_wait(const store_entry_t *fwd, last_store_t *buf)
+{
+    if (!fwd) return NULL;
+    *buf = (last_store_t){ fwd->data_ready, fwd->pc, fwd->role };
+    return buf;
+}
+
 /* Raise *ready to when the store `s` (NULL: none) has its address and
  * data, naming it in *why; returns the cycles added. */
 static inline uint64_t wait_for_store(uint64_t *ready, why_t *why, const last_store_t *s)
@@ -598,9 +606,8 @@ static uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d
     bool is_load = in->flags & IF_LOAD, is_store = in->flags & IF_STORE;
     uint64_t i;
     if (o->memdep == CFG_MEMDEP_CONSERVATIVE) {
-        last_store_t from = fwd ? (last_store_t){ fwd->data_ready, fwd->pc, fwd->role }
-                                : (last_store_t){ 0 };
-        i = issue(t, o, in, d, front, fwd ? &from : NULL, is_load ? &o->stores_known : NULL,
+        last_store_t from;
+        i = issue(t, o, in, d, front, data_wait(fwd, &from), is_load ? &o->stores_known : NULL,
                   why);
         if (is_store) note_store(t, o, in, i);
         return i;
@@ -713,9 +720,8 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
     const store_entry_t *fwd = forwarding_store(o, in, addr, d);
     uint64_t i;
     if (o->memdep == CFG_MEMDEP_ORACLE) {
-        last_store_t from = fwd ? (last_store_t){ fwd->data_ready, fwd->pc, fwd->role }
-                                : (last_store_t){ 0 };
-        i = issue(t, o, in, d, front, fwd ? &from : NULL, NULL, &issue_why);
+        last_store_t from;
+        i = issue(t, o, in, d, front, data_wait(fwd, &from), NULL, &issue_why);
     } else {
         i = memdep_issue(t, o, in, d, front, fwd, &issue_why);
     }
@@ -743,10 +749,12 @@ static void memdep_stats(const ooo_t *o, stats_t *s)
 {
     stats_add_u64(s, "cpu.ooo.memdep.loadsWaited", o->memdep_waits, "Count",
                   o->memdep == CFG_MEMDEP_CONSERVATIVE
-                      ? "Loads held back by an older store whose address was not yet known"
+                      ? "Loads held back by an older store whose address was not yet known, "
+                        "beyond the store they read from"
                       : "Loads held back by a store-set prediction (an older store of their set)");
     stats_add_u64(s, "cpu.ooo.memdep.waitCycles", o->memdep_wait_cycles, "Cycle",
-                  "Issue cycles those loads lost to the wait (beyond operands and dispatch)");
+                  "Issue cycles those loads lost to the wait beyond operands and dispatch, "
+                  "summed over the loads (they overlap: the sum may exceed cpu.cycles)");
     if (o->memdep != CFG_MEMDEP_STORE_SETS) return;
     stats_add_u64(s, "cpu.ooo.memdep.violations", o->violations, "Count",
                   "Memory-order violations: loads issued before an older store to their "
