@@ -253,9 +253,6 @@ struct ooo {
     calendar_t fu[FU_KINDS];
     /* memory */
     store_entry_t stores[STORE_TABLE];
-    last_store_t stores_known;  /* conservative: when every older store's address is known */
-    store_sets_t sets;
-    uint64_t replay_taint[REG_COUNT];   /* store_sets: see note_replayed() */
     /* graduation */
     uint64_t grad_cycle;
     unsigned grad_n;
@@ -265,6 +262,10 @@ struct ooo {
     uint64_t forwarded_loads, insts;
     uint64_t violations, replayed_insts, replay_cycles;
     uint64_t memdep_waits, memdep_wait_cycles, ssit_clears;
+    /* memory-dependence policies other than the oracle */
+    last_store_t stores_known;  /* conservative: when every older store's address is known */
+    store_sets_t sets;
+    uint64_t replay_taint[REG_COUNT];   /* store_sets: see note_replayed() */
 };
 
 void *ooo_new(const config_t *cfg)
@@ -446,14 +447,6 @@ static const store_entry_t *forwarding_store(ooo_t *o, const insn_t *in, uint64_
     return s->word == addr >> 3 && s->graduated > d ? s : NULL;
 }
 
-/* The wait for the store a load takes its data from (NULL: none), in buf. */
-static inline const last_store_t *data_wait(const store_entry_t *fwd, last_store_t *buf)
-{
-    if (!fwd) return NULL;
-    *buf = (last_store_t){ fwd->data_ready, fwd->pc, fwd->role };
-    return buf;
-}
-
 /* Raise *ready to when the store `s` (NULL: none) has its address and
  * data, naming it in *why; returns the cycles added. */
 static inline uint64_t wait_for_store(uint64_t *ready, why_t *why, const last_store_t *s)
@@ -468,8 +461,9 @@ static inline uint64_t wait_for_store(uint64_t *ready, why_t *why, const last_st
 /* I: the cycle it issues; *why: what it waited for last.  `fwd`: the
  * older store it takes its data from (oracle: waited for); `predicted`:
  * the store the memory-dependence policy makes it wait for (or NULL). */
-static uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d, why_t front,
-                      const last_store_t *fwd, const last_store_t *predicted, why_t *why)
+static inline __attribute__((always_inline))   /* inlined in time_ooo as before memdep */
+uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d, why_t front,
+               const store_entry_t *fwd, const last_store_t *predicted, why_t *why)
 {
     why_t dep;
     uint64_t ops = tm_operands_ready(t, in, &dep);
@@ -479,11 +473,16 @@ static uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d, why_t
         ready = ops;
         *why = dep;
     }
-    wait_for_store(&ready, why, fwd);
-    uint64_t waited = wait_for_store(&ready, why, predicted);
-    if (waited && (in->flags & IF_LOAD)) {
-        o->memdep_waits++;
-        o->memdep_wait_cycles += waited;
+    if (fwd && fwd->data_ready > ready) {
+        ready = fwd->data_ready;
+        *why = (why_t){ STALL_DEP, fwd->pc, fwd->role };
+    }
+    if (unlikely(predicted != NULL)) {
+        uint64_t waited = wait_for_store(&ready, why, predicted);
+        if (waited && (in->flags & IF_LOAD)) {
+            o->memdep_waits++;
+            o->memdep_wait_cycles += waited;
+        }
     }
     enum fu_kind k = fu_of(in);
     unsigned span = occupancy(t, o, in);
@@ -606,9 +605,7 @@ static uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d
     bool is_load = in->flags & IF_LOAD, is_store = in->flags & IF_STORE;
     uint64_t i;
     if (o->memdep == CFG_MEMDEP_CONSERVATIVE) {
-        last_store_t from;
-        i = issue(t, o, in, d, front, data_wait(fwd, &from), is_load ? &o->stores_known : NULL,
-                  why);
+        i = issue(t, o, in, d, front, fwd, is_load ? &o->stores_known : NULL, why);
         if (is_store) note_store(t, o, in, i);
         return i;
     }
@@ -718,13 +715,9 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
     uint64_t f = fetch(t, o, in, &front);
     uint64_t d = dispatch(o, in, f);
     const store_entry_t *fwd = forwarding_store(o, in, addr, d);
-    uint64_t i;
-    if (o->memdep == CFG_MEMDEP_ORACLE) {
-        last_store_t from;
-        i = issue(t, o, in, d, front, data_wait(fwd, &from), NULL, &issue_why);
-    } else {
-        i = memdep_issue(t, o, in, d, front, fwd, &issue_why);
-    }
+    uint64_t i = likely(o->memdep == CFG_MEMDEP_ORACLE)
+                     ? issue(t, o, in, d, front, fwd, NULL, &issue_why)
+                     : memdep_issue(t, o, in, d, front, fwd, &issue_why);
     uint64_t x = complete(t, o, in, addr, i, fwd, &exec_why, &rcause);
     tm_set_result(t, in, x, rcause);
     control(t, o, in, next_pc, f, x);
