@@ -53,11 +53,13 @@
  */
 #include "timing_model.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "dise_engine.h"
+#include "truth.h"
 #include "util.h"
 
 static const char *const ooo_stage_names[5] = { "F", "D", "I", "X", "G" };
@@ -266,6 +268,7 @@ struct ooo {
     last_store_t stores_known;  /* conservative: when every older store's address is known */
     store_sets_t sets;
     uint64_t replay_taint[REG_COUNT];   /* store_sets: see note_replayed() */
+    pair_table_t replay_at;     /* (load pc, 0) -> replay cycles */
 };
 
 void *ooo_new(const config_t *cfg)
@@ -322,6 +325,7 @@ void ooo_free(void *state)
     for (int k = 0; k < FU_KINDS; k++) free(o->fu[k].slot);
     free(o->sets.ssit);
     free(o->sets.lfst);
+    pair_table_free(&o->replay_at);
     free(o);
 }
 
@@ -594,6 +598,7 @@ static uint64_t replay(ooo_t *o, const insn_t *in, const store_entry_t *fwd, why
     uint64_t again = calendar_find(&o->fu[FU_MEM], *detected + o->replay_penalty, 1);
     calendar_book(&o->fu[FU_MEM], again, 1);
     o->replay_cycles += again - *detected;     /* waiting, it would have issued at *detected */
+    pair_table_add(&o->replay_at, in->pc, 0, again - *detected);
     *why = (why_t){ STALL_DEP, fwd->pc, fwd->role };
     return again;
 }
@@ -736,6 +741,23 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 
 /* ---- statistics ------------------------------------------------------------------------- */
 
+/* The loads that lost the most cycles to replays, most first (ties by
+ * pc): cpu.ooo.memdep.replayCyclesAt::PC. */
+#define REPLAY_TOP 8
+static void replay_stats(const ooo_t *o, stats_t *s)
+{
+    size_t n;
+    pair_count_t *pairs = pair_table_sorted(&o->replay_at, &n);
+    for (size_t k = 0; k < n && k < REPLAY_TOP; k++) {
+        char name[64], desc[128];
+        snprintf(name, sizeof name, "cpu.ooo.memdep.replayCyclesAt::%#" PRIx64, pairs[k].a);
+        snprintf(desc, sizeof desc, "Replay cycles of the load at %#" PRIx64
+                 " (the %d loads with the most are listed)", pairs[k].a, REPLAY_TOP);
+        stats_add_u64(s, name, pairs[k].count, "Cycle", desc);
+    }
+    free(pairs);
+}
+
 /* Statistics of ooo.memdep conservative and store_sets (the oracle has
  * neither waits nor violations, and writes none of them). */
 static void memdep_stats(const ooo_t *o, stats_t *s)
@@ -760,6 +782,7 @@ static void memdep_stats(const ooo_t *o, stats_t *s)
                   "(ooo.replay_penalty and a busy address unit)");
     stats_add_u64(s, "cpu.ooo.memdep.ssitClears", o->ssit_clears, "Count",
                   "Periodic clearings of the store set ID table");
+    replay_stats(o, s);
 }
 
 void ooo_stats(const void *state, uint64_t cycles, stats_t *s)

@@ -512,6 +512,13 @@ memdep_replays() {
         "ooo.replay_penalty $pen a load"
     counted "memdep replay" cpu.ooo.memdep.replayedInsts $(( 3 * (n2 - n1) )) \
         "3 a load: it, the multiply and the store after it"
+    if [ "$pen" -gt 0 ]; then      # the loop's load leads cpu.ooo.memdep.replayCyclesAt::PC
+        local top1 top2
+        top1=$(sed -n 's/^  "cpu.ooo.memdep.replayCyclesAt::[^"]*": {"value": \([0-9]*\),.*/\1/p' "$tmp/1.json" | head -1)
+        top2=$(sed -n 's/^  "cpu.ooo.memdep.replayCyclesAt::[^"]*": {"value": \([0-9]*\),.*/\1/p' "$tmp/2.json" | head -1)
+        result "$([ $(( ${top2:-0} - ${top1:-0} )) = $(( (n2 - n1) * pen )) ] && echo 1 || echo 0)" \
+            "$machine: memdep replay: the first replayCyclesAt::PC grew by $(( ${top2:-0} - ${top1:-0} )), expected $(( (n2 - n1) * pen )) = ooo.replay_penalty $pen a load"
+    fi
 }
 
 section_memdep() {

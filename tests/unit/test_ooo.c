@@ -213,6 +213,9 @@ static void test_ooo_memdep_violation(void **state)
     assert_int_equal(result_stat(&r, "cpu.ooo.memdep.violations"), 1);
     assert_int_equal(result_stat(&r, "cpu.ooo.memdep.replayedInsts"), 2);
     assert_int_equal(result_stat(&r, "cpu.ooo.memdep.replayCycles"), 4);
+    char at[64];
+    snprintf(at, sizeof at, "cpu.ooo.memdep.replayCyclesAt::%#x", CODE + 4 * LOAD);
+    assert_int_equal(result_stat(&r, at), 4);
     assert_int_equal(r.stall[LOAD][STALL_DEP], r.head[LOAD] - 1);
     assert_int_equal(r.culprit[LOAD], CODE + 4 * STORE);
 }
