@@ -42,6 +42,8 @@ enum { CFG_MODEL_LIST(CFG_MODEL_ENUM) CFG_MODEL_COUNT };
 #define CFG_MODEL_CHOICE(id, name) "|" name
 #define CFG_MODEL_CHOICES (CFG_MODEL_LIST(CFG_MODEL_CHOICE) + 1)
 enum { CFG_RESOLVE_ID, CFG_RESOLVE_EX, CFG_RESOLVE_MEM };
+/* ooo.memdep, in the order of its choices */
+enum { CFG_MEMDEP_CONSERVATIVE, CFG_MEMDEP_STORE_SETS, CFG_MEMDEP_ORACLE };
 
 typedef struct cfg_param {
     const char *key;

@@ -26,11 +26,23 @@
  * address queue as rings of the graduation cycles of the last N users;
  * functional units as a calendar of bookings per cycle).
  *
+ * Memory dependences (ooo.memdep; a store's address is known from the
+ * cycle after it issues, and "the same address" is the same 8-byte word):
+ *   oracle        a load waits only for an older store to its word, and
+ *                 takes its data from it while the store has not graduated;
+ *   conservative  a load also waits until every older store's address is
+ *                 known;
+ *   store_sets    a load issues when its operands are ready, unless the
+ *                 store-set predictor (Chrysos & Emer, ISCA 1998) names an
+ *                 older store it must wait for.  A load that issued before
+ *                 an older store to its word knew its address is a
+ *                 violation, found when the store's address is known: the
+ *                 load re-issues ooo.replay_penalty cycles later and takes
+ *                 the store's data, its dependants follow its new result,
+ *                 and the predictor puts the two in one store set.
+ *
  * Not modelled (pipeline/README.md): wrong-path instructions (fetch after a
- * mispredict waits, it does not pollute the caches); memory dependences
- * are known exactly (a load waits only for an older store to the same
- * 8-byte word, and takes its data from it while the store has not
- * graduated); the memory hierarchy serves requests in program order.
+ * mispredict waits, it does not pollute the caches).
  *
  * The head cycles of the ground truth are graduation gaps: G minus the
  * previous instruction's G (0 when they graduate together), and a stall is
@@ -41,11 +53,13 @@
  */
 #include "timing_model.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "dise_engine.h"
+#include "truth.h"
 #include "util.h"
 
 static const char *const ooo_stage_names[5] = { "F", "D", "I", "X", "G" };
@@ -201,10 +215,30 @@ typedef struct store_entry {
     uint8_t role;
 } store_entry_t;
 
+/* The store-set predictor: the store set ID table (SSIT, indexed by a
+ * hash of the pc; 0 = no set, else the ID + 1) and the last fetched store
+ * table (LFST, by ID: when the youngest store of the set fetched so far
+ * has its address and data, and which store it is). */
+typedef struct last_store {
+    uint64_t ready, pc;
+    uint8_t role;
+} last_store_t;
+
+typedef struct store_sets {
+    uint32_t *ssit;
+    unsigned ssit_bits;
+    last_store_t *lfst;
+    unsigned lfst_entries;
+    uint32_t next_id;           /* the next store set ID handed out */
+    uint64_t clear_interval, next_clear;
+} store_sets_t;
+
 struct ooo {
     /* parameters */
     unsigned fetch_width, dispatch_width, retire_width, frontend_depth, mispredict_penalty;
     bool mul_pipelined;
+    int memdep;                 /* CFG_MEMDEP_* */
+    unsigned replay_penalty;
     /* fetch */
     uint64_t fetch_cycle, fetch_line;
     unsigned fetch_n;
@@ -228,6 +262,13 @@ struct ooo {
     uint64_t dispatch_stall[DS_COUNT];
     uint64_t rob_occupancy, queue_occupancy;  /* sums of G - D, I - D */
     uint64_t forwarded_loads, insts;
+    uint64_t violations, replayed_insts, replay_cycles;
+    uint64_t memdep_waits, memdep_wait_cycles, ssit_clears;
+    /* memory-dependence policies other than the oracle */
+    last_store_t stores_known;  /* conservative: when every older store's address is known */
+    store_sets_t sets;
+    uint64_t replay_taint[REG_COUNT];   /* store_sets: see note_replayed() */
+    pair_table_t replay_at;     /* (load pc, 0) -> replay cycles */
 };
 
 void *ooo_new(const config_t *cfg)
@@ -255,6 +296,17 @@ void *ooo_new(const config_t *cfg)
     };
     for (int k = 0; k < FU_KINDS; k++) calendar_init(&o->fu[k], units[k]);
     for (unsigned k = 0; k < STORE_TABLE; k++) o->stores[k].word = ~0ull;
+    o->memdep = (int)cfg->ooo_memdep;
+    o->replay_penalty = (unsigned)cfg->ooo_replay_penalty;
+    if (o->memdep == CFG_MEMDEP_STORE_SETS) {
+        store_sets_t *ss = &o->sets;
+        while ((1ull << ss->ssit_bits) < cfg->ooo_ssit_entries) ss->ssit_bits++;
+        ss->ssit = xcalloc(1ull << ss->ssit_bits, sizeof *ss->ssit);
+        ss->lfst_entries = (unsigned)cfg->ooo_lfst_entries;
+        ss->lfst = xcalloc(ss->lfst_entries, sizeof *ss->lfst);
+        ss->clear_interval = cfg->ooo_ssit_clear_interval;
+        ss->next_clear = ss->clear_interval;
+    }
     return o;
 }
 
@@ -271,6 +323,9 @@ void ooo_free(void *state)
     free(o->queue[Q_FP].v);
     free(o->branches.v);
     for (int k = 0; k < FU_KINDS; k++) free(o->fu[k].slot);
+    free(o->sets.ssit);
+    free(o->sets.lfst);
+    pair_table_free(&o->replay_at);
     free(o);
 }
 
@@ -396,9 +451,23 @@ static const store_entry_t *forwarding_store(ooo_t *o, const insn_t *in, uint64_
     return s->word == addr >> 3 && s->graduated > d ? s : NULL;
 }
 
-/* I: the cycle it issues; *why: what it waited for last. */
-static uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d, why_t front,
-                      const store_entry_t *fwd, why_t *why)
+/* Raise *ready to when the store `s` (NULL: none) has its address and
+ * data, naming it in *why; returns the cycles added. */
+static inline uint64_t wait_for_store(uint64_t *ready, why_t *why, const last_store_t *s)
+{
+    if (!s || s->ready <= *ready) return 0;
+    uint64_t added = s->ready - *ready;
+    *ready = s->ready;
+    *why = (why_t){ STALL_DEP, s->pc, s->role };
+    return added;
+}
+
+/* I: the cycle it issues; *why: what it waited for last.  `fwd`: the
+ * older store it takes its data from (oracle: waited for); `predicted`:
+ * the store the memory-dependence policy makes it wait for (or NULL). */
+static inline __attribute__((always_inline))   /* inlined in time_ooo as before memdep */
+uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d, why_t front,
+               const store_entry_t *fwd, const last_store_t *predicted, why_t *why)
 {
     why_t dep;
     uint64_t ops = tm_operands_ready(t, in, &dep);
@@ -412,11 +481,149 @@ static uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d, why_t
         ready = fwd->data_ready;
         *why = (why_t){ STALL_DEP, fwd->pc, fwd->role };
     }
+    if (unlikely(predicted != NULL)) {
+        uint64_t waited = wait_for_store(&ready, why, predicted);
+        if (waited && (in->flags & IF_LOAD)) {
+            o->memdep_waits++;
+            o->memdep_wait_cycles += waited;
+        }
+    }
     enum fu_kind k = fu_of(in);
     unsigned span = occupancy(t, o, in);
     uint64_t i = calendar_find(&o->fu[k], ready, span);
     if (i > ready) *why = (why_t){ .cause = STALL_FU };
     calendar_book(&o->fu[k], i, span);
+    return i;
+}
+
+/* ---- memory dependences ----------------------------------------------------------------- */
+
+static inline uint32_t *ssit_entry(store_sets_t *ss, uint64_t pc)
+{
+    uint64_t h = pc * 0x9e3779b97f4a7c15ull;
+    return &ss->ssit[ss->ssit_bits ? h >> (64 - ss->ssit_bits) : 0];
+}
+
+/* Periodic clearing of the SSIT (stale sets stop serializing loads). */
+static void ssit_maybe_clear(ooo_t *o, uint64_t d)
+{
+    store_sets_t *ss = &o->sets;
+    if (!ss->clear_interval || d < ss->next_clear) return;
+    memset(ss->ssit, 0, sizeof *ss->ssit << ss->ssit_bits);
+    ss->next_clear = (d / ss->clear_interval + 1) * ss->clear_interval;
+    o->ssit_clears++;
+}
+
+/* The store the store-set predictor makes this load or store wait for:
+ * the last fetched store of its set, or NULL. */
+static const last_store_t *store_set_wait(ooo_t *o, const insn_t *in)
+{
+    uint32_t id = *ssit_entry(&o->sets, in->pc);
+    return id ? &o->sets.lfst[id - 1] : NULL;
+}
+
+/* A violation between a load and an older store: both join one store set
+ * (a new one if neither had a set; the smaller ID if both had one). */
+static void store_sets_train(ooo_t *o, uint64_t load_pc, uint64_t store_pc)
+{
+    store_sets_t *ss = &o->sets;
+    uint32_t *l = ssit_entry(ss, load_pc), *s = ssit_entry(ss, store_pc);
+    uint32_t id;
+    if (!*l && !*s) {
+        id = ss->next_id + 1;
+        ss->next_id = (ss->next_id + 1) % ss->lfst_entries;
+    } else if (!*l || !*s) {
+        id = *l ? *l : *s;
+    } else {
+        id = *l < *s ? *l : *s;
+    }
+    *l = *s = id;
+}
+
+/* Stores: record when its address is known for the loads after it. */
+static void note_store(timing_t *t, ooo_t *o, const insn_t *in, uint64_t i)
+{
+    last_store_t me = { i + 1, in->pc, t->cur_role };
+    if (o->memdep == CFG_MEMDEP_CONSERVATIVE) {
+        if (me.ready > o->stores_known.ready) o->stores_known = me;
+    } else if (o->memdep == CFG_MEMDEP_STORE_SETS) {
+        uint32_t id = *ssit_entry(&o->sets, in->pc);
+        if (id) o->sets.lfst[id - 1] = me;
+    }
+}
+
+/* The highest violation cycle among the source registers: a value that may
+ * have been computed from a replayed load's wrong data. */
+static uint64_t source_taint(const ooo_t *o, const insn_t *in)
+{
+    const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
+    uint64_t taint = 0;
+    for (int k = 0; k < 3; k++)
+        if (srcs[k] != REG_NONE) taint = max2(taint, o->replay_taint[srcs[k]]);
+    return taint;
+}
+
+/* Replayed instructions (store_sets): a violating load whose wrong value
+ * was out (first issue + lat.load_use) before the violation was detected
+ * at `detected` marks its result with that cycle; an instruction reading a
+ * marked value that was dispatched early enough to issue before it (D + 1
+ * < the mark) ran with the wrong value and replays too, passing the mark
+ * on.  `detected` is 0 for an instruction that did not violate. */
+static void note_replayed(ooo_t *o, const insn_t *in, uint64_t d,
+                          uint64_t wrong_value_at, uint64_t detected)
+{
+    uint64_t taint = source_taint(o, in);
+    bool dependant = taint > d + 1;
+    uint64_t mark = dependant ? taint : 0;
+    if (detected) {
+        o->replayed_insts++;
+        if (wrong_value_at < detected) mark = max2(mark, detected);
+    } else if (dependant) {
+        o->replayed_insts++;
+    }
+    if (in->rd != REG_NONE && in->rd != REG_SINK) o->replay_taint[in->rd] = mark;
+}
+
+/* A load that issued before the store it takes its data from had its
+ * address (fwd): the violation is found when the store's
+ * address is known; the load issues again ooo.replay_penalty cycles later
+ * (on a free address unit) and the two join a store set.  Returns the new
+ * issue cycle; *detected: when the violation was found. */
+static uint64_t replay(ooo_t *o, const insn_t *in, const store_entry_t *fwd, why_t *why,
+                       uint64_t *detected)
+{
+    *detected = fwd->data_ready;
+    o->violations++;
+    store_sets_train(o, in->pc, fwd->pc);
+    uint64_t again = calendar_find(&o->fu[FU_MEM], *detected + o->replay_penalty, 1);
+    calendar_book(&o->fu[FU_MEM], again, 1);
+    o->replay_cycles += again - *detected;     /* waiting, it would have issued at *detected */
+    pair_table_add(&o->replay_at, in->pc, 0, again - *detected);
+    *why = (why_t){ STALL_DEP, fwd->pc, fwd->role };
+    return again;
+}
+
+/* I under ooo.memdep = conservative or store_sets (issue() does oracle). */
+static uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d, why_t front,
+                             const store_entry_t *fwd, why_t *why)
+{
+    bool is_load = in->flags & IF_LOAD, is_store = in->flags & IF_STORE;
+    uint64_t i;
+    if (o->memdep == CFG_MEMDEP_CONSERVATIVE) {
+        i = issue(t, o, in, d, front, fwd, is_load ? &o->stores_known : NULL, why);
+        if (is_store) note_store(t, o, in, i);
+        return i;
+    }
+    const last_store_t *predicted = NULL;
+    if (is_load || is_store) {
+        ssit_maybe_clear(o, d);
+        predicted = store_set_wait(o, in);
+    }
+    i = issue(t, o, in, d, front, NULL, predicted, why);
+    uint64_t detected = 0, wrong_value_at = i + t->p.lat[OC_LOAD];
+    if (fwd && fwd->data_ready > i) i = replay(o, in, fwd, why, &detected);
+    if (is_store) note_store(t, o, in, i);
+    note_replayed(o, in, d, wrong_value_at, detected);
     return i;
 }
 
@@ -513,7 +720,9 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
     uint64_t f = fetch(t, o, in, &front);
     uint64_t d = dispatch(o, in, f);
     const store_entry_t *fwd = forwarding_store(o, in, addr, d);
-    uint64_t i = issue(t, o, in, d, front, fwd, &issue_why);
+    uint64_t i = likely(o->memdep == CFG_MEMDEP_ORACLE)
+                     ? issue(t, o, in, d, front, fwd, NULL, &issue_why)
+                     : memdep_issue(t, o, in, d, front, fwd, &issue_why);
     uint64_t x = complete(t, o, in, addr, i, fwd, &exec_why, &rcause);
     tm_set_result(t, in, x, rcause);
     control(t, o, in, next_pc, f, x);
@@ -532,6 +741,50 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 
 /* ---- statistics ------------------------------------------------------------------------- */
 
+/* The loads that lost the most cycles to replays, most first (ties by
+ * pc): cpu.ooo.memdep.replayCyclesAt::PC. */
+#define REPLAY_TOP 8
+static void replay_stats(const ooo_t *o, stats_t *s)
+{
+    size_t n;
+    pair_count_t *pairs = pair_table_sorted(&o->replay_at, &n);
+    for (size_t k = 0; k < n && k < REPLAY_TOP; k++) {
+        char name[64], desc[128];
+        snprintf(name, sizeof name, "cpu.ooo.memdep.replayCyclesAt::%#" PRIx64, pairs[k].a);
+        snprintf(desc, sizeof desc, "Replay cycles of the load at %#" PRIx64
+                 " (the %d loads with the most are listed)", pairs[k].a, REPLAY_TOP);
+        stats_add_u64(s, name, pairs[k].count, "Cycle", desc);
+    }
+    free(pairs);
+}
+
+/* Statistics of ooo.memdep conservative and store_sets (the oracle has
+ * neither waits nor violations, and writes none of them). */
+static void memdep_stats(const ooo_t *o, stats_t *s)
+{
+    stats_add_u64(s, "cpu.ooo.memdep.loadsWaited", o->memdep_waits, "Count",
+                  o->memdep == CFG_MEMDEP_CONSERVATIVE
+                      ? "Loads held back by an older store whose address was not yet known, "
+                        "beyond the store they read from"
+                      : "Loads held back by a store-set prediction (an older store of their set)");
+    stats_add_u64(s, "cpu.ooo.memdep.waitCycles", o->memdep_wait_cycles, "Cycle",
+                  "Issue cycles those loads lost to the wait beyond operands and dispatch, "
+                  "summed over the loads (they overlap: the sum may exceed cpu.cycles)");
+    if (o->memdep != CFG_MEMDEP_STORE_SETS) return;
+    stats_add_u64(s, "cpu.ooo.memdep.violations", o->violations, "Count",
+                  "Memory-order violations: loads issued before an older store to their "
+                  "8-byte word had its address; each replays the load once");
+    stats_add_u64(s, "cpu.ooo.memdep.replayedInsts", o->replayed_insts, "Count",
+                  "Instructions replayed: the violating loads and the dependants that could "
+                  "issue with their wrong values");
+    stats_add_u64(s, "cpu.ooo.memdep.replayCycles", o->replay_cycles, "Cycle",
+                  "Cycles the violating loads re-issued after their store had its address "
+                  "(ooo.replay_penalty and a busy address unit)");
+    stats_add_u64(s, "cpu.ooo.memdep.ssitClears", o->ssit_clears, "Count",
+                  "Periodic clearings of the store set ID table");
+    replay_stats(o, s);
+}
+
 void ooo_stats(const void *state, uint64_t cycles, stats_t *s)
 {
     const ooo_t *o = state;
@@ -549,4 +802,5 @@ void ooo_stats(const void *state, uint64_t cycles, stats_t *s)
                   "Average instructions waiting to issue (sum of I - D over cycles)");
     stats_add_u64(s, "cpu.ooo.forwardedLoads", o->forwarded_loads, "Count",
                   "Loads that took their data from an older store not yet graduated");
+    if (o->memdep != CFG_MEMDEP_ORACLE) memdep_stats(o, s);
 }

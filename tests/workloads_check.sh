@@ -10,15 +10,15 @@
 #            exactly what the rv64 build printed
 #   hps-sim  (only if $HPS_SIM, default ./hps-sim, exists) hps-sim PROG test
 #            gives the same stdout, stderr and exit status as the reference:
-#            hps-sim, hps-sim/inorder5, hps-sim/ev5, hps-sim/r10k
-#                            the rv64 build (functional core, the two
+#            hps-sim, hps-sim/inorder5, hps-sim/ev5, hps-sim/r10k,
+#            hps-sim/hps     the rv64 build (functional core, the two
 #                            in-order timing models and the out-of-order
-#                            one) vs qemu-riscv64
+#                            one on its two presets) vs qemu-riscv64
 #            hps-sim/rv64-dyn   the rv64-dyn build with --sysroot
 #                            /usr/riscv64-linux-gnu vs qemu-riscv64
 #            hps-sim/alpha-dyn  the alpha-dyn build with --sysroot
 #                            /usr/alpha-linux-gnu vs qemu-alpha -L
-#            hps-sim/alpha-static, .../inorder5, .../ev5, .../r10k
+#            hps-sim/alpha-static, .../inorder5, .../ev5, .../r10k, .../hps
 #                            the alpha-static build (functional and timing)
 #                            vs qemu-alpha -L on the alpha-dyn build
 #            and under a timing model no stall statistic (cache, TLB,
@@ -107,6 +107,7 @@ check_program() {
         check_sim "$name" hps-sim/inorder5 "$w.in5" "$w.rv" "$rv" --config inorder5
         check_sim "$name" hps-sim/ev5 "$w.ev5" "$w.rv" "$rv" --config ev5
         check_sim "$name" hps-sim/r10k "$w.r10k" "$w.rv" "$rv" --config r10k
+        check_sim "$name" hps-sim/hps "$w.hps" "$w.rv" "$rv" --config hps
         check_sim "$name" hps-sim/rv64-dyn "$w.rvd" "$w.rv" "$rvdyn/$name" --sysroot "$rv_root"
     fi
     if [ -x "$al" ]; then
@@ -116,6 +117,7 @@ check_program() {
         check_sim "$name" hps-sim/alpha-static/inorder5 "$w.ali" "$w.al" "$st" --config inorder5
         check_sim "$name" hps-sim/alpha-static/ev5 "$w.ale" "$w.al" "$st" --config ev5
         check_sim "$name" hps-sim/alpha-static/r10k "$w.alo" "$w.al" "$st" --config r10k
+        check_sim "$name" hps-sim/alpha-static/hps "$w.alh" "$w.al" "$st" --config hps
     fi
 }
 

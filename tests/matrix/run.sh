@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/matrix/run.sh BUILD_DIR - the feature-combination matrix: every
-# model {functional, inorder5, ev5, r10k} x every feature {--trace, --stats,
+# model {functional, inorder5, ev5, r10k, hps} x every feature {--trace, --stats,
 # --ground-truth, --pipeview, --acf, --dcpi, --acf + --dcpi, -d scripted},
 # on both ISAs (the rv64 and alpha-static builds of one small workload at
 # size test), each cell checked for REAL output, never empty or zero:
@@ -33,6 +33,10 @@
 #              says so on stderr and has sim.truncated 1 (0 otherwise),
 #              and with --acf the run and its baseline both stop after the
 #              same N program instructions
+#   memdep     r10k with each ooo.memdep policy prints the functional run's
+#              output; conservative and store_sets write their statistics
+#              (loads held back > 0), the oracle none; a bad policy or a
+#              store-set table that is no power of two is refused
 # No --max-insts outside the cut checks (the workload at size test takes
 # well under a second per run).  Prints "ok ..." / "FAIL ..." per check
 # and "matrix: N passed, M failed".
@@ -46,7 +50,7 @@ prof=$build/hps-dcpiprof
 [ -x "$prof" ] || prof=$(dirname "$sim")/hps-dcpiprof
 workload=${MATRIX_WORKLOAD:-gametree}
 wl=$build/workloads
-models="functional inorder5 ev5 r10k"
+models="functional inorder5 ev5 r10k hps"
 trace_limit=500
 view_count=200          # hps-sim's default --view-count
 cut=1000000             # --max-insts of the cut checks (the program runs ~17-20M)
@@ -427,6 +431,30 @@ for isa in rv64 alpha-static; do
         verdict "$L cut: with --acf, the exhaustive profile is still exact ($sa samples of $ev events${fev:+, functional $fev})" \
             "$( [ -n "$ev" ] && [ "$ev" != 0 ] && [ "$ev" = "$sa" ] || echo -n "samples ${sa:-missing} != events ${ev:-missing}; "
                 [ "$ev" = "${fev:-}" ] || echo "events ${ev:-missing}, functional ${fev:-missing}")"
+    done
+
+    # ---- ooo.memdep on r10k ----------------------------------------------------------------
+    for md in oracle conservative store_sets; do
+        c=$d/memdep.$md; L="$isa r10k ooo.memdep=$md"
+        run "$c" --config r10k --set ooo.memdep=$md --stats "$c.stats.txt" "$prog" test
+        same_output "$L" "$c"
+        w=$(st cpu.ooo.memdep.loadsWaited "$c.stats.txt")
+        if [ $md = oracle ]; then
+            verdict "$L: no cpu.ooo.memdep statistics" \
+                "$(! grep -q '^cpu\.ooo\.memdep\.' "$c.stats.txt" || grep -m1 '^cpu\.ooo\.memdep\.' "$c.stats.txt")"
+        else
+            verdict "$L: cpu.ooo.memdep.loadsWaited ${w:-missing} > 0" \
+                "$( [ -n "$w" ] && [ "$w" -gt 0 ] || echo "loads held back: ${w:-missing}")"
+        fi
+        if [ $md = store_sets ]; then
+            v=$(st cpu.ooo.memdep.violations "$c.stats.txt"); ri=$(st cpu.ooo.memdep.replayedInsts "$c.stats.txt")
+            verdict "$L: violations ${v:-missing}, replayed instructions ${ri:-missing} >= violations" \
+                "$( [ -n "$v" ] && [ -n "$ri" ] && [ "$ri" -ge "$v" ] || echo "statistics missing or inconsistent")"
+        fi
+    done
+    for bad_set in ooo.memdep=speculative ooo.ssit_entries=1000; do
+        run "$d/memdep.bad" --config r10k --set $bad_set "$prog" test
+        refused "$isa r10k --set $bad_set" "$d/memdep.bad"
     done
 done
 

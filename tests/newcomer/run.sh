@@ -44,7 +44,7 @@ check "anywhere: --acf productions/hot_call_pair.acf from another directory" \
     grep -q "call pair" "$tmp/elsewhere/r2.txt"
 ( cd "$tmp/elsewhere" && "$sim" --config no_such_preset "$sort" >/dev/null 2>err.txt ); rc=$?
 check "anywhere: a missing preset names where it looked and the presets there (status $rc)" \
-    grep -q "no preset 'no_such_preset' in $root/configs.*presets: ev5, inorder5, r10k" \
+    grep -q "no preset 'no_such_preset' in $root/configs.*presets: ev5, hps, inorder5, r10k" \
     "$tmp/elsewhere/err.txt"
 "$sim" --help >"$tmp/help.txt"
 check "anywhere: --help lists the data roots" grep -qx "  $root" "$tmp/help.txt"

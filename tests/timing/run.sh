@@ -439,6 +439,102 @@ section_ooo() {
     done
 }
 
+# ---- memory-dependence policies (ooo.memdep) ---------------------------------------------
+# memdep N ALIAS: a multiply M = lat.int_mul gives the store its address; the
+# load (address known early) feeds the next multiply.  Its store's address
+# is known the cycle after the store issues (M after the multiply), and a
+# load on an L1 hit delivers R = max(l1d.hit_latency, lat.load_use) after
+# it issues (lat.load_use when it takes the store's data).
+
+# stat TAG NAME: a statistic of run TAG (0 when the run does not write it)
+stat() {
+    local v
+    v=$(sed -n "s/^  \"$2\": {\"value\": \([0-9]*\),.*/\1/p" "$tmp/$1.json")
+    echo "${v:-0}"
+}
+
+# counted NAME STAT WANT WHY: STAT of the N2 run minus that of the N1 run of
+# the last measure is WANT, exactly
+counted() {
+    local got=$(( $(stat 2 "$2") - $(stat 1 "$2") ))
+    result "$([ "$got" = "$3" ] && echo 1 || echo 0)" \
+        "$machine: $1: $2 grew by $got over $((n2 - n1)) iterations, expected $3 = $4"
+}
+
+memdep_checks() {
+    local m l r v0 v1
+    m=$(p lat.int_mul); l=$(p lat.load_use); r=$(max "$(p l1d.hit_latency)" "$l")
+    case $(p ooo.memdep) in
+    oracle)
+        measure "memdep alias" $((m + 1 + l)) \
+            "lat.int_mul $m + 1 (the store's address) + lat.load_use $l (its data)" memdep 1000 2000 1
+        measure "memdep no alias" "$m" "lat.int_mul $m: the load never waits" memdep 1000 2000 0
+        ;;
+    conservative)
+        measure "memdep alias" $((m + 1 + l)) \
+            "lat.int_mul $m + 1 (the store's address) + lat.load_use $l (its data)" memdep 1000 2000 1
+        measure "memdep no alias" $((m + 1 + r)) \
+            "lat.int_mul $m + 1 (waits for the store's address) + R $r (the oracle's $m + 1 + R)" \
+            memdep 1000 2000 0
+        counted "memdep no alias" cpu.ooo.memdep.loadsWaited $((n2 - n1)) "every load"
+        ;;
+    store_sets)
+        measure "memdep alias" $((m + 1 + l)) \
+            "lat.int_mul $m + 1 + lat.load_use $l: after one violation the load waits for its store set" \
+            memdep 1000 2000 1
+        counted "memdep alias" cpu.ooo.memdep.violations 0 "none after the first"
+        counted "memdep alias" cpu.ooo.memdep.loadsWaited $((n2 - n1)) "every load"
+        if v0=$(run 0 memdep 0 1) && v1=$(run 1 memdep 1 1); then
+            v0=$(( $(stat 1 cpu.ooo.memdep.violations) - $(stat 0 cpu.ooo.memdep.violations) ))
+            result "$([ "$v0" = 1 ] && echo 1 || echo 0)" \
+                "$machine: memdep alias: the loop's first iteration violates: $v0 violation(s) more than no loop, expected 1"
+        else
+            result 0 "$machine: memdep alias N=0/1: $v0 ${v1:-}"
+        fi
+        measure "memdep no alias" "$m" "lat.int_mul $m: the load never waits nor violates" \
+            memdep 1000 2000 0
+        counted "memdep no alias" cpu.ooo.memdep.violations 0 "no violation"
+        ;;
+    esac
+}
+
+# The predictor cleared before every load and store cannot learn: every
+# load violates and re-issues ooo.replay_penalty after its store's address
+# is known; the replay re-runs the load, the next multiply (its value) and
+# the next store (the multiply's address).
+memdep_replays() {
+    local m l pen
+    m=$(p lat.int_mul); l=$(p lat.load_use); pen=$(p ooo.replay_penalty)
+    measure "memdep replay" $((m + 1 + pen + l)) \
+        "lat.int_mul $m + 1 + ooo.replay_penalty $pen + lat.load_use $l" memdep 1000 2000 1
+    counted "memdep replay" cpu.ooo.memdep.violations $((n2 - n1)) "one a load"
+    counted "memdep replay" cpu.ooo.memdep.replayCycles $(( (n2 - n1) * pen )) \
+        "ooo.replay_penalty $pen a load"
+    counted "memdep replay" cpu.ooo.memdep.replayedInsts $(( 3 * (n2 - n1) )) \
+        "3 a load: it, the multiply and the store after it"
+    if [ "$pen" -gt 0 ]; then      # the loop's load leads cpu.ooo.memdep.replayCyclesAt::PC
+        local top1 top2
+        top1=$(sed -n 's/^  "cpu.ooo.memdep.replayCyclesAt::[^"]*": {"value": \([0-9]*\),.*/\1/p' "$tmp/1.json" | head -1)
+        top2=$(sed -n 's/^  "cpu.ooo.memdep.replayCyclesAt::[^"]*": {"value": \([0-9]*\),.*/\1/p' "$tmp/2.json" | head -1)
+        result "$([ $(( ${top2:-0} - ${top1:-0} )) = $(( (n2 - n1) * pen )) ] && echo 1 || echo 0)" \
+            "$machine: memdep replay: the first replayCyclesAt::PC grew by $(( ${top2:-0} - ${top1:-0} )), expected $(( (n2 - n1) * pen )) = ooo.replay_penalty $pen a load"
+    fi
+}
+
+section_memdep() {
+    local cfg md pen
+    for cfg in r10k hps; do
+        for md in oracle conservative store_sets; do
+            use $cfg ooo.memdep=$md; memdep_checks
+        done
+    done
+    use hps lat.int_mul=6; memdep_checks
+    use r10k ooo.memdep=conservative lat.load_use=3; memdep_checks
+    for pen in 0 2 5; do
+        use hps ooo.ssit_clear_interval=1 ooo.replay_penalty=$pen; memdep_replays
+    done
+}
+
 if [ ! -x "${sim%% *}" ] && ! command -v "$sim" >/dev/null 2>&1; then
     echo "FAIL setup: simulator $sim not built"
     echo "timing: 0 passed, 1 failed"
@@ -447,5 +543,6 @@ fi
 section_inorder5
 section_ev5
 section_ooo
+section_memdep
 echo "timing: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -245,7 +245,7 @@ static void test_missing_files(void **state)
     config_defaults(&cfg);
     assert_false(config_load(&cfg, "nosuch", err, sizeof err));
     assert_non_null(strstr(err, "--config: no preset 'nosuch' in "));
-    assert_non_null(strstr(err, "(presets: ev5, inorder5"));
+    assert_non_null(strstr(err, "(presets: ev5, hps, inorder5"));
     assert_false(config_load(&cfg, "/nonexistent/x.ini", err, sizeof err));
     assert_string_equal(err, "cannot open '/nonexistent/x.ini': No such file or directory");
     assert_false(config_load(&cfg, "", err, sizeof err));

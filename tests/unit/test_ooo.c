@@ -7,6 +7,8 @@
  * multiplies, memory-level parallelism against dependent misses, the active
  * list bounding how far execution runs ahead of a miss, queue and branch
  * stack limits, the mispredict refetch distance, store-to-load forwarding,
+ * the memory-dependence policies (a violation and its replay under store
+ * sets, a conservative wait for an unrelated store),
  * serializing instructions, stall causes and culprits at graduation, and
  * that the head cycles add up to the cycle count.
  */
@@ -174,6 +176,69 @@ static void test_ooo_store_to_load_forwarding(void **state)
     assert_int_equal(r.stall[BODY + 2][STALL_DCACHE], 0);
 }
 
+/* ---- memory dependences (ooo.memdep) -------------------------------------------------------- */
+
+/* A store whose address comes from a 10-cycle multiply, then a load (its
+ * address known at once) of the word at DATA + load_off and an add of the
+ * loaded value.  The store writes DATA + 8. */
+static void memdep_prog(prog_t *p, int32_t load_off)
+{
+    prog_start(p);
+    emit(p, ADDI(A2, ZERO, 1));
+    emit(p, MUL(T1, A0, A2));           /* T1 = DATA, 10 cycles late */
+    emit(p, SD(A1, T1, 8));
+    emit(p, LD(T0, A0, load_off));
+    emit(p, ADD(T2, T0, T0));
+}
+
+/* Aliasing: the oracle and the conservative policy hold the load until the
+ * store has its address; store sets let it go, it violates, re-issues
+ * ooo.replay_penalty after the store resolved (so the run is exactly that
+ * much longer), and the load and the add replay.  The load's wait is
+ * charged to the store. */
+static void test_ooo_memdep_violation(void **state)
+{
+    prog_t p;
+    memdep_prog(&p, 8);
+    enum { STORE = BODY + 2, LOAD = BODY + 3 };
+    const char *oracle[] = { "ooo.memdep=oracle", NULL };
+    const char *conservative[] = { "ooo.memdep=conservative", NULL };
+    const char *sets[] = { "ooo.memdep=store_sets", "ooo.replay_penalty=4", NULL };
+    result_t r;
+    uint64_t exact = cycles_of(&p, oracle, &r);
+    assert_int_equal(cycles_of(&p, conservative, &r), exact);
+    /* it waited for the store it reads from, not beyond: not counted */
+    assert_int_equal(result_stat(&r, "cpu.ooo.memdep.loadsWaited"), 0);
+    assert_int_equal(cycles_of(&p, sets, &r), exact + 4);
+    assert_int_equal(result_stat(&r, "cpu.ooo.memdep.violations"), 1);
+    assert_int_equal(result_stat(&r, "cpu.ooo.memdep.replayedInsts"), 2);
+    assert_int_equal(result_stat(&r, "cpu.ooo.memdep.replayCycles"), 4);
+    char at[64];
+    snprintf(at, sizeof at, "cpu.ooo.memdep.replayCyclesAt::%#x", CODE + 4 * LOAD);
+    assert_int_equal(result_stat(&r, at), 4);
+    assert_int_equal(r.stall[LOAD][STALL_DEP], r.head[LOAD] - 1);
+    assert_int_equal(r.culprit[LOAD], CODE + 4 * STORE);
+}
+
+/* No aliasing: only the conservative policy holds the load (it waits for
+ * the store's address, and the run ends later); store sets do not violate
+ * and time the program as the oracle does. */
+static void test_ooo_memdep_independent(void **state)
+{
+    prog_t p;
+    memdep_prog(&p, 16);
+    const char *oracle[] = { "ooo.memdep=oracle", NULL };
+    const char *conservative[] = { "ooo.memdep=conservative", NULL };
+    const char *sets[] = { "ooo.memdep=store_sets", NULL };
+    result_t r;
+    uint64_t exact = cycles_of(&p, oracle, &r);
+    assert_true(cycles_of(&p, conservative, &r) > exact);
+    assert_int_equal(result_stat(&r, "cpu.ooo.memdep.loadsWaited"), 1);
+    assert_int_equal(cycles_of(&p, sets, &r), exact);
+    assert_int_equal(result_stat(&r, "cpu.ooo.memdep.violations"), 0);
+    assert_int_equal(result_stat(&r, "cpu.ooo.memdep.loadsWaited"), 0);
+}
+
 /* ---- the front end ------------------------------------------------------------------------- */
 
 /* A taken branch predicted not taken: the target is fetched once the
@@ -272,6 +337,8 @@ int main(void)
         cmocka_unit_test(test_ooo_memory_level_parallelism),
         cmocka_unit_test(test_ooo_active_list_bounds_run_ahead),
         cmocka_unit_test(test_ooo_store_to_load_forwarding),
+        cmocka_unit_test(test_ooo_memdep_violation),
+        cmocka_unit_test(test_ooo_memdep_independent),
         cmocka_unit_test(test_ooo_mispredict),
         cmocka_unit_test(test_ooo_branch_stack),
         cmocka_unit_test(test_ooo_queue_full),
