@@ -46,12 +46,14 @@ typedef struct synth {
     uint64_t count[NLOOP];
     uint64_t extra[NLOOP];              /* dynamic stall cycles per execution */
     bool drop[NLOOP];                   /* no samples at all */
+    uint64_t imiss[NLOOP];              /* IMISS samples */
 } synth_t;
 
 static uint64_t synth_samples(void *ctx, int event, uint64_t addr)
 {
     const synth_t *s = ctx;
     size_t k = (addr - BASE) / 4;
+    if (event == PMU_IMISS && k < NLOOP) return s->imiss[k];
     if (event != PMU_CYCLES || k >= NLOOP || s->drop[k]) return 0;
     return s->count[k] * (s->sched[k].head + s->extra[k]);       /* period 1 */
 }
@@ -149,6 +151,33 @@ static void test_out_of_order_refused(void **state)
     assert_non_null(strstr(err, "in-order"));
 }
 
+/* The loop's head (the load) stalls 20 cycles more each time: a block
+ * entered by a branch, so a misprediction is a culprit; an I-cache miss
+ * only with IMISS samples on it when IMISS was collected; an operand that
+ * is not loaded rules out the D-cache. */
+static void test_culprits_from_imiss(void **state)
+{
+    config_t cfg = preset("ev5");
+    dcpicalc_t dc;
+    synth_t s;
+    char err[256];
+    setup_synth(&s, &cfg, &dc);
+    s.extra[1] = 20;
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
+    assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
+                                    sizeof loop, synth_samples, &s, collected, err, sizeof err));
+    assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 20.0, 0.5);
+    assert_true(dc.insn[1].culprits & 1u << STALL_MISPREDICT);
+    assert_false(dc.insn[1].culprits & 1u << STALL_ICACHE);
+    assert_false(dc.insn[1].culprits & 1u << STALL_DCACHE);
+    dcpicalc_free(&dc);
+    s.imiss[1] = 7;
+    assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
+                                    sizeof loop, synth_samples, &s, collected, err, sizeof err));
+    assert_true(dc.insn[1].culprits & 1u << STALL_ICACHE);
+    dcpicalc_free(&dc);
+}
+
 /* memset's inner loop: sd x 8, addi, bne back. */
 static void test_store_loop_schedule_is_static(void **state)
 {
@@ -193,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_dynamic_stall_and_culprit),
         cmocka_unit_test(test_propagation),
         cmocka_unit_test(test_out_of_order_refused),
+        cmocka_unit_test(test_culprits_from_imiss),
         cmocka_unit_test(test_store_loop_schedule_is_static),
         cmocka_unit_test(test_load_use_is_the_latency),
     };
