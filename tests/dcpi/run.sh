@@ -174,6 +174,11 @@ SRC
         grep -qE '^ +[1-9][0-9]* +[0-9]+ +[0-9.]+  +[0-9a-f]+ ' "$tmp/dl.out"
     $build/hps-dcpilist "$tmp/dl" no_such_procedure >/dev/null 2>"$tmp/err"; rc=$?
     check "dcpilist: an unknown procedure is status 2 ($rc) with a message" test $rc = 2 -a -s "$tmp/err"
+    $build/hps-dcpilist "$tmp/no_such_db" main >/dev/null 2>"$tmp/err"; rc=$?
+    check "dcpilist: a missing database is status 2 ($rc), one line" \
+        test $rc = 2 -a "$(wc -l <"$tmp/err")" = 1
+    $build/hps-dcpilist --bogus "$tmp/dl" main >/dev/null 2>"$tmp/err"; rc=$?
+    check "dcpilist: a bad option is status 2 ($rc)" test $rc = 2 -a -n "$(grep bogus "$tmp/err")"
 fi
 $calc "$tmp/anrv64" no_such_procedure >/dev/null 2>&1; rc=$?
 check "analysis: an unknown procedure is status 2 ($rc)" test $rc = 2
