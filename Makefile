@@ -32,7 +32,7 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
            -Iinclude -Isim -Isim/cli -Isim/isa/rv64 -Isim/isa/alpha -Iproductions/runtime -MMD -MP
-LDLIBS  += -lelf -lopcodes-multiarch -lbfd-multiarch -linih -lreadline -lz -lm
+LDLIBS  += -lelf -ldw -lopcodes-multiarch -lbfd-multiarch -linih -lreadline -lz -lm
 
 RV_CC      ?= riscv64-linux-gnu-gcc
 ALPHA_CC   ?= alpha-linux-gnu-gcc
@@ -42,7 +42,7 @@ DEBIAN_PKGS = gcc make libc6-dev pkg-config \
               gcc-riscv64-linux-gnu libc6-dev-riscv64-cross \
               gcc-alpha-linux-gnu libc6.1-dev-alpha-cross \
               libelf-dev binutils-multiarch-dev libreadline-dev libcmocka-dev \
-              libinih-dev qemu-user python3-matplotlib python3-numpy \
+              libinih-dev libdw-dev qemu-user python3-matplotlib python3-numpy \
               clang libclang-rt-14-dev zlib1g-dev valgrind protobuf-compiler \
               golang-go golang-github-google-pprof-dev
 

@@ -21,7 +21,7 @@ enum {
     SMALL_CLASS = 100,          /* fewer samples: sum(S) / sum(M)            */
     MIN_CLUSTER_SAMPLES = 16,   /* a cluster must rest on at least these     */
 };
-#define CLUSTER_SPREAD 1.5      /* max ratio <= 1.5 x min ratio in a cluster */
+#define CLUSTER_SPREAD 1.2
 
 /* ---- issue points and clusters --------------------------------------------------- */
 
@@ -42,7 +42,8 @@ static double estimate_class(point_t *pts, size_t n, uint64_t s_sum, uint64_t m_
         return (double)s_sum / (double)m_sum;
     }
     qsort(pts, n, sizeof *pts, by_ratio);
-    size_t need = (n + 3) / 4;
+    size_t need = (n + 3) / 4, best_n = 0;
+    uint64_t best_s = 0, best_m = 0;
     for (size_t first = 0; first < n; first++) {
         double limit = pts[first].ratio * CLUSTER_SPREAD;
         size_t last = first;
@@ -52,9 +53,14 @@ static double estimate_class(point_t *pts, size_t n, uint64_t s_sum, uint64_t m_
             m += pts[last].m;
             last++;
         }
-        if (last - first < need || s < MIN_CLUSTER_SAMPLES) continue;
-        *conf = last - first >= 3 && s_sum >= 400 ? CONF_HIGH : CONF_MEDIUM;
-        return (double)s / (double)m;
+        if (last - first < need || s < MIN_CLUSTER_SAMPLES || last - first <= best_n) continue;
+        best_n = last - first;                   /* the densest window, lowest first */
+        best_s = s;
+        best_m = m;
+    }
+    if (best_n) {
+        *conf = best_n >= 3 && s_sum >= 400 ? CONF_HIGH : CONF_MEDIUM;
+        return (double)best_s / (double)best_m;
     }
     *conf = CONF_LOW;                            /* no tight cluster: all of it */
     return (double)s_sum / (double)m_sum;
@@ -134,6 +140,34 @@ static void propagate(dcpicalc_t *dc)
     }
 }
 
+/* A class resting on few issue points takes any dynamic stall of theirs as
+ * frequency: an over-estimate.  Where the flow constraints among the
+ * high-confidence classes alone determine such a class at a lower value,
+ * that value is taken (confidence "propagated"). */
+static void refine_by_flow(dcpicalc_t *dc)
+{
+    size_t nc = (size_t)dc->cfg.nclasses;
+    double *own = xcalloc(nc ? nc : 1, sizeof *own);
+    int *conf = xcalloc(nc ? nc : 1, sizeof *conf);
+    memcpy(own, dc->class_freq, nc * sizeof *own);
+    memcpy(conf, dc->class_conf, nc * sizeof *conf);
+    for (size_t c = 0; c < nc; c++)
+        if (conf[c] != CONF_HIGH) dc->class_freq[c] = -1;
+    propagate(dc);
+    for (size_t c = 0; c < nc; c++) {
+        double derived = dc->class_freq[c];
+        bool weak = conf[c] == CONF_LOW || conf[c] == CONF_MEDIUM;
+        if (weak && derived >= 0 && derived < own[c]) {
+            own[c] = derived;
+            conf[c] = CONF_PROPAGATED;
+        }
+    }
+    memcpy(dc->class_freq, own, nc * sizeof *own);
+    memcpy(dc->class_conf, conf, nc * sizeof *conf);
+    free(own);
+    free(conf);
+}
+
 /* ---- culprits -------------------------------------------------------------------- */
 
 static bool ends_in_transfer(const insn_t *last)
@@ -143,27 +177,43 @@ static bool ends_in_transfer(const insn_t *last)
 }
 
 /* The last writer of register r before instruction k in its block, or of
- * r at the end of block b (k = SIZE_MAX); NULL if none. */
+ * r at the end of block b (k = SIZE_MAX), a call counting as one (the
+ * callee may have written r); NULL if none. */
 static const insn_t *writer_in_block(const cfg_t *g, size_t b, size_t before, unsigned r)
 {
     size_t first = g->blocks[b].first;
     for (size_t k = before; k-- > first;)
-        if (g->insns[k].rd == r) return &g->insns[k];
+        if (g->insns[k].rd == r || (g->insns[k].flags & IF_CALL)) return &g->insns[k];
     return NULL;
 }
 
-/* Whether some operand of instruction k comes from a load (in its block
- * before it, else at the end of a predecessor). */
-static bool operand_from_load(const cfg_t *g, size_t b, size_t k)
+static bool long_latency(const insn_t *in)
+{
+    switch (in->opclass) {
+    case OC_IMUL: case OC_IDIV: case OC_FDIV: case OC_FSQRT: case OC_FMUL: case OC_FALU:
+    case OC_FCVT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* What a producer outside the static schedule of instruction k's block can
+ * make it wait for: a D-cache miss of a load (in its block or at the end of
+ * a predecessor), or a dependency on a callee's result or a predecessor's
+ * long operation (its latency is not in this block's schedule). */
+static uint32_t operand_culprits(const cfg_t *g, size_t b, size_t k)
 {
     const insn_t *in = &g->insns[k];
     const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
+    uint32_t c = 0;
     for (int s = 0; s < 3; s++) {
         unsigned r = srcs[s];
         if (r == REG_NONE || r == REG_ZERO || r == REG_FZERO) continue;
         const insn_t *w = writer_in_block(g, b, k, r);
         if (w) {
-            if (w->flags & IF_LOAD) return true;
+            if (w->flags & IF_CALL) c |= 1u << STALL_DEP;
+            else if (w->flags & IF_LOAD) c |= 1u << STALL_DCACHE;
             continue;
         }
         for (size_t e = 0; e < g->nedges; e++) {
@@ -171,10 +221,13 @@ static bool operand_from_load(const cfg_t *g, size_t b, size_t k)
             if (x->to != (int)b || x->from < 0) continue;
             const cfg_block_t *p = &g->blocks[x->from];
             w = writer_in_block(g, (size_t)x->from, p->first + p->n, r);
-            if (w && (w->flags & IF_LOAD)) return true;
+            if (!w) continue;
+            if (w->flags & IF_CALL) c |= 1u << STALL_DEP;
+            else if (w->flags & IF_LOAD) c |= 1u << STALL_DCACHE;
+            else if (long_latency(w)) c |= 1u << STALL_DEP;
         }
     }
-    return false;
+    return c;
 }
 
 static uint32_t block_head_culprits(const dcpicalc_t *dc, size_t b, uint64_t line)
@@ -186,7 +239,7 @@ static uint32_t block_head_culprits(const dcpicalc_t *dc, size_t b, uint64_t lin
         const cfg_edge_t *x = &g->edges[e];
         if (x->to != (int)b) continue;
         if (x->from < 0) {
-            c |= 1u << STALL_ICACHE;                 /* entered by a call */
+            c |= 1u << STALL_ICACHE | 1u << STALL_MISPREDICT;   /* entered by a call */
             continue;
         }
         const cfg_block_t *p = &g->blocks[x->from];
@@ -197,22 +250,81 @@ static uint32_t block_head_culprits(const dcpicalc_t *dc, size_t b, uint64_t lin
     return c;
 }
 
-static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
+/* Samples of an event on the instructions [from, to] of the procedure. */
+static uint64_t event_samples(const dcpicalc_t *dc, int event, size_t from, size_t to)
+{
+    uint64_t n = 0;
+    for (size_t k = from; k <= to && k < dc->cfg.ninsns; k++)
+        n += event == PMU_IMISS ? dc->insn[k].imiss : dc->insn[k].dmiss;
+    return n;
+}
+
+/* The instructions an event's samples may land on when the event is
+ * caused by instruction k: it, and those the skid carries them to. */
+enum { SKID_INSNS = 6 };
+
+/* Candidate culprits of an instruction by where it is: the I-cache at the
+ * start of a line or of a block entered from elsewhere, or after a call
+ * (its return lands here); a misprediction at a block entered by a
+ * transfer or after a call; a D-cache miss for an operand that was
+ * loaded, a dependency for one a callee or a predecessor's long operation
+ * produced; the write buffer for a store; a busy unit for a long operation. */
+static uint32_t candidates_of(const dcpicalc_t *dc, size_t k, size_t b, uint64_t line)
 {
     const cfg_t *g = &dc->cfg;
     const insn_t *in = &g->insns[k];
-    size_t b = cfg_block_of(g, k), first = g->blocks[b].first;
+    size_t first = g->blocks[b].first;
     uint32_t c = 0;
-    uint64_t line = dc->line_bytes ? dc->line_bytes : 32;
     if (in->pc % line < in->len) c |= 1u << STALL_ICACHE;
     if (k == first) c |= block_head_culprits(dc, b, line);
+    if (k > first && (g->insns[k - 1].flags & IF_CALL))
+        c |= 1u << STALL_ICACHE | 1u << STALL_MISPREDICT;
     if (dc->insn[k].imiss) c |= 1u << STALL_ICACHE;
-    if (operand_from_load(g, b, k)) c |= 1u << STALL_DCACHE | 1u << STALL_DTLB;
-    for (size_t j = k >= first + 2 ? k - 2 : first; j <= k; j++)
-        if (g->insns[j].flags & IF_STORE) c |= 1u << STALL_WBUF;
+    c |= operand_culprits(g, b, k);
+    if (in->flags & IF_STORE) c |= 1u << STALL_WBUF;
     if (in->opclass == OC_IDIV || in->opclass == OC_FDIV || in->opclass == OC_FSQRT ||
         in->opclass == OC_IMUL)
         c |= 1u << STALL_FU;
+    return c;
+}
+
+/* A misprediction costs an execution at most dc->mispredict_bound cycles;
+ * a dynamic stall over MINOR_SHARE times that, with another culprit, has
+ * the misprediction as a minor part at most. */
+#define MINOR_SHARE 8.0
+
+/* Whether another store precedes store k closely in its block: only
+ * stores in bursts fill the write buffer. */
+enum { BURST_INSNS = 4 };
+static bool store_burst(const cfg_t *g, size_t b, size_t k)
+{
+    size_t first = g->blocks[b].first;
+    for (size_t j = k > first + BURST_INSNS ? k - BURST_INSNS : first; j < k; j++)
+        if (g->insns[j].flags & IF_STORE) return true;
+    return false;
+}
+
+/* Candidates ruled out by the miss events where they were collected (the
+ * paper's Figure 10 evidence): no IMISS or DMISS sample from the
+ * instruction through the skid that follows it, no such miss; a store
+ * whose operand missed in the D-cache, with no other store just before it,
+ * waits for that operand rather than for the write buffer; a stall too long
+ * for a misprediction has another cause. */
+static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
+{
+    size_t b = cfg_block_of(&dc->cfg, k);
+    uint64_t line = dc->line_bytes ? dc->line_bytes : 32;
+    uint32_t c = candidates_of(dc, k, b, line);
+    size_t from = k >= SKID_INSNS ? k - SKID_INSNS : 0;
+    if (dc->has_imiss && !event_samples(dc, PMU_IMISS, k, k + SKID_INSNS))
+        c &= ~(1u << STALL_ICACHE);
+    if (dc->has_dmiss && !event_samples(dc, PMU_DMISS, from, k + SKID_INSNS))
+        c &= ~(1u << STALL_DCACHE);
+    if ((c >> STALL_DCACHE & 1) && (c >> STALL_WBUF & 1) && !store_burst(&dc->cfg, b, k))
+        c &= ~(1u << STALL_WBUF);             /* a lone store waits for its loaded operand */
+    uint32_t others = c & ~(1u << STALL_MISPREDICT);
+    if (others && dcpicalc_dynamic_stall(dc, k) > MINOR_SHARE * (double)dc->mispredict_bound)
+        c = others;                           /* a misprediction would be a minor part */
     return c;
 }
 
@@ -245,15 +357,32 @@ bool dcpicalc_run(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa, const u
                   uint64_t start, size_t size, dcpicalc_samples_fn samples, void *ctx,
                   char *err, size_t errlen)
 {
+    return dcpicalc_run_events(dc, cfg, isa, code, start, size, samples, ctx,
+                               DCPICALC_EVENTS_SEEN, err, errlen);
+}
+
+bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
+                         const uint8_t *code, uint64_t start, size_t size,
+                         dcpicalc_samples_fn samples, void *ctx, uint32_t collected, char *err,
+                         size_t errlen)
+{
     memset(dc, 0, sizeof *dc);
     if (!cfg_build(isa, code, start, size, &dc->cfg))
         return set_error(err, errlen, "no instruction decodes at 0x%llx",
                          (unsigned long long)start);
     dc->line_bytes = (unsigned)cfg->l1i_line;
+    dc->mispredict_bound = (unsigned)cfg->ev5_mispredict_penalty + 1;
     dc->insn = xcalloc(dc->cfg.ninsns, sizeof *dc->insn);
     for (size_t k = 0; k < dc->cfg.ninsns; k++) {
         dc->insn[k].samples = samples(ctx, PMU_CYCLES, dc->cfg.insns[k].pc);
         dc->insn[k].imiss = samples(ctx, PMU_IMISS, dc->cfg.insns[k].pc);
+        dc->insn[k].dmiss = samples(ctx, PMU_DMISS, dc->cfg.insns[k].pc);
+        dc->has_imiss |= dc->insn[k].imiss != 0;
+        dc->has_dmiss |= dc->insn[k].dmiss != 0;
+    }
+    if (collected != DCPICALC_EVENTS_SEEN) {
+        dc->has_imiss = collected >> PMU_IMISS & 1;
+        dc->has_dmiss = collected >> PMU_DMISS & 1;
     }
     if (!schedule_blocks(dc, cfg, isa, err, errlen)) {
         dcpicalc_free(dc);
@@ -264,6 +393,7 @@ bool dcpicalc_run(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa, const u
     dc->class_conf = xcalloc(nc, sizeof *dc->class_conf);
     estimate_classes(dc);
     propagate(dc);
+    refine_by_flow(dc);
     for (size_t k = 0; k < dc->cfg.ninsns; k++) {
         dcpicalc_insn_t *x = &dc->insn[k];
         x->freq = block_freq(dc, (int)cfg_block_of(&dc->cfg, k));

@@ -21,11 +21,14 @@
  *     samples the estimate rests on, or "propagated";
  *  6. CPI_i = S_i / F; the stall beyond M_i is dynamic, explained by every
  *     culprit that cannot be ruled out: an I-cache miss (first instruction
- *     of a cache line, or of a block entered from another line), a D-cache
- *     or D-TLB miss (an operand loaded in this block or a predecessor), a
- *     branch misprediction (a block entered from a conditional or indirect
- *     transfer), the write buffer (a store nearby), a busy unit (a
- *     multiply or divide).
+ *     of a cache line, of a block entered from another line, or after a
+ *     call), a D-cache miss (an operand loaded in this block or a
+ *     predecessor), a branch misprediction (a block entered from a
+ *     conditional or indirect transfer, or the return point after a call),
+ *     the write buffer (a store), a busy unit (a multiply or divide); where
+ *     IMISS or DMISS were collected, no such sample from the instruction
+ *     through the skid after it rules the miss out.  D-TLB misses are not
+ *     told apart from D-cache misses (no DTB event is sampled).
  * F is in executions per sampling period, so F x P estimates the count.
  */
 #ifndef HPS_DCPICALC_H
@@ -46,6 +49,7 @@ extern const char *const dcpicalc_confidence_names[];
 typedef struct dcpicalc_insn {
     uint64_t samples;           /* S_i: CYCLES samples                      */
     uint64_t imiss;             /* IMISS samples (0 when not collected)     */
+    uint64_t dmiss;             /* DMISS samples (0 when not collected)     */
     timing_static_t sched;      /* M_i and its static stall                 */
     double freq;                /* F of its block's class; < 0 unknown      */
     double cpi;                 /* S_i / F, < 0 unknown                     */
@@ -58,6 +62,8 @@ typedef struct dcpicalc {
     double *class_freq;         /* per class, < 0 unknown                   */
     int *class_conf;            /* CONF_*                                  */
     unsigned line_bytes;        /* I-cache line of the model               */
+    bool has_imiss, has_dmiss;  /* the procedure has samples of the event  */
+    unsigned mispredict_bound;  /* most cycles a misprediction costs        */
 } dcpicalc_t;
 
 /* Samples of an event at an address (the profile database's record). */
@@ -69,6 +75,15 @@ typedef uint64_t (*dcpicalc_samples_fn)(void *ctx, int event, uint64_t addr);
 bool dcpicalc_run(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
                   const uint8_t *code, uint64_t start, size_t size,
                   dcpicalc_samples_fn samples, void *ctx, char *err, size_t errlen);
+/* The same, told which events were collected for the image (a mask of
+ * 1 << pmu_event_t): an IMISS or DMISS event that was collected but has no
+ * sample near an instruction rules out an I-cache or D-cache miss there.
+ * DCPICALC_EVENTS_SEEN: the events with samples in the procedure. */
+#define DCPICALC_EVENTS_SEEN UINT32_MAX
+bool dcpicalc_run_events(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
+                         const uint8_t *code, uint64_t start, size_t size,
+                         dcpicalc_samples_fn samples, void *ctx, uint32_t collected, char *err,
+                         size_t errlen);
 void dcpicalc_free(dcpicalc_t *dc);
 
 /* The dynamic stall of instruction k, in cycles per execution (CPI - M),

@@ -136,8 +136,11 @@ const struct bpred *timing_bpred(const timing_t *t);
 /* The static schedule of a basic block on the model of cfg (in-order
  * models): the head cycles each instruction needs when the block runs
  * with its caches and predictors warm and nothing in flight from before it
- * -- DCPI's M_i -- and, where that is more than 1, the stall cause of the
- * extra cycles (stall_t) and its culprit pc.  false + err for a model
+ * -- DCPI's M_i: the machine's issue rules, latencies and slotting only;
+ * every load hits, no store waits for the write buffer, no TLB miss or
+ * misprediction -- and, where that is more than 1, the static stall cause
+ * of the extra cycles (slotting, dependency, functional unit, fetch) and
+ * its culprit pc.  false + err for a model
  * without a meaningful static schedule (functional, ooo). */
 typedef struct timing_static {
     uint64_t head;

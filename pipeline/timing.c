@@ -80,6 +80,7 @@ static void fill_params(params_t *p, const config_t *cfg)
     p->frontend_depth = 2;
     p->mispredict_penalty = (unsigned)cfg->ev5_mispredict_penalty;
     p->l1i_hit = (unsigned)cfg->l1i_hit_latency;
+    p->l1d_hit = (unsigned)cfg->l1d_hit_latency;
     fill_latencies(p, cfg);
     if (p->width == 0) p->width = 1;
     if (p->iq_entries == 0) p->iq_entries = 1;
@@ -401,6 +402,36 @@ static void time_pass(timing_t *t, const insn_t *block, size_t n)
 }
 
 
+/* Causes a static schedule leaves out: they depend on the run (DCPI's
+ * scheduler assumes cache and TLB hits, correct predictions and a write
+ * buffer with room), so they are dynamic stalls, never part of M_i. */
+static bool dynamic_cause(int c)
+{
+    return c == STALL_ICACHE || c == STALL_ITLB || c == STALL_DCACHE || c == STALL_DTLB ||
+           c == STALL_MISPREDICT || c == STALL_WBUF;
+}
+
+/* One instruction's static head and its cause from the measured pass's
+ * record g: the head less any dynamic stall, the cause the largest static
+ * one (slotting, dependency, functional unit, fetch). */
+static timing_static_t static_entry(const gt_entry_t *g)
+{
+    timing_static_t s = { .head = 1, .cause = STALL_NONE };
+    if (!g) return s;
+    uint64_t head = g->head;
+    for (int c = 1; c < STALL_COUNT; c++) {
+        if (dynamic_cause(c)) {
+            head -= g->stall[c] <= head ? g->stall[c] : head;
+            continue;
+        }
+        if (g->stall[c] && (s.cause == STALL_NONE || g->stall[c] > g->stall[s.cause]))
+            s.cause = (uint8_t)c;
+    }
+    s.head = head;
+    if (s.cause != STALL_NONE) s.culprit = g->culprit_pc;
+    return s;
+}
+
 bool timing_static_schedule(const config_t *cfg, const isa_t *isa, const insn_t *block,
                             size_t n, timing_static_t *out, char *err, size_t errlen)
 {
@@ -416,6 +447,7 @@ bool timing_static_schedule(const config_t *cfg, const isa_t *isa, const insn_t 
     }
     timing_t *t = timing_new(cfg, err, errlen);
     if (!t) return false;
+    t->ideal_memory = true;
     for (int pass = 0; pass < 2; pass++) {          /* warm up, then measure */
         time_pass(t, nops, FILLER);
         if (pass) t->keep_truth = true;
@@ -425,11 +457,7 @@ bool timing_static_schedule(const config_t *cfg, const isa_t *isa, const insn_t 
         const gt_entry_t *g = NULL;
         for (size_t i = 0; i < t->gt_cap && !g; i++)
             if (t->gt[i].count && t->gt[i].pc == block[k].pc) g = &t->gt[i];
-        out[k] = (timing_static_t){ .head = g ? g->head : 1, .cause = STALL_NONE };
-        for (int c = 1; g && c < STALL_COUNT; c++)
-            if (g->stall[c] && (out[k].cause == STALL_NONE || g->stall[c] > g->stall[out[k].cause]))
-                out[k].cause = (uint8_t)c;
-        if (g) out[k].culprit = g->culprit_pc;
+        out[k] = static_entry(g);
     }
     timing_free(t);
     return true;

@@ -40,7 +40,7 @@ typedef struct params {
     unsigned mispredict_penalty;      /* ev5: cycles lost on a mispredict   */
     unsigned lat[OC_COUNT];
     bool div_pipelined[2];            /* integer and FP divider (DIV_*)     */
-    unsigned l1i_hit;
+    unsigned l1i_hit, l1d_hit;
 } params_t;
 
 /* Ground truth of one static instruction. */
@@ -113,6 +113,8 @@ struct timing {
     void *model_state;                /* its own state (ooo.c's), or NULL    */
     struct pmu *pmu;                  /* performance counters, or NULL       */
     bool keep_truth;                  /* record the per-pc ground truth      */
+    bool ideal_memory;                /* static schedules: every load hits,  */
+                                      /* no store waits, no TLB miss         */
 
     /* the interactive shell: the last instructions' stages and head */
     pv_insn_t *recent;                /* ring of TIMING_RECENT, or NULL      */
@@ -208,6 +210,10 @@ static inline void tm_set_result(timing_t *t, const insn_t *in, uint64_t avail, 
 static inline uint64_t tm_data_access(timing_t *t, const insn_t *in, uint64_t addr, uint64_t at,
                                       uint8_t *cause)
 {
+    if (unlikely(t->ideal_memory)) {          /* DCPI's scheduler: loads hit */
+        *cause = STALL_NONE;
+        return at + ((in->flags & IF_LOAD) ? t->p.l1d_hit : 1);
+    }
     unsigned tlb_extra = tlb_access(t->dtlb, addr);
     *cause = tlb_extra ? STALL_DTLB : STALL_NONE;
     if (in->flags & IF_LOAD) {

@@ -30,6 +30,7 @@
 #include "disasm.h"
 #include "loader.h"
 #include "profdb.h"
+#include "srcline.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -82,7 +83,54 @@ typedef struct score {
     double scored;              /* samples on instructions with a truth row  */
     double stall_cycles, explained;
     double cpi_err_sum, cpi_weight;
+    /* culprits per cause: recall = true dynamic cycles of the cause on
+     * instructions that list it / all its true dynamic cycles; precision =
+     * true dynamic stall cycles of the instructions listing the cause where
+     * it is real (>= a tenth of their dynamic stall) / of all listing it */
+    double rec_hit[STALL_COUNT], rec_all[STALL_COUNT];
+    double prec_hit[STALL_COUNT], prec_all[STALL_COUNT];
+    /* Figure 10: the culprit stall cycles of I-cache and D-cache misses,
+     * estimated (top: every instruction listing the cause; bottom: its
+     * share when several are listed), for the correlation with IMISS/DMISS */
+    double icache_top, icache_bottom, dcache_top, dcache_bottom;
+    /* Figure 9: edges whose true count the truth determines, weighted by it */
+    double edge_within[2], edge_scored;
 } score_t;
+
+/* Static causes (a dependency, a unit, slotting, fetch) stall every
+ * execution by M - 1 cycles; what the truth has beyond that is dynamic. */
+static double true_dynamic(const truth_row_t *r, const timing_static_t *st, int c)
+{
+    double v = (double)r->stall[c];
+    if (c == st->cause && st->head > 1) v -= (double)r->count * (double)(st->head - 1);
+    return v > 0 ? v : 0;
+}
+
+static void score_culprits(const dcpicalc_insn_t *x, const truth_row_t *r, double period,
+                           score_t *sc)
+{
+    double dyn[STALL_COUNT] = { 0 }, total = 0;
+    for (int c = 1; c < STALL_COUNT; c++) total += dyn[c] = true_dynamic(r, &x->sched, c);
+    int listed = __builtin_popcount(x->culprits);
+    double est = x->cpi >= 0 && x->cpi > (double)x->sched.head
+               ? (x->cpi - (double)x->sched.head) * x->freq * period : 0;
+    if (x->culprits >> STALL_ICACHE & 1) {
+        sc->icache_top += est;
+        sc->icache_bottom += est / listed;
+    }
+    if (x->culprits >> STALL_DCACHE & 1) {
+        sc->dcache_top += est;
+        sc->dcache_bottom += est / listed;
+    }
+    for (int c = 1; c < STALL_COUNT; c++) {
+        bool on = x->culprits >> c & 1;
+        sc->rec_all[c] += dyn[c];
+        if (on) sc->rec_hit[c] += dyn[c];
+        if (!on || !total) continue;
+        sc->prec_all[c] += total;
+        if (dyn[c] >= 0.1 * total) sc->prec_hit[c] += total;
+    }
+}
 
 static void print_insn(const dcpicalc_t *dc, size_t k, disasm_t *dis, const char *path,
                        double period, const truth_t *truth, score_t *sc)
@@ -104,7 +152,11 @@ static void print_insn(const dcpicalc_t *dc, size_t k, disasm_t *dis, const char
     }
     culprit_text(x->culprits, cul, sizeof cul);
     double dyn = dcpicalc_dynamic_stall(dc, k);
-    if (dyn > 0.5) printf("  %.1f: %s", dyn, cul[0] ? cul : "unexplained");
+    if (x->sched.head > 1)
+        printf("  static %" PRIu64 ": %s", x->sched.head - 1, stall_names[x->sched.cause]);
+    if (dyn > 0.5)
+        printf("  dynamic %.1f (%.0f cycles): %s", dyn, dyn * x->freq * period,
+               cul[0] ? cul : "unexplained");
     putchar('\n');
     if (!r || !r->count || x->freq < 0) return;
     /* scoring: the count estimate, weighted by samples; CPI; culprits */
@@ -119,15 +171,54 @@ static void print_insn(const dcpicalc_t *dc, size_t k, disasm_t *dis, const char
         sc->cpi_weight += (double)x->samples;
     }
     for (int c = 1; c < STALL_COUNT; c++) {
-        double dynamic = (double)r->stall[c];
-        if (!dynamic || c == x->sched.cause) continue;   /* the static stall is known */
+        double dynamic = true_dynamic(r, &x->sched, c);
         sc->stall_cycles += dynamic;
         if (x->culprits >> c & 1) sc->explained += dynamic;
     }
+    score_culprits(x, r, period, sc);
+}
+
+/* The block's best case (its static schedule, sum M / n) and actual CPI
+ * (sum of the instructions' CPI / n), and its bubbles: the static stall
+ * cycles beyond one a cycle, by cause (Figure 3's per-block line). */
+static void print_block_cpi(const dcpicalc_t *dc, const cfg_block_t *blk)
+{
+    uint64_t m = 0, bubbles[STALL_COUNT] = { 0 };
+    double actual = 0;
+    bool known = true;
+    for (size_t k = blk->first; k < blk->first + blk->n; k++) {
+        const dcpicalc_insn_t *x = &dc->insn[k];
+        m += x->sched.head;
+        if (x->sched.head > 1) bubbles[x->sched.cause] += x->sched.head - 1;
+        if (x->cpi < 0) known = false;
+        else actual += x->cpi;
+    }
+    printf("      best case %" PRIu64 "/%zu = %.2f CPI", m, blk->n, (double)m / (double)blk->n);
+    if (known) printf(", actual %.1f/%zu = %.2f CPI", actual, blk->n, actual / (double)blk->n);
+    for (int c = 1; c < STALL_COUNT; c++)
+        if (bubbles[c]) printf(", %" PRIu64 " bubble%s of %s", bubbles[c], bubbles[c] > 1 ? "s" : "",
+                               stall_names[c]);
+    putchar('\n');
+}
+
+/* The source line of pc (DWARF, -g) when it differs from the last one
+ * printed, or at a block's start. */
+static void print_source_line(srcline_t *src, uint64_t pc, bool block_start)
+{
+    static const char *last_file;
+    static int last_line;
+    const char *file;
+    int line;
+    if (!srcline_at(src, pc, &file, &line)) return;
+    if (!block_start && last_file && !strcmp(last_file, file) && last_line == line) return;
+    last_file = file;
+    last_line = line;
+    const char *text = srcline_text(src, file, line), *base = strrchr(file, '/');
+    printf("    %s:%d:%s%s\n", base ? base + 1 : file, line, text ? "  " : "", text ? text : "");
 }
 
 static void print_block(const dcpicalc_t *dc, size_t b, double period, disasm_t *dis,
-                        const char *path, const truth_t *truth, score_t *sc)
+                        const char *path, const truth_t *truth, score_t *sc, srcline_t *src)
 {
     const cfg_block_t *blk = &dc->cfg.blocks[b];
     int cls = blk->cls;
@@ -136,8 +227,71 @@ static void print_block(const dcpicalc_t *dc, size_t b, double period, disasm_t 
     if (f >= 0) printf("~%.0f executions (%s confidence)%s\n", f * period,
                        dcpicalc_confidence_names[dc->class_conf[cls]], blk->live ? "" : ", dead");
     else printf("frequency unknown%s\n", blk->live ? "" : ", dead");
-    for (size_t k = blk->first; k < blk->first + blk->n; k++)
+    print_block_cpi(dc, blk);
+    for (size_t k = blk->first; k < blk->first + blk->n; k++) {
+        if (src) print_source_line(src, dc->cfg.insns[k].pc, k == blk->first);
         print_insn(dc, k, dis, path, period, truth, sc);
+    }
+}
+
+/* ---- where the cycles went (Figure 4's summary) ------------------------------------ */
+
+typedef struct summary {
+    double total;                       /* samples x period                      */
+    double execution;                   /* one cycle per issue point execution   */
+    double static_stall[STALL_COUNT];   /* (M - 1) per execution, by cause       */
+    double dyn_top[STALL_COUNT];        /* dynamic stall of instructions listing */
+    double dyn_bottom[STALL_COUNT];     /*   the cause: all of it / its share    */
+    double dynamic, unexplained, gain, unknown;
+} summary_t;
+
+static void summarize(const dcpicalc_t *dc, double period, summary_t *sm)
+{
+    memset(sm, 0, sizeof *sm);
+    for (size_t k = 0; k < dc->cfg.ninsns; k++) {
+        const dcpicalc_insn_t *x = &dc->insn[k];
+        double cycles = (double)x->samples * period;
+        sm->total += cycles;
+        if (x->freq < 0) { sm->unknown += cycles; continue; }
+        double n = x->freq * period, m = (double)x->sched.head;
+        sm->execution += n * (m < 1 ? m : 1);
+        if (m > 1) sm->static_stall[x->sched.cause] += n * (m - 1);
+        double dyn = cycles - n * m;
+        if (dyn < 0) { sm->gain -= dyn; continue; }
+        sm->dynamic += dyn;
+        int listed = __builtin_popcount(x->culprits);
+        if (!listed) { sm->unexplained += dyn; continue; }
+        for (int c = 1; c < STALL_COUNT; c++)
+            if (x->culprits >> c & 1) {
+                sm->dyn_top[c] += dyn;
+                sm->dyn_bottom[c] += dyn / listed;
+            }
+    }
+}
+
+static void print_summary(const dcpicalc_t *dc, double period)
+{
+    summary_t sm;
+    summarize(dc, period, &sm);
+    if (!sm.total) return;
+    double pc = 100 / sm.total, stat = 0;
+    printf("\nwhere the cycles went (%% of %.0f sampled cycles; a dynamic stall with several "
+           "culprits counts from its share to all of it):\n", sm.total);
+    for (int c = 1; c < STALL_COUNT; c++)
+        if (sm.dyn_top[c])
+            printf("  dynamic  %-18s %5.1f%% - %5.1f%%\n", stall_names[c], sm.dyn_bottom[c] * pc,
+                   sm.dyn_top[c] * pc);
+    printf("  dynamic  %-18s %5.1f%%\n", "unexplained stall", sm.unexplained * pc);
+    printf("  dynamic  %-18s %5.1f%%\n", "subtotal", sm.dynamic * pc);
+    for (int c = 1; c < STALL_COUNT; c++) {
+        stat += sm.static_stall[c];
+        if (sm.static_stall[c])
+            printf("  static   %-18s %5.1f%%\n", stall_names[c], sm.static_stall[c] * pc);
+    }
+    printf("  static   %-18s %5.1f%%\n", "subtotal", stat * pc);
+    printf("  %-27s %5.1f%%\n", "execution", sm.execution * pc);
+    printf("  %-27s %5.1f%%\n", "unexplained gain", -sm.gain * pc);
+    if (sm.unknown) printf("  %-27s %5.1f%%\n", "frequency unknown", sm.unknown * pc);
 }
 
 static void print_score(const score_t *sc)
@@ -152,12 +306,33 @@ static void print_score(const score_t *sc)
            "15%%, %.0f%% within 25%%\n", 100 * sc->within[0] / sc->scored,
            100 * sc->within[1] / sc->scored, 100 * sc->within[2] / sc->scored,
            100 * sc->within[3] / sc->scored);
+    if (sc->edge_scored)
+        printf("  edge frequencies (Figure 9), by executions: %.0f%% within 5%%, %.0f%% within "
+               "10%%\n", 100 * sc->edge_within[0] / sc->edge_scored,
+               100 * sc->edge_within[1] / sc->edge_scored);
     if (sc->cpi_weight)
         printf("  CPI: mean absolute error %.2f cycles (weighted by samples)\n",
                sc->cpi_err_sum / sc->cpi_weight);
     if (sc->stall_cycles)
         printf("  dynamic stalls: %.0f%% of the true stall cycles have their cause among the "
                "culprits\n", 100 * sc->explained / sc->stall_cycles);
+    printf("  culprits by cause (true dynamic stall cycles; precision and recall, %%):\n");
+    for (int c = 1; c < STALL_COUNT; c++) {
+        if (!sc->rec_all[c] && !sc->prec_all[c]) continue;
+        printf("    %-18s %14.0f", stall_names[c], sc->rec_all[c]);
+        if (sc->prec_all[c]) printf("  precision %5.1f", 100 * sc->prec_hit[c] / sc->prec_all[c]);
+        else printf("  precision     -");
+        if (sc->rec_all[c]) printf("  recall %5.1f\n", 100 * sc->rec_hit[c] / sc->rec_all[c]);
+        else printf("  recall     -\n");
+    }
+    double ph = 0, pa = 0, rh = 0, ra = 0;
+    for (int c = 1; c < STALL_COUNT; c++) {
+        ph += sc->prec_hit[c]; pa += sc->prec_all[c];
+        rh += sc->rec_hit[c]; ra += sc->rec_all[c];
+    }
+    if (pa && ra)
+        printf("  culprits overall: precision %.1f%%, recall %.1f%%\n", 100 * ph / pa,
+               100 * rh / ra);
 }
 
 /* ---- one procedure, or all ----------------------------------------------------------- */
@@ -172,6 +347,38 @@ typedef struct job {
     bool quiet;                 /* --all: no listing */
 } job_t;
 
+/* The true count of edge e when the per-instruction truth determines it:
+ * the only edge into its target (the target's count) or out of its source
+ * (the source's); < 0 otherwise. */
+static double true_edge_count(const dcpicalc_t *dc, size_t e, const truth_t *truth)
+{
+    const cfg_t *g = &dc->cfg;
+    const cfg_edge_t *x = &g->edges[e];
+    if (x->from < 0 || x->to < 0) return -1;
+    size_t into = 0, out = 0;
+    for (size_t k = 0; k < g->nedges; k++) {
+        into += g->edges[k].to == x->to;
+        out += g->edges[k].from == x->from;
+    }
+    const cfg_block_t *b = into == 1 ? &g->blocks[x->to] : out == 1 ? &g->blocks[x->from] : NULL;
+    if (!b) return -1;
+    const truth_row_t *r = truth_at(truth, g->insns[into == 1 ? b->first : b->first + b->n - 1].pc);
+    return r ? (double)r->count : 0;
+}
+
+/* Figure 9: the estimated edge frequencies against the true ones. */
+static void score_edges(const dcpicalc_t *dc, double period, const truth_t *truth, score_t *sc)
+{
+    for (size_t e = 0; e < dc->cfg.nedges; e++) {
+        double t = true_edge_count(dc, e, truth), f = dc->class_freq[dc->cfg.edges[e].cls];
+        if (t <= 0 || f < 0) continue;
+        double err = fabs(f * period / t - 1.0);
+        sc->edge_scored += t;
+        if (err <= 0.05) sc->edge_within[0] += t;
+        if (err <= 0.10) sc->edge_within[1] += t;
+    }
+}
+
 /* Analyse one procedure; false (with err) when it cannot be. */
 static bool analyse(const job_t *j, const symbol_t *sym, score_t *sc, char *err, size_t errlen)
 {
@@ -179,8 +386,11 @@ static bool analyse(const job_t *j, const symbol_t *sym, score_t *sc, char *err,
     uint8_t *code = xcalloc(size, 1);
     size = symtab_read_code(j->im->path, sym->addr, code, size);
     dcpicalc_t dc;
-    if (!dcpicalc_run(&dc, j->cfg, j->isa, code, sym->addr, size, samples_of, (void *)j->im,
-                      err, errlen)) {
+    uint32_t collected = 0;
+    for (int e = 0; e < PMU_EVENT_COUNT; e++)
+        if (j->im->has[e]) collected |= 1u << e;
+    if (!dcpicalc_run_events(&dc, j->cfg, j->isa, code, sym->addr, size, samples_of,
+                             (void *)j->im, collected, err, errlen)) {
         free(code);
         return false;
     }
@@ -192,14 +402,19 @@ static bool analyse(const job_t *j, const symbol_t *sym, score_t *sc, char *err,
                "classes%s\n", s_total, j->period, dc.cfg.nblocks, dc.cfg.nclasses,
                dc.cfg.missing_edges ? " (missing edges: a class each)" : "");
         printf("*** columns: address, instruction, samples, M (static head cycles), CPI%s, "
-               "then the dynamic stall and its culprits\n\n",
+               "then the static stall beyond one cycle and its cause, the dynamic stall per "
+               "execution (its cycles in all) and its culprits\n\n",
                j->truth ? ", true count and CPI" : "");
     }
     disasm_t *dis = disasm_new(j->isa);
     FILE *out = stdout;
     if (j->quiet) stdout = fopen("/dev/null", "w");
+    srcline_t *src = j->quiet ? NULL : srcline_open(j->im->path);
     for (size_t b = 0; b < dc.cfg.nblocks; b++)
-        print_block(&dc, b, j->period, dis, j->im->path, j->truth, sc);
+        print_block(&dc, b, j->period, dis, j->im->path, j->truth, sc, src);
+    srcline_close(src);
+    if (j->truth) score_edges(&dc, j->period, j->truth, sc);
+    print_summary(&dc, j->period);
     if (j->quiet) {
         fclose(stdout);
         stdout = out;
@@ -210,34 +425,111 @@ static bool analyse(const job_t *j, const symbol_t *sym, score_t *sc, char *err,
     return true;
 }
 
+/* Samples of an event in [addr, addr + size) times its mean period: the
+ * projected number of events (0 when the event was not collected). */
+static double projected_events(const profdb_image_t *im, int event, uint64_t addr, uint64_t size)
+{
+    if (!im->has[event]) return 0;
+    const profdb_file_t *f = &im->prof[event];
+    double n = 0;
+    for (size_t r = 0; r < f->n; r++)
+        if (f->rec[r].offset >= addr && f->rec[r].offset - addr < size) n += (double)f->rec[r].count;
+    return n * ((double)f->period_min + (double)f->period_max) / 2.0;
+}
+
+/* Pearson's correlation coefficient of n pairs; NAN when undefined. */
+static double correlation(const double *x, const double *y, size_t n)
+{
+    double mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
+    for (size_t k = 0; k < n; k++) { mx += x[k]; my += y[k]; }
+    if (n < 3) return NAN;
+    mx /= (double)n;
+    my /= (double)n;
+    for (size_t k = 0; k < n; k++) {
+        sxy += (x[k] - mx) * (y[k] - my);
+        sxx += (x[k] - mx) * (x[k] - mx);
+        syy += (y[k] - my) * (y[k] - my);
+    }
+    return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
+}
+
+typedef struct fig10 {
+    double *events, *top, *bottom;  /* per procedure */
+    size_t n;
+} fig10_t;
+
+static void fig10_add(fig10_t *f, double events, double top, double bottom)
+{
+    f->events = xrealloc(f->events, (f->n + 1) * sizeof *f->events);
+    f->top = xrealloc(f->top, (f->n + 1) * sizeof *f->top);
+    f->bottom = xrealloc(f->bottom, (f->n + 1) * sizeof *f->bottom);
+    f->events[f->n] = events;
+    f->top[f->n] = top;
+    f->bottom[f->n++] = bottom;
+}
+
+static void fig10_print(fig10_t *f, const char *event, const char *cause)
+{
+    if (f->n < 3) {
+        printf("  %s: fewer than 3 procedures with %s samples, no correlation\n", cause, event);
+    } else {
+        double *mid = xcalloc(f->n, sizeof *mid);
+        for (size_t k = 0; k < f->n; k++) mid[k] = (f->top[k] + f->bottom[k]) / 2;
+        printf("  %s culprit stall cycles against projected %s events, %zu procedures: "
+               "correlation top %.2f, bottom %.2f, midpoint %.2f\n", cause, event, f->n,
+               correlation(f->events, f->top, f->n), correlation(f->events, f->bottom, f->n),
+               correlation(f->events, mid, f->n));
+        free(mid);
+    }
+    free(f->events);
+    free(f->top);
+    free(f->bottom);
+}
+
+static void add_score(score_t *total, const score_t *sc)
+{
+    for (int b = 0; b < 4; b++) total->within[b] += sc->within[b];
+    total->scored += sc->scored;
+    total->stall_cycles += sc->stall_cycles;
+    total->explained += sc->explained;
+    total->cpi_err_sum += sc->cpi_err_sum;
+    total->cpi_weight += sc->cpi_weight;
+    total->edge_scored += sc->edge_scored;
+    for (int b = 0; b < 2; b++) total->edge_within[b] += sc->edge_within[b];
+    for (int c = 0; c < STALL_COUNT; c++) {
+        total->rec_hit[c] += sc->rec_hit[c];
+        total->rec_all[c] += sc->rec_all[c];
+        total->prec_hit[c] += sc->prec_hit[c];
+        total->prec_all[c] += sc->prec_all[c];
+    }
+}
+
 /* --all: every procedure of the image with samples, a score line each. */
 static void analyse_all(const job_t *j, const symtab_t *st)
 {
     score_t total = { 0 };
+    fig10_t imiss = { 0 }, dmiss = { 0 };
     char err[512];
     printf("%-32s %8s %6s %6s %6s %6s\n", "procedure", "samples", "<=5%", "<=10%", "<=15%",
            "<=25%");
     for (size_t s = 0; s < st->count; s++) {
         const symbol_t *sym = &st->syms[s];
-        uint64_t n = 0;
-        const profdb_file_t *cyc = &j->im->prof[PMU_CYCLES];
-        for (size_t r = 0; r < cyc->n; r++)
-            if (cyc->rec[r].offset >= sym->addr && cyc->rec[r].offset - sym->addr < sym->size)
-                n += cyc->rec[r].count;
-        if (!n) continue;
+        if (!projected_events(j->im, PMU_CYCLES, sym->addr, sym->size)) continue;
         score_t sc = { 0 };
         if (!analyse(j, sym, &sc, err, sizeof err) || !sc.scored) continue;
         printf("%-32.32s %8.0f %5.0f%% %5.0f%% %5.0f%% %5.0f%%\n", sym->name, sc.scored,
                100 * sc.within[0] / sc.scored, 100 * sc.within[1] / sc.scored,
                100 * sc.within[2] / sc.scored, 100 * sc.within[3] / sc.scored);
-        for (int b = 0; b < 4; b++) total.within[b] += sc.within[b];
-        total.scored += sc.scored;
-        total.stall_cycles += sc.stall_cycles;
-        total.explained += sc.explained;
-        total.cpi_err_sum += sc.cpi_err_sum;
-        total.cpi_weight += sc.cpi_weight;
+        add_score(&total, &sc);
+        double ev = projected_events(j->im, PMU_IMISS, sym->addr, sym->size);
+        if (ev) fig10_add(&imiss, ev, sc.icache_top, sc.icache_bottom);
+        ev = projected_events(j->im, PMU_DMISS, sym->addr, sym->size);
+        if (ev) fig10_add(&dmiss, ev, sc.dcache_top, sc.dcache_bottom);
     }
     print_score(&total);
+    printf("  Figure 10 (per procedure):\n");
+    fig10_print(&imiss, "IMISS", "I-cache");
+    fig10_print(&dmiss, "DMISS", "D-cache");
 }
 
 /* ---- main --------------------------------------------------------------------------- */

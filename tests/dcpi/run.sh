@@ -13,8 +13,12 @@
 #   tools      hps-dcpiprof by image, by procedure, by instruction
 #   analysis   hps-dcpicalc on a short-period run scored against its ground
 #              truth: execution counts of most samples within 10%, most true
-#              stall cycles explained by a listed culprit, the model taken
-#              from the epoch; the listing of one procedure
+#              stall cycles explained by a listed culprit, culprit precision
+#              and recall per cause, the Figure 10 correlation of D-cache
+#              culprit cycles with DMISS, edge frequencies (Figure 9), the
+#              model taken from the epoch; the
+#              listing of one procedure (per-block best-case and actual CPI,
+#              where the cycles went); hps-dcpilist's source lines (-g)
 #   errors     bad options, events, periods, databases: status 2 and a
 #              message naming what was wrong
 # Prints "ok ..." / "FAIL ..." per check and "dcpi: N passed, M failed".
@@ -114,10 +118,10 @@ check "tools: an unknown procedure is status 2 ($rc)" test $rc = 2
 # (train size: enough samples for the estimates; measured when this was
 # written: rv64 85% of samples within 10%, 87% of stall cycles explained)
 for v in rv64 alpha-static; do
-    $sim --config ev5 --dcpi "$tmp/an$v" --dcpi-events cycles:500-550,imiss --ground-truth \
+    $sim --config ev5 --dcpi "$tmp/an$v" --dcpi-events cycles:500-550,imiss,dmiss --ground-truth \
         "$tmp/gt$v" --no-baseline --report /dev/null "$wl/$v/bwt_compress" train >/dev/null 2>&1
     $calc --all --truth "$tmp/gt$v" "$tmp/an$v" bwt_compress >"$tmp/all$v" 2>&1
-    w10=$(grep -oE '[0-9]+% within 10%' "$tmp/all$v" | grep -oE '^[0-9]+')
+    w10=$(grep 'execution counts' "$tmp/all$v" | grep -oE '[0-9]+% within 10%' | grep -oE '^[0-9]+')
     expl=$(grep -oE '[0-9]+% of the true stall cycles' "$tmp/all$v" | grep -oE '^[0-9]+')
     check "analysis: $v counts of ${w10:-?}% of samples within 10% (>= 70%)" num_ge "${w10:-}" 70
     check "analysis: $v ${expl:-?}% of true stall cycles explained by a culprit (>= 70%)" \
@@ -128,6 +132,54 @@ check "analysis: the listing names the epoch's model and the blocks" \
     grep -q "model .*epoch-0001/config" "$tmp/crc"
 check "analysis: every block has an execution estimate and a confidence" \
     test "$(grep -c '^block' "$tmp/crc")" -gt 0 -a -z "$(grep '^block' "$tmp/crc" | grep -v confidence)"
+for v in rv64 alpha-static; do
+    prec=$(sed -n 's/.*culprits overall: precision \([0-9.]*\)%, recall \([0-9.]*\)%.*/\1 \2/p' "$tmp/all$v")
+    check "analysis: $v culprits scored per cause and overall (precision/recall ${prec:-?})" \
+        test -n "$prec" -a "$(grep -cE '^    [a-z_]+ +[0-9]+  precision' "$tmp/all$v")" -ge 3
+    check "analysis: $v culprit precision ${prec%% *}% >= 80%" num_ge "${prec%% *}" 80
+    r=$(sed -n 's/.*D-cache culprit stall cycles against projected DMISS.*midpoint \(-*[0-9.]*\).*/\1/p' "$tmp/all$v")
+    check "analysis: $v Figure 10: D-cache culprit cycles correlate with DMISS (${r:-?} >= 0.8)" \
+        num_ge "${r:-}" 0.8
+    e=$(grep -oE 'Figure 9\), by executions: [0-9]+% within 5%, [0-9]+% within 10%' "$tmp/all$v" |
+        grep -oE '[0-9]+% within 10' | grep -oE '^[0-9]+')
+    check "analysis: $v edge frequencies scored (Figure 9: ${e:-?}% within 10%, >= 50%)" \
+        num_ge "${e:-}" 50
+done
+check "analysis: each block has its best-case and actual CPI" \
+    test "$(grep -c '^      best case [0-9]*/[0-9]* = ' "$tmp/crc")" = "$(grep -c '^block' "$tmp/crc")"
+sum=$(awk '/^where the cycles went/ { on = 1; next } on && NF == 0 { exit } on && /subtotal|execution|gain|unknown/ { s += $(NF) + 0 } END { print s }' "$tmp/crc")
+check "analysis: where the cycles went adds up to 100% ($sum)" \
+    awk -v s="${sum:-0}" 'BEGIN { exit !(s > 99 && s < 101) }'
+# dcpilist: a program built with -g has its source lines in the listing
+if command -v riscv64-linux-gnu-gcc >/dev/null; then
+    cat >"$tmp/hot.c" <<'SRC'
+#include <stdio.h>
+static unsigned long mix(unsigned long x) { return x * 2654435761u ^ (x >> 7); }
+int main(void)
+{
+    unsigned long h = 1;
+    for (int i = 0; i < 300000; i++)
+        h = mix(h + i);
+    printf("%lu\n", h);
+    return 0;
+}
+SRC
+    riscv64-linux-gnu-gcc -O1 -g -static -o "$tmp/hot" "$tmp/hot.c"
+    $sim --config ev5 --dcpi "$tmp/dl" --dcpi-events cycles:500-550 --no-baseline \
+        --report /dev/null "$tmp/hot" >/dev/null 2>&1
+    $build/hps-dcpilist "$tmp/dl" main >"$tmp/dl.out" 2>&1
+    check "dcpilist: the source line heads its instructions (hot.c:7, the loop body)" \
+        grep -qE '^hot\.c:7:  +h = mix' "$tmp/dl.out"
+    check "dcpilist: instructions with samples, executions and CPI" \
+        grep -qE '^ +[1-9][0-9]* +[0-9]+ +[0-9.]+  +[0-9a-f]+ ' "$tmp/dl.out"
+    $build/hps-dcpilist "$tmp/dl" no_such_procedure >/dev/null 2>"$tmp/err"; rc=$?
+    check "dcpilist: an unknown procedure is status 2 ($rc) with a message" test $rc = 2 -a -s "$tmp/err"
+    $build/hps-dcpilist "$tmp/no_such_db" main >/dev/null 2>"$tmp/err"; rc=$?
+    check "dcpilist: a missing database is status 2 ($rc), one line" \
+        test $rc = 2 -a "$(wc -l <"$tmp/err")" = 1
+    $build/hps-dcpilist --bogus "$tmp/dl" main >/dev/null 2>"$tmp/err"; rc=$?
+    check "dcpilist: a bad option is status 2 ($rc)" test $rc = 2 -a -n "$(grep bogus "$tmp/err")"
+fi
 $calc "$tmp/anrv64" no_such_procedure >/dev/null 2>&1; rc=$?
 check "analysis: an unknown procedure is status 2 ($rc)" test $rc = 2
 $calc --config r10k "$tmp/anrv64" crc_update >/dev/null 2>"$tmp/err"; rc=$?

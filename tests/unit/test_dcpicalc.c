@@ -7,8 +7,11 @@
  * consumer waiting 20 cycles more) leaves the estimate alone and shows as
  * CPI - M with a D-cache miss among its culprits; the back edge, with no
  * instructions of its own, is found by flow propagation; static schedules come from the model
- * (a load's consumer waits lat.load_use on ev5).  Run from the top of the
- * tree (presets in ./configs).
+ * (a load's consumer waits lat.load_use on ev5), and hold only static
+ * stalls: gametree's memset loop (eight stores, one every cycle, to lines the
+ * write-no-allocate D-cache never holds) gets no write-buffer or D-cache
+ * cycles in M_i on either in-order model.  Run from the top of the tree
+ * (presets in ./configs).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,12 +46,14 @@ typedef struct synth {
     uint64_t count[NLOOP];
     uint64_t extra[NLOOP];              /* dynamic stall cycles per execution */
     bool drop[NLOOP];                   /* no samples at all */
+    uint64_t imiss[NLOOP];              /* IMISS samples */
 } synth_t;
 
 static uint64_t synth_samples(void *ctx, int event, uint64_t addr)
 {
     const synth_t *s = ctx;
     size_t k = (addr - BASE) / 4;
+    if (event == PMU_IMISS && k < NLOOP) return s->imiss[k];
     if (event != PMU_CYCLES || k >= NLOOP || s->drop[k]) return 0;
     return s->count[k] * (s->sched[k].head + s->extra[k]);       /* period 1 */
 }
@@ -146,6 +151,70 @@ static void test_out_of_order_refused(void **state)
     assert_non_null(strstr(err, "in-order"));
 }
 
+/* The loop's head (the load) stalls 20 cycles more each time: a block
+ * entered by a branch, so a misprediction is a culprit; an I-cache miss
+ * only with IMISS samples on it when IMISS was collected; an operand that
+ * is not loaded rules out the D-cache. */
+static void test_culprits_from_imiss(void **state)
+{
+    config_t cfg = preset("ev5");
+    dcpicalc_t dc;
+    synth_t s;
+    char err[256];
+    setup_synth(&s, &cfg, &dc);
+    s.extra[1] = 20;
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
+    assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
+                                    sizeof loop, synth_samples, &s, collected, err, sizeof err));
+    assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 20.0, 0.5);
+    assert_true(dc.insn[1].culprits & 1u << STALL_MISPREDICT);
+    assert_false(dc.insn[1].culprits & 1u << STALL_ICACHE);
+    assert_false(dc.insn[1].culprits & 1u << STALL_DCACHE);
+    dcpicalc_free(&dc);
+    s.imiss[1] = 7;
+    assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
+                                    sizeof loop, synth_samples, &s, collected, err, sizeof err));
+    assert_true(dc.insn[1].culprits & 1u << STALL_ICACHE);
+    dcpicalc_free(&dc);
+}
+
+/* memset's inner loop: sd x 8, addi, bne back. */
+static void test_store_loop_schedule_is_static(void **state)
+{
+    enum { N = 10 };
+    uint32_t code[N];
+    for (int k = 0; k < 8; k++) code[k] = SD(A1, A0, 8 * k);
+    code[8] = ADDI(A0, A0, 64);
+    code[9] = BNE(A0, A3, -36);
+    static const char *const models[] = { "ev5", "inorder5" };
+    for (size_t m = 0; m < 2; m++) {
+        config_t cfg = preset(models[m]);
+        insn_t block[N];
+        timing_static_t sched[N];
+        char err[256];
+        for (size_t k = 0; k < N; k++)
+            assert_true(isa_rv64.decode(BASE + 4 * k, (const uint8_t *)&code[k], 4, &block[k]));
+        assert_true(timing_static_schedule(&cfg, &isa_rv64, block, N, sched, err, sizeof err));
+        for (size_t k = 0; k < 8; k++) {
+            assert_true(sched[k].head <= 1);
+            assert_int_not_equal(sched[k].cause, STALL_WBUF);
+            assert_int_not_equal(sched[k].cause, STALL_DCACHE);
+            assert_int_not_equal(sched[k].cause, STALL_DTLB);
+        }
+    }
+}
+
+/* A load's consumer waits exactly the load-use latency: the load hits. */
+static void test_load_use_is_the_latency(void **state)
+{
+    config_t cfg = preset("ev5");
+    dcpicalc_t dc;
+    synth_t s;
+    setup_synth(&s, &cfg, &dc);
+    assert_int_equal(s.sched[2].head, cfg.lat_load_use);
+    assert_int_equal(s.sched[2].cause, STALL_DEP);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -153,6 +222,9 @@ int main(void)
         cmocka_unit_test(test_dynamic_stall_and_culprit),
         cmocka_unit_test(test_propagation),
         cmocka_unit_test(test_out_of_order_refused),
+        cmocka_unit_test(test_culprits_from_imiss),
+        cmocka_unit_test(test_store_loop_schedule_is_static),
+        cmocka_unit_test(test_load_use_is_the_latency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
