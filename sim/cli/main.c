@@ -589,9 +589,9 @@ static uint64_t baseline_cycles(const options_t *o, const isa_t *isa, const symt
 /* The same program, input and program instructions as the baseline, with
  * the ACF (without DCPI), output discarded, and the steps of the DISE
  * roles in `untimed` (bit r = role r) executed but not timed: one run of
- * the exact overhead breakdown. */
-static uint64_t untimed_cycles(const options_t *o, const isa_t *isa, const symtab_t *symtab,
-                               const dise_program_t *prog, unsigned untimed)
+ * the exact overhead breakdown.  False when a signal cut it short. */
+static bool untimed_cycles(const options_t *o, const isa_t *isa, const symtab_t *symtab,
+                           const dise_program_t *prog, unsigned untimed, uint64_t *cycles)
 {
     char err[512];
     guest_t g;
@@ -610,15 +610,15 @@ static uint64_t untimed_cycles(const options_t *o, const isa_t *isa, const symta
     dise_attach(d, g.cpu);
     engine_t *e = new_engine(&(engine_parts_t){ .cpu = g.cpu, .timing = t, .dise = d,
                                                 .untimed_roles = untimed });
-    engine_run(e, o->max_insts);
+    bool whole = engine_run(e, o->max_insts) != STOP_INTERRUPTED;
     engine_finish(e);
-    uint64_t cycles = g.cpu->cycle;
+    *cycles = g.cpu->cycle;
     engine_free(e);
     timing_free(t);
     dise_free(d);
     runtime_free(rt);
     guest_free(&g);
-    return cycles;
+    return whole;
 }
 
 /* Did the run execute (or pay the decode penalty of) instructions of role r? */
@@ -631,18 +631,20 @@ static bool role_ran(const dise_t *d, dise_role_t r)
  * breakdown"): with DCPI too, first the run with the ACF alone; then the
  * roles are untimed one after the other, sample, basic, check, each part
  * the cycles that saves; the rest is the last run against the baseline.
- * A role that never ran saves nothing and needs no run. */
+ * A role that never ran saves nothing and needs no run.  A signal that
+ * cuts a run short leaves the parts unmeasured (the report then lists
+ * the charged cycles). */
 static void exact_breakdown(profiling_t *pf, const options_t *o, const isa_t *isa,
                             const symtab_t *symtab, bool with_dcpi)
 {
     hps_overhead_t *ov = &pf->overhead;
-    uint64_t prev = ov->acf_cycles;
+    uint64_t prev = ov->acf_cycles, cycles;
     if (with_dcpi) {
-        uint64_t alone = untimed_cycles(o, isa, symtab, pf->prog, 0);
-        ov->dcpi_part = (int64_t)(prev - alone);
+        if (!untimed_cycles(o, isa, symtab, pf->prog, 0, &cycles)) return;
+        ov->dcpi_part = (int64_t)(prev - cycles);
         ov->dcpi_measured = true;
         ov->breakdown_runs++;
-        prev = alone;
+        prev = cycles;
     }
     static const dise_role_t order[] = { DISE_ROLE_SAMPLE, DISE_ROLE_BASIC, DISE_ROLE_CHECK };
     unsigned untimed = 0;
@@ -650,7 +652,7 @@ static void exact_breakdown(profiling_t *pf, const options_t *o, const isa_t *is
         dise_role_t r = order[k];
         untimed |= 1u << r;
         if (!role_ran(pf->dise, r)) continue;
-        uint64_t cycles = untimed_cycles(o, isa, symtab, pf->prog, untimed);
+        if (!untimed_cycles(o, isa, symtab, pf->prog, untimed, &cycles)) return;
         ov->part[r] = (int64_t)(prev - cycles);
         ov->breakdown_runs++;
         prev = cycles;
