@@ -736,6 +736,7 @@ static void restart_profiling(shell_host_t *h, cpu_t *cpu)
         runtime_free(*h->runtime);
         *h->runtime = runtime_load(h->isa, err, sizeof err);
         if (!*h->runtime) bad_input("%s: %s", h->o->acf_path, err);
+        runtime_set_handlers(*h->runtime, (runtime_handlers_t)h->o->handlers);
         runtime_attach(*h->runtime, cpu);
     }
     profiling_build(h->pf, h->o, h->code->symtab, *h->runtime);
