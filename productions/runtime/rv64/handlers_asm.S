@@ -19,7 +19,7 @@
 
 /* SAMPLE name, kind, a, b, c: append (kind, dA, dB, dC); c = 0 stores 0. */
 .macro SAMPLE name, kind, a, b, c
-    .section .text.\name, "ax", @progbits
+    .section .text_asm.\name, "ax", @progbits
     .globl \name
     .type \name, @function
     .balign 4
