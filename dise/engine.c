@@ -93,12 +93,16 @@ static bool resolve_handlers(dise_t *d, char *err, size_t len)
 {
     for (size_t k = 0; k < d->prog->nhandlers; k++) {
         const char *name = d->prog->handlers[k];
-        d->handler_addr[k] = d->runtime ? runtime_symbol(d->runtime, name) : 0;
-        if (!d->handler_addr[k]) {
+        d->handler_addr[k] = d->runtime ? runtime_handler(d->runtime, name) : 0;
+        if (d->handler_addr[k]) continue;
+        if (d->runtime && runtime_handlers(d->runtime) == RUNTIME_HANDLERS_ASM &&
+            runtime_symbol(d->runtime, name))
+            snprintf(err, len, "call(%s): the handler runtime has no assembly version of this "
+                     "handler (--handlers c runs the C one)", name);
+        else
             snprintf(err, len, "call(%s): the handler runtime has no handler of that name",
                      name);
-            return false;
-        }
+        return false;
     }
     return true;
 }

@@ -168,6 +168,64 @@ static void report_params(FILE *out, const dise_program_t *prog)
     fputc('\n', out);
 }
 
+/* Handler instructions per sample: every handler call appends one sample
+ * (a full buffer's flush counts toward the call that found it full). */
+static double insts_per_sample(const hps_overhead_t *ov)
+{
+    return ov->handler_calls ? (double)ov->handler_insts / (double)ov->handler_calls : 0;
+}
+
+static void report_handlers(FILE *out, const hps_overhead_t *ov)
+{
+    if (!ov->handler_calls) return;
+    fprintf(out, "handlers (%s): %.2f instructions per sample (%" PRIu64 " calls, %" PRIu64
+            " instructions)\n", ov->handlers ? ov->handlers : "?", insts_per_sample(ov),
+            ov->handler_calls, ov->handler_insts);
+}
+
+static const char *const part_labels[DISE_ROLE_COUNT] = {
+    "other", "instrumentation checks", "basic overhead", "sampling overhead"
+};
+
+static void report_part(FILE *out, const hps_overhead_t *ov, const char *label, int64_t cycles)
+{
+    fprintf(out, "  %-24s %12" PRId64 " cycles  %7.2f%% of the unprofiled run\n", label, cycles,
+            100.0 * (double)cycles / (double)ov->base_cycles);
+}
+
+/* The exact parts: differences of runs (hps_overhead_t), adding up to the
+ * measured overhead. */
+static void report_exact_parts(FILE *out, const hps_overhead_t *ov)
+{
+    for (int r = DISE_ROLE_CHECK; r < DISE_ROLE_COUNT; r++)
+        report_part(out, ov, part_labels[r], ov->part[r]);
+    if (ov->dcpi_measured) report_part(out, ov, "DCPI profiling", ov->dcpi_part);
+    report_part(out, ov, part_labels[DISE_ROLE_NONE], ov->part[DISE_ROLE_NONE]);
+    if (ov->parts_counted)
+        fprintf(out, "  (exact: one cycle per instruction and decode-penalty cycle on the "
+                "functional core; the parts add up to the overhead)\n");
+    else
+        fprintf(out, "  (exact: each part is the cycles saved by leaving its instructions untimed, "
+                "%u more run%s; the parts add up to the overhead)\n", ov->breakdown_runs,
+                ov->breakdown_runs == 1 ? "" : "s");
+}
+
+/* Without the parts: the cycles charged to each role's instructions
+ * (issue cycles and the stalls they caused), which need not add up. */
+static void report_charged(FILE *out, const hps_overhead_t *ov)
+{
+    uint64_t charged = 0;
+    for (int r = DISE_ROLE_CHECK; r < DISE_ROLE_COUNT; r++) {
+        charged += ov->role_cycles[r];
+        fprintf(out, "  %-24s %12" PRIu64 " cycles charged to its instructions\n",
+                part_labels[r], ov->role_cycles[r]);
+    }
+    if (ov->base_cycles)
+        fprintf(out, "  %-24s %12" PRId64 " cycles  (not exact: the rest of the difference)\n",
+                part_labels[DISE_ROLE_NONE],
+                (int64_t)ov->acf_cycles - (int64_t)ov->base_cycles - (int64_t)charged);
+}
+
 static void report_overhead(FILE *out, const hps_overhead_t *ov)
 {
     if (ov->base_cycles) {
@@ -179,21 +237,8 @@ static void report_overhead(FILE *out, const hps_overhead_t *ov)
         fprintf(out, "overhead: %" PRIu64 " cycles with the ACF (run without it not measured)\n",
                 ov->acf_cycles);
     }
-    uint64_t attributed = 0;
-    for (int r = DISE_ROLE_CHECK; r < DISE_ROLE_COUNT; r++) attributed += ov->role_cycles[r];
-    const char *label[DISE_ROLE_COUNT] = { "", "instrumentation checks", "basic overhead",
-                                           "sampling overhead" };
-    for (int r = DISE_ROLE_CHECK; r < DISE_ROLE_COUNT; r++) {
-        double pct = ov->base_cycles ? 100.0 * (double)ov->role_cycles[r] / (double)ov->base_cycles
-                                     : 0;
-        fprintf(out, "  %-24s %12" PRIu64 " cycles  %7.2f%% of the unprofiled run\n", label[r],
-                ov->role_cycles[r], pct);
-    }
-    if (ov->base_cycles) {
-        int64_t other = (int64_t)ov->acf_cycles - (int64_t)ov->base_cycles - (int64_t)attributed;
-        fprintf(out, "  %-24s %12" PRId64 " cycles  (indirect: caches, predictors, overlap)\n",
-                "other", other);
-    }
+    if (ov->parts_exact) report_exact_parts(out, ov);
+    else report_charged(out, ov);
 }
 
 void hps_session_report(const hps_session_t *h, FILE *out, const char *acf_name,
@@ -203,6 +248,7 @@ void hps_session_report(const hps_session_t *h, FILE *out, const char *acf_name,
     report_params(out, prog);
     for (int k = 0; k < HPS_KIND_COUNT; k++)
         if (h->enabled[k]) report_profile(h, out, (hps_kind_t)k, top_n);
+    report_handlers(out, ov);
     report_overhead(out, ov);
 }
 
@@ -225,6 +271,9 @@ void hps_session_stats(const hps_session_t *h, const hps_overhead_t *ov, stats_t
         stats_add_f64(s, name, hps_session_accuracy(h, (hps_kind_t)k, 0.9), "Percent", desc);
     }
     if (h->streams) hps_streams_stats(h->streams, s);
+    if (ov->handler_calls)
+        stats_add_f64(s, "hps.handlerInstsPerSample", insts_per_sample(ov), "Count",
+                      "Handler instructions executed per handler call (one sample each)");
     stats_add_u64(s, "hps.cycles", ov->acf_cycles, "Cycle", "Cycles of the run with the ACF");
     stats_add_u64(s, "hps.baseCycles", ov->base_cycles, "Cycle",
                   "Cycles of the same run without the ACF (0 = not measured)");
@@ -232,11 +281,28 @@ void hps_session_stats(const hps_session_t *h, const hps_overhead_t *ov, stats_t
                   ov->base_cycles ? (double)ov->acf_cycles / (double)ov->base_cycles : 0,
                   "Ratio", "Cycles with the ACF / cycles without");
     for (int r = DISE_ROLE_CHECK; r < DISE_ROLE_COUNT; r++) {
-        snprintf(name, sizeof name, "hps.overheadCycles::%s", dise_role_names[r]);
-        snprintf(desc, sizeof desc, "Cycles charged to %s instructions (Figure 7)",
-                 dise_role_names[r]);
+        snprintf(name, sizeof name, "hps.chargedCycles::%s", dise_role_names[r]);
+        snprintf(desc, sizeof desc, "Cycles charged to %s instructions: their issue cycles "
+                 "and the stalls they caused", dise_role_names[r]);
         stats_add_u64(s, name, ov->role_cycles[r], "Cycle", desc);
     }
+    if (!ov->parts_exact) return;
+    for (int r = 0; r < DISE_ROLE_COUNT; r++) {
+        snprintf(name, sizeof name, "hps.overheadCycles::%s",
+                 r == DISE_ROLE_NONE ? "other" : dise_role_names[r]);
+        if (r == DISE_ROLE_NONE)
+            snprintf(desc, sizeof desc, "Overhead left with every role's instructions untimed "
+                     "(exact part)");
+        else
+            snprintf(desc, sizeof desc, "Overhead due to %s instructions: the cycles untiming "
+                     "them saves (exact part)", dise_role_names[r]);
+        stats_add_f64(s, name, (double)ov->part[r], "Cycle", desc);
+    }
+    if (ov->dcpi_measured)
+        stats_add_f64(s, "hps.overheadCycles::dcpi", (double)ov->dcpi_part, "Cycle",
+                      "Overhead due to the DCPI profiler running too (exact part)");
+    stats_add_u64(s, "hps.breakdownRuns", ov->breakdown_runs, "Count",
+                  "Extra runs with roles untimed that the exact breakdown took");
 }
 
 /* ---- the profiles as a table ------------------------------------------------------ */

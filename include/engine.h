@@ -45,6 +45,11 @@ typedef struct engine_parts {
     struct pmu *pmu;             /* observer and source: the performance
                                     counters and their interrupt handler
                                     (attached; needs a timing model)         */
+    unsigned untimed_roles;      /* bit r: the steps of DISE role r (inserted
+                                    instructions and the handlers they call)
+                                    run but are not timed, nor their decode
+                                    penalty: the overhead breakdown's runs
+                                    (dise/README.md); 0 = time everything    */
 } engine_parts_t;
 
 typedef struct engine engine_t;

@@ -44,10 +44,30 @@ void hps_session_take(void *ctx, const struct hps_sample *s);
  * one, over the members making up the top `fraction` of each. */
 double hps_session_accuracy(const hps_session_t *h, hps_kind_t kind, double fraction);
 
-/* Cycle overhead of a run with the ACF against one without. */
+/* Cycle overhead of a run with the ACF against one without, and its
+ * breakdown (dise/README.md, "The overhead breakdown").  With a baseline,
+ * part[] is exact: part[r] (r = check, basic, sample) is the cycles the run
+ * saves when the instructions of role r (and of the roles removed before
+ * it: sample, then basic, then check) are executed but not timed;
+ * part[DISE_ROLE_NONE] is what remains with every role untimed, against
+ * the run without the ACF; dcpi_part the DCPI profiler's share when it ran
+ * too.  They add up to acf_cycles - base_cycles exactly. */
 typedef struct hps_overhead {
     uint64_t base_cycles, acf_cycles;      /* base 0: not measured          */
-    uint64_t role_cycles[DISE_ROLE_COUNT]; /* cycles charged to each role   */
+    uint64_t role_cycles[DISE_ROLE_COUNT]; /* cycles charged to each role's
+                                              instructions (issue cycles and
+                                              the stalls they caused)       */
+    bool parts_exact;                      /* part[] measured               */
+    bool parts_counted;                    /* ... by counting: the functional
+                                              core, one cycle per instruction
+                                              and decode-penalty cycle      */
+    int64_t part[DISE_ROLE_COUNT];         /* [NONE] = the rest              */
+    bool dcpi_measured;
+    int64_t dcpi_part;
+    unsigned breakdown_runs;               /* extra runs the parts took     */
+    const char *handlers;                  /* "c" or "asm" (--handlers)     */
+    uint64_t handler_calls, handler_insts; /* calls into handlers, and the
+                                              instructions they executed    */
 } hps_overhead_t;
 
 /* The end-of-run report: for each collected profile, the top members with

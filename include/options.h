@@ -41,6 +41,8 @@ typedef struct options {
     double rate;                     /* --rate, 0 = not given             */
     uint64_t burst;                  /* --burst, 0 = not given            */
     bool print_acf, no_baseline;
+    int handlers;                    /* --handlers: runtime_handlers_t    */
+    bool handlers_given;
     const char *report_path;
     const char *profile_out;
     const char *sysroot;             /* --sysroot: ld.so and libraries   */

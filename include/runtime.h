@@ -31,6 +31,8 @@ enum {
     DREG_ARG0 = 8,              /* d8..d11: handler arguments                 */
     DREG_HANDLER_SP = 12,       /* d12: the handler runtime's stack pointer   */
     DREG_SAVED_SP = 13,         /* d13: the program's sp while a handler runs */
+    DREG_BUF_NEXT = 14,         /* d14: the assembly handlers' next sample    */
+    DREG_BUF_END = 15,          /* d15: and the end of the buffer's samples   */
     RUNTIME_MAX_ARGS = 4,
     RUNTIME_FRAME_DREGS = 8     /* d8..d15: what a nested call saves          */
 };
@@ -68,8 +70,23 @@ uint64_t runtime_stack_top(const runtime_t *rt);
 /* Guest address of the profile buffer. */
 uint64_t runtime_buffer(const runtime_t *rt);
 
+/* Which handlers call(Name) reaches: the C functions behind the stubs
+ * (stubs.S, handlers.c), or the hand-written assembly handlers
+ * (runtime/ISA/handlers_asm.S, symbols Name_asm), which keep the buffer's
+ * next free sample in d14 and its end in d15 instead of the header's count.
+ * Set before runtime_attach. */
+typedef enum { RUNTIME_HANDLERS_C, RUNTIME_HANDLERS_ASM } runtime_handlers_t;
+extern const char *const runtime_handlers_names[2];   /* "c", "asm" */
+void runtime_set_handlers(runtime_t *rt, runtime_handlers_t which);
+runtime_handlers_t runtime_handlers(const runtime_t *rt);
+/* The entry of the handler call(name) reaches under the selection (0 if
+ * the runtime has none: no assembly version, or no such handler). */
+uint64_t runtime_handler(const runtime_t *rt, const char *name);
+
 /* Call fn on every sample in the guest buffer, in order, then set the
- * buffer's count to 0.  Returns how many samples there were. */
+ * buffer's count to 0 (with the assembly handlers: the count is taken from
+ * the attached cpu's d14, which goes back to the first sample).  Returns
+ * how many samples there were. */
 size_t runtime_drain(runtime_t *rt,
                           void (*fn)(void *ctx, const hps_sample_t *s), void *ctx);
 /* The buffer's counters: hps.flush executions, samples dropped. */
@@ -109,7 +126,8 @@ typedef struct runtime_frame {
     uint64_t saved_dregs[RUNTIME_FRAME_DREGS];
 } runtime_frame_t;
 
-/* Connect to a cpu before its run: c->runtime, and d12 = the stack top. */
+/* Connect to a cpu before its run: c->runtime, d12 = the stack top and,
+ * with the assembly handlers, d14/d15 = the buffer's first sample / end. */
 void runtime_attach(runtime_t *rt, cpu_t *c);
 /* Enter the handler at `entry` with nargs arguments in d8.., from the
  * instruction stream at c->pc (where hps.ret resumes).  False when the

@@ -61,6 +61,8 @@ struct engine {
     bool redispatch;           /* the loop returned to change variant      */
     bool pmu_waiting;          /* an interrupt fell due that a DISE handler
                                   or sequence held back                     */
+    unsigned untimed_roles;    /* engine_parts_t.untimed_roles              */
+    bool step_untimed;         /* the edited stream's current step is one   */
 };
 
 /* ---- observers ------------------------------------------------------------------- */
@@ -177,10 +179,20 @@ ALWAYS_INLINE void set_roles(engine_t *e, uint8_t role, bool redirect)
     h->cur_role = role;
     h->dise_redirect = redirect;
     if (d) {
-        h->front_penalty = d->penalty_pending;
+        bool untimed = e->untimed_roles >> d->penalty_role & 1;
+        h->front_penalty = untimed ? 0 : d->penalty_pending;
         h->penalty_role = d->penalty_role;
         d->penalty_pending = 0;
     }
+}
+
+/* The timing model's view of a step, unless its role is untimed: then the
+ * model never sees it (a pending decode penalty waits for the next timed
+ * step, unless its own role is untimed too). */
+ALWAYS_INLINE void time_roles(engine_t *e, uint8_t role, bool redirect)
+{
+    e->step_untimed = e->untimed_roles >> role & 1;
+    if (!e->step_untimed) set_roles(e, role, redirect);
 }
 
 ALWAYS_INLINE void clear_roles(engine_t *e)
@@ -203,7 +215,7 @@ ALWAYS_INLINE insn_t *edited_next(engine_t *e, cpu_t *c, cursor_t *cur, uint64_t
         insn_t *x = dise_step_seq(d, c);
         *program = d->kind == DK_PROGRAM;
         *pc = x->pc;
-        if (F & F_TIMING) set_roles(e, *program ? DISE_ROLE_NONE : x->rm, d->redirect);
+        if (F & F_TIMING) time_roles(e, *program ? DISE_ROLE_NONE : x->rm, d->redirect);
         return x;
     }
     if (runtime_switches(e->runtime) != *switches) {   /* another address space */
@@ -219,7 +231,7 @@ ALWAYS_INLINE insn_t *edited_next(engine_t *e, cpu_t *c, cursor_t *cur, uint64_t
     core_step(c, in, *pc);
     *program = false;
     if (dise_frame) dise_count_handler_insts(d, 1);
-    if (F & F_TIMING) set_roles(e, role, false);
+    if (F & F_TIMING) time_roles(e, role, false);
     return in;
 }
 
@@ -237,7 +249,12 @@ ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
         if (program) c->instret++;
         else c->runtime_insts++;
         uint64_t head_before = (F & F_TIMING) ? timing_hot(e->timing)->head_sum : 0;
-        observe(e, c, in, pc, program, F);
+        if ((F & F_TIMING) && unlikely(e->step_untimed)) {
+            observe(e, c, in, pc, program, F & ~F_TIMING);
+            e->step_untimed = false;
+        } else {
+            observe(e, c, in, pc, program, F);
+        }
         if (client) {
             client->insts++;
             if (F & F_TIMING) client->head_cycles += timing_hot(e->timing)->head_sum - head_before;
@@ -310,6 +327,7 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
     e->truth = p->truth;
     e->trace = p->trace;
     e->dise = p->dise;
+    e->untimed_roles = p->untimed_roles & ~(1u << DISE_ROLE_NONE);
     e->pmu = p->pmu;
     e->runtime = p->cpu->runtime;
     e->features = (p->timing ? F_TIMING : 0) | (p->truth ? F_TRUTH : 0) |

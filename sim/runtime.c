@@ -58,6 +58,8 @@ struct runtime {
     uint64_t buffer;            /* guest address of hps_profile            */
     uint64_t stack_top;
     unsigned sp_reg;            /* the ISA's stack pointer (unified number) */
+    runtime_handlers_t handlers;  /* which handlers call(Name) reaches     */
+    cpu_t *cpu;                 /* the attached cpu (d14 with asm handlers) */
 
     runtime_frame_t frames[RUNTIME_MAX_DEPTH];
     unsigned depth;
@@ -259,6 +261,31 @@ uint64_t runtime_symbol(const runtime_t *rt, const char *name)
     return s ? s->addr : 0;
 }
 
+const char *const runtime_handlers_names[2] = { "c", "asm" };
+
+void runtime_set_handlers(runtime_t *rt, runtime_handlers_t which) { rt->handlers = which; }
+runtime_handlers_t runtime_handlers(const runtime_t *rt) { return rt->handlers; }
+
+uint64_t runtime_handler(const runtime_t *rt, const char *name)
+{
+    if (!rt || !name) return 0;
+    if (rt->handlers == RUNTIME_HANDLERS_C) return runtime_symbol(rt, name);
+    char asm_name[128];
+    if ((size_t)snprintf(asm_name, sizeof asm_name, "%s_asm", name) >= sizeof asm_name) return 0;
+    return runtime_symbol(rt, asm_name);
+}
+
+/* The assembly handlers' samples run from the buffer's first to d14. */
+static uint64_t first_sample(const runtime_t *rt)
+{
+    return rt->buffer + HPS_PROFILE_OFF_SAMPLES;
+}
+
+static bool register_buffer(const runtime_t *rt)
+{
+    return rt->handlers == RUNTIME_HANDLERS_ASM && rt->cpu && rt->buffer;
+}
+
 static uint64_t header_field(const runtime_t *rt, unsigned off)
 {
     uint64_t v = 0;
@@ -280,7 +307,9 @@ size_t runtime_drain(runtime_t *rt,
                           void (*fn)(void *ctx, const hps_sample_t *s), void *ctx)
 {
     enum { CHUNK = 64 };
-    uint64_t n = header_field(rt, HPS_PROFILE_OFF_COUNT);
+    uint64_t *next = register_buffer(rt) ? &rt->cpu->reg[REG_DISE0 + DREG_BUF_NEXT] : NULL;
+    uint64_t n = next ? (*next - first_sample(rt)) / HPS_SAMPLE_SIZE
+                      : header_field(rt, HPS_PROFILE_OFF_COUNT);
     if (n > HPS_PROFILE_CAPACITY) n = HPS_PROFILE_CAPACITY;  /* guest corrupted it */
     hps_sample_t chunk[CHUNK];
     for (uint64_t k = 0; k < n; k += CHUNK) {
@@ -292,6 +321,7 @@ size_t runtime_drain(runtime_t *rt,
     }
     uint64_t zero = 0;
     mem_write(rt->mem, rt->buffer + HPS_PROFILE_OFF_COUNT, &zero, sizeof zero);
+    if (next) *next = first_sample(rt);
     return (size_t)n;
 }
 
@@ -300,7 +330,13 @@ size_t runtime_drain(runtime_t *rt,
 void runtime_attach(runtime_t *rt, cpu_t *c)
 {
     c->runtime = rt;
+    rt->cpu = c;
     c->reg[REG_DISE0 + DREG_HANDLER_SP] = rt->stack_top;
+    if (register_buffer(rt)) {
+        c->reg[REG_DISE0 + DREG_BUF_NEXT] = first_sample(rt);
+        c->reg[REG_DISE0 + DREG_BUF_END] = first_sample(rt) +
+                                           (uint64_t)HPS_SAMPLE_SIZE * HPS_PROFILE_CAPACITY;
+    }
 }
 
 unsigned runtime_depth(const runtime_t *rt) { return rt->depth; }

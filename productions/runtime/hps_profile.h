@@ -12,23 +12,38 @@
 #ifndef HPS_PROFILE_BUFFER_H
 #define HPS_PROFILE_BUFFER_H
 
+/* The numbers below are plain macros (no type suffixes) so that the
+ * assembly handlers (runtime/ISA/handlers_asm.S) can use them too. */
+#define HPS_PROFILE_CAPACITY 4096
+
+/* Sample kinds. */
+#define HPS_SAMPLE_NONE      0
+#define HPS_SAMPLE_METHOD    1 /* a = method address: a call's target, or a
+                                  back-edge's target (the loop head), which the
+                                  host maps to the containing function;
+                                  b = pc of the event                         */
+#define HPS_SAMPLE_CALL_PAIR 2 /* a = call-site pc, b = call target          */
+#define HPS_SAMPLE_DATA      3 /* a = pc of the load/store, b = effective
+                                  address, c = burst number                  */
+
+/* Offsets of the header fields, for the host's guest-memory accesses and
+ * the assembly handlers, and the size of a sample. */
+#define HPS_PROFILE_OFF_MAGIC    0
+#define HPS_PROFILE_OFF_VERSION  8
+#define HPS_PROFILE_OFF_CAPACITY 16
+#define HPS_PROFILE_OFF_COUNT    24
+#define HPS_PROFILE_OFF_FLUSHES  32
+#define HPS_PROFILE_OFF_DROPPED  40
+#define HPS_PROFILE_OFF_SAMPLES  48
+#define HPS_SAMPLE_SIZE          32
+/* From the end of the samples back to the start of the header. */
+#define HPS_PROFILE_END_OFF      (HPS_PROFILE_OFF_SAMPLES + HPS_SAMPLE_SIZE * HPS_PROFILE_CAPACITY)
+
+#ifndef __ASSEMBLER__
 #include <stdint.h>
 
 #define HPS_PROFILE_MAGIC    0x31464f5250535048ull  /* "HPSPROF1" in memory order */
 #define HPS_PROFILE_VERSION  1u
-#define HPS_PROFILE_CAPACITY 4096u
-
-/* Sample kinds. */
-enum {
-    HPS_SAMPLE_NONE = 0,
-    HPS_SAMPLE_METHOD = 1,     /* a = method address: a call's target, or a
-                                  back-edge's target (the loop head), which the
-                                  host maps to the containing function;
-                                  b = pc of the event                         */
-    HPS_SAMPLE_CALL_PAIR = 2,  /* a = call-site pc, b = call target          */
-    HPS_SAMPLE_DATA = 3        /* a = pc of the load/store, b = effective
-                                  address, c = burst number                  */
-};
 
 typedef struct hps_sample {
     uint64_t kind, a, b, c;
@@ -48,16 +63,7 @@ typedef struct hps_profile {
     hps_sample_t samples[HPS_PROFILE_CAPACITY];
 } hps_profile_t;
 
-/* Offsets of the header fields, for the host's guest-memory accesses. */
-#define HPS_PROFILE_OFF_MAGIC    0u
-#define HPS_PROFILE_OFF_VERSION  8u
-#define HPS_PROFILE_OFF_CAPACITY 16u
-#define HPS_PROFILE_OFF_COUNT    24u
-#define HPS_PROFILE_OFF_FLUSHES  32u
-#define HPS_PROFILE_OFF_DROPPED  40u
-#define HPS_PROFILE_OFF_SAMPLES  48u
-
-_Static_assert(sizeof(hps_sample_t) == 32, "hps_sample_t is 4 x uint64");
+_Static_assert(sizeof(hps_sample_t) == HPS_SAMPLE_SIZE, "hps_sample_t is 4 x uint64");
 _Static_assert(sizeof(hps_profile_header_t) == HPS_PROFILE_OFF_SAMPLES,
                "hps_profile_header_t is 6 x uint64");
 _Static_assert(__builtin_offsetof(hps_profile_header_t, count) == HPS_PROFILE_OFF_COUNT,
@@ -72,4 +78,5 @@ _Static_assert(sizeof(hps_profile_t) ==
                HPS_PROFILE_OFF_SAMPLES + 32ull * HPS_PROFILE_CAPACITY,
                "hps_profile_t layout");
 
+#endif /* __ASSEMBLER__ */
 #endif /* HPS_PROFILE_BUFFER_H */

@@ -290,11 +290,10 @@ static void resolve_acf(const char *arg, char *path, size_t len)
  * nobody has yet). */
 /* The DISE engine and the profile session on the parsed ACF (again when
  * the shell restarts the run: empty tables, counters and samples). */
-static void profiling_build(profiling_t *pf, const options_t *o, const symtab_t *symtab,
-                            runtime_t *runtime)
+/* The DISE hardware the configuration describes. */
+static dise_hw_t dise_hw_of(const options_t *o)
 {
-    char err[512];
-    dise_hw_t hw = {
+    return (dise_hw_t){
         .pt_entries = (unsigned)o->cfg.dise_pt_entries,
         .ct_entries = (unsigned)o->cfg.dise_ct_entries,
         .rt_entries = (unsigned)o->cfg.dise_rt_entries,
@@ -302,6 +301,13 @@ static void profiling_build(profiling_t *pf, const options_t *o, const symtab_t 
         .counter_bits = (unsigned)o->cfg.dise_counter_bits,
         .replace_penalty = (unsigned)o->cfg.dise_replace_penalty,
     };
+}
+
+static void profiling_build(profiling_t *pf, const options_t *o, const symtab_t *symtab,
+                            runtime_t *runtime)
+{
+    char err[512];
+    dise_hw_t hw = dise_hw_of(o);
     pf->dise = dise_new(pf->prog, &hw, runtime, err, sizeof err);
     if (!pf->dise) bad_input("%s: %s", o->acf_path, err);
     hps_session_init(&pf->session, pf->prog, symtab);
@@ -329,6 +335,7 @@ static void profiling_setup(profiling_t *pf, const options_t *o, const isa_t *is
         *runtime = runtime_load(isa, err, sizeof err);
         if (!*runtime) bad_input("%s: %s", o->acf_path, err);
     }
+    if (*runtime) runtime_set_handlers(*runtime, (runtime_handlers_t)o->handlers);
     profiling_build(pf, o, symtab, *runtime);
 }
 
@@ -579,6 +586,94 @@ static uint64_t baseline_cycles(const options_t *o, const isa_t *isa, const symt
     return cycles;
 }
 
+/* The same program, input and program instructions as the baseline, with
+ * the ACF (without DCPI), output discarded, and the steps of the DISE
+ * roles in `untimed` (bit r = role r) executed but not timed: one run of
+ * the exact overhead breakdown.  False when a signal cut it short. */
+static bool untimed_cycles(const options_t *o, const isa_t *isa, const symtab_t *symtab,
+                           const dise_program_t *prog, unsigned untimed, uint64_t *cycles)
+{
+    char err[512];
+    guest_t g;
+    guest_load(&g, o, isa, symtab, GUEST_BASELINE);
+    runtime_t *rt = NULL;
+    if (prog->nhandlers) {
+        rt = runtime_load(isa, err, sizeof err);
+        if (!rt) bad_input("%s: %s", o->acf_path, err);
+        runtime_set_handlers(rt, (runtime_handlers_t)o->handlers);
+    }
+    dise_hw_t hw = dise_hw_of(o);
+    dise_t *d = dise_new(prog, &hw, rt, err, sizeof err);
+    if (!d) bad_input("%s: %s", o->acf_path, err);
+    timing_t *t = new_timing(o);
+    if (rt) runtime_attach(rt, g.cpu);
+    dise_attach(d, g.cpu);
+    engine_t *e = new_engine(&(engine_parts_t){ .cpu = g.cpu, .timing = t, .dise = d,
+                                                .untimed_roles = untimed });
+    bool whole = engine_run(e, o->max_insts) != STOP_INTERRUPTED;
+    engine_finish(e);
+    *cycles = g.cpu->cycle;
+    engine_free(e);
+    timing_free(t);
+    dise_free(d);
+    runtime_free(rt);
+    guest_free(&g);
+    return whole;
+}
+
+/* Did the run execute (or pay the decode penalty of) instructions of role r? */
+static bool role_ran(const dise_t *d, dise_role_t r)
+{
+    return d->stat_inserted[r] + d->stat_handler_by_role[r] + d->stat_penalty_by_role[r] > 0;
+}
+
+/* The exact breakdown of the overhead (dise/README.md, "The overhead
+ * breakdown"): with DCPI too, first the run with the ACF alone; then the
+ * roles are untimed one after the other, sample, basic, check, each part
+ * the cycles that saves; the rest is the last run against the baseline.
+ * A role that never ran saves nothing and needs no run.  A signal that
+ * cuts a run short leaves the parts unmeasured (the report then lists
+ * the charged cycles). */
+static void exact_breakdown(profiling_t *pf, const options_t *o, const isa_t *isa,
+                            const symtab_t *symtab, bool with_dcpi)
+{
+    hps_overhead_t *ov = &pf->overhead;
+    uint64_t prev = ov->acf_cycles, cycles;
+    if (with_dcpi) {
+        if (!untimed_cycles(o, isa, symtab, pf->prog, 0, &cycles)) return;
+        ov->dcpi_part = (int64_t)(prev - cycles);
+        ov->dcpi_measured = true;
+        ov->breakdown_runs++;
+        prev = cycles;
+    }
+    static const dise_role_t order[] = { DISE_ROLE_SAMPLE, DISE_ROLE_BASIC, DISE_ROLE_CHECK };
+    unsigned untimed = 0;
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        dise_role_t r = order[k];
+        untimed |= 1u << r;
+        if (!role_ran(pf->dise, r)) continue;
+        if (!untimed_cycles(o, isa, symtab, pf->prog, untimed, &cycles)) return;
+        ov->part[r] = (int64_t)(prev - cycles);
+        ov->breakdown_runs++;
+        prev = cycles;
+    }
+    ov->part[DISE_ROLE_NONE] = (int64_t)(prev - ov->base_cycles);
+    ov->parts_exact = true;
+}
+
+/* On the functional core every instruction and decode-penalty cycle is
+ * one cycle, so the counts of each role are its exact part. */
+static void counted_breakdown(hps_overhead_t *ov)
+{
+    int64_t rest = (int64_t)(ov->acf_cycles - ov->base_cycles);
+    for (int r = DISE_ROLE_CHECK; r < DISE_ROLE_COUNT; r++) {
+        ov->part[r] = (int64_t)ov->role_cycles[r];
+        rest -= ov->part[r];
+    }
+    ov->part[DISE_ROLE_NONE] = rest;
+    ov->parts_exact = ov->parts_counted = true;
+}
+
 /* --dump-config FILE: the resolved configuration as a loadable .ini, its
  * first lines saying which hps-sim and command line resolved it. */
 static void dump_config(const options_t *o)
@@ -641,6 +736,7 @@ static void restart_profiling(shell_host_t *h, cpu_t *cpu)
         runtime_free(*h->runtime);
         *h->runtime = runtime_load(h->isa, err, sizeof err);
         if (!*h->runtime) bad_input("%s: %s", h->o->acf_path, err);
+        runtime_set_handlers(*h->runtime, (runtime_handlers_t)h->o->handlers);
         runtime_attach(*h->runtime, cpu);
     }
     profiling_build(h->pf, h->o, h->code->symtab, *h->runtime);
@@ -830,6 +926,13 @@ int main(int argc, char **argv)
     if (pf.dise) {
         pf.overhead.acf_cycles = cpu->cycle;
         dise_role_cycles(pf.dise, pf.overhead.role_cycles);
+        pf.overhead.handlers = runtime_handlers_names[o.handlers];
+        pf.overhead.handler_calls = pf.dise->stat_handler_calls;
+        pf.overhead.handler_insts = pf.dise->stat_handler_insts;
+        if (base && timing && cpu->stop != STOP_INTERRUPTED)
+            exact_breakdown(&pf, &o, isa, symtab, dcpi != NULL);
+        else if (base && !timing)
+            counted_breakdown(&pf.overhead);
         hps_session_report(&pf.session, report_out ? report_out : stderr, o.acf_path, pf.prog,
                            &pf.overhead, (size_t)o.top_n);
         if (profile_out) {

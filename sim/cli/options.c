@@ -23,6 +23,7 @@
 #include "options.h"
 #include "pmu.h"
 #include "provenance.h"
+#include "runtime.h"
 #include "util.h"
 
 #define USAGE_LINE "hps-sim [options] prog [args...]"
@@ -398,8 +399,10 @@ static void check_combinations(options_t *o)
     if (o->view_count > UINT64_MAX - o->view_from)
         bad_input("--view-from %" PRIu64 " with --view-count %" PRIu64 ": the window would end "
                   "past instruction 2^64 - 1", o->view_from, o->view_count);
-    if ((o->rate || o->burst || o->nparams || o->print_acf || o->profile_out) && !o->acf_path)
-        bad_input("--param, --rate, --burst, --print-acf and --profile-out need --acf FILE");
+    if ((o->rate || o->burst || o->nparams || o->print_acf || o->profile_out ||
+         o->handlers_given) && !o->acf_path)
+        bad_input("--param, --rate, --burst, --print-acf, --profile-out and --handlers need "
+                  "--acf FILE");
     if (o->report_path && !o->acf_path && !o->dcpi_db)
         bad_input("--report needs --acf FILE or --dcpi DB");
     if ((o->dcpi_events || o->dcpi_new_epoch) && !o->dcpi_db)
@@ -415,12 +418,21 @@ static void check_combinations(options_t *o)
 
 /* ---- the command line -------------------------------------------------------- */
 
+/* --handlers c|asm: a runtime_handlers_t. */
+static int parse_handlers(const char *arg)
+{
+    for (int k = 0; k < 2; k++)
+        if (!strcmp(arg, runtime_handlers_names[k])) return k;
+    bad_input("--handlers: expected c or asm, got '%s'", arg);
+}
+
 void parse_options(int argc, char **argv, options_t *o)
 {
     memset(o, 0, sizeof *o);
     o->seed = 1;
     o->view_count = 200;
     o->top_n = 10;
+    o->handlers = RUNTIME_HANDLERS_ASM;
     config_defaults(&o->cfg);
     char err[512];
     o->trace_limit = 100000;
@@ -484,6 +496,7 @@ void parse_options(int argc, char **argv, options_t *o)
         case OPT_PROFILE_OUT: o->profile_out = optarg; break;
         case OPT_TOP:         o->top_n = parse_count("--top", optarg); break;
         case OPT_NO_BASELINE: o->no_baseline = true; break;
+        case OPT_HANDLERS:    o->handlers = parse_handlers(optarg); o->handlers_given = true; break;
         case OPT_DCPI:
             if (!*optarg) bad_input("--dcpi: expected a database directory, got ''");
             o->dcpi_db = optarg;

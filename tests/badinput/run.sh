@@ -274,6 +274,9 @@ check option-param-too-wide option 'sampleFreq = 300.*outside 1\.\.255.*counter_
     --acf hot_method --set dise.counter_bits=8 --param sampleFreq=300 "$prog"
 check option-rate-too-sparse option 'rate.*sampleFreq = 998.*counter_bits = 8.*sparsest rate is 1/257' \
     --acf hot_method --set dise.counter_bits=8 --rate 1/1000 "$prog"
+check option-handlers-bad option "handlers.*expected c or asm.*'fortran'" \
+    --acf hot_method --handlers fortran "$prog"
+check option-handlers-no-acf option 'handlers need --acf' --handlers c "$prog"
 # a value with a newline is quoted on the message's one line (as \n)
 check option-newline-quoted option "unknown event 'bogus\\\\nevent'" --config ev5 \
     --dcpi "$tmp/nl-db" --dcpi-events "$(printf 'bogus\nevent')" "$prog"

@@ -6,6 +6,10 @@
 #   streams    the hot data streams of tests/dise/stream_walk.c, exhaustive
 #              (the two known ones), under the memory caps, and sampled
 #              (accuracy grows with the burst length)
+#   handlers   --handlers c and asm take the same samples; asm runs at most
+#              19 instructions per sample, under a third of c
+#   breakdown  the overhead's parts (check, basic, sample, DCPI, rest) add
+#              up to the measured overhead on every model, the rest is 0
 #   rates      sampled ACFs take as many samples as the schedule implies for
 #              several rates and burst lengths
 #   zero       an ACF whose patterns never match leaves the cycle count
@@ -131,6 +135,84 @@ check "streams: sampled accuracy at rate 1/100 is higher with bursts of 100 and 
 import sys
 a = [float(x) for x in '$accs'.split()] if 'error' not in '$accs' else []
 sys.exit(0 if len(a) == 3 and 0 <= a[0] < min(a[1], a[2]) and max(a[1], a[2]) <= 100 and max(a[1], a[2]) > 90 else 1)"
+
+# ---- handlers: the assembly and the C handlers take the same samples ---------------------------
+# Each profile of Figure 5 with --handlers c and asm (ev5): the same profile
+# table, samples, buffer flushes and handler calls; the assembly handlers run
+# at most 19 instructions per sample (hps.ret included; flushes add a few
+# thousandths), under a third of the C ones, and the run takes fewer cycles.  The exhaustive data-stream run fills the
+# 4096-sample buffer many times (the flush path).
+for spec in "hot_method:known_counts" "hot_call_pair:known_counts" "hot_data_stream:stream_walk" \
+            "hot_data_stream_all:data_walk"; do
+    IFS=: read -r acf p <<<"$spec"
+    okrun=1
+    for h in c asm; do
+        $sim --config ev5 --handlers $h --acf productions/$acf.acf --no-baseline --report /dev/null \
+            --stats-json "$tmp/h$h.json" --profile-out "$tmp/h$h.tsv" "$prog/$p" >/dev/null 2>"$tmp/err" ||
+            { okrun=0; bad "handlers: $acf --handlers $h failed: $(head -c 300 "$tmp/err")"; }
+    done
+    [ $okrun = 1 ] || continue
+    check "handlers: $acf on $p: the same profile table with c and asm" cmp -s "$tmp/hc.tsv" "$tmp/hasm.tsv"
+    for f in dise.samples dise.bufferFlushes dise.handlerCalls; do
+        a=$(stat "$tmp/hc.json" $f); b=$(stat "$tmp/hasm.json" $f)
+        check "handlers: $acf on $p: $f $a (c) = $b (asm)" [ "$a" = "$b" ]
+    done
+    ic=$(stat "$tmp/hc.json" hps.handlerInstsPerSample); ia=$(stat "$tmp/hasm.json" hps.handlerInstsPerSample)
+    cc=$(stat "$tmp/hc.json" hps.cycles); ca=$(stat "$tmp/hasm.json" hps.cycles)
+    check "handlers: $acf on $p: $ia instructions per sample (asm) < 19.1, under a third of $ic (c); cycles $ca < $cc" \
+        /usr/bin/python3 -c "import sys; sys.exit(0 if $ia < 19.1 and 3 * $ia < $ic and $ca < $cc else 1)"
+done
+fl=$(stat "$tmp/hasm.json" dise.bufferFlushes)
+check "handlers: hot_data_stream_all on data_walk flushed the buffer ($fl times)" [ "${fl:-0}" -gt 0 ]
+
+# ---- breakdown: the overhead's parts add up to the measured overhead ---------------------------
+# On every model, for an HPS ACF (sample instructions only) and a plain-DISE
+# one (check, basic and sample instructions), and for an ACF with DCPI:
+# hps.cycles - hps.baseCycles is exactly the sum of the parts
+# hps.overheadCycles::* (dise/README.md, "The overhead breakdown"), the
+# rest (every role untimed, against the run without the ACF) is 0, and
+# each role that ran has a part > 0.
+# parts_add_up JSON: "" when they do, else what is wrong
+parts_add_up() {
+    /usr/bin/python3 - "$1" <<'PY'
+import json, sys
+s = {k: v["value"] for k, v in json.load(open(sys.argv[1])).items()
+     if isinstance(v, dict) and "value" in v}
+parts = {k.split("::")[1]: v for k, v in s.items() if k.startswith("hps.overheadCycles::")}
+measured = s["hps.cycles"] - s["hps.baseCycles"]
+ran = [r for r in ("check", "basic", "sample") if s.get("dise.insertedInsts::" + r, 0) > 0]
+why = []
+if set(parts) < {"check", "basic", "sample", "other"}: why.append("parts missing: %s" % sorted(parts))
+elif sum(parts.values()) != measured: why.append("parts %s sum to %d, measured %d" % (parts, sum(parts.values()), measured))
+elif parts["other"] != 0: why.append("rest %d != 0" % parts["other"])
+elif any(parts[r] <= 0 for r in ran): why.append("a role that ran has no cycles: %s" % parts)
+elif not ran: why.append("no role ran")
+print("; ".join(why))
+PY
+    [ $? = 0 ] || echo "the check itself failed on $1"
+}
+for model in functional inorder5 ev5 r10k; do
+    cfg=(); [ $model = functional ] || cfg=(--config $model)
+    for acf in hot_method hot_call_pair_dise; do
+        if $sim "${cfg[@]}" --acf productions/$acf.acf --report /dev/null --stats-json "$tmp/b.json" \
+                "$prog/known_counts" >/dev/null 2>"$tmp/err"; then
+            why=$(parts_add_up "$tmp/b.json")
+            check "breakdown: $model $acf: the parts add up to the measured overhead${why:+ ($why)}" [ -z "$why" ]
+        else
+            bad "breakdown: $model $acf run failed: $(head -c 300 "$tmp/err")"
+        fi
+    done
+done
+rm -rf "$tmp/bdb"
+if $sim --config r10k --acf productions/hot_method_dise.acf --dcpi "$tmp/bdb" --report /dev/null \
+        --stats-json "$tmp/b.json" "$prog/known_counts" >/dev/null 2>"$tmp/err"; then
+    why=$(parts_add_up "$tmp/b.json")
+    d=$(stat "$tmp/b.json" hps.overheadCycles::dcpi)
+    check "breakdown: r10k hot_method_dise with DCPI: the parts (DCPI's $d) add up${why:+ ($why)}" \
+        [ -z "$why" ]
+else
+    bad "breakdown: r10k with DCPI run failed: $(head -c 300 "$tmp/err")"
+fi
 
 # ---- rates: sample counts follow the schedule ------------------------------------------------
 # samples of hot_method.acf at rate R burst B must be within 2B of events * B/(B+sparsity)

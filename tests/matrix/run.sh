@@ -17,7 +17,7 @@
 #              of the functional trace; functional: refused
 #   acf        the exhaustive ACFs: every member's sampled count equals its
 #              exact count, and the exact profile is the same under every
-#              model
+#              model; --handlers c gives the profile the default asm does
 #   dcpi       a database holding every sample the driver took (but those
 #              outside every image or lost), as many as the report's
 #              counter interrupts, and the report; its exports
@@ -336,6 +336,13 @@ for isa in rv64 alpha-static; do
             verdict "$L acf $acf: the HPS report" \
                 "$(grep -q '^==== hps-sim HPS report' "$c.$acf.rep" 2>/dev/null || echo "no report: $(first "$c.$acf.err")")"
         done
+        # --handlers c: the C handlers take exactly the samples the default assembly ones do
+        run "$c.chandlers" "${cfg[@]}" --acf productions/hot_method_all.acf --handlers c --no-baseline \
+            --report "$c.chandlers.rep" --profile-out "$c.chandlers.tsv" "$prog" test
+        same_output "$L acf --handlers c" "$c.chandlers"
+        verdict "$L acf --handlers c: the same profile as --handlers asm" \
+            "$( [ -s "$c.chandlers.tsv" ] && cmp -s "$c.chandlers.tsv" "$c.hot_method_all.tsv" ||
+                echo "profiles differ or are missing: $(first "$c.chandlers.err")")"
 
         # ---- dcpi -----------------------------------------------------------------------------
         db=$d/$model.db

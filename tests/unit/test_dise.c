@@ -377,8 +377,9 @@ static void test_null_replacement_costs_nothing(void **state)
 }
 
 /* The program on a timing model (a preset), with the fixture's engine if
- * with_dise; returns the cycle count.  Run from the top of the tree. */
-static uint64_t time_program(fixture_t *f, const char *model, bool with_dise)
+ * with_dise, the steps of the roles in `untimed` (bit r = role r) not
+ * timed; returns the cycle count.  Run from the top of the tree. */
+static uint64_t time_untimed(fixture_t *f, const char *model, bool with_dise, unsigned untimed)
 {
     config_t cfg;
     char err[256];
@@ -390,10 +391,16 @@ static uint64_t time_program(fixture_t *f, const char *model, bool with_dise)
     mem_flush_decoded(f->mem);
     write_program(f);
     if (with_dise) dise_attach(f->dise, &f->cpu);
-    engine_parts_t parts = { .cpu = &f->cpu, .timing = t, .dise = with_dise ? f->dise : NULL };
+    engine_parts_t parts = { .cpu = &f->cpu, .timing = t, .dise = with_dise ? f->dise : NULL,
+                             .untimed_roles = untimed };
     assert_int_equal(engine_run_once(&parts, 0, err, sizeof err), STOP_BREAKPOINT);
     timing_free(t);
     return f->cpu.cycle;
+}
+
+static uint64_t time_program(fixture_t *f, const char *model, bool with_dise)
+{
+    return time_untimed(f, model, with_dise, 0);
 }
 
 /* Overhead breakdown on the timing models: a replacement (decode penalty,
@@ -425,6 +432,41 @@ static void test_stalls_behind_inserted_code_go_to_its_role(void **state)
     }
 }
 
+/* The exact breakdown's runs (dise/README.md): untiming a role hides its
+ * instructions and decode penalty from the timing model.  Untiming sample,
+ * then basic, then check never adds cycles, and with every role untimed
+ * the run takes exactly the cycles of the program without the ACF, on
+ * every timing model; so the parts add up to the overhead with nothing
+ * left over. */
+static void test_untimed_roles_give_the_plain_run(void **state)
+{
+    fixture_t *f = *state;
+    static const char *const models[] = { "inorder5", "ev5", "r10k" };
+    const unsigned sample = 1u << DISE_ROLE_SAMPLE, basic = 1u << DISE_ROLE_BASIC,
+                   check = 1u << DISE_ROLE_CHECK;
+    write_program(f);
+    load_acf(f, "P1: T.OPCLASS == store => R\n"
+                "R [sample]: [check] mov d0, 1; [check] bnez d0, go; [basic] mov d1, 2\n"
+                "go: [basic] add d1, d1, 1; mov d2, 3; mov d3, 4; T.INSN\n", NULL);
+    for (int m = 0; m < 3; m++) {
+        uint64_t plain = time_program(f, models[m], false);
+        uint64_t full = time_program(f, models[m], true);
+        uint64_t no_sample = time_untimed(f, models[m], true, sample);
+        uint64_t no_basic = time_untimed(f, models[m], true, sample | basic);
+        uint64_t none = time_untimed(f, models[m], true, sample | basic | check);
+        print_message("%-8s plain %llu, ACF %llu, sample untimed %llu, + basic %llu, "
+                      "+ check %llu\n", models[m], (unsigned long long)plain,
+                      (unsigned long long)full, (unsigned long long)no_sample,
+                      (unsigned long long)no_basic, (unsigned long long)none);
+        if (!(full > plain && full >= no_sample && no_sample >= no_basic && no_basic >= none &&
+              none == plain))
+            fail_msg("%s: plain %llu, with the ACF %llu, sample untimed %llu, + basic %llu, "
+                     "+ check %llu", models[m], (unsigned long long)plain,
+                     (unsigned long long)full, (unsigned long long)no_sample,
+                     (unsigned long long)no_basic, (unsigned long long)none);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -443,6 +485,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_null_replacement_costs_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stalls_behind_inserted_code_go_to_its_role, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_untimed_roles_give_the_plain_run, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
