@@ -9,7 +9,8 @@
 # SIGINT/SIGTERM),
 # timing-model micro-benchmarks,
 # differential tests against qemu-riscv64 and qemu-alpha (static programs,
-# and dynamic ones through --sysroot), the workload checks, DISE/HPS and
+# and dynamic ones through --sysroot; the signal and written-code programs
+# on every timing model too), the workload checks, DISE/HPS and
 # DCPI profiling end to end, sweeps, the interactive shell, the pipeline
 # views and the
 # feature-combination matrix (every model x every feature, both ISAs).  Each
@@ -53,6 +54,7 @@ run_suite diff-rv64-dyn     tests/diff/run.sh "$build" --variant=rv64-dyn
 run_suite diff-alpha-dyn    tests/diff/run.sh "$build" --variant=alpha-dyn
 run_suite diff-alpha-static tests/diff/run.sh "$build" --variant=alpha-static
 run_suite determinism       tests/diff/determinism.sh "$build"
+run_suite diff-models       tests/diff/models.sh "$build"
 run_suite alpha-fp-traps    tests/guest-alpha/run_traps.sh "$build"
 run_suite workloads  tests/workloads_check.sh "$build"
 run_suite dise       tests/dise/run.sh "$build"
