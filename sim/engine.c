@@ -166,7 +166,6 @@ typedef struct cursor {        /* the loop's cached decoded code page     */
 } cursor_t;
 #define CURSOR_NONE ((cursor_t){ ~0ull, NULL })
 
-
 /* May an interrupt enter after this step of the edited stream?  After a
  * program instruction (T.INSN) that ends its sequence; after a DISE
  * handler's instruction when the PMU nests.  Never inside a sequence, nor
