@@ -970,7 +970,7 @@ static const sys_entry_t alpha_sys_table[] = {
     { 352, "rt_sigaction",              sys_h_rt_sigaction },
     { 353, "rt_sigprocmask",            sys_h_rt_sigprocmask },
     { 354, "rt_sigpending",             sys_h_rt_sigpending },
-    { 355, "rt_sigtimedwait",           NULL },
+    { 355, "rt_sigtimedwait",           sys_h_rt_sigtimedwait },
     { 356, "rt_sigqueueinfo",           NULL },
     { 357, "rt_sigsuspend",             sys_h_rt_sigsuspend },
     { 358, "select",                    NULL },

@@ -34,7 +34,7 @@
     X(getrandom) X(sysinfo) X(sched_getaffinity) X(sched_setaffinity)           \
     X(sched_yield) X(futex) X(kill) X(tkill) X(tgkill)                          \
     X(riscv_flush_icache) X(rt_sigpending) X(rt_sigsuspend) X(ppoll)            \
-    X(setitimer) X(getitimer)
+    X(setitimer) X(getitimer) X(rt_sigtimedwait)
 
 #define SYS_DECLARE_HANDLER(name) \
     int64_t sys_h_##name(struct sys *s, cpu_t *c, const uint64_t a[6]);

@@ -344,7 +344,7 @@ static const sys_entry_t rv64_table[] = {
     { 134, "rt_sigaction",            sys_h_rt_sigaction },
     { 135, "rt_sigprocmask",          sys_h_rt_sigprocmask },
     { 136, "rt_sigpending",           sys_h_rt_sigpending },
-    { 137, "rt_sigtimedwait",         NULL },
+    { 137, "rt_sigtimedwait",         sys_h_rt_sigtimedwait },
     { 138, "rt_sigqueueinfo",         NULL },
     { 139, "rt_sigreturn",            rv64_h_rt_sigreturn },
     { 140, "setpriority",             NULL },

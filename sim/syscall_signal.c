@@ -424,6 +424,20 @@ uint64_t sys_wait_signal(sys_t *s, cpu_t *c, uint64_t ns)
     }
 }
 
+/* A timespec argument as nanoseconds (0: none, *ns = UINT64_MAX); 0 or
+ * -errno. */
+static int64_t timeout_arg(sys_t *s, uint64_t addr, uint64_t *ns)
+{
+    *ns = UINT64_MAX;
+    if (!addr) return 0;
+    uint8_t b[16];
+    if (!sys_copy_in(s, addr, b, 16)) return -EFAULT;
+    int64_t sec = (int64_t)sys_get(b, 0, 8), nsec = (int64_t)sys_get(b, 8, 8);
+    if (sec < 0 || nsec < 0 || nsec >= 1000000000) return -EINVAL;
+    *ns = (uint64_t)sec * 1000000000ull + (uint64_t)nsec;
+    return 0;
+}
+
 /* Wait with the mask at maskaddr (0: the current one) for a handler, as
  * rt_sigsuspend and ppoll do; the mask comes back once it has run. */
 static int64_t suspend(sys_t *s, cpu_t *c, uint64_t maskaddr, uint64_t ns, bool *came)
@@ -462,17 +476,53 @@ int64_t sys_h_ppoll(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     if (a[1] != 0) cpu_stop(c, STOP_BAD_SYSCALL, cpu_get(c, s->abi->nr_reg));
     if (a[3] && a[4] != 8) return -EINVAL;
-    uint64_t ns = UINT64_MAX;
-    if (a[2]) {
-        uint8_t b[16];
-        if (!sys_copy_in(s, a[2], b, 16)) return -EFAULT;
-        int64_t sec = (int64_t)sys_get(b, 0, 8), nsec = (int64_t)sys_get(b, 8, 8);
-        if (sec < 0 || nsec < 0 || nsec >= 1000000000) return -EINVAL;
-        ns = (uint64_t)sec * 1000000000ull + (uint64_t)nsec;
-    }
+    uint64_t ns;
+    int64_t t = timeout_arg(s, a[2], &ns);
+    if (t) return t;
     bool came;
     int64_t r = suspend(s, c, a[3], ns, &came);
     return r ? r : came ? -EINTR : 0;
+}
+
+/* The lowest pending signal (guest numbering) whose guest bit is in set. */
+static int pending_in(const sys_t *s, uint64_t set)
+{
+    for (int g = 1; g <= SYS_NSIG; g++) {
+        int sig = s->abi->signal_in((uint64_t)g);
+        if (sig && (set & (1ull << (g - 1))) && (s->sig_pending & bit(sig))) return sig;
+    }
+    return 0;
+}
+
+/* sigwaitinfo / sigtimedwait: take a pending signal of the set without
+ * running its handler (its siginfo to a[1]); wait for one (only interval
+ * timers can send it) up to the timeout: -EAGAIN; a signal outside the
+ * set that a handler takes ends the wait with -EINTR. */
+int64_t sys_h_rt_sigtimedwait(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    if (a[3] != 8) return -EINVAL;
+    uint8_t b[8];
+    if (!sys_copy_in(s, a[0], b, 8)) return -EFAULT;
+    uint64_t set = sys_get(b, 0, 8) & ~unblockable(s), ns;
+    int64_t r = timeout_arg(s, a[2], &ns);
+    if (r) return r;
+    int sig = pending_in(s, set);
+    if (!sig && ns) {
+        uint64_t saved = s->sigmask;
+        s->sigmask &= ~set;                      /* the set wakes the wait */
+        uint64_t waited = sys_wait_signal(s, c, ns);
+        s->sigmask = saved;
+        if (waited == UINT64_MAX) cpu_stop(c, STOP_BAD_SYSCALL, cpu_get(c, s->abi->nr_reg));
+        sig = pending_in(s, set);
+    }
+    if (!sig) return next_deliverable(s) ? -EINTR : -EAGAIN;
+    s->sig_pending &= ~bit(sig);
+    if (a[1]) {
+        uint8_t si[128];
+        encode_siginfo(s, sig, &s->sig_info[sig], si);
+        if (!sys_copy_out(s, a[1], si, sizeof si)) return -EFAULT;
+    }
+    return guest_number(s, sig);
 }
 
 /* struct itimerval: interval and value, two 64-bit timevals. */

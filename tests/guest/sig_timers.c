@@ -1,7 +1,8 @@
 /* sig_timers.c - blocked and pending signals, sigsuspend, pause and
  * interval timers (setitimer, alarm) whose SIGALRM interrupts a busy loop,
  * a sleep and a pause.  The output never depends on when exactly a timer
- * fires (hps-sim's clock is simulated, qemu's is the host's). */
+ * fires (hps-sim's clock is simulated, qemu's is the host's).  sigwait and
+ * sigtimedwait take signals without their handlers. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -86,6 +87,35 @@ int main(void)
     printf("pause: r=%d errno=%s alarms=%d\n", r, errno == EINTR ? "EINTR" : "?", alrm);
     getitimer(ITIMER_REAL, &was);
     printf("timer disarmed: %d\n", was.it_value.tv_sec == 0 && was.it_value.tv_usec == 0);
+
+    /* sigwait takes a blocked pending signal without its handler */
+    sigprocmask(SIG_BLOCK, &block, NULL);
+    int before = usr1, got = 0;
+    raise(SIGUSR1);
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, SIGUSR1);
+    r = sigwait(&one, &got);
+    printf("sigwait: r=%d got=%s handler ran=%d\n", r, name(got), usr1 != before);
+
+    /* sigtimedwait: a blocked timer signal, then a timeout */
+    sigset_t alarm_set;
+    sigemptyset(&alarm_set);
+    sigaddset(&alarm_set, SIGALRM);
+    sigprocmask(SIG_BLOCK, &alarm_set, NULL);
+    alrm = 0;
+    it.it_value.tv_usec = 3000;
+    setitimer(ITIMER_REAL, &it, NULL);
+    siginfo_t si;
+    struct timespec wait_ts = { 5, 0 };
+    r = sigtimedwait(&alarm_set, &si, &wait_ts);
+    printf("sigtimedwait: got=%s code=%s handler ran=%d\n", r == SIGALRM ? "ALRM" : "?",
+           si.si_code == SI_KERNEL ? "SI_KERNEL" : "other", alrm);
+    wait_ts.tv_sec = 0;
+    wait_ts.tv_nsec = 2000000;
+    r = sigtimedwait(&alarm_set, &si, &wait_ts);
+    printf("sigtimedwait timeout: r=%d errno=%s\n", r, errno == EAGAIN ? "EAGAIN" : "?");
+    sigprocmask(SIG_SETMASK, &old, NULL);
 
     /* a short sleep with no timer completes */
     ts.tv_sec = 0;
