@@ -15,6 +15,15 @@
  * c->runtime_insts those the profiling machinery added (inserted by DISE,
  * run in handlers).  A run with and without profiling stops after the
  * same program instructions.
+ *
+ * Guest signals (sys.h, sim/syscall_signal.c) are delivered between
+ * program instructions: the loop leaves its fast path when one is due (a
+ * system call sent it, a timer expires, sigreturn moved the pc) and
+ * engine_run enters the handler before going on; a guest fault with a
+ * handler installed is delivered instead of stopping the run.  Never
+ * inside a DISE replacement sequence or a runtime handler: a signal due
+ * then waits for the next program instruction boundary after it, and a
+ * fault there stops the run.
  */
 #ifndef HPS_ENGINE_H
 #define HPS_ENGINE_H

@@ -41,6 +41,8 @@ typedef struct image {
     uint64_t brk_start;         /* page-aligned end of the highest segment  */
     int      elf_machine;
     bool     is_dynamic;        /* has PT_INTERP                            */
+    bool     exec_stack;        /* PT_GNU_STACK asks for an executable stack
+                                   (PF_X): the stack is mapped rwx          */
     char     interp[256];       /* PT_INTERP path, when present             */
     char     interp_file[1024]; /* host file the interpreter was loaded from
                                    (SYSROOT/interp), "" when none; its load

@@ -82,6 +82,28 @@ enum {
     SYS_IOCTL_FIONREAD, SYS_IOCTL_FIONBIO, SYS_IOCTL_TIOCGPGRP
 };
 
+/* Why a signal was sent: its siginfo (Linux generic si_code values). */
+typedef struct sys_siginfo {
+    int32_t code;               /* SI_USER, SI_TKILL, SI_KERNEL, SEGV_MAPERR... */
+    int32_t pid, uid;           /* sender (kill, tkill, tgkill)             */
+    uint64_t addr;              /* si_addr of a fault                       */
+    bool fault;                 /* si_addr is meaningful                    */
+} sys_siginfo_t;
+
+/* What an ABI's frame writer is given. */
+typedef struct sys_sigframe {
+    int guest_sig;              /* the signal in the guest's numbering      */
+    const uint8_t *info;        /* 128-byte siginfo, guest layout           */
+    bool rt;                    /* SA_SIGINFO: siginfo + ucontext frame     */
+    uint64_t handler, restorer; /* restorer 0: none (Alpha writes retcode)  */
+    uint64_t sp;                /* the stack the frame goes on (its top)    */
+    uint64_t old_mask;          /* guest sigset restored by sigreturn       */
+    uint64_t resume_pc;         /* where sigreturn resumes                  */
+    uint8_t uc_stack[24];       /* stack_t: the alternate stack and whether
+                                   the interrupted code was on it           */
+    bool frame_on_altstack;     /* the frame goes on the alternate stack    */
+} sys_sigframe_t;
+
 typedef struct sys_abi {
     const char *name;
     uint8_t nr_reg;             /* unified register holding the number      */
@@ -118,6 +140,19 @@ typedef struct sys_abi {
     void (*termios_out)(const sys_termios_t *t, uint8_t *buf);
     void (*termios_in)(const uint8_t *buf, sys_termios_t *t);
     unsigned sigaction_size;                     /* kernel struct sigaction  */
+
+    /* Signals (sim/syscall_signal.c delivers; the ABI lays out frames). */
+    uint8_t sp_reg;                              /* the stack pointer        */
+    bool sigaction_restorer_arg;                 /* rt_sigaction's 5th argument
+                                                    is sa_restorer (Alpha)   */
+    uint32_t sa_siginfo, sa_onstack, sa_nodefer, sa_resethand;   /* SA_* flags */
+    uint64_t minsigstksz;                        /* MINSIGSTKSZ              */
+    bool trap_pc_after;                          /* breakpoints and arithmetic
+                                                    traps resume after the
+                                                    instruction (Alpha PAL)  */
+    /* Write the frame for handler f->handler below f->sp and set the
+     * registers that enter it; false if the frame cannot be written. */
+    bool (*sig_frame)(struct sys *s, cpu_t *c, const struct sys_sigframe *f);
 } sys_abi_t;
 
 extern const sys_abi_t sys_abi_rv64;
@@ -134,6 +169,13 @@ typedef struct sys_config {
 #define SYS_NSIG    64          /* signals 1..64                            */
 #define SYS_NRLIMIT 16          /* Linux generic RLIMIT_* count             */
 #define SYS_SIGACTION_MAX 32    /* bytes of a recorded guest sigaction      */
+#define SYS_NITIMER 3           /* ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF */
+
+/* An interval timer: it expires when its clock reaches `due` (ns; 0 =
+ * disarmed) and is re-armed `interval` ns later. */
+typedef struct sys_itimer {
+    uint64_t due, interval;
+} sys_itimer_t;
 
 enum { SYS_FD_OWNED = 1, SYS_FD_CLOEXEC = 2,   /* fd_flags bits             */
        SYS_FD_RO = 4,                           /* on a read-only mount      */
@@ -164,7 +206,18 @@ typedef struct sys {
     uint64_t rlimit[SYS_NRLIMIT][2];    /* soft, hard                       */
     uint64_t sigmask;                   /* blocked signals (never delivered) */
     uint8_t sigaction[SYS_NSIG + 1][SYS_SIGACTION_MAX]; /* recorded, guest layout */
-    uint8_t altstack[24];               /* recorded sigaltstack             */
+    uint8_t altstack[24];               /* sigaltstack: ss_sp, ss_flags, ss_size */
+    uint64_t sig_pending;               /* Linux generic signals, bit sig-1 */
+    sys_siginfo_t sig_info[SYS_NSIG + 1]; /* why each pending one was sent */
+    uint64_t sig_restorer[SYS_NSIG + 1]; /* Alpha: rt_sigaction's restorer */
+    uint64_t sig_saved_mask;            /* rt_sigsuspend's mask to restore  */
+    bool sig_mask_saved;                /* ... once its handler is entered  */
+    sys_itimer_t itimer[SYS_NITIMER];
+    uint64_t sig_tramp;                 /* RISC-V sigreturn trampoline, 0
+                                           until a handler first needs it   */
+    uint64_t signals_delivered;         /* handlers entered                 */
+    bool sig_redirect;                  /* sigreturn moved the pc: the loop
+                                           must resume from c->pc           */
     uint64_t clear_child_tid, robust_list, robust_len;
     bool discard_output;                /* writes to host stdout/stderr vanish */
     struct fs *fs;                      /* the guest's file system (fs.h)   */
@@ -217,6 +270,21 @@ void   sys_set_exec_map_hook(sys_t *s, sys_exec_map_fn fn, void *ctx);
  * cpu on exit/exit_group (STOP_EXIT) and on unemulated calls
  * (STOP_BAD_SYSCALL, stop_info = number). */
 void   sys_call(sys_t *s, cpu_t *c);
+/* Signals, at the run loop's instruction boundaries (syscall_signal.c).
+ * sys_signal_event_at: the program instruction count at which the loop
+ * must call sys_signal_boundary (c->instret when a signal can be
+ * delivered now, when the next interval timer expires, or UINT64_MAX).
+ * sys_signal_boundary: fire the expired timers, enter the handlers of the
+ * deliverable signals; STOP_NONE, or STOP_EXIT when a signal's default
+ * action ends the process (exit status 128 + signal), or STOP_SIGNAL when
+ * a frame could not be written (SIGSEGV).
+ * sys_fault_signal: the run stopped on a guest fault (c->stop): if the
+ * guest has a handler for its signal (and does not block it), enter it
+ * and return true (c->stop is cleared); false leaves the stop as it is. */
+uint64_t sys_signal_event_at(sys_t *s, const cpu_t *c);
+stop_reason_t sys_signal_boundary(sys_t *s, cpu_t *c);
+bool sys_fault_signal(sys_t *s, cpu_t *c);
+
 /* Name of a guest syscall number, or NULL. */
 const char *sys_name(const sys_abi_t *abi, uint64_t nr);
 /* Deterministic random bytes from the seed (also used for AT_RANDOM). */

@@ -31,6 +31,7 @@
 #include "dise_engine.h"
 #include "pmu.h"
 #include "runtime.h"
+#include "sys.h"
 #include "timing.h"
 #include "trace.h"
 #include "truth.h"
@@ -100,6 +101,13 @@ int engine_interrupted(void) { return host_signal; }
 
 /* ---- events ---------------------------------------------------------------------- */
 
+/* Is a DISE replacement sequence or a runtime handler running? */
+ALWAYS_INLINE bool edited_busy(const engine_t *e, const unsigned F)
+{
+    return ((F & F_DISE) && e->dise->seq) ||
+           ((F & (F_DISE | F_PMU)) && e->runtime && runtime_depth(e->runtime));
+}
+
 /* The next program instruction count at which the loop looks at events. */
 static void set_event_at(engine_t *e, cpu_t *c, unsigned F)
 {
@@ -107,6 +115,11 @@ static void set_event_at(engine_t *e, cpu_t *c, unsigned F)
     if ((F & F_TRACE) && e->trace->written < e->trace->limit) {
         uint64_t left = e->trace->limit - e->trace->written;
         if (c->instret + left < at) at = c->instret + left;
+    }
+    if (c->sys) {                      /* a signal to deliver, a timer to fire */
+        uint64_t sig_at = sys_signal_event_at(c->sys, c);
+        if (sig_at <= c->instret && edited_busy(e, F)) sig_at = c->instret + 1;
+        if (sig_at < at) at = sig_at;
     }
     c->event_at = at;
     atomic_signal_fence(memory_order_seq_cst);  /* a signal that came meanwhile */
@@ -121,6 +134,10 @@ static __attribute__((noinline)) bool events(engine_t *e, cpu_t *c, unsigned F)
     if (c->instret >= e->max_insts || host_signal) return false;
     if ((F & F_TRACE) && e->trace->written >= e->trace->limit) {
         e->redispatch = true;
+        return false;
+    }
+    if (c->sys && sys_signal_event_at(c->sys, c) <= c->instret) {
+        e->redispatch = true;          /* engine_run delivers, the loop resumes at c->pc */
         return false;
     }
     set_event_at(e, c, F);
@@ -150,12 +167,6 @@ typedef struct cursor {        /* the loop's cached decoded code page     */
     insn_t *slots;
 } cursor_t;
 #define CURSOR_NONE ((cursor_t){ ~0ull, NULL })
-
-ALWAYS_INLINE bool edited_busy(const engine_t *e, const unsigned F)
-{
-    return ((F & F_DISE) && e->dise->seq) ||
-           ((F & (F_DISE | F_PMU)) && e->runtime && runtime_depth(e->runtime));
-}
 
 /* May an interrupt enter after this step of the edited stream?  After a
  * program instruction (T.INSN) that ends its sequence; after a DISE
@@ -363,10 +374,16 @@ stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
             c->stop = STOP_MAX_INSTS;
             break;
         }
+        if (c->sys && !edited_busy(e, e->features) &&
+            sys_signal_boundary(c->sys, c) != STOP_NONE)
+            break;
         unsigned F = current_features(e);
         e->redispatch = false;
         set_event_at(e, c, F);
-        if (cpu_run_loop(c, loops[F], e) != STOP_NONE) break;
+        if (cpu_run_loop(c, loops[F], e) != STOP_NONE) {
+            if (c->sys && !edited_busy(e, e->features) && sys_fault_signal(c->sys, c)) continue;
+            break;
+        }
         if (host_signal) continue;
         if (!e->redispatch) {
             c->stop = STOP_MAX_INSTS;

@@ -588,6 +588,9 @@ static bool map_image(const elf_file_t *f, uint64_t bias, const guest_layout_t *
     img->lowest = lo;
     img->highest = hi;
     img->elf_machine = f->eh.e_machine;
+    img->exec_stack = false;
+    for (size_t k = 0; k < f->phnum; k++)
+        if (f->ph[k].p_type == PT_GNU_STACK) img->exec_stack = f->ph[k].p_flags & PF_X;
     return true;
 }
 
@@ -964,7 +967,8 @@ uint64_t loader_build_stack(mem_t *mem, const image_t *img, const isa_t *isa,
 {
     const guest_layout_t *lay = loader_layout(isa);
     uint64_t base = lay->stack_top - lay->stack_size;
-    if (!mem_map(mem, base, lay->stack_size, MEM_PROT_READ | MEM_PROT_WRITE)) return 0;
+    int prot = MEM_PROT_READ | MEM_PROT_WRITE | (img->exec_stack ? MEM_PROT_EXEC : 0);
+    if (!mem_map(mem, base, lay->stack_size, prot)) return 0;
 
     /* Strings may use a quarter of the stack, as Linux allows (E2BIG). */
     stack_builder_t b = { mem, lay->stack_top, lay->stack_top - lay->stack_size / 4, true };

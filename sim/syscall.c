@@ -16,8 +16,8 @@
  * Each file mapped with PROT_EXEC is reported to the exec-map hook (the
  * simulator names the library's code from it).
  *
- * The process is single-threaded and never receives signals: signal
- * actions are recorded and returned but never run.  Time is derived from
+ * The process is single-threaded; signals (actions, masks, delivery,
+ * frames, interval timers) are in syscall_signal.c.  Time is derived from
  * retired instructions unless cfg.host_time is set, and randomness comes
  * from a splitmix64 stream seeded by cfg.seed, so runs are reproducible.
  */
@@ -259,7 +259,6 @@ static void set_result(sys_t *s, cpu_t *c, int64_t r)
     if (abi->err_flag_reg >= 0) cpu_set(c, (unsigned)abi->err_flag_reg, failed);
 }
 
-static int64_t broken_pipe(sys_t *s, cpu_t *c);
 
 void sys_call(sys_t *s, cpu_t *c)
 {
@@ -271,7 +270,8 @@ void sys_call(sys_t *s, cpu_t *c)
     const sys_entry_t *e = find_entry(abi, nr);
     if (!e || !e->fn) cpu_stop(c, STOP_BAD_SYSCALL, nr);
     int64_t r = e->fn(s, c, a);
-    if (r == -EPIPE) r = broken_pipe(s, c);       /* hps-sim ignores SIGPIPE itself */
+    if (r == SYS_NO_RESULT) return;               /* sigreturn set every register */
+    if (r == -EPIPE) r = sys_broken_pipe(s, c);   /* hps-sim ignores SIGPIPE itself */
     set_result(s, c, r);
 }
 
@@ -499,7 +499,7 @@ enum { L_CLOCK_REALTIME = 0, L_CLOCK_MONOTONIC = 1, L_CLOCK_PROCESS_CPUTIME = 2,
        L_CLOCK_MONOTONIC_COARSE = 6, L_CLOCK_BOOTTIME = 7, L_CLOCK_REALTIME_ALARM = 8,
        L_CLOCK_BOOTTIME_ALARM = 9, L_CLOCK_TAI = 11 };
 
-static uint64_t insts_to_ns(const sys_t *s, uint64_t insts)
+uint64_t sys_insts_to_ns(const sys_t *s, uint64_t insts)
 {
     uint64_t ips = s->cfg.insts_per_sec;
     return insts / ips * 1000000000ull +
@@ -534,7 +534,7 @@ static uint64_t clock_ns(sys_t *s, cpu_t *c, int clock)
         clock_gettime(host_clock_id(clock), &ts);
         return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
     }
-    uint64_t run = insts_to_ns(s, c->instret);
+    uint64_t run = sys_insts_to_ns(s, c->instret);
     switch (clock) {
     case L_CLOCK_PROCESS_CPUTIME: case L_CLOCK_THREAD_CPUTIME:
         return run;
@@ -602,13 +602,24 @@ static void do_sleep(sys_t *s, uint64_t ns)
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {}
 }
 
+/* Sleep ns, unless a signal a handler takes comes first (on the simulated
+ * clock, an interval timer expiring): then -EINTR and the time left in
+ * the timespec at rem (if not 0). */
+static int64_t sleep_or_signal(sys_t *s, cpu_t *c, uint64_t ns, uint64_t rem)
+{
+    if (s->cfg.host_time) { do_sleep(s, ns); return 0; }
+    uint64_t slept = sys_wait_signal(s, c, ns);
+    if (slept >= ns) return 0;
+    if (rem && !put_time_pair(s, rem, ns - slept, 1)) return -EFAULT;
+    return -EINTR;
+}
+
 int64_t sys_h_nanosleep(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     uint64_t ns;
     int64_t r = get_timespec(s, a[0], &ns);
     if (r) return r;
-    do_sleep(s, ns);
-    return 0;
+    return sleep_or_signal(s, c, ns, a[1]);
 }
 
 int64_t sys_h_clock_nanosleep(sys_t *s, cpu_t *c, const uint64_t a[6])
@@ -618,12 +629,12 @@ int64_t sys_h_clock_nanosleep(sys_t *s, cpu_t *c, const uint64_t a[6])
     uint64_t ns;
     int64_t r = get_timespec(s, a[2], &ns);
     if (r) return r;
-    if (a[1] & 1) {                              /* TIMER_ABSTIME */
+    bool absolute = a[1] & 1;                    /* TIMER_ABSTIME */
+    if (absolute) {
         uint64_t now = clock_ns(s, c, clock);
         ns = ns > now ? ns - now : 0;
     }
-    do_sleep(s, ns);
-    return 0;
+    return sleep_or_signal(s, c, ns, absolute ? 0 : a[3]);
 }
 
 /* Nanoseconds in clock ticks of the ABI's USER_HZ (100, Alpha 1024). */
@@ -730,124 +741,6 @@ int64_t sys_h_futex(sys_t *s, cpu_t *c, const uint64_t a[6])
     }
     do_sleep(s, ns);
     return -ETIMEDOUT;
-}
-
-/* ---- signals: recorded, never delivered ------------------------------------ */
-
-int64_t sys_h_rt_sigaction(sys_t *s, cpu_t *c, const uint64_t a[6])
-{
-    int sig = s->abi->signal_in(a[0]);
-    unsigned size = s->abi->sigaction_size;
-    if (a[3] != 8 || sig <= 0 || sig > SYS_NSIG) return -EINVAL;
-    if (a[2] && !copy_out(s, a[2], s->sigaction[sig], size)) return -EFAULT;
-    if (a[1]) {
-        if (sig == L_SIGKILL || sig == L_SIGSTOP) return -EINVAL;
-        uint8_t act[SYS_SIGACTION_MAX];
-        if (!copy_in(s, a[1], act, size)) return -EFAULT;
-        memcpy(s->sigaction[sig], act, size);
-    }
-    return 0;
-}
-
-/* The bit of a guest sigset_t that holds Linux generic signal sig. */
-static uint64_t guest_sigbit(const sys_t *s, int sig)
-{
-    for (int g = 1; g <= SYS_NSIG; g++)
-        if (s->abi->signal_in((uint64_t)g) == sig) return 1ull << (g - 1);
-    return 0;
-}
-
-int64_t sys_h_rt_sigprocmask(sys_t *s, cpu_t *c, const uint64_t a[6])
-{
-    if (a[3] != 8) return -EINVAL;
-    uint64_t old = s->sigmask, set = 0;
-    if (a[1]) {
-        if (!get_u64(s, a[1], &set)) return -EFAULT;
-        int how = s->abi->sigmask_how_in(a[0]);
-        if (how < 0) return -EINVAL;
-        uint64_t unblockable = guest_sigbit(s, L_SIGKILL) | guest_sigbit(s, L_SIGSTOP);
-        if (how == 0) s->sigmask |= set;
-        else if (how == 1) s->sigmask &= ~set;
-        else s->sigmask = set;
-        s->sigmask &= ~unblockable;
-    }
-    if (a[2] && !put_u64(s, a[2], old)) return -EFAULT;
-    return 0;
-}
-
-int64_t sys_h_sigaltstack(sys_t *s, cpu_t *c, const uint64_t a[6])
-{
-    uint8_t ss[sizeof s->altstack];
-    if (a[0] && !copy_in(s, a[0], ss, sizeof ss)) return -EFAULT;
-    if (a[1]) {
-        uint8_t old[sizeof s->altstack];
-        memcpy(old, s->altstack, sizeof old);
-        if (sys_get(old, 0, 8) == 0) sys_put(old, 8, 2, 4);   /* SS_DISABLE */
-        if (!copy_out(s, a[1], old, sizeof old)) return -EFAULT;
-    }
-    if (a[0]) memcpy(s->altstack, ss, sizeof ss);
-    return 0;
-}
-
-/* Signals whose default action is to be ignored (Linux generic numbers). */
-static bool default_ignored(int sig)
-{
-    return sig == 17 || sig == 18 || sig == 23 || sig == 28;  /* CHLD CONT URG WINCH */
-}
-
-/* A signal sent to ourselves: ignored, or the process dies of it with the
- * status a shell reports (128 + signal).  A signal with a guest handler
- * would need delivery, which is not emulated: stop the run. */
-int64_t sys_raise_signal(sys_t *s, cpu_t *c, int sig)
-{
-    uint64_t handler = sys_get(s->sigaction[sig], 0, 8);   /* first word on both ABIs */
-    if (handler == 1) return 0;                             /* SIG_IGN */
-    if (handler == 0) {                                     /* SIG_DFL */
-        if (default_ignored(sig)) return 0;
-        guest_exit(c, 128 + sig);
-    }
-    cpu_stop(c, STOP_BAD_SYSCALL, cpu_get(c, s->abi->nr_reg));
-}
-
-/* A write to a pipe with no reader (the host's write failed with EPIPE:
- * hps-sim ignores SIGPIPE): as Linux, the guest gets SIGPIPE.  With the
- * default action it dies of it (STOP_SIGNAL; hps-sim exits 141 after its
- * statistics and reports).  Ignored or blocked, the call fails with EPIPE;
- * a guest handler is not run (signals are not delivered), the call fails
- * with EPIPE as it would once the handler returned. */
-static int64_t broken_pipe(sys_t *s, cpu_t *c)
-{
-    uint64_t handler = sys_get(s->sigaction[L_SIGPIPE], 0, 8);   /* 0 = SIG_DFL */
-    bool blocked = s->sigmask & guest_sigbit(s, L_SIGPIPE);
-    if (handler == 0 && !blocked) cpu_stop(c, STOP_SIGNAL, L_SIGPIPE);
-    return -EPIPE;
-}
-
-static int64_t signal_self(sys_t *s, cpu_t *c, uint64_t gsig)
-{
-    if (gsig == 0) return 0;
-    int sig = s->abi->signal_in(gsig);
-    if (sig <= 0 || sig > SYS_NSIG) return -EINVAL;
-    return sys_raise_signal(s, c, sig);
-}
-
-int64_t sys_h_kill(sys_t *s, cpu_t *c, const uint64_t a[6])
-{
-    int64_t pid = (int64_t)a[0];
-    if (pid != 0 && pid != -1 && pid != SYS_GUEST_PID) return -ESRCH;
-    return signal_self(s, c, a[1]);
-}
-
-int64_t sys_h_tkill(sys_t *s, cpu_t *c, const uint64_t a[6])
-{
-    if (a[0] != s->tid) return -ESRCH;
-    return signal_self(s, c, a[1]);
-}
-
-int64_t sys_h_tgkill(sys_t *s, cpu_t *c, const uint64_t a[6])
-{
-    if (a[0] != SYS_GUEST_PID || a[1] != s->tid) return -ESRCH;
-    return signal_self(s, c, a[2]);
 }
 
 /* ---- resource limits -------------------------------------------------------- */
@@ -1677,6 +1570,18 @@ static uint64_t place_mapping(sys_t *s, uint64_t hint, uint64_t len)
     return (r + slack) & ~(ps - 1);
 }
 
+uint64_t sys_map_code(sys_t *s, const void *code, uint64_t len)
+{
+    uint64_t size = page_up(s, len);
+    uint64_t where = place_mapping(s, 0, size);
+    if (!where || over_limit(s, where, size) ||
+        !mem_map(s->mem, where, size, MEM_PROT_READ | MEM_PROT_EXEC))
+        return 0;
+    mem_write(s->mem, where, code, len);
+    procfs_note_map(s, where, size, -1, NULL, 0);
+    return where;
+}
+
 int64_t sys_h_brk(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     uint64_t want = a[0];
@@ -1767,13 +1672,28 @@ int64_t sys_h_munmap(sys_t *s, cpu_t *c, const uint64_t a[6])
     return 0;
 }
 
+enum { L_PROT_GROWSDOWN = 0x01000000, L_PROT_GROWSUP = 0x02000000 };
+
+/* PROT_EXEC takes effect at once: the decoded instructions of a page that
+ * loses it are dropped, and stores to code drop theirs (mem.c), so code
+ * written and then made executable (or written on an executable stack)
+ * runs as written.  PROT_GROWSDOWN (glibc making the stack executable)
+ * extends the change down to the bottom of the mapping. */
 int64_t sys_h_mprotect(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    if (!page_aligned(s, a[0]) || (a[2] & ~7ull)) return -EINVAL;
-    uint64_t len = page_up(s, a[1]);
+    uint64_t grow = a[2] & (L_PROT_GROWSDOWN | L_PROT_GROWSUP);
+    if (!page_aligned(s, a[0]) || (a[2] & ~7ull & ~grow) || grow == (L_PROT_GROWSDOWN |
+        L_PROT_GROWSUP))
+        return -EINVAL;
+    uint64_t start = a[0], len = page_up(s, a[1]);
     if (!len) return 0;
-    if (!range_in_space(a[0], len) || !range_mapped(s, a[0], len)) return -ENOMEM;
-    return mem_protect(s->mem, a[0], len, prot_in(a[2])) ? 0 : -ENOMEM;
+    if (!range_in_space(start, len) || !range_mapped(s, start, len)) return -ENOMEM;
+    if (grow & L_PROT_GROWSDOWN)
+        while (start >= GUEST_PAGE_SIZE && mem_is_mapped(s->mem, start - GUEST_PAGE_SIZE)) {
+            start -= GUEST_PAGE_SIZE;
+            len += GUEST_PAGE_SIZE;
+        }
+    return mem_protect(s->mem, start, len, prot_in(a[2] & 7)) ? 0 : -ENOMEM;
 }
 
 enum { L_MREMAP_MAYMOVE = 1, L_MREMAP_FIXED = 2, L_MREMAP_DONTUNMAP = 4 };

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "alpha_fp.h"
 #include "syscall_impl.h"
@@ -598,6 +599,99 @@ static int64_t alpha_osf_setsysinfo(struct sys *s, cpu_t *c, const uint64_t a[6]
 
 /* ---- the table: every Alpha number; NULL = known but unsupported ----------- */
 
+/* ---- signal frames (arch/alpha/kernel/signal.c) ------------------------------ */
+/* struct sigcontext (648 bytes): sc_onstack, sc_mask, sc_pc, sc_ps, sc_regs[32]
+ * at 32, sc_ownedfp, sc_fpregs[32] at 296, sc_fpcr at 552, sc_fp_control at
+ * 560, then reserved, stack and trap-argument words.  A handler without
+ * SA_SIGINFO gets struct sigframe (sigcontext, retcode[3]); with it struct
+ * rt_sigframe: siginfo, struct ucontext (uc_flags, uc_link, uc_osf_sigmask,
+ * uc_stack at 24, the sigcontext at 48, uc_sigmask at 696), retcode[3].
+ * Frames are 32-byte aligned.  The handler returns through r26: glibc's
+ * sa_restorer (rt_sigaction's fifth argument), else the retcode on the
+ * frame (mov sp,a0; ldi v0,NR; callsys), which needs an executable stack. */
+enum { AL_SC_MASK = 8, AL_SC_PC = 16, AL_SC_PS = 24, AL_SC_REGS = 32, AL_SC_FPREGS = 296,
+       AL_SC_FPCR = 552, AL_SC_FP_CONTROL = 560, AL_SC_SIZE = 648 };
+enum { AL_UC = 128, AL_UC_OSF_MASK = 16, AL_UC_STACK = 24, AL_UC_MCONTEXT = 48,
+       AL_UC_MASK = 696, AL_UC_SIZE = 704 };
+enum { AL_RT_FRAME = AL_UC + AL_UC_SIZE + 12, AL_OLD_FRAME = AL_SC_SIZE + 12,
+       AL_NR_SIGRETURN = 103, AL_NR_RT_SIGRETURN = 351 };
+
+static void put_sigcontext(uint8_t *sc, const cpu_t *c, const sys_sigframe_t *f)
+{
+    sys_put(sc, 0, f->frame_on_altstack, 8);
+    sys_put(sc, AL_SC_MASK, f->old_mask, 8);
+    sys_put(sc, AL_SC_PC, f->resume_pc, 8);
+    sys_put(sc, AL_SC_PS, 8, 8);                              /* user mode */
+    for (unsigned k = 0; k < 31; k++) sys_put(sc, AL_SC_REGS + 8 * k, cpu_get(c, REG_INT0 + k), 8);
+    for (unsigned k = 0; k < 31; k++)
+        sys_put(sc, AL_SC_FPREGS + 8 * k, cpu_get(c, REG_FP0 + k), 8);
+    sys_put(sc, AL_SC_FPCR, c->fpcr, 8);
+    sys_put(sc, AL_SC_FP_CONTROL, c->swcr, 8);
+}
+
+/* The registers a sigcontext saved (the FPCR too, as restore_sigcontext). */
+static void get_sigcontext(const uint8_t *sc, cpu_t *c)
+{
+    c->pc = sys_get(sc, AL_SC_PC, 8);
+    for (unsigned k = 0; k < 31; k++) cpu_set(c, REG_INT0 + k, sys_get(sc, AL_SC_REGS + 8 * k, 8));
+    for (unsigned k = 0; k < 31; k++)
+        cpu_set(c, REG_FP0 + k, sys_get(sc, AL_SC_FPREGS + 8 * k, 8));
+    c->fpcr = sys_get(sc, AL_SC_FPCR, 8);
+}
+
+static void put_retcode(uint8_t *at, unsigned nr)
+{
+    sys_put(at, 0, 0x47fe0410u, 4);                          /* mov $30,$16 */
+    sys_put(at, 4, 0x201f0000u | nr, 4);                     /* ldi $0,nr */
+    sys_put(at, 8, 0x00000083u, 4);                          /* callsys */
+}
+
+static bool alpha_sig_frame(sys_t *s, cpu_t *c, const sys_sigframe_t *f)
+{
+    unsigned size = f->rt ? AL_RT_FRAME : AL_OLD_FRAME;
+    uint64_t frame = (f->sp - size) & ~31ull;
+    if (frame > f->sp) return false;
+    uint8_t b[AL_RT_FRAME] = { 0 };
+    uint64_t sc = frame + (f->rt ? AL_UC + AL_UC_MCONTEXT : 0);
+    put_sigcontext(b + (sc - frame), c, f);
+    if (f->rt) {
+        memcpy(b, f->info, 128);
+        sys_put(b, AL_UC + AL_UC_OSF_MASK, f->old_mask, 8);
+        memcpy(b + AL_UC + AL_UC_STACK, f->uc_stack, 24);
+        sys_put(b, AL_UC + AL_UC_MASK, f->old_mask, 8);
+    }
+    put_retcode(b + size - 12, f->rt ? AL_NR_RT_SIGRETURN : AL_NR_SIGRETURN);
+    if (!sys_copy_out(s, frame, b, size)) return false;
+    cpu_set(c, 26, f->restorer ? f->restorer : frame + size - 12);   /* ra */
+    cpu_set(c, 27, f->handler);                                      /* pv */
+    cpu_set(c, 16, (uint64_t)f->guest_sig);                          /* a0 */
+    cpu_set(c, 17, f->rt ? frame : 0);                               /* a1: &info */
+    cpu_set(c, 18, f->rt ? frame + AL_UC : sc);                      /* a2: &uc / &sc */
+    cpu_set(c, 30, frame);                                           /* sp */
+    c->pc = f->handler;
+    return true;
+}
+
+/* rt_sigreturn(frame): glibc's restorer passes sp, the frame. */
+static int64_t alpha_h_rt_sigreturn(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    uint8_t b[AL_UC + AL_UC_SIZE];
+    if (!sys_copy_in(s, a[0], b, sizeof b)) sys_bad_frame(c);
+    get_sigcontext(b + AL_UC + AL_UC_MCONTEXT, c);
+    sys_sigreturn_restore(s, c, sys_get(b, AL_UC + AL_UC_MASK, 8), b + AL_UC + AL_UC_STACK);
+    return SYS_NO_RESULT;
+}
+
+/* sigreturn(sc): the frame of a handler without SA_SIGINFO. */
+static int64_t alpha_h_sigreturn(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    uint8_t sc[AL_SC_SIZE];
+    if (!sys_copy_in(s, a[0], sc, sizeof sc)) sys_bad_frame(c);
+    get_sigcontext(sc, c);
+    sys_sigreturn_restore(s, c, sys_get(sc, AL_SC_MASK, 8), NULL);   /* no stack_t */
+    return SYS_NO_RESULT;
+}
+
 static const sys_entry_t alpha_sys_table[] = {
     {   0, "osf_syscall",               NULL },
     {   1, "exit",                      sys_h_exit },
@@ -701,7 +795,7 @@ static const sys_entry_t alpha_sys_table[] = {
     { 100, "getpriority",               NULL },
     { 101, "send",                      NULL },
     { 102, "recv",                      NULL },
-    { 103, "sigreturn",                 NULL },
+    { 103, "sigreturn",                 alpha_h_sigreturn },
     { 104, "bind",                      NULL },
     { 105, "setsockopt",                NULL },
     { 106, "listen",                    NULL },
@@ -872,18 +966,18 @@ static const sys_entry_t alpha_sys_table[] = {
     { 348, "prctl",                     NULL },
     { 349, "pread64",                   sys_h_pread64 },
     { 350, "pwrite64",                  sys_h_pwrite64 },
-    { 351, "rt_sigreturn",              NULL },
+    { 351, "rt_sigreturn",              alpha_h_rt_sigreturn },
     { 352, "rt_sigaction",              sys_h_rt_sigaction },
     { 353, "rt_sigprocmask",            sys_h_rt_sigprocmask },
-    { 354, "rt_sigpending",             NULL },
-    { 355, "rt_sigtimedwait",           NULL },
+    { 354, "rt_sigpending",             sys_h_rt_sigpending },
+    { 355, "rt_sigtimedwait",           sys_h_rt_sigtimedwait },
     { 356, "rt_sigqueueinfo",           NULL },
-    { 357, "rt_sigsuspend",             NULL },
+    { 357, "rt_sigsuspend",             sys_h_rt_sigsuspend },
     { 358, "select",                    NULL },
     { 359, "gettimeofday",              sys_h_gettimeofday },
     { 360, "settimeofday",              NULL },
-    { 361, "getitimer",                 NULL },
-    { 362, "setitimer",                 NULL },
+    { 361, "getitimer",                 sys_h_getitimer },
+    { 362, "setitimer",                 sys_h_setitimer },
     { 363, "utimes",                    NULL },
     { 364, "getrusage",                 sys_h_getrusage },
     { 365, "wait4",                     NULL },
@@ -982,7 +1076,7 @@ static const sys_entry_t alpha_sys_table[] = {
     { 461, "fchmodat",                  sys_h_fchmodat },
     { 462, "faccessat",                 sys_h_faccessat },
     { 463, "pselect6",                  NULL },
-    { 464, "ppoll",                     NULL },
+    { 464, "ppoll",                     sys_h_ppoll },
     { 465, "unshare",                   NULL },
     { 466, "set_robust_list",           sys_h_set_robust_list },
     { 467, "get_robust_list",           sys_h_get_robust_list },
@@ -1119,4 +1213,10 @@ const sys_abi_t sys_abi_alpha = {
     .termios_out = alpha_termios_out,
     .termios_in = alpha_termios_in,
     .sigaction_size = 24,                          /* handler, flags, mask */
+    .sp_reg = 30,
+    .sigaction_restorer_arg = true,
+    .sa_siginfo = 0x40, .sa_onstack = 0x1, .sa_nodefer = 0x8, .sa_resethand = 0x10,
+    .minsigstksz = 4096,
+    .trap_pc_after = true,
+    .sig_frame = alpha_sig_frame,
 };

@@ -33,7 +33,8 @@
     X(gettimeofday) X(nanosleep) X(clock_nanosleep) X(times) X(getrusage)       \
     X(getrandom) X(sysinfo) X(sched_getaffinity) X(sched_setaffinity)           \
     X(sched_yield) X(futex) X(kill) X(tkill) X(tgkill)                          \
-    X(riscv_flush_icache)
+    X(riscv_flush_icache) X(rt_sigpending) X(rt_sigsuspend) X(ppoll)            \
+    X(setitimer) X(getitimer) X(rt_sigtimedwait)
 
 #define SYS_DECLARE_HANDLER(name) \
     int64_t sys_h_##name(struct sys *s, cpu_t *c, const uint64_t a[6]);
@@ -46,9 +47,27 @@ bool sys_copy_in(struct sys *s, uint64_t addr, void *buf, uint64_t len);
 bool sys_copy_out(struct sys *s, uint64_t addr, const void *buf, uint64_t len);
 /* A pipe with guest O_* flags: its guest fds in gfd; 0 or -errno. */
 int64_t sys_open_pipe(struct sys *s, uint64_t guest_flags, int64_t gfd[2]);
-/* The process sends itself Linux generic signal sig (its recorded action
- * decides: ignored, the process dies, or the run stops). */
+/* The process sends itself Linux generic signal sig (SI_KERNEL): it is
+ * pending, and delivered at the next instruction boundary if not blocked
+ * (syscall_signal.c). */
 int64_t sys_raise_signal(struct sys *s, cpu_t *c, int sig);
+/* A write failed with EPIPE: SIGPIPE as Linux sends it; the call's result. */
+int64_t sys_broken_pipe(struct sys *s, cpu_t *c);
+/* A handler's result when it set the registers itself (sigreturn). */
+#define SYS_NO_RESULT INT64_MIN
+/* sigreturn's ABI-independent part, once the registers are restored from
+ * the frame: the signal mask and alternate stack (NULL: none) it saved. */
+void sys_sigreturn_restore(struct sys *s, cpu_t *c, uint64_t mask, const uint8_t uc_stack[24]);
+/* A signal frame that cannot be read back: the process dies of SIGSEGV. */
+_Noreturn void sys_bad_frame(cpu_t *c);
+/* Wait up to ns of simulated time for a signal a handler takes (or one
+ * that ends the process); the time waited (ns when none came). */
+uint64_t sys_wait_signal(struct sys *s, cpu_t *c, uint64_t ns);
+/* Simulated nanoseconds of insts program instructions. */
+uint64_t sys_insts_to_ns(const struct sys *s, uint64_t insts);
+/* A fresh read+execute mapping holding code (the RISC-V sigreturn
+ * trampoline); its address, or 0 if there is no room. */
+uint64_t sys_map_code(struct sys *s, const void *code, uint64_t len);
 
 /* Little-endian field access for the ABI structure encoders (both guest
  * ABIs are little endian). */

@@ -10,6 +10,7 @@
  */
 #include <fcntl.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "syscall_impl.h"
 #include "sys.h"
@@ -141,6 +142,71 @@ static void rv64_termios_in(const uint8_t *b, sys_termios_t *t)
 
 /* ---- the table: every asm-generic number; NULL = known but unsupported ----- */
 
+/* ---- signal frames (arch/riscv/kernel/signal.c) ------------------------------ */
+/* struct rt_sigframe: siginfo (128 bytes), then struct ucontext: uc_flags,
+ * uc_link, uc_stack (24), uc_sigmask (8, padded to 128), and at 176 the
+ * sigcontext: pc and x1..x31, then f0..f31 and fcsr (the union's 528
+ * bytes). */
+enum { RV_UC = 128, RV_UC_STACK = 16, RV_UC_MASK = 40, RV_UC_REGS = 176,
+       RV_UC_FPREGS = RV_UC_REGS + 256, RV_UC_FCSR = RV_UC_FPREGS + 256,
+       RV_UC_SIZE = RV_UC_REGS + 256 + 528, RV_FRAME = RV_UC + RV_UC_SIZE };
+enum { RV_NR_RT_SIGRETURN = 139 };
+
+/* The handlers return to a page holding li a7, 139; ecall (the kernel's
+ * vDSO rt_sigreturn; qemu-riscv64 maps a page of its own the same way),
+ * mapped when a handler first needs it. */
+static uint64_t rv64_trampoline(sys_t *s)
+{
+    if (!s->sig_tramp) {
+        uint8_t code[8];
+        sys_put(code, 0, 0x00000893u | (RV_NR_RT_SIGRETURN << 20), 4);   /* addi a7,x0,139 */
+        sys_put(code, 4, 0x00000073u, 4);                              /* ecall */
+        s->sig_tramp = sys_map_code(s, code, sizeof code);
+    }
+    return s->sig_tramp;
+}
+
+static bool rv64_sig_frame(sys_t *s, cpu_t *c, const sys_sigframe_t *f)
+{
+    uint64_t tramp = rv64_trampoline(s);
+    uint64_t frame = (f->sp - RV_FRAME) & ~15ull;
+    if (!tramp || frame > f->sp) return false;
+    uint8_t b[RV_FRAME] = { 0 };
+    uint8_t *uc = b + RV_UC;
+    memcpy(b, f->info, 128);
+    memcpy(uc + RV_UC_STACK, f->uc_stack, 24);
+    sys_put(uc, RV_UC_MASK, f->old_mask, 8);
+    sys_put(uc, RV_UC_REGS, f->resume_pc, 8);
+    for (unsigned k = 1; k < 32; k++) sys_put(uc, RV_UC_REGS + 8 * k, cpu_get(c, REG_INT0 + k), 8);
+    for (unsigned k = 0; k < 32; k++) sys_put(uc, RV_UC_FPREGS + 8 * k, cpu_get(c, REG_FP0 + k), 8);
+    sys_put(uc, RV_UC_FCSR, (c->frm << 5) | c->fflags, 4);
+    if (!sys_copy_out(s, frame, b, sizeof b)) return false;
+    cpu_set(c, 10, (uint64_t)f->guest_sig);                 /* a0 */
+    cpu_set(c, 11, frame);                                  /* a1: &info */
+    cpu_set(c, 12, frame + RV_UC);                          /* a2: &uc */
+    cpu_set(c, 1, tramp);                                   /* ra */
+    cpu_set(c, 2, frame);                                   /* sp */
+    c->pc = f->handler;
+    return true;
+}
+
+/* rt_sigreturn: the frame is at sp, as the handler found it. */
+static int64_t rv64_h_rt_sigreturn(sys_t *s, cpu_t *c, const uint64_t a[6])
+{
+    (void)a;
+    uint8_t b[RV_FRAME];
+    if (!sys_copy_in(s, cpu_get(c, 2), b, sizeof b)) sys_bad_frame(c);
+    const uint8_t *uc = b + RV_UC;
+    c->pc = sys_get(uc, RV_UC_REGS, 8);
+    for (unsigned k = 1; k < 32; k++) cpu_set(c, REG_INT0 + k, sys_get(uc, RV_UC_REGS + 8 * k, 8));
+    for (unsigned k = 0; k < 32; k++) cpu_set(c, REG_FP0 + k, sys_get(uc, RV_UC_FPREGS + 8 * k, 8));
+    uint64_t fcsr = sys_get(uc, RV_UC_FCSR, 4);
+    c->fflags = fcsr & 0x1f;
+    c->frm = (fcsr >> 5) & 7;
+    sys_sigreturn_restore(s, c, sys_get(uc, RV_UC_MASK, 8), uc + RV_UC_STACK);
+    return SYS_NO_RESULT;
+}
+
 static const sys_entry_t rv64_table[] = {
     {   0, "io_setup",                NULL },
     {   1, "io_destroy",              NULL },
@@ -214,7 +280,7 @@ static const sys_entry_t rv64_table[] = {
     {  70, "pwritev",                 sys_h_pwritev },
     {  71, "sendfile",                NULL },
     {  72, "pselect6",                NULL },
-    {  73, "ppoll",                   NULL },
+    {  73, "ppoll",                   sys_h_ppoll },
     {  74, "signalfd4",               NULL },
     {  75, "vmsplice",                NULL },
     {  76, "splice",                  NULL },
@@ -243,8 +309,8 @@ static const sys_entry_t rv64_table[] = {
     {  99, "set_robust_list",         sys_h_set_robust_list },
     { 100, "get_robust_list",         sys_h_get_robust_list },
     { 101, "nanosleep",               sys_h_nanosleep },
-    { 102, "getitimer",               NULL },
-    { 103, "setitimer",               NULL },
+    { 102, "getitimer",               sys_h_getitimer },
+    { 103, "setitimer",               sys_h_setitimer },
     { 104, "kexec_load",              NULL },
     { 105, "init_module",             NULL },
     { 106, "delete_module",           NULL },
@@ -274,13 +340,13 @@ static const sys_entry_t rv64_table[] = {
     { 130, "tkill",                   sys_h_tkill },
     { 131, "tgkill",                  sys_h_tgkill },
     { 132, "sigaltstack",             sys_h_sigaltstack },
-    { 133, "rt_sigsuspend",           NULL },
+    { 133, "rt_sigsuspend",           sys_h_rt_sigsuspend },
     { 134, "rt_sigaction",            sys_h_rt_sigaction },
     { 135, "rt_sigprocmask",          sys_h_rt_sigprocmask },
-    { 136, "rt_sigpending",           NULL },
-    { 137, "rt_sigtimedwait",         NULL },
+    { 136, "rt_sigpending",           sys_h_rt_sigpending },
+    { 137, "rt_sigtimedwait",         sys_h_rt_sigtimedwait },
     { 138, "rt_sigqueueinfo",         NULL },
-    { 139, "rt_sigreturn",            NULL },
+    { 139, "rt_sigreturn",            rv64_h_rt_sigreturn },
     { 140, "setpriority",             NULL },
     { 141, "getpriority",             NULL },
     { 142, "reboot",                  NULL },
@@ -490,4 +556,11 @@ const sys_abi_t sys_abi_rv64 = {
     .termios_out = rv64_termios_out,
     .termios_in = rv64_termios_in,
     .sigaction_size = 24,                          /* handler, flags, mask */
+    .sp_reg = 2,
+    .sigaction_restorer_arg = false,
+    .sa_siginfo = 4, .sa_onstack = 0x08000000, .sa_nodefer = 0x40000000,
+    .sa_resethand = 0x80000000,
+    .minsigstksz = 2048,
+    .trap_pc_after = false,
+    .sig_frame = rv64_sig_frame,
 };

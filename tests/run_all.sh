@@ -9,7 +9,8 @@
 # SIGINT/SIGTERM),
 # timing-model micro-benchmarks,
 # differential tests against qemu-riscv64 and qemu-alpha (static programs,
-# and dynamic ones through --sysroot), the workload checks, DISE/HPS and
+# and dynamic ones through --sysroot; the signal and written-code programs
+# on every timing model too), the workload checks, DISE/HPS and
 # DCPI profiling end to end, the DCPI tools and profile exports, sweeps, the interactive shell, the pipeline
 # views and the
 # feature-combination matrix (every model x every feature, both ISAs).  Each
@@ -75,6 +76,7 @@ run_suite dise-alpha env DISE_ISA=alpha-static DISE_WORKLOADS="bwt_compress game
 run_suite diff-rv64-dyn     tests/diff/run.sh "$build" --variant=rv64-dyn
 run_suite diff-alpha-dyn    tests/diff/run.sh "$build" --variant=alpha-dyn
 run_suite diff-alpha-static tests/diff/run.sh "$build" --variant=alpha-static
+run_suite diff-models       tests/diff/models.sh "$build"
 run_suite labs       tests/labs/run.sh "$build"
 run_suite dcpi       tests/dcpi/run.sh "$build"
 run_suite dcpitools  tests/dcpitools/run.sh "$build"

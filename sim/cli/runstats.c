@@ -7,6 +7,7 @@
  */
 #include "runstats.h"
 #include "hostmem.h"
+#include "sys.h"
 #include "timing.h"
 
 #include <stdio.h>
@@ -168,6 +169,9 @@ void runstats_collect(const run_info_t *info, stats_t *s)
                   "1 when --max-insts stopped the run before the program ended");
     stats_add_u64(s, "sim.interrupted", info->cpu->stop == STOP_INTERRUPTED, "Count",
                   "1 when SIGINT or SIGTERM stopped the run before the program ended");
+    if (info->cpu->sys)
+        stats_add_u64(s, "sim.signalsDelivered", info->cpu->sys->signals_delivered, "Count",
+                      "Guest signal handlers entered (sent signals and faults)");
     stats_add_u64(s, "simCycles", info->cpu->cycle, "Cycle",
                   "Cycles simulated (one per instruction without a timing model)");
     stats_add_f64(s, "hostSeconds", info->host_seconds, "Second", "Host time in the run loop");

@@ -31,7 +31,7 @@ enum {
     NR_openat = 56, NR_close = 57, NR_lseek = 62, NR_read = 63, NR_write = 64,
     NR_writev = 66, NR_readlinkat = 78, NR_newfstatat = 79, NR_fstat = 80,
     NR_exit_group = 94, NR_futex = 98, NR_clock_gettime = 113, NR_tgkill = 131,
-    NR_rt_sigaction = 134, NR_uname = 160, NR_getpid = 172, NR_brk = 214,
+    NR_rt_sigaction = 134, NR_rt_sigprocmask = 135, NR_rt_sigreturn = 139, NR_uname = 160, NR_getpid = 172, NR_brk = 214,
     NR_munmap = 215, NR_mremap = 216, NR_clone = 220, NR_mmap = 222,
     NR_mprotect = 226, NR_prlimit64 = 261, NR_getrandom = 278
 };
@@ -107,6 +107,8 @@ static int64_t call_v(env_t *e, uint64_t nr, const uint64_t a[6])
 }
 
 /* Run a syscall expected to stop the cpu; returns the stop reason. */
+/* The call, then the instruction boundary after it, where the signals
+ * it sent are delivered. */
 static stop_reason_t call_stops(env_t *e, uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2)
 {
     jmp_buf jb;
@@ -115,7 +117,7 @@ static stop_reason_t call_stops(env_t *e, uint64_t nr, uint64_t a0, uint64_t a1,
     if (setjmp(jb) == 0) {
         call(e, nr, a0, a1, a2, 0, 0, 0);
         e->cpu.stop_jmp = NULL;
-        return STOP_NONE;
+        return sys_signal_boundary(e->sys, &e->cpu);   /* as the run loop, after the call */
     }
     e->cpu.stop_jmp = NULL;
     return e->cpu.stop;
@@ -463,6 +465,46 @@ static void test_abort_kills(void **state)
     assert_int_equal(e->cpu.exit_code, 128 + 6);
 }
 
+/* A handler is entered at the boundary after tgkill on an rt_sigframe below
+ * sp (a0 the signal, a1 the siginfo, a2 the ucontext, ra the trampoline),
+ * and rt_sigreturn brings back the registers, pc and mask it saved. */
+static void test_handler_frame(void **state)
+{
+    env_t *e = *state;
+    uint8_t act[24] = { 0 };
+    act[0] = 0x00; act[1] = 0x50;                       /* handler 0x5000 */
+    act[8] = 4;                                         /* SA_SIGINFO */
+    assert_true(mem_write(e->mem, SCRATCH, act, sizeof act));
+    assert_int_equal(CALL(e, NR_rt_sigaction, 10, SCRATCH, 0, 8), 0);
+    uint64_t sp = SCRATCH + SCRATCH_LEN - 64;
+    cpu_set(&e->cpu, 2, sp);
+    cpu_set(&e->cpu, 9, 0xabcdef);                      /* s1 */
+    e->cpu.pc = 0x4444;
+    int64_t pid = CALL(e, NR_getpid, 0);
+    assert_int_equal(call_stops(e, NR_tgkill, (uint64_t)pid, (uint64_t)pid, 10), STOP_NONE);
+    assert_int_equal(e->cpu.pc, 0x5000);
+    assert_int_equal(cpu_get(&e->cpu, 10), 10);
+    uint64_t frame = cpu_get(&e->cpu, 2);
+    assert_true(frame < sp && (frame & 15) == 0);
+    assert_int_equal(cpu_get(&e->cpu, 11), frame);
+    assert_int_equal(cpu_get(&e->cpu, 12), frame + 128);
+    assert_int_equal(rd64(e, frame) & 0xffffffff, 10);               /* si_signo */
+    assert_int_equal((int32_t)(rd64(e, frame + 8) & 0xffffffff), -6);  /* SI_TKILL */
+    assert_int_equal(rd64(e, frame + 128 + 176), 0x4444);            /* saved pc */
+    assert_true(cpu_get(&e->cpu, 1) != 0);                           /* ra: trampoline */
+    /* the signal is blocked inside its handler */
+    assert_int_equal(CALL(e, NR_rt_sigprocmask, 0, 0, SCRATCH + 0x200, 8), 0);
+    assert_int_equal(rd64(e, SCRATCH + 0x200), 1ull << 9);
+    cpu_set(&e->cpu, 9, 0);
+    cpu_set(&e->cpu, 2, frame);
+    CALL(e, NR_rt_sigreturn, 0);
+    assert_int_equal(e->cpu.pc, 0x4444);
+    assert_int_equal(cpu_get(&e->cpu, 9), 0xabcdef);
+    assert_int_equal(cpu_get(&e->cpu, 2), sp);
+    assert_int_equal(CALL(e, NR_rt_sigprocmask, 0, 0, SCRATCH + 0x200, 8), 0);
+    assert_int_equal(rd64(e, SCRATCH + 0x200), 0);
+}
+
 static void test_exit_group(void **state)
 {
     env_t *e = *state;
@@ -648,6 +690,7 @@ int main(void)
         T(test_prlimit),
         T(test_readlink_self_exe),
         T(test_signals_futex),
+        T(test_handler_frame),
         T(test_abort_kills),
         T(test_exit_group),
         T(test_unsupported_stops),

@@ -131,6 +131,8 @@ static void wr(env_t *e, uint64_t addr, uint64_t v, unsigned size)
 }
 
 /* Run a call expected to stop the cpu (exit, signal); returns the reason. */
+/* The call, then the instruction boundary after it, where the signals
+ * it sent are delivered. */
 static stop_reason_t call_stops(env_t *e, uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2)
 {
     jmp_buf jb;
@@ -139,7 +141,7 @@ static stop_reason_t call_stops(env_t *e, uint64_t nr, uint64_t a0, uint64_t a1,
     if (setjmp(jb) == 0) {
         CALL(e, nr, a0, a1, a2);
         e->cpu.stop_jmp = NULL;
-        return STOP_NONE;
+        return sys_signal_boundary(e->sys, &e->cpu);   /* as the run loop, after the call */
     }
     e->cpu.stop_jmp = NULL;
     return e->cpu.stop;
