@@ -28,6 +28,11 @@
 # their own, e.g. make BUILD=build-fp).
 
 BUILD   ?= build
+# A build directory inside the tree is always named relative to it, so the
+# dependency files (.d) name their targets the same way whether make was
+# given BUILD=build or BUILD=$$PWD/build (a test suite running make install):
+# an absolute name there would leave its objects stale for the relative one.
+override BUILD := $(patsubst $(CURDIR)/%,%,$(abspath $(BUILD)))
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
