@@ -10,7 +10,7 @@
 # timing-model micro-benchmarks,
 # differential tests against qemu-riscv64 and qemu-alpha (static programs,
 # and dynamic ones through --sysroot), the workload checks, DISE/HPS and
-# DCPI profiling end to end, sweeps, the interactive shell, the pipeline
+# DCPI profiling end to end, sweeps, the paper figures (tests/figures), the interactive shell, the pipeline
 # views and the
 # feature-combination matrix (every model x every feature, both ISAs).  Each
 # suite ends with "N passed, M failed"; this script adds them up and ends
@@ -58,6 +58,7 @@ run_suite workloads  tests/workloads_check.sh "$build"
 run_suite dise       tests/dise/run.sh "$build"
 run_suite dcpi       tests/dcpi/run.sh "$build"
 run_suite analysis   tests/analysis/run.sh "$build"
+run_suite figures    tests/figures/run.sh "$build"
 run_suite shell      tests/shell/run.sh "$build"
 run_suite labs       tests/labs/run.sh "$build"
 run_suite pipeview   tests/pipeview/run.sh "$build"
