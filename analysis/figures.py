@@ -30,6 +30,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 
 from workload_table import COLUMNS  # noqa: E402  (Figure 6's columns)
 
@@ -104,15 +105,14 @@ def provenance(db, ctx):
 # ---- drawing helpers -----------------------------------------------------------
 
 def context_line(ctx, n_workloads=None):
-    who = f", {n_workloads} workloads" if n_workloads else ""
+    who = f", {plural(n_workloads, 'workload')}" if n_workloads else ""
     return (f"{ISA_NAMES.get(ctx['isa'], ctx['isa'])}, {ctx['config']} model, "
             f"'{ctx['size']}' inputs{who}")
 
 
 def finish(fig, ctx, name, title, n_workloads=None):
-    fig.suptitle(f"{title}\n{context_line(ctx, n_workloads)}", fontsize=11)
-    fig.text(0.005, 0.003, f"hps-sim {ctx['version']}; analysis/figures.py {ctx['db']}",
-             fontsize=6, color="#555555", ha="left", va="bottom")
+    fig.suptitle(f"{title}\n{context_line(ctx, n_workloads)}; hps-sim {ctx['version']}",
+                 fontsize=11)
     paths = []
     for ext in ("png", "pdf"):
         path = os.path.join(ctx["out"], f"{name}-{ctx['isa']}.{ext}")
@@ -120,6 +120,10 @@ def finish(fig, ctx, name, title, n_workloads=None):
         paths.append(path)
     plt.close(fig)
     return paths
+
+
+def plural(n, noun):
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def rate_markers(rates):
@@ -147,7 +151,7 @@ def figure6(db, ctx):
                 "\n\n| " + " | ".join(header) + " |\n|---" + "|---:" * len(COLUMNS) + "|\n")
         for line in table:
             f.write("| " + " | ".join(line) + " |\n")
-    fig, ax = plt.subplots(figsize=(12, 0.45 * len(table) + 1.2))
+    fig, ax = plt.subplots(figsize=(12, 0.3 * len(table) + 0.9))
     ax.axis("off")
     t = ax.table(cellText=table, colLabels=[h.replace(" (", "\n(") for h in header],
                  loc="center", cellLoc="right", colLoc="center")
@@ -193,8 +197,8 @@ def figure7(db, ctx):
     fig, axes = plt.subplots(len(panels), 1, figsize=(12, 3.6 * len(panels)))
     for ax, (label, burst, pairs) in zip(axes, panels):
         draw_breakdown(ax, pairs)
-        ax.set_title(f"{label}: rate {ctx['fig7_rate']}, burst {burst} ({len(pairs)} "
-                     f"workloads)", fontsize=10)
+        ax.set_title(f"{label}: rate {ctx['fig7_rate']}, burst {burst} "
+                     f"({plural(len(pairs), 'workload')})", fontsize=10)
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for _, _, c in ROLES] + \
               [plt.Rectangle((0, 0), 1, 1, color=INDIRECT[1])]
     fig.legend(handles, [lab for _, lab, _ in ROLES] + [INDIRECT[0]], loc="lower center",
@@ -233,6 +237,7 @@ def draw_breakdown(ax, pairs):
 
 def overhead_axis(ax):
     ax.set_xscale("symlog", linthresh=0.01)
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x:g}"))
     ax.set_xlabel("overhead (% extra cycles; log scale, linear below 0.01%)", fontsize=9)
     ax.set_ylabel("accuracy (top-90% overlap with the exact profile, %)", fontsize=9)
     ax.set_ylim(0, 102)
@@ -259,7 +264,7 @@ def figure8(db, ctx):
                         linestyle="none")
         overhead_axis(ax)
         n = max(c[3] for cs in curves.values() for c in cs)
-        ax.set_title(f"{label} (mean of {n} workloads)", fontsize=10)
+        ax.set_title(f"{label} (mean of {plural(n, 'workload')})", fontsize=10)
         ax.legend(fontsize=8, loc="lower right", title="line: burst length", title_fontsize=8)
     marks = rate_markers(sorted(all_rates, key=rate_value, reverse=True))
     fig.legend([plt.Line2D([], [], marker=m, color="black", linestyle="none") for m in marks.values()],
@@ -273,6 +278,7 @@ def figure8(db, ctx):
 def figure9(db, ctx):
     fig, axes = plt.subplots(1, len(PROFILES), figsize=(16, 5.6))
     workloads = set()
+    everyone = sorted({r["workload"] for name, _, _, _ in PROFILES for r in hps_rows(db, ctx, name)})
     for ax, (name, label, col, paper_burst) in zip(axes, PROFILES):
         rows = hps_rows(db, ctx, name)
         bursts = bursts_of(rows)
@@ -285,14 +291,20 @@ def figure9(db, ctx):
             if r["burst"] == burst and r["rate"] != "exhaustive" and r[col] is not None:
                 per.setdefault(r["workload"], []).append(r)
         workloads |= set(per)
-        for i, w in enumerate(sorted(per)):
+        for w in sorted(per):
+            i = everyone.index(w)       # a workload has one colour and marker in every panel
             pts = sorted(per[w], key=lambda r: rate_value(r["rate"]))
             ax.plot([overhead_pct(r) for r in pts], [r[col] for r in pts],
                     marker="osD^v<>ph*XP"[i % 12], markersize=4, linewidth=1,
-                    color=plt.cm.tab20(i % 20), label=w)
+                    color=plt.cm.tab20((2 * i) % 20 + (2 * i) // 20 % 2), label=w)
         overhead_axis(ax)
         ax.set_title(f"{label}, burst {burst}", fontsize=10)
-    handles, labels = axes[-1].get_legend_handles_labels()
+    legend = {}
+    for ax in axes:                     # every workload once, whichever panel has it
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            legend.setdefault(label, handle)
+    labels = sorted(legend)
+    handles = [legend[label] for label in labels]
     fig.legend(handles, labels, loc="lower center", ncol=min(6, len(labels)), fontsize=8,
                bbox_to_anchor=(0.5, -0.06))
     fig.tight_layout(rect=(0, 0.07, 1, 0.93))
@@ -321,11 +333,12 @@ def figure10(db, ctx):
         ax.set_xticklabels(rates, fontsize=8)
         ax.set_xlabel("sampling rate (sampled events / events)", fontsize=9)
         ax.set_ylabel("accuracy (top-90% overlap, %)", fontsize=9)
-        ax.set_ylim(0, 105)
+        ax.set_ylim(0, 118)             # room for the legend above the 100% bars
+        ax.set_yticks(range(0, 101, 20))
         n = max(c[3] for cs in curves.values() for c in cs.values())
-        ax.set_title(f"{label} (mean of {n} workloads)", fontsize=10)
+        ax.set_title(f"{label} (mean of {plural(n, 'workload')})", fontsize=10)
         ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=8, title="burst length", title_fontsize=8)
+        ax.legend(fontsize=8, loc="upper center", ncol=len(curves))
     fig.tight_layout(rect=(0, 0.02, 1, 0.90))
     return finish(fig, ctx, "fig10", "Figure 10. Accuracy by burst length, mean over "
                   "workloads")
