@@ -35,6 +35,7 @@ import json
 import os
 import re
 import shlex
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -260,17 +261,35 @@ def run_point(p, sim, build):
             stats = {k: v["value"] for k, v in data.items() if k != "provenance"}
             stats["provenance"] = data.get("provenance")
         stats["cpuSeconds"] = cpu
-        if status:
+        if status and not STOPPING.is_set():
             sys.stderr.write(f"\nsweep: {shlex.join(cmd)}: exit {status}: {err[-500:]}\n")
         return p, status, shlex.join(cmd), stats
+
+
+# The hps-sim runs in flight, so that SIGINT/SIGTERM stops them too, and
+# whether the sweep was told to stop (then no more points start or are stored).
+RUNNING, RUNNING_LOCK, STOPPING = set(), threading.Lock(), threading.Event()
+
+
+def stop(signum, _frame):
+    """SIGINT/SIGTERM: end the runs in flight (hps-sim writes its statistics
+    and exits); their points are not stored, so a rerun runs them."""
+    STOPPING.set()
+    with RUNNING_LOCK:
+        for child in RUNNING:
+            child.send_signal(signal.SIGTERM)
 
 
 def run_measured(cmd, err_path):
     """Run a command; its exit status, the host CPU seconds it used (user +
     system, whatever else runs on the machine) and the end of its stderr."""
     with open(err_path, "w+") as err:
-        child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        with RUNNING_LOCK:
+            child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+            RUNNING.add(child)
         _, wait_status, usage = os.wait4(child.pid, 0)
+        with RUNNING_LOCK:
+            RUNNING.discard(child)
         child.returncode = os.waitstatus_to_exitcode(wait_status)
         err.seek(0)
         return child.returncode, usage.ru_utime + usage.ru_stime, err.read().strip()
@@ -317,7 +336,7 @@ def run_all(db, todo, args):
 
     def run_if_needed(p):
         # another sweep on the same database may have run it meanwhile
-        if done(db_reader(), p):
+        if STOPPING.is_set() or done(db_reader(), p):
             return p, 0, None, None
         return run_point(p, args.sim, args.build)
 
@@ -334,10 +353,16 @@ def run_all(db, todo, args):
             for fut in concurrent.futures.as_completed([pool.submit(run_if_needed, p)
                                                         for p in phase]):
                 p, status, cmd, stats = fut.result()
+                if STOPPING.is_set():
+                    continue
                 if cmd is not None:
                     store(db, p, status, cmd, stats)
                 progress.point(p, status)
     progress.end()
+    if STOPPING.is_set():
+        sys.stderr.write(f"sweep: stopped; {progress.done} of {len(todo)} points stored, "
+                         "a rerun runs the rest\n")
+        sys.exit(130)
     return progress.failed
 
 
@@ -572,6 +597,8 @@ def main():
     if args.slurm:
         write_slurm(todo, args, args.sim, args.build)
         return 0
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
     failed = run_all(db, todo, args)
     total = db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
     print(f"sweep: {len(todo)} points run ({failed} failed), {total} in {args.db}")

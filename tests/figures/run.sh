@@ -8,7 +8,8 @@
 #              command line; an exhaustive ACF runs without --rate/--burst;
 #              the progress line counts to done/total
 #   resume     a sweep killed (-9) mid-run loses only the running point: the
-#              rerun redoes exactly the missing points, finished rows stay
+#              rerun redoes exactly the missing points, finished rows stay;
+#              SIGTERM ends the runs in flight and stores none of them
 #   concurrent two sweeps writing one database at once both succeed
 #   collect    --collect loads a Slurm sweep's results and names the missing point
 #   pareto     the front and knee of a known synthetic table, exactly
@@ -98,6 +99,19 @@ check "resume: the finished points were not redone ($before)" \
     test -n "$before" -a "$(q "$rdb" "SELECT group_concat(rate || '@' || finished) FROM runs
                                       WHERE kind = 'hps' AND rate || '@' || finished IN
                                       ('$(echo "$before" | sed "s/,/','/g")')")" = "$before"
+
+# SIGTERM: the runs in flight are ended and not stored, status 130
+tdb=$tmp/term.sqlite
+$sweep hps --db "$tdb" $rgrid >/dev/null 2>"$tmp/term.err" &
+pid=$!
+for _ in $(seq 600); do
+    [ "$(q "$tdb" "SELECT COUNT(*) FROM runs" 2>/dev/null)" = 1 ] && break
+    sleep 0.1
+done
+kill -TERM "$pid"; wait "$pid"; rc=$?
+check "resume: SIGTERM stops the sweep (status $rc), its running point not stored" \
+    test $rc = 130 -a "$(q "$tdb" "SELECT COUNT(*) FROM runs WHERE status != 0")" = 0 -a \
+         -n "$(grep '^sweep: stopped; ' "$tmp/term.err")"
 
 # ---- two sweeps into one database at once -------------------------------------
 cdb=$tmp/both.sqlite
