@@ -209,7 +209,7 @@ def figure7(db, ctx):
 
 
 def draw_breakdown(ax, pairs):
-    width = 0.38
+    width, lowest = 0.38, 0.0
     for i, (w, rows) in enumerate(sorted(pairs.items())):
         for j, r in enumerate(rows):
             x = i + (j - 0.5) * (width + 0.04)
@@ -219,6 +219,7 @@ def draw_breakdown(ax, pairs):
                 ax.bar(x, value, width, bottom=bottom, color=color)
                 bottom += value
             indirect = parts[3]
+            lowest = min(lowest, indirect)
             ax.bar(x, indirect, width, bottom=bottom if indirect > 0 else 0,
                    color=INDIRECT[1], hatch="//" if indirect < 0 else None)
             total = overhead_pct(r)
@@ -230,6 +231,7 @@ def draw_breakdown(ax, pairs):
     ax.set_ylabel("overhead (% of unprofiled cycles)", fontsize=9)
     ax.axhline(0, color="black", linewidth=0.6)
     ax.margins(y=0.25)
+    ax.set_ylim(bottom=1.25 * lowest)   # no empty band below 0 unless a bar goes there
     ax.grid(axis="y", alpha=0.3)
 
 
