@@ -230,8 +230,8 @@ sweep: all workloads
 #   hot methods, call pairs:  rates FIG_RATES x bursts FIG_BURSTS, and exhaustive
 #   hot data streams:         rates FIG_DS_RATES x bursts FIG_DS_BURSTS, and exhaustive
 #   Figure 7 (plain DISE vs HPS): the _dise ACFs at 1/100 burst 1 (streams: burst 100)
-# About 1,000 runs, 3,400 CPU seconds (measured per kind of point; FIGURES.md):
-# under 30 minutes on 2 idle cores.  Plots, PNG and PDF, in $(FIG_OUT);
+# About 1,250 runs, 4,650 CPU seconds (measured per kind of point; FIGURES.md):
+# about 40 minutes on 2 idle cores.  Plots, PNG and PDF, in $(FIG_OUT);
 # FIG_JOBS points run at once, under nice.
 FIG_WORKLOADS ?= $(subst $(space),$(comma),$(WORKLOAD_NAMES))
 FIG_ISAS ?= rv64,alpha

@@ -91,6 +91,21 @@ def mean_curve(rows, acc_col, burst):
     return out
 
 
+def comparable(curves, label, ctx):
+    """Only the burst lengths measured on every workload of the panel: a
+    mean over fewer workloads is not comparable (said on stderr)."""
+    if not curves:
+        return curves
+    def count(c):
+        return max(pt[3] for pt in (c.values() if isinstance(c, dict) else c))
+    most = max(count(c) for c in curves.values())
+    for b in [b for b, c in curves.items() if count(c) < most]:
+        sys.stderr.write(f"figures: {ctx['isa']} {label}: burst {b} left out of the means "
+                         f"(measured on {count(curves[b])} of {most} workloads)\n")
+        del curves[b]
+    return curves
+
+
 def bursts_of(rows):
     return sorted({r["burst"] for r in rows if r["rate"] != "exhaustive"})
 
@@ -252,7 +267,7 @@ def figure8(db, ctx):
     for ax, (name, label, col, _) in zip(axes, PROFILES):
         rows = hps_rows(db, ctx, name)
         curves = {b: mean_curve(rows, col, b) for b in bursts_of(rows)}
-        curves = {b: c for b, c in curves.items() if c}
+        curves = comparable({b: c for b, c in curves.items() if c}, label, ctx)
         if not curves:
             raise Missing(f"no sampled {name}.acf rows with accuracy")
         rates = sorted({c[0] for cs in curves.values() for c in cs}, key=rate_value,
@@ -267,7 +282,7 @@ def figure8(db, ctx):
         overhead_axis(ax)
         n = max(c[3] for cs in curves.values() for c in cs)
         ax.set_title(f"{label} (mean of {plural(n, 'workload')})", fontsize=10)
-        ax.legend(fontsize=8, loc="lower right", title="line: burst length", title_fontsize=8)
+        ax.legend(fontsize=8, loc="best", title="line: burst length", title_fontsize=8)
     marks = rate_markers(sorted(all_rates, key=rate_value, reverse=True))
     fig.legend([plt.Line2D([], [], marker=m, color="black", linestyle="none") for m in marks.values()],
                [f"rate {r}" for r in marks], loc="lower center", ncol=len(marks), fontsize=9,
@@ -321,7 +336,7 @@ def figure10(db, ctx):
     for ax, (name, label, col, _) in zip(axes, PROFILES):
         rows = hps_rows(db, ctx, name)
         curves = {b: {c[0]: c for c in mean_curve(rows, col, b)} for b in bursts_of(rows)}
-        curves = {b: c for b, c in curves.items() if c}
+        curves = comparable({b: c for b, c in curves.items() if c}, label, ctx)
         if not curves:
             raise Missing(f"no sampled {name}.acf rows with accuracy")
         rates = sorted({r for c in curves.values() for r in c}, key=rate_value, reverse=True)
