@@ -15,6 +15,9 @@
 #                   DISE, and Alpha against RISC-V per instruction
 #   make workloads  build the guest workload suite for RISC-V and Alpha
 #   make readme-usage  rewrite README.md's usage block with hps-sim --help
+#   make figures    the HPS paper's Figures 6-10 on every workload's test input,
+#                   both ISAs, r10k (analysis/FIGURES.md; results cached in
+#                   results/figures.sqlite, plots in results/figures)
 #   make labs       the classroom labs: their programs (labs/src) into
 #                   $(BUILD)/labs, and the expected results of the hand-outs
 #                   labs/*.md regenerated from this build (labs/README.md)
@@ -234,6 +237,47 @@ sweep: all workloads
 	/usr/bin/python3 analysis/plot_sweep.py results/sweep.sqlite --out results/sweep-hps.png
 	/usr/bin/python3 analysis/plot_sweep.py results/sweep.sqlite --kind dcpi \
 	    --out results/sweep-dcpi.png
+
+# ---- the HPS paper's Figures 6-10 (analysis/FIGURES.md) ----------------------
+# Every workload's `test` input on both ISAs and the FIG_CONFIG model (r10k,
+# the paper's R10000-like core).  Results are cached in $(FIG_DB): a point
+# already there is not run again, so a second `make figures` only replots.
+#   hot methods, call pairs:  rates FIG_RATES x bursts FIG_BURSTS, and exhaustive
+#   hot data streams:         rates FIG_DS_RATES x bursts FIG_DS_BURSTS, and exhaustive
+#   Figure 7 (plain DISE vs HPS): the _dise ACFs at 1/100 burst 1 (streams: burst 100)
+# About 1,250 runs, 4,650 CPU seconds (measured per kind of point; FIGURES.md):
+# about 40 minutes on 2 idle cores.  Plots, PNG and PDF, in $(FIG_OUT);
+# FIG_JOBS points run at once, under nice.
+FIG_WORKLOADS ?= $(subst $(space),$(comma),$(WORKLOAD_NAMES))
+FIG_ISAS ?= rv64,alpha
+FIG_CONFIG ?= r10k
+FIG_RATES ?= 1/100,1/500,1/1000,1/5000,1/10000
+FIG_BURSTS ?= 1,10,100
+FIG_DS_RATES ?= 1/100,1/500,1/1000,1/5000,1/10000
+FIG_DS_BURSTS ?= 10,100,1000
+FIG_JOBS ?= 2
+FIG_DB ?= results/figures.sqlite
+FIG_OUT ?= results/figures
+FIG_SWEEP = nice /usr/bin/python3 analysis/sweep.py hps --db $(FIG_DB) --build $(BUILD) \
+    --workloads $(FIG_WORKLOADS) --isas $(FIG_ISAS) --configs $(FIG_CONFIG) --size test \
+    --jobs $(FIG_JOBS)
+comma := ,
+space := $(empty) $(empty)
+.PHONY: figures
+figures: all workloads
+	@mkdir -p $(dir $(FIG_DB)) $(FIG_OUT)
+	$(FIG_SWEEP) --acf productions/hot_method.acf,productions/hot_call_pair.acf \
+	    --rates $(FIG_RATES) --bursts $(FIG_BURSTS)
+	$(FIG_SWEEP) --acf productions/hot_method_all.acf,productions/hot_call_pair_all.acf,productions/hot_data_stream_all.acf
+	$(FIG_SWEEP) --acf productions/hot_data_stream.acf \
+	    --rates $(FIG_DS_RATES) --bursts $(FIG_DS_BURSTS)
+	$(FIG_SWEEP) --acf productions/hot_method_dise.acf,productions/hot_call_pair_dise.acf \
+	    --rates 1/100 --bursts 1
+	$(FIG_SWEEP) --acf productions/hot_data_stream_dise.acf --rates 1/100 --bursts 100
+	/usr/bin/python3 analysis/figures.py $(FIG_DB) --out $(FIG_OUT) --config $(FIG_CONFIG) \
+	    --size test
+	/usr/bin/python3 analysis/sweep.py pareto --db $(FIG_DB) > $(FIG_OUT)/pareto.txt
+	@echo "figures: $(FIG_OUT) (Pareto fronts in $(FIG_OUT)/pareto.txt)"
 
 # ---- the main job of the README: profile a workload with HPS --------------
 # Hot-method profiling (productions/hot_method.acf) at a sampling rate of

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """plot_sweep.py - accuracy against overhead from a sweep's results
-(analysis/sweep.py): one panel per workload and profile, one line per
+(analysis/sweep.py): one panel per ISA, model, input, workload and profile
+(each panel's title says which), one line per
 burst length (HPS) or one line of sampling periods (DCPI), each point
 labelled with its rate or period.  Overhead is the extra cycles over the
 run without profiling, in percent; accuracy the top-90% overlap with the
@@ -33,33 +34,37 @@ def accuracy_column(profile):
     return "hps_accuracy_method"
 
 
-def hps_series(db, workload, profile):
+def hps_series(db, run, profile):
     col = accuracy_column(profile)
     series = {}
     rows = db.execute(f"""SELECT burst, rate, hps_overhead_ratio, {col} FROM runs
-                          WHERE kind = 'hps' AND status = 0 AND workload = ? AND profile = ?
+                          WHERE kind = 'hps' AND status = 0 AND isa = ? AND config = ?
+                          AND size = ? AND workload = ? AND profile = ? AND rate != 'exhaustive'
                           AND hps_overhead_ratio IS NOT NULL AND {col} IS NOT NULL""",
-                      (workload, profile)).fetchall()
+                      run + (profile,)).fetchall()
     for burst, rate, ratio, acc in rows:
         series.setdefault(f"burst {burst}", []).append((100 * (ratio - 1), acc, rate))
     return series
 
 
-def dcpi_series(db, workload):
+def dcpi_series(db, run):
     rows = db.execute("""SELECT period, dcpi_overhead_ratio, dcpi_accuracy_procedure,
                                 dcpi_accuracy_instruction FROM runs
-                         WHERE kind = 'dcpi' AND status = 0 AND workload = ?
-                         AND dcpi_overhead_ratio IS NOT NULL""", (workload,)).fetchall()
+                         WHERE kind = 'dcpi' AND status = 0 AND isa = ? AND config = ?
+                         AND size = ? AND workload = ?
+                         AND dcpi_overhead_ratio IS NOT NULL""", run).fetchall()
     return {"by procedure": [(100 * (r - 1), a, p) for p, r, a, _ in rows],
             "by instruction": [(100 * (r - 1), i, p) for p, r, _, i in rows]}
 
 
 def panels(db, kind):
+    """(isa, model, input, workload) of each panel, its profile, its series."""
+    runs = "SELECT DISTINCT isa, config, size, workload{} FROM runs WHERE kind = ? ORDER BY 1, 2, 3, 4"
     if kind == "hps":
-        return [(w, p, hps_series(db, w, p)) for w, p in db.execute(
-            "SELECT DISTINCT workload, profile FROM runs WHERE kind = 'hps' ORDER BY 1, 2")]
-    return [(w, "DCPI", dcpi_series(db, w)) for (w,) in db.execute(
-        "SELECT DISTINCT workload FROM runs WHERE kind = 'dcpi' ORDER BY 1")]
+        return [(tuple(r[:4]), r[4], hps_series(db, tuple(r[:4]), r[4]))
+                for r in db.execute(runs.format(", profile"), (kind,))]
+    return [(tuple(r), "DCPI", dcpi_series(db, tuple(r))) for r in db.execute(runs.format(""),
+                                                                             (kind,))]
 
 
 def main():
@@ -76,14 +81,16 @@ def main():
     cols = min(3, len(figs))
     rows = (len(figs) + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(5 * cols, 4 * rows), squeeze=False)
-    for ax, (workload, profile, series) in zip(axes.flat, figs):
+    for ax, (run, profile, series) in zip(axes.flat, figs):
         for label, pts in sorted(series.items()):
             pts.sort()
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
             for x, y, tag in pts:
                 ax.annotate(str(tag), (x, y), textcoords="offset points", xytext=(4, 4),
                             fontsize=7)
-        ax.set_title(f"{workload}: {profile.split('/')[-1]}", fontsize=9)
+        isa, model, size, workload = run
+        ax.set_title(f"{workload}: {profile.split('/')[-1]}\n{isa}, {model} model, "
+                     f"'{size}' input", fontsize=9)
         ax.set_xscale("symlog", linthresh=0.1)        # 0.1% .. 100% on one axis
         ax.set_xlabel("overhead (% extra cycles, log above 0.1%)")
         ax.set_ylabel("accuracy (top-90% overlap, %)")

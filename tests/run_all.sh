@@ -11,7 +11,8 @@
 # differential tests against qemu-riscv64 and qemu-alpha (static programs,
 # and dynamic ones through --sysroot; the signal and written-code programs
 # on every timing model too), the workload checks, DISE/HPS and
-# DCPI profiling end to end, the DCPI tools and profile exports, sweeps, the interactive shell, the pipeline
+# DCPI profiling end to end, the DCPI tools and profile exports, sweeps,
+# the paper figures (tests/figures), the interactive shell, the pipeline
 # views and the
 # feature-combination matrix (every model x every feature, both ISAs).  Each
 # suite ends with "N passed, M failed"; this script adds them up and ends
@@ -81,6 +82,7 @@ run_suite labs       tests/labs/run.sh "$build"
 run_suite dcpi       tests/dcpi/run.sh "$build"
 run_suite dcpitools  tests/dcpitools/run.sh "$build"
 run_suite analysis   tests/analysis/run.sh "$build"
+run_suite figures    tests/figures/run.sh "$build"
 run_suite fuzz       tests/fuzz/run.sh "$build"
 run_suite timing     tests/timing/run.sh "$build"
 run_suite shell      tests/shell/run.sh "$build"

@@ -48,11 +48,13 @@ done
 $py analysis/sweep.py hps --db "$tmp/s.sqlite" --build "$build" --workloads gametree \
     --rates 1/50 --bursts 1 --slurm "$tmp/slurm" >/dev/null 2>&1
 check "slurm: the array job script is valid bash" bash -n "$tmp/slurm/sweep.sbatch"
-check "slurm: one task per point" grep -q -- "--array=0-0" "$tmp/slurm/sweep.sbatch"
+check "slurm: one task per point (the run without profiling and 1/50)" \
+    grep -q -- "--array=0-1" "$tmp/slurm/sweep.sbatch"
 $py analysis/sweep.py --point 0 --points "$tmp/slurm/points.json" --build "$build" >/dev/null 2>&1
+$py analysis/sweep.py --point 1 --points "$tmp/slurm/points.json" --build "$build" >/dev/null 2>&1
 $py analysis/sweep.py --collect "$tmp/slurm" --db "$tmp/s.sqlite" >/dev/null 2>&1
-check "slurm: a task's result is collected" \
-    test "$(q "$tmp/s.sqlite" "SELECT COUNT(*) FROM runs WHERE status=0 AND hps_accuracy_method > 0")" = 1
+check "slurm: the tasks' results are collected, with the overhead" \
+    test "$(q "$tmp/s.sqlite" "SELECT COUNT(*) FROM runs WHERE status=0 AND hps_accuracy_method > 0 AND hps_overhead_ratio > 1")" = 1
 
 $py analysis/sweep.py hps --workloads gametree >/dev/null 2>"$tmp/err"; rc=$?
 check "errors: no --db is refused ($rc)" test $rc != 0 -a -s "$tmp/err"
