@@ -67,6 +67,7 @@ STATS = [
     ("hps_overhead_check", "hps.overheadCycles::check"),
     ("hps_overhead_basic", "hps.overheadCycles::basic"),
     ("hps_overhead_sample", "hps.overheadCycles::sample"),
+    ("hps_overhead_other", "hps.overheadCycles::other"),
     ("dcpi_samples", "dcpi.samples"),
     ("dcpi_accuracy_procedure", "dcpi.accuracy::procedure"),
     ("dcpi_accuracy_instruction", "dcpi.accuracy::instruction"),
@@ -220,7 +221,8 @@ def grid_of(args, base):
             continue
         for rate in split(args.rates):
             for burst in split(args.bursts):
-                out.append(dict(base, profile=acf, rate=rate, burst=int(burst)))
+                out.append(dict(base, profile=acf, rate=rate, burst=int(burst),
+                                breakdown=rate in split(args.breakdown_rates)))
     return out
 
 
@@ -238,7 +240,11 @@ def command(p, sim, build, stats_json, dcpi_db):
     prog = os.path.join(build, "workloads", ISA_DIRS[p["isa"]], p["workload"])
     cmd = [sim, "--config", p["config"], "--seed", str(p["seed"]), "--stats-json", stats_json]
     if p["kind"] == "hps":
-        cmd += ["--acf", p["profile"], "--report", "/dev/null", "--no-baseline"]
+        cmd += ["--acf", p["profile"], "--report", "/dev/null"]
+        # hps-sim measures the exact overhead breakdown (Figure 7) against a
+        # baseline of its own; elsewhere the base point gives the overhead
+        if not p.get("breakdown"):
+            cmd.append("--no-baseline")
         if p["rate"] != EXHAUSTIVE:
             cmd += ["--rate", p["rate"], "--burst", str(p["burst"])]
     elif p["kind"] == "dcpi":
@@ -545,6 +551,10 @@ def options():
     ap.add_argument("--acf", default="productions/hot_method.acf")
     ap.add_argument("--rates", default="1/10,1/100,1/1000")
     ap.add_argument("--bursts", default="1,10")
+    ap.add_argument("--breakdown-rates", default="1/100",
+                    help="rates whose points run with hps-sim's own baseline, so the exact "
+                         "overhead breakdown (check, basic, sample, other) is measured: "
+                         "Figure 7; costs 1-3 more runs per point")
     ap.add_argument("--periods", default="2000-2100,10000-10500,60000-64000")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--build", default=os.path.join(TOP, "build"))
