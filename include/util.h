@@ -25,4 +25,9 @@ bool set_error(char *err, size_t errlen, const char *fmt, ...)
  * message quotes (the one-line messages of bad input). */
 void print_message_line(FILE *f, const char *prog, const char *message);
 
+/* The offline tools' end on bad input: "prog: message" on stderr, one line
+ * as print_message_line writes it, and exit status 2. */
+_Noreturn void die_bad_input(const char *prog, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 #endif /* HPS_UTIL_H */

@@ -59,3 +59,14 @@ void print_message_line(FILE *f, const char *prog, const char *message)
     }
     fputc('\n', f);
 }
+
+_Noreturn void die_bad_input(const char *prog, const char *fmt, ...)
+{
+    char msg[9200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    print_message_line(stderr, prog, msg);
+    exit(2);
+}

@@ -27,18 +27,8 @@
 #include "symtab.h"
 #include "util.h"
 
-#define EXIT_BAD 2
 
-static _Noreturn void die(const char *fmt, ...)
-{
-    char msg[9200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    print_message_line(stderr, "hps-dcpidiff", msg);
-    exit(EXIT_BAD);
-}
+#define die(...) die_bad_input("hps-dcpidiff", __VA_ARGS__)
 
 /* One procedure or instruction on both sides. */
 typedef struct diff_row {

@@ -28,16 +28,7 @@
 #include "symtab.h"
 #include "util.h"
 
-static _Noreturn void die(const char *fmt, ...)
-{
-    char msg[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    print_message_line(stderr, "hps-dcpilist", msg);
-    exit(2);
-}
+#define die(...) die_bad_input("hps-dcpilist", __VA_ARGS__)
 
 static uint64_t image_samples(void *ctx, int event, uint64_t addr)
 {

@@ -37,18 +37,8 @@
 #include "symtab.h"
 #include "util.h"
 
-#define EXIT_BAD 2
 
-static _Noreturn void die(const char *fmt, ...)
-{
-    char msg[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    print_message_line(stderr, "hps-dcpiprof", msg);
-    exit(EXIT_BAD);
-}
+#define die(...) die_bad_input("hps-dcpiprof", __VA_ARGS__)
 
 typedef profdb_image_t db_image_t;
 typedef profdb_epoch_data_t db_t;

@@ -30,18 +30,8 @@
 #include "profview.h"
 #include "util.h"
 
-#define EXIT_BAD 2
 
-static _Noreturn void die(const char *fmt, ...)
-{
-    char msg[4600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    print_message_line(stderr, "hps-dcpistats", msg);
-    exit(EXIT_BAD);
-}
+#define die(...) die_bad_input("hps-dcpistats", __VA_ARGS__)
 
 typedef struct sample_set {
     char name[4200];            /* the epoch directory */
