@@ -92,9 +92,24 @@ def open_db(path):
     timeout let several sweeps write it at once."""
     db = sqlite3.connect(path, timeout=120)
     db.execute("PRAGMA busy_timeout = 120000")
-    db.execute("PRAGMA journal_mode = WAL")
+    use_wal(db)
     schema(db)
     return db
+
+
+def use_wal(db, seconds=120):
+    """Switch the database to WAL.  SQLite does not wait on the busy timeout
+    for this switch: while another sweep is switching the same new file,
+    it fails at once with "database is locked", so wait and retry here."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def create_table(db, name):
@@ -334,11 +349,11 @@ def clock(seconds):
     return f"{s // 3600}h{s // 60 % 60:02d}m{s % 60:02d}s" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
 
 
-def run_all(db, todo, args):
+def run_all(db, pending, args):
     """Run the points, base points first (every profiled row needs one);
     each row is stored as its run ends.  Returns the number that failed."""
-    progress = Progress(len(todo))
-    phases = [[p for p in todo if p["kind"] == "base"], [p for p in todo if p["kind"] != "base"]]
+    progress = Progress(len(pending))
+    phases = [[p for p in pending if p["kind"] == "base"], [p for p in pending if p["kind"] != "base"]]
 
     def run_if_needed(p):
         # another sweep on the same database may have run it meanwhile
@@ -366,7 +381,7 @@ def run_all(db, todo, args):
                 progress.point(p, status)
     progress.end()
     if STOPPING.is_set():
-        sys.stderr.write(f"sweep: stopped; {progress.done} of {len(todo)} points stored, "
+        sys.stderr.write(f"sweep: stopped; {progress.done} of {len(pending)} points stored, "
                          "a rerun runs the rest\n")
         sys.exit(130)
     return progress.failed
@@ -374,16 +389,16 @@ def run_all(db, todo, args):
 
 # ---- Slurm ---------------------------------------------------------------------
 
-def write_slurm(todo, args, sim, build):
+def write_slurm(pending, args, sim, build):
     """An array job: task i runs point i and writes DIR/point-i.json."""
     os.makedirs(args.slurm, exist_ok=True)
     with open(os.path.join(args.slurm, "points.json"), "w") as f:
-        json.dump(todo, f, indent=1)
+        json.dump(pending, f, indent=1)
     script = os.path.join(args.slurm, "sweep.sbatch")
     with open(script, "w") as f:
         f.write(f"""#!/bin/bash
 #SBATCH --job-name=hps-sweep
-#SBATCH --array=0-{len(todo) - 1}
+#SBATCH --array=0-{len(pending) - 1}
 #SBATCH --cpus-per-task=1
 #SBATCH --output={os.path.abspath(args.slurm)}/slurm-%A_%a.out
 # written by analysis/sweep.py: one grid point per task; afterwards
@@ -394,13 +409,13 @@ exec /usr/bin/python3 analysis/sweep.py --point "$SLURM_ARRAY_TASK_ID" \\
     --sim {shlex.quote(sim)} --build {shlex.quote(build)}
 """)
     os.chmod(script, 0o755)
-    print(f"sweep: {len(todo)} points; submit with: sbatch {script}")
+    print(f"sweep: {len(pending)} points; submit with: sbatch {script}")
 
 
 def one_point(args):
     with open(args.points) as f:
-        todo = json.load(f)
-    p, status, cmd, stats = run_point(todo[args.point], args.sim, args.build)
+        pending = json.load(f)
+    p, status, cmd, stats = run_point(pending[args.point], args.sim, args.build)
     out = os.path.join(os.path.dirname(args.points), f"point-{args.point}.json")
     with open(out + ".part", "w") as f:
         json.dump({"point": p, "status": status, "command": cmd, "stats": stats}, f)
@@ -414,12 +429,12 @@ def collect(args, db):
     path = os.path.join(args.collect, "points.json")
     try:
         with open(path) as f:
-            todo = json.load(f)
+            pending = json.load(f)
     except (OSError, ValueError) as e:
         sys.stderr.write(f"sweep: {path}: not a Slurm sweep directory ({e})\n")
         return 2
     loaded, missing = 0, []
-    for i, p in enumerate(todo):
+    for i, p in enumerate(pending):
         name = os.path.join(args.collect, f"point-{i}.json")
         if not os.path.exists(name):
             missing.append((i, p, "no result"))
@@ -431,7 +446,7 @@ def collect(args, db):
         if r["status"] != 0:
             missing.append((i, p, f"exit {r['status']}"))
     print(f"sweep: {loaded} results collected into {args.db}, "
-          f"{len(missing)} of {len(todo)} points missing")
+          f"{len(missing)} of {len(pending)} points missing")
     for i, p, why in missing:
         print(f"sweep: missing point {i} ({why}): {describe(p)}")
     return 1 if missing else 0
@@ -603,15 +618,15 @@ def main():
         ap.error("say what to sweep: hps or dcpi (or pareto, or --collect DIR)")
     check_grid(ap, args)
     os.chdir(TOP)
-    todo = [p for p in points(args) if not done(db, p)]
+    pending = [p for p in points(args) if not done(db, p)]
     if args.slurm:
-        write_slurm(todo, args, args.sim, args.build)
+        write_slurm(pending, args, args.sim, args.build)
         return 0
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    failed = run_all(db, todo, args)
+    failed = run_all(db, pending, args)
     total = db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
-    print(f"sweep: {len(todo)} points run ({failed} failed), {total} in {args.db}")
+    print(f"sweep: {len(pending)} points run ({failed} failed), {total} in {args.db}")
     return 1 if failed else 0
 
 
