@@ -3,9 +3,15 @@
  * (skid), as on the Alpha 21064/21164 that DCPI sampled with.
  *
  * Each counter counts one event and is pmu.counter_bits wide; it counts up
- * and overflows when it wraps from 2^bits - 1 to 0.  Software sets the
- * sampling period by writing 2^bits - period into it (hps.wrpmc, from the
- * interrupt handler, which randomizes the period the way DCPI did).  An
+ * and overflows when it wraps from 2^bits - 1 to 0, and counts on from 0.
+ * Software sets the sampling period by writing 2^bits - period into it
+ * (hps.wrpmc, from the interrupt handler, which randomizes the period the
+ * way DCPI did); hps.rdpmc reads it, so the driver can carry the count
+ * since the overflow (the skid and the wait for the interrupt) into the
+ * next period, as Linux perf does.  By default (pmu.count_handler = no) the
+ * counters stand still while the interrupt handler runs, as counters that
+ * count user mode only: then every sample stands for exactly one period of
+ * the program's own events.  An
  * overflow requests an interrupt that is delivered pmu.skid cycles later to
  * the instruction at the head of the issue queue at that cycle -- for the
  * in-order models the first instruction whose issue cycle is at or after
@@ -59,6 +65,9 @@ typedef struct pmu_config {
     unsigned skid;              /* cycles from overflow to delivery (6)    */
     bool nest;                  /* interrupt a running DISE handler (else
                                    hold the interrupt until it returns)    */
+    bool count_handler;         /* count while the interrupt handler runs
+                                   (else the counters stand still from its
+                                   entry to its hps.ret: user mode only)   */
 } pmu_config_t;
 
 typedef struct pmu pmu_t;

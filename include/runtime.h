@@ -97,7 +97,8 @@ uint64_t runtime_dropped(const runtime_t *rt);
  *
  * Runtime code runs in frames: a client (DISE's call(Handler), the PMU's
  * interrupt) enters a handler with arguments; the handler's hps.ret pops
- * the frame and the client is told.  hps.flush, hps.notify and hps.wrpmc go
+ * the frame and the client is told.  hps.flush, hps.notify, hps.wrpmc and
+ * hps.rdpmc go
  * to the client of the frame on top; without one (or without the hook) they
  * are illegal.  Frames nest: a call made while a handler runs saves the
  * registers d8..d15 it overwrites and gives the new handler a stack below
@@ -111,6 +112,7 @@ typedef struct runtime_client {
     void (*flush)(void *ctx, cpu_t *c);                           /* hps.flush  */
     void (*notify)(void *ctx, cpu_t *c, uint64_t value);          /* hps.notify */
     void (*wrpmc)(void *ctx, cpu_t *c, uint64_t k, uint64_t v);   /* hps.wrpmc  */
+    uint64_t (*rdpmc)(void *ctx, cpu_t *c, uint64_t k);           /* hps.rdpmc  */
     void *ctx;
     /* what the run loop counted in this client's handlers */
     uint64_t insts, head_cycles;

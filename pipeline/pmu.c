@@ -12,6 +12,15 @@
  * runs wait for the first program instruction after it; while a DISE
  * handler runs they wait too (pmu.during_handler = hold) or interrupt it
  * (nest).  The skid is applied in one place, skewed().
+ *
+ * Unless pmu.count_handler = yes, the counters stand still while the
+ * interrupt handler runs: they count on a clock that leaves out the head
+ * cycles and instructions the run loop charged to the handler
+ * (runtime_client_t), and events the handler causes are not counted.
+ * Overflow points and requests are kept on that clock; due (pmu.h) is on
+ * the run's, and may come early by the cycles of a handler's last
+ * instruction, which are charged after it: pmu_interrupt then finds
+ * nothing due and moves due on.
  */
 #include "pmu.h"
 
@@ -75,6 +84,22 @@ static uint64_t skewed(const pmu_t *p, uint64_t cycle) { return cycle + p->cfg.s
 /* The head cycle of the last instruction timed. */
 static uint64_t now(const pmu_t *p) { return p->head_sum && *p->head_sum ? *p->head_sum - 1 : 0; }
 
+/* What the counters' clocks leave out: the handler's cycles and
+ * instructions so far, unless they count in it. */
+static uint64_t handler_cycles(const pmu_t *p)
+{
+    return p->cfg.count_handler ? 0 : p->client.head_cycles;
+}
+static uint64_t handler_insts(const pmu_t *p) { return p->cfg.count_handler ? 0 : p->client.insts; }
+
+/* The counters' clocks at the run's head cycle `head` / now. */
+static uint64_t counted_at(const pmu_t *p, uint64_t head) { return head - handler_cycles(p); }
+static uint64_t counted_cycle(const pmu_t *p) { return counted_at(p, now(p)); }
+static uint64_t counted_insts(const pmu_t *p, const cpu_t *c)
+{
+    return cpu_retired(c) - handler_insts(p);
+}
+
 /* The earliest cycle a request or a cycles counter's overflow is due. */
 static void update_due(pmu_t *p)
 {
@@ -87,13 +112,15 @@ static void update_due(pmu_t *p)
             cyc = skewed(p, x->overflow_at);
         if (x->event == PMU_INSTS && x->overflow_at < insts) insts = x->overflow_at;
     }
-    p->due.cycle = cyc;
-    p->due.insts = insts;
+    uint64_t skip_cycles = handler_cycles(p), skip_insts = handler_insts(p);
+    p->due.cycle = cyc == UINT64_MAX ? cyc : cyc + skip_cycles;
+    p->due.insts = insts == UINT64_MAX ? insts : insts + skip_insts;
 }
 
 static void handler_return(void *ctx, cpu_t *c);
 static void handler_notify(void *ctx, cpu_t *c, uint64_t value);
 static void handler_wrpmc(void *ctx, cpu_t *c, uint64_t k, uint64_t value);
+static uint64_t handler_rdpmc(void *ctx, cpu_t *c, uint64_t k);
 
 pmu_t *pmu_new(const pmu_config_t *cfg, const pmu_handler_t *handler)
 {
@@ -104,7 +131,8 @@ pmu_t *pmu_new(const pmu_config_t *cfg, const pmu_handler_t *handler)
     p->wrap = 1ull << p->cfg.counter_bits;
     for (unsigned k = 0; k < PMU_MAX_COUNTERS; k++) p->ctr[k].event = -1;
     p->client = (runtime_client_t){ .name = "PMU", .returned = handler_return,
-                                    .notify = handler_notify, .wrpmc = handler_wrpmc, .ctx = p };
+                                    .notify = handler_notify, .wrpmc = handler_wrpmc, .rdpmc = handler_rdpmc,
+                                    .ctx = p };
     update_due(p);
     return p;
 }
@@ -149,6 +177,8 @@ static void request(pmu_t *p, unsigned k, uint64_t deliver_at)
 
 void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle)
 {
+    if (p->in_handler && !p->cfg.count_handler) return;   /* the handler's own */
+    cycle = counted_at(p, cycle);
     bool any = false;
     for (unsigned k = 0; k < p->cfg.counters; k++) {
         counter_t *x = &p->ctr[k];
@@ -195,9 +225,9 @@ void pmu_note_held(pmu_t *p) { p->held++; }
 static void handler_return(void *ctx, cpu_t *c)
 {
     pmu_t *p = ctx;
-    uint64_t head = now(p);
+    uint64_t head = counted_cycle(p);
     p->in_handler = false;
-    collect_time_overflows(p, head, cpu_retired(c));
+    collect_time_overflows(p, head, counted_insts(p, c));
     for (unsigned k = 0; k < p->nreq; k++)
         if (p->req[k].deliver_at <= head) p->held++;     /* fell due meanwhile */
     update_due(p);
@@ -215,13 +245,27 @@ static void handler_wrpmc(void *ctx, cpu_t *c, uint64_t k, uint64_t value)
 {
     pmu_t *p = ctx;
     if (k >= p->cfg.counters) cpu_stop(c, STOP_ILLEGAL, 0);
-    load_counter(p, (unsigned)k, value, now(p), cpu_retired(c));
+    load_counter(p, (unsigned)k, value, counted_cycle(p), counted_insts(p, c));
+}
+
+/* hps.rdpmc k: the handler reads counter k.  A time counter's value is
+ * what it counted since it last wrapped (it counts on from 0 after an
+ * overflow). */
+static uint64_t handler_rdpmc(void *ctx, cpu_t *c, uint64_t k)
+{
+    pmu_t *p = ctx;
+    if (k >= p->cfg.counters) cpu_stop(c, STOP_ILLEGAL, 0);
+    const counter_t *x = &p->ctr[k];
+    if (x->event == PMU_CYCLES) return (counted_cycle(p) + p->wrap - x->overflow_at) & (p->wrap - 1);
+    if (x->event == PMU_INSTS) return (counted_insts(p, c) + p->wrap - x->overflow_at) & (p->wrap - 1);
+    return x->value;
 }
 
 bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
 {
     if (p->in_handler) return false;
-    collect_time_overflows(p, head, cpu_retired(c));
+    head = counted_at(p, head);
+    collect_time_overflows(p, head, counted_insts(p, c));
     unsigned first = p->nreq;
     for (unsigned k = 0; k < p->nreq; k++)
         if (p->req[k].deliver_at <= head &&

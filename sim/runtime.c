@@ -5,8 +5,8 @@
  * its handlers fill (productions/runtime/hps_profile.h).
  *
  * It also keeps the stack of handler frames (runtime.h) and gives the
- * runtime's special instructions hps.ret, hps.flush, hps.notify and
- * hps.wrpmc their semantics: the ISA decodes them (only in the runtime's
+ * runtime's special instructions hps.ret, hps.flush, hps.notify,
+ * hps.wrpmc and hps.rdpmc their semantics: the ISA decodes them (only in the runtime's
  * address space, mem_t.special_ops) and they land here.
  *
  * The image is ours, built with the simulator, but it is still checked like
@@ -70,12 +70,14 @@ static void exec_ret(cpu_t *c, insn_t *in);
 static void exec_flush(cpu_t *c, insn_t *in);
 static void exec_notify(cpu_t *c, insn_t *in);
 static void exec_wrpmc(cpu_t *c, insn_t *in);
+static void exec_rdpmc(cpu_t *c, insn_t *in);
 
 /* The semantics of the special instructions that need the host (hps.mfd
  * and hps.mtd are register moves the ISA gives itself). */
 static const exec_fn special_ops[HPS_OP_COUNT] = {
     [HPS_OP_RET] = exec_ret, [HPS_OP_FLUSH] = exec_flush,
     [HPS_OP_NOTIFY] = exec_notify, [HPS_OP_WRPMC] = exec_wrpmc,
+    [HPS_OP_RDPMC] = exec_rdpmc,
 };
 
 static bool load_segments(runtime_t *rt, Elf *elf, const unsigned char *image,
@@ -431,4 +433,11 @@ static void exec_wrpmc(cpu_t *c, insn_t *in)
     const runtime_client_t *client = runtime_top(runtime_of(c))->client;
     if (!client->wrpmc) cpu_stop(c, STOP_ILLEGAL, 0);
     client->wrpmc(client->ctx, c, c->reg[in->rs1], c->reg[in->rs2]);
+}
+
+static void exec_rdpmc(cpu_t *c, insn_t *in)
+{
+    const runtime_client_t *client = runtime_top(runtime_of(c))->client;
+    if (!client->rdpmc) cpu_stop(c, STOP_ILLEGAL, 0);
+    c->reg[in->rd] = client->rdpmc(client->ctx, c, c->reg[in->rs1]);
 }

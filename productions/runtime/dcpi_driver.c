@@ -9,7 +9,11 @@
  * hps.notify before the driver switches to the other one.  Then the
  * interrupted counter gets a new pseudo-random period, uniform in the
  * range the host configured, from the Park-Miller generator, so that the
- * sampling does not correlate with the program's loops.
+ * sampling does not correlate with the program's loops.  The counter
+ * counted on since it overflowed (the skid, and the wait for the stalled
+ * instruction the interrupt was delivered to); that count is carried into
+ * the next period, as Linux perf does, so the periods add up to the
+ * counted events exactly instead of losing a few each sample.
  */
 #include "dcpi_table.h"
 #include "hps_insn.h"
@@ -27,5 +31,8 @@ void dcpi_interrupt(uint64_t pid, uint64_t pc, uint64_t event, uint64_t counter)
         st->active ^= 1;
     }
     unsigned k = (unsigned)counter & (DCPI_MAX_COUNTERS - 1);
-    hps_wrpmc(k, st->wrap - dcpi_next_period(st, k));
+    uint64_t period = dcpi_next_period(st, k);
+    uint64_t since = hps_rdpmc(k);          /* counted since the overflow */
+    if (since >= period) since = period - 1;
+    hps_wrpmc(k, st->wrap - period + since);
 }

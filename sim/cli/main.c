@@ -360,7 +360,8 @@ static dcpi_t *dcpi_setup(const options_t *o, const isa_t *isa, const images_t *
     d.hw = (pmu_config_t){ .counters = (unsigned)o->cfg.pmu_counters,
                            .counter_bits = (unsigned)o->cfg.pmu_counter_bits,
                            .skid = (unsigned)o->cfg.pmu_skid,
-                           .nest = o->cfg.pmu_during_handler == 1 };
+                           .nest = o->cfg.pmu_during_handler == 1,
+                           .count_handler = o->cfg.pmu_count_handler == 1 };
     if (!dcpi_parse_events(o->dcpi_events ? o->dcpi_events : "cycles,imiss",
                            d.hw.counter_bits, &d, err, sizeof err))
         bad_input("%s", err);

@@ -8,13 +8,17 @@
  * cycle the sampled pc moves by exactly skid instructions, and the skid
  * statistic counts skid cycles a sample); a counter the handler reloads
  * samples every period; misses and mispredicts are counted as they happen;
- * interrupts falling due inside the handler are held to its end; the
- * handler's cycles are timed; hps.wrpmc outside a handler is illegal.
+ * interrupts falling due inside the handler are held to its end when the
+ * counters count in it, and none fall due when they stand still; a handler
+ * that carries the count since the overflow (hps.rdpmc) into the reload
+ * keeps samples exactly one period apart; the handler's cycles are timed;
+ * hps.wrpmc outside a handler is illegal.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <inttypes.h>
 #include <cmocka.h>
 
 #include <stdio.h>
@@ -34,6 +38,7 @@
 static uint32_t MFD(unsigned rd, unsigned n) { return 0x0bu | rd << 7 | 0u << 12 | n << 15; }
 static uint32_t NOTIFY(unsigned rs1) { return 0x0bu | 4u << 12 | rs1 << 15; }
 static uint32_t WRPMC(unsigned rs1, unsigned rs2) { return 0x0bu | 5u << 12 | rs1 << 15 | rs2 << 20; }
+static uint32_t RDPMC(unsigned rd, unsigned rs1) { return 0x0bu | rd << 7 | 6u << 12 | rs1 << 15; }
 #define HRET 0x0000200bu
 #define LUI(rd, imm20) enc_u(imm20, rd)
 
@@ -49,10 +54,11 @@ static void record(void *ctx, cpu_t *c, uint64_t pc)
 }
 
 /* A handler in its own address space: notify the pc, optionally reload the
- * counter with `reload` (0 = leave it), then `pad` nops, then return.  It
- * uses only t3 and t4, which the programs here never touch. */
-enum { T3 = 28, T4 = 29 };
-static runtime_t *handler_mem(uint64_t reload, unsigned pad)
+ * counter with `reload` (0 = leave it) plus, when `carry`, what it counted
+ * since its overflow (hps.rdpmc), then `pad` nops, then return.  It uses
+ * only t3, t4 and t5, which the programs here never touch. */
+enum { T3 = 28, T4 = 29, T5 = 30 };
+static runtime_t *handler_mem_carry(uint64_t reload, unsigned pad, bool carry)
 {
     mem_t *m = mem_new();
     assert_true(mem_map(m, RUNTIME_BASE, 0x2000, MEM_PROT_READ | MEM_PROT_EXEC));
@@ -65,6 +71,10 @@ static runtime_t *handler_mem(uint64_t reload, unsigned pad)
         code[n++] = MFD(T3, 11);                              /* the counter      */
         code[n++] = LUI(T4, (int32_t)hi);
         code[n++] = ADDI(T4, T4, (int32_t)(reload - ((uint64_t)hi << 12)));
+        if (carry) {
+            code[n++] = RDPMC(T5, T3);
+            code[n++] = ADD(T4, T4, T5);
+        }
         code[n++] = WRPMC(T3, T4);
     }
     for (unsigned k = 0; k < pad; k++) code[n++] = NOP;
@@ -73,12 +83,24 @@ static runtime_t *handler_mem(uint64_t reload, unsigned pad)
     return runtime_wrap(&isa_rv64, m, RUNTIME_BASE + 0x2000);
 }
 
-static pmu_t *new_pmu(runtime_t *handler, sampler_t *s, unsigned skid, unsigned bits)
+static runtime_t *handler_mem(uint64_t reload, unsigned pad)
 {
-    pmu_config_t cfg = { .counters = 3, .counter_bits = bits, .skid = skid };
+    return handler_mem_carry(reload, pad, false);
+}
+
+static pmu_t *new_pmu_counting(runtime_t *handler, sampler_t *s, unsigned skid, unsigned bits,
+                               bool count_handler)
+{
+    pmu_config_t cfg = { .counters = 3, .counter_bits = bits, .skid = skid,
+                         .count_handler = count_handler };
     pmu_handler_t h = { .runtime = handler, .entry = RUNTIME_BASE, .pid = 1000,
                         .notify = record, .notify_ctx = s };
     return pmu_new(&cfg, &h);
+}
+
+static pmu_t *new_pmu(runtime_t *handler, sampler_t *s, unsigned skid, unsigned bits)
+{
+    return new_pmu_counting(handler, s, skid, bits, false);
 }
 
 /* Straight-line independent adds after the warm-up (one a cycle on
@@ -119,7 +141,8 @@ static void test_skid_moves_the_sample(void **state)
 }
 
 /* The handler reloads the counter with period 200 at its end: samples
- * are about 200 program cycles plus the handler's cycles apart. */
+ * are 200 program cycles plus the skid (counted since the overflow, lost
+ * by the reload) apart, plus the handler's cycles. */
 static void test_reloaded_counter_samples_every_period(void **state)
 {
     static uint32_t code[MAXN];
@@ -137,8 +160,8 @@ static void test_reloaded_counter_samples_every_period(void **state)
     assert_int_equal(irq, smp.n);
     /* cycles after the first overflow, less the handler's, are irq periods */
     double per = (double)(r.cycles - 2000 - handler) / (double)irq;
-    if (!(per > 195 && per < 206))
-        fail_msg("%.1f cycles between samples, expected 200", per);
+    if (!(per > 204 && per < 208))
+        fail_msg("%.1f cycles between samples, expected 206", per);
     for (size_t k = 0; k < smp.n; k++)                     /* always a loop pc */
         assert_true(smp.pcs[k] >= CODE + 4 * AT && smp.pcs[k] < CODE + 4 * (AT + 4));
     pmu_free(p);
@@ -172,23 +195,54 @@ static void test_event_counter(void **state)
     runtime_free(h1);
 }
 
-/* A handler longer than the period: the next overflow falls due while it
- * runs and waits for its end. */
+/* A handler longer than the period: with counters that count in it
+ * (pmu.count_handler = yes) the next overflow falls due while it runs and
+ * waits for its end; with counters that stand still in it, none does. */
 static void test_held_while_in_handler(void **state)
 {
     static uint32_t code[MAXN];
     size_t n = straight_adds(code, MAXN);
-    sampler_t smp = { .n = 0 };
-    runtime_t *h = handler_mem((1u << 16) - 10, 30);
-    pmu_t *p = new_pmu(h, &smp, 6, 16);
-    pmu_program(p, 0, PMU_CYCLES, (1u << 16) - 1400);
-    result_t r;
-    run_code_pmu("inorder5", none, code, n, n + 200, p, &r);
-    assert_true(result_stat(&r, "pmu.interrupts::cycles") >= 3);
-    assert_true(result_stat(&r, "pmu.heldInterrupts") >= 2);
-    assert_true(result_stat(&r, "pmu.handlerCycles") >= 30);
-    pmu_free(p);
-    runtime_free(h);
+    for (int counting = 1; counting >= 0; counting--) {
+        sampler_t smp = { .n = 0 };
+        runtime_t *h = handler_mem((1u << 16) - 10, 30);
+        pmu_t *p = new_pmu_counting(h, &smp, 6, 16, counting);
+        pmu_program(p, 0, PMU_CYCLES, (1u << 16) - 1400);
+        result_t r;
+        run_code_pmu("inorder5", none, code, n, n + 200, p, &r);
+        assert_true(result_stat(&r, "pmu.interrupts::cycles") >= 3);
+        if (counting) assert_true(result_stat(&r, "pmu.heldInterrupts") >= 2);
+        else assert_int_equal(result_stat(&r, "pmu.heldInterrupts"), 0);
+        assert_true(result_stat(&r, "pmu.handlerCycles") >= 30);
+        pmu_free(p);
+        runtime_free(h);
+    }
+}
+
+/* The reload with period 200 on one-a-cycle adds: reloaded as is, each
+ * period loses the skid counted since the overflow (samples 206 program
+ * cycles apart); with that count carried in (hps.rdpmc), exactly 200. */
+static void test_carry_keeps_the_period(void **state)
+{
+    static uint32_t code[MAXN];
+    size_t n = straight_adds(code, MAXN);
+    for (int carry = 0; carry < 2; carry++) {
+        sampler_t smp = { .n = 0 };
+        runtime_t *h = handler_mem_carry((1u << 16) - 200, 0, carry);
+        pmu_t *p = new_pmu(h, &smp, 6, 16);
+        pmu_program(p, 0, PMU_CYCLES, (1u << 16) - 1400);
+        result_t r;
+        run_code_pmu("inorder5", none, code, n, n + 30000, p, &r);
+        uint64_t irq = result_stat(&r, "pmu.interrupts::cycles");
+        uint64_t handler = result_stat(&r, "pmu.handlerCycles");
+        /* the program cycles after the first overflow hold one sample per
+         * 200 (206) of them, and the part of one at the end */
+        uint64_t program = r.cycles - 1400 - handler, per = carry ? 200 : 206;
+        if (irq != program / per && irq != program / per + 1)
+            fail_msg("carry %d: %" PRIu64 " samples in %" PRIu64 " program cycles, expected one "
+                     "per %" PRIu64, carry, irq, program, per);
+        pmu_free(p);
+        runtime_free(h);
+    }
 }
 
 /* hps.wrpmc and hps.notify belong to the handler: in the runtime's own
@@ -218,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_reloaded_counter_samples_every_period),
         cmocka_unit_test(test_event_counter),
         cmocka_unit_test(test_held_while_in_handler),
+        cmocka_unit_test(test_carry_keeps_the_period),
         cmocka_unit_test(test_wrpmc_outside_handler_is_illegal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,6 +56,16 @@ static inline void hps_wrpmc(uint64_t k, uint64_t value)
     __asm__ volatile(".long 0x04220005" : : "r"(r1), "r"(r2));
 }
 
+/* Read performance counter k ($2, Rb) into $1 (Ra): its count since it
+ * last overflowed. */
+static inline uint64_t hps_rdpmc(uint64_t k)
+{
+    register uint64_t r1 __asm__("$1");
+    register uint64_t r2 __asm__("$2") = k;
+    __asm__ volatile(".long 0x04220006" : "=r"(r1) : "r"(r2));
+    return r1;
+}
+
 /* Hand the profile buffer to the host.  It reads and resets the buffer in
  * guest memory, hence the memory clobber. */
 static inline void hps_flush(void)

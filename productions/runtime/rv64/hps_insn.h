@@ -46,6 +46,14 @@ static inline void hps_wrpmc(uint64_t k, uint64_t value)
     __asm__ volatile(".insn r 0x0b, 5, 0, x0, %0, %1" : : "r"(k), "r"(value));
 }
 
+/* Read performance counter k: its count since it last overflowed. */
+static inline uint64_t hps_rdpmc(uint64_t k)
+{
+    uint64_t v;
+    __asm__ volatile(".insn r 0x0b, 6, 0, %0, %1, x0" : "=r"(v) : "r"(k));
+    return v;
+}
+
 /* Hand the profile buffer to the host.  It reads and resets the buffer in
  * guest memory, hence the memory clobber. */
 static inline void hps_flush(void)

@@ -11,6 +11,8 @@
  *   function 3  hps.flush        the host drains the profile buffer (DISE)
  *   function 4  hps.notify rb    tell the host rb (the DCPI driver)
  *   function 5  hps.wrpmc ra, rb performance counter ra <- rb
+ *   function 6  hps.rdpmc ra, rb ra <- performance counter rb (its count
+ *                                since it last overflowed)
  *
  * The ISA's decode_special hands OPC01 words here only for the runtime's own
  * address space (mem_t.special_ops, which also gives hps.ret, flush,
@@ -45,6 +47,7 @@ const insn_def_t alpha_hps_table[AL_HPS_COUNT] = {
     { "hps.notify", AL_OP_MASK | AL_RA_MASK | 0xffffu, HPS_MATCH(4) | AL_RA31, ALF_PAL, OC_DISE,
       0, 0, NULL },
     { "hps.wrpmc", AL_OP_MASK | 0xffffu, HPS_MATCH(5), ALF_PAL, OC_DISE, 0, 0, NULL },
+    { "hps.rdpmc", AL_OP_MASK | 0xffffu, HPS_MATCH(6), ALF_PAL, OC_DISE, 0, 0, NULL },
 };
 
 bool al_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, const exec_fn ops[HPS_OP_COUNT],
@@ -81,6 +84,10 @@ bool al_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, const exec_fn ops[
     case 5:                                             /* hps.wrpmc ra, rb */
         out->rs1 = ra == AL_REG_R31 ? REG_ZERO : (uint8_t)ra;
         out->rs2 = rb == AL_REG_R31 ? REG_ZERO : (uint8_t)rb;
+        break;
+    case 6:                                             /* hps.rdpmc ra, rb */
+        out->rd = ra == AL_REG_R31 ? REG_SINK : (uint8_t)ra;
+        out->rs1 = rb == AL_REG_R31 ? REG_ZERO : (uint8_t)rb;
         break;
     default:                                            /* hps.ret/flush  */
         break;

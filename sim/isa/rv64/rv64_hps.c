@@ -11,6 +11,9 @@
  *   funct3 4  hps.notify rs1   tell the host rs1 (the DCPI driver: an
  *                              overflow buffer is full)
  *   funct3 5  hps.wrpmc rs1, rs2   performance counter rs1 <- rs2
+ *   funct3 6  hps.rdpmc rd, rs1    rd <- performance counter rs1 (its count
+ *                              since it last overflowed, for the driver to
+ *                              carry the overshoot into the next period)
  *
  * The ISA's decode_special hands custom-0 words here only for the runtime's
  * own address space (mem_t.special_ops, which also gives hps.ret, flush,
@@ -37,6 +40,7 @@ const insn_def_t rv64_hps_table[RV_HPS_COUNT] = {
     { "hps.flush", 0xffffffff, 0x0000300b, RVF_NONE, OC_DISE, 0, 0, NULL },
     { "hps.notify", 0xfff07fff, 0x0000400b, RVF_NONE, OC_DISE, 0, 0, NULL },
     { "hps.wrpmc", 0xfe007fff, 0x0000500b, RVF_NONE, OC_DISE, 0, 0, NULL },
+    { "hps.rdpmc", 0xfff0707f, 0x0000600b, RVF_NONE, OC_DISE, 0, 0, NULL },
 };
 
 bool rv_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, const exec_fn ops[HPS_OP_COUNT],
@@ -76,6 +80,10 @@ bool rv_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, const exec_fn ops[
         out->rs2 = rs2 ? (uint8_t)rs2 : REG_ZERO;
         break;
     }
+    case 6:                                             /* hps.rdpmc rd, rs1 */
+        out->rd = rd ? (uint8_t)rd : REG_SINK;
+        out->rs1 = rs1 ? (uint8_t)rs1 : REG_ZERO;
+        break;
     default:                                            /* hps.ret/flush  */
         break;
     }
