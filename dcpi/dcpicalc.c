@@ -542,6 +542,27 @@ void dcpicalc_truth_free(dcpicalc_truth_t *t)
     memset(t, 0, sizeof *t);
 }
 
+void dcpicalc_truth_add(dcpicalc_truth_t *t, const dcpicalc_truth_t *more)
+{
+    dcpicalc_truth_row_t *v = xcalloc(t->n + more->n, sizeof *v);
+    size_t n = 0, a = 0, b = 0;
+    while (a < t->n || b < more->n) {           /* both sorted by pc */
+        if (b == more->n || (a < t->n && t->v[a].pc < more->v[b].pc)) v[n++] = t->v[a++];
+        else if (a == t->n || more->v[b].pc < t->v[a].pc) v[n++] = more->v[b++];
+        else {
+            dcpicalc_truth_row_t r = t->v[a++];
+            const dcpicalc_truth_row_t *o = &more->v[b++];
+            r.count += o->count;
+            r.head += o->head;
+            for (int c = 0; c < STALL_COUNT; c++) r.stall[c] += o->stall[c];
+            v[n++] = r;
+        }
+    }
+    free(t->v);
+    t->v = v;
+    t->n = n;
+}
+
 const dcpicalc_truth_row_t *dcpicalc_truth_at(const dcpicalc_truth_t *t, uint64_t pc)
 {
     size_t lo = 0, hi = t->n;

@@ -109,6 +109,9 @@ typedef struct dcpicalc_truth {
  * number, or no rows; *t is then empty. */
 bool dcpicalc_truth_read(const char *path, dcpicalc_truth_t *t, char *err, size_t errlen);
 void dcpicalc_truth_free(dcpicalc_truth_t *t);
+/* Add the rows of `more` (another run of the same program: DCPI merges
+ * runs into one database) into *t, row by row by pc. */
+void dcpicalc_truth_add(dcpicalc_truth_t *t, const dcpicalc_truth_t *more);
 /* The row of pc, or NULL. */
 const dcpicalc_truth_row_t *dcpicalc_truth_at(const dcpicalc_truth_t *t, uint64_t pc);
 

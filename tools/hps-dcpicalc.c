@@ -5,13 +5,14 @@
  * its confidence, each instruction's CPI against its static schedule, and
  * the culprits that may explain its dynamic stalls.
  *
- *   hps-dcpicalc [--config NAME] [--epoch N] [--truth FILE] DB PROC [IMAGE]
+ *   hps-dcpicalc [--config NAME] [--epoch N] [--truth FILE]... DB PROC [IMAGE]
  *
  * --config is the model the static schedules come from: by default the one
  * the samples were collected on, which hps-sim writes into the epoch
  * (`config`).  --truth FILE is the ground-truth file of
  * the same run (hps-sim --ground-truth), for a program loaded at its link
- * address; the estimates are then scored against it: execution counts
+ * address; several are summed when the epoch merged several runs of the
+ * program (different --seed, DCPI's way to more samples); the estimates are then scored against it: execution counts
  * (errors weighted by samples, as the paper's Figure 8), CPI, and whether
  * the true stall cause of each dynamic stall is among the culprits.
  * Bad arguments or files: one line on stderr, status 2.
@@ -41,10 +42,18 @@
 typedef dcpicalc_truth_row_t truth_row_t;
 typedef dcpicalc_truth_t truth_t;
 
-static void read_truth(const char *path, truth_t *t)
+/* The ground truth of the runs the database merged: the sum of their
+ * files, row by row. */
+static void read_truths(char **paths, size_t n, truth_t *t)
 {
     char err[512];
-    if (!dcpicalc_truth_read(path, t, err, sizeof err)) die("%s", err);
+    if (!dcpicalc_truth_read(paths[0], t, err, sizeof err)) die("%s", err);
+    for (size_t k = 1; k < n; k++) {
+        truth_t more;
+        if (!dcpicalc_truth_read(paths[k], &more, err, sizeof err)) die("%s", err);
+        dcpicalc_truth_add(t, &more);
+        dcpicalc_truth_free(&more);
+    }
 }
 
 static const truth_row_t *truth_at(const truth_t *t, uint64_t pc) { return dcpicalc_truth_at(t, pc); }
@@ -527,9 +536,12 @@ static void analyse_all(const job_t *j, const symtab_t *st)
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: hps-dcpicalc [--config NAME] [--epoch N] [--truth FILE] DB PROC "
+    fprintf(out, "usage: hps-dcpicalc [--config NAME] [--epoch N] [--truth FILE]... DB PROC "
                  "[IMAGE]\n"
-                 "       hps-dcpicalc --all --truth FILE [--config NAME] DB IMAGE\n");
+                 "       hps-dcpicalc --all --truth FILE [--truth FILE]... [--config NAME] DB "
+                 "IMAGE\n"
+                 "  --truth FILE  the run's ground truth (hps-sim --ground-truth); one per run\n"
+                 "                when the epoch merged several runs (they are summed)\n");
 }
 
 int main(int argc, char **argv)
@@ -540,7 +552,10 @@ int main(int argc, char **argv)
         { "all", no_argument, NULL, 'a' },
         { NULL, 0, NULL, 0 }
     };
-    const char *model = NULL, *truth_path = NULL;
+    enum { MAX_TRUTHS = 256 };
+    static char *truth_paths[MAX_TRUTHS];
+    size_t truths = 0;
+    const char *model = NULL;
     bool all = false;
     unsigned long epoch = 0;
     char err[512], *end;
@@ -553,7 +568,10 @@ int main(int argc, char **argv)
             epoch = strtoul(optarg, &end, 10);
             if (*end || !epoch) die("--epoch: expected an epoch number, got '%s'", optarg);
             break;
-        case 't': truth_path = optarg; break;
+        case 't':
+            if (truths == MAX_TRUTHS) die("--truth: more than %d files", MAX_TRUTHS);
+            truth_paths[truths++] = optarg;
+            break;
         case 'a': all = true; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); die("bad option '%s'", argv[optind - 1]);
@@ -571,7 +589,7 @@ int main(int argc, char **argv)
     config_t cfg;
     config_defaults(&cfg);
     if (!config_load(&cfg, model, err, sizeof err)) die("%s", err);
-    if (all && !truth_path) die("--all needs --truth FILE");
+    if (all && !truths) die("--all needs --truth FILE");
     const char *proc = all ? NULL : argv[optind + 1];
     const char *image = all ? argv[optind + 1] : argc - optind > 2 ? argv[optind + 2] : NULL;
     const profdb_image_t *im = NULL;
@@ -591,17 +609,17 @@ int main(int argc, char **argv)
     if (!cyc->period_min) die("%s: cycles samples with mixed periods", im->path);
     int machine = 0;
     if (!loader_probe(im->path, &machine, err, sizeof err)) die("%s", err);
-    if (truth_path) read_truth(truth_path, &truth);
+    if (truths) read_truths(truth_paths, truths, &truth);
     job_t j = { .cfg = &cfg, .model = model, .im = im,
                 .isa = machine == isa_alpha.elf_machine ? &isa_alpha : &isa_rv64,
                 .period = ((double)cyc->period_min + (double)cyc->period_max) / 2.0,
-                .truth = truth_path ? &truth : NULL, .quiet = all };
+                .truth = truths ? &truth : NULL, .quiet = all };
     score_t sc = { 0 };
     if (all) analyse_all(&j, st);
     else if (!analyse(&j, sym, &sc, err, sizeof err)) die("%s: %s", proc, err);
-    else if (truth_path) print_score(&sc);
+    else if (truths) print_score(&sc);
     symtab_free(st);
     profdb_unload(&db);
-    if (truth_path) dcpicalc_truth_free(&truth);
+    if (truths) dcpicalc_truth_free(&truth);
     return 0;
 }
