@@ -359,13 +359,13 @@ void dcpi_report(dcpi_t *d, FILE *out, const symtab_t *symtab,
         fprintf(out, "accuracy by instruction (top 90%% overlap): %.1f%%\n", d->acc_instruction);
         uint64_t samples = profile_total(d->pc_samples[PMU_CYCLES]);
         uint64_t program = profile_total(exact_pc);
-        double est = (double)samples * mean_period(cyc);
+        uint64_t shadow = pmu_shadow_cycles(d->pmu);
+        double est = (double)samples * mean_period(cyc) + (double)shadow;
         d->estimate_error = program ? 100.0 * (est / (double)program - 1.0) : 0.0;
-        fprintf(out, "estimated program cycles: %" PRIu64 " samples x mean period %.0f = %.0f; "
-                "exact %" PRIu64 " (%+.2f%%), not counting the %" PRIu64
-                " of the interrupt handler\n", samples, mean_period(cyc), est, program,
-                program ? 100.0 * (est / (double)program - 1.0) : 0.0,
-                pmu_handler_cycles(d->pmu));
+        fprintf(out, "estimated program cycles: %" PRIu64 " samples x mean period %.0f + %" PRIu64
+                " uncounted after the handler's returns = %.0f; exact %" PRIu64 " (%+.2f%%), not "
+                "counting the %" PRIu64 " of the interrupt handler\n", samples, mean_period(cyc),
+                shadow, est, program, d->estimate_error, pmu_handler_cycles(d->pmu));
         profile_free(exact_pc);
         profile_free(exact);
         profile_free(sampled);

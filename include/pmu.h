@@ -127,5 +127,8 @@ void pmu_stats(const pmu_t *p, stats_t *out);
 uint64_t pmu_interrupts(const pmu_t *p, pmu_event_t event);
 uint64_t pmu_handler_insts(const pmu_t *p);
 uint64_t pmu_handler_cycles(const pmu_t *p);
+/* The stall cycles of the first program instruction after each handler
+ * return, which the counters left out (pmu.count_handler = no). */
+uint64_t pmu_shadow_cycles(const pmu_t *p);
 
 #endif /* HPS_PMU_H */

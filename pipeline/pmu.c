@@ -17,6 +17,11 @@
  * interrupt handler runs: they count on a clock that leaves out the head
  * cycles and instructions the run loop charged to the handler
  * (runtime_client_t), and events the handler causes are not counted.
+ * They also stand still through the return's shadow: the stall of the
+ * first program instruction after the handler beyond its one cycle (the
+ * refetch after hps.ret).  No sample can land there (the next overflow is
+ * a period away), so counting it would make every sample stand for more
+ * cycles than those it can land in.
  * Overflow points and requests are kept on that clock; due (pmu.h) is on
  * the run's, and may come early by the cycles of a handler's last
  * instruction, which are charged after it: pmu_interrupt then finds
@@ -69,6 +74,9 @@ struct pmu {
     /* the handler */
     runtime_client_t client;
     bool in_handler;
+    bool after_return;          /* the return's shadow is being measured   */
+    uint64_t return_at;         /* the counted clock at hps.ret            */
+    uint64_t shadow_cycles;     /* left out: the returns' shadows          */
     const uint64_t *head_sum;   /* the timing model's: last head cycle + 1 */
     cpu_t *cpu;
 
@@ -88,7 +96,7 @@ static uint64_t now(const pmu_t *p) { return p->head_sum && *p->head_sum ? *p->h
  * instructions so far, unless they count in it. */
 static uint64_t handler_cycles(const pmu_t *p)
 {
-    return p->cfg.count_handler ? 0 : p->client.head_cycles;
+    return p->cfg.count_handler ? 0 : p->client.head_cycles + p->shadow_cycles;
 }
 static uint64_t handler_insts(const pmu_t *p) { return p->cfg.count_handler ? 0 : p->client.insts; }
 
@@ -114,6 +122,7 @@ static void update_due(pmu_t *p)
     }
     uint64_t skip_cycles = handler_cycles(p), skip_insts = handler_insts(p);
     p->due.cycle = cyc == UINT64_MAX ? cyc : cyc + skip_cycles;
+    if (p->after_return) p->due.cycle = 0;   /* measure the shadow next step */
     p->due.insts = insts == UINT64_MAX ? insts : insts + skip_insts;
 }
 
@@ -227,6 +236,10 @@ static void handler_return(void *ctx, cpu_t *c)
     pmu_t *p = ctx;
     uint64_t head = counted_cycle(p);
     p->in_handler = false;
+    if (!p->cfg.count_handler) {
+        p->after_return = true;
+        p->return_at = head;
+    }
     collect_time_overflows(p, head, counted_insts(p, c));
     for (unsigned k = 0; k < p->nreq; k++)
         if (p->req[k].deliver_at <= head) p->held++;     /* fell due meanwhile */
@@ -261,9 +274,19 @@ static uint64_t handler_rdpmc(void *ctx, cpu_t *c, uint64_t k)
     return x->value;
 }
 
+/* The first program instruction after the handler issued at run cycle
+ * `head`: its stall beyond one cycle leaves the counted clock. */
+static void end_shadow(pmu_t *p, uint64_t head)
+{
+    uint64_t waited = counted_at(p, head) - p->return_at;
+    if (waited > 1) p->shadow_cycles += waited - 1;
+    p->after_return = false;
+}
+
 bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
 {
     if (p->in_handler) return false;
+    if (p->after_return) end_shadow(p, head);
     head = counted_at(p, head);
     collect_time_overflows(p, head, counted_insts(p, c));
     unsigned first = p->nreq;
@@ -292,6 +315,7 @@ bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
 void pmu_finish(pmu_t *p, cpu_t *c)
 {
     p->in_handler = false;                   /* the engine unwound the frames */
+    p->after_return = false;
 }
 
 /* ---- statistics ------------------------------------------------------------------ */
@@ -299,6 +323,7 @@ void pmu_finish(pmu_t *p, cpu_t *c)
 uint64_t pmu_interrupts(const pmu_t *p, pmu_event_t event) { return p->interrupts[event]; }
 uint64_t pmu_handler_insts(const pmu_t *p) { return p->client.insts; }
 uint64_t pmu_handler_cycles(const pmu_t *p) { return p->client.head_cycles; }
+uint64_t pmu_shadow_cycles(const pmu_t *p) { return p->shadow_cycles; }
 
 void pmu_stats(const pmu_t *p, stats_t *s)
 {
@@ -319,4 +344,6 @@ void pmu_stats(const pmu_t *p, stats_t *s)
                   "Instructions executed in the interrupt handler");
     stats_add_u64(s, "pmu.handlerCycles", p->client.head_cycles, "Cycle",
                   "Head cycles of the interrupt handler's instructions");
+    stats_add_u64(s, "pmu.returnShadowCycles", p->shadow_cycles, "Cycle",
+                  "Stall cycles of the first program instruction after each handler (not counted)");
 }
