@@ -135,6 +135,7 @@ typedef struct vprofile {       /* one hot list, read out and scored            
     double inv_est, inv_true;   /* top value's share                            */
     double topk_est, topk_true; /* the top k's share                            */
     double overlap;             /* |top k est ∩ top k true| / k                 */
+    bool exact_top1, exact_topk;   /* the truth knows its top value / top k     */
     bool scored;
 } vprofile_t;
 
@@ -446,8 +447,10 @@ static void score(values_t *v, vprofile_t *p)
     p->overlap = kt ? (double)hits / kt : 0.0;
     /* scored: enough samples, and the exact top k known (no overflow could
      * hold a value as frequent as the k-th) */
-    bool exact = t->overflow == 0 || (kt == k && t->v[kt - 1].count > t->overflow);
-    p->scored = l->samples >= v->opt.min_samples && exact;
+    /* a value missing from a full truth list counts at most `overflow` */
+    p->exact_top1 = t->overflow == 0 || (t->n && t->v[0].count > t->overflow);
+    p->exact_topk = t->overflow == 0 || (kt == k && t->v[kt - 1].count > t->overflow);
+    p->scored = l->samples >= v->opt.min_samples && p->exact_topk;
     if (t->overflow) v->saturated++;
 }
 
@@ -515,10 +518,11 @@ static bool write_tsv(const values_t *v, const char *path, char *err, size_t err
     if (!f) return set_error(err, errlen, "%s: cannot write", path);
     fprintf(f, "# value profiles: one row per (pc, kind, value) of each hot list; est = "
             "count + 0.418 tau - 1 (count while tau = 1); share = est / samples; true = the "
-            "exact executions with that value (-1: no truth, or not among the %u exact)\n",
+            "exact executions with that value (-1: no truth, or not among the %u tracked); untracked = "
+            "executions whose value came when the truth list was full\n",
             v->opt.cap);
     fprintf(f, "pc\tprocedure\tkind\tsamples\ttau\tvalue\tcount\test\tshare\ttrue_count\t"
-            "executions\ttrue_share\n");
+            "executions\ttrue_share\tuntracked\n");
     for (size_t i = 0; i < v->nprof; i++) {
         const vprofile_t *p = &v->prof[i];
         const vh_list_t *l = &p->list;
@@ -527,13 +531,14 @@ static bool write_tsv(const values_t *v, const char *path, char *err, size_t err
             format_value(val, sizeof val, l->kind, l->e[k].value);
             int64_t tc = -1;
             uint64_t ex = p->truth ? p->truth->executions : 0;
+            uint64_t untracked = p->truth ? p->truth->overflow : 0;
             for (unsigned j = 0; p->truth && j < p->truth->n; j++)
                 if (p->truth->v[j].value == l->e[k].value) tc = (int64_t)p->truth->v[j].count;
             fprintf(f, "0x%" PRIx64 "\t%s\t%s\t%" PRIu64 "\t%.3f\t%s\t%" PRIu64 "\t%.1f\t%.4f\t%"
-                    PRId64 "\t%" PRIu64 "\t%.4f\n", l->pc, proc_of(v, l->pc),
+                    PRId64 "\t%" PRIu64 "\t%.4f\t%" PRIu64 "\n", l->pc, proc_of(v, l->pc),
                     kind_names[l->kind], l->samples, tau_of(l), val, l->e[k].count,
                     estimate(l, l->e[k].count), est_share(l, k), tc, ex,
-                    tc >= 0 && ex ? (double)tc / (double)ex : -1.0);
+                    tc >= 0 && ex ? (double)tc / (double)ex : -1.0, untracked);
         }
     }
     return fclose(f) == 0 || set_error(err, errlen, "%s: write failed", path);
@@ -600,9 +605,12 @@ static void report_profiles(const values_t *v, FILE *out, size_t top_n)
         }
         fprintf(out, "0x%-16" PRIx64 " %-20.20s %-8s %7" PRIu64 " %8.4f  %-32s ", l->pc,
                 proc_of(v, l->pc), kind_names[l->kind], l->samples, 1.0 / tau_of(l), vals);
-        if (p->truth && p->truth->executions)
+        if (p->truth && p->truth->executions && p->exact_top1)
             fprintf(out, "%.0f%%/%.0f%% %.0f%%%s\n", 100 * p->inv_est, 100 * p->inv_true,
                     100 * p->overlap, p->scored ? "" : " (not scored)");
+        else if (p->truth && p->truth->executions)
+            fprintf(out, "%.0f%%/? (more than %u distinct values: not scored)\n",
+                    100 * p->inv_est, v->opt.cap);
         else
             fprintf(out, "%.0f%%\n", 100 * p->inv_est);
     }
@@ -611,7 +619,12 @@ static void report_profiles(const values_t *v, FILE *out, size_t top_n)
 /* Per procedure and kind: value samples and the sample-weighted invariance. */
 static void report_procedures(const values_t *v, FILE *out, size_t top_n)
 {
-    typedef struct { const char *proc; unsigned kind; double n, inv, invt; unsigned pcs; } agg_t;
+    typedef struct {
+        const char *proc;
+        unsigned kind, pcs;
+        double n, inv;              /* all lists: samples, sum of samples x invariance */
+        double nt, invk, invt;      /* lists whose top value the truth knows: est, true */
+    } agg_t;
     agg_t *a = xcalloc(v->nprof + 1, sizeof *a);
     size_t na = 0;
     for (size_t i = 0; i < v->nprof; i++) {
@@ -623,21 +636,30 @@ static void report_procedures(const values_t *v, FILE *out, size_t top_n)
         double n = (double)p->list.samples;
         a[j].n += n;
         a[j].inv += n * p->inv_est;
-        a[j].invt += n * p->inv_true;
+        if (p->truth && p->exact_top1) {
+            a[j].nt += n;
+            a[j].invk += n * p->inv_est;
+            a[j].invt += n * p->inv_true;
+        }
         a[j].pcs++;
     }
-    fprintf(out, "by procedure (sample-weighted invariance of the top value):\n");
-    fprintf(out, "  %-24s %-8s %5s %8s %10s %10s\n", "procedure", "kind", "pcs", "samples",
-            "inv est", "inv true");
+    fprintf(out, "by procedure (sample-weighted invariance of the top value: estimated over all "
+            "lists; estimated and true over the lists whose top value the truth knows):\n");
+    fprintf(out, "  %-24s %-8s %5s %8s %10s %8s %10s %10s\n", "procedure", "kind", "pcs", "samples",
+            "inv est", "known", "est", "true");
     for (size_t shown = 0; shown < top_n; shown++) {
         size_t best = na;
         for (size_t j = 0; j < na; j++)
             if (a[j].n > 0 && (best == na || a[j].n > a[best].n)) best = j;
         if (best == na) break;
-        fprintf(out, "  %-24.24s %-8s %5u %8.0f %9.1f%% ", a[best].proc,
-                kind_names[a[best].kind], a[best].pcs, a[best].n, 100 * a[best].inv / a[best].n);
-        if (v->opt.cap) fprintf(out, "%9.1f%%\n", 100 * a[best].invt / a[best].n);
-        else fprintf(out, "%10s\n", "-");
+        fprintf(out, "  %-24.24s %-8s %5u %8.0f %9.1f%% %8.0f ", a[best].proc,
+                kind_names[a[best].kind], a[best].pcs, a[best].n, 100 * a[best].inv / a[best].n,
+                a[best].nt);
+        if (a[best].nt > 0)
+            fprintf(out, "%9.1f%% %9.1f%%\n", 100 * a[best].invk / a[best].nt,
+                    100 * a[best].invt / a[best].nt);
+        else
+            fprintf(out, "%10s %10s\n", "-", "-");
         a[best].n = -1;
     }
     free(a);
