@@ -156,6 +156,9 @@ struct values {
     uint64_t latched_samples, unlatched_samples, dropped_calls;
 
     vh_table_t *table;          /* read out at the end                          */
+    vh_table_t *replay;         /* the host's run of the same code on the same
+                                   captures: the guest's table must equal it     */
+    bool replay_equal;
     vprofile_t *prof;
     size_t nprof;
     const struct symtab *symtab;
@@ -321,7 +324,15 @@ static void on_sample(void *ctx, cpu_t *c, uint64_t pc)
     cap.v[VK_RA] = c->reg[v->ra_reg];
     mem_write(runtime_mem(v->runtime), v->driver + offsetof(vh_table_t, cap), &cap, sizeof cap);
     uint64_t args[RUNTIME_MAX_ARGS] = { pc, m };
-    if (!runtime_call(v->runtime, c, &v->client, v->entry, args, 2, 0)) v->dropped_calls++;
+    if (!runtime_call(v->runtime, c, &v->client, v->entry, args, 2, 0)) {
+        v->dropped_calls++;
+        return;
+    }
+    /* what value_interrupt does, on the host */
+    v->replay->cap = cap;
+    v->replay->st.interrupts++;
+    for (unsigned k = 0; k < VK_COUNT; k++)
+        if (m >> k & 1) vh_offer(v->replay, pc, k, cap.v[k]);
 }
 
 /* ---- setting up ------------------------------------------------------------------- */
@@ -358,6 +369,8 @@ values_t *values_new(const values_options_t *o, runtime_t *rt, pmu_t *pmu, timin
         set_error(err, errlen, "value driver: its state is not mapped in the runtime");
         goto bad;
     }
+    v->replay = xcalloc(1, sizeof *v->replay);
+    v->replay->st = st;
     v->client = (runtime_client_t){ .name = "values", .returned = value_handler_returned,
                                     .ctx = v };
     v->tpc_slots = 1024;
@@ -385,6 +398,7 @@ void values_free(values_t *v)
         for (unsigned k = 0; k < VK_COUNT; k++) free(v->tpcs[s].k[k].v);
     free(v->tpcs);
     free(v->table);
+    free(v->replay);
     free(v->prof);
     if (active == v) active = NULL;
     free(v);
@@ -579,6 +593,7 @@ bool values_finish(values_t *v, const struct symtab *symtab, const char *dir, ch
         return set_error(err, errlen, "value driver: its table is not readable in the runtime");
     if (v->table->st.magic != VH_MAGIC)
         return set_error(err, errlen, "value driver: its state was overwritten");
+    v->replay_equal = memcmp(v->table, v->replay, sizeof *v->table) == 0;
     build_profiles(v);
     v->finished = true;
     char path[4200];
@@ -677,8 +692,11 @@ void values_report(const values_t *v, FILE *out, size_t top_n)
             "(pc, kind) lists\n", v->opt.list_size, v->opt.growth, v->nprof);
     fprintf(out, "value samples: %" PRIu64 " interrupts, %" PRIu64 " values offered, %" PRIu64
             " inserted, %" PRIu64 " threshold raises, %" PRIu64 " lost (no list slot); %" PRIu64
-            " interrupts not on a program instruction\n", st->interrupts, st->offered,
-            st->inserted, st->raises, st->lost, v->unlatched_samples);
+            " interrupts not on a latched program instruction (%" PRIu64 " decoded instructions "
+            "whose semantics could not be wrapped)\n", st->interrupts, st->offered, st->inserted,
+            st->raises, st->lost, v->unlatched_samples, v->unwrapped);
+    fprintf(out, "guest hot lists %s the host's replay of value_hotlist.h on the same captures\n",
+            v->replay_equal ? "equal" : "DIFFER FROM");
     uint64_t n = v->latched_samples ? v->latched_samples : 1;
     fprintf(out, "value handler: %" PRIu64 " instructions, %" PRIu64 " cycles (%.1f and %.1f per "
             "interrupt), besides the DCPI driver's %" PRIu64 " and %" PRIu64 "\n",
@@ -715,6 +733,8 @@ void values_stats(const values_t *v, stats_t *s)
     stats_add_u64(s, "values.raises", st->raises, "Count", "Counting-sample threshold raises");
     stats_add_u64(s, "values.lost", st->lost, "Count", "Values whose (pc, kind) found no list");
     stats_add_u64(s, "values.lists", v->nprof, "Count", "(pc, kind) hot lists with samples");
+    stats_add_u64(s, "values.guestEqualsHost", v->replay_equal, "Bool",
+                  "The guest's hot lists equal the host's run of the same code (1) or not (0)");
     stats_add_u64(s, "values.handlerInsts", v->client.insts, "Count",
                   "Instructions executed in the value handler");
     stats_add_u64(s, "values.handlerCycles", v->client.head_cycles, "Cycle",

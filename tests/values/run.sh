@@ -4,7 +4,9 @@
 # value_driver.c and value_hotlist.h):
 #   guest      the hot-list module is compiled into both guest runtimes: the
 #              value_driver symbol has the host's sizeof(vh_table_t), and
-#              VALUE_interrupt is there
+#              VALUE_interrupt is there; in every run below, the table the
+#              guest handler built equals, byte for byte, the host's run of
+#              the same header on the same captures
 #   values     tests/values/vguest.c (built here for RISC-V and Alpha) on
 #              every timing model with a PMU (inorder5, ev5, r10k): the
 #              program prints what it prints without profiling (and under
@@ -129,6 +131,8 @@ for isa in rv64 alpha; do
             [ -n "$l2" ] && [ -n "$lm" ] && lat_runs=$((lat_runs + 1))
         fi
         rep=$tmp/rep-$isa-$cfg
+        check "values: $isa $cfg the guest's hot lists equal the host's replay of the same code" \
+            eval 'grep -q "^guest hot lists equal the host" "$rep" && grep -qE "^values.guestEqualsHost +1" "$tmp/stats-$isa-$cfg"'
         check "values: $isa $cfg report scores against the truth (overlap, invariance error)" \
             grep -qE '^scored against the exact values .*top-3 overlap [0-9.]+%, invariance error [0-9.]+ points' "$rep"
         h=$(grep -E '^value handler:' "$rep" | grep -oE '\(([0-9.]+) and' | tr -dc 0-9.)
