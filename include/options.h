@@ -60,6 +60,7 @@ typedef struct options {
     const char *dcpi_db;             /* --dcpi: the profile database      */
     const char *dcpi_events;         /* --dcpi-events                     */
     bool dcpi_new_epoch;
+    const char *values;              /* --values: kinds and parameters    */
     bool interactive;                /* --interactive: the teaching shell */
     uint64_t top_n;
     int guest_argc;

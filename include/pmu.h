@@ -112,6 +112,11 @@ static inline uint64_t pmu_due_insts(const pmu_t *p) { return ((const pmu_due_t 
  * the loop then runs until its hps.ret.  False when nothing was delivered
  * (nothing due after all, or the PMU's own handler is running). */
 bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head);
+/* Called by pmu_interrupt once the handler's frame is entered, with the
+ * sampled pc (value sampling latches the instruction's values here and
+ * may push a handler frame of its own on top: dcpi/values.c). */
+typedef void (*pmu_sample_hook_t)(void *ctx, cpu_t *c, uint64_t pc);
+void pmu_set_sample_hook(pmu_t *p, pmu_sample_hook_t fn, void *ctx);
 bool pmu_in_handler(const pmu_t *p);
 /* pmu.during_handler = nest: interrupts may enter while a DISE handler runs. */
 bool pmu_nests(const pmu_t *p);

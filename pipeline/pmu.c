@@ -79,6 +79,8 @@ struct pmu {
     uint64_t shadow_cycles;     /* left out: the returns' shadows          */
     const uint64_t *head_sum;   /* the timing model's: last head cycle + 1 */
     cpu_t *cpu;
+    pmu_sample_hook_t sample_hook;   /* pmu_set_sample_hook, or NULL      */
+    void *sample_ctx;
 
     /* statistics */
     uint64_t interrupts[PMU_EVENT_COUNT];
@@ -309,7 +311,14 @@ bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
     p->req[first] = p->req[--p->nreq];
     p->interrupts[event]++;
     p->in_handler = true;
+    if (p->sample_hook) p->sample_hook(p->sample_ctx, c, pc);
     return true;
+}
+
+void pmu_set_sample_hook(pmu_t *p, pmu_sample_hook_t fn, void *ctx)
+{
+    p->sample_hook = fn;
+    p->sample_ctx = ctx;
 }
 
 void pmu_finish(pmu_t *p, cpu_t *c)

@@ -52,6 +52,7 @@
 #include "timing.h"
 #include "trace.h"
 #include "truth.h"
+#include "values.h"
 
 static const isa_t *isa_for_machine(const char *path, int machine)
 {
@@ -372,6 +373,18 @@ static dcpi_t *dcpi_setup(const options_t *o, const isa_t *isa, const images_t *
     return dcpi;
 }
 
+/* Value sampling on the DCPI interrupts (values.h). */
+static values_t *values_setup(const options_t *o, runtime_t *runtime, dcpi_t *dcpi,
+                              timing_t *timing)
+{
+    char err[512];
+    values_options_t v = { .seed = o->seed };
+    if (!values_parse(o->values, &v, err, sizeof err)) bad_input("%s", err);
+    values_t *values = values_new(&v, runtime, dcpi_pmu(dcpi), timing, err, sizeof err);
+    if (!values) bad_input("%s", err);
+    return values;
+}
+
 /* The timing model's exact head cycles, for the DCPI report. */
 static void timing_heads(const void *t, dcpi_heads_fn fn, void *ctx)
 {
@@ -686,7 +699,7 @@ static void dump_config(const options_t *o)
 }
 
 static void write_stats(const options_t *o, const run_info_t *info, const profiling_t *pf,
-                        const dcpi_t *dcpi)
+                        const dcpi_t *dcpi, const values_t *values)
 {
     if (!o->stats_path && !o->stats_json_path) return;
     stats_t st = {0};
@@ -696,6 +709,7 @@ static void write_stats(const options_t *o, const run_info_t *info, const profil
         hps_session_stats(&pf->session, &pf->overhead, &st);
     }
     if (dcpi) dcpi_stats(dcpi, &st);
+    if (values) values_stats(values, &st);
     if (o->stats_path) {
         FILE *f = open_output(o->stats_path, stdout);
         provenance_write_text(f, &o->cfg, 1);
@@ -882,6 +896,8 @@ int main(int argc, char **argv)
         timing_set_outputs(timing, &tout);
     }
 
+    values_t *values = o.values ? values_setup(&o, runtime, dcpi, timing) : NULL;
+
     /* One baseline serves both profilers: the run without either. */
     /* (Not in the shell, whose commands are on stdin, which the baseline would read.) */
     uint64_t base = (pf.dise || dcpi) && !o.no_baseline && !o.interactive
@@ -893,6 +909,7 @@ int main(int argc, char **argv)
         timing_keep_heads(timing);
         pmu_attach(dcpi_pmu(dcpi), cpu, &timing_hot(timing)->head_sum);
     }
+    if (values) values_attach(values, cpu);
     engine_t *engine = new_engine(&(engine_parts_t){
         .cpu = cpu, .timing = timing, .truth = want_stats ? &truth : NULL,
         .trace = trace_out ? &trace : NULL, .dise = pf.dise,
@@ -916,6 +933,10 @@ int main(int argc, char **argv)
                 "(the program did not finish)\n", cpu->instret);
     if (dcpi && !dcpi_finish(dcpi, cpu, err, sizeof err)) {
         fprintf(stderr, "hps-sim: --dcpi: %s\n", err);
+        status = EXIT_BAD_INPUT;
+    }
+    if (values && !values_finish(values, symtab, dcpi_epoch(dcpi), err, sizeof err)) {
+        fprintf(stderr, "hps-sim: --values: %s\n", err);
         status = EXIT_BAD_INPUT;
     }
     if (timing) {
@@ -945,16 +966,18 @@ int main(int argc, char **argv)
         dcpi_report(dcpi, report_out ? report_out : stderr, symtab, timing_heads, timing,
                     cpu->cycle, base, (size_t)o.top_n);
     }
+    if (values) values_report(values, report_out ? report_out : stderr, (size_t)o.top_n);
     if (report_out) close_output(report_out);
     run_info_t info = { .cpu = cpu, .image = &g.img, .symtab = symtab,
                         .truth = want_stats ? &truth : NULL, .dropped = &g.dropped,
                         .host_seconds = secs, .timing = timing };
-    write_stats(&o, &info, &pf, dcpi);
+    write_stats(&o, &info, &pf, dcpi, values);
     engine_free(engine);
     timing_free(timing);
     if (trace_out) close_output(trace_out);
 
     profiling_free(&pf);
+    values_free(values);
     dcpi_free(dcpi);
     runtime_free(runtime);
     truth_free(&truth);

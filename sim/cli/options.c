@@ -407,6 +407,11 @@ static void check_combinations(options_t *o)
         bad_input("--report needs --acf FILE or --dcpi DB");
     if ((o->dcpi_events || o->dcpi_new_epoch) && !o->dcpi_db)
         bad_input("--dcpi-events and --dcpi-new-epoch need --dcpi DB");
+    if (o->values && !o->dcpi_db)
+        bad_input("--values samples values at the DCPI interrupts: it needs --dcpi DB");
+    if (o->values && o->acf_path)
+        bad_input("--values cannot be combined with --acf (both edit the program's decoded "
+                  "instructions)");
     if (o->dcpi_db && o->cfg.model == CFG_MODEL_FUNCTIONAL)
         bad_input("--dcpi needs a timing model to count cycles (--config inorder5, ev5 or r10k)");
     if (o->interactive && (o->dcpi_db || o->trace_path || o->pipeview_path ||
@@ -503,6 +508,7 @@ void parse_options(int argc, char **argv, options_t *o)
             break;
         case OPT_DCPI_EVENTS: o->dcpi_events = optarg; break;
         case OPT_DCPI_NEW_EPOCH: o->dcpi_new_epoch = true; break;
+        case OPT_VALUES:      o->values = optarg; break;
         case OPT_INTERACTIVE: o->interactive = true; break;
         case OPT_HELP:        options_usage(stdout); exit(0);
         case OPT_VERSION:     printf("hps-sim %s\n", provenance_version()); exit(0);

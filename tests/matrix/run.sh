@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/matrix/run.sh BUILD_DIR - the feature-combination matrix: every
 # model {functional, inorder5, ev5, r10k, hps} x every feature {--trace, --stats,
-# --ground-truth, --pipeview, --acf, --dcpi, --acf + --dcpi, -d scripted},
+# --ground-truth, --pipeview, --acf, --dcpi, --acf + --dcpi, --dcpi --values, -d scripted},
 # on both ISAs (the rv64 and alpha-static builds of one small workload at
 # size test), each cell checked for REAL output, never empty or zero:
 #   output     the guest's stdout and status are the plain functional run's,
@@ -24,6 +24,10 @@
 #              (hps-dcpiprof --export) hold its samples; functional: refused
 #   acf+dcpi   both reports, the exhaustive profile still exact, the
 #              database has samples
+#   values     --dcpi with --values all: value samples in hot lists, the
+#              value report scored against the truth, values.tsv rows, the
+#              program's statistics unchanged; functional refused; with --acf
+#              refused on every model
 #   profiled   under --acf and --dcpi the program's statistics stay the
 #              functional run's; sim.runtimeInsts counts what was added
 #   shell      -d with scripted commands ('c', 'stats', 'quit') runs to the
@@ -358,6 +362,24 @@ for isa in rv64 alpha-static; do
                 "$(grep -q '^==== hps-sim DCPI report' "$c.dcpi.err" && grep -q '^estimated program cycles:' "$c.dcpi.err" &&
                    grep -q '^accuracy' "$c.dcpi.err" || echo "no report: $(first "$c.dcpi.err")")"
         fi
+
+        # ---- dcpi + values ------------------------------------------------------------------------
+        db=$d/$model.values.db
+        run "$c.values" "${cfg[@]}" --dcpi "$db" --values all --no-baseline --stats "$c.values.stats" "$prog" test
+        if [ $timing = 0 ]; then
+            refused "$L values (--dcpi needs a timing model)" "$c.values"
+        else
+            same_output "$L values" "$c.values"
+            profiled_stats "$L values" "$c.values.stats"
+            vi=$(st values.interrupts "$c.values.stats"); vl=$(st values.lists "$c.values.stats")
+            nrow=$(awk 'NR > 2' "$db/epoch-0001/values.tsv" 2>/dev/null | wc -l)
+            verdict "$L values: ${vi:-no} value samples in ${vl:-no} hot lists, $nrow values.tsv rows, the report scored" \
+                "$( [ -n "$vi" ] && [ "$vi" != 0 ] && [ -n "$vl" ] && [ "$vl" != 0 ] && [ "$nrow" -gt 0 ] || echo -n "no value samples; "
+                   grep -q '^==== hps-sim value sampling report' "$c.values.err" && grep -q '^scored against the exact values' "$c.values.err" ||
+                   echo "no report: $(first "$c.values.err")")"
+        fi
+        run "$c.acfvalues" "${cfg[@]}" --acf productions/hot_method_all.acf --dcpi "$d/$model.av.db" --values result "$prog" test
+        refused "$L acf+values" "$c.acfvalues"
 
         # ---- acf + dcpi ---------------------------------------------------------------------------
         db=$d/$model.both.db

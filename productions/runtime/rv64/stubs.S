@@ -77,5 +77,6 @@ HPS_HANDLER HotMethod_handler,      hps_hot_method,  2     /* d8 pc, d9 target  
 HPS_HANDLER CallPair_handler,       hps_call_pair,   2     /* d8 call site, d9 target    */
 HPS_HANDLER DataStream_handler,     hps_data_stream, 3     /* d8 pc, d9 address, d10 burst */
 HPS_HANDLER DCPI_interrupt,         dcpi_interrupt,  4     /* d8 pid, d9 pc, d10 event, d11 counter */
+HPS_HANDLER VALUE_interrupt,        value_interrupt, 2     /* d8 pc, d9 mask of valid values */
 
     .section .note.GNU-stack, "", @progbits
