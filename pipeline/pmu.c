@@ -13,15 +13,16 @@
  * handler runs they wait too (pmu.during_handler = hold) or interrupt it
  * (nest).  The skid is applied in one place, skewed().
  *
- * Unless pmu.count_handler = yes, the counters stand still while the
- * interrupt handler runs: they count on a clock that leaves out the head
- * cycles and instructions the run loop charged to the handler
- * (runtime_client_t), and events the handler causes are not counted.
- * They also stand still through the return's shadow: the stall of the
- * first program instruction after the handler beyond its one cycle (the
- * refetch after hps.ret).  No sample can land there (the next overflow is
- * a period away), so counting it would make every sample stand for more
- * cycles than those it can land in.
+ * Unless pmu.count_handler = yes, the counters stand still from the
+ * delivery of an interrupt until the first program instruction after the
+ * handler (and whatever handlers it called) has issued, that instruction's
+ * own cycle and count excepted, and do not count the events in between.
+ * So they leave out the handler and the return's shadow: the stall of that
+ * first instruction (the refetch after hps.ret, misses on lines the
+ * handler evicted).  No sample can land in the shadow (the next overflow
+ * is a period away), so counting it would make every sample stand for
+ * more cycles than those it can land in.  The counters count on clocks
+ * that skip what was left out (counted_at).
  * Overflow points and requests are kept on that clock; due (pmu.h) is on
  * the run's, and may come early by the cycles of a handler's last
  * instruction, which are charged after it: pmu_interrupt then finds
@@ -74,8 +75,15 @@ struct pmu {
     /* the handler */
     runtime_client_t client;
     bool in_handler;
-    bool after_return;          /* the return's shadow is being measured   */
-    uint64_t return_at;         /* the counted clock at hps.ret            */
+    bool frozen;                /* the counters stand still                */
+    uint64_t frozen_cycle;      /* the run's head cycle and retired        */
+    uint64_t frozen_insts;      /* instructions when they stopped          */
+    uint64_t skip_cycles;       /* left out of the counted clocks so far   */
+    uint64_t skip_insts;
+    bool after_return;          /* the handler returned; the next program
+                                   instruction ends the freeze             */
+    uint64_t return_head;       /* now() and the handler's cycles at its   */
+    uint64_t return_handler;    /* hps.ret, for the shadow statistic       */
     uint64_t shadow_cycles;     /* left out: the returns' shadows          */
     const uint64_t *head_sum;   /* the timing model's: last head cycle + 1 */
     cpu_t *cpu;
@@ -94,20 +102,15 @@ static uint64_t skewed(const pmu_t *p, uint64_t cycle) { return cycle + p->cfg.s
 /* The head cycle of the last instruction timed. */
 static uint64_t now(const pmu_t *p) { return p->head_sum && *p->head_sum ? *p->head_sum - 1 : 0; }
 
-/* What the counters' clocks leave out: the handler's cycles and
- * instructions so far, unless they count in it. */
-static uint64_t handler_cycles(const pmu_t *p)
-{
-    return p->cfg.count_handler ? 0 : p->client.head_cycles + p->shadow_cycles;
-}
-static uint64_t handler_insts(const pmu_t *p) { return p->cfg.count_handler ? 0 : p->client.insts; }
-
 /* The counters' clocks at the run's head cycle `head` / now. */
-static uint64_t counted_at(const pmu_t *p, uint64_t head) { return head - handler_cycles(p); }
+static uint64_t counted_at(const pmu_t *p, uint64_t head)
+{
+    return (p->frozen ? p->frozen_cycle : head) - p->skip_cycles;
+}
 static uint64_t counted_cycle(const pmu_t *p) { return counted_at(p, now(p)); }
 static uint64_t counted_insts(const pmu_t *p, const cpu_t *c)
 {
-    return cpu_retired(c) - handler_insts(p);
+    return (p->frozen ? p->frozen_insts : cpu_retired(c)) - p->skip_insts;
 }
 
 /* The earliest cycle a request or a cycles counter's overflow is due. */
@@ -122,10 +125,9 @@ static void update_due(pmu_t *p)
             cyc = skewed(p, x->overflow_at);
         if (x->event == PMU_INSTS && x->overflow_at < insts) insts = x->overflow_at;
     }
-    uint64_t skip_cycles = handler_cycles(p), skip_insts = handler_insts(p);
-    p->due.cycle = cyc == UINT64_MAX ? cyc : cyc + skip_cycles;
-    if (p->after_return) p->due.cycle = 0;   /* measure the shadow next step */
-    p->due.insts = insts == UINT64_MAX ? insts : insts + skip_insts;
+    p->due.cycle = cyc == UINT64_MAX ? cyc : cyc + p->skip_cycles;
+    p->due.insts = insts == UINT64_MAX ? insts : insts + p->skip_insts;
+    if (p->after_return) p->due.cycle = 0;   /* end the freeze next step   */
 }
 
 static void handler_return(void *ctx, cpu_t *c);
@@ -188,7 +190,7 @@ static void request(pmu_t *p, unsigned k, uint64_t deliver_at)
 
 void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle)
 {
-    if (p->in_handler && !p->cfg.count_handler) return;   /* the handler's own */
+    if (p->frozen) return;                   /* the handler's, or the shadow's */
     cycle = counted_at(p, cycle);
     bool any = false;
     for (unsigned k = 0; k < p->cfg.counters; k++) {
@@ -238,9 +240,10 @@ static void handler_return(void *ctx, cpu_t *c)
     pmu_t *p = ctx;
     uint64_t head = counted_cycle(p);
     p->in_handler = false;
-    if (!p->cfg.count_handler) {
+    if (p->frozen) {
         p->after_return = true;
-        p->return_at = head;
+        p->return_head = now(p);
+        p->return_handler = p->client.head_cycles;
     }
     collect_time_overflows(p, head, counted_insts(p, c));
     for (unsigned k = 0; k < p->nreq; k++)
@@ -277,18 +280,24 @@ static uint64_t handler_rdpmc(void *ctx, cpu_t *c, uint64_t k)
 }
 
 /* The first program instruction after the handler issued at run cycle
- * `head`: its stall beyond one cycle leaves the counted clock. */
-static void end_shadow(pmu_t *p, uint64_t head)
+ * `head`: the counters go on, having left out everything since they
+ * stopped but its one cycle and its count. */
+static void thaw(pmu_t *p, const cpu_t *c, uint64_t head)
 {
-    uint64_t waited = counted_at(p, head) - p->return_at;
-    if (waited > 1) p->shadow_cycles += waited - 1;
-    p->after_return = false;
+    if (head > p->frozen_cycle + 1) p->skip_cycles += head - 1 - p->frozen_cycle;
+    uint64_t insts = cpu_retired(c);
+    if (insts > p->frozen_insts + 1) p->skip_insts += insts - 1 - p->frozen_insts;
+    /* the shadow: after the handler's hps.ret, whose cycles are its own */
+    uint64_t ret_cycles = p->client.head_cycles - p->return_handler;
+    if (head > p->return_head + ret_cycles + 1)
+        p->shadow_cycles += head - 1 - p->return_head - ret_cycles;
+    p->frozen = p->after_return = false;
 }
 
 bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
 {
     if (p->in_handler) return false;
-    if (p->after_return) end_shadow(p, head);
+    if (p->after_return) thaw(p, c, head);
     head = counted_at(p, head);
     collect_time_overflows(p, head, counted_insts(p, c));
     unsigned first = p->nreq;
@@ -311,6 +320,11 @@ bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
     p->req[first] = p->req[--p->nreq];
     p->interrupts[event]++;
     p->in_handler = true;
+    if (!p->cfg.count_handler) {
+        p->frozen = true;
+        p->frozen_cycle = head + p->skip_cycles;       /* the run's clocks */
+        p->frozen_insts = cpu_retired(c);
+    }
     if (p->sample_hook) p->sample_hook(p->sample_ctx, c, pc);
     return true;
 }
@@ -324,7 +338,7 @@ void pmu_set_sample_hook(pmu_t *p, pmu_sample_hook_t fn, void *ctx)
 void pmu_finish(pmu_t *p, cpu_t *c)
 {
     p->in_handler = false;                   /* the engine unwound the frames */
-    p->after_return = false;
+    p->frozen = p->after_return = false;
 }
 
 /* ---- statistics ------------------------------------------------------------------ */
