@@ -248,6 +248,7 @@ struct ooo {
     uint64_t dispatch_cycle;
     unsigned dispatch_n;
     ring_t rob, int_writers, fp_writers, mem_queue;   /* graduation cycles */
+    uint64_t mem_queue_last;    /* when the youngest address-queue entry frees */
     leave_queue_t queue[2];     /* integer and FP queues: issue cycles */
     leave_queue_t branches;     /* unresolved branches: resolution cycles */
     uint64_t serial_after;      /* a serializing instruction graduated */
@@ -690,6 +691,21 @@ static void account(timing_t *t, const insn_t *in, uint64_t prev_g, uint64_t i, 
     tm_record_head(t, in, head, executing > waited ? exec_why : issue_why);
 }
 
+/* A graduated store writes the D-cache at g and becomes the last store to
+ * its word; returns the cycle the cache took the write (its address-queue
+ * entry is free from the next). */
+static uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t i,
+                            uint64_t g)
+{
+    uint8_t cause;
+    tm_data_access(t, in, addr, g, &cause);
+    store_entry_t *s = store_slot(o, addr);
+    *s = (store_entry_t){ addr >> 3, i + 1, g, in->pc, t->cur_role };
+    if (t->wbuf || t->ideal_memory) return g;
+    uint64_t taken = cache_last_accept(t->l1d);
+    return taken > g + t->p.l1d_hit ? taken : g;
+}
+
 /* Once it has graduated: the structures it held free from g + 1. */
 static void release(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t d,
                     uint64_t i, uint64_t x, uint64_t g)
@@ -699,16 +715,17 @@ static void release(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint
     if (writes_int(in)) ring_push(&o->int_writers, g);
     if (writes_fp(in)) ring_push(&o->fp_writers, g);
     int q = queue_of(in);
-    if (q == Q_MEM) ring_push(&o->mem_queue, g);
+    if (q == Q_MEM) {
+        /* The address queue frees in order; a store leaves once the D-cache
+         * has taken its write (a miss: once its fill has an MSHR). */
+        uint64_t leaves = max2(g, o->mem_queue_last);
+        if (in->flags & IF_STORE) leaves = max2(leaves, store_write(t, o, in, addr, i, g));
+        o->mem_queue_last = leaves;
+        ring_push(&o->mem_queue, leaves);
+    }
     else leave_insert(&o->queue[q], i);
     if (in->flags & IF_BRANCH) leave_insert(&o->branches, x);
     if (serializing(in)) o->serial_after = g + 1;
-    if (in->flags & IF_STORE) {
-        uint8_t cause;
-        tm_data_access(t, in, addr, g, &cause);   /* the D-cache write */
-        store_entry_t *s = store_slot(o, addr);
-        *s = (store_entry_t){ addr >> 3, i + 1, g, in->pc, t->cur_role };
-    }
 }
 
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
