@@ -37,6 +37,9 @@
 #              output; conservative and store_sets write their statistics
 #              (loads held back > 0), the oracle none; a bad policy or a
 #              store-set table that is no power of two is refused
+#   wrongpath  r10k with ooo.wrong_path on and off prints the functional
+#              run's output; on writes cpu.ooo.wrongPath.* (instructions
+#              fetched > 0), off none; a bad value is refused
 # No --max-insts outside the cut checks (the workload at size test takes
 # well under a second per run).  Prints "ok ..." / "FAIL ..." per check
 # and "matrix: N passed, M failed".
@@ -459,7 +462,22 @@ for isa in rv64 alpha-static; do
                 "$( [ -n "$v" ] && [ -n "$ri" ] && [ "$ri" -ge "$v" ] || echo "statistics missing or inconsistent")"
         fi
     done
-    for bad_set in ooo.memdep=speculative ooo.ssit_entries=1000; do
+    # ---- ooo.wrong_path on r10k (hps has it on in every cell above) -------------------------
+    for wp in on off; do
+        c=$d/wrongpath.$wp; L="$isa r10k ooo.wrong_path=$wp"
+        run "$c" --config r10k --set ooo.wrong_path=$wp --stats "$c.stats.txt" "$prog" test
+        same_output "$L" "$c"
+        f=$(st cpu.ooo.wrongPath.fetched "$c.stats.txt"); si=$(st simInsts "$c.stats.txt")
+        if [ $wp = off ]; then
+            verdict "$L: no cpu.ooo.wrongPath statistics" \
+                "$(! grep -q '^cpu\.ooo\.wrongPath\.' "$c.stats.txt" || grep -m1 '^cpu\.ooo\.wrongPath\.' "$c.stats.txt")"
+        else
+            verdict "$L: wrong-path instructions fetched ${f:-missing} > 0, simInsts ${si:-missing} as functional" \
+                "$( [ -n "$f" ] && [ "$f" -gt 0 ] || echo -n "fetched ${f:-missing}; "
+                    [ "$si" = "$(st simInsts "$fst")" ] || echo "simInsts differs from the functional run's")"
+        fi
+    done
+    for bad_set in ooo.memdep=speculative ooo.ssit_entries=1000 ooo.wrong_path=maybe; do
         run "$d/memdep.bad" --config r10k --set $bad_set "$prog" test
         refused "$isa r10k --set $bad_set" "$d/memdep.bad"
     done

@@ -1,0 +1,127 @@
+/*
+ * wrongpath.c - walk the predicted (wrong) path after a mispredict on a
+ * shadow copy of the cpu (wrongpath.h).  The shadow has the registers of
+ * the moment of the mispredicted transfer; integer operations and loads
+ * execute through the same semantics and decoded cache as the real run,
+ * with faults and traps caught here (the shadow's stop and the memory's
+ * fault jump land in this file's jmp_buf for the length of the walk).
+ * Nothing it does reaches the architectural state: stores never execute,
+ * control transfers are not executed (the predictor picks the next pc; a
+ * call's link register is written on the shadow), and the decoded
+ * instructions' ground-truth counts are not touched.
+ */
+#include "wrongpath.h"
+
+#include <setjmp.h>
+#include <string.h>
+
+const char *const wrongpath_end_names[WP_END_COUNT] = {
+    "resolved", "limit", "fault", "serializing", "no_target",
+};
+
+/* The page holding [addr, addr + size) is mapped with `prot`, present
+ * (a read of it allocates nothing) and the range does not cross it. */
+static bool page_ready(const mem_t *m, uint64_t addr, unsigned size, int prot)
+{
+    if ((addr & GUEST_PAGE_MASK) > GUEST_PAGE_SIZE - size) return false;
+    const guest_page_t *pg = mem_page(m, addr);
+    return pg && pg->mapped && pg->data && (pg->prot & prot);
+}
+
+/* The decoded instruction at pc through the decoded cache, or NULL when
+ * its bytes are not on a present executable page. */
+static insn_t *shadow_fetch(cpu_t *s, uint64_t pc)
+{
+    if (pc & (s->isa->insn_align - 1) || !page_ready(s->mem, pc, s->isa->insn_align, MEM_PROT_EXEC))
+        return NULL;
+    insn_t *slot = &mem_code_slots(s->mem, pc)[(pc & GUEST_PAGE_MASK) >> 1];
+    if (slot->exec) return slot;
+    if (!page_ready(s->mem, pc, 4, MEM_PROT_EXEC)) return NULL;   /* may be 4 bytes */
+    return cpu_fetch_decode(s, pc);
+}
+
+/* Instructions that end the walk before they are fetched: they would need
+ * the operating system, a serialization or memory ordering. */
+static bool ends_walk(const insn_t *in)
+{
+    return (in->flags & (IF_SYSCALL | IF_SERIAL | IF_ATOMIC | IF_DISE)) ||
+           in->opclass == OC_FENCE || in->opclass == OC_CSR || in->opclass == OC_SYSCALL;
+}
+
+/* The next pc the front end would fetch after a transfer, or 0 when it
+ * has no target to go to (an indirect jump the BTB does not know). */
+static uint64_t predicted_next(const bpred_t *bp, const insn_t *in)
+{
+    bpred_result_t p = bpred_predict((bpred_t *)bp, in);
+    if (!p.taken) return in->pc + in->len;
+    if (p.btb_hit) return p.target;
+    return (in->flags & IF_DIRECT) ? in->target : 0;
+}
+
+/* Executes `in` on the shadow where that is harmless; returns its load
+ * address (0 when none), or 1 when the instruction cannot run (the walk
+ * ends: a load of a page not present). */
+static uint64_t shadow_exec(cpu_t *s, insn_t *in)
+{
+    if (in->flags & IF_STORE) return 0;
+    if (in->flags & IF_LOAD) {
+        if (in->rs1 == REG_NONE) return 1;
+        uint64_t addr = s->reg[in->rs1] + (uint64_t)in->imm;
+        if (in->opclass != OC_LOAD) return addr ? addr : 1;   /* FP loads: value not needed */
+        if (!page_ready(s->mem, addr & ~7ull, 8, MEM_PROT_READ) ||
+            !page_ready(s->mem, addr, in->memsize ? in->memsize : 1, MEM_PROT_READ))
+            return 1;
+        in->exec(s, in);
+        return s->mem_addr;
+    }
+    switch (in->opclass) {
+    case OC_NOP: case OC_IALU: case OC_IMUL: case OC_IDIV:
+        in->exec(s, in);
+        break;
+    default:                                            /* FP: destination stale */
+        break;
+    }
+    return 0;
+}
+
+/* The walk itself, on the shadow (a fault or trap longjmps out of it). */
+static int walk(cpu_t *shadow, const bpred_t *bp, uint64_t pc, unsigned max,
+                wrongpath_visit_fn visit, void *ctx)
+{
+    for (unsigned n = 0; n < max; n++) {
+        insn_t *in = shadow_fetch(shadow, pc);
+        if (!in) return WP_END_FAULT;
+        if (ends_walk(in)) return WP_END_SERIAL;
+        uint64_t next = pc + in->len, addr = 0;
+        shadow->pc = next;
+        if (in->flags & IF_TRANSFER) {
+            if (in->rd != REG_NONE && in->rd != REG_SINK) shadow->reg[in->rd] = pc + in->len;
+            next = predicted_next(bp, in);
+        } else if ((addr = shadow_exec(shadow, in)) == 1) {
+            return WP_END_FAULT;
+        }
+        if (!visit(ctx, in, addr, next)) return WP_END_TIMING;
+        if (!next) return WP_END_TARGET;
+        pc = next;
+    }
+    return WP_END_LIMIT;
+}
+
+int wrongpath_walk(cpu_t *c, const bpred_t *bp, uint64_t pc, unsigned max,
+                   wrongpath_visit_fn visit, void *ctx)
+{
+    static cpu_t shadow;                 /* one walk at a time; large for the stack */
+    jmp_buf here;
+    mem_t *m = c->mem;
+    jmp_buf *saved_jmp = m->fault_jmp;
+    mem_fault_t saved_fault = m->fault;
+    memcpy(&shadow, c, sizeof shadow);
+    shadow.stop_jmp = &here;
+    m->fault_jmp = &here;
+    int end;
+    if (setjmp(here) == 0) end = walk(&shadow, bp, pc, max, visit, ctx);
+    else end = WP_END_FAULT;             /* a trap or fault of the shadow */
+    m->fault_jmp = saved_jmp;
+    m->fault = saved_fault;
+    return end;
+}

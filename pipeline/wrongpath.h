@@ -1,0 +1,38 @@
+/*
+ * wrongpath.h - the functional side of wrong-path execution for the
+ * out-of-order model (ooo.c): after a mispredicted transfer, walk the path
+ * the branch predictor takes, on a shadow copy of the cpu's registers,
+ * without ever changing the architectural state (registers, memory, the
+ * ground truth's counts).  The model times what the walk hands it.
+ * Private to pipeline/ (pipeline/README.md, "Wrong path").
+ */
+#ifndef HPS_WRONGPATH_H
+#define HPS_WRONGPATH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bpred.h"
+#include "core.h"
+
+/* Why a walk ended (statistics). */
+enum { WP_END_TIMING, WP_END_LIMIT, WP_END_FAULT, WP_END_SERIAL, WP_END_TARGET, WP_END_COUNT };
+extern const char *const wrongpath_end_names[WP_END_COUNT];
+
+/* One wrong-path instruction: visit() times it and returns false to stop
+ * the walk (the branch has resolved, the machine is full).  addr: the
+ * effective address of a load (0 for everything else); next: the pc the
+ * front end fetches after it (0: none known). */
+typedef bool (*wrongpath_visit_fn)(void *ctx, const insn_t *in, uint64_t addr, uint64_t next);
+
+/* Walks at most max instructions from pc on a shadow of c (registers;
+ * memory read as it is, never written), following bp's predictions without
+ * training it; returns why it ended (WP_END_*).  Loads execute only on
+ * pages that are mapped, readable and already present; stores, FP
+ * arithmetic, system calls and serializing instructions do not execute (a
+ * store's and an FP operation's destination keeps its old value; a system
+ * call, fence, CSR access or atomic ends the walk); a fault or trap ends it. */
+int wrongpath_walk(cpu_t *c, const bpred_t *bp, uint64_t pc, unsigned max,
+                   wrongpath_visit_fn visit, void *ctx);
+
+#endif /* HPS_WRONGPATH_H */
