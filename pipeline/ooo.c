@@ -41,8 +41,11 @@
  *                 the store's data, its dependants follow its new result,
  *                 and the predictor puts the two in one store set.
  *
- * Not modelled (pipeline/README.md): wrong-path instructions (fetch after a
- * mispredict waits, it does not pollute the caches).
+ * The wrong path (ooo.wrong_path): after a mispredicted transfer the path
+ * the predictor chose is walked on a shadow of the cpu (wrongpath.c) and
+ * each of its instructions is fetched, dispatched into the entries the
+ * older ones leave, issued and (loads) sent to the D-cache, until the
+ * redirect squashes them; the correct path is refetched as without it.
  *
  * The head cycles of the ground truth are graduation gaps: G minus the
  * previous instruction's G (0 when they graduate together), and a stall is

@@ -43,9 +43,9 @@ export sim tmp
     done
     chase=$build/timing/rv64/chase stream=$build/timing/rv64/store_stream
     for m in r10k hps; do
-        for wp in on; do
-            echo "chase-mem/$m/wp-$wp $m $chase 300 4160 2048"
-            echo "store-stream/$m/wp-$wp $m $stream 2000 1048576"
+        for wp in on off; do
+            echo "chase-mem/$m/wp-$wp $m --set ooo.wrong_path=$wp $chase 300 4160 2048"
+            echo "store-stream/$m/wp-$wp $m --set ooo.wrong_path=$wp $stream 2000 1048576"
         done
     done
 } | xargs -P 2 -L 1 bash -c 'one "$@"' one >"$tmp/results"
