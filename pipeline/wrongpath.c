@@ -5,15 +5,32 @@
  * execute through the same semantics and decoded cache as the real run,
  * with faults and traps caught here (the shadow's stop and the memory's
  * fault jump land in this file's jmp_buf for the length of the walk).
- * Nothing it does reaches the architectural state: stores never execute,
- * control transfers are not executed (the predictor picks the next pc; a
- * call's link register is written on the shadow), and the decoded
- * instructions' ground-truth counts are not touched.
+ * Nothing it does reaches the architectural state: stores never execute
+ * (an integer store's address, size and data go to a speculative store
+ * overlay, which a later wrong-path load reads over guest memory), control
+ * transfers are not executed (the predictor picks the next pc; a call's
+ * link register is written on the shadow), and the decoded instructions'
+ * ground-truth counts are not touched.
  */
 #include "wrongpath.h"
 
 #include <setjmp.h>
 #include <string.h>
+
+/* The speculative store overlay of the walk under way: the wrong path's
+ * integer stores, oldest first (a store beyond the last entry is dropped:
+ * later loads do not see it). */
+#define OVERLAY_MAX 64
+typedef struct spec_store {
+    uint64_t addr;
+    unsigned size;
+    uint8_t bytes[8];
+} spec_store_t;
+static spec_store_t overlay[OVERLAY_MAX];
+static unsigned overlay_n;
+/* Guest bytes patched for a load and their saved contents, while it runs
+ * (put back even if it traps). */
+static uint8_t *patched, patched_saved[16];
 
 const char *const wrongpath_end_names[WP_END_COUNT] = {
     "resolved", "limit", "fault", "serializing", "no_target",
@@ -58,12 +75,59 @@ static uint64_t predicted_next(const bpred_t *bp, const insn_t *in)
     return (in->flags & IF_DIRECT) ? in->target : 0;
 }
 
+/* A wrong-path integer store: into the overlay, never into memory (the
+ * two ISAs' stores write the low `memsize` bytes of rs2 at rs1 + imm;
+ * Alpha's stq_u aligns that down, which the overlay does not model). */
+static void overlay_store(const cpu_t *s, const insn_t *in)
+{
+    if (in->opclass != OC_STORE || in->rs1 == REG_NONE || in->rs2 == REG_NONE ||
+        !in->memsize || in->memsize > 8 || overlay_n == OVERLAY_MAX)
+        return;
+    spec_store_t *e = &overlay[overlay_n++];
+    e->addr = s->reg[in->rs1] + (uint64_t)in->imm;
+    e->size = in->memsize;
+    uint64_t v = s->reg[in->rs2];
+    for (unsigned k = 0; k < 8; k++) e->bytes[k] = (uint8_t)(v >> (8 * k));
+}
+
+/* Executes the load `in` on the shadow with the overlay's bytes over guest
+ * memory: the 16 bytes from `lo` (the load's aligned quadword and the next,
+ * on one present page) are patched in the host copy for the load and put
+ * back right after, so guest memory never changes. */
+static void overlay_load(cpu_t *s, insn_t *in, uint64_t lo)
+{
+    uint8_t *host = NULL, saved[16];
+    if (overlay_n && page_ready(s->mem, lo, 16, MEM_PROT_READ)) {
+        uint8_t *page = mem_page(s->mem, lo)->data;
+        for (unsigned k = 0; k < overlay_n; k++) {
+            const spec_store_t *e = &overlay[k];
+            if (e->addr >= lo + 16 || e->addr + e->size <= lo) continue;
+            if (!host) {
+                host = page + (lo & GUEST_PAGE_MASK);
+                memcpy(saved, host, sizeof saved);
+            }
+            for (unsigned b = 0; b < e->size; b++)
+                if (e->addr + b >= lo && e->addr + b < lo + 16) host[e->addr + b - lo] = e->bytes[b];
+        }
+    }
+    if (host) {
+        memcpy(patched_saved, saved, sizeof saved);
+        patched = host;
+    }
+    in->exec(s, in);
+    if (host) memcpy(host, saved, sizeof saved);
+    patched = NULL;
+}
+
 /* Executes `in` on the shadow where that is harmless; returns its load
  * address (0 when none), or 1 when the instruction cannot run (the walk
  * ends: a load of a page not present). */
 static uint64_t shadow_exec(cpu_t *s, insn_t *in)
 {
-    if (in->flags & IF_STORE) return 0;
+    if (in->flags & IF_STORE) {
+        overlay_store(s, in);
+        return 0;
+    }
     if (in->flags & IF_LOAD) {
         if (in->rs1 == REG_NONE) return 1;
         uint64_t addr = s->reg[in->rs1] + (uint64_t)in->imm;
@@ -71,7 +135,7 @@ static uint64_t shadow_exec(cpu_t *s, insn_t *in)
         if (!page_ready(s->mem, addr & ~7ull, 8, MEM_PROT_READ) ||
             !page_ready(s->mem, addr, in->memsize ? in->memsize : 1, MEM_PROT_READ))
             return 1;
-        in->exec(s, in);
+        overlay_load(s, in, addr & ~7ull);
         return s->mem_addr;
     }
     switch (in->opclass) {
@@ -116,11 +180,16 @@ int wrongpath_walk(cpu_t *c, const bpred_t *bp, uint64_t pc, unsigned max,
     jmp_buf *saved_jmp = m->fault_jmp;
     mem_fault_t saved_fault = m->fault;
     memcpy(&shadow, c, sizeof shadow);
+    overlay_n = 0;
     shadow.stop_jmp = &here;
     m->fault_jmp = &here;
     int end;
     if (setjmp(here) == 0) end = walk(&shadow, bp, pc, max, visit, ctx);
     else end = WP_END_FAULT;             /* a trap or fault of the shadow */
+    if (patched) {                       /* it came in the middle of a load */
+        memcpy(patched, patched_saved, sizeof patched_saved);
+        patched = NULL;
+    }
     m->fault_jmp = saved_jmp;
     m->fault = saved_fault;
     return end;

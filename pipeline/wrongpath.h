@@ -26,12 +26,13 @@ extern const char *const wrongpath_end_names[WP_END_COUNT];
 typedef bool (*wrongpath_visit_fn)(void *ctx, const insn_t *in, uint64_t addr, uint64_t next);
 
 /* Walks at most max instructions from pc on a shadow of c (registers;
- * memory read as it is, never written), following bp's predictions without
- * training it; returns why it ended (WP_END_*).  Loads execute only on
- * pages that are mapped, readable and already present; stores, FP
- * arithmetic, system calls and serializing instructions do not execute (a
- * store's and an FP operation's destination keeps its old value; a system
- * call, fence, CSR access or atomic ends the walk); a fault or trap ends it. */
+ * memory never written), following bp's predictions without training it;
+ * returns why it ended (WP_END_*).  Integer loads execute only on pages
+ * that are mapped, readable and already present, and read the walk's own
+ * earlier integer stores (a speculative store overlay) over guest memory;
+ * stores go to the overlay only; FP arithmetic and FP loads do not execute
+ * (their destinations keep old values); a system call, fence, CSR access,
+ * atomic, fault or trap ends the walk. */
 int wrongpath_walk(cpu_t *c, const bpred_t *bp, uint64_t pc, unsigned max,
                    wrongpath_visit_fn visit, void *ctx);
 

@@ -557,7 +557,7 @@ within() {
 }
 
 # The prefetch: the correct path's load of the line the previous iteration's
-# wrong path loaded hits, R = max(l1d.hit_latency, lat.load_use), instead of
+# wrong path loaded (through the speculative store overlay) hits, R = max(l1d.hit_latency, lat.load_use), instead of
 # coming from the L2, l1d.hit_latency + l2.hit_latency; the load is on the
 # critical path (its value feeds the divides), so an iteration is shorter by
 # the difference.  The pollution: the wrong path's two lines in the hot
@@ -575,9 +575,9 @@ wrong_path_cache() {
     on=$(wp_iter 0 "$set")
     within "wrong-path prefetch (off $off, on $on): off - on" "$(awk -v a="$off" -v b="$on" 'BEGIN { printf "%.3f", a - b }')" \
         "$save" "$why"
-    counted "wrong-path prefetch" cpu.ooo.wrongPath.dcacheMisses 2000 \
-        "2 a iteration (the next line from the L2, the second load merging into its fill)"
-    counted "wrong-path prefetch" l1d.misses 2000 "2 a iteration (the wrong path's; the correct path's load hits)"
+    counted "wrong-path prefetch" cpu.ooo.wrongPath.dcacheMisses 1000 \
+        "1 a iteration (the next line from the L2, its address read back from the wrong path's store)"
+    counted "wrong-path prefetch" l1d.misses 1000 "1 a iteration (the wrong path's; the correct path's load hits)"
     use "$cfg" bpred.kind=not_taken dtlb.miss_penalty=0 ooo.wrong_path=off
     off=$(wp_iter 1 "$set")
     counted "wrong path off, pollution mode" l1d.misses 0 "none (the hot line hits)"
