@@ -128,16 +128,22 @@ static uint64_t shadow_exec(cpu_t *s, insn_t *in)
         overlay_store(s, in);
         return 0;
     }
+    /* An instruction DISE classified runs through DISE's wrapper (which
+     * would start a replacement, count or record an event): its own
+     * semantics are not run on the wrong path, its destination keeps its
+     * old value. */
+    bool dise_wrapped = in->dise != 0;
     if (in->flags & IF_LOAD) {
         if (in->rs1 == REG_NONE) return 1;
         uint64_t addr = s->reg[in->rs1] + (uint64_t)in->imm;
-        if (in->opclass != OC_LOAD) return addr ? addr : 1;   /* FP loads: value not needed */
+        if (in->opclass != OC_LOAD || dise_wrapped) return addr ? addr : 1;   /* value not needed */
         if (!page_ready(s->mem, addr & ~7ull, 8, MEM_PROT_READ) ||
             !page_ready(s->mem, addr, in->memsize ? in->memsize : 1, MEM_PROT_READ))
             return 1;
         overlay_load(s, in, addr & ~7ull);
         return s->mem_addr;
     }
+    if (dise_wrapped) return 0;
     switch (in->opclass) {
     case OC_NOP: case OC_IALU: case OC_IMUL: case OC_IDIV:
         in->exec(s, in);

@@ -39,7 +39,9 @@
 #              store-set table that is no power of two is refused
 #   wrongpath  r10k with ooo.wrong_path on and off prints the functional
 #              run's output; on writes cpu.ooo.wrongPath.* (instructions
-#              fetched > 0), off none; a bad value is refused
+#              fetched > 0), off none; with an ACF matching loads and stores
+#              (hot_data_stream_all) the output and exact profile are the
+#              functional run's; a bad value is refused
 # No --max-insts outside the cut checks (the workload at size test takes
 # well under a second per run).  Prints "ok ..." / "FAIL ..." per check
 # and "matrix: N passed, M failed".
@@ -477,6 +479,19 @@ for isa in rv64 alpha-static; do
                     [ "$si" = "$(st simInsts "$fst")" ] || echo "simInsts differs from the functional run's")"
         fi
     done
+    # DISE on the wrong path: an ACF whose productions match loads and stores (its
+    # instructions run through DISE's wrapper, which the wrong path must never
+    # call) gives, with the wrong path on, the output and exact profile of the
+    # functional run with the same ACF
+    c=$d/wrongpath.acf; L="$isa r10k ooo.wrong_path=on --acf hot_data_stream_all"
+    run "$c.fn" --acf productions/hot_data_stream_all.acf --no-baseline --report /dev/null \
+        --profile-out "$c.fn.tsv" "$prog" test
+    run "$c" --config r10k --set ooo.wrong_path=on --acf productions/hot_data_stream_all.acf \
+        --no-baseline --report /dev/null --profile-out "$c.tsv" "$prog" test
+    same_output "$L" "$c"
+    verdict "$L: the exact profile is the functional run's ($(tsv_rows "$c.fn.tsv" 2>/dev/null | wc -l) members)" \
+        "$( [ -s "$c.fn.tsv" ] && [ "$(exact_profile "$c.tsv")" = "$(exact_profile "$c.fn.tsv")" ] ||
+            echo "profiles differ or are missing")"
     for bad_set in ooo.memdep=speculative ooo.ssit_entries=1000 ooo.wrong_path=maybe; do
         run "$d/memdep.bad" --config r10k --set $bad_set "$prog" test
         refused "$isa r10k --set $bad_set" "$d/memdep.bad"
