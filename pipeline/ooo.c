@@ -293,6 +293,7 @@ struct ooo {
     uint32_t wp_gen[REG_COUNT], wp_gen_now;
     uint64_t *wp_d;
     unsigned wp_max;
+    wrongpath_t *walker;
     uint64_t wp_walks, wp_fetched, wp_dispatched, wp_issued, wp_loads, wp_dmisses;
     uint64_t wp_iaccesses, wp_imisses, wp_rob_cycles, wp_fetch_cycles;
     uint64_t wp_end[WP_END_COUNT];
@@ -327,6 +328,7 @@ void *ooo_new(const config_t *cfg)
     o->wrong_path = cfg->ooo_wrong_path;
     o->wp_max = (unsigned)cfg->ooo_rob_entries + (unsigned)cfg->ooo_fetch_buffer;
     o->wp_d = xcalloc(o->wp_max, sizeof *o->wp_d);
+    if (o->wrong_path) o->walker = wrongpath_new();
     o->memdep = (int)cfg->ooo_memdep;
     o->replay_penalty = (unsigned)cfg->ooo_replay_penalty;
     if (o->memdep == CFG_MEMDEP_STORE_SETS) {
@@ -359,6 +361,7 @@ void ooo_free(void *state)
     pair_table_free(&o->replay_at);
     pair_table_free(&o->wp_at);
     free(o->wp_d);
+    wrongpath_free(o->walker);
     free(o);
 }
 
@@ -869,7 +872,7 @@ static void run_wrong_path(timing_t *t, ooo_t *o)
         memset(o->wp_gen, 0, sizeof o->wp_gen);
         o->wp_gen_now = 1;
     }
-    int end = wrongpath_walk(t->cpu, t->bp, start, o->wp_max, wp_visit, &r);
+    int end = wrongpath_walk(o->walker, t->cpu, t->bp, start, o->wp_max, wp_visit, &r);
     o->wp_end[end]++;
     if (!r.n) return;
     o->wp_walks++;

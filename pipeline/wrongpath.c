@@ -14,23 +14,38 @@
  */
 #include "wrongpath.h"
 
+#include "hostmem.h"
+
 #include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* The speculative store overlay of the walk under way: the wrong path's
- * integer stores, oldest first (a store beyond the last entry is dropped:
- * later loads do not see it). */
+#include "util.h"
+
+/* One wrong-path integer store in the overlay. */
 #define OVERLAY_MAX 64
 typedef struct spec_store {
     uint64_t addr;
     unsigned size;
     uint8_t bytes[8];
 } spec_store_t;
-static spec_store_t overlay[OVERLAY_MAX];
-static unsigned overlay_n;
-/* Guest bytes patched for a load and their saved contents, while it runs
- * (put back even if it traps). */
-static uint8_t *patched, patched_saved[16];
+
+/* A walker (one per timing model: nothing here is shared between runs). */
+struct wrongpath {
+    cpu_t shadow;
+    /* the speculative store overlay of the walk under way: the wrong
+     * path's integer stores, oldest first (one beyond the last entry is
+     * dropped: later loads do not see it) */
+    spec_store_t overlay[OVERLAY_MAX];
+    unsigned overlay_n;
+    /* guest bytes patched for a load and their saved contents, while it
+     * runs (put back even if it traps) */
+    uint8_t *patched, patched_saved[16];
+};
+
+wrongpath_t *wrongpath_new(void) { return xcalloc(1, sizeof(wrongpath_t)); }
+
+void wrongpath_free(wrongpath_t *w) { free(w); }
 
 const char *const wrongpath_end_names[WP_END_COUNT] = {
     "resolved", "limit", "fault", "serializing", "no_target",
@@ -78,12 +93,13 @@ static uint64_t predicted_next(const bpred_t *bp, const insn_t *in)
 /* A wrong-path integer store: into the overlay, never into memory (the
  * two ISAs' stores write the low `memsize` bytes of rs2 at rs1 + imm;
  * Alpha's stq_u aligns that down, which the overlay does not model). */
-static void overlay_store(const cpu_t *s, const insn_t *in)
+static void overlay_store(wrongpath_t *w, const insn_t *in)
 {
+    const cpu_t *s = &w->shadow;
     if (in->opclass != OC_STORE || in->rs1 == REG_NONE || in->rs2 == REG_NONE ||
-        !in->memsize || in->memsize > 8 || overlay_n == OVERLAY_MAX)
+        !in->memsize || in->memsize > 8 || w->overlay_n == OVERLAY_MAX)
         return;
-    spec_store_t *e = &overlay[overlay_n++];
+    spec_store_t *e = &w->overlay[w->overlay_n++];
     e->addr = s->reg[in->rs1] + (uint64_t)in->imm;
     e->size = in->memsize;
     uint64_t v = s->reg[in->rs2];
@@ -94,13 +110,14 @@ static void overlay_store(const cpu_t *s, const insn_t *in)
  * memory: the 16 bytes from `lo` (the load's aligned quadword and the next,
  * on one present page) are patched in the host copy for the load and put
  * back right after, so guest memory never changes. */
-static void overlay_load(cpu_t *s, insn_t *in, uint64_t lo)
+static void overlay_load(wrongpath_t *w, insn_t *in, uint64_t lo)
 {
+    cpu_t *s = &w->shadow;
     uint8_t *host = NULL, saved[16];
-    if (overlay_n && page_ready(s->mem, lo, 16, MEM_PROT_READ)) {
+    if (w->overlay_n && page_ready(s->mem, lo, 16, MEM_PROT_READ)) {
         uint8_t *page = mem_page(s->mem, lo)->data;
-        for (unsigned k = 0; k < overlay_n; k++) {
-            const spec_store_t *e = &overlay[k];
+        for (unsigned k = 0; k < w->overlay_n; k++) {
+            const spec_store_t *e = &w->overlay[k];
             if (e->addr >= lo + 16 || e->addr + e->size <= lo) continue;
             if (!host) {
                 host = page + (lo & GUEST_PAGE_MASK);
@@ -111,21 +128,22 @@ static void overlay_load(cpu_t *s, insn_t *in, uint64_t lo)
         }
     }
     if (host) {
-        memcpy(patched_saved, saved, sizeof saved);
-        patched = host;
+        memcpy(w->patched_saved, saved, sizeof saved);
+        w->patched = host;
     }
     in->exec(s, in);
     if (host) memcpy(host, saved, sizeof saved);
-    patched = NULL;
+    w->patched = NULL;
 }
 
 /* Executes `in` on the shadow where that is harmless; returns its load
  * address (0 when none), or 1 when the instruction cannot run (the walk
  * ends: a load of a page not present). */
-static uint64_t shadow_exec(cpu_t *s, insn_t *in)
+static uint64_t shadow_exec(wrongpath_t *w, insn_t *in)
 {
+    cpu_t *s = &w->shadow;
     if (in->flags & IF_STORE) {
-        overlay_store(s, in);
+        overlay_store(w, in);
         return 0;
     }
     /* An instruction DISE classified runs through DISE's wrapper (which
@@ -140,7 +158,7 @@ static uint64_t shadow_exec(cpu_t *s, insn_t *in)
         if (!page_ready(s->mem, addr & ~7ull, 8, MEM_PROT_READ) ||
             !page_ready(s->mem, addr, in->memsize ? in->memsize : 1, MEM_PROT_READ))
             return 1;
-        overlay_load(s, in, addr & ~7ull);
+        overlay_load(w, in, addr & ~7ull);
         return s->mem_addr;
     }
     if (dise_wrapped) return 0;
@@ -155,9 +173,10 @@ static uint64_t shadow_exec(cpu_t *s, insn_t *in)
 }
 
 /* The walk itself, on the shadow (a fault or trap longjmps out of it). */
-static int walk(cpu_t *shadow, const bpred_t *bp, uint64_t pc, unsigned max,
+static int walk(wrongpath_t *w, const bpred_t *bp, uint64_t pc, unsigned max,
                 wrongpath_visit_fn visit, void *ctx)
 {
+    cpu_t *shadow = &w->shadow;
     for (unsigned n = 0; n < max; n++) {
         insn_t *in = shadow_fetch(shadow, pc);
         if (!in) return WP_END_FAULT;
@@ -167,7 +186,7 @@ static int walk(cpu_t *shadow, const bpred_t *bp, uint64_t pc, unsigned max,
         if (in->flags & IF_TRANSFER) {
             if (in->rd != REG_NONE && in->rd != REG_SINK) shadow->reg[in->rd] = pc + in->len;
             next = predicted_next(bp, in);
-        } else if ((addr = shadow_exec(shadow, in)) == 1) {
+        } else if ((addr = shadow_exec(w, in)) == 1) {
             return WP_END_FAULT;
         }
         if (!visit(ctx, in, addr, next)) return WP_END_TIMING;
@@ -177,24 +196,26 @@ static int walk(cpu_t *shadow, const bpred_t *bp, uint64_t pc, unsigned max,
     return WP_END_LIMIT;
 }
 
-int wrongpath_walk(cpu_t *c, const bpred_t *bp, uint64_t pc, unsigned max,
+int wrongpath_walk(wrongpath_t *w, cpu_t *c, const bpred_t *bp, uint64_t pc, unsigned max,
                    wrongpath_visit_fn visit, void *ctx)
 {
-    static cpu_t shadow;                 /* one walk at a time; large for the stack */
     jmp_buf here;
     mem_t *m = c->mem;
     jmp_buf *saved_jmp = m->fault_jmp;
     mem_fault_t saved_fault = m->fault;
-    memcpy(&shadow, c, sizeof shadow);
-    overlay_n = 0;
-    shadow.stop_jmp = &here;
+    memcpy(&w->shadow, c, sizeof w->shadow);
+    w->overlay_n = 0;
+    w->shadow.stop_jmp = &here;
     m->fault_jmp = &here;
     int end;
-    if (setjmp(here) == 0) end = walk(&shadow, bp, pc, max, visit, ctx);
+    if (setjmp(here) == 0) end = walk(w, bp, pc, max, visit, ctx);
     else end = WP_END_FAULT;             /* a trap or fault of the shadow */
-    if (patched) {                       /* it came in the middle of a load */
-        memcpy(patched, patched_saved, sizeof patched_saved);
-        patched = NULL;
+    if (end == WP_END_FAULT && hostmem_failure())
+        hostmem_clear_failure();         /* --host-mem refused the walk a decoded page:
+                                            not the guest's failure */
+    if (w->patched) {                    /* it came in the middle of a load */
+        memcpy(w->patched, w->patched_saved, sizeof w->patched_saved);
+        w->patched = NULL;
     }
     m->fault_jmp = saved_jmp;
     m->fault = saved_fault;

@@ -25,7 +25,12 @@ extern const char *const wrongpath_end_names[WP_END_COUNT];
  * front end fetches after it (0: none known). */
 typedef bool (*wrongpath_visit_fn)(void *ctx, const insn_t *in, uint64_t addr, uint64_t next);
 
-/* Walks at most max instructions from pc on a shadow of c (registers;
+/* A walker: its shadow cpu and store overlay (one per timing model). */
+typedef struct wrongpath wrongpath_t;
+wrongpath_t *wrongpath_new(void);
+void wrongpath_free(wrongpath_t *w);
+
+/* Walks at most max instructions from pc on w's shadow of c (registers;
  * memory never written), following bp's predictions without training it;
  * returns why it ended (WP_END_*).  Integer loads execute only on pages
  * that are mapped, readable and already present, and read the walk's own
@@ -33,7 +38,7 @@ typedef bool (*wrongpath_visit_fn)(void *ctx, const insn_t *in, uint64_t addr, u
  * stores go to the overlay only; FP arithmetic and FP loads do not execute
  * (their destinations keep old values); a system call, fence, CSR access,
  * atomic, fault or trap ends the walk. */
-int wrongpath_walk(cpu_t *c, const bpred_t *bp, uint64_t pc, unsigned max,
+int wrongpath_walk(wrongpath_t *w, cpu_t *c, const bpred_t *bp, uint64_t pc, unsigned max,
                    wrongpath_visit_fn visit, void *ctx);
 
 #endif /* HPS_WRONGPATH_H */
