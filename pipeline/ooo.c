@@ -701,6 +701,11 @@ static void plan_wrong_path(ooo_t *o, timing_t *t, const insn_t *in, bpred_resul
     if (mispredict && pred.taken)
         start = pred.btb_hit ? pred.target : (in->flags & IF_DIRECT) ? in->target : 0;
     if (!start || !t->cpu || t->cpu->mem->special_ops) return;   /* not in handler code */
+    /* the front end ended its fetch group after the transfer only if it
+     * predicted it taken (the correct path is fetched at the redirect) */
+    bool ended = mispredict && pred.taken;
+    if (r <= o->fetch_cycle + ended) return;    /* no fetch cycle before the redirect */
+    o->group_ended = ended;
     o->wp_start = start;
     o->wp_squash = r;
     o->wp_dispatches = mispredict;
