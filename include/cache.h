@@ -74,6 +74,11 @@ void cache_free(cache_t *c);
 uint64_t cache_access(cache_t *c, uint64_t addr, bool write, uint64_t now);
 /* Whether the last cache_access hit (for stall attribution). */
 bool cache_last_hit(const cache_t *c);
+/* The cycle the last cache_access was taken by the cache: now + hit latency,
+ * or, for a miss that had to wait for a free MSHR (or for a fill still
+ * waiting for one), the cycle its request left.  A store buffer can hand a
+ * write over then. */
+uint64_t cache_last_accept(const cache_t *c);
 /* Whether the line holding addr is allocated (even if its fill is still in
  * flight); no side effects.  For tests and debugging. */
 bool cache_contains(const cache_t *c, uint64_t addr);

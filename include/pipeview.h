@@ -30,6 +30,10 @@ typedef struct pv_insn {
     uint64_t stage_cycle[PV_MAX_STAGES]; /* entry cycle of each stage       */
     uint64_t retire_cycle;            /* cycle the last stage ends          */
     bool store;                       /* a store (O3PipeView's store tick)  */
+    bool flushed;                     /* squashed on a wrong path at
+                                         retire_cycle, having entered only
+                                         its first `reached` stages         */
+    unsigned reached;
 } pv_insn_t;
 
 typedef struct pv_event {

@@ -23,7 +23,9 @@
  * graduation, after younger loads issued at earlier cycles), so the bus and
  * the MSHRs keep their bookings as intervals (resv_t) and a request uses a
  * resource idle at its own time even if a later booking exists; an access
- * to a line whose fill was booked for later starts its own, earlier fill.
+ * to a line whose fill was asked for at a later cycle starts its own,
+ * earlier fill, while one that comes after the request (even if that waits
+ * for an MSHR) waits for that fill.
  * The interactive shell reads the geometry, counts and a set's ways
  * (cache_info, cache_set_ways) without changing anything.
  */
@@ -35,7 +37,8 @@
 
 typedef struct way {
     uint64_t tag;               /* line number + 1; 0 = invalid */
-    uint64_t fill_start;        /* cycle its fill was requested */
+    uint64_t fill_req;          /* cycle the access that started its fill came */
+    uint64_t fill_start;        /* cycle its fill left (an MSHR was free) */
     uint64_t ready;             /* cycle the line's fill completes */
     uint64_t stamp;             /* last use, for LRU */
     bool dirty;
@@ -53,11 +56,13 @@ struct cache {
     cache_t *next;
     dram_t *dram;
     bool last_hit;
+    uint64_t last_accept;       /* when the last access was taken (cache_last_accept) */
     char name[32];
     /* statistics */
     uint64_t accesses, hits, reads, writes, read_misses, write_misses;
     uint64_t writebacks, writebacks_in, merges, full_stalls, full_cycles;
     uint64_t miss_cycles;
+    uint64_t full_until;        /* end of the last MSHR wait counted */
 };
 
 /* ---- reservations ----------------------------------------------------------- */
@@ -256,12 +261,14 @@ static void writeback_into(cache_t *c, uint64_t addr, uint64_t t)
     c->writebacks_in++;
     if (!w) {
         w = allocate(c, set, line, t);
-        w->ready = t;
+        w->ready = w->fill_req = w->fill_start = t;
     }
     w->dirty = true;
 }
 
 /* ---- MSHRs ---------------------------------------------------------------- */
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* The fill of `line` in flight at t (requested by t, not yet done): its
  * ready cycle, or 0. */
@@ -275,12 +282,14 @@ static uint64_t fill_in_flight(const cache_t *c, uint64_t line, uint64_t t)
 
 /* Request `line` from the next level at t through a free MSHR (waiting
  * for one if all are busy at t); returns the cycle the line is ready. */
-static uint64_t request_fill(cache_t *c, uint64_t line, uint64_t t)
+static uint64_t request_fill(cache_t *c, uint64_t line, uint64_t t, uint64_t *left)
 {
     uint64_t start = resv_earliest(&c->mshr, c->nmshr, t, 0);
+    *left = start;
     if (start > t) {                    /* every MSHR busy: wait */
-        c->full_stalls++;
-        c->full_cycles += start - t;
+        c->full_stalls++;                /* cycles: the union of the waits */
+        c->full_cycles += start - max_u64(t, c->full_until < start ? c->full_until : start);
+        if (start > c->full_until) c->full_until = start;
     }
     uint64_t ready = fetch_line(c, line, start);
     resv_add(&c->mshr, start, ready > start ? ready : start + 1, line);
@@ -289,11 +298,15 @@ static uint64_t request_fill(cache_t *c, uint64_t line, uint64_t t)
 
 /* ---- accesses ------------------------------------------------------------- */
 
-static uint64_t count_miss(cache_t *c, bool write, uint64_t now, uint64_t ready)
+/* A miss presented at now whose request left (had an MSHR) at `left`: its
+ * latency, for avg_miss_latency, counts from then (the wait before is the
+ * MSHR-full statistics'). */
+static uint64_t count_miss(cache_t *c, bool write, uint64_t now, uint64_t left, uint64_t ready)
 {
     if (write) c->write_misses++;
     else c->read_misses++;
-    c->miss_cycles += ready - now;
+    uint64_t from = max_u64(now, left - c->hit_latency);
+    c->miss_cycles += ready > from ? ready - from : 0;
     c->last_hit = false;
     return ready;
 }
@@ -301,14 +314,16 @@ static uint64_t count_miss(cache_t *c, bool write, uint64_t now, uint64_t ready)
 static uint64_t miss(cache_t *c, way_t *set, uint64_t line, bool write,
                      uint64_t now, uint64_t t)
 {
-    uint64_t ready = fill_in_flight(c, line, t);
+    uint64_t ready = fill_in_flight(c, line, t), start = t;
     if (ready) c->merges++;             /* evicted while its fill was in flight */
-    else ready = request_fill(c, line, t);
+    else ready = request_fill(c, line, t, &start);
     way_t *w = allocate(c, set, line, t);
-    w->fill_start = t;
+    w->fill_req = t;
+    w->fill_start = start;
+    c->last_accept = start;
     w->ready = ready;
     w->dirty = write;
-    return count_miss(c, write, now, ready);
+    return count_miss(c, write, now, start, ready);
 }
 
 uint64_t cache_access(cache_t *c, uint64_t addr, bool write, uint64_t now)
@@ -317,6 +332,7 @@ uint64_t cache_access(cache_t *c, uint64_t addr, bool write, uint64_t now)
     uint64_t t = now + c->hit_latency;
     way_t *set = set_of(c, line);
     c->accesses++;
+    c->last_accept = t;
     if (write) c->writes++;
     else c->reads++;
 
@@ -329,19 +345,33 @@ uint64_t cache_access(cache_t *c, uint64_t addr, bool write, uint64_t now)
         c->last_hit = true;
         return t;
     }
-    if (w->fill_start > t) {            /* its fill was booked for later: */
-        uint64_t ready = request_fill(c, line, t);   /* this access fills it first */
-        if (ready < w->ready) w->ready = ready;
-        w->fill_start = t;
-        return count_miss(c, write, now, w->ready);
+    if (t < w->fill_req) {              /* its fill was asked for later: */
+        uint64_t start, ready = request_fill(c, line, t, &start);  /* this one fills it first */
+        if (ready < w->ready) {
+            w->ready = ready;
+            w->fill_start = start;
+        }
+        w->fill_req = t;
+        c->last_accept = start;
+        return count_miss(c, write, now, start, w->ready);
     }
-    c->merges++;                        /* fill in flight: secondary miss */
-    return count_miss(c, write, now, w->ready);
+    /* Fill asked for before t (in flight, or waiting for an MSHR): a secondary
+     * miss that waits for it.  (Re-requesting a fill that waits for an MSHR
+     * booked every MSHR once per access to the line: a stream of stores
+     * queued ever further into the future.) */
+    c->merges++;
+    if (w->fill_start > t) c->last_accept = w->fill_start;
+    return count_miss(c, write, now, w->fill_start, w->ready);
 }
 
 bool cache_last_hit(const cache_t *c)
 {
     return c->last_hit;
+}
+
+uint64_t cache_last_accept(const cache_t *c)
+{
+    return c->last_accept;
 }
 
 bool cache_contains(const cache_t *c, uint64_t addr)
@@ -421,7 +451,7 @@ void cache_stats(const cache_t *c, stats_t *out)
     put_u64(out, c, "mshr_full_stalls", c->full_stalls, "Count",
             "misses that waited for a free MSHR");
     put_u64(out, c, "mshr_full_stall_cycles", c->full_cycles, "Cycle",
-            "cycles misses waited for a free MSHR");
+            "cycles in which a miss waited for a free MSHR (waits overlapping in time count once)");
     put_f64(out, c, "avg_miss_latency", misses ? (double)c->miss_cycles / misses : 0.0,
-            "Cycle", "average cycles from access to data on a miss");
+            "Cycle", "average cycles from a miss's request leaving (an MSHR free) to its data");
 }

@@ -41,8 +41,11 @@
  *                 the store's data, its dependants follow its new result,
  *                 and the predictor puts the two in one store set.
  *
- * Not modelled (pipeline/README.md): wrong-path instructions (fetch after a
- * mispredict waits, it does not pollute the caches).
+ * The wrong path (ooo.wrong_path): after a mispredicted transfer the path
+ * the predictor chose is walked on a shadow of the cpu (wrongpath.c) and
+ * each of its instructions is fetched, dispatched into the entries the
+ * older ones leave, issued and (loads) sent to the D-cache, until the
+ * redirect squashes them; the correct path is refetched as without it.
  *
  * The head cycles of the ground truth are graduation gaps: G minus the
  * previous instruction's G (0 when they graduate together), and a stall is
@@ -61,6 +64,7 @@
 #include "dise_engine.h"
 #include "truth.h"
 #include "util.h"
+#include "wrongpath.h"
 
 static const char *const ooo_stage_names[5] = { "F", "D", "I", "X", "G" };
 
@@ -81,6 +85,14 @@ static void ring_init(ring_t *r, unsigned n)
 }
 
 static inline uint64_t ring_oldest(const ring_t *r) { return r->v[r->pos]; }
+
+/* The value of the (n - k)-th previous one (k < n): what the k-th
+ * instruction after the next one pushed would find oldest. */
+static inline uint64_t ring_ahead(const ring_t *r, unsigned k)
+{
+    unsigned at = r->pos + k;
+    return r->v[at >= r->n ? at - r->n : at];
+}
 
 static inline void ring_push(ring_t *r, uint64_t x)
 {
@@ -248,6 +260,7 @@ struct ooo {
     uint64_t dispatch_cycle;
     unsigned dispatch_n;
     ring_t rob, int_writers, fp_writers, mem_queue;   /* graduation cycles */
+    uint64_t mem_queue_last;    /* when the youngest address-queue entry frees */
     leave_queue_t queue[2];     /* integer and FP queues: issue cycles */
     leave_queue_t branches;     /* unresolved branches: resolution cycles */
     uint64_t serial_after;      /* a serializing instruction graduated */
@@ -269,6 +282,22 @@ struct ooo {
     store_sets_t sets;
     uint64_t replay_taint[REG_COUNT];   /* store_sets: see note_replayed() */
     pair_table_t replay_at;     /* (load pc, 0) -> replay cycles */
+    /* the wrong path (ooo.wrong_path): the walk pending after a transfer
+     * (start pc, 0 = none; the cycle it is squashed; whether it dispatches),
+     * its own scoreboard (valid where wp_gen[r] == wp_gen_now), the
+     * dispatch cycles of its instructions, and the statistics */
+    bool wrong_path;
+    uint64_t wp_start, wp_squash, wp_branch;
+    bool wp_dispatches;
+    uint64_t wp_ready[REG_COUNT];
+    uint32_t wp_gen[REG_COUNT], wp_gen_now;
+    uint64_t *wp_d;
+    unsigned wp_max;
+    wrongpath_t *walker;
+    uint64_t wp_walks, wp_fetched, wp_dispatched, wp_issued, wp_loads, wp_dmisses;
+    uint64_t wp_iaccesses, wp_imisses, wp_rob_cycles, wp_fetch_cycles;
+    uint64_t wp_end[WP_END_COUNT];
+    pair_table_t wp_at;         /* (transfer pc, 0) -> wrong-path instructions fetched */
 };
 
 void *ooo_new(const config_t *cfg)
@@ -296,6 +325,10 @@ void *ooo_new(const config_t *cfg)
     };
     for (int k = 0; k < FU_KINDS; k++) calendar_init(&o->fu[k], units[k]);
     for (unsigned k = 0; k < STORE_TABLE; k++) o->stores[k].word = ~0ull;
+    o->wrong_path = cfg->ooo_wrong_path;
+    o->wp_max = (unsigned)cfg->ooo_rob_entries + (unsigned)cfg->ooo_fetch_buffer;
+    o->wp_d = xcalloc(o->wp_max, sizeof *o->wp_d);
+    if (o->wrong_path) o->walker = wrongpath_new();
     o->memdep = (int)cfg->ooo_memdep;
     o->replay_penalty = (unsigned)cfg->ooo_replay_penalty;
     if (o->memdep == CFG_MEMDEP_STORE_SETS) {
@@ -326,6 +359,9 @@ void ooo_free(void *state)
     free(o->sets.ssit);
     free(o->sets.lfst);
     pair_table_free(&o->replay_at);
+    pair_table_free(&o->wp_at);
+    free(o->wp_d);
+    wrongpath_free(o->walker);
     free(o);
 }
 
@@ -650,6 +686,205 @@ static uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr,
     return max2(done, data);
 }
 
+/* ---- the wrong path (ooo.wrong_path) ------------------------------------------------ */
+
+/* After a transfer that redirects fetch at r: the path the front end took
+ * instead, walked once the transfer has taken its own resources (time_ooo).
+ * A mispredict fetches, dispatches and issues down the predicted path; a
+ * taken transfer without a BTB target only fetches the instructions after
+ * it until decode redirects.  Everything is squashed at r. */
+static void plan_wrong_path(ooo_t *o, timing_t *t, const insn_t *in, bpred_result_t pred,
+                            uint64_t r)
+{
+    bool mispredict = t->redirect_why.cause == STALL_MISPREDICT;
+    uint64_t start = in->pc + in->len;
+    if (mispredict && pred.taken)
+        start = pred.btb_hit ? pred.target : (in->flags & IF_DIRECT) ? in->target : 0;
+    if (!start || !t->cpu || t->cpu->mem->special_ops) return;   /* not in handler code */
+    /* the front end ended its fetch group after the transfer only if it
+     * predicted it taken (the correct path is fetched at the redirect) */
+    bool ended = mispredict && pred.taken;
+    if (r <= o->fetch_cycle + ended) return;    /* no fetch cycle before the redirect */
+    o->group_ended = ended;
+    o->wp_start = start;
+    o->wp_squash = r;
+    o->wp_dispatches = mispredict;
+    o->wp_branch = in->pc;
+}
+
+typedef struct wp_run {
+    timing_t *t;
+    ooo_t *o;
+    unsigned n;                 /* wrong-path instructions fetched so far */
+    unsigned ints, fps, mems;   /* and dispatched: integer, FP writers, loads/stores */
+    uint64_t first_fetch, last_fetch;
+} wp_run_t;
+
+/* The I-cache for a wrong-path fetch at f (no PMU event); the cycle its
+ * bytes are there, minus the hit latency, as fetch() counts. */
+static uint64_t wp_fetch_bytes(timing_t *t, ooo_t *o, uint64_t pc, uint64_t f)
+{
+    uint64_t line = pc >> t->line_shift;
+    if (line == t->fetch_line && f >= t->fetch_ready - t->p.l1i_hit)
+        return max2(f + t->p.l1i_hit, t->fetch_ready) - t->p.l1i_hit;
+    unsigned tlb_extra = tlb_access(t->itlb, pc);
+    uint64_t ready = cache_access(t->l1i, pc, false, f + tlb_extra);
+    o->wp_iaccesses++;
+    if (!cache_last_hit(t->l1i)) o->wp_imisses++;
+    t->fetch_line = line;
+    t->fetch_ready = ready;
+    return ready - t->p.l1i_hit;
+}
+
+/* D of the k-th wrong-path instruction, with the older ones still holding
+ * their entries (rings read k entries ahead: the ones the wrong path took
+ * are its own); UINT64_MAX when it cannot dispatch before the squash. */
+static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, unsigned k, uint64_t f)
+{
+    uint64_t squash = o->wp_squash, never = UINT64_MAX;
+    uint64_t d = max2(f + o->frontend_depth,
+                      o->dispatch_cycle + (o->dispatch_n >= o->dispatch_width));
+    if (k >= o->rob.n) return never;
+    d = max2(d, ring_ahead(&o->rob, k) + 1);
+    d = max2(d, o->serial_after);
+    if (writes_int(in)) {
+        if (r->ints >= o->int_writers.n) return never;
+        d = max2(d, ring_ahead(&o->int_writers, r->ints) + 1);
+    }
+    if (writes_fp(in)) {
+        if (r->fps >= o->fp_writers.n) return never;
+        d = max2(d, ring_ahead(&o->fp_writers, r->fps) + 1);
+    }
+    int q = queue_of(in);
+    if (q == Q_MEM) {
+        if (r->mems >= o->mem_queue.n) return never;
+        d = max2(d, ring_ahead(&o->mem_queue, r->mems) + 1);
+    }
+    if (d >= squash) return never;
+    if (q != Q_MEM) d = leave_room(&o->queue[q], d);
+    if (in->flags & IF_BRANCH) d = leave_room(&o->branches, d);
+    if (d >= squash) return never;
+    r->ints += writes_int(in);
+    r->fps += writes_fp(in);
+    r->mems += q == Q_MEM;
+    if (d != o->dispatch_cycle) o->dispatch_n = 0;
+    o->dispatch_cycle = d;
+    o->dispatch_n++;
+    return d;
+}
+
+/* I and X of a dispatched wrong-path instruction: its operands from the
+ * wrong path's scoreboard or the real one, a free unit before the squash;
+ * a load reads the D-cache (and D-TLB) at I.  Sets st[2], st[3]; returns
+ * the stages reached (2: not issued before the squash). */
+static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t d,
+                         uint64_t st[5])
+{
+    uint64_t squash = o->wp_squash, ops = d + 1;
+    const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
+    for (int k = 0; k < 3; k++) {
+        unsigned reg = srcs[k];
+        if (reg == REG_NONE) continue;
+        ops = max2(ops, o->wp_gen[reg] == o->wp_gen_now ? o->wp_ready[reg] : t->reg_ready[reg]);
+    }
+    enum fu_kind kind = fu_of(in);
+    unsigned span = occupancy(t, o, in);
+    uint64_t i = ops < squash ? calendar_find(&o->fu[kind], ops, span) : squash;
+    bool issued = i < squash;
+    uint64_t x = UINT64_MAX;
+    if (issued) {
+        calendar_book(&o->fu[kind], i, span);
+        o->wp_issued++;
+        x = i + t->p.lat[in->opclass];
+        if (in->flags & IF_STORE) {
+            x = i + 1;                      /* never writes: squashed before graduating */
+        } else if (in->flags & IF_LOAD) {
+            x = i + t->p.lat[OC_LOAD];
+            if (addr && !t->ideal_memory) {
+                unsigned tlb_extra = tlb_access(t->dtlb, addr);
+                uint64_t ready = cache_access(t->l1d, addr, false, i + tlb_extra);
+                o->wp_loads++;
+                if (!cache_last_hit(t->l1d)) o->wp_dmisses++;
+                x = max2(x, ready);
+            }
+        }
+    }
+    int q = queue_of(in);
+    if (q != Q_MEM) leave_insert(&o->queue[q], issued ? i : squash);
+    if (in->flags & IF_BRANCH) leave_insert(&o->branches, x < squash ? x : squash);
+    if (in->rd != REG_NONE && in->rd != REG_SINK) {
+        o->wp_ready[in->rd] = x;
+        o->wp_gen[in->rd] = o->wp_gen_now;
+    }
+    st[2] = i;
+    st[3] = x;
+    return issued ? (x < squash ? 4 : 3) : 2;
+}
+
+/* One wrong-path instruction (wrongpath_walk's visit): F as fetch() does
+ * it, until the squash; then D, I, X for a mispredict's path. */
+static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
+{
+    wp_run_t *r = ctx;
+    timing_t *t = r->t;
+    ooo_t *o = r->o;
+    unsigned k = r->n;
+    if (k >= o->wp_max) return false;
+    uint64_t line = in->pc >> t->line_shift, squash = o->wp_squash;
+    uint64_t f = o->fetch_cycle;
+    if (o->fetch_n >= o->fetch_width || line != o->fetch_line || o->group_ended) f++;
+    unsigned fb = o->fetch_buffer.n;
+    f = max2(f, k < fb ? ring_ahead(&o->fetch_buffer, k) : o->wp_d[k - fb]);
+    if (f >= squash) return false;
+    uint64_t got = wp_fetch_bytes(t, o, in->pc, f);
+    if (got >= squash) return false;
+    if (got != o->fetch_cycle) o->fetch_n = 0;
+    o->fetch_cycle = got;
+    o->fetch_line = line;
+    o->fetch_n++;
+    o->group_ended = next != in->pc + in->len;
+    if (!k) r->first_fetch = got;
+    r->last_fetch = got;
+    r->n++;
+    o->wp_fetched++;
+    o->wp_d[k] = UINT64_MAX;
+    uint64_t st[5] = { got, 0, 0, 0, 0 };
+    unsigned reached = 1;
+    bool more = true;
+    if (o->wp_dispatches) {
+        uint64_t d = wp_dispatch(o, r, in, k, got);
+        if (d == UINT64_MAX) {
+            more = false;                   /* in order: nothing after it dispatches */
+        } else {
+            o->wp_d[k] = d;
+            o->wp_dispatched++;
+            o->wp_rob_cycles += squash - d;
+            st[1] = d;
+            reached = wp_issue(t, o, in, addr, d, st);
+        }
+    }
+    if (t->views) tm_view_flushed(t, in, ooo_stage_names, st, reached, squash);
+    return more;
+}
+
+/* The wrong path planned by the last transfer (plan_wrong_path). */
+static void run_wrong_path(timing_t *t, ooo_t *o)
+{
+    wp_run_t r = { .t = t, .o = o };
+    uint64_t start = o->wp_start;
+    o->wp_start = 0;
+    if (++o->wp_gen_now == 0) {            /* wrapped: forget every old mark */
+        memset(o->wp_gen, 0, sizeof o->wp_gen);
+        o->wp_gen_now = 1;
+    }
+    int end = wrongpath_walk(o->walker, t->cpu, t->bp, start, o->wp_max, wp_visit, &r);
+    o->wp_end[end]++;
+    if (!r.n) return;
+    o->wp_walks++;
+    o->wp_fetch_cycles += r.last_fetch - r.first_fetch + 1;
+    pair_table_add(&o->wp_at, o->wp_branch, 0, r.n);
+}
+
 /* Redirects of fetch by a control transfer that resolves at x. */
 static void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t f,
                     uint64_t x)
@@ -662,8 +897,11 @@ static void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, u
     }
     if (!(in->flags & (IF_BRANCH | IF_JUMP))) return;
     if (next_pc != in->pc + in->len) o->group_ended = true;
+    bpred_result_t pred = o->wrong_path ? bpred_predict(t->bp, in) : (bpred_result_t){ 0 };
     uint64_t r = tm_predict_control(t, in, next_pc, decoded, resolved);
-    if (r) t->redirect = r;
+    if (!r) return;
+    t->redirect = r;
+    if (o->wrong_path && t->cur_role == DISE_ROLE_NONE) plan_wrong_path(o, t, in, pred, r);
 }
 
 /* G: the cycle it graduates. */
@@ -690,6 +928,21 @@ static void account(timing_t *t, const insn_t *in, uint64_t prev_g, uint64_t i, 
     tm_record_head(t, in, head, executing > waited ? exec_why : issue_why);
 }
 
+/* A graduated store writes the D-cache at g and becomes the last store to
+ * its word; returns the cycle the cache took the write (its address-queue
+ * entry is free from the next). */
+static uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t i,
+                            uint64_t g)
+{
+    uint8_t cause;
+    tm_data_access(t, in, addr, g, &cause);
+    store_entry_t *s = store_slot(o, addr);
+    *s = (store_entry_t){ addr >> 3, i + 1, g, in->pc, t->cur_role };
+    if (t->wbuf || t->ideal_memory) return g;
+    uint64_t taken = cache_last_accept(t->l1d);
+    return taken > g + t->p.l1d_hit ? taken : g;
+}
+
 /* Once it has graduated: the structures it held free from g + 1. */
 static void release(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t d,
                     uint64_t i, uint64_t x, uint64_t g)
@@ -699,16 +952,17 @@ static void release(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint
     if (writes_int(in)) ring_push(&o->int_writers, g);
     if (writes_fp(in)) ring_push(&o->fp_writers, g);
     int q = queue_of(in);
-    if (q == Q_MEM) ring_push(&o->mem_queue, g);
+    if (q == Q_MEM) {
+        /* The address queue frees in order; a store leaves once the D-cache
+         * has taken its write (a miss: once its fill has an MSHR). */
+        uint64_t leaves = max2(g, o->mem_queue_last);
+        if (in->flags & IF_STORE) leaves = max2(leaves, store_write(t, o, in, addr, i, g));
+        o->mem_queue_last = leaves;
+        ring_push(&o->mem_queue, leaves);
+    }
     else leave_insert(&o->queue[q], i);
     if (in->flags & IF_BRANCH) leave_insert(&o->branches, x);
     if (serializing(in)) o->serial_after = g + 1;
-    if (in->flags & IF_STORE) {
-        uint8_t cause;
-        tm_data_access(t, in, addr, g, &cause);   /* the D-cache write */
-        store_entry_t *s = store_slot(o, addr);
-        *s = (store_entry_t){ addr >> 3, i + 1, g, in->pc, t->cur_role };
-    }
 }
 
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
@@ -737,6 +991,7 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
         tm_view_insn(t, in, ooo_stage_names, st, g + 1);
     }
     t->cycles = g + 1;
+    if (unlikely(o->wp_start)) run_wrong_path(t, o);
 }
 
 /* ---- statistics ------------------------------------------------------------------------- */
@@ -785,6 +1040,48 @@ static void memdep_stats(const ooo_t *o, stats_t *s)
     replay_stats(o, s);
 }
 
+/* Statistics of the wrong path (written when ooo.wrong_path is on). */
+#define WRONG_PATH_TOP 8
+static void wrong_path_stats(const ooo_t *o, stats_t *s)
+{
+    static const struct { const char *name, *unit, *desc; } rows[] = {
+        { "squashes", "Count", "Transfers whose wrong path fetched at least one instruction" },
+        { "fetched", "Count", "Wrong-path instructions fetched (fetch slots lost)" },
+        { "dispatched", "Count", "Wrong-path instructions renamed into the active list" },
+        { "issued", "Count", "Wrong-path instructions issued to a functional unit" },
+        { "loads", "Count", "Wrong-path loads that read the D-cache" },
+        { "dcacheMisses", "Count", "Of those, D-cache misses (prefetches or pollution)" },
+        { "icacheAccesses", "Count", "I-cache accesses of wrong-path fetch" },
+        { "icacheMisses", "Count", "Of those, I-cache misses" },
+        { "robSlotCycles", "Cycle", "Active-list entry-cycles wrong-path instructions held "
+                                    "(squash - D, summed)" },
+        { "fetchCycles", "Cycle", "Cycles fetch spent on wrong paths (first to last wrong-path "
+                                  "fetch of each, summed)" },
+    };
+    const uint64_t v[] = { o->wp_walks, o->wp_fetched, o->wp_dispatched, o->wp_issued,
+                           o->wp_loads, o->wp_dmisses, o->wp_iaccesses, o->wp_imisses,
+                           o->wp_rob_cycles, o->wp_fetch_cycles };
+    char name[96], desc[160];
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        snprintf(name, sizeof name, "cpu.ooo.wrongPath.%s", rows[k].name);
+        stats_add_u64(s, name, v[k], rows[k].unit, rows[k].desc);
+    }
+    for (int k = 0; k < WP_END_COUNT; k++) {
+        snprintf(name, sizeof name, "cpu.ooo.wrongPath.ended::%s", wrongpath_end_names[k]);
+        stats_add_u64(s, name, o->wp_end[k], "Count",
+                      "Wrong paths that ended for this reason (resolved: the squash came)");
+    }
+    size_t n;
+    pair_count_t *pairs = pair_table_sorted(&o->wp_at, &n);
+    for (size_t k = 0; k < n && k < WRONG_PATH_TOP; k++) {
+        snprintf(name, sizeof name, "cpu.ooo.wrongPath.fetchedAfter::%#" PRIx64, pairs[k].a);
+        snprintf(desc, sizeof desc, "Wrong-path instructions fetched after the transfer at %#"
+                 PRIx64 " (the %d with the most are listed)", pairs[k].a, WRONG_PATH_TOP);
+        stats_add_u64(s, name, pairs[k].count, "Count", desc);
+    }
+    free(pairs);
+}
+
 void ooo_stats(const void *state, uint64_t cycles, stats_t *s)
 {
     const ooo_t *o = state;
@@ -803,4 +1100,5 @@ void ooo_stats(const void *state, uint64_t cycles, stats_t *s)
     stats_add_u64(s, "cpu.ooo.forwardedLoads", o->forwarded_loads, "Count",
                   "Loads that took their data from an older store not yet graduated");
     if (o->memdep != CFG_MEMDEP_ORACLE) memdep_stats(o, s);
+    if (o->wrong_path) wrong_path_stats(o, s);
 }

@@ -83,14 +83,22 @@ static const pv_model_t *find_model(const char *const *names, unsigned n)
 
 /* The entry cycle of each stage, made non-decreasing, and in c[n] the end
  * of the last one (at least a cycle after its entry). */
+/* The stages a row entered: all of them, or those a squashed wrong-path
+ * instruction reached before it was flushed. */
+static unsigned stages_of(const pv_insn_t *r)
+{
+    return r->flushed && r->reached < r->nstages ? r->reached : r->nstages;
+}
+
 static void entry_cycles(const pv_insn_t *r, uint64_t c[PV_MAX_STAGES + 1])
 {
     uint64_t prev = 0;
-    for (unsigned s = 0; s < r->nstages; s++) {
+    unsigned n = stages_of(r);
+    for (unsigned s = 0; s < n; s++) {
         c[s] = r->stage_cycle[s] > prev ? r->stage_cycle[s] : prev;
         prev = c[s];
     }
-    c[r->nstages] = r->retire_cycle > prev ? r->retire_cycle : prev + 1;
+    c[n] = r->retire_cycle > prev ? r->retire_cycle : prev + 1;
 }
 
 /* ---- Kanata ------------------------------------------------------------------- */
@@ -131,12 +139,21 @@ static void add_kanata(pipeview_t *pv, const pv_insn_t *in)
     entry_cycles(in, c);
     add_event(pv, c[0], "I\t%" PRIu64 "\t%" PRIu64 "\t0", id, in->id);
     add_event(pv, c[0], "L\t%" PRIu64 "\t0\t%08" PRIx64 ": %s", id, in->pc, in->text);
-    add_event(pv, c[0], "L\t%" PRIu64 "\t1\tinstruction #%" PRIu64 " of the run", id, in->id);
-    for (unsigned s = 0; s < in->nstages; s++) {
+    if (in->flushed)
+        add_event(pv, c[0], "L\t%" PRIu64 "\t1\twrong path after instruction #%" PRIu64
+                  ", squashed", id, in->id);
+    else
+        add_event(pv, c[0], "L\t%" PRIu64 "\t1\tinstruction #%" PRIu64 " of the run", id,
+                  in->id);
+    unsigned n = stages_of(in);
+    for (unsigned s = 0; s < n; s++) {
         add_event(pv, c[s], "S\t%" PRIu64 "\t0\t%s", id, in->stage_names[s]);
         add_event(pv, c[s + 1], "E\t%" PRIu64 "\t0\t%s", id, in->stage_names[s]);
     }
-    add_event(pv, c[in->nstages], "R\t%" PRIu64 "\t%" PRIu64 "\t0", id, pv->retired++);
+    if (in->flushed)                    /* Kanata's R type 1: flushed */
+        add_event(pv, c[n], "R\t%" PRIu64 "\t0\t1", id);
+    else
+        add_event(pv, c[n], "R\t%" PRIu64 "\t%" PRIu64 "\t0", id, pv->retired++);
 }
 
 static int by_cycle(const void *a, const void *b)
@@ -195,6 +212,10 @@ static void write_o3(pipeview_t *pv, const pv_insn_t *in)
     entry_cycles(in, c);
     for (int k = 0; k < O3_STAGES; k++) {
         unsigned s = m->o3[k] < in->nstages ? m->o3[k] : in->nstages - 1;
+        if (s >= stages_of(in)) {           /* squashed before it: gem5 writes 0 */
+            tick[k] = 0;
+            continue;
+        }
         tick[k] = c[s] * PV_O3_TICKS_PER_CYCLE;
         if (tick[k] < prev) tick[k] = prev;
         prev = tick[k];
@@ -208,6 +229,7 @@ static void write_o3(pipeview_t *pv, const pv_insn_t *in)
             tick[O3_FETCH], in->pc, in->id, text);
     for (int s = O3_DECODE; s < O3_RETIRE; s++)
         fprintf(pv->o3, "O3PipeView:%s:%" PRIu64 "\n", o3_names[s], tick[s]);
+    if (in->flushed) tick[O3_RETIRE] = 0;
     fprintf(pv->o3, "O3PipeView:retire:%" PRIu64 ":store:%" PRIu64 "\n", tick[O3_RETIRE],
             in->store ? tick[O3_RETIRE] : 0);
 }
@@ -231,10 +253,11 @@ enum { LABEL_WIDTH = 36 };
 static size_t same_cycle_note(const pv_insn_t *r, const uint64_t *c, char *buf, size_t len)
 {
     size_t k = 0;
+    unsigned n = stages_of(r);
     buf[0] = 0;
-    for (unsigned s = 0; s < r->nstages;) {
+    for (unsigned s = 0; s < n;) {
         unsigned t = s;
-        while (t + 1 < r->nstages && c[t + 1] == c[s]) t++;
+        while (t + 1 < n && c[t + 1] == c[s]) t++;
         for (unsigned u = s; t > s && u <= t && k + 3 < len; u++) {
             if (u == s && k) buf[k++] = ' ';
             if (u > s) buf[k++] = '=';
@@ -316,17 +339,19 @@ static void diagram_row(FILE *out, const pv_insn_t *r, size_t notew, uint64_t fi
         fprintf(out, "(fetched in cycle %" PRIu64 ", after the cut) >\n", c[0]);
         return;
     }
-    bool cut = c[r->nstages] - 1 > last;
-    uint64_t end = cut ? last : c[r->nstages] - 1;
+    unsigned n = stages_of(r);
+    bool cut = c[n] - 1 > last;
+    uint64_t end = cut ? last : c[n] - 1;
     for (uint64_t cyc = first; cyc <= end; cyc++) {
         char cell = '.';
-        for (unsigned s = 0; s < r->nstages; s++) {
+        for (unsigned s = 0; s < n; s++) {
             if (cyc == c[s]) cell = r->stage_names[s][0];
             else if (cyc > c[s] && cyc < c[s + 1]) cell = (char)tolower(r->stage_names[s][0]);
         }
         fputc(cell, out);
     }
-    fputs(cut ? ">\n" : "\n", out);
+    fputs(cut ? ">" : r->flushed ? "x" : "", out);       /* x: the cycle it was squashed */
+    fputs(r->flushed ? "  squashed (wrong path)\n" : "\n", out);
 }
 
 void pipeview_print_diagram(FILE *out, const pv_insn_t *rows, size_t n, const char *how_to_see_more)
@@ -339,7 +364,7 @@ void pipeview_print_diagram(FILE *out, const pv_insn_t *rows, size_t n, const ch
     for (size_t k = 0; k < n; k++) {
         entry_cycles(&rows[k], c);
         if (c[0] < first) first = c[0];
-        if (c[rows[k].nstages] - 1 > last) last = c[rows[k].nstages] - 1;
+        if (c[stages_of(&rows[k])] - 1 > last) last = c[stages_of(&rows[k])] - 1;
         size_t len = same_cycle_note(&rows[k], c, note, sizeof note);
         if (len > notew) notew = len;
         if (len && !example[0]) memcpy(example, note, sizeof note);
@@ -351,6 +376,12 @@ void pipeview_print_diagram(FILE *out, const pv_insn_t *rows, size_t n, const ch
     if (shown < last) fprintf(out, ", shown to %" PRIu64, shown);
     fputc('\n', out);
     print_legend(out, m, &rows[0], example);
+    size_t squashed = 0;
+    for (size_t k = 0; k < n; k++) squashed += rows[k].flushed;
+    if (squashed)
+        fprintf(out, "  x  squashed: %zu rows are wrong-path instructions (fetched after a\n"
+                     "     mispredicted transfer, ooo.wrong_path), flushed in the cycle of the x.\n",
+                squashed);
     if (shown < last)
         fprintf(out, "  '>' ends a row that goes on past cycle %" PRIu64 ", the last shown.\n", shown);
     print_ruler(out, notew, first, shown);

@@ -250,6 +250,20 @@ void tm_view_insn(timing_t *t, const insn_t *in, const char *const names[5], con
     pipeview_advance(&t->pv, st[0]);
 }
 
+void tm_view_flushed(timing_t *t, const insn_t *in, const char *const names[5],
+                     const uint64_t st[5], unsigned reached, uint64_t squash)
+{
+    if (t->seq < t->out.view_from || t->seq >= t->out.view_to ||
+        !(t->out.kanata || t->out.diagram || t->out.o3pipeview))
+        return;
+    pv_insn_t v = { .id = t->seq, .pc = in->pc, .nstages = 5, .retire_cycle = squash,
+                    .stage_names = names, .flushed = true, .reached = reached };
+    for (unsigned s = 0; s < reached; s++) v.stage_cycle[s] = st[s] < squash ? st[s] : squash;
+    describe_insn(t, in, v.text, sizeof v.text);
+    pipeview_insn(&t->pv, &v);
+    pipeview_advance(&t->pv, st[0]);
+}
+
 void timing_record_recent(timing_t *t, struct disasm *dis)
 {
     if (!t->recent) {
@@ -301,6 +315,8 @@ void timing_role_cycles(const timing_t *t, uint64_t *out, size_t n)
 }
 
 void timing_set_pmu(timing_t *t, struct pmu *p) { t->pmu = p; }
+
+void timing_set_cpu(timing_t *t, cpu_t *c) { t->cpu = c; }
 
 /* ---- statistics and outputs --------------------------------------------------- */
 

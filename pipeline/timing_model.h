@@ -112,6 +112,7 @@ struct timing {
     const timing_model_t *model;      /* the model's row                     */
     void *model_state;                /* its own state (ooo.c's), or NULL    */
     struct pmu *pmu;                  /* performance counters, or NULL       */
+    cpu_t *cpu;                       /* the cpu being timed (wrong paths)   */
     bool keep_truth;                  /* record the per-pc ground truth      */
     bool ideal_memory;                /* static schedules: every load hits,  */
                                       /* no store waits, no TLB miss         */
@@ -307,6 +308,10 @@ static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, 
  * the cycle it left the last. */
 void tm_view_insn(timing_t *t, const insn_t *in, const char *const names[5], const uint64_t st[5],
                   uint64_t retire);
+/* A wrong-path instruction for the views: it entered the first `reached`
+ * stages at st[] and was squashed (flushed) at `squash`. */
+void tm_view_flushed(timing_t *t, const insn_t *in, const char *const names[5],
+                     const uint64_t st[5], unsigned reached, uint64_t squash);
 
 /* ---- the models: time one instruction that has just executed ----------------- */
 /* addr: its effective address (loads, stores); next_pc: where it went. */

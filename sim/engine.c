@@ -345,6 +345,7 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
                   (p->trace ? F_TRACE : 0) | (p->dise ? F_DISE : 0) | (p->pmu ? F_PMU : 0);
     if (p->dise && p->hps_truth) dise_set_truth(p->dise, p->hps_truth);
     if (p->pmu) timing_set_pmu(p->timing, p->pmu);
+    if (p->timing) timing_set_cpu(p->timing, p->cpu);
     if (p->timing) clear_roles(e);
     return e;
 }

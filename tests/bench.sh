@@ -3,7 +3,8 @@
 # Runs every workload at its `train` size (~200M RV64 instructions) on the
 # functional core, plain and with ground-truth recording, under the two
 # in-order timing models and the out-of-order one (--config inorder5, ev5,
-# r10k; statistics but no ground-truth file), and the same program under
+# r10k, hps -- the last with the wrong path; statistics but no ground-truth
+# file), and the same program under
 # qemu-riscv64; prints
 # simulated MIPS and the time ratio of the plain functional core against
 # qemu side by side; then the functional core and ev5 again with DISE/HPS
@@ -45,15 +46,15 @@ else
 fi
 [ ${#progs[@]} -gt 0 ] || { echo "no workloads built (make workloads)"; exit 1; }
 
-fmt='%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8s\n'
+fmt='%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8s\n'
 printf "$fmt" workload Minsts plain_s plainM truth_s truthM in5_s in5M ev5_s ev5M r10k_s r10kM \
-    qemu_s sim/qemu
-# columns: seconds of each run (plain, truth, inorder5, ev5, r10k, qemu), summed in tot
-tot_i=0; tot=(0 0 0 0 0 0); dise_rows=()
-row() {   # row NAME INSTS S0 S1 S2 S3 S4 S5: one table line
-    awk -v n="$1" -v i="$2" -v a="$3" -v b="$4" -v c="$5" -v d="$6" -v o="$7" -v q="$8" 'BEGIN{
-        printf "%-14s %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %8.2f\n",
-               n, i/1e6, a, i/a/1e6, b, i/b/1e6, c, i/c/1e6, d, i/d/1e6, o, i/o/1e6, q, a/q }'
+    hps_s hpsM qemu_s sim/qemu
+# columns: seconds of each run (plain, truth, inorder5, ev5, r10k, hps, qemu), summed in tot
+tot_i=0; tot=(0 0 0 0 0 0 0); dise_rows=()
+row() {   # row NAME INSTS S0 S1 S2 S3 S4 S5 S6: one table line
+    awk -v n="$1" -v i="$2" -v a="$3" -v b="$4" -v c="$5" -v d="$6" -v o="$7" -v h="$8" -v q="$9" 'BEGIN{
+        printf "%-14s %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %8.2f\n",
+               n, i/1e6, a, i/a/1e6, b, i/b/1e6, c, i/c/1e6, d, i/d/1e6, o, i/o/1e6, h, i/h/1e6, q, a/q }'
 }
 for p in "${progs[@]}"; do
     n=$(basename "$p")
@@ -63,10 +64,11 @@ for p in "${progs[@]}"; do
     "$sim" --config inorder5 --no-ground-truth --stats-json "$tmp/i.json" "$p" "$size" >/dev/null 2>&1; t3=$(now)
     "$sim" --config ev5 --no-ground-truth --stats-json "$tmp/e.json" "$p" "$size" >/dev/null 2>&1; t4=$(now)
     "$sim" --config r10k --no-ground-truth --stats-json "$tmp/o.json" "$p" "$size" >/dev/null 2>&1; t5=$(now)
-    qemu-riscv64 "$p" "$size" >/dev/null 2>&1; t6=$(now)
+    "$sim" --config hps --no-ground-truth --stats-json "$tmp/h.json" "$p" "$size" >/dev/null 2>&1; t6=$(now)
+    qemu-riscv64 "$p" "$size" >/dev/null 2>&1; t7=$(now)
     insts=$(json_value "$tmp/s.json" simInsts)
     secs=()
-    for k in 0 1 2 3 4 5; do
+    for k in 0 1 2 3 4 5 6; do
         a=t$k; b=t$((k + 1))
         secs+=("$(awk -v a="${!a}" -v b="${!b}" 'BEGIN{print b-a}')")
         tot[k]=$(awk -v a="${tot[k]}" -v s="${secs[k]}" 'BEGIN{print a+s}')
@@ -81,8 +83,8 @@ for p in "${progs[@]}"; do
 done
 row TOTAL "$tot_i" "${tot[@]}"
 echo "(wall-clock seconds of whole processes incl. loading; M = simulated MIPS; plain/truth:"
-echo " functional core without/with ground-truth recording; in5/ev5/r10k: timing models with"
-echo " statistics, without the ground-truth recorder; sim/qemu = plain_s / qemu_s)"
+echo " functional core without/with ground-truth recording; in5/ev5/r10k/hps: timing models with"
+echo " statistics, without the ground-truth recorder, hps with its wrong path; sim/qemu = plain_s / qemu_s)"
 
 echo
 echo "DISE/HPS: hot_method.acf at rate 1/100 (burst 1), same workloads"

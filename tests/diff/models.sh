@@ -2,8 +2,9 @@
 # tests/diff/models.sh BUILD_DIR - the differential tests of the guest
 # programs that exercise signals and code the program writes (tests/guest/
 # sig_*.c, exec_stack.c) on every timing model: the same programs as
-# tests/diff/run.sh, run by hps-sim --config MODEL (inorder5, ev5, r10k)
-# for RISC-V (static, against qemu-riscv64) and Alpha (static, against the
+# tests/diff/run.sh, run by hps-sim --config MODEL (inorder5, ev5, r10k, and
+# hps: the wrong path walks through the code the programs write and the
+# signal handlers) for RISC-V (static, against qemu-riscv64) and Alpha (static, against the
 # dynamic build under qemu-alpha); the functional core is covered by
 # tests/diff/run.sh itself.  Signals are delivered at instruction
 # boundaries of the one run loop, so a model must not change what the
@@ -22,7 +23,7 @@ for f in tests/guest/sig_*.c tests/guest/exec_stack.c; do
     grep -q '__asm__' "$f" || alpha_names+=("$(basename "$f" .c)")
 done
 pass=0; fail=0
-for model in inorder5 ev5 r10k; do
+for model in inorder5 ev5 r10k hps; do
     for variant in rv64 alpha-static; do
         echo "== $model $variant"
         if [ $variant = rv64 ]; then names=("${rv_names[@]}"); else names=("${alpha_names[@]}"); fi

@@ -41,6 +41,11 @@
 #              output; conservative and store_sets write their statistics
 #              (loads held back > 0), the oracle none; a bad policy or a
 #              store-set table that is no power of two is refused
+#   wrongpath  r10k with ooo.wrong_path on and off prints the functional
+#              run's output; on writes cpu.ooo.wrongPath.* (instructions
+#              fetched > 0), off none; with an ACF matching loads and stores
+#              (hot_data_stream_all) the output and exact profile are the
+#              functional run's; a bad value is refused
 # No --max-insts outside the cut checks (the workload at size test takes
 # well under a second per run).  Prints "ok ..." / "FAIL ..." per check
 # and "matrix: N passed, M failed".
@@ -481,7 +486,35 @@ for isa in rv64 alpha-static; do
                 "$( [ -n "$v" ] && [ -n "$ri" ] && [ "$ri" -ge "$v" ] || echo "statistics missing or inconsistent")"
         fi
     done
-    for bad_set in ooo.memdep=speculative ooo.ssit_entries=1000; do
+    # ---- ooo.wrong_path on r10k (hps has it on in every cell above) -------------------------
+    for wp in on off; do
+        c=$d/wrongpath.$wp; L="$isa r10k ooo.wrong_path=$wp"
+        run "$c" --config r10k --set ooo.wrong_path=$wp --stats "$c.stats.txt" "$prog" test
+        same_output "$L" "$c"
+        f=$(st cpu.ooo.wrongPath.fetched "$c.stats.txt"); si=$(st simInsts "$c.stats.txt")
+        if [ $wp = off ]; then
+            verdict "$L: no cpu.ooo.wrongPath statistics" \
+                "$(! grep -q '^cpu\.ooo\.wrongPath\.' "$c.stats.txt" || grep -m1 '^cpu\.ooo\.wrongPath\.' "$c.stats.txt")"
+        else
+            verdict "$L: wrong-path instructions fetched ${f:-missing} > 0, simInsts ${si:-missing} as functional" \
+                "$( [ -n "$f" ] && [ "$f" -gt 0 ] || echo -n "fetched ${f:-missing}; "
+                    [ "$si" = "$(st simInsts "$fst")" ] || echo "simInsts differs from the functional run's")"
+        fi
+    done
+    # DISE on the wrong path: an ACF whose productions match loads and stores (its
+    # instructions run through DISE's wrapper, which the wrong path must never
+    # call) gives, with the wrong path on, the output and exact profile of the
+    # functional run with the same ACF
+    c=$d/wrongpath.acf; L="$isa r10k ooo.wrong_path=on --acf hot_data_stream_all"
+    run "$c.fn" --acf productions/hot_data_stream_all.acf --no-baseline --report /dev/null \
+        --profile-out "$c.fn.tsv" "$prog" test
+    run "$c" --config r10k --set ooo.wrong_path=on --acf productions/hot_data_stream_all.acf \
+        --no-baseline --report /dev/null --profile-out "$c.tsv" "$prog" test
+    same_output "$L" "$c"
+    verdict "$L: the exact profile is the functional run's ($(tsv_rows "$c.fn.tsv" 2>/dev/null | wc -l) members)" \
+        "$( [ -s "$c.fn.tsv" ] && [ "$(exact_profile "$c.tsv")" = "$(exact_profile "$c.fn.tsv")" ] ||
+            echo "profiles differ or are missing")"
+    for bad_set in ooo.memdep=speculative ooo.ssit_entries=1000 ooo.wrong_path=maybe; do
         run "$d/memdep.bad" --config r10k --set $bad_set "$prog" test
         refused "$isa r10k --set $bad_set" "$d/memdep.bad"
     done

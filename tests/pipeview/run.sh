@@ -158,5 +158,27 @@ printf 'step 40\npipe 6\nq\n' | "$sim" --interactive --config r10k "$sort" >"$tm
 check "shell: pipe 6 has the r10k legend" grep -q "^legend (ooo" "$tmp/shell"
 check "shell: and cycle numbers over 6 rows" ruler_ok "$tmp/shell" 6
 
+# ---- wrong path (hps: ooo.wrong_path on) ---------------------------------------------------
+# Squashed wrong-path instructions are flushed in the Kanata log (R type 1)
+# and marked in the text diagram; the retired ones are still exactly the
+# window's instructions.
+for p in $progs; do
+    isa=${p%%:*} prog=${p#*:}
+    w=$tmp/wp.$isa
+    sim_run "$w" --config hps "${stop[@]}" --pipeview "$w.kanata" --pipe-diagram \
+        --view-from $from --view-count $count "$prog"
+    why=$(/usr/bin/python3 $here/kanata_check.py "$w.kanata" $count $from 2>&1)
+    nflush=$(awk -F'\t' '$1 == "R" && $4 == 1' "$w.kanata" | wc -l)
+    check "wrong path: $isa hps: Kanata log valid with $count retired ($why)" test "${why%%:*}" = ok
+    check "wrong path: $isa hps: $nflush wrong-path instructions flushed (R type 1) > 0" test "$nflush" -gt 0
+    nmark=$(grep -c 'squashed (wrong path)$' "$w.err")
+    check "wrong path: $isa hps: the diagram marks $nmark squashed rows, and its legend explains x" \
+        test "$nmark" -gt 0 -a "$(grep -c '^  x  squashed: ' "$w.err")" = 1
+    sim_run "$w.off" --config hps --set ooo.wrong_path=off "${stop[@]}" --pipeview "$w.off.kanata" \
+        --view-from $from --view-count $count "$prog"
+    check "wrong path: $isa hps ooo.wrong_path=off: nothing flushed" \
+        test "$(awk -F'\t' '$1 == "R" && $4 == 1' "$w.off.kanata" | wc -l)" = 0
+done
+
 echo "pipeview: $pass passed, $fail failed"
 [ $fail -eq 0 ]

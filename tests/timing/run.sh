@@ -535,6 +535,80 @@ section_memdep() {
     done
 }
 
+# ---- the wrong path (ooo.wrong_path) --------------------------------------------------------
+# wp_cache (see the program): an always mispredicted branch (bpred.kind=
+# not_taken) behind 8 dependent divides, the wrong path loading two lines.
+# wp_iter MODE: its cycles per iteration on the current machine (runs 1 and
+# 2 are kept for counted).
+wp_iter() {
+    local c1 c2
+    n1=1000 n2=2000
+    if ! c1=$(run 1 wp_cache $n1 "$1" "$2") || ! c2=$(run 2 wp_cache $n2 "$1" "$2"); then
+        echo "x"; return
+    fi
+    awk -v a="$c1" -v b="$c2" 'BEGIN { printf "%.3f", (b - a) / 1000 }'
+}
+
+# within NAME GOT WANT WHY: GOT is WANT +-1
+within() {
+    local ok
+    ok=$(awk -v g="$2" -v w="$3" 'BEGIN { d = g - w; print (g != "x" && d <= 1 && d >= -1) ? 1 : 0 }')
+    result "$ok" "$machine: $1: $2 cycles/iteration, expected $3 = $4"
+}
+
+# The prefetch: the correct path's load of the line the previous iteration's
+# wrong path loaded (through the speculative store overlay) hits, R = max(l1d.hit_latency, lat.load_use), instead of
+# coming from the L2, l1d.hit_latency + l2.hit_latency; the load is on the
+# critical path (its value feeds the divides), so an iteration is shorter by
+# the difference.  The pollution: the wrong path's two lines in the hot
+# line's set evict it from the two-way D-cache, so it comes from the L2
+# every iteration instead of hitting: longer by as much.
+wrong_path_cache() {
+    local cfg=$1 h1 h2 r save set off on
+    use "$cfg" bpred.kind=not_taken dtlb.miss_penalty=0 ooo.wrong_path=off
+    h1=$(p l1d.hit_latency); h2=$(p l2.hit_latency); r=$(max "$h1" "$(p lat.load_use)")
+    save=$((h1 + h2 - r)); set=$(( $(p l1d.size) / $(p l1d.assoc) ))
+    local why="l1d.hit_latency $h1 + l2.hit_latency $h2 - max(l1d.hit_latency, lat.load_use) $r"
+    off=$(wp_iter 0 "$set")
+    counted "wrong path off, prefetch mode" l1d.misses 1000 "1 a iteration (the correct path's load)"
+    use "$cfg" bpred.kind=not_taken dtlb.miss_penalty=0 ooo.wrong_path=on
+    on=$(wp_iter 0 "$set")
+    within "wrong-path prefetch (off $off, on $on): off - on" "$(awk -v a="$off" -v b="$on" 'BEGIN { printf "%.3f", a - b }')" \
+        "$save" "$why"
+    counted "wrong-path prefetch" cpu.ooo.wrongPath.dcacheMisses 1000 \
+        "1 a iteration (the next line from the L2, its address read back from the wrong path's store)"
+    counted "wrong-path prefetch" l1d.misses 1000 "1 a iteration (the wrong path's; the correct path's load hits)"
+    use "$cfg" bpred.kind=not_taken dtlb.miss_penalty=0 ooo.wrong_path=off
+    off=$(wp_iter 1 "$set")
+    counted "wrong path off, pollution mode" l1d.misses 0 "none (the hot line hits)"
+    use "$cfg" bpred.kind=not_taken dtlb.miss_penalty=0 ooo.wrong_path=on
+    on=$(wp_iter 1 "$set")
+    within "wrong-path pollution (off $off, on $on): on - off" "$(awk -v a="$off" -v b="$on" 'BEGIN { printf "%.3f", b - a }')" \
+        "$save" "$why"
+    counted "wrong-path pollution" l1d.misses 3000 \
+        "3 a iteration (the wrong path's two lines in the hot line's set, then the hot line)"
+}
+
+section_wrongpath() {
+    local pen dep
+    # Mispredict recovery with the wrong path on: the correct path is refetched
+    # at the same cycle, so the loop costs what it costs without it (section_ooo).
+    for pen in 1 4; do
+        for dep in 1 3; do
+            use r10k bpred.kind=not_taken ooo.mispredict_penalty=$pen ooo.frontend_depth=$dep \
+                ooo.wrong_path=on
+            measure mispredict $((dep + 3 + pen)) \
+                "ooo.frontend_depth $dep + 3 + ooo.mispredict_penalty $pen" mispredict 1000 2000
+        done
+    done
+    use hps bpred.kind=not_taken ooo.wrong_path=on
+    dep=$(p ooo.frontend_depth); pen=$(p ooo.mispredict_penalty)
+    measure mispredict $((dep + 3 + pen)) \
+        "ooo.frontend_depth $dep + 3 + ooo.mispredict_penalty $pen" mispredict 1000 2000
+    wrong_path_cache hps
+    wrong_path_cache r10k
+}
+
 if [ ! -x "${sim%% *}" ] && ! command -v "$sim" >/dev/null 2>&1; then
     echo "FAIL setup: simulator $sim not built"
     echo "timing: 0 passed, 1 failed"
@@ -544,5 +618,6 @@ section_inorder5
 section_ev5
 section_ooo
 section_memdep
+section_wrongpath
 echo "timing: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

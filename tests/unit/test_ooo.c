@@ -8,7 +8,8 @@
  * list bounding how far execution runs ahead of a miss, queue and branch
  * stack limits, the mispredict refetch distance, store-to-load forwarding,
  * the memory-dependence policies (a violation and its replay under store
- * sets, a conservative wait for an unrelated store),
+ * sets, a conservative wait for an unrelated store), the wrong path (its
+ * store overlay, its D-cache miss, nothing reaching memory or the counts),
  * serializing instructions, stall causes and culprits at graduation, and
  * that the head cycles add up to the cycle count.
  */
@@ -264,6 +265,46 @@ static void test_ooo_mispredict(void **state)
     }
 }
 
+/* The wrong path (ooo.wrong_path): a taken branch predicted not taken,
+ * resolving after four multiplies; its fall-through stores DATA + 64 at
+ * DATA + 8, loads it back (from the speculative store overlay) and loads
+ * through it (a D-cache miss), then runs on into the correct path's code
+ * and off the end of the program (zeros: an illegal instruction ends the
+ * walk).  The correct path then reads DATA + 8: 0, so its branch does not
+ * skip the add -- the store never reached memory -- and the wrong-path
+ * instructions' execution counts stay 0. */
+static void test_ooo_wrong_path(void **state)
+{
+    prog_t p;
+    prog_start(&p);
+    emit(&p, ADDI(A1, A0, 64));
+    for (int k = 0; k < 4; k++) emit(&p, MUL(A2, A2, A2));
+    emit(&p, BEQ(A2, A2, 16));              /* BODY + 5, to BODY + 9 */
+    emit(&p, SD(A1, A0, 8));                /* the wrong path */
+    emit(&p, LD(T1, A0, 8));
+    emit(&p, LD(T2, T1, 0));
+    emit(&p, LD(T0, A0, 8));                /* BODY + 9 */
+    emit(&p, BNE(T0, ZERO, 8));             /* skips the add if the store leaked */
+    emit(&p, ADD(T2, A1, A1));              /* BODY + 11 */
+    emit(&p, NOP);
+    const char *sets[] = { "bpred.kind=not_taken", "ooo.wrong_path=on", NULL };
+    result_t r;
+    run_code("r10k", sets, p.code, p.n, p.n - 3, &r);
+    assert_int_equal(r.count[BODY + 11], 1);
+    for (int k = 6; k <= 8; k++) assert_int_equal(r.count[BODY + k], 0);
+    assert_int_equal(result_stat(&r, "cpu.ooo.wrongPath.squashes"), 1);
+    assert_int_equal(result_stat(&r, "cpu.ooo.wrongPath.dcacheMisses"), 1);
+    assert_int_equal(result_stat(&r, "cpu.ooo.wrongPath.ended::fault"), 1);
+    assert_true(result_stat(&r, "cpu.ooo.wrongPath.issued") >= 3);
+    /* off: the same program, no wrong-path statistics, the same branch
+     * refetch (the wrong path does not delay the correct one here) */
+    const char *off[] = { "bpred.kind=not_taken", NULL };
+    result_t q;
+    run_code("r10k", off, p.code, p.n, p.n - 3, &q);
+    assert_int_equal(result_stat(&q, "cpu.ooo.wrongPath.squashes"), ~0ull);
+    assert_int_equal(q.head[BODY + 9], r.head[BODY + 9]);
+}
+
 /* More unresolved branches than the branch stack holds: the fifth waits
  * for the first to resolve, which waits for a multiply. */
 static void test_ooo_branch_stack(void **state)
@@ -340,6 +381,7 @@ int main(void)
         cmocka_unit_test(test_ooo_memdep_violation),
         cmocka_unit_test(test_ooo_memdep_independent),
         cmocka_unit_test(test_ooo_mispredict),
+        cmocka_unit_test(test_ooo_wrong_path),
         cmocka_unit_test(test_ooo_branch_stack),
         cmocka_unit_test(test_ooo_queue_full),
         cmocka_unit_test(test_ooo_serializing),
