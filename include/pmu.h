@@ -72,6 +72,11 @@ typedef struct pmu_handler {
     uint64_t pid;               /* passed in d8                            */
     void (*notify)(void *ctx, cpu_t *c, uint64_t value);
     void *notify_ctx;
+    /* Or a handler on the host (csprof, csprof.h), called at delivery in
+     * place of a guest one (runtime NULL): it returns the counter's next
+     * value (2^bits - period), and no guest code runs. */
+    uint64_t (*host)(void *ctx, cpu_t *c, uint64_t pc, int event, unsigned k);
+    void *host_ctx;
 } pmu_handler_t;
 
 pmu_t *pmu_new(const pmu_config_t *cfg, const pmu_handler_t *handler);

@@ -133,7 +133,7 @@ void pmu_attach(pmu_t *p, cpu_t *c, const uint64_t *head_sum)
 {
     p->cpu = c;
     p->head_sum = head_sum;
-    if (!c->runtime) runtime_attach(p->h.runtime, c);
+    if (!c->runtime && p->h.runtime) runtime_attach(p->h.runtime, c);
 }
 
 /* ---- overflows ------------------------------------------------------------------- */
@@ -218,6 +218,20 @@ static void handler_wrpmc(void *ctx, cpu_t *c, uint64_t k, uint64_t value)
     load_counter(p, (unsigned)k, value, now(p), cpu_retired(c));
 }
 
+/* The host's handler takes request r at once; no guest handler runs. */
+static bool host_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head, unsigned r)
+{
+    unsigned k = p->req[r].counter;
+    int event = p->ctr[k].event;
+    p->skid_sum += head - p->req[r].deliver_at + p->cfg.skid;
+    p->req[r] = p->req[--p->nreq];
+    p->interrupts[event]++;
+    uint64_t next = p->h.host(p->h.host_ctx, c, pc, event, k);
+    load_counter(p, k, next, head, cpu_retired(c));
+    update_due(p);
+    return false;
+}
+
 bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
 {
     if (p->in_handler) return false;
@@ -233,6 +247,7 @@ bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
     }
     unsigned k = p->req[first].counter;
     int event = p->ctr[k].event;
+    if (p->h.host) return host_interrupt(p, c, pc, head, first);
     uint64_t args[RUNTIME_MAX_ARGS] = { p->h.pid, pc, (uint64_t)event, k };
     if (!runtime_call(p->h.runtime, c, &p->client, p->h.entry, args, RUNTIME_MAX_ARGS, 0)) {
         p->dropped++;                        /* the frames are full */
