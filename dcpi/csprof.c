@@ -226,6 +226,43 @@ static uint64_t entry_of(const csprof_t *p, uint64_t pc)
     return s ? s->addr : pc;
 }
 
+/* The call site a return address comes back to: the call instruction
+ * before it (4 bytes, or a 2-byte RVC call). */
+static bool find_call_site(csprof_t *p, uint64_t ret, uint64_t *site)
+{
+    const isa_t *isa = p->cpu->isa;
+    uint8_t b[4];
+    insn_t in;
+    p->ops++;
+    if (ret < 4) return false;
+    if (mem_read(p->cpu->mem, ret - 4, b, 4) && isa->decode(ret - 4, b, 4, &in) &&
+        (in.flags & IF_CALL) && in.len == 4) {
+        *site = ret - 4;
+        return true;
+    }
+    if (isa->insn_align == 2 && mem_read(p->cpu->mem, ret - 2, b, 2) &&
+        isa->decode(ret - 2, b, 2, &in) && (in.flags & IF_CALL) && in.len == 2) {
+        *site = ret - 2;
+        return true;
+    }
+    return false;
+}
+
+static uint64_t call_site(csprof_t *p, uint64_t ret)
+{
+    uint64_t site;
+    return find_call_site(p, ret, &site) ? site : ret - 4;
+}
+
+/* Is addr where a call returns to (right after a call instruction)?  The
+ * check that keeps prologue analysis from taking a local for a return
+ * address, and the trampoline from being written over one. */
+static bool is_return_address(csprof_t *p, uint64_t addr)
+{
+    uint64_t site;
+    return find_call_site(p, addr, &site);
+}
+
 /* ---- prologue analysis, where there is no CFI ----------------------------------------------- */
 
 static bool fetch_insn(csprof_t *p, uint64_t pc, insn_t *in)
@@ -293,6 +330,8 @@ static bool ra_save(const csprof_t *p, const insn_t *in, int64_t *off)
 }
 
 typedef struct prologue {
+    bool dynamic;                    /* sp is also set otherwise (a frame
+                                        pointer, alloca): no analysis       */
     int64_t frame;                   /* bytes the prologue allocates, 0: none */
     uint64_t adjust_pc;              /* its first allocation                  */
     bool ra_saved;
@@ -314,6 +353,8 @@ static void read_prologue(csprof_t *p, uint64_t lo, uint64_t hi, prologue_t *pr)
         if (sp_adjust(p, &in, &k, &v) && v < 0) {
             if (!pr->frame) pr->adjust_pc = a;
             pr->frame -= v;
+        } else if (in.rd == p->sp_reg && !sp_adjust(p, &in, &k, &v)) {
+            pr->dynamic = true;
         } else if (!pr->ra_saved && ra_save(p, &in, &v)) {
             pr->ra_saved = true;
             pr->ra_cfa_off = v - pr->frame;
@@ -336,6 +377,7 @@ static int64_t frame_at(csprof_t *p, uint64_t pc, uint64_t lo, uint64_t hi)
         int64_t v;
         if (a < lo || a >= hi || !fetch_insn(p, a, &in)) return -1;
         if (sp_adjust(p, &in, &k, &v)) n += v;
+        else if (in.rd == p->sp_reg) return -1;          /* sp from elsewhere */
         track_const(p, &in, &k);
         if (in.flags & IF_RETURN) return n >= 0 ? n : -1;
         if ((in.flags & IF_JUMP) && !(in.flags & IF_CALL)) {
@@ -380,6 +422,7 @@ static bool unwind_by_prologue(csprof_t *p, uint64_t pc, bool exact, regs_t *r, 
     }
     prologue_t pr;
     read_prologue(p, s->addr, s->addr + s->size, &pr);
+    if (pr.dynamic) return false;
     int64_t n = frame_at(p, pc, s->addr, s->addr + s->size);
     if (n < 0) n = pr.frame && pc > pr.adjust_pc && !after_epilogue(p, pc, s->addr) ? pr.frame : 0;
     uint64_t sp = r->r[p->sp_reg];
@@ -393,10 +436,8 @@ static bool unwind_by_prologue(csprof_t *p, uint64_t pc, bool exact, regs_t *r, 
         f->ra = (ra_loc_t){ .in_mem = true, .addr = f->cfa + (uint64_t)pr.ra_cfa_off };
         if (!read_word(p, f->ra.addr, &f->ret)) return false;
     }
-    const symbol_t *back = symtab_lookup(p->symtab, f->ret - 1);
     bool to_trampoline = p->tramp_on && f->ret == p->trampoline;
-    if (!to_trampoline && (f->ret == 0 || !back || f->ret - 1 >= back->addr + back->size))
-        return false;
+    if (!to_trampoline && !is_return_address(p, f->ret)) return false;
     regs_t caller = { .known = (1u << p->sp_reg) | (1u << p->ra_reg) };
     caller.r[p->sp_reg] = f->cfa;
     caller.r[p->ra_reg] = f->ret;
@@ -499,24 +540,12 @@ static void push_cached(csprof_t *p, uint32_t node, uint64_t cfa, uint64_t entry
     p->stack[p->depth++] = (cached_t){ .node = node, .cfa = cfa, .entry = entry };
 }
 
-/* The call site a return address comes back to: the call instruction
- * before it (4 bytes, or a 2-byte RVC call). */
-static uint64_t call_site(csprof_t *p, uint64_t ret)
-{
-    const isa_t *isa = p->cpu->isa;
-    uint8_t b[4];
-    insn_t in;
-    p->ops++;
-    if (mem_read(p->cpu->mem, ret - 4, b, 4) && isa->decode(ret - 4, b, 4, &in) &&
-        (in.flags & IF_CALL) && in.len == 4)
-        return ret - 4;
-    if (isa->insn_align == 2 && mem_read(p->cpu->mem, ret - 2, b, 2) &&
-        isa->decode(ret - 2, b, 2, &in) && (in.flags & IF_CALL) && in.len == 2)
-        return ret - 2;
-    return ret - 4;
-}
-
 /* ---- a sample ---------------------------------------------------------------------------- */
+
+static bool same_loc(const ra_loc_t *a, const ra_loc_t *b)
+{
+    return a->in_mem == b->in_mem && (a->in_mem ? a->addr == b->addr : a->reg == b->reg);
+}
 
 /* Walk from the interrupted state until the frame that returns to the
  * trampoline (*hit = its index) or the outermost frame.  Returns the frames
@@ -537,6 +566,8 @@ static size_t walk(csprof_t *p, cpu_t *c, size_t *hit)
         p->frames_walked++;
         if (f->outermost) return n + 1;
         if (p->tramp_on && f->ret == p->trampoline) {
+            /* where it was put, or saved from the register it was put in */
+            if (p->tramp_loc.in_mem && !same_loc(&f->ra, &p->tramp_loc)) return 0;
             f->ret = p->tramp_saved;         /* the frame's real return address */
             *hit = n;
             return n + 1;
