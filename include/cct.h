@@ -37,6 +37,7 @@
 #include "symtab.h"
 
 #define CCT_ROOT 0u
+#define CCT_MAX_EVENTS 4
 #define CCT_NONE UINT32_MAX
 
 typedef struct cct_node {
@@ -48,6 +49,8 @@ typedef struct cct_node {
     uint64_t tail_calls;        /* of which by a tail call                  */
     uint64_t insts, cycles;     /* self cost                                */
     uint64_t samples;           /* csprof samples with this context         */
+    uint64_t events[CCT_MAX_EVENTS];  /* self counts of the observer's
+                                   events (cct_truth_t.events)              */
 } cct_node_t;
 
 typedef struct cct {
@@ -65,7 +68,8 @@ uint32_t cct_child(cct_t *t, uint32_t parent, uint64_t site, uint64_t entry);
 uint32_t cct_find(const cct_t *t, uint32_t parent, uint64_t site, uint64_t entry);
 /* Inclusive sums of a field over each node's subtree: out[n] (n = t->n).
  * Children always have larger ids than their parents. */
-typedef enum { CCT_INSTS, CCT_CYCLES, CCT_SAMPLES, CCT_CALLS } cct_metric_t;
+typedef enum { CCT_INSTS, CCT_CYCLES, CCT_SAMPLES, CCT_CALLS, CCT_EVENT0 } cct_metric_t;
+/* (CCT_EVENT0 + k: node.events[k]) */
 uint64_t cct_value(const cct_node_t *n, cct_metric_t m);
 void cct_inclusive(const cct_t *t, cct_metric_t m, uint64_t *out);
 /* The node with the same path of (site, entry) in other, CCT_NONE when
@@ -100,6 +104,10 @@ typedef struct cct_truth {
     uint32_t cur;               /* the running context                      */
     uint64_t cur_lo, cur_hi;    /* its procedure's extent (tail calls)      */
     uint64_t last_insts, last_cycles;
+    const uint64_t *events;     /* running event totals to charge per node
+                                   (the PMU's, pmu_event_counts), or NULL  */
+    unsigned nevents;           /* how many (<= CCT_MAX_EVENTS)             */
+    uint64_t last_events[CCT_MAX_EVENTS];
     unsigned sp_reg;            /* unified number of the stack pointer      */
     const symtab_t *symtab;
     uint64_t trampoline;        /* csprof's trampoline address (0: none): a

@@ -121,6 +121,9 @@ void pmu_finish(pmu_t *p, cpu_t *c);
  * instructions and cycles. */
 void pmu_stats(const pmu_t *p, stats_t *out);
 uint64_t pmu_interrupts(const pmu_t *p, pmu_event_t event);
+/* Running totals of the events the timing model reported (imiss, dmiss,
+ * branchmp; by pmu_event_t), whether a counter counts them or not. */
+const uint64_t *pmu_event_counts(const pmu_t *p);
 uint64_t pmu_handler_insts(const pmu_t *p);
 uint64_t pmu_handler_cycles(const pmu_t *p);
 

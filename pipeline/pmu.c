@@ -67,6 +67,7 @@ struct pmu {
     uint64_t interrupts[PMU_EVENT_COUNT];
     uint64_t held, dropped;
     uint64_t skid_sum;          /* sum of (delivered head - overflow) cycles */
+    uint64_t events[PMU_EVENT_COUNT];  /* every pmu_count, counted or not   */
 };
 
 /* The cycle an overflow at `cycle` is delivered from: the skid. */
@@ -150,6 +151,7 @@ static void request(pmu_t *p, unsigned k, uint64_t deliver_at)
 void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle)
 {
     bool any = false;
+    p->events[event]++;
     for (unsigned k = 0; k < p->cfg.counters; k++) {
         counter_t *x = &p->ctr[k];
         if (x->event != (int)event) continue;
@@ -268,6 +270,7 @@ void pmu_finish(pmu_t *p, cpu_t *c)
 /* ---- statistics ------------------------------------------------------------------ */
 
 uint64_t pmu_interrupts(const pmu_t *p, pmu_event_t event) { return p->interrupts[event]; }
+const uint64_t *pmu_event_counts(const pmu_t *p) { return p->events; }
 uint64_t pmu_handler_insts(const pmu_t *p) { return p->client.insts; }
 uint64_t pmu_handler_cycles(const pmu_t *p) { return p->client.head_cycles; }
 

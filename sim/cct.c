@@ -92,8 +92,10 @@ uint64_t cct_value(const cct_node_t *n, cct_metric_t m)
     case CCT_CYCLES: return n->cycles;
     case CCT_SAMPLES: return n->samples;
     case CCT_CALLS: return n->calls;
+    default: break;
     }
-    return 0;
+    unsigned k = (unsigned)m - CCT_EVENT0;
+    return k < CCT_MAX_EVENTS ? n->events[k] : 0;
 }
 
 void cct_inclusive(const cct_t *t, cct_metric_t m, uint64_t *out)

@@ -57,6 +57,10 @@ void cct_truth_settle(cct_truth_t *t, uint64_t instret, uint64_t cycles)
     n->cycles += cycles - t->last_cycles;
     t->last_insts = instret;
     t->last_cycles = cycles;
+    for (unsigned k = 0; k < t->nevents; k++) {
+        n->events[k] += t->events[k] - t->last_events[k];
+        t->last_events[k] = t->events[k];
+    }
 }
 
 static void enter(cct_truth_t *t, uint32_t node, uint64_t target)

@@ -58,12 +58,17 @@ void cct_run_setup(cct_run_t *r, const options_t *o, cpu_t *cpu, const symtab_t 
 void cct_run_parts(cct_run_t *r, engine_parts_t *parts)
 {
     if (r->on && parts->timing) r->head_sum = &timing_hot(parts->timing)->head_sum;
-    if (!r->csprof) return;
-    pmu_attach(csprof_pmu(r->csprof), parts->cpu, &timing_hot(parts->timing)->head_sum);
-    parts->pmu = csprof_pmu(r->csprof);
-    parts->trap_pc = csprof_trampoline_pc(r->csprof);
-    parts->trap = csprof_trampoline;
-    parts->trap_ctx = r->csprof;
+    if (r->csprof) {
+        pmu_attach(csprof_pmu(r->csprof), parts->cpu, &timing_hot(parts->timing)->head_sum);
+        parts->pmu = csprof_pmu(r->csprof);
+        parts->trap_pc = csprof_trampoline_pc(r->csprof);
+        parts->trap = csprof_trampoline;
+        parts->trap_ctx = r->csprof;
+    }
+    if (r->on && parts->pmu) {          /* the miss events the timing model reports */
+        r->exact.events = pmu_event_counts(parts->pmu) + PMU_IMISS;
+        r->exact.nevents = PMU_EVENT_COUNT - PMU_IMISS;
+    }
 }
 
 /* Write tree t to "FMT:FILE"; false + message on stderr. */
@@ -119,9 +124,14 @@ int cct_run_finish(cct_run_t *r, const options_t *o, const cpu_t *cpu, const sym
     }
     const char *image = o->guest_argv[0];
     if (o->cct_out) {
-        cct_metric_t ms[] = { CCT_INSTS, CCT_CYCLES };
-        const char *names[] = { "insts", "cycles" };
-        if (!export_tree(&r->exact.tree, o->cct_out, ms, names, r->timed ? 2 : 1, symtab, image,
+        cct_metric_t ms[2 + CCT_MAX_EVENTS] = { CCT_INSTS, CCT_CYCLES };
+        const char *names[2 + CCT_MAX_EVENTS] = { "insts", "cycles" };
+        size_t nm = r->timed ? 2 : 1;
+        for (unsigned k = 0; k < r->exact.nevents; k++) {
+            ms[nm] = (cct_metric_t)(CCT_EVENT0 + k);
+            names[nm++] = pmu_event_names[PMU_IMISS + k];
+        }
+        if (!export_tree(&r->exact.tree, o->cct_out, ms, names, nm, symtab, image,
                          "the exact calling context tree of hps-sim --cct"))
             status = EXIT_BAD_INPUT;
     }

@@ -14,7 +14,8 @@
 #              rises as the period shrinks
 #   workloads  programs print exactly what they print without csprof
 #   exports    callgrind (callgrind_annotate reads it; its total is the
-#              run's instructions), pprof (gzip), folded stacks (their
+#              run's instructions; with the PMU attached its imiss and
+#              branchmp columns add up to the timing model's counts), pprof (gzip), folded stacks (their
 #              values add up to the samples)
 #   determinism the same run gives the same report
 #   errors     bad --csprof, --cct-out, combinations, a dynamic program:
@@ -115,6 +116,13 @@ if command -v callgrind_annotate >/dev/null; then
     check "export: callgrind_annotate reads the CCT; its total is the run's instructions ($total = $insts)" \
         [ -n "$total" -a "$total" = "$insts" ]
     check "export: the callgrind file has call counts" grep -q '^calls=' "$tmp/cct.cg"
+    # the PMU's miss events per context add up to the timing model's counts
+    read -r imiss bmp < <(callgrind_annotate "$tmp/cct.cg" 2>/dev/null |
+        awk '/PROGRAM TOTALS/ { gsub(",", ""); print $5, $9 }')
+    l1i=$(awk '$1 == "l1i.misses" { print $2 }' "$tmp/st.txt")
+    mp=$(awk '$1 == "cpu.branchMispredicts" { print $2 }' "$tmp/st.txt")
+    check "export: per-context imiss and branchmp add up to l1i.misses and cpu.branchMispredicts ($imiss = $l1i, $bmp = $mp)" \
+        [ -n "$imiss" -a "$imiss" = "$l1i" -a "$bmp" = "$mp" ]
 else
     bad "export: callgrind_annotate not installed (valgrind)"
 fi
