@@ -63,6 +63,12 @@ struct csprof {
     Dwarf_CFI *cfi;
     unsigned sp_reg, ra_reg;         /* unified = DWARF numbers here */
     uint64_t program_entry;          /* e_entry: the outermost procedure */
+    symbol_t *procs;                 /* the ELF's code symbols, FUNC and global
+                                        NOTYPE (hand-written assembly such as
+                                        Alpha's division millicode has no
+                                        type), by address; size 0: up to
+                                        the next                          */
+    size_t nprocs;
     uint64_t trampoline;             /* the reserved guest address */
     uint64_t rng;
 
@@ -220,9 +226,23 @@ static bool caller_reg(csprof_t *p, Dwarf_Frame *fr, unsigned reg, const regs_t 
 /* Frame-table probes of a lookup, as a binary search over the FDEs would. */
 static void count_lookup(csprof_t *p) { p->ops += 12; }
 
+/* The code symbol holding pc, or NULL. */
+static const symbol_t *proc_at(const csprof_t *p, uint64_t pc)
+{
+    size_t lo = 0, hi = p->nprocs;
+    while (lo < hi) {                        /* the first symbol above pc */
+        size_t mid = (lo + hi) / 2;
+        if (p->procs[mid].addr <= pc) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0) return NULL;
+    const symbol_t *s = &p->procs[lo - 1];
+    return pc < s->addr + s->size ? s : NULL;
+}
+
 static uint64_t entry_of(const csprof_t *p, uint64_t pc)
 {
-    const symbol_t *s = p->symtab ? symtab_lookup(p->symtab, pc) : NULL;
+    const symbol_t *s = proc_at(p, pc);
     return s ? s->addr : pc;
 }
 
@@ -366,8 +386,10 @@ static void read_prologue(csprof_t *p, uint64_t lo, uint64_t hi, prologue_t *pr)
 
 /* The frame's size at pc: the stack pointer increments on the straight
  * path from pc to the procedure's return (or tail jump), following direct
- * jumps inside [lo, hi).  -1 when that path cannot be followed. */
-static int64_t frame_at(csprof_t *p, uint64_t pc, uint64_t lo, uint64_t hi)
+ * jumps inside [lo, hi).  -1 when that path cannot be followed.  *ret_reg:
+ * the register the return jumps through (Alpha's division millicode
+ * returns through t9), left alone when no return was found. */
+static int64_t frame_at(csprof_t *p, uint64_t pc, uint64_t lo, uint64_t hi, unsigned *ret_reg)
 {
     int64_t n = 0;
     insn_t in;
@@ -379,7 +401,10 @@ static int64_t frame_at(csprof_t *p, uint64_t pc, uint64_t lo, uint64_t hi)
         if (sp_adjust(p, &in, &k, &v)) n += v;
         else if (in.rd == p->sp_reg) return -1;          /* sp from elsewhere */
         track_const(p, &in, &k);
-        if (in.flags & IF_RETURN) return n >= 0 ? n : -1;
+        if (in.flags & IF_RETURN) {
+            if (in.rs1 < NREGS) *ret_reg = in.rs1;
+            return n >= 0 ? n : -1;
+        }
         if ((in.flags & IF_JUMP) && !(in.flags & IF_CALL)) {
             if (!(in.flags & IF_DIRECT))     /* after the epilogue a tail jump, else a switch */
                 return n > 0 ? n : -1;
@@ -413,7 +438,7 @@ static bool after_epilogue(csprof_t *p, uint64_t pc, uint64_t lo)
 static bool unwind_by_prologue(csprof_t *p, uint64_t pc, bool exact, regs_t *r, walk_frame_t *f)
 {
     uint64_t look = exact ? pc : pc - 1;
-    const symbol_t *s = p->symtab ? symtab_lookup(p->symtab, look) : NULL;
+    const symbol_t *s = proc_at(p, look);
     if (!s || !s->size || look >= s->addr + s->size || !(r->known >> p->sp_reg & 1)) return false;
     if (s->addr == p->program_entry) {       /* the program's entry: no caller */
         f->cfa = r->r[p->sp_reg];
@@ -423,26 +448,76 @@ static bool unwind_by_prologue(csprof_t *p, uint64_t pc, bool exact, regs_t *r, 
     prologue_t pr;
     read_prologue(p, s->addr, s->addr + s->size, &pr);
     if (pr.dynamic) return false;
-    int64_t n = frame_at(p, pc, s->addr, s->addr + s->size);
+    unsigned rreg = p->ra_reg;
+    int64_t n = frame_at(p, pc, s->addr, s->addr + s->size, &rreg);
     if (n < 0) n = pr.frame && pc > pr.adjust_pc && !after_epilogue(p, pc, s->addr) ? pr.frame : 0;
     uint64_t sp = r->r[p->sp_reg];
     f->cfa = sp + (uint64_t)n;
-    if (!exact && !pr.ra_saved) return false;    /* a caller saved its return address */
-    if (n == 0 || !pr.ra_saved || (exact && pc <= pr.ra_store_pc)) {
-        if (!(r->known >> p->ra_reg & 1)) return false;
-        f->ra = (ra_loc_t){ .in_mem = false, .reg = p->ra_reg };
-        f->ret = r->r[p->ra_reg];
+    if (rreg != p->ra_reg || n == 0 || !pr.ra_saved || (exact && pc <= pr.ra_store_pc)) {
+        if (!(r->known >> rreg & 1)) return false;   /* (a caller's: saved, not known) */
+        f->ra = (ra_loc_t){ .in_mem = false, .reg = rreg };
+        f->ret = r->r[rreg];
     } else {
         f->ra = (ra_loc_t){ .in_mem = true, .addr = f->cfa + (uint64_t)pr.ra_cfa_off };
         if (!read_word(p, f->ra.addr, &f->ret)) return false;
     }
     bool to_trampoline = p->tramp_on && f->ret == p->trampoline;
     if (!to_trampoline && !is_return_address(p, f->ret)) return false;
-    regs_t caller = { .known = (1u << p->sp_reg) | (1u << p->ra_reg) };
+    /* The caller's registers: its sp; its return-address register too when
+     * this frame returned through another one (millicode leaves it alone). */
+    regs_t caller = { .known = 1u << p->sp_reg };
     caller.r[p->sp_reg] = f->cfa;
-    caller.r[p->ra_reg] = f->ret;
+    if (rreg != p->ra_reg && (r->known >> p->ra_reg & 1)) {
+        caller.r[p->ra_reg] = r->r[p->ra_reg];
+        caller.known |= 1u << p->ra_reg;
+    }
     *r = caller;
     p->prologue_frames++;
+    return true;
+}
+
+/* Is the frame's rule for reg "undefined" (the outermost frame's
+ * return address)? */
+static bool rule_undefined(Dwarf_Frame *fr, int reg)
+{
+    Dwarf_Op mem[3], *ops;
+    size_t n;
+    return dwarf_frame_register(fr, reg, mem, &ops, &n) == 0 && n == 0 && ops == mem;
+}
+
+/* Unwind with the frame's CFI; false when it cannot be evaluated here. */
+static bool cfi_frame(csprof_t *p, Dwarf_Frame *fr, regs_t *r, walk_frame_t *f)
+{
+    Dwarf_Op *ops;
+    size_t n;
+    uint64_t cfa, ret;
+    bool is_value;
+    int ra_col = dwarf_frame_info(fr, NULL, NULL, NULL);
+    if (dwarf_frame_cfa(fr, &ops, &n) != 0 || !n || !eval_ops(p, ops, n, r, 0, &cfa, &is_value))
+        return false;
+    f->cfa = cfa;
+    if (ra_col < 0 || ra_col >= NREGS) return false;
+    if (rule_undefined(fr, ra_col)) {        /* no return address: the root */
+        f->outermost = true;
+        return true;
+    }
+    if (!caller_reg(p, fr, (unsigned)ra_col, r, cfa, &ret, &f->ra)) return false;
+    regs_t caller = { .known = 0 };
+    for (unsigned k = 1; k < NREGS; k++) {
+        uint64_t v;
+        if (k == p->sp_reg || k == (unsigned)ra_col) continue;
+        if (caller_reg(p, fr, k, r, cfa, &v, NULL)) {
+            caller.r[k] = v;
+            caller.known |= 1u << k;
+        }
+    }
+    caller.r[p->sp_reg] = cfa;
+    caller.known |= 1u << p->sp_reg;
+    caller.r[ra_col] = ret;
+    caller.known |= 1u << ra_col;
+    *r = caller;
+    f->ret = ret;
+    f->outermost = ret == 0;
     return true;
 }
 
@@ -459,40 +534,9 @@ static bool unwind_one(csprof_t *p, uint64_t pc, bool exact, regs_t *r, walk_fra
     f->outermost = false;
     if (dwarf_cfi_addrframe(p->cfi, exact ? pc : pc - 1, &fr) != 0)
         return unwind_by_prologue(p, pc, exact, r, f);
-    bool ok = false;
-    Dwarf_Op *ops;
-    size_t n;
-    uint64_t cfa, ret;
-    bool is_value;
-    int ra_col = dwarf_frame_info(fr, NULL, NULL, NULL);
-    if (dwarf_frame_cfa(fr, &ops, &n) == 0 && n && eval_ops(p, ops, n, r, 0, &cfa, &is_value)) {
-        f->cfa = cfa;
-        if (ra_col < 0 || ra_col >= NREGS ||
-            !caller_reg(p, fr, (unsigned)ra_col, r, cfa, &ret, &f->ra)) {
-            f->outermost = true;             /* undefined return address: the root */
-            ok = true;
-        } else {
-            regs_t caller = { .known = 0 };
-            for (unsigned k = 1; k < NREGS; k++) {
-                uint64_t v;
-                if (k == p->sp_reg || k == (unsigned)ra_col) continue;
-                if (caller_reg(p, fr, k, r, cfa, &v, NULL)) {
-                    caller.r[k] = v;
-                    caller.known |= 1u << k;
-                }
-            }
-            caller.r[p->sp_reg] = cfa;
-            caller.known |= 1u << p->sp_reg;
-            caller.r[ra_col] = ret;
-            caller.known |= 1u << ra_col;
-            *r = caller;
-            f->ret = ret;
-            f->outermost = ret == 0;
-            ok = true;
-        }
-    }
+    bool ok = cfi_frame(p, fr, r, f);
     free(fr);
-    return ok;
+    return ok || unwind_by_prologue(p, pc, exact, r, f);   /* CFI it cannot evaluate */
 }
 
 /* ---- the cached call stack and the trampoline ----------------------------------------- */
@@ -547,6 +591,17 @@ static bool same_loc(const ra_loc_t *a, const ra_loc_t *b)
     return a->in_mem == b->in_mem && (a->in_mem ? a->addr == b->addr : a->reg == b->reg);
 }
 
+/* Is caller f above callee g on the stack?  Its CFA is higher, or the same
+ * when f has no frame of its own: the outermost procedure, or the caller
+ * of millicode that returned through another register than ra (Alpha's
+ * division routines, called from procedures that need no frame). */
+static bool moved_up(const csprof_t *p, const walk_frame_t *g, const walk_frame_t *f)
+{
+    if (f->cfa > g->cfa) return true;
+    bool millicode = !g->ra.in_mem && g->ra.reg != p->ra_reg;
+    return f->cfa == g->cfa && (f->outermost || millicode);
+}
+
 /* Walk from the interrupted state until the frame that returns to the
  * trampoline (*hit = its index) or the outermost frame.  Returns the frames
  * walked, 0 on a failure. */
@@ -560,9 +615,7 @@ static size_t walk(csprof_t *p, cpu_t *c, size_t *hit)
     for (size_t n = 0; n < MAX_FRAMES; n++) {
         walk_frame_t *f = &p->walk[n];
         if (!unwind_one(p, pc, n == 0, &r, f)) return 0;
-        if (n > 0 && (f->cfa < p->walk[n - 1].cfa ||                /* no progress up */
-                      (f->cfa == p->walk[n - 1].cfa && !f->outermost)))
-            return 0;
+        if (n > 0 && !moved_up(p, &p->walk[n - 1], f)) return 0;
         p->frames_walked++;
         if (f->outermost) return n + 1;
         if (p->tramp_on && f->ret == p->trampoline) {
@@ -686,6 +739,52 @@ bool csprof_trampoline(void *ctx, cpu_t *c)
 
 /* ---- set-up -------------------------------------------------------------------------------- */
 
+static int by_addr(const void *a, const void *b)
+{
+    const symbol_t *x = a, *y = b;
+    if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
+    return x->size > y->size ? -1 : x->size < y->size;      /* the sized one first */
+}
+
+/* The code symbols of the ELF's .symtab (FUNC, and global NOTYPE ones in
+ * executable sections: not local labels such as Alpha memset's
+ * memset_loop, which lies before memset's entry), one per address, sizes
+ * 0 filled to the next. */
+static void load_procs(csprof_t *p)
+{
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(p->elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
+        p->procs = xcalloc(n + 1, sizeof *p->procs);
+        for (size_t k = 0; k < n; k++) {
+            GElf_Sym sym;
+            if (!gelf_getsym(d, (int)k, &sym) || !sym.st_value || sym.st_shndx == SHN_UNDEF ||
+                sym.st_shndx >= SHN_LORESERVE)
+                continue;
+            int type = GELF_ST_TYPE(sym.st_info);
+            GElf_Shdr in;
+            Elf_Scn *sec = elf_getscn(p->elf, sym.st_shndx);
+            if (!sec || !gelf_getshdr(sec, &in) || !(in.sh_flags & SHF_EXECINSTR)) continue;
+            int bind = GELF_ST_BIND(sym.st_info);
+            if (type != STT_FUNC && (type != STT_NOTYPE || bind == STB_LOCAL))
+                continue;                    /* local labels are not procedures */
+            p->procs[p->nprocs++] = (symbol_t){ .addr = sym.st_value, .size = sym.st_size };
+        }
+        break;
+    }
+    if (!p->nprocs) return;
+    qsort(p->procs, p->nprocs, sizeof *p->procs, by_addr);
+    size_t m = 0;
+    for (size_t k = 0; k < p->nprocs; k++)
+        if (m == 0 || p->procs[k].addr != p->procs[m - 1].addr) p->procs[m++] = p->procs[k];
+    p->nprocs = m;
+    for (size_t k = 0; k < m; k++)
+        if (!p->procs[k].size && k + 1 < m) p->procs[k].size = p->procs[k + 1].addr - p->procs[k].addr;
+}
+
 static bool open_cfi(csprof_t *p, const char *path, char *err, size_t errlen)
 {
     elf_version(EV_CURRENT);
@@ -701,6 +800,7 @@ static bool open_cfi(csprof_t *p, const char *path, char *err, size_t errlen)
         return set_error(err, errlen, "--csprof: %s is not a static executable (ET_EXEC); "
                          "the unwinder reads only the program's own .eh_frame", path);
     p->program_entry = eh.e_entry;
+    load_procs(p);
     return true;
 }
 
@@ -755,6 +855,7 @@ void csprof_free(csprof_t *p)
     if (p->tree.nodes) cct_free(&p->tree);
     free(p->stack);
     free(p->walk);
+    free(p->procs);
     free(p);
 }
 
