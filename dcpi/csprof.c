@@ -785,6 +785,18 @@ static void load_procs(csprof_t *p)
         if (!p->procs[k].size && k + 1 < m) p->procs[k].size = p->procs[k + 1].addr - p->procs[k].addr;
 }
 
+/* Is the program dynamically linked (a PT_INTERP header)? */
+static bool has_interp(Elf *elf)
+{
+    size_t n = 0;
+    if (elf_getphdrnum(elf, &n) != 0) return false;
+    for (size_t k = 0; k < n; k++) {
+        GElf_Phdr ph;
+        if (gelf_getphdr(elf, (int)k, &ph) && ph.p_type == PT_INTERP) return true;
+    }
+    return false;
+}
+
 static bool open_cfi(csprof_t *p, const char *path, char *err, size_t errlen)
 {
     elf_version(EV_CURRENT);
@@ -796,9 +808,9 @@ static bool open_cfi(csprof_t *p, const char *path, char *err, size_t errlen)
         return set_error(err, errlen, "--csprof: %s has no call frame information (.eh_frame) "
                          "to unwind with", path);
     GElf_Ehdr eh;
-    if (!gelf_getehdr(p->elf, &eh) || eh.e_type != ET_EXEC)
-        return set_error(err, errlen, "--csprof: %s is not a static executable (ET_EXEC); "
-                         "the unwinder reads only the program's own .eh_frame", path);
+    if (!gelf_getehdr(p->elf, &eh) || eh.e_type != ET_EXEC || has_interp(p->elf))
+        return set_error(err, errlen, "--csprof: %s is not a static executable (ET_EXEC without an "
+                         "interpreter); the unwinder reads only the program's own .eh_frame", path);
     p->program_entry = eh.e_entry;
     load_procs(p);
     return true;
@@ -935,7 +947,8 @@ void csprof_report(const csprof_t *p, const cct_truth_t *truth, uint64_t run_cyc
                    uint64_t run_insts, FILE *out)
 {
     const cct_t *st = &p->tree;
-    fprintf(out, "\ncsprof: call path sampling on %s, period %" PRIu64 "-%" PRIu64 "\n",
+    fprintf(out, "\n==== hps-sim csprof report ====\n");
+    fprintf(out, "csprof: call path sampling on %s, period %" PRIu64 "-%" PRIu64 "\n",
             pmu_event_names[p->opt.event], p->opt.period_lo, p->opt.period_hi);
     fprintf(out, "  samples %" PRIu64 ", sampled contexts %zu, frames walked %" PRIu64
             " (%.2f per sample), cached frames reused %" PRIu64 "\n", p->samples, st->n - 1,
