@@ -223,8 +223,13 @@ static bool caller_reg(csprof_t *p, Dwarf_Frame *fr, unsigned reg, const regs_t 
     return read_word(p, v, val);
 }
 
-/* Frame-table probes of a lookup, as a binary search over the FDEs would. */
-static void count_lookup(csprof_t *p) { p->ops += 12; }
+/* Frame-table probes of a lookup: a binary search over the procedures. */
+static void count_lookup(csprof_t *p)
+{
+    uint64_t probes = 1;
+    while ((1ull << probes) <= p->nprocs) probes++;
+    p->ops += probes;
+}
 
 /* The code symbol holding pc, or NULL. */
 static const symbol_t *proc_at(const csprof_t *p, uint64_t pc)

@@ -23,8 +23,9 @@
  * csprof_trampoline (engine_parts_t.trap).  No guest instruction runs for
  * either, so the cost is not in the run's cycles: it is counted as
  * operations (guest words read and written, DWARF operations evaluated,
- * frame-table probes, tree steps) and reported as modelled overhead, one
- * guest instruction per operation at the run's own measured CPI.
+ * frame-table probes: log2 of the procedures, tree steps) and reported as
+ * modelled overhead, one guest instruction per operation at the run's own
+ * measured CPI.
  */
 #ifndef HPS_CSPROF_H
 #define HPS_CSPROF_H
