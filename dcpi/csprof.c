@@ -46,6 +46,15 @@ typedef struct walk_frame {
     bool outermost;                  /* no caller                           */
 } walk_frame_t;
 
+/* A cached unwind record (rule_for) or return-address check. */
+typedef struct pc_rule {
+    uint64_t key;                    /* (pc << 2 | kind) + 1; 0: empty     */
+    bool ok, outermost, ra_in_reg;
+    uint8_t rreg;                    /* the return-address register        */
+    int64_t n;                       /* CFA = sp + n                       */
+    int64_t ra_off;                  /* else the return address at CFA + it */
+} pc_rule_t;
+
 /* One frame of the cached call stack, outermost first. */
 typedef struct cached {
     uint32_t node;
@@ -69,6 +78,8 @@ struct csprof {
                                         type), by address; size 0: up to
                                         the next                          */
     size_t nprocs;
+    pc_rule_t *rules;                /* unwind records by pc (no CFI)     */
+    size_t nrules, rules_cap;
     uint64_t trampoline;             /* the reserved guest address */
     uint64_t rng;
 
@@ -91,6 +102,7 @@ struct csprof {
 };
 
 static void check_sample(csprof_t *p, uint32_t node);
+static pc_rule_t *rule_slot(csprof_t *p, uint64_t key);
 
 /* ---- options ---------------------------------------------------------------------- */
 
@@ -284,8 +296,14 @@ static uint64_t call_site(csprof_t *p, uint64_t ret)
  * address, and the trampoline from being written over one. */
 static bool is_return_address(csprof_t *p, uint64_t addr)
 {
-    uint64_t site;
-    return find_call_site(p, addr, &site);
+    uint64_t key = (addr << 2 | 2) + 1, site;
+    pc_rule_t *u = rule_slot(p, key);
+    p->ops++;
+    if (u->key) return u->ok;
+    u->ok = find_call_site(p, addr, &site);
+    u->key = key;
+    p->nrules++;
+    return u->ok;
 }
 
 /* ---- prologue analysis, where there is no CFI ----------------------------------------------- */
@@ -438,32 +456,84 @@ static bool after_epilogue(csprof_t *p, uint64_t pc, uint64_t lo)
     return false;
 }
 
-/* Unwind frame f at pc without CFI, from the procedure's code: false when
- * no symbol holds pc or its frame cannot be made out. */
-static bool unwind_by_prologue(csprof_t *p, uint64_t pc, bool exact, regs_t *r, walk_frame_t *f)
+/* The unwind record of a pc, derived from the code once and kept (csprof's
+ * per-procedure descriptors, here per pc): where the CFA is, where the
+ * return address is. */
+static void derive_rule(csprof_t *p, uint64_t pc, bool exact, pc_rule_t *u)
 {
     uint64_t look = exact ? pc : pc - 1;
     const symbol_t *s = proc_at(p, look);
-    if (!s || !s->size || look >= s->addr + s->size || !(r->known >> p->sp_reg & 1)) return false;
+    u->ok = false;
+    if (!s || !s->size || look >= s->addr + s->size) return;
     if (s->addr == p->program_entry) {       /* the program's entry: no caller */
-        f->cfa = r->r[p->sp_reg];
-        f->outermost = true;
-        return true;
+        u->ok = u->outermost = true;
+        return;
     }
     prologue_t pr;
     read_prologue(p, s->addr, s->addr + s->size, &pr);
-    if (pr.dynamic) return false;
+    if (pr.dynamic) return;
     unsigned rreg = p->ra_reg;
     int64_t n = frame_at(p, pc, s->addr, s->addr + s->size, &rreg);
     if (n < 0) n = pr.frame && pc > pr.adjust_pc && !after_epilogue(p, pc, s->addr) ? pr.frame : 0;
+    u->ok = true;
+    u->n = n;
+    u->rreg = (uint8_t)rreg;
+    u->ra_in_reg = rreg != p->ra_reg || n == 0 || !pr.ra_saved || (exact && pc <= pr.ra_store_pc);
+    u->ra_off = pr.ra_cfa_off;
+}
+
+/* The cached record for (pc, kind), derived on the first use. */
+static pc_rule_t *rule_slot(csprof_t *p, uint64_t key)
+{
+    if (2 * (p->nrules + 1) > p->rules_cap) {
+        size_t cap = p->rules_cap ? 2 * p->rules_cap : 4096;
+        pc_rule_t *t = xcalloc(cap, sizeof *t);
+        for (size_t k = 0; k < p->rules_cap; k++) {
+            if (!p->rules[k].key) continue;
+            size_t i = (p->rules[k].key * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+            while (t[i].key) i = (i + 1) & (cap - 1);
+            t[i] = p->rules[k];
+        }
+        free(p->rules);
+        p->rules = t;
+        p->rules_cap = cap;
+    }
+    size_t i = (key * 0x9e3779b97f4a7c15ull >> 20) & (p->rules_cap - 1);
+    while (p->rules[i].key && p->rules[i].key != key) i = (i + 1) & (p->rules_cap - 1);
+    return &p->rules[i];
+}
+
+static const pc_rule_t *rule_for(csprof_t *p, uint64_t pc, bool exact)
+{
+    uint64_t key = (pc << 2 | exact) + 1;
+    pc_rule_t *u = rule_slot(p, key);
+    p->ops++;                                /* the record's lookup */
+    if (u->key) return u;
+    derive_rule(p, pc, exact, u);
+    u->key = key;
+    p->nrules++;
+    return u;
+}
+
+/* Unwind frame f at pc without CFI, by its unwind record: false when no
+ * symbol holds pc or its frame cannot be made out. */
+static bool unwind_by_prologue(csprof_t *p, uint64_t pc, bool exact, regs_t *r, walk_frame_t *f)
+{
+    const pc_rule_t *u = rule_for(p, pc, exact);
+    if (!u->ok || !(r->known >> p->sp_reg & 1)) return false;
     uint64_t sp = r->r[p->sp_reg];
-    f->cfa = sp + (uint64_t)n;
-    if (rreg != p->ra_reg || n == 0 || !pr.ra_saved || (exact && pc <= pr.ra_store_pc)) {
-        if (!(r->known >> rreg & 1)) return false;   /* (a caller's: saved, not known) */
-        f->ra = (ra_loc_t){ .in_mem = false, .reg = rreg };
-        f->ret = r->r[rreg];
+    if (u->outermost) {
+        f->cfa = sp;
+        f->outermost = true;
+        return true;
+    }
+    f->cfa = sp + (uint64_t)u->n;
+    if (u->ra_in_reg) {
+        if (!(r->known >> u->rreg & 1)) return false;   /* (a caller's: saved, not known) */
+        f->ra = (ra_loc_t){ .in_mem = false, .reg = u->rreg };
+        f->ret = r->r[u->rreg];
     } else {
-        f->ra = (ra_loc_t){ .in_mem = true, .addr = f->cfa + (uint64_t)pr.ra_cfa_off };
+        f->ra = (ra_loc_t){ .in_mem = true, .addr = f->cfa + (uint64_t)u->ra_off };
         if (!read_word(p, f->ra.addr, &f->ret)) return false;
     }
     bool to_trampoline = p->tramp_on && f->ret == p->trampoline;
@@ -472,7 +542,7 @@ static bool unwind_by_prologue(csprof_t *p, uint64_t pc, bool exact, regs_t *r, 
      * this frame returned through another one (millicode leaves it alone). */
     regs_t caller = { .known = 1u << p->sp_reg };
     caller.r[p->sp_reg] = f->cfa;
-    if (rreg != p->ra_reg && (r->known >> p->ra_reg & 1)) {
+    if (u->rreg != p->ra_reg && (r->known >> p->ra_reg & 1)) {
         caller.r[p->ra_reg] = r->r[p->ra_reg];
         caller.known |= 1u << p->ra_reg;
     }
@@ -873,6 +943,7 @@ void csprof_free(csprof_t *p)
     free(p->stack);
     free(p->walk);
     free(p->procs);
+    free(p->rules);
     free(p);
 }
 
@@ -964,9 +1035,9 @@ void csprof_report(const csprof_t *p, const cct_truth_t *truth, uint64_t run_cyc
             "\n", p->trampoline_returns, p->tail_calls, p->trampoline_lost,
             p->samples_on_trampoline);
     fprintf(out, "  unwinding failures %" PRIu64 " (%.2f%% of samples); frames unwound by "
-            "prologue analysis (no CFI) %" PRIu64 "\n", p->failures,
-            p->samples ? 100.0 * (double)p->failures / (double)p->samples : 0.0,
-            p->prologue_frames);
+            "prologue analysis (no CFI) %" PRIu64 ", with %zu unwind records derived once\n",
+            p->failures, p->samples ? 100.0 * (double)p->failures / (double)p->samples : 0.0,
+            p->prologue_frames, p->nrules);
     double cpi = run_insts ? (double)run_cycles / (double)run_insts : 0.0;
     double cyc = (double)p->ops * cpi;
     fprintf(out, "  overhead (modelled, host-side unwinding: 1 instruction per operation at the "
