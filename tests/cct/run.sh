@@ -15,7 +15,8 @@
 #   workloads  programs print exactly what they print without csprof
 #   exports    callgrind (callgrind_annotate reads it; its total is the
 #              run's instructions; with the PMU attached its imiss and
-#              branchmp columns add up to the timing model's counts), pprof (gzip), folded stacks (their
+#              branchmp columns add up to the timing model's counts), pprof
+#              (gzip; decoded by protoc, its samples add up to the same), folded stacks (their
 #              values add up to the samples)
 #   determinism the same run gives the same report
 #   errors     bad --csprof, --cct-out, combinations, a dynamic program:
@@ -129,9 +130,17 @@ fi
 samples=$(grep -E '^  samples [0-9]+' "$tmp/r.txt" | sed -E 's/^  samples ([0-9]+),.*/\1/')
 folded=$(awk '{ s += $NF } END { print s }' "$tmp/cs.folded")
 check "export: folded stacks add up to the samples ($folded = $samples)" [ "$folded" = "$samples" ]
-"$sim" --cct --cct-out pprof:"$tmp/cct.pb.gz" "$prog" >/dev/null 2>&1
+"$sim" --cct --cct-out pprof:"$tmp/cct.pb.gz" --stats "$tmp/st2.txt" "$prog" >/dev/null 2>&1
 check "export: pprof is written gzip-compressed" \
     [ "$(head -c2 "$tmp/cct.pb.gz" | od -An -tx1 | tr -d ' ')" = "1f8b" ]
+if command -v protoc >/dev/null; then        # its samples' first values: the instructions
+    t=$(gzip -dc "$tmp/cct.pb.gz" | protoc --proto_path=tests/dcpitools \
+            --decode=perftools.profiles.Profile tests/dcpitools/profile.proto 2>/dev/null |
+        awk '/^sample \{/ { s = 1; next } s && /value:/ { t += $2; s = 0 } END { print t + 0 }')
+    insts=$(awk '$1 == "simInsts" { print $2 }' "$tmp/st2.txt")
+    check "export: pprof decodes (protoc); its samples add up to the run's instructions ($t = $insts)" \
+        [ "$t" = "$insts" ]
+fi
 
 # ---- determinism ----------------------------------------------------------------------------
 "$sim" --config ev5 --csprof cycles:500-511 --cct --report "$tmp/d1.txt" "$prog" >/dev/null 2>&1
