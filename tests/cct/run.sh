@@ -16,8 +16,8 @@
 #   exports    callgrind (callgrind_annotate reads it; its total is the
 #              run's instructions; with the PMU attached its imiss and
 #              branchmp columns add up to the timing model's counts), pprof
-#              (gzip; decoded by protoc, its samples add up to the same), folded stacks (their
-#              values add up to the samples)
+#              (gzip; decoded by protoc, its samples add up to the same),
+#              folded stacks (their values add up to the samples)
 #   determinism the same run gives the same report
 #   errors     bad --csprof, --cct-out, combinations, a dynamic program:
 #              status 2 and a message
