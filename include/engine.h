@@ -54,6 +54,12 @@ typedef struct engine_parts {
     struct pmu *pmu;             /* observer and source: the performance
                                     counters and their interrupt handler
                                     (attached; needs a timing model)         */
+    uint64_t trap_pc;            /* a host routine at a guest address: a fetch
+                                    fault at trap_pc runs trap(trap_ctx, c)
+                                    instead of stopping, which moves c->pc on
+                                    (csprof's trampoline; 0 = none)          */
+    bool (*trap)(void *ctx, cpu_t *c);
+    void *trap_ctx;
     unsigned untimed_roles;      /* bit r: the steps of DISE role r (inserted
                                     instructions and the handlers they call)
                                     run but are not timed, nor their decode

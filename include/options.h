@@ -61,6 +61,11 @@ typedef struct options {
     const char *dcpi_events;         /* --dcpi-events                     */
     bool dcpi_new_epoch;
     const char *values;              /* --values: kinds and parameters    */
+    bool cct;                        /* --cct: the exact calling contexts */
+    const char *cct_out;             /* --cct-out FMT:FILE                */
+    double cct_min;                  /* --cct-min, a fraction; -1: not given */
+    const char *csprof;              /* --csprof EVENT[:MIN-MAX]          */
+    const char *csprof_out;          /* --csprof-out FMT:FILE             */
     bool interactive;                /* --interactive: the teaching shell */
     uint64_t top_n;
     int guest_argc;

@@ -81,6 +81,11 @@ typedef struct pmu_handler {
     uint64_t pid;               /* passed in d8                            */
     void (*notify)(void *ctx, cpu_t *c, uint64_t value);
     void *notify_ctx;
+    /* Or a handler on the host (csprof, csprof.h), called at delivery in
+     * place of a guest one (runtime NULL): it returns the counter's next
+     * value (2^bits - period), and no guest code runs. */
+    uint64_t (*host)(void *ctx, cpu_t *c, uint64_t pc, int event, unsigned k);
+    void *host_ctx;
 } pmu_handler_t;
 
 pmu_t *pmu_new(const pmu_config_t *cfg, const pmu_handler_t *handler);
@@ -130,6 +135,9 @@ void pmu_finish(pmu_t *p, cpu_t *c);
  * instructions and cycles. */
 void pmu_stats(const pmu_t *p, stats_t *out);
 uint64_t pmu_interrupts(const pmu_t *p, pmu_event_t event);
+/* Running totals of the events the timing model reported (imiss, dmiss,
+ * branchmp; by pmu_event_t), whether a counter counts them or not. */
+const uint64_t *pmu_event_counts(const pmu_t *p);
 uint64_t pmu_handler_insts(const pmu_t *p);
 uint64_t pmu_handler_cycles(const pmu_t *p);
 /* The stall cycles of the first program instruction after each handler

@@ -31,9 +31,13 @@ void pair_table_free(pair_table_t *t);
 /* The used entries, copied and sorted by count (descending), then a, b. */
 pair_count_t *pair_table_sorted(const pair_table_t *t, size_t *n);
 
+struct cct_truth;
+
 typedef struct truth {
     pair_table_t call_pairs;  /* (call-site pc, target pc) -> calls        */
     pair_table_t methods;     /* (entry pc, 0) -> invocations              */
+    struct cct_truth *cct;    /* the exact calling context tree (cct.h), or
+                                 NULL: fed every program call, return, jump */
 } truth_t;
 
 static inline void truth_record_call(truth_t *t, uint64_t site, uint64_t target)

@@ -94,6 +94,7 @@ struct pmu {
     uint64_t interrupts[PMU_EVENT_COUNT];
     uint64_t held, dropped;
     uint64_t skid_sum;          /* sum of (delivered head - overflow) cycles */
+    uint64_t events[PMU_EVENT_COUNT];  /* every pmu_count, counted or not   */
 };
 
 /* The cycle an overflow at `cycle` is delivered from: the skid. */
@@ -174,7 +175,7 @@ void pmu_attach(pmu_t *p, cpu_t *c, const uint64_t *head_sum)
 {
     p->cpu = c;
     p->head_sum = head_sum;
-    if (!c->runtime) runtime_attach(p->h.runtime, c);
+    if (!c->runtime && p->h.runtime) runtime_attach(p->h.runtime, c);
 }
 
 /* ---- overflows ------------------------------------------------------------------- */
@@ -193,6 +194,7 @@ void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle)
     if (p->frozen) return;                   /* the handler's, or the shadow's */
     cycle = counted_at(p, cycle);
     bool any = false;
+    p->events[event]++;
     for (unsigned k = 0; k < p->cfg.counters; k++) {
         counter_t *x = &p->ctr[k];
         if (x->event != (int)event) continue;
@@ -294,6 +296,20 @@ static void thaw(pmu_t *p, const cpu_t *c, uint64_t head)
     p->frozen = p->after_return = false;
 }
 
+/* The host's handler takes request r at once; no guest handler runs. */
+static bool host_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head, unsigned r)
+{
+    unsigned k = p->req[r].counter;
+    int event = p->ctr[k].event;
+    p->skid_sum += head - p->req[r].deliver_at + p->cfg.skid;
+    p->req[r] = p->req[--p->nreq];
+    p->interrupts[event]++;
+    uint64_t next = p->h.host(p->h.host_ctx, c, pc, event, k);
+    load_counter(p, k, next, head, cpu_retired(c));
+    update_due(p);
+    return false;
+}
+
 bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
 {
     if (p->in_handler) return false;
@@ -311,6 +327,7 @@ bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
     }
     unsigned k = p->req[first].counter;
     int event = p->ctr[k].event;
+    if (p->h.host) return host_interrupt(p, c, pc, head, first);
     uint64_t args[RUNTIME_MAX_ARGS] = { p->h.pid, pc, (uint64_t)event, k };
     if (!runtime_call(p->h.runtime, c, &p->client, p->h.entry, args, RUNTIME_MAX_ARGS, 0)) {
         p->dropped++;                        /* the frames are full */
@@ -344,6 +361,7 @@ void pmu_finish(pmu_t *p, cpu_t *c)
 /* ---- statistics ------------------------------------------------------------------ */
 
 uint64_t pmu_interrupts(const pmu_t *p, pmu_event_t event) { return p->interrupts[event]; }
+const uint64_t *pmu_event_counts(const pmu_t *p) { return p->events; }
 uint64_t pmu_handler_insts(const pmu_t *p) { return p->client.insts; }
 uint64_t pmu_handler_cycles(const pmu_t *p) { return p->client.head_cycles; }
 uint64_t pmu_shadow_cycles(const pmu_t *p) { return p->shadow_cycles; }

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cct.h"
 #include "core_loop.h"
 #include "dise_engine.h"
 #include "pmu.h"
@@ -63,25 +64,33 @@ struct engine {
     bool pmu_waiting;          /* an interrupt fell due that a DISE handler
                                   or sequence held back                     */
     unsigned untimed_roles;    /* engine_parts_t.untimed_roles              */
+    uint64_t trap_pc;          /* engine_parts_t.trap_pc, trap, trap_ctx    */
+    bool (*trap)(void *ctx, cpu_t *c);
+    void *trap_ctx;
     bool step_untimed;         /* the edited stream's current step is one   */
 };
 
 /* ---- observers ------------------------------------------------------------------- */
 
-/* The program's calls and the data words it touches. */
-ALWAYS_INLINE void record_truth(truth_t *t, cpu_t *c, const insn_t *in, uint64_t pc)
+/* The program's calls and the data words it touches; its calling
+ * contexts when the run keeps them (cycles: the timing model's, or 0). */
+ALWAYS_INLINE void record_truth(truth_t *t, cpu_t *c, const insn_t *in, uint64_t pc,
+                                uint64_t cycles)
 {
     if (in->flags & (IF_LOAD | IF_STORE | IF_CALL)) {
         if (in->flags & IF_CALL) truth_record_call(t, pc, c->pc);
         else mem_mark_touched(c->mem, c->mem_addr, in->memsize);
     }
+    if (unlikely(t->cct != NULL) && (in->flags & (IF_CALL | IF_RETURN | IF_JUMP)))
+        cct_truth_step(t->cct, c, in, pc, cycles);
 }
 
 ALWAYS_INLINE void observe(engine_t *e, cpu_t *c, const insn_t *in, uint64_t pc, bool program,
                            const unsigned F)
 {
     if (F & F_TIMING) timing_step(e->timing, c, in);
-    if ((F & F_TRUTH) && program) record_truth(e->truth, c, in, pc);
+    if ((F & F_TRUTH) && program)
+        record_truth(e->truth, c, in, pc, (F & F_TIMING) ? timing_hot(e->timing)->head_sum : 0);
     if (F & F_TRACE) trace_insn(e->trace, c, in);
 }
 
@@ -340,6 +349,9 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
     e->dise = p->dise;
     e->untimed_roles = p->untimed_roles & ~(1u << DISE_ROLE_NONE);
     e->pmu = p->pmu;
+    e->trap_pc = p->trap ? p->trap_pc : 0;
+    e->trap = p->trap;
+    e->trap_ctx = p->trap_ctx;
     e->runtime = p->cpu->runtime;
     e->features = (p->timing ? F_TIMING : 0) | (p->truth ? F_TRUTH : 0) |
                   (p->trace ? F_TRACE : 0) | (p->dise ? F_DISE : 0) | (p->pmu ? F_PMU : 0);
@@ -382,6 +394,11 @@ stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
         e->redispatch = false;
         set_event_at(e, c, F);
         if (cpu_run_loop(c, loops[F], e) != STOP_NONE) {
+            if (e->trap && c->stop == STOP_MEM_FAULT && c->pc == e->trap_pc &&
+                e->trap(e->trap_ctx, c)) {
+                c->stop = STOP_NONE;           /* the host routine ran: go on */
+                continue;
+            }
             if (c->sys && !edited_busy(e, e->features) && sys_fault_signal(c->sys, c)) continue;
             break;
         }

@@ -28,6 +28,7 @@
 #include "config.h"
 #include "core.h"
 #include "datadir.h"
+#include "cct_run.h"
 #include "dcpi.h"
 #include "disasm.h"
 #include "engine.h"
@@ -880,6 +881,8 @@ int main(int argc, char **argv)
     memset(&truth, 0, sizeof truth);
     trace_t trace = { .out = trace_out, .limit = o.trace_limit, .disasm = dis, .symtab = symtab };
     bool want_stats = (o.stats_path || o.stats_json_path) && !o.no_truth;
+    cct_run_t cct;
+    cct_run_setup(&cct, &o, g.cpu, symtab, g.cpu->pc, &truth);
 
     timing_t *timing = NULL;
     FILE *pv_out = NULL, *o3_out = NULL, *gt_out = NULL;
@@ -910,10 +913,12 @@ int main(int argc, char **argv)
         pmu_attach(dcpi_pmu(dcpi), cpu, &timing_hot(timing)->head_sum);
     }
     if (values) values_attach(values, cpu);
-    engine_t *engine = new_engine(&(engine_parts_t){
-        .cpu = cpu, .timing = timing, .truth = want_stats ? &truth : NULL,
+    engine_parts_t parts = {
+        .cpu = cpu, .timing = timing, .truth = want_stats || cct.on ? &truth : NULL,
         .trace = trace_out ? &trace : NULL, .dise = pf.dise,
-        .hps_truth = pf.dise ? &pf.session.truth : NULL, .pmu = dcpi ? dcpi_pmu(dcpi) : NULL });
+        .hps_truth = pf.dise ? &pf.session.truth : NULL, .pmu = dcpi ? dcpi_pmu(dcpi) : NULL };
+    cct_run_parts(&cct, &parts);
+    engine_t *engine = new_engine(&parts);
 
     double t0 = now_seconds();
     int status = 0;
@@ -967,6 +972,7 @@ int main(int argc, char **argv)
                     cpu->cycle, base, (size_t)o.top_n);
     }
     if (values) values_report(values, report_out ? report_out : stderr, (size_t)o.top_n);
+    status = cct_run_finish(&cct, &o, cpu, symtab, report_out, status);
     if (report_out) close_output(report_out);
     run_info_t info = { .cpu = cpu, .image = &g.img, .symtab = symtab,
                         .truth = want_stats ? &truth : NULL, .dropped = &g.dropped,
@@ -980,6 +986,7 @@ int main(int argc, char **argv)
     values_free(values);
     dcpi_free(dcpi);
     runtime_free(runtime);
+    cct_run_free(&cct);
     truth_free(&truth);
     disasm_free(dis);
     images_free(&code.images);

@@ -216,6 +216,17 @@ static uint64_t parse_count(const char *opt, const char *text)
     return (uint64_t)v * scale;
 }
 
+/* A percentage 0..100 (decimal), as a fraction. */
+static double parse_percent(const char *opt, const char *text)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = text && (isdigit((unsigned char)*text) || *text == '.') ? strtod(text, &end) : -1;
+    if (v < 0 || v > 100 || errno || !end || *end)
+        bad_input("%s: expected a percentage from 0 to 100, got '%s'", opt, text ? text : "");
+    return v / 100.0;
+}
+
 /* A memory size: digits with an optional binary suffix k/K, M, G, T (KiB,
  * MiB, GiB, TiB; "KiB" and "KB" spellings too), at least 1 MiB. */
 static uint64_t parse_size(const char *opt, const char *text)
@@ -403,8 +414,18 @@ static void check_combinations(options_t *o)
          o->handlers_given) && !o->acf_path)
         bad_input("--param, --rate, --burst, --print-acf, --profile-out and --handlers need "
                   "--acf FILE");
-    if (o->report_path && !o->acf_path && !o->dcpi_db)
-        bad_input("--report needs --acf FILE or --dcpi DB");
+    if (o->report_path && !o->acf_path && !o->dcpi_db && !o->cct && !o->csprof)
+        bad_input("--report needs --acf FILE, --dcpi DB, --cct or --csprof");
+    if ((o->cct || o->csprof) && o->interactive)
+        bad_input("--cct and --csprof cannot run in the --interactive shell");
+    if ((o->cct_out || o->cct_min >= 0) && !o->cct && !o->csprof)
+        bad_input("--cct-out and --cct-min need --cct or --csprof");
+    if (o->csprof_out && !o->csprof) bad_input("--csprof-out needs --csprof");
+    if (o->csprof && o->cfg.model == CFG_MODEL_FUNCTIONAL)
+        bad_input("--csprof needs a timing model to count cycles (--config inorder5, ev5 or r10k)");
+    if (o->csprof && (o->dcpi_db || o->acf_path || o->interactive))
+        bad_input("--csprof cannot run with --dcpi, --acf or --interactive (one owner of the "
+                  "counters and the stream)");
     if ((o->dcpi_events || o->dcpi_new_epoch) && !o->dcpi_db)
         bad_input("--dcpi-events and --dcpi-new-epoch need --dcpi DB");
     if (o->values && !o->dcpi_db)
@@ -437,6 +458,7 @@ void parse_options(int argc, char **argv, options_t *o)
     o->seed = 1;
     o->view_count = 200;
     o->top_n = 10;
+    o->cct_min = -1;                 /* not given: 1% */
     o->handlers = RUNTIME_HANDLERS_ASM;
     config_defaults(&o->cfg);
     char err[512];
@@ -509,6 +531,11 @@ void parse_options(int argc, char **argv, options_t *o)
         case OPT_DCPI_EVENTS: o->dcpi_events = optarg; break;
         case OPT_DCPI_NEW_EPOCH: o->dcpi_new_epoch = true; break;
         case OPT_VALUES:      o->values = optarg; break;
+        case OPT_CCT:         o->cct = true; break;
+        case OPT_CCT_OUT:     o->cct_out = optarg; break;
+        case OPT_CCT_MIN:     o->cct_min = parse_percent("--cct-min", optarg); break;
+        case OPT_CSPROF:      o->csprof = optarg; break;
+        case OPT_CSPROF_OUT:  o->csprof_out = optarg; break;
         case OPT_INTERACTIVE: o->interactive = true; break;
         case OPT_HELP:        options_usage(stdout); exit(0);
         case OPT_VERSION:     printf("hps-sim %s\n", provenance_version()); exit(0);

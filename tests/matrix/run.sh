@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/matrix/run.sh BUILD_DIR - the feature-combination matrix: every
 # model {functional, inorder5, ev5, r10k, hps} x every feature {--trace, --stats,
-# --ground-truth, --pipeview, --acf, --dcpi, --acf + --dcpi, --dcpi --values, -d scripted},
+# --ground-truth, --pipeview, --acf, --dcpi, --acf + --dcpi, --dcpi --values, --cct,
+# --csprof, -d scripted},
 # on both ISAs (the rv64 and alpha-static builds of one small workload at
 # size test), each cell checked for REAL output, never empty or zero:
 #   output     the guest's stdout and status are the plain functional run's,
@@ -28,6 +29,10 @@
 #              value report scored against the truth, values.tsv rows, the
 #              program's statistics unchanged; functional refused; with --acf
 #              refused on every model
+#   cct        --cct prints the exact calling context tree and exports it
+#              (callgrind with calls=); --csprof samples it on the timing
+#              models (the report scores it), is refused on the functional
+#              core and with --acf
 #   profiled   under --acf and --dcpi the program's statistics stay the
 #              functional run's; sim.runtimeInsts counts what was added
 #   shell      -d with scripted commands ('c', 'stats', 'quit') runs to the
@@ -385,6 +390,23 @@ for isa in rv64 alpha-static; do
         fi
         run "$c.acfvalues" "${cfg[@]}" --acf productions/hot_method_all.acf --dcpi "$d/$model.av.db" --values result "$prog" test
         refused "$L acf+values" "$c.acfvalues"
+        # ---- cct and csprof (tests/cct) -------------------------------------------------------------
+        run "$c.cct" "${cfg[@]}" --cct --cct-out callgrind:"$c.cct.cg" "$prog" test
+        same_output "$L cct" "$c.cct"
+        verdict "$L cct: the exact calling context tree printed and exported with calls" \
+            "$(grep -qE '^exact calling context tree: [1-9][0-9]* contexts' "$c.cct.err" &&
+               grep -q '^calls=' "$c.cct.cg" || echo "no tree: $(first "$c.cct.err")")"
+        run "$c.csprof" "${cfg[@]}" --csprof cycles "$prog" test
+        if [ $timing = 0 ]; then
+            refused "$L csprof (needs a timing model)" "$c.csprof"
+        else
+            same_output "$L csprof" "$c.csprof"
+            verdict "$L csprof: samples taken and scored against the exact tree" \
+                "$(grep -qE '^  samples [1-9]' "$c.csprof.err" &&
+                   grep -q 'whole calling context is right' "$c.csprof.err" || echo "no report: $(first "$c.csprof.err")")"
+            run "$c.csacf" "${cfg[@]}" --csprof cycles --acf productions/hot_method_all.acf "$prog" test
+            refused "$L csprof+acf" "$c.csacf"
+        fi
 
         # ---- acf + dcpi ---------------------------------------------------------------------------
         db=$d/$model.both.db

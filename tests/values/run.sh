@@ -121,8 +121,8 @@ for isa in rv64 alpha; do
         s=$(top_uniform "$tsv" 9); t=$(top_uniform "$tsv" 12)
         if [ -n "$s" ]; then
             n_uni=$((n_uni + 1))
-            check "values: $isa $cfg uniform top share $s < 0.15, truth $t = 1/64" \
-                eval 'in_range "$s" 0 0.15 && in_range "$t" 0.0156 0.0157'
+            check "values: $isa $cfg uniform top share $s < 0.2, truth $t = 1/64 (counting samples lift the kept values)" \
+                eval 'in_range "$s" 0 0.2 && in_range "$t" 0.0156 0.0157'
         fi
         l1=$(lat_top "$tsv" invariant_load); l2=$(lat_top "$tsv" l2_walk); lm=$(lat_top "$tsv" mem_walk)
         got="${l1:-none}/${l2:-none}/${lm:-none}"

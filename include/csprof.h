@@ -1,0 +1,75 @@
+/*
+ * csprof.h - call path profiling by stack sampling on the performance
+ * counters (Froyd, Mellor-Crummey and Fowler, ICS 2005).
+ *
+ * On each counter overflow the guest stack is unwound with the program's
+ * own call frame information (.eh_frame, read with libdw's dwarf_cfi_*)
+ * and the sample is charged to its calling context in a CCT (cct.h).  As in
+ * csprof, exactly one trampoline lives in the guest stack: the return
+ * address of the youngest frame of the last sample is replaced (in its
+ * register or stack slot) by the trampoline address, so a sample walks
+ * only the frames that are new since the last one and stops at the frame
+ * that returns to the trampoline; the frames above come from the cached
+ * call stack.  A return through the trampoline counts the returning
+ * context's edge and moves the trampoline up one frame.  Tail calls (the
+ * trampoline frame reused by another procedure), longjmp (the trampoline
+ * frame gone below the stack pointer) and samples that land on the
+ * trampoline are handled as the paper says.
+ *
+ * Where the work runs: the host does the unwinding in the PMU's interrupt
+ * path (pmu_handler_t.host) in place of a guest handler, and the
+ * trampoline is a guest address the host reserves (no access): the return
+ * to it faults at fetch and the run loop hands the fault to
+ * csprof_trampoline (engine_parts_t.trap).  No guest instruction runs for
+ * either, so the cost is not in the run's cycles: it is counted as
+ * operations (guest words read and written, DWARF operations evaluated,
+ * frame-table probes: log2 of the procedures, tree steps) and reported as
+ * modelled overhead, one guest instruction per operation at the run's own
+ * measured CPI.
+ */
+#ifndef HPS_CSPROF_H
+#define HPS_CSPROF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cct.h"
+#include "core.h"
+#include "pmu.h"
+
+typedef struct csprof_options {
+    const char *program;        /* the guest executable: its .eh_frame     */
+    pmu_event_t event;          /* the counter's event                      */
+    uint64_t period_lo, period_hi;  /* each period uniform in [lo, hi]      */
+    uint64_t seed;
+    pmu_config_t hw;
+} csprof_options_t;
+
+typedef struct csprof csprof_t;
+
+/* Parse --csprof's "EVENT[:PERIOD[-MAX]]" (default period 4096-4351
+ * cycles, 1000-1063 for other events); false + message in err. */
+bool csprof_parse(const char *text, unsigned counter_bits, csprof_options_t *o,
+                  char *err, size_t errlen);
+
+/* NULL + message in err (the program has no usable .eh_frame, ...). */
+csprof_t *csprof_new(const csprof_options_t *o, cpu_t *c, const symtab_t *symtab,
+                     char *err, size_t errlen);
+void csprof_free(csprof_t *p);
+pmu_t *csprof_pmu(csprof_t *p);
+/* The trampoline's guest address and the run loop's trap for it. */
+uint64_t csprof_trampoline_pc(const csprof_t *p);
+bool csprof_trampoline(void *ctx, cpu_t *c);
+const cct_t *csprof_tree(const csprof_t *p);
+/* The exact observer of the same run: each sample's context is checked
+ * against its running context. */
+void csprof_set_truth(csprof_t *p, const cct_truth_t *truth);
+
+/* The report: the sampled CCT's accuracy against the exact one of the
+ * same run (truth may be NULL: no scores), its failures and overhead. */
+void csprof_report(const csprof_t *p, const cct_truth_t *truth, uint64_t run_cycles,
+                   uint64_t run_insts, FILE *out);
+
+#endif /* HPS_CSPROF_H */
