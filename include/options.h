@@ -60,6 +60,8 @@ typedef struct options {
     const char *dcpi_db;             /* --dcpi: the profile database      */
     const char *dcpi_events;         /* --dcpi-events                     */
     bool dcpi_new_epoch;
+    uint64_t dcpi_precise;           /* --dcpi-precise 0..3               */
+    const char *profileme;           /* --profileme P[:W]                 */
     bool interactive;                /* --interactive: the teaching shell */
     uint64_t top_n;
     int guest_argc;

@@ -110,6 +110,10 @@ void timing_role_cycles(const timing_t *t, uint64_t *out, size_t n);
 /* The performance counters the model reports events to (pmu.h), or NULL. */
 struct pmu;
 void timing_set_pmu(timing_t *t, struct pmu *p);
+/* The ProfileMe sampler the model records selected instructions for
+ * (profileme.h), or NULL. */
+struct profileme;
+void timing_set_profileme(timing_t *t, struct profileme *pm);
 void timing_stats(const timing_t *t, const cpu_t *c, stats_t *out);
 void timing_finish(timing_t *t);      /* flush views and the truth file */
 /* Record each instruction's head cycles even without a ground-truth file,

@@ -407,6 +407,11 @@ static void check_combinations(options_t *o)
         bad_input("--report needs --acf FILE or --dcpi DB");
     if ((o->dcpi_events || o->dcpi_new_epoch) && !o->dcpi_db)
         bad_input("--dcpi-events and --dcpi-new-epoch need --dcpi DB");
+    if ((o->dcpi_precise || o->profileme) && !o->dcpi_db)
+        bad_input("--dcpi-precise and --profileme need --dcpi DB (their samples go through "
+                  "the DCPI driver into the database)");
+    if (o->dcpi_precise > 3)
+        bad_input("--dcpi-precise: expected a level 0..3, got %" PRIu64, o->dcpi_precise);
     if (o->dcpi_db && o->cfg.model == CFG_MODEL_FUNCTIONAL)
         bad_input("--dcpi needs a timing model to count cycles (--config inorder5, ev5 or r10k)");
     if (o->interactive && (o->dcpi_db || o->trace_path || o->pipeview_path ||
@@ -503,6 +508,8 @@ void parse_options(int argc, char **argv, options_t *o)
             break;
         case OPT_DCPI_EVENTS: o->dcpi_events = optarg; break;
         case OPT_DCPI_NEW_EPOCH: o->dcpi_new_epoch = true; break;
+        case OPT_DCPI_PRECISE: o->dcpi_precise = parse_count("--dcpi-precise", optarg); break;
+        case OPT_PROFILEME:   o->profileme = optarg; break;
         case OPT_INTERACTIVE: o->interactive = true; break;
         case OPT_HELP:        options_usage(stdout); exit(0);
         case OPT_VERSION:     printf("hps-sim %s\n", provenance_version()); exit(0);
