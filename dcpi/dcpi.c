@@ -386,11 +386,50 @@ static void report_dmiss(dcpi_t *d, FILE *out, const symtab_t *symtab)
     profile_free(sampled);
 }
 
+typedef struct truth_file {
+    FILE *f;
+    const dcpi_t *d;
+    const symtab_t *symtab;
+} truth_file_t;
+
+static void truth_row(void *ctx, uint64_t pc, uint64_t count, uint64_t head)
+{
+    truth_file_t *t = ctx;
+    if (runtime_contains(pc)) return;
+    char name[128];
+    symtab_format(t->symtab, pc, name, sizeof name);
+    fprintf(t->f, "%#" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, pc, name, count, head);
+    static const pmu_event_t events[] = { PMU_IMISS, PMU_DMISS, PMU_BRANCHMP };
+    for (size_t k = 0; k < sizeof events / sizeof events[0]; k++)
+        fprintf(t->f, "\t%" PRIu64, profile_weight(pmu_exact(t->d->pmu, events[k]), pc, 0));
+    fputc('\n', t->f);
+}
+
+/* The truth the samples are scored against, by program pc, into the epoch
+ * as exact.tsv: executions, head cycles, I-cache and D-cache misses and
+ * mispredictions each pc caused (the timing model's, the PMU's counts). */
+static void write_truth(const dcpi_t *d, const symtab_t *symtab,
+                        void (*for_each_head)(const void *src, dcpi_heads_fn fn, void *ctx),
+                        const void *heads_src, FILE *out)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/exact.tsv", d->epoch);
+    truth_file_t t = { fopen(path, "w"), d, symtab };
+    if (!t.f) {
+        fprintf(out, "exact.tsv: %s: cannot write\n", path);
+        return;
+    }
+    fprintf(t.f, "pc\tsymbol\texecutions\thead_cycles\timiss\tdmiss\tbranchmp\n");
+    for_each_head(heads_src, truth_row, &t);
+    if (fclose(t.f) != 0) fprintf(out, "exact.tsv: %s: cannot write\n", path);
+}
+
 void dcpi_report(dcpi_t *d, FILE *out, const symtab_t *symtab,
                  void (*for_each_head)(const void *src, dcpi_heads_fn fn, void *ctx),
                  const void *heads_src, uint64_t cycles, uint64_t base_cycles, size_t top_n)
 {
     fprintf(out, "==== hps-sim DCPI report ====\n");
+    if (for_each_head) write_truth(d, symtab, for_each_head, heads_src, out);
     report_collection(d, out);
     const dcpi_event_t *cyc = monitored(d, PMU_CYCLES);
     if (cyc && for_each_head) {

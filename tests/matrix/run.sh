@@ -22,6 +22,9 @@
 #              outside every image or lost), as many as the report's
 #              counter interrupts, and the report; its exports
 #              (hps-dcpiprof --export) hold its samples; functional: refused
+#   profileme  --profileme with --dcpi-precise 2: the ProfileMe report, its
+#              records and as many samples in the database as it raised
+#              interrupts; functional: refused
 #   acf+dcpi   both reports, the exhaustive profile still exact, the
 #              database has samples
 #   profiled   under --acf and --dcpi the program's statistics stay the
@@ -357,6 +360,21 @@ for isa in rv64 alpha-static; do
             verdict "$L dcpi: the report on stderr, estimated cycles and accuracy" \
                 "$(grep -q '^==== hps-sim DCPI report' "$c.dcpi.err" && grep -q '^estimated program cycles:' "$c.dcpi.err" &&
                    grep -q '^accuracy' "$c.dcpi.err" || echo "no report: $(first "$c.dcpi.err")")"
+        fi
+
+        # ---- profileme + precise counters ----------------------------------------------------------
+        db=$d/$model.pm.db
+        run "$c.pm" "${cfg[@]}" --dcpi "$db" --profileme 1000:8 --dcpi-precise 2 \
+            --dcpi-events cycles,dmiss --no-baseline --stats "$c.pm.stats" "$prog" test
+        if [ $timing = 0 ]; then
+            refused "$L profileme" "$c.pm"
+        else
+            same_output "$L profileme" "$c.pm"
+            pms=$("$prof" "$db" 2>/dev/null | awk '$1 == "profileme" && NF == 3 { print $2; exit }')
+            pmi=$(st profileme.interrupts "$c.pm.stats")
+            verdict "$L profileme: the report, profileme.tsv and ${pms:-no} samples in the database (= profileme.interrupts ${pmi:-missing})" \
+                "$(grep -q '^==== ProfileMe' "$c.pm.err" && [ -s "$db/epoch-0001/profileme.tsv" ] &&
+                   [ -n "$pms" ] && [ "$pms" != 0 ] && [ "$pms" = "$pmi" ] || echo "missing or unequal: $(first "$c.pm.err")")"
         fi
 
         # ---- acf + dcpi ---------------------------------------------------------------------------
