@@ -14,8 +14,10 @@ profile database (its binary profiles, exact.tsv, profileme.tsv).
   check.py landing EPOCH EVENT MODE     where EVENT's samples land relative to
                                         the pc that caused most of them (exact
                                         dmiss): MODE exact (all on pcs that
-                                        caused the event) or later (most on the
-                                        pcs after it)
+                                        caused the event), later (90% on the
+                                        pcs after it) or next (95% on the one
+                                        instruction right after it, and none on
+                                        the others after it)
 Prints one line of measured values; exit status 1 when a check fails.
 """
 import glob
@@ -112,6 +114,13 @@ def landing(epoch, event, mode):
           (event, total, on_cause, after, top))
     if mode == "exact":
         return total > 0 and on_cause == total
+    if mode == "next":
+        following = min((pc for pc, r in exact.items() if pc > top and int(r["executions"])),
+                        default=None)
+        on_next = db.get(following, 0)
+        print("  %d on %#x, the instruction after it, and none elsewhere after it" %
+              (on_next, following or 0))
+        return total > 0 and on_next >= 0.95 * total and on_next == after
     return total > 0 and after >= 0.9 * total
 
 

@@ -12,6 +12,8 @@
 #   precise    dmiss samples at --dcpi-precise 2 all on the pcs that missed;
 #              at 0 (skid) 90% of them on the instructions after the load in
 #              order (on r10k the load itself heads graduation meanwhile)
+#   constant   at --dcpi-precise 1 with pmu.skid 1 the load's dmiss samples
+#              all land on the instruction right after it
 #   pairs      with a window every sample has its partner; the report shows
 #              concurrency and wasted issue slots
 #   determinism the same seed writes the same records, another differs
@@ -35,7 +37,7 @@ check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; 
 # pycheck WHAT ARGS...: check.py's measured line goes into the message
 pycheck() {
     local what=$1; shift
-    local out; out=$(/usr/bin/python3 "$check_py" "$@" 2>&1)
+    local out; out=$(/usr/bin/python3 "$check_py" "$@" 2>&1 | tr '\n' ' ')
     if [ $? -eq 0 ]; then ok "$what: $out"; else bad "$what: $out"; fi
 }
 
@@ -72,6 +74,14 @@ for isa in rv64 alpha; do
             else pycheck "$t: skid dmiss" landing "$d/epoch-0001" dmiss later; fi
         done
     done
+done
+
+# ---- constant skid: --dcpi-precise 1 lands pmu.skid program instructions after the cause
+for isa in rv64 alpha; do
+    d=$tmp/c1-$isa
+    $sim --config ev5 --set pmu.skid=1 --dcpi "$d" --no-baseline --dcpi-precise 1 \
+        --dcpi-events dmiss:200 "$tmp/$isa" $N >/dev/null 2>&1
+    pycheck "$isa ev5: precise 1, skid 1 instruction" landing "$d/epoch-0001" dmiss next
 done
 
 # ---- pairs, determinism, export -------------------------------------------------------
