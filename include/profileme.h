@@ -17,8 +17,10 @@
  * in one interrupt when both have left.  From the pairs the sampler
  * estimates, per pc, how many instructions were in flight with it
  * (concurrency) and how many issue slots of its time in flight went unused
- * (wasted issue slots), the way ProfileMe does: W x the fraction of pairs
- * in which the other one overlapped (issued), counted in both directions.
+ * (wasted issue slots), the way ProfileMe does: W x the fraction of its
+ * pairs in which the other one overlapped (issued), for the pairs where it
+ * came first (the instructions after it) plus those where it came second
+ * (the instructions before it).
  *
  * The in-order models and the out-of-order model retire every instruction
  * they time (they execute no wrong path), so no record is `aborted` yet.

@@ -23,9 +23,11 @@ typedef struct pm_pc {
     uint64_t lat[4];            /* fetch->decode->issue->complete->retire    */
     uint64_t load_lat, loads;
     uint64_t flag[PM_FLAG_BITS];   /* the anchors' flags                     */
-    uint64_t pairs;             /* pairs it was in (either end)              */
-    uint64_t overlapped;        /* ... whose other one was in flight with it */
-    uint64_t issued_in;         /* ... whose other one issued while it was   */
+    /* pairs it was in, [0] as the first (the other one after it), [1] as
+     * the second (the other one before it) */
+    uint64_t pairs[2];
+    uint64_t overlapped[2];     /* ... whose other one was in flight with it */
+    uint64_t issued_in[2];      /* ... whose other one issued while it was   */
     uint64_t inflight_sum;      /* its cycles in flight, over its pairs      */
 } pm_pc_t;
 
@@ -173,14 +175,15 @@ static void add_anchor(profileme_t *pm, const pm_record_t *r)
 
 /* One end of a pair: was the other one in flight during [fetch, retire),
  * and did it issue then? */
-static void add_pair_end(profileme_t *pm, const pm_record_t *me, const pm_record_t *other)
+static void add_pair_end(profileme_t *pm, const pm_record_t *me, const pm_record_t *other,
+                         int second)
 {
     pm_pc_t *e = pc_entry(pm, me->pc);
-    if (me != &pm->anchor) e->records++;
-    e->pairs++;
+    if (second) e->records++;
+    e->pairs[second]++;
     e->inflight_sum += me->retire - me->fetch;
-    if (other->fetch < me->retire && other->retire > me->fetch) e->overlapped++;
-    if (other->issue >= me->fetch && other->issue < me->retire) e->issued_in++;
+    if (other->fetch < me->retire && other->retire > me->fetch) e->overlapped[second]++;
+    if (other->issue >= me->fetch && other->issue < me->retire) e->issued_in[second]++;
 }
 
 static void deliver(profileme_t *pm, uint64_t pc, uint64_t cycle)
@@ -194,8 +197,8 @@ void profileme_record(profileme_t *pm, const pm_record_t *r)
     if (pm->waiting && !pm->hot.pair_countdown) {          /* the second of a pair */
         pm->waiting = false;
         pm->partners++;
-        add_pair_end(pm, &pm->anchor, r);
-        add_pair_end(pm, r, &pm->anchor);
+        add_pair_end(pm, &pm->anchor, r, 0);
+        add_pair_end(pm, r, &pm->anchor, 1);
         deliver(pm, pm->anchor.pc, r->retire > pm->anchor.retire ? r->retire : pm->anchor.retire);
         if (pm->hot.countdown) return;                      /* not an anchor as well */
     }
@@ -276,17 +279,27 @@ static pm_pc_t **sorted_pcs(const profileme_t *pm, size_t *n)
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
-/* Instructions in flight with it, and its issue slots left unused, from
- * its pairs: W x the fraction of partners that overlapped (issued). */
-static double concurrency(const profileme_t *pm, const pm_pc_t *e)
+/* The instructions within W after it (dir 0) or before it (dir 1) that
+ * count[] says of: W x the fraction of its pairs in that direction. */
+static double within_window(const profileme_t *pm, const pm_pc_t *e, const uint64_t count[2])
 {
-    return pm->cfg.window * ratio(e->overlapped, e->pairs);
+    return pm->cfg.window * (ratio(count[0], e->pairs[0]) + ratio(count[1], e->pairs[1]));
 }
 
+/* Instructions in flight with it, from its pairs in both directions (a
+ * direction without pairs adds nothing). */
+static double concurrency(const profileme_t *pm, const pm_pc_t *e)
+{
+    return within_window(pm, e, e->overlapped);
+}
+
+/* Issue slots of its time in flight that nothing used: width x mean cycles
+ * in flight, less itself and the instructions that issued meanwhile. */
 static double wasted_slots(const profileme_t *pm, const pm_pc_t *e)
 {
-    double slots = pm->cfg.issue_width * ratio(e->inflight_sum, e->pairs);
-    double used = 1.0 + pm->cfg.window * ratio(e->issued_in, e->pairs);
+    uint64_t pairs = e->pairs[0] + e->pairs[1];
+    double slots = pm->cfg.issue_width * ratio(e->inflight_sum, pairs);
+    double used = 1.0 + within_window(pm, e, e->issued_in);
     return slots > used ? slots - used : 0.0;
 }
 
@@ -370,7 +383,7 @@ void profileme_write_tsv(const profileme_t *pm, FILE *out, const symtab_t *symta
         for (size_t b = 0; b < sizeof bits / sizeof bits[0]; b++)
             fprintf(out, "\t%" PRIu64, e->flag[bits[b]]);
         fprintf(out, "\t%" PRIu64 "\t%" PRIu64 "\t%.3f\t%.3f\n", e->anchors - e->flag[9],
-                e->pairs, concurrency(pm, e), wasted_slots(pm, e));
+                e->pairs[0] + e->pairs[1], concurrency(pm, e), wasted_slots(pm, e));
     }
     free(v);
 }
