@@ -304,7 +304,6 @@ static bool write_profileme(const dcpi_t *d, const symtab_t *symtab, char *err, 
 
 bool dcpi_finish(dcpi_t *d, cpu_t *c, char *err, size_t errlen)
 {
-    (void)c;
     drain_all(d);
     if (d->opt.machine && !write_machine(d, err, errlen)) return false;
     if (d->pm && !write_profileme(d, d->opt.symtab, err, errlen)) return false;

@@ -314,7 +314,6 @@ bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
 
 void pmu_finish(pmu_t *p, cpu_t *c)
 {
-    (void)c;
     p->in_handler = false;                   /* the engine unwound the frames */
     p->in_sample = false;
 }

@@ -412,6 +412,9 @@ static void check_combinations(options_t *o)
                   "the DCPI driver into the database)");
     if (o->dcpi_precise > 3)
         bad_input("--dcpi-precise: expected a level 0..3, got %" PRIu64, o->dcpi_precise);
+    if (o->dcpi_precise && o->profileme && !o->dcpi_events)
+        bad_input("--dcpi-precise sets how counter samples are attributed, but with --profileme "
+                  "no counter runs unless --dcpi-events names some");
     if (o->dcpi_db && o->cfg.model == CFG_MODEL_FUNCTIONAL)
         bad_input("--dcpi needs a timing model to count cycles (--config inorder5, ev5 or r10k)");
     if (o->interactive && (o->dcpi_db || o->trace_path || o->pipeview_path ||

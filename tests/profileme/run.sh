@@ -113,6 +113,8 @@ expect_error "--profileme abc" "expected PERIOD or PERIOD:W" $sim --config ev5 -
 expect_error "--profileme 100:95 (window past the period)" "must be below the shortest period" \
     $sim --config ev5 --dcpi "$tmp/e" --profileme 100:95 "$g" 10
 expect_error "--dcpi-precise 4" "expected a level 0..3" $sim --config ev5 --dcpi "$tmp/e" --dcpi-precise 4 "$g" 10
+expect_error "--dcpi-precise with --profileme alone" "no counter runs" \
+    $sim --config ev5 --dcpi "$tmp/e" --profileme 100 --dcpi-precise 2 "$g" 10
 expect_error "--dcpi-events profileme" "profileme is no counter's event" \
     $sim --config ev5 --dcpi "$tmp/e" --dcpi-events profileme "$g" 10
 expect_error "--profileme on the functional model" "needs a timing model" \
