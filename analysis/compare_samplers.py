@@ -14,6 +14,8 @@ measure is "-" (HPS samples method entries, not instructions or misses).
   analysis/compare_samplers.py [--sim build/hps-sim] [--isa rv64|alpha-static]
       [--config ev5] [--size test] [--out results/compare] [--plot FILE.png]
       WORKLOAD...
+  analysis/compare_samplers.py --replot OUT/compare-ISA.tsv --plot FILE.png
+      (the plot again from a table written before, without running anything)
 
 Prints one table per workload and writes OUT/compare-ISA.tsv; with --plot,
 accuracy against overhead (per-procedure cycles; per-instruction D-cache
@@ -245,6 +247,20 @@ def plot(path, table):
     fig.savefig(path, dpi=120)
 
 
+def table_from_tsv(path):
+    """[(workload, rows)] from a compare-ISA.tsv, values back to numbers."""
+    table = []
+    for r in read_tsv(path):
+        row = {"sampler": r["sampler"]}
+        for key, title in COLUMNS:
+            if r[title] != "-":
+                row[key] = float(r[title].rstrip("%"))
+        if not table or table[-1][0] != r["workload"]:
+            table.append((r["workload"], []))
+        table[-1][1].append(row)
+    return table
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--sim", default="build/hps-sim")
@@ -253,8 +269,17 @@ def main():
     p.add_argument("--size", default="test", choices=["test", "train", "ref"])
     p.add_argument("--out", default="results/compare")
     p.add_argument("--plot", default=None)
-    p.add_argument("workloads", nargs="+")
+    p.add_argument("--replot", default=None, metavar="TSV")
+    p.add_argument("workloads", nargs="*")
     a = p.parse_args()
+    if a.replot:
+        if not a.plot:
+            sys.exit("compare_samplers: --replot needs --plot FILE.png")
+        plot(a.plot, table_from_tsv(a.replot))
+        print("plot: %s" % a.plot)
+        return
+    if not a.workloads:
+        sys.exit("compare_samplers: name at least one workload (e.g. lz_compress)")
     table = []
     tsv_rows = []
     for w in a.workloads:
