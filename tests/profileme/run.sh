@@ -18,6 +18,8 @@
 #              concurrency and wasted issue slots
 #   determinism the same seed writes the same records, another differs
 #   export     hps-dcpiprof reads event profileme (per procedure, folded)
+#   compare    analysis/compare_samplers.py draws its plot from a table and
+#              refuses a workload that is not built
 #   errors     bad --profileme / --dcpi-precise / combinations: status 2 and
 #              a message naming what was wrong
 # Prints "ok ..." / "FAIL ..." per check and "profileme: N passed, M failed".
@@ -99,6 +101,15 @@ check "export: per procedure, main has most profileme samples" \
     bash -c "'$prof' -p --event profileme '$db' | grep -A1 '^profileme' | tail -1 | grep -q ' main '"
 $prof --export folded -o "$tmp/folded" --per procedure --event profileme "$db" >/dev/null 2>&1
 check "export: folded stacks of event profileme" grep -qE '^main [0-9]+$' "$tmp/folded"
+
+# ---- the comparison's plot, from a table of its format -----------------------------------
+printf 'workload\tisa\tconfig\tsize\tsampler\tcycles/insn\tcycles/proc\tdmiss/insn\tdmiss/proc\toverhead\tsamples\n' >"$tmp/cmp.tsv"
+printf 'w\trv64\tev5\ttest\tdcpi-skid 62k\t60.0%%\t85.0%%\t0.0%%\t80.0%%\t+1.00%%\t800\n' >>"$tmp/cmp.tsv"
+printf 'w\trv64\tev5\ttest\thps hot_method\t-\t65.0%%\t-\t-\t+3.00%%\t9000\n' >>"$tmp/cmp.tsv"
+/usr/bin/python3 analysis/compare_samplers.py --replot "$tmp/cmp.tsv" --plot "$tmp/cmp.png" >/dev/null 2>&1
+check "compare_samplers.py --replot draws a PNG" bash -c "head -c 8 '$tmp/cmp.png' | grep -q PNG"
+/usr/bin/python3 analysis/compare_samplers.py --sim "$sim" no_such_workload >/dev/null 2>"$tmp/err"
+check "compare_samplers.py: an unknown workload is refused with its path" grep -q "no such workload build" "$tmp/err"
 
 # ---- errors -------------------------------------------------------------------------------
 expect_error() {   # WHAT PATTERN COMMAND...: status 2 and PATTERN in stderr
