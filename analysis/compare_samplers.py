@@ -43,6 +43,12 @@ SAMPLERS = [
 ]
 
 
+def bad_input(message):
+    """One line naming what was wrong, status 2."""
+    print("compare_samplers: " + message, file=sys.stderr)
+    sys.exit(2)
+
+
 def accuracy(sampled, exact, fraction=0.9):
     """Top-90% overlap of two {member: weight} profiles, in percent."""
     def kept(p):
@@ -274,18 +280,20 @@ def main():
     a = p.parse_args()
     if a.replot:
         if not a.plot:
-            sys.exit("compare_samplers: --replot needs --plot FILE.png")
+            bad_input("--replot needs --plot FILE.png")
+        if not os.path.exists(a.replot):
+            bad_input("--replot %s: no such file" % a.replot)
         plot(a.plot, table_from_tsv(a.replot))
         print("plot: %s" % a.plot)
         return
     if not a.workloads:
-        sys.exit("compare_samplers: name at least one workload (e.g. lz_compress)")
+        bad_input("name at least one workload (e.g. lz_compress)")
     table = []
     tsv_rows = []
     for w in a.workloads:
         prog = os.path.join(os.path.dirname(a.sim), "workloads", a.isa, w)
         if not os.path.exists(prog):
-            sys.exit("compare_samplers: %s: no such workload build (make workloads)" % prog)
+            bad_input("%s: no such workload build (make workloads)" % prog)
         base, rows = compare_one(a, w, prog)
         table.append((w, rows))
         print("%s (%s, %s, %s): %d cycles plain" % (w, a.isa, a.config, a.size, base))

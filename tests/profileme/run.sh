@@ -109,7 +109,8 @@ printf 'w\trv64\tev5\ttest\thps hot_method\t-\t65.0%%\t-\t-\t+3.00%%\t9000\n' >>
 /usr/bin/python3 analysis/compare_samplers.py --replot "$tmp/cmp.tsv" --plot "$tmp/cmp.png" >/dev/null 2>&1
 check "compare_samplers.py --replot draws a PNG" bash -c "head -c 8 '$tmp/cmp.png' | grep -q PNG"
 /usr/bin/python3 analysis/compare_samplers.py --sim "$sim" no_such_workload >/dev/null 2>"$tmp/err"
-check "compare_samplers.py: an unknown workload is refused with its path" grep -q "no such workload build" "$tmp/err"
+check "compare_samplers.py: an unknown workload is refused (status 2) with its path" \
+    bash -c "[ $? = 2 ] && grep -q 'no such workload build' '$tmp/err'"
 
 # ---- errors -------------------------------------------------------------------------------
 expect_error() {   # WHAT PATTERN COMMAND...: status 2 and PATTERN in stderr
