@@ -41,7 +41,7 @@ struct profileme {
     pm_pc_t *pcs;               /* open addressing on pc, power-of-2 size    */
     size_t cap, used;
     profile_t *samples;         /* anchors by pc                             */
-    uint64_t anchors, partners, delivered, unpaired;
+    uint64_t anchors, partners, delivered;
     /* scores of the last report, for the statistics (-1: none) */
     double acc_count_insn, acc_count_proc, acc_head_insn, acc_dmiss_insn, est_error;
 };
@@ -192,11 +192,14 @@ static void deliver(profileme_t *pm, uint64_t pc, uint64_t cycle)
     if (pm->pmu) pmu_sample(pm->pmu, pc, cycle);
 }
 
+/* A first is counted with its pair, when the pair is delivered (one still
+ * waiting for its second when the program ends is not counted). */
 void profileme_record(profileme_t *pm, const pm_record_t *r)
 {
     if (pm->waiting && !pm->hot.pair_countdown) {          /* the second of a pair */
         pm->waiting = false;
         pm->partners++;
+        add_anchor(pm, &pm->anchor);
         add_pair_end(pm, &pm->anchor, r, 0);
         add_pair_end(pm, r, &pm->anchor, 1);
         deliver(pm, pm->anchor.pc, r->retire > pm->anchor.retire ? r->retire : pm->anchor.retire);
@@ -204,8 +207,8 @@ void profileme_record(profileme_t *pm, const pm_record_t *r)
     }
     if (pm->hot.countdown) return;
     pm->hot.countdown = next_period(pm);
-    add_anchor(pm, r);
     if (!pm->cfg.window) {
+        add_anchor(pm, r);
         deliver(pm, r->pc, r->retire);
         return;
     }
