@@ -16,6 +16,7 @@
 #include "runtime.h"
 #include "mem.h"
 #include "profdb.h"
+#include "profileme.h"
 #include "symtab.h"
 #include "sys.h"
 #include "util.h"
@@ -26,6 +27,8 @@ struct dcpi {
     runtime_t *runtime;
     uint64_t driver;            /* guest address of dcpi_driver            */
     pmu_t *pmu;
+    profileme_t *pm;            /* the ProfileMe sampler, or NULL          */
+    dcpi_event_t pm_event;      /* its samples' event and period range     */
     profile_t **by_image;       /* [image * PMU_EVENT_COUNT + event]: offset -> samples */
     size_t nimages;
     profile_t *pc_samples[PMU_EVENT_COUNT];   /* pc -> samples (scoring)   */
@@ -34,6 +37,7 @@ struct dcpi {
     dcpi_state_t final_state;   /* the driver's counters at the end        */
     /* the report's scores, for the statistics (negative = not computed) */
     double acc_procedure, acc_instruction, estimate_error, overhead_ratio;
+    double acc_dmiss_procedure, acc_dmiss_instruction;
     char epoch[4096];
 };
 
@@ -58,6 +62,9 @@ static bool parse_event(const char *item, size_t len, unsigned counter_bits, dcp
     memcpy(name, item, nlen);
     name[nlen] = 0;
     int e = pmu_event_by_name(name);
+    if (e == PMU_PROFILEME)
+        return set_error(err, errlen, "--dcpi-events: profileme is no counter's event; "
+                         "sample instructions with --profileme PERIOD[:W]");
     if (e < 0)
         return set_error(err, errlen, "--dcpi-events: unknown event '%s'; expected cycles, insts, "
                     "imiss, dmiss or branchmp", name);
@@ -220,6 +227,7 @@ dcpi_t *dcpi_new(const dcpi_options_t *o, runtime_t *runtime, const images_t *im
     dcpi_t *d = xcalloc(1, sizeof *d);
     d->opt = *o;
     d->acc_procedure = d->acc_instruction = d->estimate_error = d->overhead_ratio = -1;
+    d->acc_dmiss_procedure = d->acc_dmiss_instruction = -1;
     d->images = images;
     for (int e = 0; e < PMU_EVENT_COUNT; e++) d->pc_samples[e] = profile_new();
     if (!profdb_epoch(o->db, o->new_epoch, d->epoch, sizeof d->epoch, err, errlen)) goto bad;
@@ -234,6 +242,11 @@ dcpi_t *dcpi_new(const dcpi_options_t *o, runtime_t *runtime, const images_t *im
                         .notify = on_notify, .notify_ctx = d };
     d->pmu = pmu_new(&o->hw, &h);
     if (!configure_driver(d, err, errlen)) goto bad;
+    if (o->profileme.period) {
+        d->pm = profileme_new(&o->profileme, d->pmu);
+        d->pm_event = (dcpi_event_t){ PMU_PROFILEME, o->profileme.period - o->profileme.jitter,
+                                      o->profileme.period + o->profileme.jitter };
+    }
     return d;
 bad:
     dcpi_free(d);
@@ -247,16 +260,19 @@ void dcpi_free(dcpi_t *d)
     free(d->by_image);
     for (int e = 0; e < PMU_EVENT_COUNT; e++) profile_free(d->pc_samples[e]);
     if (d->pmu) pmu_free(d->pmu);
+    profileme_free(d->pm);
     free(d);
 }
 
 pmu_t *dcpi_pmu(dcpi_t *d) { return d->pmu; }
+profileme_t *dcpi_profileme(dcpi_t *d) { return d->pm; }
 const char *dcpi_epoch(const dcpi_t *d) { return d->epoch; }
 
 /* ---- the end of the run ----------------------------------------------------------------- */
 
 static const dcpi_event_t *monitored(const dcpi_t *d, unsigned event)
 {
+    if (event == PMU_PROFILEME) return d->pm ? &d->pm_event : NULL;
     for (unsigned k = 0; k < d->opt.nevents; k++)
         if (d->opt.events[k].event == event) return &d->opt.events[k];
     return NULL;
@@ -274,10 +290,23 @@ static bool write_machine(const dcpi_t *d, char *err, size_t errlen)
     return true;
 }
 
+/* ProfileMe's records, aggregated by pc, as profileme.tsv in the epoch. */
+static bool write_profileme(const dcpi_t *d, const symtab_t *symtab, char *err, size_t errlen)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/profileme.tsv", d->epoch);
+    FILE *f = fopen(path, "w");
+    if (!f) return set_error(err, errlen, "%s: cannot write", path);
+    profileme_write_tsv(d->pm, f, symtab);
+    if (fclose(f) != 0) return set_error(err, errlen, "%s: cannot write", path);
+    return true;
+}
+
 bool dcpi_finish(dcpi_t *d, cpu_t *c, char *err, size_t errlen)
 {
     drain_all(d);
     if (d->opt.machine && !write_machine(d, err, errlen)) return false;
+    if (d->pm && !write_profileme(d, d->opt.symtab, err, errlen)) return false;
     for (size_t i = 0; i < d->nimages; i++) {
         for (unsigned e = 0; e < PMU_EVENT_COUNT; e++) {
             profile_t *p = d->by_image[i * PMU_EVENT_COUNT + e];
@@ -339,11 +368,67 @@ static void report_overhead(dcpi_t *d, FILE *out, uint64_t cycles, uint64_t base
             100.0 * ((double)cycles / (double)base - 1.0));
 }
 
+/* The dmiss samples against the exact D-cache misses of each pc. */
+static void report_dmiss(dcpi_t *d, FILE *out, const symtab_t *symtab)
+{
+    const profile_t *exact_pc = pmu_exact(d->pmu, PMU_DMISS);
+    profile_t *exact = profile_new(), *sampled = profile_new();
+    profile_by_function(exact_pc, symtab, exact);
+    profile_by_function(d->pc_samples[PMU_DMISS], symtab, sampled);
+    d->acc_dmiss_procedure = profile_accuracy(sampled, exact, 0.9, false);
+    d->acc_dmiss_instruction = profile_accuracy(d->pc_samples[PMU_DMISS], exact_pc, 0.9, false);
+    fprintf(out, "dmiss samples vs exact D-cache misses (top 90%% overlap): by procedure %.1f%%, "
+            "by instruction %.1f%% (%" PRIu64 " samples, %" PRIu64 " misses)\n",
+            d->acc_dmiss_procedure, d->acc_dmiss_instruction,
+            profile_total(d->pc_samples[PMU_DMISS]), profile_total(exact_pc));
+    profile_free(exact);
+    profile_free(sampled);
+}
+
+typedef struct truth_file {
+    FILE *f;
+    const dcpi_t *d;
+    const symtab_t *symtab;
+} truth_file_t;
+
+static void truth_row(void *ctx, uint64_t pc, uint64_t count, uint64_t head)
+{
+    truth_file_t *t = ctx;
+    if (runtime_contains(pc)) return;
+    char name[128];
+    symtab_format(t->symtab, pc, name, sizeof name);
+    fprintf(t->f, "%#" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, pc, name, count, head);
+    static const pmu_event_t events[] = { PMU_IMISS, PMU_DMISS, PMU_BRANCHMP };
+    for (size_t k = 0; k < sizeof events / sizeof events[0]; k++)
+        fprintf(t->f, "\t%" PRIu64, profile_weight(pmu_exact(t->d->pmu, events[k]), pc, 0));
+    fputc('\n', t->f);
+}
+
+/* The truth the samples are scored against, by program pc, into the epoch
+ * as exact.tsv: executions, head cycles, I-cache and D-cache misses and
+ * mispredictions each pc caused (the timing model's, the PMU's counts). */
+static void write_truth(const dcpi_t *d, const symtab_t *symtab,
+                        void (*for_each_head)(const void *src, dcpi_heads_fn fn, void *ctx),
+                        const void *heads_src, FILE *out)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/exact.tsv", d->epoch);
+    truth_file_t t = { fopen(path, "w"), d, symtab };
+    if (!t.f) {
+        fprintf(out, "exact.tsv: %s: cannot write\n", path);
+        return;
+    }
+    fprintf(t.f, "pc\tsymbol\texecutions\thead_cycles\timiss\tdmiss\tbranchmp\n");
+    for_each_head(heads_src, truth_row, &t);
+    if (fclose(t.f) != 0) fprintf(out, "exact.tsv: %s: cannot write\n", path);
+}
+
 void dcpi_report(dcpi_t *d, FILE *out, const symtab_t *symtab,
                  void (*for_each_head)(const void *src, dcpi_heads_fn fn, void *ctx),
                  const void *heads_src, uint64_t cycles, uint64_t base_cycles, size_t top_n)
 {
     fprintf(out, "==== hps-sim DCPI report ====\n");
+    if (for_each_head) write_truth(d, symtab, for_each_head, heads_src, out);
     report_collection(d, out);
     const dcpi_event_t *cyc = monitored(d, PMU_CYCLES);
     if (cyc && for_each_head) {
@@ -370,6 +455,9 @@ void dcpi_report(dcpi_t *d, FILE *out, const symtab_t *symtab,
         profile_free(exact);
         profile_free(sampled);
     }
+    if (monitored(d, PMU_DMISS)) report_dmiss(d, out, symtab);
+    if (d->pm)
+        profileme_report(d->pm, out, symtab, for_each_head, heads_src, top_n);
     report_overhead(d, out, cycles, base_cycles);
 }
 
@@ -396,6 +484,14 @@ void dcpi_stats(const dcpi_t *d, stats_t *s)
         stats_add_f64(s, "dcpi.estimateError", d->estimate_error, "Percent",
                       "Samples x mean period against the program's exact cycles");
     }
+    if (d->acc_dmiss_procedure >= 0) {
+        stats_add_f64(s, "dcpi.accuracy::dmissProcedure", d->acc_dmiss_procedure, "Percent",
+                      "Top-90% overlap of dmiss samples and exact D-cache misses by procedure");
+        stats_add_f64(s, "dcpi.accuracy::dmissInstruction", d->acc_dmiss_instruction, "Percent",
+                      "Top-90% overlap of dmiss samples and exact D-cache misses by "
+                      "instruction");
+    }
+    if (d->pm) profileme_stats(d->pm, s);
     if (d->overhead_ratio >= 0)
         stats_add_f64(s, "dcpi.overheadRatio", d->overhead_ratio, "Ratio",
                       "Cycles with DCPI / cycles of the same run without it");

@@ -26,6 +26,7 @@
 #include "images.h"
 #include "pmu.h"
 #include "profile.h"
+#include "profileme.h"
 #include "stats.h"
 
 struct symtab;
@@ -46,6 +47,11 @@ typedef struct dcpi_options {
     pmu_config_t hw;
     const struct config *machine;   /* written to the epoch as `config`, so the
                                        analysis knows the model (or NULL)  */
+    pm_config_t profileme;      /* ProfileMe sampling (period 0: none); its
+                                   samples go into the database as event
+                                   `profileme`, its records into the epoch's
+                                   profileme.tsv                          */
+    const struct symtab *symtab;    /* names in profileme.tsv (or NULL)     */
 } dcpi_options_t;
 
 /* Parse --dcpi-events: "cycles,imiss" or with periods
@@ -64,6 +70,8 @@ dcpi_t *dcpi_new(const dcpi_options_t *o, struct runtime *runtime, const images_
                  char *err, size_t errlen);
 void dcpi_free(dcpi_t *d);
 pmu_t *dcpi_pmu(dcpi_t *d);
+/* The ProfileMe sampler (for the timing model), or NULL. */
+profileme_t *dcpi_profileme(dcpi_t *d);
 
 /* The run ended: the daemon's full flush (the driver's table and both
  * overflow buffers), then the database update.  false + err when the

@@ -66,6 +66,8 @@ typedef struct options {
     double cct_min;                  /* --cct-min, a fraction; -1: not given */
     const char *csprof;              /* --csprof EVENT[:MIN-MAX]          */
     const char *csprof_out;          /* --csprof-out FMT:FILE             */
+    uint64_t dcpi_precise;           /* --dcpi-precise 0..3               */
+    const char *profileme;           /* --profileme P[:W]                 */
     bool interactive;                /* --interactive: the teaching shell */
     uint64_t top_n;
     int guest_argc;

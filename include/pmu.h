@@ -22,7 +22,18 @@
  * the handler returns.
  *
  * Events (pmu_event_t): cycles, retired instructions, I-cache misses,
- * D-cache misses, branch mispredictions.  The timing models report the
+ * D-cache misses, branch mispredictions; and `profileme`, no counter's
+ * event but the samples of the ProfileMe sampler (profileme.h), which
+ * arrive through the same interrupt and driver with the sampled pc.
+ *
+ * Precise levels (pmu.precise, perf's precise_ip): 0 = the skid above;
+ * 1 = a constant skid of pmu.skid program instructions after the one that
+ * caused the event; 2 = zero skid requested: the sample names the
+ * instruction that caused the event (the missing load, the mispredicted
+ * branch; for cycles and insts the instruction at the head when the
+ * counter overflowed), except that an overflow while the handler runs
+ * goes to the first program instruction after it; 3 = zero skid required:
+ * such an overflow is dropped instead (pmu.impreciseDropped).  The timing models report the
  * last three as they happen (pmu_count); cycles and instructions are
  * counted without per-cycle work: a counter's overflow cycle (or
  * instruction) is computed when it is written.
@@ -45,7 +56,7 @@
 
 #define PMU_EVENT_LIST(X) \
     X(PMU_CYCLES, "cycles") X(PMU_INSTS, "insts") X(PMU_IMISS, "imiss") \
-    X(PMU_DMISS, "dmiss") X(PMU_BRANCHMP, "branchmp")
+    X(PMU_DMISS, "dmiss") X(PMU_BRANCHMP, "branchmp") X(PMU_PROFILEME, "profileme")
 #define PMU_EVENT_ENUM(id, name) id,
 typedef enum { PMU_EVENT_LIST(PMU_EVENT_ENUM) PMU_EVENT_COUNT } pmu_event_t;
 #undef PMU_EVENT_ENUM
@@ -68,6 +79,7 @@ typedef struct pmu_config {
     bool count_handler;         /* count while the interrupt handler runs
                                    (else the counters stand still from its
                                    entry to its hps.ret: user mode only)   */
+    unsigned precise;           /* 0..3, see above                         */
 } pmu_config_t;
 
 typedef struct pmu pmu_t;
@@ -102,8 +114,18 @@ void pmu_attach(pmu_t *p, cpu_t *c, const uint64_t *head_sum);
 
 /* ---- the timing model's side ---------------------------------------------------- */
 
-/* One event (imiss, dmiss, branchmp) at `cycle`. */
-void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle);
+/* One event (imiss, dmiss, branchmp) at `cycle`, caused by the
+ * instruction at pc.  The PMU also keeps the exact count of each event by
+ * program pc (pmu_exact), the truth the samples are scored against. */
+void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc);
+struct profile;
+const struct profile *pmu_exact(const pmu_t *p, pmu_event_t event);
+
+/* A ProfileMe sample of the instruction at pc that left the pipeline at
+ * `cycle`: an interrupt with that pc and event profileme, delivered to the
+ * first instruction at the head at or after it.  The driver's re-arming
+ * write (hps.wrpmc) is ignored for it: the sampler re-arms itself. */
+void pmu_sample(pmu_t *p, uint64_t pc, uint64_t cycle);
 
 /* The cycle from which an instruction at the head is interrupted:
  * UINT64_MAX while nothing is due.  The run loop compares each program

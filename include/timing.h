@@ -113,6 +113,10 @@ void timing_set_pmu(timing_t *t, struct pmu *p);
 /* The cpu whose instructions are timed: the out-of-order model walks its
  * wrong paths on a shadow of it (ooo.wrong_path). */
 void timing_set_cpu(timing_t *t, cpu_t *c);
+/* The ProfileMe sampler the model records selected instructions for
+ * (profileme.h), or NULL. */
+struct profileme;
+void timing_set_profileme(timing_t *t, struct profileme *pm);
 void timing_stats(const timing_t *t, const cpu_t *c, stats_t *out);
 void timing_finish(timing_t *t);      /* flush views and the truth file */
 /* Record each instruction's head cycles even without a ground-truth file,

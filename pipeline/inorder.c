@@ -157,6 +157,10 @@ void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_p
         uint64_t st[5] = { f, d, x, m, w };
        tm_view_insn(t, in, five_stage_names, st, w + 1);
     }
+    if (unlikely(t->pm)) {
+        uint64_t st[5] = { f, d, x, mdone, w + 1 };
+        tm_profileme(t, in, addr, next_pc, st, fcause, mcause, mdone - x);
+    }
     t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
     t->cycles = w + 1;
 }
@@ -314,6 +318,11 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
         uint64_t st[5] = { t->block_fetch_start, fetched, e, e + 1, retire - 1 };
         if (st[1] < st[0]) st[1] = st[0];
        tm_view_insn(t, in, ev5_stage_names, st, retire);
+    }
+    if (unlikely(t->pm)) {
+        uint64_t st[5] = { t->block_fetch_start, max2(fetched, t->block_fetch_start), e,
+                           complete, retire };
+        tm_profileme(t, in, addr, next_pc, st, front.cause, mcause, complete - e);
     }
     t->iq_ring[t->seq % t->p.iq_entries] = e;
     t->prev_issue = e;

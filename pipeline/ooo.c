@@ -990,6 +990,10 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
         uint64_t st[5] = { f, d, i, x, g };
         tm_view_insn(t, in, ooo_stage_names, st, g + 1);
     }
+    if (unlikely(t->pm)) {
+        uint64_t st[5] = { f, d, i, x, g + 1 };
+        tm_profileme(t, in, addr, next_pc, st, front.cause, rcause, x - i);
+    }
     t->cycles = g + 1;
     if (unlikely(o->wp_start)) run_wrong_path(t, o);
 }

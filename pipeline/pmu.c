@@ -11,7 +11,10 @@
  * (runtime.h) until its hps.ret.  Requests that fall due while the handler
  * runs wait for the first program instruction after it; while a DISE
  * handler runs they wait too (pmu.during_handler = hold) or interrupt it
- * (nest).  The skid is applied in one place, skewed().
+ * (nest).  The skid is applied in one place, skewed(); the precise levels
+ * (request()) replace it with an instruction count or the cause's pc.
+ * ProfileMe's samples (pmu_sample) are requests of their own that carry
+ * the sampled pc and go through the same driver.
  *
  * Unless pmu.count_handler = yes, the counters stand still from the
  * delivery of an interrupt until the first program instruction after the
@@ -34,6 +37,7 @@
 #include <string.h>
 
 #include "mem.h"
+#include "profile.h"
 #include "runtime.h"
 #include "util.h"
 
@@ -59,8 +63,10 @@ typedef struct counter {
 } counter_t;
 
 typedef struct request {
-    uint64_t deliver_at;        /* cycle                                   */
-    unsigned counter;
+    uint64_t deliver_at;        /* cycle (UINT64_MAX: by instructions)     */
+    uint64_t at_insts;          /* precise 1: retired count it is due at    */
+    uint64_t pc;                /* the sampled pc, 0 = the head's at delivery */
+    int counter;                /* -1: a ProfileMe sample (pmu_sample)     */
 } request_t;
 
 struct pmu {
@@ -95,10 +101,18 @@ struct pmu {
     uint64_t held, dropped;
     uint64_t skid_sum;          /* sum of (delivered head - overflow) cycles */
     uint64_t events[PMU_EVENT_COUNT];  /* every pmu_count, counted or not   */
+    uint64_t imprecise_dropped; /* precise 3: samples that could not be exact */
+    uint64_t samples_taken;     /* ProfileMe samples delivered              */
+    bool in_sample;             /* the running handler is a ProfileMe one   */
+    profile_t *exact[PMU_EVENT_COUNT];   /* pc -> events, program code only */
 };
 
-/* The cycle an overflow at `cycle` is delivered from: the skid. */
-static uint64_t skewed(const pmu_t *p, uint64_t cycle) { return cycle + p->cfg.skid; }
+/* The cycle an overflow at `cycle` is delivered from: the skid (precise
+ * levels count their skid in instructions, or have none). */
+static uint64_t skewed(const pmu_t *p, uint64_t cycle)
+{
+    return p->cfg.precise ? cycle : cycle + p->cfg.skid;
+}
 
 /* The head cycle of the last instruction timed. */
 static uint64_t now(const pmu_t *p) { return p->head_sum && *p->head_sum ? *p->head_sum - 1 : 0; }
@@ -118,8 +132,10 @@ static uint64_t counted_insts(const pmu_t *p, const cpu_t *c)
 static void update_due(pmu_t *p)
 {
     uint64_t cyc = UINT64_MAX, insts = UINT64_MAX;
-    for (unsigned k = 0; k < p->nreq; k++)
+    for (unsigned k = 0; k < p->nreq; k++) {
         if (p->req[k].deliver_at < cyc) cyc = p->req[k].deliver_at;
+        if (p->req[k].at_insts < insts) insts = p->req[k].at_insts;
+    }
     for (unsigned k = 0; k < p->cfg.counters; k++) {
         const counter_t *x = &p->ctr[k];
         if (x->event == PMU_CYCLES && skewed(p, x->overflow_at) < cyc)
@@ -144,6 +160,7 @@ pmu_t *pmu_new(const pmu_config_t *cfg, const pmu_handler_t *handler)
     p->h = *handler;
     p->wrap = 1ull << p->cfg.counter_bits;
     for (unsigned k = 0; k < PMU_MAX_COUNTERS; k++) p->ctr[k].event = -1;
+    for (int e = 0; e < PMU_EVENT_COUNT; e++) p->exact[e] = profile_new();
     p->client = (runtime_client_t){ .name = "PMU", .returned = handler_return,
                                     .notify = handler_notify, .wrpmc = handler_wrpmc, .rdpmc = handler_rdpmc,
                                     .ctx = p };
@@ -151,7 +168,12 @@ pmu_t *pmu_new(const pmu_config_t *cfg, const pmu_handler_t *handler)
     return p;
 }
 
-void pmu_free(pmu_t *p) { free(p); }
+void pmu_free(pmu_t *p)
+{
+    if (!p) return;
+    for (int e = 0; e < PMU_EVENT_COUNT; e++) profile_free(p->exact[e]);
+    free(p);
+}
 
 /* Load counter k with value v at the current cycle / instruction. */
 static void load_counter(pmu_t *p, unsigned k, uint64_t v, uint64_t now_cycle, uint64_t now_insts)
@@ -180,32 +202,58 @@ void pmu_attach(pmu_t *p, cpu_t *c, const uint64_t *head_sum)
 
 /* ---- overflows ------------------------------------------------------------------- */
 
-static void request(pmu_t *p, unsigned k, uint64_t deliver_at)
+static void push_request(pmu_t *p, request_t r)
 {
     if (p->nreq == MAX_REQUESTS) {           /* a handler that never returns */
         p->dropped++;
         return;
     }
-    p->req[p->nreq++] = (request_t){ deliver_at, k };
+    p->req[p->nreq++] = r;
 }
 
-void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle)
+/* An overflow of counter k caused by the instruction at cause_pc (0: the
+ * one at the head then) at `cycle`, as the precise level delivers it:
+ * 0 skid cycles later to whatever is at the head; 1 to the program
+ * instruction `skid` instructions after the cause; 2 and 3 with the
+ * cause's own pc. */
+static void request(pmu_t *p, unsigned k, uint64_t cycle, uint64_t cause_pc)
 {
+    request_t r = { skewed(p, cycle), UINT64_MAX, 0, (int)k };
+    if (p->cfg.precise == 1 && p->cpu) {
+        r.deliver_at = UINT64_MAX;
+        r.at_insts = counted_insts(p, p->cpu) + p->cfg.skid;
+    } else if (p->cfg.precise >= 2) {
+        r.pc = cause_pc;
+    }
+    push_request(p, r);
+}
+
+void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
+{
+    p->events[event]++;
+    if (!runtime_contains(pc)) profile_add(p->exact[event], pc, 0, 1);
     if (p->frozen) return;                   /* the handler's, or the shadow's */
     cycle = counted_at(p, cycle);
     bool any = false;
-    p->events[event]++;
     for (unsigned k = 0; k < p->cfg.counters; k++) {
         counter_t *x = &p->ctr[k];
         if (x->event != (int)event) continue;
         if (++x->value == p->wrap) {
             x->value = 0;
-            request(p, k, skewed(p, cycle));
+            request(p, k, cycle, pc);
             any = true;
         }
     }
     if (any) update_due(p);
 }
+
+void pmu_sample(pmu_t *p, uint64_t pc, uint64_t cycle)
+{
+    push_request(p, (request_t){ counted_at(p, cycle), UINT64_MAX, pc, -1 });
+    update_due(p);
+}
+
+const profile_t *pmu_exact(const pmu_t *p, pmu_event_t event) { return p->exact[event]; }
 
 /* Turn the overflows of time counters reached by (head, insts) into
  * requests; a counter that overflowed counts on from 0. */
@@ -215,12 +263,12 @@ static void collect_time_overflows(pmu_t *p, uint64_t head, uint64_t insts)
         counter_t *x = &p->ctr[k];
         if (x->event == PMU_CYCLES) {
             while (skewed(p, x->overflow_at) <= head) {
-                request(p, k, skewed(p, x->overflow_at));
+                request(p, k, x->overflow_at, 0);
                 x->overflow_at += p->wrap;
             }
         } else if (x->event == PMU_INSTS) {
             while (x->overflow_at <= insts) {
-                request(p, k, skewed(p, head));
+                request(p, k, head, 0);
                 x->overflow_at += p->wrap;
             }
         }
@@ -242,14 +290,25 @@ static void handler_return(void *ctx, cpu_t *c)
     pmu_t *p = ctx;
     uint64_t head = counted_cycle(p);
     p->in_handler = false;
+    p->in_sample = false;
     if (p->frozen) {
         p->after_return = true;
         p->return_head = now(p);
         p->return_handler = p->client.head_cycles;
     }
-    collect_time_overflows(p, head, counted_insts(p, c));
-    for (unsigned k = 0; k < p->nreq; k++)
-        if (p->req[k].deliver_at <= head) p->held++;     /* fell due meanwhile */
+    uint64_t retired = counted_insts(p, c);
+    collect_time_overflows(p, head, retired);
+    for (unsigned k = 0; k < p->nreq;) {
+        request_t *r = &p->req[k];
+        bool due = r->deliver_at <= head || r->at_insts <= retired;
+        if (due && p->cfg.precise == 3 && r->counter >= 0 && !r->pc) {
+            p->imprecise_dropped++;          /* its cause ran in the handler */
+            *r = p->req[--p->nreq];
+            continue;
+        }
+        if (due) p->held++;                  /* fell due meanwhile */
+        k++;
+    }
     update_due(p);
 }
 
@@ -264,6 +323,7 @@ static void handler_notify(void *ctx, cpu_t *c, uint64_t value)
 static void handler_wrpmc(void *ctx, cpu_t *c, uint64_t k, uint64_t value)
 {
     pmu_t *p = ctx;
+    if (p->in_sample) return;                /* ProfileMe re-arms itself */
     if (k >= p->cfg.counters) cpu_stop(c, STOP_ILLEGAL, 0);
     load_counter(p, (unsigned)k, value, counted_cycle(p), counted_insts(p, c));
 }
@@ -299,13 +359,14 @@ static void thaw(pmu_t *p, const cpu_t *c, uint64_t head)
 /* The host's handler takes request r at once; no guest handler runs. */
 static bool host_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head, unsigned r)
 {
-    unsigned k = p->req[r].counter;
+    unsigned k = (unsigned)p->req[r].counter;
     int event = p->ctr[k].event;
-    p->skid_sum += head - p->req[r].deliver_at + p->cfg.skid;
+    if (p->req[r].deliver_at != UINT64_MAX)
+        p->skid_sum += head - p->req[r].deliver_at + (p->cfg.precise ? 0 : p->cfg.skid);
     p->req[r] = p->req[--p->nreq];
     p->interrupts[event]++;
     uint64_t next = p->h.host(p->h.host_ctx, c, pc, event, k);
-    load_counter(p, k, next, head, cpu_retired(c));
+    load_counter(p, k, next, head, counted_insts(p, c));
     update_due(p);
     return false;
 }
@@ -315,28 +376,36 @@ bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
     if (p->in_handler) return false;
     if (p->after_return) thaw(p, c, head);
     head = counted_at(p, head);
-    collect_time_overflows(p, head, counted_insts(p, c));
+    uint64_t retired = counted_insts(p, c);
+    collect_time_overflows(p, head, retired);
     unsigned first = p->nreq;
-    for (unsigned k = 0; k < p->nreq; k++)
-        if (p->req[k].deliver_at <= head &&
-            (first == p->nreq || p->req[k].deliver_at < p->req[first].deliver_at))
+    for (unsigned k = 0; k < p->nreq; k++) {
+        const request_t *r = &p->req[k];
+        bool due = r->deliver_at <= head || r->at_insts <= retired;
+        if (due && (first == p->nreq || r->deliver_at < p->req[first].deliver_at ||
+                    r->at_insts < p->req[first].at_insts))
             first = k;
+    }
     if (first == p->nreq) {                  /* nothing due after all */
         update_due(p);
         return false;
     }
-    unsigned k = p->req[first].counter;
-    int event = p->ctr[k].event;
-    if (p->h.host) return host_interrupt(p, c, pc, head, first);
-    uint64_t args[RUNTIME_MAX_ARGS] = { p->h.pid, pc, (uint64_t)event, k };
+    request_t r = p->req[first];
+    bool sample = r.counter < 0;
+    unsigned k = sample ? 0 : (unsigned)r.counter;
+    int event = sample ? PMU_PROFILEME : p->ctr[k].event;
+    if (p->h.host && !sample) return host_interrupt(p, c, pc, head, first);
+    uint64_t args[RUNTIME_MAX_ARGS] = { p->h.pid, r.pc ? r.pc : pc, (uint64_t)event, k };
     if (!runtime_call(p->h.runtime, c, &p->client, p->h.entry, args, RUNTIME_MAX_ARGS, 0)) {
         p->dropped++;                        /* the frames are full */
         return false;
     }
-    p->skid_sum += head - p->req[first].deliver_at + p->cfg.skid;
+    if (!sample && r.deliver_at != UINT64_MAX)
+        p->skid_sum += head - r.deliver_at + (p->cfg.precise ? 0 : p->cfg.skid);
     p->req[first] = p->req[--p->nreq];
     p->interrupts[event]++;
     p->in_handler = true;
+    p->in_sample = sample;
     if (!p->cfg.count_handler) {
         p->frozen = true;
         p->frozen_cycle = head + p->skip_cycles;       /* the run's clocks */
@@ -356,6 +425,7 @@ void pmu_finish(pmu_t *p, cpu_t *c)
 {
     p->in_handler = false;                   /* the engine unwound the frames */
     p->frozen = p->after_return = false;
+    p->in_sample = false;
 }
 
 /* ---- statistics ------------------------------------------------------------------ */
@@ -379,6 +449,10 @@ void pmu_stats(const pmu_t *p, stats_t *s)
                   "Interrupts that fell due while a handler ran (delivered after it)");
     stats_add_u64(s, "pmu.sampleSkidCycles", p->skid_sum, "Cycle",
                   "Cycles from each overflow to the head cycle of the sampled instruction");
+    if (p->cfg.precise == 3)
+        stats_add_u64(s, "pmu.impreciseDropped", p->imprecise_dropped, "Count",
+                      "Counter samples not delivered because their cause could not be "
+                      "named exactly (precise level 3)");
     stats_add_u64(s, "pmu.droppedRequests", p->dropped, "Count",
                   "Overflows lost because too many interrupts were pending");
     stats_add_u64(s, "pmu.handlerInsts", p->client.insts, "Count",

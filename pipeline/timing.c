@@ -17,6 +17,8 @@
 #include "config.h"
 #include "disasm.h"
 #include "dise_engine.h"
+#include "profileme.h"
+#include "runtime.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -171,6 +173,33 @@ timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
     t->fetch_line = ~0ull;
     t->fetch_block = ~0ull;
     return t;
+}
+
+void timing_set_profileme(timing_t *t, profileme_t *pm) { t->pm = pm; }
+
+void tm_profileme(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
+                  const uint64_t st[5], uint8_t fcause, uint8_t mcause, uint64_t load_latency)
+{
+    if (t->cur_role != DISE_ROLE_NONE || runtime_contains(in->pc) || !profileme_selects(t->pm))
+        return;
+    pm_record_t r = { .pc = in->pc, .fetch = st[0], .decode = st[1], .issue = st[2],
+                      .complete = st[3], .retire = st[4], .head = t->pm_head,
+                      .flags = PM_RETIRED };
+    if (in->flags & (IF_LOAD | IF_STORE)) {
+        r.addr = addr;
+        r.flags |= in->flags & IF_LOAD ? PM_LOAD : PM_STORE;
+        if (in->flags & IF_LOAD) r.load_latency = load_latency;
+        if (mcause == STALL_DCACHE && in->flags & IF_LOAD) r.flags |= PM_DCACHE;
+        if (mcause == STALL_DTLB) r.flags |= PM_DTLB;
+    }
+    if (in->flags & (IF_BRANCH | IF_JUMP)) {
+        r.flags |= PM_BRANCH;
+        if (next_pc != in->pc + in->len) r.flags |= PM_TAKEN;
+        if (t->mispredict_at == t->seq + 1) r.flags |= PM_MISPREDICT;
+    }
+    if (fcause == STALL_ICACHE) r.flags |= PM_ICACHE;
+    if (fcause == STALL_ITLB) r.flags |= PM_ITLB;
+    profileme_record(t->pm, &r);
 }
 
 void timing_set_outputs(timing_t *t, const timing_outputs_t *out)

@@ -113,6 +113,9 @@ struct timing {
     void *model_state;                /* its own state (ooo.c's), or NULL    */
     struct pmu *pmu;                  /* performance counters, or NULL       */
     cpu_t *cpu;                       /* the cpu being timed (wrong paths)   */
+    struct profileme *pm;             /* the ProfileMe sampler, or NULL      */
+    uint64_t pm_head;                 /* its view of the last head cycles    */
+    uint64_t mispredict_at;           /* seq + 1 of the last mispredicted one */
     bool keep_truth;                  /* record the per-pc ground truth      */
     bool ideal_memory;                /* static schedules: every load hits,  */
                                       /* no store waits, no TLB miss         */
@@ -140,7 +143,7 @@ static inline uint64_t tm_fetch_bytes(timing_t *t, uint64_t pc, uint64_t f, uint
     unsigned tlb_extra = tlb_access(t->itlb, pc);
     uint64_t ready = cache_access(t->l1i, pc, false, f + tlb_extra);
     *cause = !cache_last_hit(t->l1i) ? STALL_ICACHE : tlb_extra ? STALL_ITLB : STALL_NONE;
-    if (unlikely(t->pmu) && *cause == STALL_ICACHE) pmu_count(t->pmu, PMU_IMISS, f);
+    if (unlikely(t->pmu) && *cause == STALL_ICACHE) pmu_count(t->pmu, PMU_IMISS, f, pc);
     t->fetch_line = line;
     t->fetch_ready = ready;
     return ready;
@@ -221,7 +224,7 @@ static inline uint64_t tm_data_access(timing_t *t, const insn_t *in, uint64_t ad
         uint64_t ready = cache_access(t->l1d, addr, false, at + tlb_extra);
         if (!cache_last_hit(t->l1d)) {
             *cause = STALL_DCACHE;
-            if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_DMISS, at);
+            if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_DMISS, at, in->pc);
         }
         return ready;
     }
@@ -248,7 +251,8 @@ static inline uint64_t tm_predict_control(timing_t *t, const insn_t *in, uint64_
     bool correct = bpred_update(t->bp, in, taken, next_pc);
     if (!correct) {
         t->mispredicts++;
-        if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_BRANCHMP, resolved);
+        t->mispredict_at = t->seq + 1;
+        if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_BRANCHMP, resolved, in->pc);
         t->redirect_why = (why_t){ STALL_MISPREDICT, in->pc, t->cur_role };
         return resolved;
     }
@@ -291,6 +295,7 @@ static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, 
 {
     uint64_t extra = head > 1 ? head - 1 : 0;
     t->head_sum += head;
+    if (unlikely(t->pm != NULL)) t->pm_head = head;
     if (unlikely(t->recent != NULL)) {
         t->last_head = head;
         t->last_why = why;
@@ -312,6 +317,14 @@ void tm_view_insn(timing_t *t, const insn_t *in, const char *const names[5], con
  * stages at st[] and was squashed (flushed) at `squash`. */
 void tm_view_flushed(timing_t *t, const insn_t *in, const char *const names[5],
                      const uint64_t st[5], unsigned reached, uint64_t squash);
+
+/* ProfileMe (profileme.h): a program instruction the sampler selects is
+ * recorded with the cycles it entered fetch, decode, issue and complete
+ * and left the pipeline (st[0..4]), the causes of its fetch and memory
+ * waits (I-cache / I-TLB, D-cache / D-TLB) and its load's latency.  The
+ * models call it after timing each instruction (timing.c). */
+void tm_profileme(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
+                  const uint64_t st[5], uint8_t fcause, uint8_t mcause, uint64_t load_latency);
 
 /* ---- the models: time one instruction that has just executed ----------------- */
 /* addr: its effective address (loads, stores); next_pc: where it went. */

@@ -43,6 +43,7 @@
 #include "loader.h"
 #include "mem.h"
 #include "pmu.h"
+#include "profileme.h"
 #include "provenance.h"
 #include "options.h"
 #include "runstats.h"
@@ -354,7 +355,7 @@ static void profiling_free(profiling_t *pf)
 /* The counters and the driver, on the shared guest runtime (*runtime,
  * loaded here if nobody has yet). */
 static dcpi_t *dcpi_setup(const options_t *o, const isa_t *isa, const images_t *images,
-                          runtime_t **runtime)
+                          const symtab_t *symtab, runtime_t **runtime)
 {
     char err[512];
     dcpi_options_t d = { .db = o->dcpi_db, .new_epoch = o->dcpi_new_epoch, .seed = o->seed,
@@ -363,8 +364,18 @@ static dcpi_t *dcpi_setup(const options_t *o, const isa_t *isa, const images_t *
                            .counter_bits = (unsigned)o->cfg.pmu_counter_bits,
                            .skid = (unsigned)o->cfg.pmu_skid,
                            .nest = o->cfg.pmu_during_handler == 1,
-                           .count_handler = o->cfg.pmu_count_handler == 1 };
-    if (!dcpi_parse_events(o->dcpi_events ? o->dcpi_events : "cycles,imiss",
+                           .count_handler = o->cfg.pmu_count_handler == 1,
+                           .precise = (unsigned)o->dcpi_precise };
+    if (o->profileme) {           /* ProfileMe alone unless counters are asked for too */
+        if (!profileme_parse(o->profileme, &d.profileme, err, sizeof err)) bad_input("%s", err);
+        d.profileme.seed = o->seed;
+        d.profileme.issue_width = o->cfg.model == CFG_MODEL_EV5 ? (unsigned)o->cfg.ev5_width
+                                : o->cfg.model == CFG_MODEL_OOO ? (unsigned)o->cfg.ooo_dispatch_width
+                                : 1;
+        d.symtab = symtab;
+    }
+    if ((o->dcpi_events || !o->profileme) &&
+        !dcpi_parse_events(o->dcpi_events ? o->dcpi_events : "cycles,imiss",
                            d.hw.counter_bits, &d, err, sizeof err))
         bad_input("%s", err);
     if (!*runtime && !(*runtime = runtime_load(isa, err, sizeof err)))
@@ -863,7 +874,7 @@ int main(int argc, char **argv)
     memset(&pf, 0, sizeof pf);
     runtime_t *runtime = NULL;          /* the guest runtime both profilers share */
     if (o.acf_path) profiling_setup(&pf, &o, isa, symtab, &runtime);
-    dcpi_t *dcpi = o.dcpi_db ? dcpi_setup(&o, isa, &code.images, &runtime) : NULL;
+    dcpi_t *dcpi = o.dcpi_db ? dcpi_setup(&o, isa, &code.images, symtab, &runtime) : NULL;
 
     /* Open outputs before running so a bad path loses no simulation. */
     FILE *trace_out = o.trace_path ? open_output(o.trace_path, stderr) : NULL;
@@ -911,6 +922,7 @@ int main(int argc, char **argv)
     if (dcpi) {
         timing_keep_heads(timing);
         pmu_attach(dcpi_pmu(dcpi), cpu, &timing_hot(timing)->head_sum);
+        timing_set_profileme(timing, dcpi_profileme(dcpi));
     }
     if (values) values_attach(values, cpu);
     engine_parts_t parts = {

@@ -433,6 +433,14 @@ static void check_combinations(options_t *o)
     if (o->values && o->acf_path)
         bad_input("--values cannot be combined with --acf (both edit the program's decoded "
                   "instructions)");
+    if ((o->dcpi_precise || o->profileme) && !o->dcpi_db)
+        bad_input("--dcpi-precise and --profileme need --dcpi DB (their samples go through "
+                  "the DCPI driver into the database)");
+    if (o->dcpi_precise > 3)
+        bad_input("--dcpi-precise: expected a level 0..3, got %" PRIu64, o->dcpi_precise);
+    if (o->dcpi_precise && o->profileme && !o->dcpi_events)
+        bad_input("--dcpi-precise sets how counter samples are attributed, but with --profileme "
+                  "no counter runs unless --dcpi-events names some");
     if (o->dcpi_db && o->cfg.model == CFG_MODEL_FUNCTIONAL)
         bad_input("--dcpi needs a timing model to count cycles (--config inorder5, ev5 or r10k)");
     if (o->interactive && (o->dcpi_db || o->trace_path || o->pipeview_path ||
@@ -536,6 +544,8 @@ void parse_options(int argc, char **argv, options_t *o)
         case OPT_CCT_MIN:     o->cct_min = parse_percent("--cct-min", optarg); break;
         case OPT_CSPROF:      o->csprof = optarg; break;
         case OPT_CSPROF_OUT:  o->csprof_out = optarg; break;
+        case OPT_DCPI_PRECISE: o->dcpi_precise = parse_count("--dcpi-precise", optarg); break;
+        case OPT_PROFILEME:   o->profileme = optarg; break;
         case OPT_INTERACTIVE: o->interactive = true; break;
         case OPT_HELP:        options_usage(stdout); exit(0);
         case OPT_VERSION:     printf("hps-sim %s\n", provenance_version()); exit(0);

@@ -74,18 +74,23 @@ done
 for isa in rv64 alpha-static; do
     prog=$build/guest/$isa/cct_calls
     [ -x "$prog" ] || continue
-    prev=-1; rising=1; right_min=100
+    prev=-1; first=; rising=1; right_min=100
     for period in 2000-2047 500-511 125-127; do
         rep=$tmp/cs-$isa-$period.txt
         "$sim" --config ev5 --csprof cycles:$period --report "$rep" "$prog" >/dev/null 2>&1
         ov=$(pct "$rep" 'node-weight overlap')
         right=$(pct "$rep" 'whole calling context is right')
         echo "     $isa period $period: overlap $ov%, contexts right $right%"
-        ge "$ov" "$prev" || rising=0
+        # converging: never more than a point below the longer period's, and
+        # the shortest clearly above the longest (sampling noise at a plateau)
+        ge "$ov" "$(awk -v p="$prev" 'BEGIN { print p - 1 }')" || rising=0
+        first=${first:-$ov}
         ge "$right" "$right_min" || right_min=$right
         prev=$ov
     done
-    check "csprof $isa: overlap with the exact cycles rises as the period shrinks" [ "$rising" -eq 1 ]
+    ge "$prev" "$(awk -v f="$first" 'BEGIN { print f + 2 }')" || rising=0
+    check "csprof $isa: overlap with the exact cycles rises as the period shrinks ($first% -> $prev%)" \
+        [ "$rising" -eq 1 ]
     check "csprof $isa: at least 95% of samples have their whole context right ($right_min%)" ge "$right_min" 95
     check "csprof $isa: overlap at period 125 is at least 80% ($prev%)" ge "$prev" 80
     check "csprof $isa: the trampoline caught returns" \

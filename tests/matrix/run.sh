@@ -1,8 +1,8 @@
 #!/bin/bash
 # tests/matrix/run.sh BUILD_DIR - the feature-combination matrix: every
 # model {functional, inorder5, ev5, r10k, hps} x every feature {--trace, --stats,
-# --ground-truth, --pipeview, --acf, --dcpi, --acf + --dcpi, --dcpi --values, --cct,
-# --csprof, -d scripted},
+# --ground-truth, --pipeview, --acf, --dcpi, --acf + --dcpi, --dcpi --values, --profileme,
+# --cct, --csprof, -d scripted},
 # on both ISAs (the rv64 and alpha-static builds of one small workload at
 # size test), each cell checked for REAL output, never empty or zero:
 #   output     the guest's stdout and status are the plain functional run's,
@@ -23,6 +23,9 @@
 #              outside every image or lost), as many as the report's
 #              counter interrupts, and the report; its exports
 #              (hps-dcpiprof --export) hold its samples; functional: refused
+#   profileme  --profileme with --dcpi-precise 2: the ProfileMe report, its
+#              records and as many samples in the database as it raised
+#              interrupts; functional: refused
 #   acf+dcpi   both reports, the exhaustive profile still exact, the
 #              database has samples
 #   values     --dcpi with --values all: value samples in hot lists, the
@@ -406,6 +409,21 @@ for isa in rv64 alpha-static; do
                    grep -q 'whole calling context is right' "$c.csprof.err" || echo "no report: $(first "$c.csprof.err")")"
             run "$c.csacf" "${cfg[@]}" --csprof cycles --acf productions/hot_method_all.acf "$prog" test
             refused "$L csprof+acf" "$c.csacf"
+        fi
+
+        # ---- profileme + precise counters ----------------------------------------------------------
+        db=$d/$model.pm.db
+        run "$c.pm" "${cfg[@]}" --dcpi "$db" --profileme 1000:8 --dcpi-precise 2 \
+            --dcpi-events cycles,dmiss --no-baseline --stats "$c.pm.stats" "$prog" test
+        if [ $timing = 0 ]; then
+            refused "$L profileme" "$c.pm"
+        else
+            same_output "$L profileme" "$c.pm"
+            pms=$("$prof" "$db" 2>/dev/null | awk '$1 == "profileme" && NF == 3 { print $2; exit }')
+            pmi=$(st profileme.interrupts "$c.pm.stats")
+            verdict "$L profileme: the report, profileme.tsv and ${pms:-no} samples in the database (= profileme.interrupts ${pmi:-missing})" \
+                "$(grep -q '^==== ProfileMe' "$c.pm.err" && [ -s "$db/epoch-0001/profileme.tsv" ] &&
+                   [ -n "$pms" ] && [ "$pms" != 0 ] && [ "$pms" = "$pmi" ] || echo "missing or unequal: $(first "$c.pm.err")")"
         fi
 
         # ---- acf + dcpi ---------------------------------------------------------------------------

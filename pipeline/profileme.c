@@ -1,0 +1,414 @@
+/*
+ * profileme.c - the ProfileMe instruction sampler (profileme.h): the
+ * randomized fetch counter, pairing, delivery through the PMU's interrupt,
+ * the per-pc aggregate of the records, and its report against the truth.
+ */
+#include "profileme.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "runtime.h"
+#include "symtab.h"
+#include "util.h"
+
+/* What the samples of one pc add up to. */
+typedef struct pm_pc {
+    uint64_t pc;
+    uint64_t anchors;           /* samples that selected it (not as partner) */
+    uint64_t records;           /* every record of it, partners included     */
+    uint64_t head_sum;          /* the anchors' head cycles                  */
+    uint64_t lat[4];            /* fetch->decode->issue->complete->retire    */
+    uint64_t load_lat, loads;
+    uint64_t flag[PM_FLAG_BITS];   /* the anchors' flags                     */
+    /* pairs it was in, [0] as the first (the other one after it), [1] as
+     * the second (the other one before it) */
+    uint64_t pairs[2];
+    uint64_t overlapped[2];     /* ... whose other one was in flight with it */
+    uint64_t issued_in[2];      /* ... whose other one issued while it was   */
+    uint64_t inflight_sum;      /* its cycles in flight, over its pairs      */
+} pm_pc_t;
+
+struct profileme {
+    pm_hot_t hot;               /* first: read inline (profileme.h)          */
+    pm_config_t cfg;
+    pmu_t *pmu;
+    uint64_t rng;
+    pm_record_t anchor;         /* the pair's first, while its second is due */
+    bool waiting;
+    pm_pc_t *pcs;               /* open addressing on pc, power-of-2 size    */
+    size_t cap, used;
+    profile_t *samples;         /* anchors by pc                             */
+    uint64_t anchors, partners, delivered;
+    /* scores of the last report, for the statistics (-1: none) */
+    double acc_count_insn, acc_count_proc, acc_head_insn, acc_dmiss_insn, est_error;
+};
+
+/* ---- options ---------------------------------------------------------------------- */
+
+static bool parse_u64(const char *s, const char *end, uint64_t *v)
+{
+    char *stop;
+    if (s == end || *s < '0' || *s > '9') return false;
+    *v = strtoull(s, &stop, 10);
+    return stop == end;
+}
+
+bool profileme_parse(const char *text, pm_config_t *cfg, char *err, size_t errlen)
+{
+    const char *colon = strchr(text, ':'), *end = text + strlen(text);
+    uint64_t period, window = 0;
+    if (!parse_u64(text, colon ? colon : end, &period) ||
+        (colon && !parse_u64(colon + 1, end, &window)))
+        return set_error(err, errlen, "--profileme '%s': expected PERIOD or PERIOD:W (decimal "
+                         "program instructions between samples, pair window)", text);
+    if (period < 2 || period > (1ull << 40))
+        return set_error(err, errlen, "--profileme '%s': the period must be 2..2^40", text);
+    cfg->period = period;
+    cfg->jitter = period / 8;
+    if (window > 4096)
+        return set_error(err, errlen, "--profileme '%s': the pair window must be 0..4096", text);
+    if (window && window >= period - cfg->jitter)
+        return set_error(err, errlen, "--profileme '%s': the pair window %" PRIu64 " must be "
+                         "below the shortest period %" PRIu64 " (period - period/8)", text,
+                         window, period - cfg->jitter);
+    cfg->window = (unsigned)window;
+    return true;
+}
+
+/* ---- the sampler ------------------------------------------------------------------ */
+
+static uint64_t next_random(profileme_t *pm)       /* splitmix64 */
+{
+    uint64_t z = (pm->rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t next_period(profileme_t *pm)
+{
+    uint64_t span = 2 * pm->cfg.jitter + 1;
+    return pm->cfg.period - pm->cfg.jitter + next_random(pm) % span;
+}
+
+profileme_t *profileme_new(const pm_config_t *cfg, pmu_t *pmu)
+{
+    profileme_t *pm = xcalloc(1, sizeof *pm);
+    pm->cfg = *cfg;
+    if (!pm->cfg.issue_width) pm->cfg.issue_width = 1;
+    pm->pmu = pmu;
+    pm->rng = cfg->seed ^ 0x50524f46494c454dull;        /* "PROFILEM" */
+    pm->hot.countdown = next_period(pm);
+    pm->cap = 1024;
+    pm->pcs = xcalloc(pm->cap, sizeof *pm->pcs);
+    pm->samples = profile_new();
+    pm->acc_count_insn = -1;
+    return pm;
+}
+
+void profileme_free(profileme_t *pm)
+{
+    if (!pm) return;
+    free(pm->pcs);
+    profile_free(pm->samples);
+    free(pm);
+}
+
+const profile_t *profileme_samples(const profileme_t *pm) { return pm->samples; }
+
+static size_t slot_of(uint64_t pc, size_t cap)
+{
+    return (size_t)((pc >> 1) * 0x9e3779b97f4a7c15ull >> 24) & (cap - 1);
+}
+
+static void grow(profileme_t *pm)
+{
+    size_t cap = 2 * pm->cap;
+    pm_pc_t *n = xcalloc(cap, sizeof *n);
+    for (size_t k = 0; k < pm->cap; k++) {
+        if (!pm->pcs[k].records) continue;
+        size_t i = slot_of(pm->pcs[k].pc, cap);
+        while (n[i].records) i = (i + 1) & (cap - 1);
+        n[i] = pm->pcs[k];
+    }
+    free(pm->pcs);
+    pm->pcs = n;
+    pm->cap = cap;
+}
+
+static pm_pc_t *pc_entry(profileme_t *pm, uint64_t pc)
+{
+    if (2 * (pm->used + 1) > pm->cap) grow(pm);
+    size_t i = slot_of(pc, pm->cap);
+    while (pm->pcs[i].records && pm->pcs[i].pc != pc) i = (i + 1) & (pm->cap - 1);
+    pm_pc_t *e = &pm->pcs[i];
+    if (!e->records) {
+        e->pc = pc;
+        pm->used++;
+    }
+    return e;
+}
+
+/* An anchor's record: its latencies, flags and head cycles. */
+static void add_anchor(profileme_t *pm, const pm_record_t *r)
+{
+    pm_pc_t *e = pc_entry(pm, r->pc);
+    e->records++;
+    e->anchors++;
+    e->head_sum += r->head;
+    e->lat[0] += r->decode - r->fetch;
+    e->lat[1] += r->issue - r->decode;
+    e->lat[2] += r->complete - r->issue;
+    e->lat[3] += r->retire - r->complete;
+    if (r->flags & PM_LOAD) {
+        e->loads++;
+        e->load_lat += r->load_latency;
+    }
+    for (unsigned b = 0; b < PM_FLAG_BITS; b++)
+        if (r->flags >> b & 1) e->flag[b]++;
+    profile_add(pm->samples, r->pc, 0, 1);
+    pm->anchors++;
+}
+
+/* One end of a pair: was the other one in flight during [fetch, retire),
+ * and did it issue then? */
+static void add_pair_end(profileme_t *pm, const pm_record_t *me, const pm_record_t *other,
+                         int second)
+{
+    pm_pc_t *e = pc_entry(pm, me->pc);
+    if (second) e->records++;
+    e->pairs[second]++;
+    e->inflight_sum += me->retire - me->fetch;
+    if (other->fetch < me->retire && other->retire > me->fetch) e->overlapped[second]++;
+    if (other->issue >= me->fetch && other->issue < me->retire) e->issued_in[second]++;
+}
+
+static void deliver(profileme_t *pm, uint64_t pc, uint64_t cycle)
+{
+    pm->delivered++;
+    if (pm->pmu) pmu_sample(pm->pmu, pc, cycle);
+}
+
+/* A first is counted with its pair, when the pair is delivered (one still
+ * waiting for its second when the program ends is not counted). */
+void profileme_record(profileme_t *pm, const pm_record_t *r)
+{
+    if (pm->waiting && !pm->hot.pair_countdown) {          /* the second of a pair */
+        pm->waiting = false;
+        pm->partners++;
+        add_anchor(pm, &pm->anchor);
+        add_pair_end(pm, &pm->anchor, r, 0);
+        add_pair_end(pm, r, &pm->anchor, 1);
+        deliver(pm, pm->anchor.pc, r->retire > pm->anchor.retire ? r->retire : pm->anchor.retire);
+        if (pm->hot.countdown) return;                      /* not an anchor as well */
+    }
+    if (pm->hot.countdown) return;
+    pm->hot.countdown = next_period(pm);
+    if (!pm->cfg.window) {
+        add_anchor(pm, r);
+        deliver(pm, r->pc, r->retire);
+        return;
+    }
+    pm->anchor = *r;
+    pm->waiting = true;
+    pm->hot.pair_countdown = 1 + next_random(pm) % pm->cfg.window;
+}
+
+/* ---- the report ------------------------------------------------------------------- */
+
+typedef struct truth_sets {
+    profile_t *count, *head;
+} truth_sets_t;
+
+static void add_truth(void *ctx, uint64_t pc, uint64_t count, uint64_t head)
+{
+    truth_sets_t *t = ctx;
+    if (runtime_contains(pc)) return;
+    profile_add(t->count, pc, 0, count);
+    profile_add(t->head, pc, 0, head);
+}
+
+/* The anchors' per-pc head cycles and flag counts, as profiles. */
+static void sampled_profiles(const profileme_t *pm, profile_t *head, profile_t *dmiss,
+                             profile_t *imiss)
+{
+    for (size_t k = 0; k < pm->cap; k++) {
+        const pm_pc_t *e = &pm->pcs[k];
+        if (!e->anchors) continue;
+        profile_add(head, e->pc, 0, e->head_sum);
+        profile_add(dmiss, e->pc, 0, e->flag[4]);   /* PM_DCACHE */
+        profile_add(imiss, e->pc, 0, e->flag[2]);   /* PM_ICACHE */
+    }
+}
+
+/* Accuracy by instruction and by procedure, one line. */
+static double score(FILE *out, const char *what, const profile_t *sampled, const profile_t *exact,
+                    const symtab_t *symtab, double *by_proc)
+{
+    profile_t *ps = profile_new(), *pe = profile_new();
+    profile_by_function(sampled, symtab, ps);
+    profile_by_function(exact, symtab, pe);
+    double insn = profile_accuracy(sampled, exact, 0.9, false);
+    double proc = profile_accuracy(ps, pe, 0.9, false);
+    fprintf(out, "  %-22s by instruction %5.1f%%  by procedure %5.1f%%  (%" PRIu64
+            " sampled, %" PRIu64 " exact)\n", what, insn, proc, profile_total(sampled),
+            profile_total(exact));
+    profile_free(ps);
+    profile_free(pe);
+    if (by_proc) *by_proc = proc;
+    return insn;
+}
+
+static int by_anchors(const void *a, const void *b)
+{
+    const pm_pc_t *x = *(pm_pc_t *const *)a, *y = *(pm_pc_t *const *)b;
+    if (x->anchors != y->anchors) return x->anchors < y->anchors ? 1 : -1;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* The sampled pcs, most anchors first (caller frees). */
+static pm_pc_t **sorted_pcs(const profileme_t *pm, size_t *n)
+{
+    pm_pc_t **v = xcalloc(pm->used + 1, sizeof *v);
+    *n = 0;
+    for (size_t k = 0; k < pm->cap; k++)
+        if (pm->pcs[k].records) v[(*n)++] = &pm->pcs[k];
+    qsort(v, *n, sizeof *v, by_anchors);
+    return v;
+}
+
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+/* The instructions within W after it (dir 0) or before it (dir 1) that
+ * count[] says of: W x the fraction of its pairs in that direction. */
+static double within_window(const profileme_t *pm, const pm_pc_t *e, const uint64_t count[2])
+{
+    return pm->cfg.window * (ratio(count[0], e->pairs[0]) + ratio(count[1], e->pairs[1]));
+}
+
+/* Instructions in flight with it, from its pairs in both directions (a
+ * direction without pairs adds nothing). */
+static double concurrency(const profileme_t *pm, const pm_pc_t *e)
+{
+    return within_window(pm, e, e->overlapped);
+}
+
+/* Issue slots of its time in flight that nothing used: width x mean cycles
+ * in flight, less itself and the instructions that issued meanwhile. */
+static double wasted_slots(const profileme_t *pm, const pm_pc_t *e)
+{
+    uint64_t pairs = e->pairs[0] + e->pairs[1];
+    double slots = pm->cfg.issue_width * ratio(e->inflight_sum, pairs);
+    double used = 1.0 + within_window(pm, e, e->issued_in);
+    return slots > used ? slots - used : 0.0;
+}
+
+static void report_top(const profileme_t *pm, FILE *out, const symtab_t *symtab, size_t top_n)
+{
+    size_t n;
+    pm_pc_t **v = sorted_pcs(pm, &n);
+    fprintf(out, "  %-28s %7s %6s %6s %6s %6s %6s %6s %6s %6s", "pc", "samples", "f>d", "d>i",
+            "i>c", "c>r", "load", "dmiss", "imiss", "mispr");
+    if (pm->cfg.window) fprintf(out, " %6s %7s", "concur", "wasted");
+    fputc('\n', out);
+    for (size_t k = 0; k < n && k < top_n; k++) {
+        const pm_pc_t *e = v[k];
+        if (!e->anchors) break;
+        char name[128];
+        symtab_format(symtab, e->pc, name, sizeof name);
+        fprintf(out, "  %-28s %7" PRIu64, name, e->anchors);
+        for (int s = 0; s < 4; s++) fprintf(out, " %6.1f", ratio(e->lat[s], e->anchors));
+        fprintf(out, " %6.1f %5.0f%% %5.0f%% %5.0f%%", ratio(e->load_lat, e->loads),
+                100 * ratio(e->flag[4], e->anchors), 100 * ratio(e->flag[2], e->anchors),
+                100 * ratio(e->flag[1], e->anchors));
+        if (pm->cfg.window) fprintf(out, " %6.1f %7.1f", concurrency(pm, e), wasted_slots(pm, e));
+        fputc('\n', out);
+    }
+    free(v);
+}
+
+void profileme_report(profileme_t *pm, FILE *out, const symtab_t *symtab,
+                      void (*for_each_head)(const void *src, pm_heads_fn fn, void *ctx),
+                      const void *heads_src, size_t top_n)
+{
+    double mean = (double)pm->cfg.period;
+    fprintf(out, "==== ProfileMe ====\n");
+    fprintf(out, "period %" PRIu64 " +- %" PRIu64 " program instructions, pair window %u: %"
+            PRIu64 " samples, %" PRIu64 " partners, %" PRIu64 " interrupts\n", pm->cfg.period,
+            pm->cfg.jitter, pm->cfg.window, pm->anchors, pm->partners, pm->delivered);
+    truth_sets_t t = { profile_new(), profile_new() };
+    profile_t *head = profile_new(), *dmiss = profile_new(), *imiss = profile_new();
+    if (for_each_head) for_each_head(heads_src, add_truth, &t);
+    sampled_profiles(pm, head, dmiss, imiss);
+    fprintf(out, "accuracy against the truth (top 90%% overlap):\n");
+    pm->acc_count_insn = score(out, "fetch counts", pm->samples, t.count, symtab,
+                               &pm->acc_count_proc);
+    pm->acc_head_insn = score(out, "head cycles", head, t.head, symtab, NULL);
+    if (pm->pmu) {
+        pm->acc_dmiss_insn = score(out, "D-cache misses", dmiss, pmu_exact(pm->pmu, PMU_DMISS),
+                                   symtab, NULL);
+        score(out, "I-cache misses", imiss, pmu_exact(pm->pmu, PMU_IMISS), symtab, NULL);
+    }
+    double est = (double)pm->anchors * mean, real = (double)profile_total(t.count);
+    pm->est_error = real > 0 ? 100.0 * (est / real - 1.0) : 0.0;
+    fprintf(out, "estimated program instructions: %" PRIu64 " samples x period %.0f = %.0f; "
+            "exact %.0f (%+.2f%%)\n", pm->anchors, mean, est, real, pm->est_error);
+    fprintf(out, "most sampled (mean cycles fetch>decode>issue>complete>retire, load latency, "
+            "miss and mispredict rates%s):\n",
+            pm->cfg.window ? ", instructions in flight with it, wasted issue slots" : "");
+    report_top(pm, out, symtab, top_n);
+    profile_free(t.count);
+    profile_free(t.head);
+    profile_free(head);
+    profile_free(dmiss);
+    profile_free(imiss);
+}
+
+void profileme_write_tsv(const profileme_t *pm, FILE *out, const symtab_t *symtab)
+{
+    size_t n;
+    pm_pc_t **v = sorted_pcs(pm, &n);
+    fprintf(out, "pc\tsymbol\tsamples\tpair_records\thead_cycles\tfetch_decode\tdecode_issue\t"
+            "issue_complete\tcomplete_retire\tload_latency\tloads\ttaken\tmispredict\ticache\t"
+            "itlb\tdcache\tdtlb\tretired\taborted\tpairs\tconcurrency\twasted_slots\n");
+    for (size_t k = 0; k < n; k++) {
+        const pm_pc_t *e = v[k];
+        char name[128];
+        symtab_format(symtab, e->pc, name, sizeof name);
+        fprintf(out, "%#" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64, e->pc, name,
+                e->anchors, e->records, e->head_sum);
+        for (int s = 0; s < 4; s++) fprintf(out, "\t%" PRIu64, e->lat[s]);
+        fprintf(out, "\t%" PRIu64 "\t%" PRIu64, e->load_lat, e->loads);
+        static const unsigned bits[] = { 0, 1, 2, 3, 4, 5, 9 };
+        for (size_t b = 0; b < sizeof bits / sizeof bits[0]; b++)
+            fprintf(out, "\t%" PRIu64, e->flag[bits[b]]);
+        fprintf(out, "\t%" PRIu64 "\t%" PRIu64 "\t%.3f\t%.3f\n", e->anchors - e->flag[9],
+                e->pairs[0] + e->pairs[1], concurrency(pm, e), wasted_slots(pm, e));
+    }
+    free(v);
+}
+
+void profileme_stats(const profileme_t *pm, stats_t *s)
+{
+    stats_add_u64(s, "profileme.samples", pm->anchors, "Count",
+                  "Instructions the fetch counter selected");
+    stats_add_u64(s, "profileme.partners", pm->partners, "Count",
+                  "Second instructions of pairs recorded");
+    stats_add_u64(s, "profileme.interrupts", pm->delivered, "Count",
+                  "Sample interrupts raised (one per sample or pair)");
+    if (pm->acc_count_insn < 0) return;
+    stats_add_f64(s, "profileme.accuracy::fetchInstruction", pm->acc_count_insn, "Percent",
+                  "Top-90% overlap of samples and exact fetch counts by instruction");
+    stats_add_f64(s, "profileme.accuracy::fetchProcedure", pm->acc_count_proc, "Percent",
+                  "Top-90% overlap of samples and exact fetch counts by procedure");
+    stats_add_f64(s, "profileme.accuracy::headInstruction", pm->acc_head_insn, "Percent",
+                  "Top-90% overlap of sampled and exact head cycles by instruction");
+    if (pm->pmu)
+        stats_add_f64(s, "profileme.accuracy::dmissInstruction", pm->acc_dmiss_insn, "Percent",
+                      "Top-90% overlap of sampled and exact D-cache misses by instruction");
+    stats_add_f64(s, "profileme.estimateError", pm->est_error, "Percent",
+                  "Samples x period against the exact program instructions");
+}
