@@ -52,6 +52,7 @@
 #include "timing.h"
 #include "trace.h"
 #include "truth.h"
+#include "paths.h"
 
 static const isa_t *isa_for_machine(const char *path, int machine)
 {
@@ -858,6 +859,7 @@ int main(int argc, char **argv)
     if (report_out && report_out != stderr) provenance_write_text(report_out, &o.cfg, 0);
     if (o.dump_config) dump_config(&o);
     FILE *profile_out = o.profile_out ? open_output(o.profile_out, stdout) : NULL;
+    FILE *paths_out = o.paths_path ? open_output(o.paths_path, stdout) : NULL;
 
     cpu_t *cpu = g.cpu;
     disasm_t *dis = disasm_new(isa);
@@ -892,8 +894,11 @@ int main(int argc, char **argv)
         timing_keep_heads(timing);
         pmu_attach(dcpi_pmu(dcpi), cpu, &timing_hot(timing)->head_sum);
     }
+    paths_t *paths = paths_out ? paths_new(isa, symtab, path, g.img.load_bias) : NULL;
+    if (paths && timing)
+        paths_set_timing(paths, &timing_hot(timing)->cycles, timing_cache(timing, "l1d"));
     engine_t *engine = new_engine(&(engine_parts_t){
-        .cpu = cpu, .timing = timing, .truth = want_stats ? &truth : NULL,
+        .cpu = cpu, .timing = timing, .truth = want_stats || paths ? &truth : NULL, .paths = paths,
         .trace = trace_out ? &trace : NULL, .dise = pf.dise,
         .hps_truth = pf.dise ? &pf.session.truth : NULL, .pmu = dcpi ? dcpi_pmu(dcpi) : NULL });
 
@@ -943,6 +948,13 @@ int main(int argc, char **argv)
     if (dcpi) {
         dcpi_report(dcpi, report_out ? report_out : stderr, symtab, timing_heads, timing,
                     cpu->cycle, base, (size_t)o.top_n);
+    }
+    if (paths) {
+        paths_finish(paths, cpu);
+        paths_report(paths, report_out ? report_out : stderr, path, (size_t)o.top_n);
+        paths_write_tsv(paths, paths_out);
+        close_output(paths_out);
+        paths_free(paths);
     }
     if (report_out) close_output(report_out);
     run_info_t info = { .cpu = cpu, .image = &g.img, .symtab = symtab,

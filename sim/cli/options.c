@@ -403,17 +403,18 @@ static void check_combinations(options_t *o)
          o->handlers_given) && !o->acf_path)
         bad_input("--param, --rate, --burst, --print-acf, --profile-out and --handlers need "
                   "--acf FILE");
-    if (o->report_path && !o->acf_path && !o->dcpi_db)
-        bad_input("--report needs --acf FILE or --dcpi DB");
+    if (o->report_path && !o->acf_path && !o->dcpi_db && !o->paths_path)
+        bad_input("--report needs --acf FILE, --dcpi DB or --paths FILE");
     if ((o->dcpi_events || o->dcpi_new_epoch) && !o->dcpi_db)
         bad_input("--dcpi-events and --dcpi-new-epoch need --dcpi DB");
     if (o->dcpi_db && o->cfg.model == CFG_MODEL_FUNCTIONAL)
         bad_input("--dcpi needs a timing model to count cycles (--config inorder5, ev5 or r10k)");
     if (o->interactive && (o->dcpi_db || o->trace_path || o->pipeview_path ||
-                           o->o3pipeview_path || o->pipe_diagram || o->truth_path))
+                           o->o3pipeview_path || o->pipe_diagram || o->truth_path ||
+                           o->paths_path))
         bad_input("--interactive steps plain runs (or runs with --acf): it cannot be combined "
-                  "with --dcpi, --trace, --pipeview, --o3pipeview, --pipe-diagram or "
-                  "--ground-truth");
+                  "with --dcpi, --trace, --pipeview, --o3pipeview, --pipe-diagram, "
+                  "--ground-truth or --paths");
 }
 
 /* ---- the command line -------------------------------------------------------- */
@@ -494,6 +495,7 @@ void parse_options(int argc, char **argv, options_t *o)
         case OPT_PRINT_ACF:   o->print_acf = true; break;
         case OPT_REPORT:      o->report_path = optarg; break;
         case OPT_PROFILE_OUT: o->profile_out = optarg; break;
+        case OPT_PATHS:       o->paths_path = optarg; break;
         case OPT_TOP:         o->top_n = parse_count("--top", optarg); break;
         case OPT_NO_BASELINE: o->no_baseline = true; break;
         case OPT_HANDLERS:    o->handlers = parse_handlers(optarg); o->handlers_given = true; break;
