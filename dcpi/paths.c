@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "export.h"
 #include "mem.h"
 #include "srcline.h"
 #include "symtab.h"
@@ -568,7 +569,9 @@ static void do_call(paths_t *p, cpu_t *c, frame_t *f, const insn_t *in, uint64_t
     frame_enter(p, push(p), c, c->pc, s);
 }
 
-/* A return: the path ends; the caller resumes if it is where control goes. */
+/* A return (or an indirect jump to where the caller resumes: Alpha's
+ * millicode returns through t9): the path ends; the caller resumes if it
+ * is where control goes. */
 static bool do_return(paths_t *p, frame_t *f, uint64_t next, snap_t s)
 {
     path_end(p, f, exit_edge_val(f), s);
@@ -589,7 +592,8 @@ void paths_step_slow(paths_t *p, cpu_t *c, const insn_t *in, uint64_t pc)
     frame_t *f = top(p);
     if (in->flags & IF_CALL) {
         do_call(p, c, f, in, pc, now(p, c));
-    } else if (in->flags & IF_RETURN) {
+    } else if ((in->flags & IF_RETURN) || ((in->flags & IF_INDIRECT) && p->depth >= 2 &&
+                                           next == p->frames[p->depth - 2].resume)) {
         consistent = do_return(p, f, next, now(p, c));
     } else if (f->proc && f->block >= 0 && pc == f->proc->last_pc[f->block]) {
         transition(p, f, next, now(p, c));
@@ -848,4 +852,42 @@ void paths_report(const paths_t *p, FILE *out, const char *exe, size_t top_n)
     if (src) srcline_close(src);
     free(ps);
     free(rows);
+}
+
+/* ---- export ---------------------------------------------------------------------- */
+
+bool paths_export(const paths_t *p, const char *format, const char *file, const char *exe,
+                  char *err, size_t errlen)
+{
+    export_format_t fmt;
+    if (!export_format_by_name(format, &fmt))
+        return set_error(err, errlen, "unknown export format '%s' (callgrind, pprof or folded)",
+                         format);
+    static const char *const events[] = { "insts", "paths", "cycles", "l1d_misses" };
+    export_profile_t *x = export_new("hps-sim --paths", 4, events, NULL);
+    export_add_comment(x, "Ball-Larus paths: each procedure's paths are its callees 'NAME path N'");
+    size_t n;
+    path_row_t *rows = paths_rows(p, &n);
+    for (size_t k = 0; k < n; k++) {
+        const proc_t *pr = proc_of_row(p, &rows[k]);
+        int first;
+        bool ps, pe;
+        uint64_t at = pr && bl_regenerate(&pr->bl, rows[k].sum, &first, 1, &ps, &pe)
+                    ? pr->g.insns[pr->g.blocks[first].first].pc : rows[k].entry;
+        char name[512];
+        snprintf(name, sizeof name, "%s path %" PRIu64, rows[k].proc, rows[k].sum);
+        uint32_t frames[2] = {
+            export_frame(x, &(export_frame_t){ .function = rows[k].proc, .image = exe,
+                                               .address = rows[k].entry, .entry = rows[k].entry }),
+            export_frame(x, &(export_frame_t){ .function = name, .image = exe, .address = at,
+                                               .entry = at }),
+        };
+        uint64_t v[4] = { rows[k].insts, rows[k].count, rows[k].cycles, rows[k].misses };
+        export_add_stack(x, frames, 2, v);
+        export_add_calls(x, frames, 2, rows[k].count);
+    }
+    free(rows);
+    bool ok = export_write(x, fmt, 0, file, err, errlen);
+    export_free(x);
+    return ok;
 }

@@ -101,4 +101,11 @@ void paths_totals(const paths_t *p, paths_totals_t *t);
 void paths_report(const paths_t *p, FILE *out, const char *exe, size_t top);
 void paths_write_tsv(const paths_t *p, FILE *out);
 
+/* The paths through the exporter (export.h) to file: a stack
+ * procedure -> "procedure path N" per path, events insts (folded stacks'
+ * value), paths (executions; also callgrind's call counts), cycles and
+ * l1d_misses.  format: callgrind, pprof or folded.  false + err. */
+bool paths_export(const paths_t *p, const char *format, const char *file, const char *exe,
+                  char *err, size_t errlen);
+
 #endif /* HPS_PATHS_H */

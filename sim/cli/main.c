@@ -954,6 +954,15 @@ int main(int argc, char **argv)
         paths_report(paths, report_out ? report_out : stderr, path, (size_t)o.top_n);
         paths_write_tsv(paths, paths_out);
         close_output(paths_out);
+        if (o.paths_export) {
+            const char *colon = strchr(o.paths_export, ':');
+            char fmt[16];
+            snprintf(fmt, sizeof fmt, "%.*s", (int)(colon - o.paths_export), o.paths_export);
+            if (!paths_export(paths, fmt, colon + 1, path, err, sizeof err)) {
+                fprintf(stderr, "hps-sim: --paths-export: %s\n", err);
+                status = EXIT_BAD_INPUT;
+            }
+        }
         paths_free(paths);
     }
     if (report_out) close_output(report_out);

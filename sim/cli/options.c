@@ -403,6 +403,14 @@ static void check_combinations(options_t *o)
          o->handlers_given) && !o->acf_path)
         bad_input("--param, --rate, --burst, --print-acf, --profile-out and --handlers need "
                   "--acf FILE");
+    if (o->paths_export && !o->paths_path)
+        bad_input("--paths-export needs --paths FILE");
+    if (o->paths_export && (!strchr(o->paths_export, ':') ||
+                            strncmp(o->paths_export, "callgrind:", 10) * strncmp(o->paths_export, "pprof:", 6) *
+                            strncmp(o->paths_export, "folded:", 7) != 0 ||
+                            !strchr(o->paths_export, ':')[1]))
+        bad_input("--paths-export %s: expected FORMAT:FILE with FORMAT callgrind, pprof or folded",
+                  o->paths_export);
     if (o->report_path && !o->acf_path && !o->dcpi_db && !o->paths_path)
         bad_input("--report needs --acf FILE, --dcpi DB or --paths FILE");
     if ((o->dcpi_events || o->dcpi_new_epoch) && !o->dcpi_db)
@@ -496,6 +504,7 @@ void parse_options(int argc, char **argv, options_t *o)
         case OPT_REPORT:      o->report_path = optarg; break;
         case OPT_PROFILE_OUT: o->profile_out = optarg; break;
         case OPT_PATHS:       o->paths_path = optarg; break;
+        case OPT_PATHS_EXPORT: o->paths_export = optarg; break;
         case OPT_TOP:         o->top_n = parse_count("--top", optarg); break;
         case OPT_NO_BASELINE: o->no_baseline = true; break;
         case OPT_HANDLERS:    o->handlers = parse_handlers(optarg); o->handlers_given = true; break;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/matrix/run.sh BUILD_DIR - the feature-combination matrix: every
 # model {functional, inorder5, ev5, r10k, hps} x every feature {--trace, --stats,
-# --ground-truth, --pipeview, --acf, --dcpi, --acf + --dcpi, -d scripted},
+# --ground-truth, --paths, --pipeview, --acf, --dcpi, --acf + --dcpi, -d scripted},
 # on both ISAs (the rv64 and alpha-static builds of one small workload at
 # size test), each cell checked for REAL output, never empty or zero:
 #   output     the guest's stdout and status are the plain functional run's,
@@ -13,6 +13,9 @@
 #              the excluded fields below); timing models have cycles > 0
 #   gt         --ground-truth rows, and its total line C = H + D with C the
 #              run's cpu.cycles; functional: refused (status 2, one line)
+#   paths      --paths: every path's instructions are count x its length,
+#              the paths and counts are the functional run's under every
+#              model, timed models put cycles on them
 #   pipeview   a Kanata log whose retired instructions are the first ones
 #              of the functional trace; functional: refused
 #   acf        the exhaustive ACFs: every member's sampled count equals its
@@ -302,6 +305,19 @@ for isa in rv64 alpha-static; do
                     [ -n "$si" ] && [ "$sc" -le "$si" ] && [ "$sc" -ge $((si - 1)) ] || echo "count column sums to $sc, simInsts ${si:-missing}")"
             verdict "$L ground-truth: --ground-truth leaves the cycles alone ($gc = ${cycles:-?})" \
                 "$( [ -n "$cycles" ] && [ "$gc" = "$cycles" ] || echo differ)"
+        fi
+
+        # ---- paths ---------------------------------------------------------------------------
+        run "$c.paths" "${cfg[@]}" --paths "$c.paths.tsv" --report "$c.paths.rep" "$prog" test
+        same_output "$L paths" "$c.paths"
+        verdict "$L paths: $(tests/paths/check.py rows "$c.paths.tsv" 2>&1)" \
+            "$(tests/paths/check.py rows "$c.paths.tsv" >/dev/null 2>&1 || echo "rows not exact")"
+        if [ $model = functional ]; then cp "$c.paths.tsv" "$tmp/$isa.paths.functional.tsv" 2>/dev/null
+        else
+            verdict "$L paths: the functional run's paths and counts" \
+                "$(tests/paths/check.py same "$tmp/$isa.paths.functional.tsv" "$c.paths.tsv" 2>&1 | grep -v ', same counts$')"
+            pc=$(awk -F'\t' 'NR > 1 { c += $7 } END { print c + 0 }' "$c.paths.tsv" 2>/dev/null)
+            verdict "$L paths: cycles on paths ($pc)" "$( [ "${pc:-0}" -gt 0 ] || echo "no cycles")"
         fi
 
         # ---- pipeview -------------------------------------------------------------------------

@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+"""tests/paths/check.py - checks of hps-sim --paths' TSV (tests/paths/run.sh).
+
+check.py rows TSV            every path's instructions are count x its static length
+check.py known TSV           tests/guest/paths_known.c's path counts (its header)
+check.py blocks TSV GT F..   for the functions F.., each block's executions summed
+                             over the paths through it equal the ground-truth
+                             count of its first instruction (--ground-truth GT)
+check.py same A B            two TSVs hold the same paths with the same counts
+Prints one line and exits 1 on a mismatch.
+"""
+import sys
+from collections import Counter, defaultdict
+
+
+def read_tsv(path):
+    rows = []
+    with open(path) as f:
+        head = f.readline().rstrip('\n').split('\t')
+        for line in f:
+            rows.append(dict(zip(head, line.rstrip('\n').split('\t'))))
+    return rows
+
+
+def check_rows(rows):
+    bad = [r for r in rows if int(r['insts']) != int(r['count']) * int(r['length'])]
+    if not rows or bad:
+        return False, f'{len(bad)} of {len(rows)} rows with insts != count x length'
+    return True, f'{len(rows)} rows, insts == count x length'
+
+
+EXPECTED = {
+    'diamonds': [1, 1, 2, 2, 4, 4, 8, 8],
+    'pick': [1, 2, 3, 4, 5, 6, 7, 21],
+    'early': [5, 5, 10, 20],
+    'rec': [1, 9],
+    'loop_ifelse': [1, 1, 9, 19],
+}
+
+
+def check_known(rows):
+    got = defaultdict(list)
+    for r in rows:
+        got[r['procedure']].append(int(r['count']))
+    wrong = [f'{f}: {sorted(got[f])} != {want}' for f, want in EXPECTED.items()
+             if sorted(got[f]) != want]
+    if 3 not in got['thrower']:
+        wrong.append(f'thrower: {sorted(got["thrower"])} has no path taken 3 times')
+    if wrong:
+        return False, '; '.join(wrong)
+    return True, 'path counts of ' + ', '.join(EXPECTED) + ', thrower as expected'
+
+
+def check_blocks(rows, gt_path, funcs):
+    truth = {}
+    with open(gt_path) as f:
+        for line in f:
+            if line.startswith('#') or line.startswith('pc\t'):
+                continue
+            cols = line.split('\t')
+            truth[int(cols[0], 16)] = int(cols[2])
+    seen = Counter()
+    for r in rows:
+        if r['procedure'] not in funcs:
+            continue
+        for b in r['blocks'].replace('^', '').replace('$', '').split():
+            seen[int(b.split('-')[0], 16)] += int(r['count'])
+    wrong = [f'{a:#x}: paths {n} truth {truth.get(a)}' for a, n in seen.items()
+             if truth.get(a) != n]
+    if not seen or wrong:
+        return False, f'{len(wrong)} of {len(seen)} blocks differ: ' + '; '.join(wrong[:5])
+    return True, f'{len(seen)} blocks of {len(funcs)} functions match the ground truth'
+
+
+def check_same(a, b):
+    ka = Counter({(r['procedure'], r['path']): int(r['count']) for r in a})
+    kb = Counter({(r['procedure'], r['path']): int(r['count']) for r in b})
+    if ka != kb or not ka:
+        diff = set(ka.items()) ^ set(kb.items())
+        return False, f'{len(diff)} path counts differ: {sorted(diff)[:5]}'
+    return True, f'{len(ka)} paths, same counts'
+
+
+def main():
+    what = sys.argv[1]
+    if what == 'rows':
+        ok, msg = check_rows(read_tsv(sys.argv[2]))
+    elif what == 'known':
+        ok, msg = check_known(read_tsv(sys.argv[2]))
+    elif what == 'blocks':
+        ok, msg = check_blocks(read_tsv(sys.argv[2]), sys.argv[3], set(sys.argv[4:]))
+    elif what == 'same':
+        ok, msg = check_same(read_tsv(sys.argv[2]), read_tsv(sys.argv[3]))
+    else:
+        print(f'check.py: unknown check {what}', file=sys.stderr)
+        sys.exit(2)
+    print(msg)
+    sys.exit(0 if ok else 1)
+
+
+main()
