@@ -234,8 +234,9 @@ static void number_proc(paths_t *p, proc_t *pr, mem_t *mem)
     size_t size = (size_t)(pr->hi - pr->lo);
     if (!size || size > (64u << 20)) return;
     uint8_t *code = xcalloc(size, 1);
-    size_t got = 0;
-    while (got < size && mem_read(mem, pr->lo + got, code + got, 1)) got++;
+    size_t got = size;
+    if (!mem_read(mem, pr->lo, code, size))           /* up to the first unmapped byte */
+        for (got = 0; got < size && mem_read(mem, pr->lo + got, code + got, 1);) got++;
     if (got && cfg_build_blocks(p->isa, code, pr->lo, got, NULL, 0, &pr->g) && has_switch(&pr->g)) {
         size_t n = 0, cap = 0;
         uint64_t *land = NULL;
@@ -680,8 +681,10 @@ static int cmp_rows(const void *a, const void *b)
 
 static const proc_t *proc_of_row(const paths_t *p, const path_row_t *r)
 {
-    for (size_t k = 0; k < p->nprocs; k++)
-        if (p->procs[k]->lo == r->entry) return p->procs[k];
+    if (!p->addr_cap) return NULL;
+    size_t h = hash64(r->entry) & (p->addr_cap - 1);
+    for (const proc_t *x; (x = p->by_addr[h]); h = (h + 1) & (p->addr_cap - 1))
+        if (x->lo == r->entry) return x;
     return NULL;
 }
 
