@@ -7,6 +7,10 @@ check.py blocks TSV GT F..   for the functions F.., each block's executions summ
                              over the paths through it equal the ground-truth
                              count of its first instruction (--ground-truth GT)
 check.py same A B            two TSVs hold the same paths with the same counts
+check.py perturb A B         B is A's run with profiling instrumentation: the same
+                             paths, counts and program instructions; prints the
+                             ratios B/A of cycles and L1D misses on paths (PP's
+                             Table 2 "F" ratios) and fails if B has fewer cycles
 Prints one line and exits 1 on a mismatch.
 """
 import sys
@@ -81,6 +85,22 @@ def check_same(a, b):
     return True, f'{len(ka)} paths, same counts'
 
 
+def check_perturb(a, b):
+    ok, msg = check_same(a, b)
+    if not ok:
+        return ok, msg
+    ia = {(r['procedure'], r['path']): int(r['insts']) for r in a}
+    ib = {(r['procedure'], r['path']): int(r['insts']) for r in b}
+    if ia != ib:
+        return False, 'program instructions on paths differ'
+    tot = {k: [sum(int(r[k]) for r in x) for x in (a, b)] for k in ('cycles', 'l1d_misses')}
+    ratio = {k: (v[1] / v[0] if v[0] else float('nan')) for k, v in tot.items()}
+    msg = (f'{len(a)} paths, counts and instructions equal; cycles {tot["cycles"][0]} -> '
+           f'{tot["cycles"][1]} (x{ratio["cycles"]:.4f}), L1D misses {tot["l1d_misses"][0]} -> '
+           f'{tot["l1d_misses"][1]} (x{ratio["l1d_misses"]:.4f})')
+    return tot['cycles'][1] >= tot['cycles'][0] > 0, msg
+
+
 def main():
     what = sys.argv[1]
     if what == 'rows':
@@ -89,6 +109,8 @@ def main():
         ok, msg = check_known(read_tsv(sys.argv[2]))
     elif what == 'blocks':
         ok, msg = check_blocks(read_tsv(sys.argv[2]), sys.argv[3], set(sys.argv[4:]))
+    elif what == 'perturb':
+        ok, msg = check_perturb(read_tsv(sys.argv[2]), read_tsv(sys.argv[3]))
     elif what == 'same':
         ok, msg = check_same(read_tsv(sys.argv[2]), read_tsv(sys.argv[3]))
     else:

@@ -10,6 +10,8 @@
 #             misses; the same TSV twice
 #   workload  gametree: rows exact, and the instructions on paths plus those
 #             off numbered paths are the run's simInsts
+#   perturb   PP's perturbation of path metrics, here by HPS's hot method
+#             profile: paths, counts, instructions unchanged, cycles up
 #   export    --paths-export folded and callgrind (callgrind_annotate) hold
 #             the TSV's instructions, executions and cycles
 #   errors    bad combinations and outputs: status 2 and one message
@@ -74,6 +76,18 @@ for isa in rv64 alpha-static; do
         bad "workload gametree $isa: hps-sim failed: $(tail -2 "$tmp/err")"
     fi
 done
+
+# perturbation (PP section 3.2): the same run under HPS's hot method profile
+# (rate 1/100): the same paths, counts and program instructions, more cycles
+w=$build/workloads/rv64/gametree
+if [ -x "$w" ] &&
+   "$sim" --config ev5 --paths "$tmp/p0.tsv" --report /dev/null "$w" >"$tmp/out" 2>"$tmp/err" &&
+   "$sim" --config ev5 --acf productions/hot_method.acf --no-baseline --paths "$tmp/p1.tsv" \
+        --report /dev/null "$w" >"$tmp/out" 2>"$tmp/err"; then
+    pycheck "perturbation gametree ev5 hot_method" perturb "$tmp/p0.tsv" "$tmp/p1.tsv"
+else
+    bad "perturbation: hps-sim failed: $(tail -2 "$tmp/err")"
+fi
 
 # export: the exporter's files hold the TSV's totals
 g=$build/guest/rv64/paths_known
