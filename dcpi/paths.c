@@ -847,8 +847,11 @@ void paths_report(const paths_t *p, FILE *out, const char *exe, size_t top_n)
             "unfinished at exit %" PRIu64 ", procedures without numbering %" PRIu64 "\n",
             t.lost, t.lost_insts, t.unfinished, t.procs_unnumbered);
     for (size_t k = 0; k < np && k < top_n; k++) {
-        fprintf(out, "  %s (0x%" PRIx64 "): %zu paths, %" PRIu64 " executions, %" PRIu64 " insts\n",
-                ps[k].name, ps[k].entry, ps[k].n, ps[k].count, ps[k].insts);
+        path_row_t key = { .entry = ps[k].entry };
+        const proc_t *pr = proc_of_row(p, &key);
+        fprintf(out, "  %s (0x%" PRIx64 "): %zu paths, %" PRIu64 " executions, %" PRIu64 " insts; "
+                "%" PRIu64 " lost, %" PRIu64 " unfinished\n", ps[k].name, ps[k].entry, ps[k].n,
+                ps[k].count, ps[k].insts, pr ? pr->lost : 0, pr ? pr->unfinished : 0);
         for (size_t j = 0; j < ps[k].n && j < top_n; j++)
             report_path(p, out, &rows[ps[k].first + j], src, 0, t.timed);
     }
