@@ -13,6 +13,7 @@
 #include "cache.h"
 #include "export.h"
 #include "mem.h"
+#include "profile.h"
 #include "srcline.h"
 #include "symtab.h"
 #include "util.h"
@@ -66,6 +67,8 @@ struct paths {
     size_t slots_cap, slots_used;
     const uint64_t *cycles;
     const struct cache *l1d;
+    const profile_t *dise;          /* PP on DISE's samples, or NULL          */
+    const char *exe;                /* read code from this file, not memory   */
     uint64_t lost_unknown;
 };
 
@@ -147,6 +150,14 @@ static void find_words(paths_t *p, const char *exe)
     p->nlandings = m;
 }
 
+/* Bytes of the program at addr: from the guest's memory, or (without one,
+ * tools/hps-pp-acf.c) from the executable's file at link-time addresses. */
+static bool read_code(const paths_t *p, mem_t *mem, uint64_t addr, void *buf, size_t len)
+{
+    if (mem) return mem_read(mem, addr, buf, len);
+    return p->exe && symtab_read_code(p->exe, addr, buf, len) == len;
+}
+
 /* RISC-V gcc's jump tables hold offsets from the table's start, which the
  * code forms with auipc + addi: every such address is read as a table of
  * 32-bit offsets, entries taken while they land inside [lo, hi). */
@@ -161,7 +172,7 @@ static void table_landings(const paths_t *p, const cfg_t *g, mem_t *mem, uint64_
         uint64_t base = a->pc + (uint64_t)a->imm + (uint64_t)b->imm;
         for (unsigned e = 0; e < 4096; e++) {
             int32_t w;
-            if (!mem_read(mem, base + 4 * e, &w, 4)) break;
+            if (!read_code(p, mem, base + 4 * e, &w, 4)) break;
             uint64_t to = base + (uint64_t)(int64_t)w;
             if (to < lo || to >= hi) break;
             add_landing(v, n, cap, to);
@@ -235,28 +246,34 @@ static void number_proc(paths_t *p, proc_t *pr, mem_t *mem)
     if (!size || size > (64u << 20)) return;
     uint8_t *code = xcalloc(size, 1);
     size_t got = size;
-    if (!mem_read(mem, pr->lo, code, size))           /* up to the first unmapped byte */
-        for (got = 0; got < size && mem_read(mem, pr->lo + got, code + got, 1);) got++;
-    if (got && cfg_build_blocks(p->isa, code, pr->lo, got, NULL, 0, &pr->g) && has_switch(&pr->g)) {
-        size_t n = 0, cap = 0;
-        uint64_t *land = NULL;
-        uint64_t gp = strcmp(p->isa->name, "alpha") ? 0 : alpha_gp(p, &pr->g);
+    if (!read_code(p, mem, pr->lo, code, size))       /* up to the first unmapped byte */
+        for (got = 0; got < size && read_code(p, mem, pr->lo + got, code + got, 1);) got++;
+    if (!got || !cfg_build_blocks(p->isa, code, pr->lo, got, NULL, 0, &pr->g)) {
+        free(code);
+        return;
+    }
+    size_t n = 0, cap = 0;
+    uint64_t *land = NULL;
+    bool alpha = !strcmp(p->isa->name, "alpha");
+    uint64_t gp = alpha ? alpha_gp(p, &pr->g) : 0;
+    if (gp) add_landing(&land, &n, &cap, pr->lo + 8);   /* Alpha's same-gp entry (bsr f+8) */
+    if (has_switch(&pr->g)) {
         word_landings(p, pr->lo, pr->lo + got, gp, &land, &n, &cap);
         if (!strcmp(p->isa->name, "rv64gc"))
             table_landings(p, &pr->g, mem, pr->lo, pr->lo + got, &land, &n, &cap);
+    }
+    if (n) {
         cfg_free(&pr->g);
         cfg_build_blocks(p->isa, code, pr->lo, got, land, n, &pr->g);
-        int *lb = xcalloc(n + 1, sizeof *lb);
-        size_t nl = 0;
-        for (size_t k = 0; k < n; k++)
-            for (size_t b = 0; b < pr->g.nblocks; b++)
-                if (pr->g.insns[pr->g.blocks[b].first].pc == land[k]) lb[nl++] = (int)b;
-        pr->numbered = bl_number((int)pr->g.nblocks, pr->g.edges, pr->g.nedges, lb, nl, &pr->bl);
-        free(lb);
-        free(land);
-    } else if (pr->g.ninsns) {
-        pr->numbered = bl_number((int)pr->g.nblocks, pr->g.edges, pr->g.nedges, NULL, 0, &pr->bl);
     }
+    int *lb = xcalloc(n + 1, sizeof *lb);
+    size_t nl = 0;
+    for (size_t k = 0; k < n; k++)
+        for (size_t b = 0; b < pr->g.nblocks; b++)
+            if (pr->g.insns[pr->g.blocks[b].first].pc == land[k]) lb[nl++] = (int)b;
+    pr->numbered = bl_number((int)pr->g.nblocks, pr->g.edges, pr->g.nedges, lb, nl, &pr->bl);
+    free(lb);
+    free(land);
     free(code);
     if (pr->numbered && pr->bl.overflow) pr->numbered = false;
     if (pr->numbered) index_edges(pr);
@@ -463,8 +480,10 @@ static void frame_enter(paths_t *p, frame_t *f, cpu_t *c, uint64_t pc, snap_t s)
         block_at(pr, pc, &inside);
         f->proc = pr;
         f->block = inside;
-        f->synced = pc == pr->lo && inside == 0 && pr->bl.entry_val != BL_NONE;
-        f->r = f->synced ? pr->bl.entry_val : 0;
+        int start = block_at(pr, pc, &inside);          /* the entry, or another way in */
+        uint64_t r = pc == pr->lo ? pr->bl.entry_val : start >= 0 ? pr->bl.start_val[start] : BL_NONE;
+        f->synced = r != BL_NONE;
+        f->r = f->synced ? r : 0;
     } else {
         f->proc = pr && !pr->numbered ? NULL : pr;
     }
@@ -753,19 +772,53 @@ void paths_totals(const paths_t *p, paths_totals_t *t)
     t->procs = p->nprocs;
 }
 
+static bool executed(const paths_t *p, int proc, uint64_t sum)
+{
+    if (!p->slots_cap) return false;
+    size_t h = hash64(sum * 31 + (uint64_t)proc) & (p->slots_cap - 1);
+    for (; p->slots[h].proc >= 0; h = (h + 1) & (p->slots_cap - 1))
+        if (p->slots[h].proc == proc && p->slots[h].sum == sum) return true;
+    return false;
+}
+
+/* Rows for the paths PP on DISE counted that never ran (count 0): a
+ * disagreement to see, or a poisoned path register (a number past the
+ * procedure's paths, blocks empty). */
+static void write_dise_only(const paths_t *p, FILE *out)
+{
+    profile_member_t *m;
+    size_t n = profile_sorted(p->dise, &m);
+    char desc[4096];
+    for (size_t k = 0; k < n; k++) {
+        path_row_t r = { .entry = m[k].key, .sum = m[k].key2 };
+        const proc_t *pr = proc_of_row(p, &r);
+        if (pr && executed(p, pr->id, r.sum)) continue;
+        r.proc = pr ? pr->name : "?";
+        r.length = pr && pr->numbered && r.sum < pr->bl.npaths ? path_length(pr, r.sum) : 0;
+        paths_describe(p, &r, desc, sizeof desc);
+        fprintf(out, "%s\t0x%" PRIx64 "\t%" PRIu64 "\t%" PRIu64 "\t0\t0\t0\t0\t%s\t%" PRIu64 "\n", r.proc,
+                r.entry, r.sum, r.length, desc, m[k].weight);
+    }
+    free(m);
+}
+
 void paths_write_tsv(const paths_t *p, FILE *out)
 {
     size_t n;
     path_row_t *rows = paths_rows(p, &n);
     char desc[4096];
-    fprintf(out, "procedure\tentry\tpath\tlength\tcount\tinsts\tcycles\tl1d_misses\tblocks\n");
+    fprintf(out, "procedure\tentry\tpath\tlength\tcount\tinsts\tcycles\tl1d_misses\tblocks%s\n",
+            p->dise ? "\tdise" : "");
     for (size_t k = 0; k < n; k++) {
         paths_describe(p, &rows[k], desc, sizeof desc);
         fprintf(out, "%s\t0x%" PRIx64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
-                "\t%" PRIu64 "\t%s\n", rows[k].proc, rows[k].entry, rows[k].sum, rows[k].length,
+                "\t%" PRIu64 "\t%s", rows[k].proc, rows[k].entry, rows[k].sum, rows[k].length,
                 rows[k].count, rows[k].insts, rows[k].cycles, rows[k].misses, desc);
+        if (p->dise) fprintf(out, "\t%" PRIu64, profile_weight(p->dise, rows[k].entry, rows[k].sum));
+        fputc('\n', out);
     }
     free(rows);
+    if (p->dise) write_dise_only(p, out);
 }
 
 typedef struct proc_sum { const char *name; uint64_t entry, insts, count; size_t first, n; } proc_sum_t;
@@ -896,4 +949,78 @@ bool paths_export(const paths_t *p, const char *format, const char *file, const 
     bool ok = export_write(x, fmt, 0, file, err, errlen);
     export_free(x);
     return ok;
+}
+
+/* ---- PP on DISE ------------------------------------------------------------------- */
+
+void paths_set_dise(paths_t *p, const profile_t *samples) { p->dise = samples; }
+
+/* The exact profile as (entry, path) -> executions. */
+static profile_t *exact_profile(const paths_t *p)
+{
+    profile_t *x = profile_new();
+    for (size_t k = 0; k < p->slots_cap; k++)
+        if (p->slots[k].proc >= 0)
+            profile_add(x, p->procs[p->slots[k].proc]->lo, p->slots[k].sum, p->slots[k].count);
+    return x;
+}
+
+bool paths_dise_score(const paths_t *p, paths_dise_score_t *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    if (!p->dise) return false;
+    profile_t *exact = exact_profile(p), *numbered = profile_new();
+    profile_member_t *m;
+    size_t n = profile_sorted(p->dise, &m);
+    for (size_t k = 0; k < n; k++) {
+        path_row_t key = { .entry = m[k].key };
+        const proc_t *pr = proc_of_row(p, &key);
+        if (!pr || !pr->numbered || m[k].key2 >= pr->bl.npaths) {
+            sc->lost += m[k].weight;                 /* poisoned: a path that never ended */
+            continue;
+        }
+        profile_add(numbered, m[k].key, m[k].key2, m[k].weight);
+        sc->samples += m[k].weight;
+        sc->distinct++;
+    }
+    free(m);
+    n = profile_sorted(exact, &m);
+    for (size_t k = 0; k < n; k++)
+        if (profile_weight(numbered, m[k].key, m[k].key2) == m[k].weight) sc->equal++;
+    free(m);
+    sc->exact_distinct = profile_members(exact);
+    sc->exact_total = profile_total(exact);
+    sc->accuracy = profile_accuracy(numbered, exact, 0.9, true);
+    profile_free(numbered);
+    profile_free(exact);
+    return true;
+}
+
+void paths_report_dise(const paths_t *p, FILE *out)
+{
+    paths_dise_score_t sc;
+    if (!paths_dise_score(p, &sc)) return;
+    fprintf(out, "PP on DISE: %" PRIu64 " path samples of %" PRIu64 " distinct paths (%" PRIu64
+            " more ended off numbered paths); exact: %" PRIu64 " executions of %" PRIu64 " paths\n",
+            sc.samples, sc.distinct, sc.lost, sc.exact_total, sc.exact_distinct);
+    fprintf(out, "  %" PRIu64 " of the %" PRIu64 " exact paths have their exact count; accuracy "
+            "(top-90%% overlap of path executions) %.2f%%\n", sc.equal, sc.exact_distinct, sc.accuracy);
+}
+
+/* ---- procedures for the ACF generator ---------------------------------------------- */
+
+paths_t *paths_new_file(const isa_t *isa, struct symtab *st, const char *exe)
+{
+    paths_t *p = paths_new(isa, st, exe, 0);
+    p->exe = exe;
+    return p;
+}
+
+bool paths_procedure(paths_t *p, uint64_t entry, const cfg_t **g, const bl_number_t **bl)
+{
+    proc_t *pr = proc_at(p, NULL, entry);
+    if (!pr || !pr->numbered || pr->lo != entry) return false;
+    *g = &pr->g;
+    *bl = &pr->bl;
+    return true;
 }

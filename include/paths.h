@@ -29,7 +29,11 @@
  * offset from the word's table (RISC-V gcc's jump tables) or from the
  * global pointer _gp (Alpha's .gprel32), becomes a block leader with an
  * ENTRY edge.  Extra candidates only add path numbers; a landing that is
- * none of them makes the frame unsynced (lost, counted).
+ * none of them makes the frame unsynced (lost, counted).  Alpha's calls
+ * that share the gp enter 8 bytes in, past the ldah/lda gp prologue: that
+ * address is a leader with an ENTRY edge too, so such a call starts a
+ * numbered path.  An activation entered anywhere else but at the entry
+ * or such a block is unsynced until its next back edge.
  */
 #ifndef HPS_PATHS_H
 #define HPS_PATHS_H
@@ -107,5 +111,27 @@ void paths_write_tsv(const paths_t *p, FILE *out);
  * l1d_misses.  format: callgrind, pprof or folded.  false + err. */
 bool paths_export(const paths_t *p, const char *format, const char *file, const char *exe,
                   char *err, size_t errlen);
+
+/* For tools/hps-pp-acf.c: procedures read from the executable's file (a
+ * static program: link-time addresses), numbered exactly as the recorder
+ * numbers them; the CFG and numbering of the procedure at entry, false
+ * when it has none (no code, more than 2^62 paths). */
+paths_t *paths_new_file(const isa_t *isa, struct symtab *st, const char *exe);
+bool paths_procedure(paths_t *p, uint64_t entry, const cfg_t **g, const bl_number_t **bl);
+
+/* PP on DISE (tools/hps-pp-acf.c): the (procedure entry, path number) ->
+ * samples the ACF's PathCount_handler delivered; the TSV gets a `dise`
+ * column and the report a section scoring them against the exact paths. */
+struct profile;
+void paths_set_dise(paths_t *p, const struct profile *samples);
+typedef struct paths_dise_score {
+    uint64_t samples, distinct;     /* samples of numbered paths, their paths */
+    uint64_t lost;                  /* samples of no path (poisoned register) */
+    uint64_t equal;                 /* exact paths whose sample count equals it */
+    uint64_t exact_total, exact_distinct;
+    double accuracy;                /* profile_accuracy at 90%, renormalised  */
+} paths_dise_score_t;
+bool paths_dise_score(const paths_t *p, paths_dise_score_t *sc);
+void paths_report_dise(const paths_t *p, FILE *out);
 
 #endif /* HPS_PATHS_H */

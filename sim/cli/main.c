@@ -848,6 +848,10 @@ int main(int argc, char **argv)
     memset(&pf, 0, sizeof pf);
     runtime_t *runtime = NULL;          /* the guest runtime both profilers share */
     if (o.acf_path) profiling_setup(&pf, &o, isa, symtab, &runtime);
+    for (size_t k = 0; pf.prog && !o.paths_path && k < pf.prog->nhandlers; k++)
+        if (!strcmp(pf.prog->handlers[k], "PathCount_handler"))
+            bad_input("%s: the ACF counts paths (PathCount_handler, PP on DISE): add --paths FILE "
+                      "for them and the exact paths they are scored against", o.acf_path);
     dcpi_t *dcpi = o.dcpi_db ? dcpi_setup(&o, isa, &code.images, &runtime) : NULL;
 
     /* Open outputs before running so a bad path loses no simulation. */
@@ -951,7 +955,9 @@ int main(int argc, char **argv)
     }
     if (paths) {
         paths_finish(paths, cpu);
+        if (pf.dise && pf.session.paths) paths_set_dise(paths, pf.session.paths);
         paths_report(paths, report_out ? report_out : stderr, path, (size_t)o.top_n);
+        paths_report_dise(paths, report_out ? report_out : stderr);
         paths_write_tsv(paths, paths_out);
         close_output(paths_out);
         if (o.paths_export) {

@@ -7,6 +7,10 @@ check.py blocks TSV GT F..   for the functions F.., each block's executions summ
                              over the paths through it equal the ground-truth
                              count of its first instruction (--ground-truth GT)
 check.py same A B            two TSVs hold the same paths with the same counts
+check.py dise TSV ACF        PP on DISE (hps-pp-acf's ACF): every path of every procedure
+                             the ACF instruments has its exact count in the dise column,
+                             and no such procedure has a counted path that never ran
+check.py accuracy REP MIN    the report's PP on DISE accuracy is at least MIN; prints it
 check.py perturb A B         B is A's run with profiling instrumentation: the same
                              paths, counts and program instructions; prints the
                              ratios B/A of cycles and L1D misses on paths (PP's
@@ -77,8 +81,8 @@ def check_blocks(rows, gt_path, funcs):
 
 
 def check_same(a, b):
-    ka = Counter({(r['procedure'], r['path']): int(r['count']) for r in a})
-    kb = Counter({(r['procedure'], r['path']): int(r['count']) for r in b})
+    ka = {(r['procedure'], r['path']): int(r['count']) for r in a if int(r['count'])}
+    kb = {(r['procedure'], r['path']): int(r['count']) for r in b if int(r['count'])}
     if ka != kb or not ka:
         diff = set(ka.items()) ^ set(kb.items())
         return False, f'{len(diff)} path counts differ: {sorted(diff)[:5]}'
@@ -89,6 +93,8 @@ def check_perturb(a, b):
     ok, msg = check_same(a, b)
     if not ok:
         return ok, msg
+    a = [r for r in a if int(r['count'])]           # not PP on DISE's rows of paths that never ran
+    b = [r for r in b if int(r['count'])]
     ia = {(r['procedure'], r['path']): int(r['insts']) for r in a}
     ib = {(r['procedure'], r['path']): int(r['insts']) for r in b}
     if ia != ib:
@@ -101,6 +107,40 @@ def check_perturb(a, b):
     return tot['cycles'][1] >= tot['cycles'][0] > 0, msg
 
 
+def skipped_procedures(acf):
+    with open(acf) as f:
+        for line in f:
+            if line.startswith('# not instrumented:'):
+                return {w for w in line.split(':', 1)[1].split() if not w.startswith('(')
+                        and not w.endswith(')')}
+            if not line.startswith('#'):
+                break
+    return set()
+
+
+def check_dise(rows, acf):
+    if not rows or 'dise' not in rows[0]:
+        return False, 'no dise column (no PathCount_handler samples)'
+    skip = skipped_procedures(acf)
+    mine = [r for r in rows if r['procedure'] not in skip and r['blocks']]
+    wrong = [f"{r['procedure']} path {r['path']}: exact {r['count']} dise {r['dise']}"
+             for r in mine if r['count'] != r['dise']]
+    procs = {r['procedure'] for r in mine}
+    if wrong or not mine:
+        return False, f'{len(wrong)} of {len(mine)} paths differ: ' + '; '.join(wrong[:4])
+    return True, (f'{len(mine)} paths of {len(procs)} procedures counted exactly '
+                  f'({len(skip)} procedures not instrumented)')
+
+
+def check_accuracy(rep, least):
+    with open(rep) as f:
+        for line in f:
+            if 'accuracy (top-90% overlap of path executions)' in line:
+                acc = float(line.rsplit(' ', 1)[1].rstrip('%\n'))
+                return acc >= least, f'accuracy {acc:.2f}%'
+    return False, 'no PP on DISE accuracy in the report'
+
+
 def main():
     what = sys.argv[1]
     if what == 'rows':
@@ -111,6 +151,10 @@ def main():
         ok, msg = check_blocks(read_tsv(sys.argv[2]), sys.argv[3], set(sys.argv[4:]))
     elif what == 'perturb':
         ok, msg = check_perturb(read_tsv(sys.argv[2]), read_tsv(sys.argv[3]))
+    elif what == 'dise':
+        ok, msg = check_dise(read_tsv(sys.argv[2]), sys.argv[3])
+    elif what == 'accuracy':
+        ok, msg = check_accuracy(sys.argv[2], float(sys.argv[3]))
     elif what == 'same':
         ok, msg = check_same(read_tsv(sys.argv[2]), read_tsv(sys.argv[3]))
     else:
