@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/matrix/run.sh BUILD_DIR - the feature-combination matrix: every
 # model {functional, inorder5, ev5, r10k, hps} x every feature {--trace, --stats,
-# --ground-truth, --paths, --pipeview, --acf, --dcpi, --acf + --dcpi, -d scripted},
+# --ground-truth, --paths, PP on DISE, --pipeview, --acf, --dcpi, --acf + --dcpi, -d scripted},
 # on both ISAs (the rv64 and alpha-static builds of one small workload at
 # size test), each cell checked for REAL output, never empty or zero:
 #   output     the guest's stdout and status are the plain functional run's,
@@ -16,6 +16,8 @@
 #   paths      --paths: every path's instructions are count x its length,
 #              the paths and counts are the functional run's under every
 #              model, timed models put cycles on them
+#   pp         PP on DISE (hps-pp-acf's exhaustive ACF, --handlers c): every
+#              path of every instrumented procedure counted exactly
 #   pipeview   a Kanata log whose retired instructions are the first ones
 #              of the functional trace; functional: refused
 #   acf        the exhaustive ACFs: every member's sampled count equals its
@@ -319,6 +321,14 @@ for isa in rv64 alpha-static; do
             pc=$(awk -F'\t' 'NR > 1 { c += $7 } END { print c + 0 }' "$c.paths.tsv" 2>/dev/null)
             verdict "$L paths: cycles on paths ($pc)" "$( [ "${pc:-0}" -gt 0 ] || echo "no cycles")"
         fi
+
+        # ---- PP on DISE (tools/hps-pp-acf.c) --------------------------------------------------
+        [ -s "$d/pp.acf" ] || "$build/hps-pp-acf" "$prog" >"$d/pp.acf" 2>"$d/pp.err"
+        run "$c.pp" "${cfg[@]}" --handlers c --acf "$d/pp.acf" --no-baseline --paths "$c.pp.tsv" \
+            --report "$c.pp.rep" "$prog" test
+        same_output "$L pp-on-dise" "$c.pp"
+        r=$(tests/paths/check.py dise "$c.pp.tsv" "$d/pp.acf" 2>&1)
+        verdict "$L pp-on-dise: $r" "$(tests/paths/check.py dise "$c.pp.tsv" "$d/pp.acf" >/dev/null 2>&1 || echo "not exact")"
 
         # ---- pipeview -------------------------------------------------------------------------
         run "$c.pv" "${cfg[@]}" --pipeview "$c.pv.txt" --stats "$c.pv.stats" "$prog" test
