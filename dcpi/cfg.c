@@ -43,10 +43,14 @@ static long insn_at(const cfg_t *g, uint64_t pc)
     return lo < g->ninsns && g->insns[lo].pc == pc ? (long)lo : -1;
 }
 
-static void split_blocks(cfg_t *g)
+static void split_blocks(cfg_t *g, const uint64_t *extra, size_t nextra)
 {
     bool *leader = xcalloc(g->ninsns + 1, sizeof *leader);
     leader[0] = true;
+    for (size_t k = 0; k < nextra; k++) {
+        long t = insn_at(g, extra[k]);
+        if (t >= 0) leader[t] = true;
+    }
     for (size_t k = 0; k < g->ninsns; k++) {
         const insn_t *in = &g->insns[k];
         if (!is_transfer(in)) continue;
@@ -260,7 +264,8 @@ static void classify(cfg_t *g)
 
 /* ---- the whole --------------------------------------------------------------------- */
 
-bool cfg_build(const isa_t *isa, const uint8_t *code, uint64_t start, size_t size, cfg_t *out)
+bool cfg_build_blocks(const isa_t *isa, const uint8_t *code, uint64_t start, size_t size,
+                      const uint64_t *leaders, size_t nleaders, cfg_t *out)
 {
     memset(out, 0, sizeof *out);
     out->ninsns = decode_all(isa, code, start, size, &out->insns);
@@ -268,9 +273,15 @@ bool cfg_build(const isa_t *isa, const uint8_t *code, uint64_t start, size_t siz
         cfg_free(out);
         return false;
     }
-    split_blocks(out);
+    split_blocks(out, leaders, nleaders);
     link_blocks(out);
     mark_live(out);
+    return true;
+}
+
+bool cfg_build(const isa_t *isa, const uint8_t *code, uint64_t start, size_t size, cfg_t *out)
+{
+    if (!cfg_build_blocks(isa, code, start, size, NULL, 0, out)) return false;
     classify(out);
     return true;
 }

@@ -555,7 +555,7 @@ static bool is_flag_word(const token_t *t)
 static bool is_reserved(const token_t *t)
 {
     return is_word(t, "include") || is_word(t, "param") || is_word(t, "init") ||
-           is_word(t, "null") || is_insn_word(t) || is_field_word(t) || is_uop_word(t) ||
+           is_word(t, "table") || is_word(t, "null") || is_insn_word(t) || is_field_word(t) || is_uop_word(t) ||
            is_flag_word(t) || is_numbered(t, "counter_", NULL) || is_numbered(t, "d", NULL);
 }
 
@@ -601,7 +601,8 @@ static bool hard_boundary(const parser_t *ps, size_t i)
 {
     const token_t *t = tok_at(ps, i);
     if (t->kind == TK_EOF || t->kind == TK_ERROR) return true;
-    if (is_word(t, "include") || is_word(t, "param") || is_word(t, "init")) return true;
+    if (is_word(t, "include") || is_word(t, "param") || is_word(t, "init") || is_word(t, "table"))
+        return true;
     if (!is_name(t)) return false;
     const token_t *n = tok_at(ps, i + 1);
     if (n->kind == TK_COLON) return !soft_follow(tok_at(ps, i + 2));
@@ -938,6 +939,15 @@ static bool parse_register(parser_t *ps, int field, uint64_t *out)
     return true;
 }
 
+/* The index of the table the name token names, or -1. */
+static int find_table(const dise_program_t *p, const token_t *t)
+{
+    for (size_t k = 0; k < p->ntables; k++)
+        if (strlen(p->tables[k].name) == t->len && !memcmp(p->tables[k].name, t->text, t->len))
+            return (int)k;
+    return -1;
+}
+
 /* T.PC in name: one range per function of that name (static functions may
  * share one); a function of size 0 extends to the next symbol. */
 static bool parse_symbol_range(parser_t *ps, int field, int32_t *out)
@@ -965,13 +975,22 @@ static bool parse_symbol_range(parser_t *ps, int field, int32_t *out)
     return true;
 }
 
-/* field in name | field in [lo, hi) */
+/* field in name | field in [lo, hi) | field in table NAME */
 static bool parse_in_term(parser_t *ps, int field, const token_t *fld, int32_t *out)
 {
     if (field_kind(field) != ACF_ADDR) {
         char list[128];
         return fail_tok(ps, fld, "only %s can be tested with 'in'",
                         field_list(FS_RANGE, " and ", list, sizeof list));
+    }
+    if (is_word(cur(ps), "table")) {
+        advance(ps);
+        const token_t *t = cur(ps);
+        int k = is_name(t) ? find_table(ps->c->p, t) : -1;
+        if (k < 0) return fail_expected(ps, t, "the name of a table defined before it after 'in table'");
+        advance(ps);
+        dise_node_t node = { .kind = PX_IN_TABLE, .field = (uint8_t)field, .value = (uint64_t)k };
+        return add_node(ps, fld, node, out);
     }
     if (cur(ps)->kind == TK_IDENT) return parse_symbol_range(ps, field, out);
     const token_t *open = cur(ps);
@@ -1219,6 +1238,19 @@ static bool parse_src(parser_t *ps, raw_insn_t *ri)
     if (d && d->operand_place) {
         advance(ps);
         ri->src = d->src;
+        return true;
+    }
+    int k = is_name(t) && peek(ps, 1)->kind == TK_LBRACK ? find_table(ps->c->p, t) : -1;
+    if (k >= 0) {                                   /* NAME[k]: a table's column ('[' after */
+        advance(ps);                                /* a parameter is the next [role])     */
+        advance(ps);
+        int64_t col;
+        if (!parse_int(ps, false, "a column number 0..23", &col)) return false;
+        if (col >= DISE_TABLE_COLS) return fail_tok(ps, t, "column %" PRId64 " of table %s: tables have columns 0..%d",
+                                                    col, ps->c->p->tables[k].name, DISE_TABLE_COLS - 1);
+        if (!expect(ps, TK_RBRACK, "']' after the column number")) return false;
+        ri->src = SRC_TABLE;
+        ri->value = (int64_t)k * DISE_TABLE_COLS + col;
         return true;
     }
     if (!is_name(t)) {
@@ -1542,6 +1574,92 @@ static bool parse_init(parser_t *ps)
     return parse_ctl_list(ps, &c->init, &c->ninit, &c->cap_init);
 }
 
+static int cmp_row(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sort a table's rows by pc (the values move with their pc); false on a
+ * pc given twice (*dup = it). */
+static bool sort_table(dise_table_t *t, uint64_t *dup)
+{
+    size_t n = t->nrows, w = 1 + DISE_TABLE_COLS;
+    uint64_t *rows = xcalloc(n * w + 1, sizeof *rows);
+    for (size_t k = 0; k < n; k++) {
+        rows[k * w] = t->pcs[k];
+        memcpy(&rows[k * w + 1], &t->vals[k * DISE_TABLE_COLS], DISE_TABLE_COLS * sizeof *t->vals);
+    }
+    qsort(rows, n, w * sizeof *rows, cmp_row);
+    bool ok = true;
+    for (size_t k = 0; k < n; k++) {
+        t->pcs[k] = rows[k * w];
+        memcpy(&t->vals[k * DISE_TABLE_COLS], &rows[k * w + 1], DISE_TABLE_COLS * sizeof *t->vals);
+        if (k && t->pcs[k] == t->pcs[k - 1] && ok) {
+            *dup = t->pcs[k];
+            ok = false;
+        }
+    }
+    free(rows);
+    return ok;
+}
+
+/* table NAME [PC: v0 v1 ...; PC: ...] */
+static bool parse_table(parser_t *ps)
+{
+    dise_program_t *p = ps->c->p;
+    advance(ps);
+    const token_t *t = cur(ps);
+    if (!is_name(t)) return fail_expected(ps, t, "a table name after 'table'");
+    if (find_table(p, t) >= 0) return fail_tok(ps, t, "table '%.*s' is already defined",
+                                               (int)(t->len > 40 ? 40 : t->len), t->text);
+    ref_t at;
+    if (!make_ref(ps, t, &at)) return false;
+    advance(ps);
+    if (!expect(ps, TK_LBRACK, "'[' to open the table's rows")) return false;
+    p->tables = xrealloc(p->tables, (p->ntables + 1) * sizeof *p->tables);
+    dise_table_t *tb = &p->tables[p->ntables++];
+    memset(tb, 0, sizeof *tb);
+    memcpy(tb->name, at.name, sizeof tb->name);
+    size_t cap = 0;
+    while (cur(ps)->kind != TK_RBRACK) {
+        int64_t pc;
+        if (!parse_int(ps, false, "a row's pc (or ']' to close the table)", &pc)) return false;
+        if (!expect(ps, TK_COLON, "':' after the row's pc")) return false;
+        if (tb->nrows == cap) {
+            cap = cap ? 2 * cap : 64;
+            tb->pcs = xrealloc(tb->pcs, cap * sizeof *tb->pcs);
+            tb->vals = xrealloc(tb->vals, cap * DISE_TABLE_COLS * sizeof *tb->vals);
+        }
+        int64_t *row = &tb->vals[tb->nrows * DISE_TABLE_COLS];
+        memset(row, 0, DISE_TABLE_COLS * sizeof *row);
+        tb->pcs[tb->nrows++] = (uint64_t)pc;
+        for (int k = 0; cur(ps)->kind == TK_NUM || cur(ps)->kind == TK_MINUS; k++) {
+            if (k == DISE_TABLE_COLS)
+                return fail_tok(ps, cur(ps), "more than %d values in a row of table %s", DISE_TABLE_COLS, tb->name);
+            if (!parse_int(ps, true, "a value", &row[k])) return false;
+        }
+        if (cur(ps)->kind != TK_RBRACK && !expect(ps, TK_SEMI, "';' between rows or ']' after the last"))
+            return false;
+    }
+    advance(ps);
+    uint64_t dup = 0;
+    if (!sort_table(tb, &dup))
+        return fail_ref(ps->c, &at, "table %s has two rows for pc 0x%" PRIx64, tb->name, dup);
+    return true;
+}
+
+const int64_t *dise_table_row(const dise_table_t *t, uint64_t pc)
+{
+    size_t lo = 0, hi = t->nrows;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (t->pcs[mid] < pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < t->nrows && t->pcs[lo] == pc ? &t->vals[lo * DISE_TABLE_COLS] : NULL;
+}
+
 static bool parse_path(ctx_t *c, const char *path, const ref_t *from);
 
 static bool parse_include(parser_t *ps)
@@ -1568,11 +1686,12 @@ static bool parse_statement(parser_t *ps)
     if (is_word(t, "include")) return parse_include(ps);
     if (is_word(t, "param")) return parse_param(ps);
     if (is_word(t, "init")) return parse_init(ps);
+    if (is_word(t, "table")) return parse_table(ps);
     if (is_name(t)) return parse_definition(ps);
     if (t->kind == TK_IDENT && (peek(ps, 1)->kind == TK_COLON || peek(ps, 1)->kind == TK_LBRACK))
         return fail_tok(ps, t, "'%.*s' is a reserved word and cannot name a definition",
                         (int)(t->len > 40 ? 40 : t->len), t->text);
-    return fail_expected(ps, t, "a statement (NAME:, NAME [role]:, param, include or init)");
+    return fail_expected(ps, t, "a statement (NAME:, NAME [role]:, param, include, init or table)");
 }
 
 static bool parse_text(ctx_t *c, uint32_t file, const char *text, size_t len, const char *dir)
@@ -2093,6 +2212,11 @@ void dise_program_free(dise_program_t *p)
     free(p->repls);
     free(p->uops);
     free(p->ctls);
+    for (size_t k = 0; k < p->ntables; k++) {
+        free(p->tables[k].pcs);
+        free(p->tables[k].vals);
+    }
+    free(p->tables);
     for (size_t k = 0; k < p->nfiles; k++) free(p->files[k]);
     free(p->files);
     free(p);
@@ -2186,6 +2310,10 @@ static void print_pattern(const dise_program_t *p, int32_t i, unsigned depth, FI
     case PX_ZERO:
         fprintf(out, "%s_%u", n->kind == PX_OVERFLOW ? "overflow" : "zero", n->counter);
         break;
+    case PX_IN_TABLE:
+        fprintf(out, "(%s in table %s)", field_word(n->field),
+                n->value < p->ntables ? p->tables[n->value].name : "?");
+        break;
     default:
         fputs("(T.PC >= 0)", out);                  /* PX_TRUE */
         break;
@@ -2198,6 +2326,8 @@ static void print_uop_src(const dise_program_t *p, uint8_t src, int64_t v, FILE 
     if (src == SRC_PARAM && v >= 0 && (size_t)v < p->nparams) fputs(p->params[v].name, out);
     else if (src == SRC_DREG) fprintf(out, "d%" PRId64, v);
     else if (src == SRC_COUNTER) fprintf(out, "counter_%" PRId64, v);
+    else if (src == SRC_TABLE && (size_t)v / DISE_TABLE_COLS < p->ntables)
+        fprintf(out, "%s[%d]", p->tables[v / DISE_TABLE_COLS].name, (int)(v % DISE_TABLE_COLS));
     else if (d) fputs(d->word, out);
     else fprintf(out, "%" PRId64, v);
 }
@@ -2293,6 +2423,17 @@ void dise_program_print(const dise_program_t *p, FILE *out)
             "%zu micro-ops in %zu control lists\n", p->nprods, p->nrt, p->nrepls, p->nuops, p->nctls);
     for (size_t k = 0; k < p->nparams; k++)
         fprintf(out, "param %s = %" PRId64 "\n", p->params[k].name, p->params[k].value);
+    for (size_t k = 0; k < p->ntables; k++) {
+        const dise_table_t *t = &p->tables[k];
+        fprintf(out, "table %s [", t->name);
+        for (size_t r = 0; r < t->nrows; r++) {
+            int last = DISE_TABLE_COLS;
+            while (last > 0 && !t->vals[r * DISE_TABLE_COLS + last - 1]) last--;
+            fprintf(out, "%s\n    0x%" PRIx64 ":", r ? ";" : "", t->pcs[r]);
+            for (int c = 0; c < last; c++) fprintf(out, " %" PRId64, t->vals[r * DISE_TABLE_COLS + c]);
+        }
+        fputs("\n]\n", out);
+    }
     if (p->init_ctl >= 0 && (size_t)p->init_ctl < p->nctls) {
         fputs("init: ", out);
         print_uops(p, &p->ctls[p->init_ctl], out);

@@ -389,6 +389,9 @@ static int eval(const dise_program_t *p, int32_t at, const insn_t *in, const uin
     case PX_ZERO:
         if (!flags) return TV_UNKNOWN;
         return flags[1] >> n->counter & 1;
+    case PX_IN_TABLE:
+        if (!field_value(in, n->field, &a) || n->value >= p->ntables) return TV_FALSE;
+        return dise_table_row(&p->tables[n->value], a) != NULL;
     }
     return TV_FALSE;
 }
@@ -597,6 +600,12 @@ static operand_t instantiate_src(const dise_t *d, const insn_t *orig, const dise
         o.special = dop_counter;
         o.special_arg = (uint64_t)r->value;
         break;
+    case SRC_TABLE: {
+        size_t t = (size_t)r->value / DISE_TABLE_COLS;
+        const int64_t *row = t < d->prog->ntables ? dise_table_row(&d->prog->tables[t], orig->pc) : NULL;
+        o.imm = row ? row[r->value % DISE_TABLE_COLS] : 0;
+        break;
+    }
     }
     if (o.is_reg && o.reg == REG_NONE) { o.is_reg = false; o.imm = 0; }
     return o;

@@ -55,6 +55,7 @@ void hps_session_free(hps_session_t *h)
     profile_free(h->truth.pair);
     profile_free(h->truth.data);
     for (int k = 0; k < HPS_KIND_COUNT; k++) profile_free(h->sampled[k]);
+    profile_free(h->paths);
     hps_streams_free(h->streams);
 }
 
@@ -76,6 +77,10 @@ void hps_session_take(void *ctx, const hps_sample_t *s)
         h->samples[HPS_KIND_DATA]++;
         if (h->bursts == 0 || s->c != h->last_burst) h->bursts++;
         h->last_burst = s->c;
+        break;
+    case HPS_SAMPLE_PATH:                       /* PP on DISE (include/paths.h) */
+        if (!h->paths) h->paths = profile_new();
+        profile_add(h->paths, s->a, s->b, 1);
         break;
     }
 }

@@ -58,6 +58,11 @@ typedef struct cfg {
  * build the CFG with its classes.  Undecodable bytes end the procedure
  * there.  false only when not one instruction decodes. */
 bool cfg_build(const isa_t *isa, const uint8_t *code, uint64_t start, size_t size, cfg_t *out);
+/* The blocks and edges only (no frequency classes computed), with the
+ * instructions at leaders[0..nleaders) starting blocks too (the landings
+ * of indirect jumps; addresses that are no instruction are ignored). */
+bool cfg_build_blocks(const isa_t *isa, const uint8_t *code, uint64_t start, size_t size,
+                      const uint64_t *leaders, size_t nleaders, cfg_t *out);
 void cfg_free(cfg_t *g);
 
 /* The block holding instruction k. */

@@ -68,7 +68,8 @@ typedef enum {
     PX_CMP_FIELD,   /* field <cmp> field2 (e.g. T.TARGET < T.PC)            */
     PX_IN_RANGE,    /* field in [value, hi): symbol name or PC range        */
     PX_OVERFLOW,    /* overflow_N: counter = N (1-based)                     */
-    PX_ZERO         /* zero_N                                               */
+    PX_ZERO,        /* zero_N                                               */
+    PX_IN_TABLE     /* field in table NAME: value = table index             */
 } px_kind_t;
 
 typedef enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } px_cmp_t;
@@ -129,8 +130,22 @@ typedef enum {      /* where a DOP_MOV / DOP_ADD operand comes from          */
 #include "acf_fields.def"
 #undef ACF_OPERAND
 #undef ACF_FIELD
-    SRC_COUNTER     /* current value of HPS counter `value` (1-based)        */
+    SRC_COUNTER,    /* current value of HPS counter `value` (1-based)        */
+    SRC_TABLE       /* NAME[k]: column k of T.PC's row of a per-PC table;
+                       value = table index * DISE_TABLE_COLS + k            */
 } dise_src_t;
+
+/* A per-PC table (`table NAME [PC: v0 v1 ...; ...]`): rows sorted by pc. */
+enum { DISE_TABLE_COLS = 24 };
+typedef struct dise_table {
+    char name[DISE_NAME_MAX];
+    uint64_t *pcs;             /* sorted, distinct                           */
+    int64_t *vals;             /* DISE_TABLE_COLS per row, missing ones 0    */
+    size_t nrows;
+} dise_table_t;
+
+/* The row of pc, or NULL. */
+const int64_t *dise_table_row(const dise_table_t *t, uint64_t pc);
 
 typedef struct dise_rinsn {
     uint8_t op;             /* dise_op_t                                      */
@@ -188,6 +203,7 @@ typedef struct dise_program {
     dise_uop_t *uops;          size_t nuops;
     dise_ctl_t *ctls;          size_t nctls;
     int32_t init_ctl;          /* `init:` control list run at start, or -1   */
+    dise_table_t *tables;      size_t ntables;  /* per-PC tables            */
     dise_param_t params[DISE_MAX_PARAMS];  size_t nparams;
     char handlers[DISE_MAX_HANDLERS][DISE_NAME_MAX]; size_t nhandlers;
     unsigned max_counter;      /* highest counter number used                 */

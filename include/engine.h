@@ -36,6 +36,7 @@
 
 struct timing;
 struct truth;
+struct paths;
 struct trace;
 struct dise;
 struct hps_truth;
@@ -47,6 +48,8 @@ typedef struct engine_parts {
                                     the functional core                      */
     struct truth *truth;         /* observer: call pairs and unique data
                                     words of the program, or NULL            */
+    struct paths *paths;         /* observer beside truth (needs it): the
+                                    Ball-Larus path profile (paths.h)        */
     struct trace *trace;         /* observer: the first trace->limit steps    */
     struct dise *dise;           /* source: DISE edits the stream (attached
                                     with dise_attach), or NULL               */

@@ -31,6 +31,8 @@ typedef struct hps_session {
     uint64_t samples[HPS_KIND_COUNT];
     uint64_t bursts, last_burst;       /* data-stream bursts seen         */
     const struct symtab *symtab;
+    profile_t *paths;                  /* PP on DISE: (procedure, path
+                                          number) -> samples, or NULL    */
 } hps_session_t;
 
 /* Which profiles to collect: those whose handler the ACF calls

@@ -26,6 +26,8 @@ typedef struct options {
     const char *stats_json_path;
     const char *trace_path;
     bool no_truth;
+    const char *paths_path;          /* --paths: the path profile TSV      */
+    const char *paths_export;        /* --paths-export FMT:FILE            */
     uint64_t guest_mem;              /* --guest-mem bytes (default 16 GiB) */
     uint64_t host_mem;               /* --host-mem bytes, 0 = no bound    */
     config_t cfg;

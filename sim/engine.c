@@ -30,6 +30,7 @@
 #include "cct.h"
 #include "core_loop.h"
 #include "dise_engine.h"
+#include "paths.h"
 #include "pmu.h"
 #include "runtime.h"
 #include "sys.h"
@@ -54,6 +55,7 @@ struct engine {
     cpu_t *cpu;
     timing_t *timing;
     truth_t *truth;
+    paths_t *paths;            /* the path profile recorder, or NULL       */
     trace_t *trace;
     dise_t *dise;
     pmu_t *pmu;
@@ -89,8 +91,10 @@ ALWAYS_INLINE void observe(engine_t *e, cpu_t *c, const insn_t *in, uint64_t pc,
                            const unsigned F)
 {
     if (F & F_TIMING) timing_step(e->timing, c, in);
-    if ((F & F_TRUTH) && program)
+    if ((F & F_TRUTH) && program) {
         record_truth(e->truth, c, in, pc, (F & F_TIMING) ? timing_hot(e->timing)->head_sum : 0);
+        if (unlikely(e->paths != NULL)) paths_observe(e->paths, c, in, pc);
+    }
     if (F & F_TRACE) trace_insn(e->trace, c, in);
 }
 
@@ -345,6 +349,7 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
     e->timing = p->timing;
     p->cpu->timed = p->timing != NULL;
     e->truth = p->truth;
+    e->paths = p->truth ? p->paths : NULL;
     e->trace = p->trace;
     e->dise = p->dise;
     e->untimed_roles = p->untimed_roles & ~(1u << DISE_ROLE_NONE);

@@ -53,3 +53,49 @@ void hps_data_stream(uint64_t pc, uint64_t ea, uint64_t burst)
 {
     hps_append(HPS_SAMPLE_DATA, pc, ea, burst);
 }
+
+/* ---- PP on DISE (tools/hps-pp-acf.c) -------------------------------------------------
+ * The path register lives in d0.  A call pushes the caller's, with the
+ * return address and the program's sp at the call; the instruction at the
+ * return address pops it when control comes back from that call (same pc,
+ * same sp), and leaves d0 alone when a branch brought it there.  Entries
+ * whose sp lies below the current one belong to frames a longjmp left:
+ * they are dropped and d0 is poisoned (a path number no procedure has), so
+ * the path in flight is counted as lost, as the exact recorder does. */
+#define PATH_STACK 65536
+#define PATH_POISON (1ull << 62)
+static struct { uint64_t r, ret, sp; } path_stack[PATH_STACK];
+static uint64_t path_depth, path_overflows;
+
+void hps_path_count(uint64_t entry, uint64_t sum)
+{
+    hps_append(HPS_SAMPLE_PATH, entry, sum, 0);
+}
+
+void hps_path_push(uint64_t r, uint64_t ret)
+{
+    if (path_depth == PATH_STACK) {
+        path_overflows++;
+        return;
+    }
+    path_stack[path_depth].r = r;
+    path_stack[path_depth].ret = ret;
+    path_stack[path_depth].sp = hps_mfd13();
+    path_depth++;
+}
+
+void hps_path_pop(uint64_t pc)
+{
+    uint64_t sp = hps_mfd13();
+    int dropped = 0;
+    while (path_depth && path_stack[path_depth - 1].sp < sp) {
+        path_depth--;
+        dropped = 1;
+    }
+    if (path_depth && path_stack[path_depth - 1].ret == pc && path_stack[path_depth - 1].sp == sp) {
+        path_depth--;
+        hps_mtd0(path_stack[path_depth].r);
+    } else if (dropped || path_overflows) {
+        hps_mtd0(PATH_POISON);
+    }
+}

@@ -25,6 +25,8 @@
 #define HPS_SAMPLE_CALL_PAIR 2 /* a = call-site pc, b = call target          */
 #define HPS_SAMPLE_DATA      3 /* a = pc of the load/store, b = effective
                                   address, c = burst number                  */
+#define HPS_SAMPLE_PATH      4 /* a = procedure entry, b = Ball-Larus path
+                                  number (PP on DISE, tools/hps-pp-acf.c)    */
 
 /* Offsets of the header fields, for the host's guest-memory accesses and
  * the assembly handlers, and the size of a sample. */

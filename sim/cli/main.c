@@ -55,6 +55,7 @@
 #include "trace.h"
 #include "truth.h"
 #include "values.h"
+#include "paths.h"
 
 static const isa_t *isa_for_machine(const char *path, int machine)
 {
@@ -874,6 +875,10 @@ int main(int argc, char **argv)
     memset(&pf, 0, sizeof pf);
     runtime_t *runtime = NULL;          /* the guest runtime both profilers share */
     if (o.acf_path) profiling_setup(&pf, &o, isa, symtab, &runtime);
+    for (size_t k = 0; pf.prog && !o.paths_path && k < pf.prog->nhandlers; k++)
+        if (!strcmp(pf.prog->handlers[k], "PathCount_handler"))
+            bad_input("%s: the ACF counts paths (PathCount_handler, PP on DISE): add --paths FILE "
+                      "for them and the exact paths they are scored against", o.acf_path);
     dcpi_t *dcpi = o.dcpi_db ? dcpi_setup(&o, isa, &code.images, symtab, &runtime) : NULL;
 
     /* Open outputs before running so a bad path loses no simulation. */
@@ -885,6 +890,7 @@ int main(int argc, char **argv)
     if (report_out && report_out != stderr) provenance_write_text(report_out, &o.cfg, 0);
     if (o.dump_config) dump_config(&o);
     FILE *profile_out = o.profile_out ? open_output(o.profile_out, stdout) : NULL;
+    FILE *paths_out = o.paths_path ? open_output(o.paths_path, stdout) : NULL;
 
     cpu_t *cpu = g.cpu;
     disasm_t *dis = disasm_new(isa);
@@ -925,8 +931,12 @@ int main(int argc, char **argv)
         timing_set_profileme(timing, dcpi_profileme(dcpi));
     }
     if (values) values_attach(values, cpu);
+    paths_t *paths = paths_out ? paths_new(isa, symtab, path, g.img.load_bias) : NULL;
+    if (paths && timing)
+        paths_set_timing(paths, &timing_hot(timing)->cycles, timing_cache(timing, "l1d"));
     engine_parts_t parts = {
-        .cpu = cpu, .timing = timing, .truth = want_stats || cct.on ? &truth : NULL,
+        .cpu = cpu, .timing = timing, .paths = paths,
+        .truth = want_stats || cct.on || paths ? &truth : NULL,
         .trace = trace_out ? &trace : NULL, .dise = pf.dise,
         .hps_truth = pf.dise ? &pf.session.truth : NULL, .pmu = dcpi ? dcpi_pmu(dcpi) : NULL };
     cct_run_parts(&cct, &parts);
@@ -985,6 +995,24 @@ int main(int argc, char **argv)
     }
     if (values) values_report(values, report_out ? report_out : stderr, (size_t)o.top_n);
     status = cct_run_finish(&cct, &o, cpu, symtab, report_out, status);
+    if (paths) {
+        paths_finish(paths, cpu);
+        if (pf.dise && pf.session.paths) paths_set_dise(paths, pf.session.paths);
+        paths_report(paths, report_out ? report_out : stderr, path, (size_t)o.top_n);
+        paths_report_dise(paths, report_out ? report_out : stderr);
+        paths_write_tsv(paths, paths_out);
+        close_output(paths_out);
+        if (o.paths_export) {
+            const char *colon = strchr(o.paths_export, ':');
+            char fmt[16];
+            snprintf(fmt, sizeof fmt, "%.*s", (int)(colon - o.paths_export), o.paths_export);
+            if (!paths_export(paths, fmt, colon + 1, path, err, sizeof err)) {
+                fprintf(stderr, "hps-sim: --paths-export: %s\n", err);
+                status = EXIT_BAD_INPUT;
+            }
+        }
+        paths_free(paths);
+    }
     if (report_out) close_output(report_out);
     run_info_t info = { .cpu = cpu, .image = &g.img, .symtab = symtab,
                         .truth = want_stats ? &truth : NULL, .dropped = &g.dropped,

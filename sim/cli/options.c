@@ -414,8 +414,6 @@ static void check_combinations(options_t *o)
          o->handlers_given) && !o->acf_path)
         bad_input("--param, --rate, --burst, --print-acf, --profile-out and --handlers need "
                   "--acf FILE");
-    if (o->report_path && !o->acf_path && !o->dcpi_db && !o->cct && !o->csprof)
-        bad_input("--report needs --acf FILE, --dcpi DB, --cct or --csprof");
     if ((o->cct || o->csprof) && o->interactive)
         bad_input("--cct and --csprof cannot run in the --interactive shell");
     if ((o->cct_out || o->cct_min >= 0) && !o->cct && !o->csprof)
@@ -426,6 +424,16 @@ static void check_combinations(options_t *o)
     if (o->csprof && (o->dcpi_db || o->acf_path || o->interactive))
         bad_input("--csprof cannot run with --dcpi, --acf or --interactive (one owner of the "
                   "counters and the stream)");
+    if (o->paths_export && !o->paths_path)
+        bad_input("--paths-export needs --paths FILE");
+    if (o->paths_export && (!strchr(o->paths_export, ':') ||
+                            strncmp(o->paths_export, "callgrind:", 10) * strncmp(o->paths_export, "pprof:", 6) *
+                            strncmp(o->paths_export, "folded:", 7) != 0 ||
+                            !strchr(o->paths_export, ':')[1]))
+        bad_input("--paths-export %s: expected FORMAT:FILE with FORMAT callgrind, pprof or folded",
+                  o->paths_export);
+    if (o->report_path && !o->acf_path && !o->dcpi_db && !o->cct && !o->csprof && !o->paths_path)
+        bad_input("--report needs --acf FILE, --dcpi DB, --cct, --csprof or --paths FILE");
     if ((o->dcpi_events || o->dcpi_new_epoch) && !o->dcpi_db)
         bad_input("--dcpi-events and --dcpi-new-epoch need --dcpi DB");
     if (o->values && !o->dcpi_db)
@@ -444,10 +452,11 @@ static void check_combinations(options_t *o)
     if (o->dcpi_db && o->cfg.model == CFG_MODEL_FUNCTIONAL)
         bad_input("--dcpi needs a timing model to count cycles (--config inorder5, ev5 or r10k)");
     if (o->interactive && (o->dcpi_db || o->trace_path || o->pipeview_path ||
-                           o->o3pipeview_path || o->pipe_diagram || o->truth_path))
+                           o->o3pipeview_path || o->pipe_diagram || o->truth_path ||
+                           o->paths_path))
         bad_input("--interactive steps plain runs (or runs with --acf): it cannot be combined "
-                  "with --dcpi, --trace, --pipeview, --o3pipeview, --pipe-diagram or "
-                  "--ground-truth");
+                  "with --dcpi, --trace, --pipeview, --o3pipeview, --pipe-diagram, "
+                  "--ground-truth or --paths");
 }
 
 /* ---- the command line -------------------------------------------------------- */
@@ -529,6 +538,8 @@ void parse_options(int argc, char **argv, options_t *o)
         case OPT_PRINT_ACF:   o->print_acf = true; break;
         case OPT_REPORT:      o->report_path = optarg; break;
         case OPT_PROFILE_OUT: o->profile_out = optarg; break;
+        case OPT_PATHS:       o->paths_path = optarg; break;
+        case OPT_PATHS_EXPORT: o->paths_export = optarg; break;
         case OPT_TOP:         o->top_n = parse_count("--top", optarg); break;
         case OPT_NO_BASELINE: o->no_baseline = true; break;
         case OPT_HANDLERS:    o->handlers = parse_handlers(optarg); o->handlers_given = true; break;

@@ -1,8 +1,8 @@
 #!/bin/bash
 # tests/matrix/run.sh BUILD_DIR - the feature-combination matrix: every
 # model {functional, inorder5, ev5, r10k, hps} x every feature {--trace, --stats,
-# --ground-truth, --pipeview, --acf, --dcpi, --acf + --dcpi, --dcpi --values, --profileme,
-# --cct, --csprof, -d scripted},
+# --ground-truth, --paths, PP on DISE, --pipeview, --acf, --dcpi, --acf + --dcpi,
+# --dcpi --values, --profileme, --cct, --csprof, -d scripted},
 # on both ISAs (the rv64 and alpha-static builds of one small workload at
 # size test), each cell checked for REAL output, never empty or zero:
 #   output     the guest's stdout and status are the plain functional run's,
@@ -14,6 +14,11 @@
 #              the excluded fields below); timing models have cycles > 0
 #   gt         --ground-truth rows, and its total line C = H + D with C the
 #              run's cpu.cycles; functional: refused (status 2, one line)
+#   paths      --paths: every path's instructions are count x its length,
+#              the paths and counts are the functional run's under every
+#              model, timed models put cycles on them
+#   pp         PP on DISE (hps-pp-acf's exhaustive ACF, --handlers c): every
+#              path of every instrumented procedure counted exactly
 #   pipeview   a Kanata log whose retired instructions are the first ones
 #              of the functional trace; functional: refused
 #   acf        the exhaustive ACFs: every member's sampled count equals its
@@ -320,6 +325,27 @@ for isa in rv64 alpha-static; do
             verdict "$L ground-truth: --ground-truth leaves the cycles alone ($gc = ${cycles:-?})" \
                 "$( [ -n "$cycles" ] && [ "$gc" = "$cycles" ] || echo differ)"
         fi
+
+        # ---- paths ---------------------------------------------------------------------------
+        run "$c.paths" "${cfg[@]}" --paths "$c.paths.tsv" --report "$c.paths.rep" "$prog" test
+        same_output "$L paths" "$c.paths"
+        verdict "$L paths: $(tests/paths/check.py rows "$c.paths.tsv" 2>&1)" \
+            "$(tests/paths/check.py rows "$c.paths.tsv" >/dev/null 2>&1 || echo "rows not exact")"
+        if [ $model = functional ]; then cp "$c.paths.tsv" "$tmp/$isa.paths.functional.tsv" 2>/dev/null
+        else
+            verdict "$L paths: the functional run's paths and counts" \
+                "$(tests/paths/check.py same "$tmp/$isa.paths.functional.tsv" "$c.paths.tsv" 2>&1 | grep -v ', same counts$')"
+            pc=$(awk -F'\t' 'NR > 1 { c += $7 } END { print c + 0 }' "$c.paths.tsv" 2>/dev/null)
+            verdict "$L paths: cycles on paths ($pc)" "$( [ "${pc:-0}" -gt 0 ] || echo "no cycles")"
+        fi
+
+        # ---- PP on DISE (tools/hps-pp-acf.c) --------------------------------------------------
+        [ -s "$d/pp.acf" ] || "$build/hps-pp-acf" "$prog" >"$d/pp.acf" 2>"$d/pp.err"
+        run "$c.pp" "${cfg[@]}" --handlers c --acf "$d/pp.acf" --no-baseline --paths "$c.pp.tsv" \
+            --report "$c.pp.rep" "$prog" test
+        same_output "$L pp-on-dise" "$c.pp"
+        r=$(tests/paths/check.py dise "$c.pp.tsv" "$d/pp.acf" 2>&1)
+        verdict "$L pp-on-dise: $r" "$(tests/paths/check.py dise "$c.pp.tsv" "$d/pp.acf" >/dev/null 2>&1 || echo "not exact")"
 
         # ---- pipeview -------------------------------------------------------------------------
         run "$c.pv" "${cfg[@]}" --pipeview "$c.pv.txt" --stats "$c.pv.stats" "$prog" test

@@ -44,6 +44,9 @@ static inline bool acf_tree_ok(const dise_program_t *p, int32_t i)
     case PX_IN_RANGE:
         if (n->value >= n->hi) return acf_fail("empty range", (size_t)i);
         return true;
+    case PX_IN_TABLE:
+        if (n->value >= p->ntables) return acf_fail("table index out of range", (size_t)i);
+        return true;
     case PX_CLASS:
     case PX_OPCODE:
     case PX_CMP:
@@ -129,6 +132,8 @@ static inline bool acf_same_tree(const dise_program_t *a, int32_t i, const dise_
     case PX_IN_RANGE:
         return (x->field == y->field && x->value == y->value && x->hi == y->hi) ||
                acf_fail("range differs", (size_t)i);
+    case PX_IN_TABLE:
+        return (x->field == y->field && x->value == y->value) || acf_fail("table differs", (size_t)i);
     default:
         return x->value == y->value || acf_fail("class/opcode differs", (size_t)i);
     }
@@ -138,6 +143,14 @@ static inline bool acf_same_tree(const dise_program_t *a, int32_t i, const dise_
 static inline bool acf_same_program(const dise_program_t *a, const dise_program_t *b)
 {
     if (a->nprods != b->nprods) return acf_fail("nprods", a->nprods);
+    if (a->ntables != b->ntables) return acf_fail("ntables", a->ntables);
+    for (size_t k = 0; k < a->ntables; k++) {
+        const dise_table_t *x = &a->tables[k], *y = &b->tables[k];
+        if (strcmp(x->name, y->name) || x->nrows != y->nrows ||
+            memcmp(x->pcs, y->pcs, x->nrows * sizeof *x->pcs) ||
+            memcmp(x->vals, y->vals, x->nrows * DISE_TABLE_COLS * sizeof *x->vals))
+            return acf_fail("table differs", k);
+    }
     for (size_t k = 0; k < a->nprods; k++) {
         const dise_production_t *x = &a->prods[k], *y = &b->prods[k];
         if (strcmp(x->name, y->name) || x->repl != y->repl || x->ctl != y->ctl)

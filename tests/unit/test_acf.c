@@ -1139,9 +1139,9 @@ static void test_errors_statements(void **state)
     expect_error("P: zero_1 => null\n\t\x01", "2:2: unexpected character '\\x01'");
     expect_error("# \xc3\xa9t\xc3\xa9\nP: zero_1 => null \xc3\xa9", "2:19: unexpected character '\\xc3'");
     expect_error("5: T.INSN",
-                 "1:1: expected a statement (NAME:, NAME [role]:, param, include or init), found '5'");
+                 "1:1: expected a statement (NAME:, NAME [role]:, param, include, init or table), found '5'");
     expect_error("T.INSN",
-                 "1:1: expected a statement (NAME:, NAME [role]:, param, include or init), found 'T.INSN'");
+                 "1:1: expected a statement (NAME:, NAME [role]:, param, include, init or table), found 'T.INSN'");
     expect_error("null: inc_1", "1:1: 'null' is a reserved word and cannot name a definition");
     expect_error("mov: inc_1", "1:1: 'mov' is a reserved word and cannot name a definition");
     expect_error("inc_1 [basic]: T.INSN", "1:1: 'inc_1' is a reserved word and cannot name a definition");

@@ -66,6 +66,21 @@ static inline uint64_t hps_rdpmc(uint64_t k)
     return r1;
 }
 
+/* d13: the program's sp while a C handler runs (hps.mfd $1, 13). */
+static inline uint64_t hps_mfd13(void)
+{
+    register uint64_t r1 __asm__("$1");
+    __asm__ volatile(".long 0x042d0000" : "=r"(r1));
+    return r1;
+}
+
+/* d0 <- v (hps.mtd 0, $2; PP on DISE: the path register a handler restores). */
+static inline void hps_mtd0(uint64_t v)
+{
+    register uint64_t r2 __asm__("$2") = v;
+    __asm__ volatile(".long 0x04020001" : : "r"(r2));
+}
+
 /* Hand the profile buffer to the host.  It reads and resets the buffer in
  * guest memory, hence the memory clobber. */
 static inline void hps_flush(void)

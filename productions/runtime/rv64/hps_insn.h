@@ -54,6 +54,20 @@ static inline uint64_t hps_rdpmc(uint64_t k)
     return v;
 }
 
+/* d13: the program's sp while a C handler runs (the stub put it there). */
+static inline uint64_t hps_mfd13(void)
+{
+    uint64_t v;
+    __asm__ volatile(".insn r 0x0b, 0, 0, %0, x13, x0" : "=r"(v));
+    return v;
+}
+
+/* d0 <- v (PP on DISE: the path register a handler restores). */
+static inline void hps_mtd0(uint64_t v)
+{
+    __asm__ volatile(".insn r 0x0b, 1, 0, x0, %0, x0" : : "r"(v));
+}
+
 /* Hand the profile buffer to the host.  It reads and resets the buffer in
  * guest memory, hence the memory clobber. */
 static inline void hps_flush(void)

@@ -76,6 +76,9 @@
 HPS_HANDLER HotMethod_handler,      hps_hot_method,  2     /* d8 pc, d9 target           */
 HPS_HANDLER CallPair_handler,       hps_call_pair,   2     /* d8 call site, d9 target    */
 HPS_HANDLER DataStream_handler,     hps_data_stream, 3     /* d8 pc, d9 address, d10 burst */
+HPS_HANDLER PathCount_handler,      hps_path_count,  2     /* d8 procedure, d9 path number */
+HPS_HANDLER PathPush_handler,       hps_path_push,   2     /* d8 path register, d9 return pc */
+HPS_HANDLER PathPop_handler,        hps_path_pop,    1     /* d8 pc (a return address) */
 HPS_HANDLER DCPI_interrupt,         dcpi_interrupt,  4     /* d8 pid, d9 pc, d10 event, d11 counter */
 HPS_HANDLER VALUE_interrupt,        value_interrupt, 2     /* d8 pc, d9 mask of valid values */
 
