@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "syscall_impl.h"
+#include "thread.h"
 
 enum { L_SIGILL = 4, L_SIGTRAP = 5, L_SIGBUS = 7, L_SIGFPE = 8, L_SIGKILL = 9,
        L_SIGSEGV = 11, L_SIGPIPE = 13, L_SIGALRM = 14, L_SIGCHLD = 17, L_SIGCONT = 18,
@@ -229,10 +230,16 @@ static stop_reason_t deliver(sys_t *s, cpu_t *c, int sig)
 
 /* ---- the run loop's side -------------------------------------------------------- */
 
+uint64_t sys_signal_guest_bit(const sys_t *s, int sig) { return guest_bit(s, sig); }
+bool sys_signal_ignored(const sys_t *s, int sig) { return ignored(s, sig); }
+
+/* Thread switches (thread.h) share these two entry points: a switch falls
+ * due like a signal, and the signals of the thread switched in are
+ * delivered right after it. */
 uint64_t sys_signal_event_at(sys_t *s, const cpu_t *c)
 {
     if (s->sig_redirect || next_deliverable(s)) return c->instret;
-    uint64_t at = UINT64_MAX;
+    uint64_t at = sys_thread_event_at(s, c);
     for (int k = 0; k < SYS_NITIMER; k++) {
         uint64_t due = timer_due_insts(s, k);
         if (due < at) at = due;
@@ -243,6 +250,8 @@ uint64_t sys_signal_event_at(sys_t *s, const cpu_t *c)
 stop_reason_t sys_signal_boundary(sys_t *s, cpu_t *c)
 {
     s->sig_redirect = false;
+    stop_reason_t switched = sys_thread_boundary(s, c);
+    if (switched != STOP_NONE) return switched;
     fire_timers(s, c);
     for (int n = 0; n < SYS_NSIG; n++) {     /* each handler may block the next */
         int sig = next_deliverable(s);
@@ -607,14 +616,27 @@ int64_t sys_h_kill(sys_t *s, cpu_t *c, const uint64_t a[6])
     return signal_self(s, c, a[1], L_SI_USER);
 }
 
+/* tkill/tgkill: to the running thread, or to another one (thread.h). */
+static int64_t signal_thread(sys_t *s, cpu_t *c, uint64_t tid, uint64_t gsig)
+{
+    if (tid == s->tid) return signal_self(s, c, gsig, L_SI_TKILL);
+    if (!sys_thread_exists(s, tid)) return -ESRCH;
+    if (gsig == 0) return 0;
+    int sig = s->abi->signal_in(gsig);
+    if (sig <= 0 || sig > SYS_NSIG) return -EINVAL;
+    sys_siginfo_t info = { .code = L_SI_TKILL, .pid = SYS_GUEST_PID, .uid = SENDER_UID };
+    sys_thread_signal(s, tid, sig, &info);
+    c->event_at = 0;                         /* it may have become runnable */
+    return 0;
+}
+
 int64_t sys_h_tkill(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    if (a[0] != s->tid) return -ESRCH;
-    return signal_self(s, c, a[1], L_SI_TKILL);
+    return signal_thread(s, c, a[0], a[1]);
 }
 
 int64_t sys_h_tgkill(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    if (a[0] != SYS_GUEST_PID || a[1] != s->tid) return -ESRCH;
-    return signal_self(s, c, a[2], L_SI_TKILL);
+    if (a[0] != SYS_GUEST_PID) return -ESRCH;
+    return signal_thread(s, c, a[1], a[2]);
 }

@@ -1,0 +1,96 @@
+/*
+ * thread.h - the guest's threads on the one simulated core
+ * (sim/syscall_thread.c).
+ *
+ * A thread that is not running is a saved architectural context (integer
+ * and FP registers, pc, LR/SC reservation, Alpha FPCR/SWCR and unique
+ * value, RISC-V fflags/frm) plus its own part of the emulated process
+ * (signal mask and pending set, alternate stack, tid, clear_child_tid,
+ * robust list) and, when blocked, what it waits for.  The running
+ * thread's state lives where a single-threaded run keeps it (cpu_t and
+ * sys_t), so nothing else in the simulator knows about threads: a switch
+ * copies one context out of the cpu and another in, at a program-
+ * instruction boundary of the run loop (sys_signal_event_at says when,
+ * sys_signal_boundary switches, as for signals; never inside a DISE
+ * sequence or a runtime handler).
+ *
+ * Scheduling is deterministic round robin in creation order: a thread runs
+ * for cfg.thread_quantum program instructions, or until it blocks in a
+ * futex wait, yields, or exits.  When every thread is blocked, simulated
+ * time jumps to the earliest timeout; with none the run stops
+ * (STOP_DEADLOCK).
+ */
+#ifndef HPS_THREAD_H
+#define HPS_THREAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sys.h"
+
+#define SYS_THREAD_QUANTUM_DEFAULT 10000
+
+typedef enum { THREAD_RUNNABLE, THREAD_WAITING, THREAD_DEAD } thread_state_t;
+
+typedef struct sys_thread {
+    uint64_t tid;
+    thread_state_t state;
+    /* architectural context, saved while another thread runs */
+    uint64_t reg[64];                   /* integer and FP registers          */
+    uint64_t pc, reservation, fpcr, swcr, unique;
+    uint32_t fflags, frm;
+    /* its part of the process, saved likewise */
+    uint64_t sigmask, sig_pending, sig_saved_mask;
+    bool sig_mask_saved;
+    sys_siginfo_t sig_info[SYS_NSIG + 1];
+    uint8_t altstack[24];
+    uint64_t clear_child_tid, robust_list, robust_len;
+    /* a wait (THREAD_WAITING) */
+    uint64_t wait_addr;                 /* futex word, 0: a sleep            */
+    uint32_t wait_bitset;
+    uint64_t wait_seq;                  /* wake order: first come, first woken */
+    uint64_t deadline;                  /* simulated monotonic ns, UINT64_MAX */
+    int64_t timeout_result;             /* the call's result if it times out */
+    uint64_t insts;                     /* program instructions it ran       */
+} sys_thread_t;
+
+typedef struct sys_threads {
+    sys_thread_t *t;                    /* slots in creation order (a dead
+                                           thread's slot is reused)          */
+    unsigned n, cap, cur;               /* cur: the running thread's slot    */
+    unsigned live;                      /* threads not dead                  */
+    uint64_t next_tid, next_seq;
+    uint64_t slice_start, slice_end;    /* instret bounds of the current slice */
+    bool must_switch;                   /* the running thread blocked, yielded
+                                           or exited                         */
+    bool leader_exited;                 /* the first thread exited (exit, not
+                                           exit_group): its status is the
+                                           process's when the last one exits */
+    int leader_status;
+    uint64_t created, switches, timeouts;
+} sys_threads_t;
+
+/* The run loop's side (called from sys_signal_event_at/boundary): the
+ * program instruction count at which a switch or a futex timeout falls
+ * due (UINT64_MAX: none), and the switch itself (STOP_NONE, or
+ * STOP_DEADLOCK with every thread blocked for ever). */
+uint64_t sys_thread_event_at(sys_t *s, const cpu_t *c);
+stop_reason_t sys_thread_boundary(sys_t *s, cpu_t *c);
+
+void sys_threads_free(sys_threads_t *T);
+
+/* Is tid a live thread of the guest? */
+bool sys_thread_exists(const sys_t *s, uint64_t tid);
+/* Send Linux generic signal sig to thread tid, which is not the running
+ * one: it is pending for that thread, and ends its futex wait (EINTR) if
+ * the thread does not block it.  False if there is no such thread. */
+bool sys_thread_signal(sys_t *s, uint64_t tid, int sig, const sys_siginfo_t *info);
+/* The robust list of thread tid (the running thread's included); false if
+ * there is no such thread. */
+bool sys_thread_robust_list(const sys_t *s, uint64_t tid, uint64_t *head, uint64_t *len);
+/* Block the running thread until ns of simulated time have passed (other
+ * threads run meanwhile); false when it is the only thread that could run,
+ * and the caller sleeps as a single-threaded process does. */
+bool sys_thread_sleep(sys_t *s, cpu_t *c, uint64_t ns);
+
+#endif /* HPS_THREAD_H */
