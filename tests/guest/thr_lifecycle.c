@@ -1,7 +1,8 @@
 /* Threads: a thread exiting (pthread_exit) while others still run,
  * detached threads, a barrier, pthread_once, a timed condition wait that
  * times out, trylock, thread ids (gettid distinct from getpid), a signal
- * sent to one thread (pthread_kill), sched_yield, and main leaving by
+ * sent to one thread (pthread_kill), sched_yield, a thread sleeping while
+ * main waits to join it, and main leaving by
  * pthread_exit so the process ends when the last thread does. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -62,6 +63,16 @@ static void *detached(void *arg)
 {
     (void)arg;
     return NULL;
+}
+
+static volatile int slept;
+
+static void *sleeper(void *arg)
+{
+    struct timespec ts = { 0, 1000000 };        /* 1 ms, while main waits in join */
+    int r = nanosleep(&ts, NULL);
+    slept = r == 0;
+    return arg;
 }
 
 static void *last(void *arg)
@@ -129,6 +140,12 @@ int main(void)
         pthread_create(&d, &attr, detached, NULL);
     }
     pthread_attr_destroy(&attr);
+
+    pthread_t sl;
+    void *rsl;
+    pthread_create(&sl, NULL, sleeper, (void *)5);
+    pthread_join(sl, &rsl);
+    printf("sleeper slept: %d, returned %ld\n", slept, (long)rsl);
 
     pthread_t l;
     pthread_create(&l, NULL, last, NULL);
