@@ -46,7 +46,14 @@ typedef struct sys_thread {
     uint8_t altstack[24];
     uint64_t clear_child_tid, robust_list, robust_len;
     /* a wait (THREAD_WAITING) */
-    uint64_t wait_addr;                 /* futex word, 0: a sleep            */
+    uint64_t wait_addr;                 /* futex word, 0: a sleep or a wait
+                                           for a signal                      */
+    bool signal_wait;                   /* rt_sigsuspend, ppoll, sigtimedwait:
+                                           a signal outside wait_sigmask
+                                           restarts the call                 */
+    uint64_t wait_sigmask;              /* guest sigset                      */
+    uint64_t restart_pc;                /* the call's instruction            */
+    uint64_t restart_regs[7];           /* its number and arguments          */
     uint32_t wait_bitset;
     uint64_t wait_seq;                  /* wake order: first come, first woken */
     uint64_t deadline;                  /* simulated monotonic ns, UINT64_MAX */
@@ -63,6 +70,11 @@ typedef struct sys_threads {
     uint64_t slice_start, slice_end;    /* instret bounds of the current slice */
     bool must_switch;                   /* the running thread blocked, yielded
                                            or exited                         */
+    uint64_t shared_pending;            /* signals sent to the process that no
+                                           thread takes yet (Linux generic
+                                           bits): the first to unblock or
+                                           wait for one takes it             */
+    sys_siginfo_t shared_info[SYS_NSIG + 1];
     bool leader_exited;                 /* the first thread exited (exit, not
                                            exit_group): its status is the
                                            process's when the last one exits */
@@ -88,6 +100,23 @@ bool sys_thread_signal(sys_t *s, uint64_t tid, int sig, const sys_siginfo_t *inf
 /* The robust list of thread tid (the running thread's included); false if
  * there is no such thread. */
 bool sys_thread_robust_list(const sys_t *s, uint64_t tid, uint64_t *head, uint64_t *len);
+/* A signal sent to the process (kill, an interval timer) that the running
+ * thread blocks goes to the first other thread, round robin, that does not
+ * (one in rt_sigtimedwait for it included), and ends its wait; if every
+ * thread blocks it, it stays pending on the process.  False with no
+ * threads (the caller makes it pending on the one thread). */
+bool sys_thread_signal_process(sys_t *s, int sig, const sys_siginfo_t *info);
+/* The running thread takes the signals pending on the process that guest
+ * sigset mask does not block; true if it took any. */
+bool sys_thread_claim(sys_t *s, uint64_t mask);
+/* rt_sigsuspend, ppoll or rt_sigtimedwait found no signal and other threads
+ * live: block the running thread until a signal outside wake_mask (a guest
+ * sigset) comes, then make the call again (a[]: its arguments), or until
+ * ns of simulated time (UINT64_MAX: none) have passed, then return
+ * timeout_result.  False when no other thread lives (the caller waits as a
+ * single-threaded process does). */
+bool sys_thread_wait_signal(sys_t *s, cpu_t *c, const uint64_t a[6], uint64_t wake_mask,
+                            uint64_t ns, int64_t timeout_result);
 /* Block the running thread until ns of simulated time have passed (other
  * threads run meanwhile); false when it is the only thread that could run,
  * and the caller sleeps as a single-threaded process does. */

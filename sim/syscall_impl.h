@@ -72,6 +72,12 @@ uint64_t sys_clock_now(struct sys *s, cpu_t *c, int clock);
  * signal), and whether the recorded action ignores it. */
 uint64_t sys_signal_guest_bit(const struct sys *s, int sig);
 bool sys_signal_ignored(const struct sys *s, int sig);
+/* Is a signal of pending (Linux generic bits) outside guest sigset mask? */
+bool sys_signal_pending_outside(const struct sys *s, uint64_t pending, uint64_t mask);
+/* When ITIMER_REAL expires (simulated CLOCK_MONOTONIC ns; UINT64_MAX: not
+ * armed), and firing the expired timers (their signals go to the process). */
+uint64_t sys_signal_timer_due_ns(const struct sys *s);
+void sys_signal_fire_timers(struct sys *s, cpu_t *c);
 /* Simulated nanoseconds of insts program instructions. */
 uint64_t sys_insts_to_ns(const struct sys *s, uint64_t insts);
 /* A fresh read+execute mapping holding code (the RISC-V sigreturn

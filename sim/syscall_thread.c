@@ -160,14 +160,18 @@ static void load_context(sys_t *s, cpu_t *c, const sys_thread_t *t)
     if (c->isa->run_enter) c->isa->run_enter(c);    /* the host FP state */
 }
 
+static bool is_running(const sys_t *s, const sys_thread_t *t)
+{
+    return t == &s->threads->t[s->threads->cur];
+}
+
 /* A blocked thread's system call returns r after all (timeout, signal). */
 static void set_wait_result(sys_t *s, cpu_t *c, sys_thread_t *t, int64_t r)
 {
     const sys_abi_t *abi = s->abi;
     uint64_t value, failed;
     sys_result_words(s, r, &value, &failed);
-    bool running = t == &s->threads->t[s->threads->cur];
-    uint64_t *reg = running ? c->reg : t->reg;
+    uint64_t *reg = is_running(s, t) ? c->reg : t->reg;
     reg[abi->ret_reg] = value;
     if (abi->err_flag_reg >= 0) reg[abi->err_flag_reg] = failed;
 }
@@ -179,12 +183,39 @@ static void wake(sys_t *s, cpu_t *c, sys_thread_t *t, int64_t r)
     if (r) set_wait_result(s, c, t, r);
     t->state = THREAD_RUNNABLE;
     t->wait_addr = 0;
+    t->signal_wait = false;
 }
 
-/* The earliest-queued waiter on addr whose bitset meets bitset, or NULL. */
+/* A signal ends t's wait: a futex wait or a sleep returns EINTR, and so
+ * does a wait for a signal when one its usual mask lets through came (its
+ * handler runs first, at the boundary); else (one only the call's own
+ * mask or set lets through) the call is made again (its number and
+ * arguments back in their registers, the pc on its instruction), and now
+ * finds it. */
+static void interrupt_wait(sys_t *s, cpu_t *c, sys_thread_t *t)
+{
+    bool running = is_running(s, t);
+    uint64_t pending = running ? s->sig_pending : t->sig_pending;
+    uint64_t mask = running ? s->sigmask : t->sigmask;
+    if (!t->signal_wait || sys_signal_pending_outside(s, pending, mask)) {
+        wake(s, c, t, -EINTR);
+        return;
+    }
+    const sys_abi_t *abi = s->abi;
+    uint64_t *reg = running ? c->reg : t->reg;
+    reg[abi->nr_reg] = t->restart_regs[0];
+    for (int k = 0; k < 6; k++) reg[abi->arg_reg[k]] = t->restart_regs[k + 1];
+    if (running) c->pc = t->restart_pc;
+    else t->pc = t->restart_pc;
+    wake(s, c, t, 0);
+}
+
+/* The earliest-queued waiter on futex word addr whose bitset meets
+ * bitset, or NULL (sleeps and signal waits have no word). */
 static sys_thread_t *first_waiter(sys_threads_t *T, uint64_t addr, uint32_t bitset)
 {
     sys_thread_t *best = NULL;
+    if (!addr) return NULL;
     for (unsigned k = 0; k < T->n; k++) {
         sys_thread_t *t = &T->t[k];
         if (t->state == THREAD_WAITING && t->wait_addr == addr && (t->wait_bitset & bitset) &&
@@ -223,6 +254,7 @@ static int64_t block(sys_t *s, cpu_t *c, uint64_t addr, uint32_t bitset, uint64_
     t->wait_seq = T->next_seq++;
     t->deadline = deadline;
     t->timeout_result = timeout_result;
+    t->signal_wait = false;
     T->must_switch = true;
     c->event_at = 0;
     return 0;
@@ -308,6 +340,16 @@ static void switch_to(sys_t *s, cpu_t *c, unsigned next)
     T->must_switch = false;
 }
 
+/* The running thread blocked, and a signal it now takes came (an interval
+ * timer's): its wait ends. */
+static void wake_running_if_signalled(sys_t *s, cpu_t *c)
+{
+    sys_thread_t *t = &s->threads->t[s->threads->cur];
+    uint64_t mask = t->signal_wait ? t->wait_sigmask : s->sigmask;
+    if (t->state == THREAD_WAITING && sys_signal_pending_outside(s, s->sig_pending, mask))
+        interrupt_wait(s, c, t);
+}
+
 stop_reason_t sys_thread_boundary(sys_t *s, cpu_t *c)
 {
     sys_threads_t *T = s->threads;
@@ -316,18 +358,27 @@ stop_reason_t sys_thread_boundary(sys_t *s, cpu_t *c)
     if (!T->must_switch && !(c->instret >= T->slice_end))
         return STOP_NONE;
     int next = next_runnable(T);
+    bool timers_wake = true;
     while (next < 0) {                          /* all blocked: time passes */
         uint64_t d = earliest_deadline(T), now = now_ns(s, c);
-        if (d == NO_DEADLINE) {
+        uint64_t timer = timers_wake ? sys_signal_timer_due_ns(s) : NO_DEADLINE;
+        uint64_t to = timer < d ? timer : d;
+        if (to == NO_DEADLINE) {
             c->stop = STOP_DEADLOCK;
             c->stop_info = T->live;
             return STOP_DEADLOCK;
         }
-        if (d > now) s->sleep_ns += d - now;
+        if (to > now) s->sleep_ns += to - now;
+        if (to == timer) {                      /* ITIMER_REAL: its signal may wake one */
+            sys_signal_fire_timers(s, c);
+            wake_running_if_signalled(s, c);
+        }
         expire_waits(s, c);
         next = next_runnable(T);
+        if (next < 0 && to == timer) timers_wake = false;   /* nobody took it */
     }
     switch_to(s, c, (unsigned)next);
+    sys_thread_claim(s, s->sigmask);            /* the process's signals it takes */
     return STOP_NONE;
 }
 
@@ -344,17 +395,78 @@ bool sys_thread_sleep(sys_t *s, cpu_t *c, uint64_t ns)
 bool sys_thread_signal(sys_t *s, uint64_t tid, int sig, const sys_siginfo_t *info)
 {
     sys_thread_t *t = find(s, tid);
-    if (!t) return false;
-    bool masked = t->sigmask & sys_signal_guest_bit(s, sig);
+    if (!t || is_running(s, t)) return false;
+    uint64_t gbit = sys_signal_guest_bit(s, sig);
+    bool masked = t->sigmask & gbit;
     if (!masked && sys_signal_ignored(s, sig)) return true;      /* discarded, as Linux does */
     uint64_t bit = 1ull << (sig - 1);
     if (!(t->sig_pending & bit)) t->sig_info[sig] = *info;
     t->sig_pending |= bit;
-    if (!masked && t->state == THREAD_WAITING) {
-        set_wait_result(s, NULL, t, -EINTR);
-        t->state = THREAD_RUNNABLE;
-        t->wait_addr = 0;
+    bool wakes = t->signal_wait ? !(t->wait_sigmask & gbit) : !masked;
+    if (wakes && t->state == THREAD_WAITING) interrupt_wait(s, NULL, t);
+    return true;
+}
+
+/* Does thread t (its state where it is kept) take sig now? */
+static bool takes(const sys_t *s, const sys_thread_t *t, uint64_t gbit)
+{
+    if (t->state == THREAD_DEAD) return false;
+    bool in_wait = t->state == THREAD_WAITING && t->signal_wait;
+    uint64_t mask = in_wait ? t->wait_sigmask : is_running(s, t) ? s->sigmask : t->sigmask;
+    return !(mask & gbit);
+}
+
+/* As Linux's complete_signal: the first thread (the process's leader) if
+ * it takes the signal, else the running one, else the others round
+ * robin. */
+bool sys_thread_signal_process(sys_t *s, int sig, const sys_siginfo_t *info)
+{
+    sys_threads_t *T = s->threads;
+    if (!T) return false;
+    uint64_t gbit = sys_signal_guest_bit(s, sig);
+    sys_thread_t *leader = find(s, SYS_GUEST_PID);
+    if (leader && takes(s, leader, gbit))
+        return is_running(s, leader) ? false : sys_thread_signal(s, leader->tid, sig, info);
+    for (unsigned k = 0; k < T->n; k++) {
+        sys_thread_t *t = &T->t[(T->cur + k) % T->n];
+        if (takes(s, t, gbit))
+            return k == 0 ? false : sys_thread_signal(s, t->tid, sig, info);
     }
+    uint64_t bit = 1ull << (sig - 1);                /* every thread blocks it */
+    if (!(T->shared_pending & bit)) T->shared_info[sig] = *info;
+    T->shared_pending |= bit;
+    return true;
+}
+
+bool sys_thread_claim(sys_t *s, uint64_t mask)
+{
+    sys_threads_t *T = s->threads;
+    if (!T || !T->shared_pending) return false;
+    bool took = false;
+    for (int sig = 1; sig <= SYS_NSIG; sig++) {
+        uint64_t bit = 1ull << (sig - 1);
+        if (!(T->shared_pending & bit) || (mask & sys_signal_guest_bit(s, sig))) continue;
+        T->shared_pending &= ~bit;
+        if (!(s->sig_pending & bit)) s->sig_info[sig] = T->shared_info[sig];
+        s->sig_pending |= bit;
+        took = true;
+    }
+    return took;
+}
+
+bool sys_thread_wait_signal(sys_t *s, cpu_t *c, const uint64_t a[6], uint64_t wake_mask,
+                            uint64_t ns, int64_t timeout_result)
+{
+    if (!s->threads || sys_thread_claim(s, wake_mask) || s->threads->live < 2) return false;
+    uint64_t now = now_ns(s, c);
+    uint64_t deadline = ns >= NO_DEADLINE - 1 - now ? NO_DEADLINE : now + ns;
+    block(s, c, 0, 0, deadline, timeout_result);
+    sys_thread_t *t = &s->threads->t[s->threads->cur];
+    t->signal_wait = true;
+    t->wait_sigmask = wake_mask;
+    t->restart_pc = c->stop_pc;                 /* the ecall / callsys */
+    t->restart_regs[0] = cpu_get(c, s->abi->nr_reg);
+    for (int k = 0; k < 6; k++) t->restart_regs[k + 1] = a[k];
     return true;
 }
 

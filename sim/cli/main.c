@@ -226,8 +226,9 @@ static int report_stop(const cpu_t *c, disasm_t *dis)
         return EXIT_GUEST_SYSCALL;
     }
     case STOP_DEADLOCK:
-        fprintf(stderr, "hps-sim: deadlock: all %" PRIu64 " guest threads wait on futexes with "
-                "no timeout, so none can ever run again (the last one blocked at %s)\n",
+        fprintf(stderr, "hps-sim: deadlock: all %" PRIu64 " guest threads wait on futexes or for "
+                "signals with no timeout, so none can ever run again (the last one blocked at "
+                "%s)\n",
                 c->stop_info, where);
         return EXIT_GUEST_DEADLOCK;
     case STOP_NONE:

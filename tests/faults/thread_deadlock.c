@@ -5,7 +5,7 @@
  * would hang for ever; hps-sim stops with a deadlock report naming the
  * number of threads and where the last one blocked, status 134.
  * EXPECT-STATUS: 134
- * EXPECT-STDERR: deadlock: all 2 guest threads wait on futexes with no timeout
+ * EXPECT-STDERR: deadlock: all 2 guest threads wait on futexes or for signals with no timeout
  * EXPECT-STDOUT: both hold their first lock
  * EXPECT-NOSTDOUT: unreachable
  */
