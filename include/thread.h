@@ -3,8 +3,8 @@
  * (sim/syscall_thread.c).
  *
  * A thread that is not running is a saved architectural context (integer
- * and FP registers, pc, LR/SC reservation, Alpha FPCR/SWCR and unique
- * value, RISC-V fflags/frm) plus its own part of the emulated process
+ * and FP registers, pc, Alpha FPCR/SWCR and unique value, RISC-V
+ * fflags/frm; an LR/SC reservation never survives a switch) plus its own part of the emulated process
  * (signal mask and pending set, alternate stack, tid, clear_child_tid,
  * robust list) and, when blocked, what it waits for.  The running
  * thread's state lives where a single-threaded run keeps it (cpu_t and
@@ -37,7 +37,7 @@ typedef struct sys_thread {
     thread_state_t state;
     /* architectural context, saved while another thread runs */
     uint64_t reg[64];                   /* integer and FP registers          */
-    uint64_t pc, reservation, fpcr, swcr, unique;
+    uint64_t pc, fpcr, swcr, unique;
     uint32_t fflags, frm;
     /* its part of the process, saved likewise */
     uint64_t sigmask, sig_pending, sig_saved_mask;
@@ -58,7 +58,6 @@ typedef struct sys_thread {
     uint64_t wait_seq;                  /* wake order: first come, first woken */
     uint64_t deadline;                  /* simulated monotonic ns, UINT64_MAX */
     int64_t timeout_result;             /* the call's result if it times out */
-    uint64_t insts;                     /* program instructions it ran       */
 } sys_thread_t;
 
 typedef struct sys_threads {
@@ -67,7 +66,8 @@ typedef struct sys_threads {
     unsigned n, cap, cur;               /* cur: the running thread's slot    */
     unsigned live;                      /* threads not dead                  */
     uint64_t next_tid, next_seq;
-    uint64_t slice_start, slice_end;    /* instret bounds of the current slice */
+    uint64_t slice_end;                 /* instret at which the running thread's
+                                           turn ends                         */
     bool must_switch;                   /* the running thread blocked, yielded
                                            or exited                         */
     uint64_t shared_pending;            /* signals sent to the process that no

@@ -71,7 +71,6 @@ static sys_threads_t *threads(sys_t *s, const cpu_t *c)
     T->t[0].tid = s->tid;
     T->t[0].state = THREAD_RUNNABLE;
     T->next_tid = s->tid + 1;
-    T->slice_start = c->instret;
     T->slice_end = c->instret + quantum(s);
     s->threads = T;
     return T;
@@ -116,7 +115,6 @@ static void save_context(const sys_t *s, const cpu_t *c, sys_thread_t *t)
 {
     memcpy(t->reg, c->reg, sizeof t->reg);
     t->pc = c->pc;
-    t->reservation = c->reservation;
     t->fpcr = c->fpcr;
     t->swcr = c->swcr;
     t->unique = c->unique;
@@ -328,14 +326,12 @@ static void switch_to(sys_t *s, cpu_t *c, unsigned next)
 {
     sys_threads_t *T = s->threads;
     sys_thread_t *from = &T->t[T->cur];
-    from->insts += c->instret - T->slice_start;
     if (next != T->cur) {
         save_context(s, c, from);
         load_context(s, c, &T->t[next]);
         T->cur = next;
         T->switches++;
     }
-    T->slice_start = c->instret;
     T->slice_end = c->instret + quantum(s);
     T->must_switch = false;
 }
@@ -618,7 +614,6 @@ int64_t sys_h_clone(sys_t *s, cpu_t *c, const uint64_t a[6])
     sys_put(child->altstack, 8, 2, 4);                   /* SS_DISABLE */
     child->clear_child_tid = flags & L_CLONE_CHILD_CLEARTID ? ctid : 0;
     child->robust_list = child->robust_len = 0;
-    child->insts = 0;
     T->live++;
     T->created++;
     if (flags & L_CLONE_PARENT_SETTID) write_u32(s, ptid, (uint32_t)child->tid);

@@ -8,7 +8,8 @@
  * the child's exit, timeouts on the simulated clock, a deadlock stop,
  * CMP_REQUEUE and the bitset of WAIT_BITSET/WAKE_BITSET, the robust list
  * walked at exit (FUTEX_OWNER_DIED), tgkill ending another thread's wait,
- * the quantum, and fork refused.
+ * kill reaching a thread in rt_sigtimedwait (and pending on the process
+ * while every thread blocks it), the quantum, and fork refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,7 +26,8 @@
 #include "thread.h"
 
 enum { NR_exit = 93, NR_futex = 98, NR_set_robust_list = 99, NR_sched_yield = 124,
-       NR_tgkill = 131, NR_gettid = 178, NR_clone = 220 };
+       NR_kill = 129, NR_tgkill = 131, NR_rt_sigprocmask = 135, NR_rt_sigtimedwait = 137,
+       NR_gettid = 178, NR_clone = 220 };
 enum { FUTEX_WAIT = 0, FUTEX_WAKE = 1, FUTEX_CMP_REQUEUE = 4, FUTEX_WAIT_BITSET = 9,
        FUTEX_WAKE_BITSET = 10, FUTEX_PRIVATE = 128 };
 #define THREAD_FLAGS 0x3d0f00ull        /* what glibc's pthread_create passes */
@@ -246,6 +248,35 @@ static void test_quantum(void **state)
     assert_int_equal(sys_signal_event_at(e->sys, &e->cpu), 200);
 }
 
+/* Every thread blocks SIGUSR1.  kill to the process while the child waits
+ * for it in rt_sigtimedwait: the child's wait ends and its call is made
+ * again (pc and a7 back), which takes it.  Sent while nobody waits, it
+ * stays pending on the process, and the next wait takes it at once. */
+static void test_kill_reaches_a_sigwait_thread(void **state)
+{
+    env_t *e = *state;
+    uint64_t set = SCRATCH + 0x400;
+    wr64(e, set, 1ull << 9);                                 /* SIGUSR1 */
+    assert_int_equal(CALL(e, NR_rt_sigprocmask, 0, set, 0, 8), 0);
+    assert_int_equal(clone_thread(e, SCRATCH + 0x8000, 0, SCRATCH + 0x20), 1001);
+    CALL(e, NR_sched_yield, 0);
+    assert_int_equal(boundary(e), STOP_NONE);
+    assert_int_equal(gettid(e), 1001);
+    e->cpu.stop_pc = 0x2000;                                 /* the ecall */
+    assert_int_equal(CALL(e, NR_rt_sigtimedwait, set, 0, 0, 8), 0);
+    assert_int_equal(boundary(e), STOP_NONE);
+    assert_int_equal(gettid(e), 1000);
+    assert_int_equal(CALL(e, NR_kill, 1000, 10), 0);
+    CALL(e, NR_sched_yield, 0);
+    assert_int_equal(boundary(e), STOP_NONE);
+    assert_int_equal(e->cpu.pc, 0x2000);                     /* made again */
+    assert_int_equal(e->cpu.reg[17], NR_rt_sigtimedwait);
+    assert_int_equal(e->cpu.reg[A0], set);
+    assert_int_equal(CALL(e, NR_rt_sigtimedwait, set, 0, 0, 8), 10);
+    assert_int_equal(CALL(e, NR_kill, 1000, 10), 0);         /* every thread blocks it */
+    assert_int_equal(CALL(e, NR_rt_sigtimedwait, set, 0, 0, 8), 10);
+}
+
 static int setup_q100(void **state) { return setup_quantum(state, 100); }
 
 static void test_fork_is_refused(void **state)
@@ -266,6 +297,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_requeue_and_bitsets, setup, teardown),
         cmocka_unit_test_setup_teardown(test_robust_list_at_exit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tgkill_ends_a_wait, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kill_reaches_a_sigwait_thread, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quantum, setup_q100, teardown),
         cmocka_unit_test_setup_teardown(test_fork_is_refused, setup, teardown),
     };
