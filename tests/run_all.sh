@@ -6,7 +6,7 @@
 # meets first (data files found from anywhere, reproducible environment,
 # provenance), guest-fault tests, bounded guest and host memory, confinement (a guest cannot reach the
 # host through its file system or /proc), host and guest signals (SIGPIPE, SIGBUS,
-# SIGINT/SIGTERM),
+# SIGINT/SIGTERM), guest threads,
 # timing-model micro-benchmarks,
 # differential tests against qemu-riscv64 and qemu-alpha (static programs,
 # and dynamic ones through --sysroot; the signal and written-code programs
