@@ -7,6 +7,8 @@
 #                functional core on all four variants is in tests/diff
 #   determinism  the same run twice: the same stdout and the same
 #                statistics (host time apart), threads switched the same
+#   interleaving functional, r10k, ev5 + DCPI and an ACF: the same program
+#                instructions and thread switches
 #   quantum      --thread-quantum 50 switches threads far more often than
 #                the default, and the program prints the same
 #   dcpi         DCPI on a threaded program: the guest's output unchanged,
@@ -69,6 +71,19 @@ for cfg in "" "--config ev5"; do
                 echo -n "statistics differ: $(diff <(strip_host "$tmp/det1.stats") <(strip_host "$tmp/det2.stats") | grep -m1 '^>'); "
             [ -n "$sw" ] && [ "$sw" -gt 0 ] || echo "no thread switches (${sw:-missing})")"
 done
+
+# ---- the interleaving does not depend on the model or the profilers -------------------------
+# quanta count program instructions, so every model and profiler sees the
+# same switches at the same places
+ref_pair=""; r=""
+for cfg in "" "--config r10k" "--config ev5 --dcpi $tmp/idb" "--acf productions/hot_method_all.acf"; do
+    # shellcheck disable=SC2086
+    run "$tmp/il" $cfg --stats "$tmp/il.stats" "$prog"
+    pair="$(st simInsts "$tmp/il.stats") instructions, $(st sim.threadSwitches "$tmp/il.stats") switches"
+    [ -z "$ref_pair" ] && ref_pair=$pair
+    [ "$rc" = 0 ] && [ "$pair" = "$ref_pair" ] || r="$r [${cfg:-functional}: status $rc, $pair]"
+done
+verdict "interleaving: functional, r10k, ev5 with DCPI and an ACF all run $ref_pair" "$r"
 
 # ---- quantum -------------------------------------------------------------------------------
 prog=$rv/thr_mutex_tls
