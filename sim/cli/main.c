@@ -226,10 +226,13 @@ static int report_stop(const cpu_t *c, disasm_t *dis)
         return EXIT_GUEST_SYSCALL;
     }
     case STOP_DEADLOCK:
-        fprintf(stderr, "hps-sim: deadlock: all %" PRIu64 " guest threads wait on futexes or for "
-                "signals with no timeout, so none can ever run again (the last one blocked at "
-                "%s)\n",
-                c->stop_info, where);
+        if (c->stop_info == 1)
+            fprintf(stderr, "hps-sim: deadlock: the guest's only thread waits on a futex or for a "
+                    "signal with no timeout, so it can never run again (blocked at %s)\n", where);
+        else
+            fprintf(stderr, "hps-sim: deadlock: all %" PRIu64 " guest threads wait on futexes or "
+                    "for signals with no timeout, so none can ever run again (the last one "
+                    "blocked at %s)\n", c->stop_info, where);
         return EXIT_GUEST_DEADLOCK;
     case STOP_NONE:
         break;

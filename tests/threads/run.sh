@@ -17,6 +17,8 @@
 #                distinct instructions (one entry per thread and pc)
 #   dise         an ACF (hot_method_all.acf) on a threaded program: the
 #                output unchanged and the exhaustive profile exact
+#   robust       a robust mutex whose owner thread exited holding it gives
+#                EOWNERDEAD (the robust list walked at thread exit), both ISAs
 #   bad input    --thread-quantum 0 and x: status 2, one line naming it
 # Prints PASS/FAIL per check and "N passed, M failed".
 set -u
@@ -123,6 +125,22 @@ verdict "dise: hot_method_all.acf on thr_prodcons: output unchanged, $members me
     "$( [ "$rc" = 0 ] && cmp -s "$tmp/acf.out" "$tmp/ref.out" || echo -n "status $rc or stdout differs: $(head -1 "$tmp/acf.err"); "
         [ "${members:-0}" -gt 0 ] || echo -n "empty profile; "
         [ "$diffs" = 0 ] || echo "$diffs members sampled != exact")"
+
+# ---- robust mutexes ------------------------------------------------------------------------------
+# tests/threads/robust_owner_died.c, built here for both ISAs (static); its
+# output is Linux's (qemu-riscv64 agrees; qemu-alpha hangs on it)
+want=$'lock after the owner died: EOWNERDEAD\nlock again: ok'
+src=tests/threads/robust_owner_died.c
+for isa in rv64 alpha; do
+    exe=$tmp/robust.$isa
+    if [ $isa = rv64 ]; then ${RV_CC:-riscv64-linux-gnu-gcc} -O2 -pthread -static -o "$exe" "$src" 2>"$tmp/cc.err"
+    else ${ALPHA_CC:-alpha-linux-gnu-gcc} -O2 -pthread -static -Wl,--no-relax -o "$exe" "$src" 2>"$tmp/cc.err"; fi
+    if [ ! -x "$exe" ]; then bad "robust $isa: cannot build $src: $(head -1 "$tmp/cc.err")"; continue; fi
+    run "$tmp/robust" "$exe"
+    verdict "robust $isa: a robust mutex whose owner exited: EOWNERDEAD, then consistent" \
+        "$( [ "$rc" = 0 ] && [ "$(cat "$tmp/robust.out")" = "$want" ] ||
+            echo "status $rc, stdout '$(tr '\n' '|' <"$tmp/robust.out")', $(head -1 "$tmp/robust.err")")"
+done
 
 # ---- bad input -------------------------------------------------------------------------------
 for q in 0 x; do
