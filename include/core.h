@@ -41,9 +41,11 @@ typedef enum {
                              no reader); stop_info = Linux signal number     */
     STOP_INTERRUPTED,     /* hps-sim itself got SIGINT or SIGTERM (engine.h);
                              stop_info = the host signal                     */
-    STOP_HOST_MEM         /* --host-mem refused hps-sim the host memory the
+    STOP_HOST_MEM,        /* --host-mem refused hps-sim the host memory the
                              guest needed (hostmem.h says for what);
                              stop_info = the guest address being served      */
+    STOP_DEADLOCK         /* every guest thread waits on a futex with no
+                             timeout (thread.h); stop_info = live threads    */
 } stop_reason_t;
 
 /* hps-sim process exit statuses (the guest's own status passes through). */
@@ -56,6 +58,7 @@ enum {
     EXIT_HOST_MEM      = 137,  /* 128 + SIGKILL, as the OOM killer: --host-mem */
     EXIT_GUEST_SEGV    = 139,  /* 128 + SIGSEGV                              */
     EXIT_GUEST_SYSCALL = 159,  /* 128 + SIGSYS (unemulated syscall)          */
+    EXIT_GUEST_DEADLOCK = 134, /* 128 + SIGABRT: every thread blocked for ever */
     EXIT_INTERNAL      = 70    /* EX_SOFTWARE: a bug in hps-sim              */
 };
 

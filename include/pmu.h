@@ -90,7 +90,8 @@ struct runtime;
 typedef struct pmu_handler {
     struct runtime *runtime;    /* the guest runtime the handler is in     */
     uint64_t entry;             /* DCPI_interrupt                          */
-    uint64_t pid;               /* passed in d8                            */
+    uint64_t pid;               /* passed in d8 when the cpu has no OS
+                                   emulation; else the running thread's tid */
     void (*notify)(void *ctx, cpu_t *c, uint64_t value);
     void *notify_ctx;
     /* Or a handler on the host (csprof, csprof.h), called at delivery in

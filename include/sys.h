@@ -153,6 +153,14 @@ typedef struct sys_abi {
     /* Write the frame for handler f->handler below f->sp and set the
      * registers that enter it; false if the frame cannot be written. */
     bool (*sig_frame)(struct sys *s, cpu_t *c, const struct sys_sigframe *f);
+
+    /* Threads (sim/syscall_thread.c). */
+    bool clone_tls_before_ctid;                  /* clone(flags, sp, ptid, tls,
+                                                    ctid): RISC-V; else
+                                                    (flags, sp, ptid, ctid, tls) */
+    bool tls_in_unique;                          /* CLONE_SETTLS sets the Alpha
+                                                    unique value ...         */
+    uint8_t tls_reg;                             /* ... else this register   */
 } sys_abi_t;
 
 extern const sys_abi_t sys_abi_rv64;
@@ -163,6 +171,9 @@ typedef struct sys_config {
     uint64_t epoch_sec;         /* wall-clock time at instruction 0         */
     uint64_t insts_per_sec;     /* simulated clock rate for time()          */
     bool host_time;             /* use the host clock instead (non-deterministic) */
+    uint64_t thread_quantum;    /* program instructions a thread runs before
+                                   the next one's turn (0: the default,
+                                   thread.h)                                */
 } sys_config_t;
 
 #define SYS_MAX_FDS 1024
@@ -187,6 +198,7 @@ enum { SYS_FD_OWNED = 1, SYS_FD_CLOEXEC = 2,   /* fd_flags bits             */
 struct fs;
 struct fs_place;
 struct procfs;
+struct sys_threads;
 
 typedef struct sys {
     const sys_abi_t *abi;
@@ -219,6 +231,8 @@ typedef struct sys {
     bool sig_redirect;                  /* sigreturn moved the pc: the loop
                                            must resume from c->pc           */
     uint64_t clear_child_tid, robust_list, robust_len;
+    struct sys_threads *threads;        /* the guest's threads (thread.h), NULL
+                                           until it first clones or waits    */
     bool discard_output;                /* writes to host stdout/stderr vanish */
     struct fs *fs;                      /* the guest's file system (fs.h)   */
     struct procfs *proc;                /* its /proc (procfs.h)             */

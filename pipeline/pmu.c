@@ -39,6 +39,7 @@
 #include "mem.h"
 #include "profile.h"
 #include "runtime.h"
+#include "sys.h"
 #include "util.h"
 
 const char *const pmu_event_names[PMU_EVENT_COUNT] = {
@@ -395,7 +396,11 @@ bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
     unsigned k = sample ? 0 : (unsigned)r.counter;
     int event = sample ? PMU_PROFILEME : p->ctr[k].event;
     if (p->h.host && !sample) return host_interrupt(p, c, pc, head, first);
-    uint64_t args[RUNTIME_MAX_ARGS] = { p->h.pid, r.pc ? r.pc : pc, (uint64_t)event, k };
+    /* the sample's process id is the running guest thread's id, as the
+     * driver would read the current task from the kernel: DCPI's (PID, PC,
+     * EVENT) key keeps threads apart (the first thread's id is the pid) */
+    uint64_t who = c->sys ? c->sys->tid : p->h.pid;
+    uint64_t args[RUNTIME_MAX_ARGS] = { who, r.pc ? r.pc : pc, (uint64_t)event, k };
     if (!runtime_call(p->h.runtime, c, &p->client, p->h.entry, args, RUNTIME_MAX_ARGS, 0)) {
         p->dropped++;                        /* the frames are full */
         return false;

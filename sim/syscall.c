@@ -16,8 +16,9 @@
  * Each file mapped with PROT_EXEC is reported to the exec-map hook (the
  * simulator names the library's code from it).
  *
- * The process is single-threaded; signals (actions, masks, delivery,
- * frames, interval timers) are in syscall_signal.c.  Time is derived from
+ * Threads (clone, futex, exit of one thread, the scheduler) are in
+ * syscall_thread.c; signals (actions, masks, delivery, frames, interval
+ * timers) in syscall_signal.c.  Time is derived from
  * retired instructions unless cfg.host_time is set, and randomness comes
  * from a splitmix64 stream seeded by cfg.seed, so runs are reproducible.
  */
@@ -42,6 +43,7 @@
 #include "loader.h"
 #include "procfs.h"
 #include "syscall_impl.h"
+#include "thread.h"
 #include "util.h"
 
 #define SYS_PPID  999
@@ -146,6 +148,7 @@ void sys_free(sys_t *s)
     fs_free(s->fs);
     procfs_free(s->proc);
     free(s->exe_path);
+    sys_threads_free(s->threads);
     free(s);
 }
 
@@ -245,16 +248,23 @@ const char *sys_name(const sys_abi_t *abi, uint64_t nr)
     return e ? e->name : NULL;
 }
 
+void sys_result_words(const sys_t *s, int64_t r, uint64_t *value, uint64_t *failed)
+{
+    const sys_abi_t *abi = s->abi;
+    *failed = r < 0 && r >= -4095;
+    *value = (uint64_t)r;
+    if (*failed) {
+        int e = linux_errno((int)-r);
+        if (abi->errno_out) e = abi->errno_out(e);
+        *value = abi->err_flag_reg >= 0 ? (uint64_t)e : (uint64_t)-(int64_t)e;
+    }
+}
+
 static void set_result(sys_t *s, cpu_t *c, int64_t r)
 {
     const sys_abi_t *abi = s->abi;
-    bool failed = r < 0 && r >= -4095;
-    uint64_t value = (uint64_t)r;
-    if (failed) {
-        int e = linux_errno((int)-r);
-        if (abi->errno_out) e = abi->errno_out(e);
-        value = abi->err_flag_reg >= 0 ? (uint64_t)e : (uint64_t)-(int64_t)e;
-    }
+    uint64_t value, failed;
+    sys_result_words(s, r, &value, &failed);
     cpu_set(c, abi->ret_reg, value);
     if (abi->err_flag_reg >= 0) cpu_set(c, (unsigned)abi->err_flag_reg, failed);
 }
@@ -421,11 +431,6 @@ static _Noreturn void guest_exit(cpu_t *c, int status)
     cpu_stop(c, STOP_EXIT, 0);
 }
 
-int64_t sys_h_exit(sys_t *s, cpu_t *c, const uint64_t a[6])
-{
-    guest_exit(c, (int)(a[0] & 0xff));
-}
-
 int64_t sys_h_exit_group(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     guest_exit(c, (int)(a[0] & 0xff));
@@ -441,7 +446,6 @@ int64_t sys_h_getgid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return SYS_GID; 
 int64_t sys_h_getegid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return SYS_GID; }
 int64_t sys_h_getgroups(sys_t *s, cpu_t *c, const uint64_t a[6]) { return 0; }
 int64_t sys_h_setsid(sys_t *s, cpu_t *c, const uint64_t a[6]) { return -EPERM; }
-int64_t sys_h_sched_yield(sys_t *s, cpu_t *c, const uint64_t a[6]) { return 0; }
 
 static bool is_self(uint64_t pid) { return pid == 0 || pid == SYS_GUEST_PID; }
 
@@ -476,8 +480,9 @@ int64_t sys_h_set_robust_list(sys_t *s, cpu_t *c, const uint64_t a[6])
 
 int64_t sys_h_get_robust_list(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    if (!is_self(a[0]) && a[0] != s->tid) return -ESRCH;
-    if (!put_u64(s, a[1], s->robust_list) || !put_u64(s, a[2], s->robust_len)) return -EFAULT;
+    uint64_t head, len;
+    if (!sys_thread_robust_list(s, is_self(a[0]) ? s->tid : a[0], &head, &len)) return -ESRCH;
+    if (!put_u64(s, a[1], head) || !put_u64(s, a[2], len)) return -EFAULT;
     return 0;
 }
 
@@ -546,6 +551,8 @@ static uint64_t clock_ns(sys_t *s, cpu_t *c, int clock)
     }
 }
 
+uint64_t sys_clock_now(sys_t *s, cpu_t *c, int clock) { return clock_ns(s, c, clock); }
+
 /* 64-bit timespec / timeval: two 64-bit words on both guest ABIs. */
 static bool put_time_pair(sys_t *s, uint64_t addr, uint64_t ns, uint64_t div)
 {
@@ -608,6 +615,7 @@ static void do_sleep(sys_t *s, uint64_t ns)
 static int64_t sleep_or_signal(sys_t *s, cpu_t *c, uint64_t ns, uint64_t rem)
 {
     if (s->cfg.host_time) { do_sleep(s, ns); return 0; }
+    if (sys_thread_sleep(s, c, ns)) return 0;    /* other threads run meanwhile */
     uint64_t slept = sys_wait_signal(s, c, ns);
     if (slept >= ns) return 0;
     if (rem && !put_time_pair(s, rem, ns - slept, 1)) return -EFAULT;
@@ -702,45 +710,17 @@ int64_t sys_h_getrandom(sys_t *s, cpu_t *c, const uint64_t a[6])
 /* One cpu: affinity mask with bit 0 set, written as one 64-bit word. */
 int64_t sys_h_sched_getaffinity(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    if (!is_self(a[0]) && a[0] != s->tid) return -ESRCH;
+    if (!is_self(a[0]) && !sys_thread_exists(s, a[0])) return -ESRCH;
     if (a[1] < 8 || (a[1] & 7)) return -EINVAL;
     return put_u64(s, a[2], 1) ? 8 : -EFAULT;
 }
 
 int64_t sys_h_sched_setaffinity(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    if (!is_self(a[0]) && a[0] != s->tid) return -ESRCH;
+    if (!is_self(a[0]) && !sys_thread_exists(s, a[0])) return -ESRCH;
     uint64_t mask;
     if (a[1] < 8 || !get_u64(s, a[2], &mask)) return a[1] < 8 ? -EINVAL : -EFAULT;
     return mask & 1 ? 0 : -EINVAL;
-}
-
-enum { L_FUTEX_WAIT = 0, L_FUTEX_WAKE = 1, L_FUTEX_WAIT_BITSET = 9, L_FUTEX_WAKE_BITSET = 10 };
-
-/* Single-threaded futexes: nothing ever waits, so a wake wakes nobody.  A
- * wait whose value still matches could only be ended by another thread or
- * a signal; with a timeout it times out (advancing simulated time), without
- * one the guest has deadlocked and is stopped as an unsupported call. */
-int64_t sys_h_futex(sys_t *s, cpu_t *c, const uint64_t a[6])
-{
-    int op = (int)(a[1] & 0x7f);                 /* drop PRIVATE, CLOCK_REALTIME */
-    if (op == L_FUTEX_WAKE || op == L_FUTEX_WAKE_BITSET) return 0;
-    if (op != L_FUTEX_WAIT && op != L_FUTEX_WAIT_BITSET) return -ENOSYS;
-    uint8_t b[4];
-    if (a[0] & 3) return -EINVAL;
-    if (!copy_in(s, a[0], b, 4)) return -EFAULT;
-    if ((uint32_t)sys_get(b, 0, 4) != (uint32_t)a[2]) return -EAGAIN;
-    if (!a[3]) cpu_stop(c, STOP_BAD_SYSCALL, cpu_get(c, s->abi->nr_reg));
-    uint64_t ns;
-    int64_t r = get_timespec(s, a[3], &ns);
-    if (r) return r;
-    if (op == L_FUTEX_WAIT_BITSET) {             /* absolute timeout */
-        int clock = a[1] & 256 ? L_CLOCK_REALTIME : L_CLOCK_MONOTONIC;
-        uint64_t now = clock_ns(s, c, clock);
-        ns = ns > now ? ns - now : 0;
-    }
-    do_sleep(s, ns);
-    return -ETIMEDOUT;
 }
 
 /* ---- resource limits -------------------------------------------------------- */

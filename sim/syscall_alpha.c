@@ -928,7 +928,7 @@ static const sys_entry_t alpha_sys_table[] = {
     { 309, "get_kernel_syms",           NULL },
     { 310, "syslog",                    NULL },
     { 311, "reboot",                    NULL },
-    { 312, "clone",                     NULL },
+    { 312, "clone",                     sys_h_clone },
     { 313, "uselib",                    NULL },
     { 314, "mlock",                     sys_h_mlock },
     { 315, "munlock",                   sys_h_mlock },
@@ -1219,4 +1219,6 @@ const sys_abi_t sys_abi_alpha = {
     .minsigstksz = 4096,
     .trap_pc_after = true,
     .sig_frame = alpha_sig_frame,
+    .clone_tls_before_ctid = false,
+    .tls_in_unique = true,                         /* wruniq's value */
 };

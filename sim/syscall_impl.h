@@ -34,7 +34,7 @@
     X(getrandom) X(sysinfo) X(sched_getaffinity) X(sched_setaffinity)           \
     X(sched_yield) X(futex) X(kill) X(tkill) X(tgkill)                          \
     X(riscv_flush_icache) X(rt_sigpending) X(rt_sigsuspend) X(ppoll)            \
-    X(setitimer) X(getitimer) X(rt_sigtimedwait)
+    X(setitimer) X(getitimer) X(rt_sigtimedwait) X(clone)
 
 #define SYS_DECLARE_HANDLER(name) \
     int64_t sys_h_##name(struct sys *s, cpu_t *c, const uint64_t a[6]);
@@ -63,6 +63,21 @@ _Noreturn void sys_bad_frame(cpu_t *c);
 /* Wait up to ns of simulated time for a signal a handler takes (or one
  * that ends the process); the time waited (ns when none came). */
 uint64_t sys_wait_signal(struct sys *s, cpu_t *c, uint64_t ns);
+/* What a result r (a value or -host errno) puts in the ABI's result
+ * register and error flag register. */
+void sys_result_words(const struct sys *s, int64_t r, uint64_t *value, uint64_t *failed);
+/* Nanoseconds on guest clock `clock` (Linux generic id, valid) now. */
+uint64_t sys_clock_now(struct sys *s, cpu_t *c, int clock);
+/* Linux generic signal sig as a bit of a guest sigset (0: no such guest
+ * signal), and whether the recorded action ignores it. */
+uint64_t sys_signal_guest_bit(const struct sys *s, int sig);
+bool sys_signal_ignored(const struct sys *s, int sig);
+/* Is a signal of pending (Linux generic bits) outside guest sigset mask? */
+bool sys_signal_pending_outside(const struct sys *s, uint64_t pending, uint64_t mask);
+/* When ITIMER_REAL expires (simulated CLOCK_MONOTONIC ns; UINT64_MAX: not
+ * armed), and firing the expired timers (their signals go to the process). */
+uint64_t sys_signal_timer_due_ns(const struct sys *s);
+void sys_signal_fire_timers(struct sys *s, cpu_t *c);
 /* Simulated nanoseconds of insts program instructions. */
 uint64_t sys_insts_to_ns(const struct sys *s, uint64_t insts);
 /* A fresh read+execute mapping holding code (the RISC-V sigreturn

@@ -427,7 +427,7 @@ static const sys_entry_t rv64_table[] = {
     { 217, "add_key",                 NULL },
     { 218, "request_key",             NULL },
     { 219, "keyctl",                  NULL },
-    { 220, "clone",                   NULL },
+    { 220, "clone",                   sys_h_clone },
     { 221, "execve",                  NULL },
     { 222, "mmap",                    sys_h_mmap },
     { 223, "fadvise64",               sys_h_fadvise64 },
@@ -563,4 +563,6 @@ const sys_abi_t sys_abi_rv64 = {
     .minsigstksz = 2048,
     .trap_pc_after = false,
     .sig_frame = rv64_sig_frame,
+    .clone_tls_before_ctid = true,                 /* CONFIG_CLONE_BACKWARDS */
+    .tls_reg = 4,                                  /* tp */
 };

@@ -19,6 +19,11 @@
  * slept), ITIMER_VIRTUAL and ITIMER_PROF on the process CPU clock (the
  * instructions alone), so when a timer fires is deterministic.
  *
+ * With several threads (thread.h) each has its own mask and pending set;
+ * kill and timer signals go to the running thread unless it blocks them
+ * and another does not, and rt_sigsuspend, ppoll and rt_sigtimedwait
+ * block the thread (others run) until a signal restarts the call.
+ *
  * Masks are kept in the guest's sigset bit order (bit g-1 for guest signal
  * g); pending signals and actions by Linux generic number.  Standard and
  * real-time signals alike are pending at most once (no queue).
@@ -29,6 +34,7 @@
 #include <string.h>
 
 #include "syscall_impl.h"
+#include "thread.h"
 
 enum { L_SIGILL = 4, L_SIGTRAP = 5, L_SIGBUS = 7, L_SIGFPE = 8, L_SIGKILL = 9,
        L_SIGSEGV = 11, L_SIGPIPE = 13, L_SIGALRM = 14, L_SIGCHLD = 17, L_SIGCONT = 18,
@@ -105,6 +111,17 @@ static void post(sys_t *s, cpu_t *c, int sig, const sys_siginfo_t *info)
     if (c) c->event_at = 0;
 }
 
+/* A signal sent to the process (kill, interval timers): to the running
+ * thread unless it blocks it and another thread does not (thread.h). */
+static void post_process(sys_t *s, cpu_t *c, int sig, const sys_siginfo_t *info)
+{
+    if (sys_thread_signal_process(s, sig, info)) {
+        if (c) c->event_at = 0;
+        return;
+    }
+    post(s, c, sig, info);
+}
+
 /* After a change of mask or a sigreturn: the loop looks again. */
 static void recheck(sys_t *s, cpu_t *c)
 {
@@ -141,7 +158,7 @@ static void fire_timers(sys_t *s, cpu_t *c)
         uint64_t now = timer_now(s, c, k);
         if (!t->due || now < t->due) continue;
         sys_siginfo_t info = { .code = L_SI_KERNEL };
-        post(s, c, timer_signal[k], &info);
+        post_process(s, c, timer_signal[k], &info);
         if (!t->interval) { t->due = 0; continue; }
         uint64_t late = (now - t->due) / t->interval;      /* overruns coalesce */
         t->due += (late + 1) * t->interval;
@@ -229,10 +246,30 @@ static stop_reason_t deliver(sys_t *s, cpu_t *c, int sig)
 
 /* ---- the run loop's side -------------------------------------------------------- */
 
+uint64_t sys_signal_guest_bit(const sys_t *s, int sig) { return guest_bit(s, sig); }
+bool sys_signal_ignored(const sys_t *s, int sig) { return ignored(s, sig); }
+
+bool sys_signal_pending_outside(const sys_t *s, uint64_t pending, uint64_t mask)
+{
+    for (int sig = 1; pending && sig <= SYS_NSIG; sig++)
+        if ((pending & bit(sig)) && !(mask & guest_bit(s, sig))) return true;
+    return false;
+}
+
+uint64_t sys_signal_timer_due_ns(const sys_t *s)
+{
+    return s->itimer[0].due ? s->itimer[0].due : UINT64_MAX;
+}
+
+void sys_signal_fire_timers(sys_t *s, cpu_t *c) { fire_timers(s, c); }
+
+/* Thread switches (thread.h) share these two entry points: a switch falls
+ * due like a signal, and the signals of the thread switched in are
+ * delivered right after it. */
 uint64_t sys_signal_event_at(sys_t *s, const cpu_t *c)
 {
     if (s->sig_redirect || next_deliverable(s)) return c->instret;
-    uint64_t at = UINT64_MAX;
+    uint64_t at = sys_thread_event_at(s, c);
     for (int k = 0; k < SYS_NITIMER; k++) {
         uint64_t due = timer_due_insts(s, k);
         if (due < at) at = due;
@@ -243,6 +280,8 @@ uint64_t sys_signal_event_at(sys_t *s, const cpu_t *c)
 stop_reason_t sys_signal_boundary(sys_t *s, cpu_t *c)
 {
     s->sig_redirect = false;
+    stop_reason_t switched = sys_thread_boundary(s, c);
+    if (switched != STOP_NONE) return switched;
     fire_timers(s, c);
     for (int n = 0; n < SYS_NSIG; n++) {     /* each handler may block the next */
         int sig = next_deliverable(s);
@@ -339,6 +378,7 @@ int64_t sys_h_rt_sigprocmask(sys_t *s, cpu_t *c, const uint64_t a[6])
     }
     sys_put(b, 0, old, 8);
     if (a[2] && !sys_copy_out(s, a[2], b, 8)) return -EFAULT;
+    sys_thread_claim(s, s->sigmask);         /* the process's, now unblocked */
     recheck(s, c);
     return 0;
 }
@@ -440,13 +480,19 @@ static int64_t timeout_arg(sys_t *s, uint64_t addr, uint64_t *ns)
 
 /* Wait with the mask at maskaddr (0: the current one) for a handler, as
  * rt_sigsuspend and ppoll do; the mask comes back once it has run. */
-static int64_t suspend(sys_t *s, cpu_t *c, uint64_t maskaddr, uint64_t ns, bool *came)
+static int64_t suspend(sys_t *s, cpu_t *c, const uint64_t a[6], uint64_t maskaddr, uint64_t ns,
+                       bool *came)
 {
     uint64_t saved = s->sigmask;
     if (maskaddr) {
         uint8_t b[8];
         if (!sys_copy_in(s, maskaddr, b, 8)) return -EFAULT;
         s->sigmask = sys_get(b, 0, 8) & ~unblockable(s);
+    }
+    if (!next_deliverable(s) && sys_thread_wait_signal(s, c, a, s->sigmask, ns, 0)) {
+        s->sigmask = saved;                      /* other threads run meanwhile */
+        *came = false;
+        return 0;
     }
     uint64_t waited = sys_wait_signal(s, c, ns);
     if (waited == UINT64_MAX) cpu_stop(c, STOP_BAD_SYSCALL, cpu_get(c, s->abi->nr_reg));
@@ -466,7 +512,7 @@ int64_t sys_h_rt_sigsuspend(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
     if (a[1] != 8) return -EINVAL;
     bool came;
-    int64_t r = suspend(s, c, a[0], UINT64_MAX, &came);
+    int64_t r = suspend(s, c, a, a[0], UINT64_MAX, &came);
     return r ? r : -EINTR;
 }
 
@@ -480,7 +526,7 @@ int64_t sys_h_ppoll(sys_t *s, cpu_t *c, const uint64_t a[6])
     int64_t t = timeout_arg(s, a[2], &ns);
     if (t) return t;
     bool came;
-    int64_t r = suspend(s, c, a[3], ns, &came);
+    int64_t r = suspend(s, c, a, a[3], ns, &came);
     return r ? r : came ? -EINTR : 0;
 }
 
@@ -507,6 +553,9 @@ int64_t sys_h_rt_sigtimedwait(sys_t *s, cpu_t *c, const uint64_t a[6])
     int64_t r = timeout_arg(s, a[2], &ns);
     if (r) return r;
     int sig = pending_in(s, set);
+    if (!sig && ns && !next_deliverable(s) &&
+        sys_thread_wait_signal(s, c, a, s->sigmask & ~set, ns, -EAGAIN))
+        return 0;                                /* other threads run meanwhile */
     if (!sig && ns) {
         uint64_t saved = s->sigmask;
         s->sigmask &= ~set;                      /* the set wakes the wait */
@@ -596,7 +645,8 @@ static int64_t signal_self(sys_t *s, cpu_t *c, uint64_t gsig, int code)
     int sig = s->abi->signal_in(gsig);
     if (sig <= 0 || sig > SYS_NSIG) return -EINVAL;
     sys_siginfo_t info = { .code = code, .pid = SYS_GUEST_PID, .uid = SENDER_UID };
-    post(s, c, sig, &info);
+    if (code == L_SI_USER) post_process(s, c, sig, &info);   /* kill: to the process */
+    else post(s, c, sig, &info);
     return 0;
 }
 
@@ -607,14 +657,27 @@ int64_t sys_h_kill(sys_t *s, cpu_t *c, const uint64_t a[6])
     return signal_self(s, c, a[1], L_SI_USER);
 }
 
+/* tkill/tgkill: to the running thread, or to another one (thread.h). */
+static int64_t signal_thread(sys_t *s, cpu_t *c, uint64_t tid, uint64_t gsig)
+{
+    if (tid == s->tid) return signal_self(s, c, gsig, L_SI_TKILL);
+    if (!sys_thread_exists(s, tid)) return -ESRCH;
+    if (gsig == 0) return 0;
+    int sig = s->abi->signal_in(gsig);
+    if (sig <= 0 || sig > SYS_NSIG) return -EINVAL;
+    sys_siginfo_t info = { .code = L_SI_TKILL, .pid = SYS_GUEST_PID, .uid = SENDER_UID };
+    sys_thread_signal(s, tid, sig, &info);
+    c->event_at = 0;                         /* it may have become runnable */
+    return 0;
+}
+
 int64_t sys_h_tkill(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    if (a[0] != s->tid) return -ESRCH;
-    return signal_self(s, c, a[1], L_SI_TKILL);
+    return signal_thread(s, c, a[0], a[1]);
 }
 
 int64_t sys_h_tgkill(sys_t *s, cpu_t *c, const uint64_t a[6])
 {
-    if (a[0] != SYS_GUEST_PID || a[1] != s->tid) return -ESRCH;
-    return signal_self(s, c, a[2], L_SI_TKILL);
+    if (a[0] != SYS_GUEST_PID) return -ESRCH;
+    return signal_thread(s, c, a[1], a[2]);
 }

@@ -6,7 +6,7 @@
 # meets first (data files found from anywhere, reproducible environment,
 # provenance), guest-fault tests, bounded guest and host memory, confinement (a guest cannot reach the
 # host through its file system or /proc), host and guest signals (SIGPIPE, SIGBUS,
-# SIGINT/SIGTERM),
+# SIGINT/SIGTERM), guest threads,
 # timing-model micro-benchmarks,
 # differential tests against qemu-riscv64 and qemu-alpha (static programs,
 # and dynamic ones through --sysroot; the signal and written-code programs
@@ -99,6 +99,7 @@ run_suite faults     tests/faults/run.sh "$build"
 run_suite memlimits  tests/memlimits/run.sh "$build"
 run_suite confine    tests/confine/run.sh "$build"
 run_suite signals    tests/signals/run.sh "$build"
+run_suite threads    tests/threads/run.sh "$build"
 run_suite badinput   tests/badinput/run.sh "$build"
 run_suite docs       tests/docs/run.sh "$build"
 run_suite unit       tests/run_unit.sh "$build"

@@ -159,6 +159,19 @@ static _Noreturn void host_mem_exit(const char *path)
     exit(EXIT_HOST_MEM);
 }
 
+/* Why a call that makes or waits for another process stops the run. */
+static const char *process_call_note(const char *name)
+{
+    static const char *const calls[] = { "clone", "clone3", "fork", "vfork", "execve",
+                                         "execveat", "osf_execve", "wait4", "osf_wait4",
+                                         "waitid", "osf_waitid" };
+    for (size_t k = 0; name && k < sizeof calls / sizeof calls[0]; k++)
+        if (!strcmp(name, calls[k]))
+            return ": fork is not supported (hps-sim runs one process; its threads, "
+                   "clone with CLONE_VM | CLONE_THREAD, are)";
+    return "";
+}
+
 static int report_stop(const cpu_t *c, disasm_t *dis)
 {
     char where[320];
@@ -212,10 +225,19 @@ static int report_stop(const cpu_t *c, disasm_t *dis)
     }
     case STOP_BAD_SYSCALL: {
         const char *name = sys_name(c->sys->abi, c->stop_info);
-        fprintf(stderr, "hps-sim: unsupported system call %" PRIu64 " (%s) at %s\n",
-                c->stop_info, name ? name : "unknown", where);
+        fprintf(stderr, "hps-sim: unsupported system call %" PRIu64 " (%s) at %s%s\n",
+                c->stop_info, name ? name : "unknown", where, process_call_note(name));
         return EXIT_GUEST_SYSCALL;
     }
+    case STOP_DEADLOCK:
+        if (c->stop_info == 1)
+            fprintf(stderr, "hps-sim: deadlock: the guest's only thread waits on a futex or for a "
+                    "signal with no timeout, so it can never run again (blocked at %s)\n", where);
+        else
+            fprintf(stderr, "hps-sim: deadlock: all %" PRIu64 " guest threads wait on futexes or "
+                    "for signals with no timeout, so none can ever run again (the last one "
+                    "blocked at %s)\n", c->stop_info, where);
+        return EXIT_GUEST_DEADLOCK;
     case STOP_NONE:
         break;
     }
@@ -505,7 +527,8 @@ static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const s
     }
     const guest_layout_t *lay = loader_layout(isa);
     sys_config_t scfg = { .seed = o->seed, .epoch_sec = 1700000000ull,
-                          .insts_per_sec = 1000000000ull, .host_time = false };
+                          .insts_per_sec = 1000000000ull, .host_time = false,
+                          .thread_quantum = o->thread_quantum };
     g->sys = sys_new(g->mem, abi_for(isa), &scfg);
     sys_set_brk(g->sys, g->img.brk_start);
     sys_set_exe(g->sys, path);

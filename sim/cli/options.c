@@ -181,7 +181,8 @@ void options_usage(FILE *out)
           "instruction; 133 breakpoint; 135 misaligned atomic access (SIGBUS);\n"
           "136 arithmetic trap (SIGFPE); 137 --host-mem reached (statistics and\n"
           "reports are written); 139 memory fault; 141 the guest wrote to\n"
-          "a pipe with no reader (SIGPIPE); 159 unsupported system call.\n", out);
+          "a pipe with no reader (SIGPIPE); 159 unsupported system call; 134\n"
+          "every guest thread blocked for ever (deadlock).\n", out);
     print_data_roots(out);
 }
 
@@ -501,6 +502,10 @@ void parse_options(int argc, char **argv, options_t *o)
         case OPT_TRACE:       o->trace_path = optarg; break;
         case OPT_TRACE_LIMIT: o->trace_limit = parse_count("--trace-limit", optarg); break;
         case OPT_SEED:        o->seed = parse_count("--seed", optarg); break;
+        case OPT_THREAD_QUANTUM:
+            o->thread_quantum = parse_count("--thread-quantum", optarg);
+            if (!o->thread_quantum) bad_input("--thread-quantum: expected at least 1, got '%s'", optarg);
+            break;
         case OPT_NO_TRUTH:    o->no_truth = true; break;
         case OPT_GUEST_MEM:   o->guest_mem = parse_size("--guest-mem", optarg); break;
         case OPT_HOST_MEM:    o->host_mem = parse_size("--host-mem", optarg); break;

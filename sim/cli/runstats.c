@@ -8,6 +8,7 @@
 #include "runstats.h"
 #include "hostmem.h"
 #include "sys.h"
+#include "thread.h"
 #include "timing.h"
 
 #include <stdio.h>
@@ -172,6 +173,15 @@ void runstats_collect(const run_info_t *info, stats_t *s)
     if (info->cpu->sys)
         stats_add_u64(s, "sim.signalsDelivered", info->cpu->sys->signals_delivered, "Count",
                       "Guest signal handlers entered (sent signals and faults)");
+    if (info->cpu->sys) {
+        const sys_threads_t *th = info->cpu->sys->threads;
+        stats_add_u64(s, "sim.threadsCreated", th ? th->created : 0, "Count",
+                      "Guest threads created (clone), the first one not counted");
+        stats_add_u64(s, "sim.threadSwitches", th ? th->switches : 0, "Count",
+                      "Switches from one guest thread to another (thread.h)");
+        stats_add_u64(s, "sim.futexTimeouts", th ? th->timeouts : 0, "Count",
+                      "Futex waits and thread sleeps ended by their timeout");
+    }
     stats_add_u64(s, "simCycles", info->cpu->cycle, "Cycle",
                   "Cycles simulated (one per instruction without a timing model)");
     stats_add_f64(s, "hostSeconds", info->host_seconds, "Second", "Host time in the run loop");

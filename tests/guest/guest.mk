@@ -12,6 +12,7 @@
 # __ehdr_start to 0, so a relaxed static program never finds its program
 # headers, sets up no TLS and dies in __ctype_init, on any Alpha (this is
 # why qemu-alpha "crashes on static Alpha binaries").
+# Programs named thr_* are built with -pthread.
 # A program may read tests/guest/NAME.args (its command-line arguments, with
 # @DIR@ replaced by a scratch directory) and tests/guest/NAME.stdin.
 
@@ -26,6 +27,10 @@ GUEST_RVDYN := $(GUEST_RV_NAMES:%=$(BUILD)/guest/rv64-dyn/%)
 GUEST_ADYN  := $(GUEST_ALPHA_NAMES:%=$(BUILD)/guest/alpha-dyn/%)
 GUEST_ASTAT := $(GUEST_ALPHA_NAMES:%=$(BUILD)/guest/alpha-static/%)
 GUEST_CFLAGS_ALL = $(GUEST_CFLAGS) -std=gnu11 -Wall
+# Programs named thr_* use threads: built with -pthread (tests/threads).
+GUEST_THR := $(filter thr_%,$(GUEST_NAMES))
+$(foreach v,rv64 rv64-dyn alpha-dyn alpha-static,$(GUEST_THR:%=$(BUILD)/guest/$(v)/%)): \
+    GUEST_CFLAGS_ALL += -pthread
 
 guests: $(GUEST_RV64) $(GUEST_RVDYN) $(GUEST_ADYN) $(GUEST_ASTAT)
 

@@ -50,6 +50,8 @@
 #              says so on stderr and has sim.truncated 1 (0 otherwise),
 #              and with --acf the run and its baseline both stop after the
 #              same N program instructions
+#   quantum    --thread-quantum on the (one-threaded) workload changes
+#              nothing; 0 is refused (threads themselves: tests/threads)
 #   memdep     r10k with each ooo.memdep policy prints the functional run's
 #              output; conservative and store_sets write their statistics
 #              (loads held back > 0), the oracle none; a bad policy or a
@@ -584,6 +586,14 @@ for isa in rv64 alpha-static; do
         run "$d/memdep.bad" --config r10k --set $bad_set "$prog" test
         refused "$isa r10k --set $bad_set" "$d/memdep.bad"
     done
+
+    # ---- --thread-quantum (threaded programs: tests/threads) ----------------------------------
+    run "$d/quantum" --thread-quantum 1000 --stats "$d/quantum.stats" "$prog" test
+    same_output "$isa --thread-quantum 1000 (one thread)" "$d/quantum"
+    verdict "$isa --thread-quantum 1000: the statistics are the functional run's (no thread made)" \
+        "$(stats_diff "$fst" "$d/quantum.stats")"
+    run "$d/quantum.bad" --thread-quantum 0 "$prog" test
+    refused "$isa --thread-quantum 0" "$d/quantum.bad"
 done
 
 echo "matrix: $pass passed, $fail failed"
