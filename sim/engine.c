@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blocks.h"
 #include "core_loop.h"
 #include "dise_engine.h"
 #include "pmu.h"
@@ -57,6 +58,8 @@ struct engine {
     dise_t *dise;
     pmu_t *pmu;
     runtime_t *runtime;
+    blocks_t *blocks;          /* decoded blocks (blocks.h) for the variants
+                                  that run them (RUNS_BLOCKS), else NULL    */
     unsigned features;         /* F_* of the parts                         */
     uint64_t max_insts;        /* program instructions, UINT64_MAX = none  */
     bool redispatch;           /* the loop returned to change variant      */
@@ -282,12 +285,20 @@ ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
 
 /* ---- the program's stream -------------------------------------------------------- */
 
+/* The variants that run decoded blocks: the plain functional core, with
+ * the ground-truth recorder or without. */
+#define RUNS_BLOCKS(F) (((F) & ~(unsigned)F_TRUTH) == 0)
+
 ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
 {
     if (edited_busy(e, F) && !run_edited(e, c, F)) return;
     cursor_t cur = CURSOR_NONE;
     uint64_t next = c->pc;             /* c->pc, without reading it back */
     for (;;) {
+        if (RUNS_BLOCKS(F)) {          /* blocks while they run, then one step */
+            next = blocks_execute(c, e->blocks, (F & F_TRUTH) ? e->truth : NULL, next);
+            if (unlikely(c->instret >= c->event_at) && !events(e, c, F)) return;
+        }
         uint64_t pc = next;
         insn_t *in = core_lookup(c, pc, &cur.page_base, &cur.slots);
         next = core_step(c, in, pc);
@@ -346,10 +357,15 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
     if (p->dise && p->hps_truth) dise_set_truth(p->dise, p->hps_truth);
     if (p->pmu) timing_set_pmu(p->timing, p->pmu);
     if (p->timing) clear_roles(e);
+    if (RUNS_BLOCKS(e->features & ~(unsigned)F_TRACE)) e->blocks = blocks_new();
     return e;
 }
 
-void engine_free(engine_t *e) { free(e); }
+void engine_free(engine_t *e)
+{
+    if (e) blocks_free(e->blocks);
+    free(e);
+}
 
 /* The variant for the run as it is now: the trace drops out when done. */
 static unsigned current_features(const engine_t *e)
@@ -364,6 +380,7 @@ stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
     cpu_t *c = e->cpu;
     e->max_insts = max_insts ? max_insts : UINT64_MAX;
     running = c;
+    if (e->blocks) blocks_attach(e->blocks, c);
     for (;;) {
         if (host_signal) {
             c->stop = STOP_INTERRUPTED;
@@ -380,7 +397,9 @@ stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
         unsigned F = current_features(e);
         e->redispatch = false;
         set_event_at(e, c, F);
-        if (cpu_run_loop(c, loops[F], e) != STOP_NONE) {
+        stop_reason_t why = cpu_run_loop(c, loops[F], e);
+        if (e->blocks) blocks_stop(e->blocks, c);   /* the counts they hold, exact */
+        if (why != STOP_NONE) {
             if (c->sys && !edited_busy(e, e->features) && sys_fault_signal(c->sys, c)) continue;
             break;
         }
@@ -391,6 +410,7 @@ stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
         }
     }
     running = NULL;
+    if (e->blocks) blocks_detach(e->blocks);
     c->cycle = e->timing ? timing_hot(e->timing)->cycles : cpu_retired(c);
     if (!e->timing && e->dise) c->cycle += dise_penalty_cycles(e->dise);   /* decode stalls */
     return c->stop;
