@@ -98,6 +98,8 @@ typedef struct insn {
     uint8_t  rm;         /* FP rounding mode field / aux (AMO aq-rl, size)   */
     uint8_t  memsize;    /* bytes accessed by a load/store, 0 otherwise      */
     uint16_t dise;       /* DISE: index of the pattern set cached at decode  */
+    uint32_t block;      /* the functional core's decoded block that starts
+                            here (blocks.h); 0 = none built yet             */
 } insn_t;
 
 /* ---- The static description of one instruction (a table row) ---------- */

@@ -123,6 +123,10 @@ typedef struct mem {
      * are dropped so their ground-truth counts can be folded into totals. */
     void (*on_decoded_drop)(void *ctx, insn_t *slots, size_t n);
     void *on_decoded_drop_ctx;
+    /* called before the decoded slots' counts are read or dropped: the run
+     * loop's blocks (blocks.h) add the counts they hold back to the slots */
+    void (*on_decoded_settle)(void *ctx);
+    void *on_decoded_settle_ctx;
     /* the semantics of the guest runtime's special instructions (isa.h
      * HPS_OP_*): set only on the runtime's own address space, the one
      * place they decode */

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blocks.h"
 #include "cct.h"
 #include "core_loop.h"
 #include "dise_engine.h"
@@ -60,6 +61,8 @@ struct engine {
     dise_t *dise;
     pmu_t *pmu;
     runtime_t *runtime;
+    blocks_t *blocks;          /* decoded blocks (blocks.h) for the variants
+                                  that run them (RUNS_BLOCKS), else NULL    */
     unsigned features;         /* F_* of the parts                         */
     uint64_t max_insts;        /* program instructions, UINT64_MAX = none  */
     bool redispatch;           /* the loop returned to change variant      */
@@ -295,12 +298,22 @@ ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
 
 /* ---- the program's stream -------------------------------------------------------- */
 
+/* The variants that run decoded blocks: the plain functional core, with
+ * the ground-truth recorder or without -- but not when the recorder keeps
+ * the calling contexts or the path profile, which observe every step
+ * (engine_new leaves e->blocks NULL then). */
+#define RUNS_BLOCKS(F) (((F) & ~(unsigned)F_TRUTH) == 0)
+
 ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
 {
     if (edited_busy(e, F) && !run_edited(e, c, F)) return;
     cursor_t cur = CURSOR_NONE;
     uint64_t next = c->pc;             /* c->pc, without reading it back */
     for (;;) {
+        if (RUNS_BLOCKS(F) && e->blocks) {   /* blocks while they run, then a step */
+            next = blocks_execute(c, e->blocks, (F & F_TRUTH) ? e->truth : NULL, next);
+            if (unlikely(c->instret >= c->event_at) && !events(e, c, F)) return;
+        }
         uint64_t pc = next;
         insn_t *in = core_lookup(c, pc, &cur.page_base, &cur.slots);
         next = core_step(c, in, pc);
@@ -364,10 +377,16 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
     if (p->pmu) timing_set_pmu(p->timing, p->pmu);
     if (p->timing) timing_set_cpu(p->timing, p->cpu);
     if (p->timing) clear_roles(e);
+    bool every_step = (p->truth && p->truth->cct) || p->paths;
+    if (RUNS_BLOCKS(e->features & ~(unsigned)F_TRACE) && !every_step) e->blocks = blocks_new();
     return e;
 }
 
-void engine_free(engine_t *e) { free(e); }
+void engine_free(engine_t *e)
+{
+    if (e) blocks_free(e->blocks);
+    free(e);
+}
 
 /* The variant for the run as it is now: the trace drops out when done. */
 static unsigned current_features(const engine_t *e)
@@ -382,6 +401,7 @@ stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
     cpu_t *c = e->cpu;
     e->max_insts = max_insts ? max_insts : UINT64_MAX;
     running = c;
+    if (e->blocks) blocks_attach(e->blocks, c);
     for (;;) {
         if (host_signal) {
             c->stop = STOP_INTERRUPTED;
@@ -398,7 +418,9 @@ stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
         unsigned F = current_features(e);
         e->redispatch = false;
         set_event_at(e, c, F);
-        if (cpu_run_loop(c, loops[F], e) != STOP_NONE) {
+        stop_reason_t why = cpu_run_loop(c, loops[F], e);
+        if (e->blocks) blocks_stop(e->blocks, c);   /* the counts they hold, exact */
+        if (why != STOP_NONE) {
             if (e->trap && c->stop == STOP_MEM_FAULT && c->pc == e->trap_pc &&
                 e->trap(e->trap_ctx, c)) {
                 c->stop = STOP_NONE;           /* the host routine ran: go on */
@@ -414,6 +436,7 @@ stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
         }
     }
     running = NULL;
+    if (e->blocks) blocks_detach(e->blocks);
     c->cycle = e->timing ? timing_hot(e->timing)->cycles : cpu_retired(c);
     if (!e->timing && e->dise) c->cycle += dise_penalty_cycles(e->dise);   /* decode stalls */
     return c->stop;

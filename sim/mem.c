@@ -151,6 +151,7 @@ static void free_evicted_ran(guest_page_t *pg)
 static void fold_decoded(mem_t *m, guest_page_t *pg)
 {
     if (!pg->decoded || !pg->code_live) return;
+    if (m->on_decoded_settle) m->on_decoded_settle(m->on_decoded_settle_ctx);
     if (m->on_decoded_drop) m->on_decoded_drop(m->on_decoded_drop_ctx, pg->decoded, MEM_SLOTS);
     slots_clear(pg->decoded);
     pg->code_live = false;
@@ -194,9 +195,10 @@ static void code_detach(mem_t *m, guest_page_t *pg)
 /* Remember which slots of an evicted page had run, so that decoding them
  * again does not count them as new static instructions.  Without the
  * host memory for the bitmap they will be counted again. */
-static void note_evicted(guest_page_t *pg)
+static void note_evicted(mem_t *m, guest_page_t *pg)
 {
     if (!pg->code_live) return;
+    if (m->on_decoded_settle) m->on_decoded_settle(m->on_decoded_settle_ctx);
     if (!pg->evicted_ran) {
         if (!hostmem_fits(BITMAP_BYTES(MEM_SLOTS))) return;     /* no refusal to report */
         pg->evicted_ran = host_calloc(BITMAP_BYTES(MEM_SLOTS), "a code page's eviction bitmap");
@@ -217,7 +219,7 @@ static bool code_evict_one(mem_t *m)
             m->code_hand++;
             continue;
         }
-        note_evicted(pg);
+        note_evicted(m, pg);
         code_detach_at(m, m->code_hand);    /* the last entry moves here */
         m->decoded_evictions++;
         return true;

@@ -1,0 +1,157 @@
+/*
+ * blocks.h - decoded blocks for the functional core's fast run loop (the
+ * engine's variants without a timing model, DISE, the PMU or a trace).
+ *
+ * A block is a straight run of one code page's decoded slots (core_loop.h)
+ * up to and including the first control transfer; it stops before a
+ * system call (which may deliver a signal, change the pc or end the run)
+ * and at the page's end.  Its entries carry the operands, and the
+ * commonest operations (BLOCK_KINDS: add, logic, shifts, compares, loads,
+ * stores, conditional branches) run inline in the block loop, dispatched
+ * by computed goto (each kind's code jumps to the next entry's); the rest
+ * call their semantics function.  Blocks follow one another in
+ * blocks_execute, without returning to the engine, while the next one
+ * starts at a decoded slot of a page in the code-page cache and ends
+ * before the run's next event (--max-insts, a signal or timer, the trace's
+ * end, a single step of the shell); there, the engine's ordinary step
+ * takes over, one instruction at a time.
+ *
+ * Exactness.  Each instruction that can fault or look at the cpu's state
+ * (a load, a store, any called semantics function: fences, CSR reads,
+ * traps) first sets stop_pc (its own pc), pc (the fall-through) and
+ * instret (the instructions retired before it), so a fault inside a block
+ * names the right pc with instret exact; the inline ALU kinds cannot fault
+ * and read neither, and the block sets stop_pc, pc and instret at its end
+ * as the ordinary step leaves them.
+ *
+ * Counting.  A block counts its whole runs (block_t.runs), not each
+ * instruction; blocks_settle adds them to the slots' counts (insn_t.count)
+ * before anyone reads those: mem calls it before it drops or evicts
+ * decoded code (mem_t.on_decoded_settle), the engine after each run.  A
+ * run cut short (a fault, a store that drops the block's own code) counts
+ * its instructions one by one, up to and including the one that stopped
+ * it, as the ordinary loop does.
+ *
+ * Self-modifying code.  A store to a page with decoded instructions, and
+ * fence.i / imb, zero the page's whole decoded array (mem.h); after each
+ * store or called instruction a block looks at its first slot, and stops
+ * there if it lost its semantics.  The block id kept in that slot
+ * (insn_t.block) is zeroed with it, so the block is never entered again,
+ * and the next visit builds one from the code decoded anew.
+ */
+#ifndef HPS_BLOCKS_H
+#define HPS_BLOCKS_H
+
+#include "core.h"
+#include "truth.h"
+
+#define BLOCK_NONE UINT32_MAX   /* insn_t.block: no block starts at this slot */
+
+/* What a block's entry does: end a block that ends without a transfer
+ * (BK_END, after its last instruction), call the semantics function
+ * (BK_CALL), or one
+ * of the commonest operations, executed in the block loop itself.  Each
+ * kind is defined on the decoded record's fields alone (rd, rs1, rs2, imm,
+ * pc), exactly as the semantics functions that map to it (the ISAs'
+ * tables below) compute; rd may be REG_SINK, rs1/rs2 REG_ZERO. */
+#define BLOCK_KINDS(X) \
+    X(END) X(CALL) \
+    X(ADD_RI) X(ADD_RR) X(SUB_RR) X(AND_RI) X(AND_RR) X(OR_RI) X(OR_RR) X(XOR_RI) X(XOR_RR) \
+    X(SLL_RI) X(SRL_RI) X(SRA_RI) X(SLL_RR) X(SRL_RR) X(SRA_RR) \
+    X(ADDW_RI) X(ADDW_RR) X(SUBW_RR) X(LI) X(AUIPC) \
+    X(SLT_RI) X(SLT_RR) X(SLTU_RI) X(SLTU_RR) \
+    X(S4ADD_RI) X(S4ADD_RR) X(S8ADD_RI) X(S8ADD_RR) \
+    X(LD8U) X(LD8S) X(LD16U) X(LD16S) X(LD32U) X(LD32S) X(LD64) \
+    X(ST8) X(ST16) X(ST32) X(ST64) \
+    X(XFER) X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) \
+    X(BEQZ) X(BNEZ) X(BLTZ) X(BGEZ) X(BLEZ) X(BGTZ) X(BLBC) X(BLBS)
+#define BLOCK_KIND_ENUM(k) BK_##k,
+typedef enum { BLOCK_KINDS(BLOCK_KIND_ENUM) BK_COUNT } block_kind_t;
+#undef BLOCK_KIND_ENUM
+
+/* An ISA's semantics functions that a kind replaces (rv64_blocks.c,
+ * alpha_blocks.c); everything else is BK_CALL (BK_XFER for a transfer). */
+typedef struct block_op {
+    exec_fn exec;
+    uint8_t kind;               /* block_kind_t */
+} block_op_t;
+extern const block_op_t rv64_block_ops[], alpha_block_ops[];
+extern const size_t rv64_block_ops_count, alpha_block_ops_count;
+
+/* One instruction of a block, with the operands the inline kinds use
+ * copied from its slot, so that they need not touch the slot. */
+typedef struct block_entry {
+    const void *code;           /* the block loop's code for its kind          */
+    insn_t *in;                 /* the decoded slot                            */
+    int64_t imm;                /* its imm; a branch's: its target             */
+    uint16_t offset;            /* its pc less the block's                     */
+    uint8_t len, kind;          /* bytes; block_kind_t                         */
+    uint8_t rd, rs1, rs2;
+} block_entry_t;
+
+typedef struct block {
+    const insn_t *start;        /* the slot it starts at (checks insn_t.block) */
+    uint64_t pc;                /* its first instruction's address             */
+    uint64_t end;               /* the address after its last                  */
+    uint64_t runs;              /* whole runs not yet added to its slots' counts */
+    uint32_t n;                 /* instructions (its entries, but for BK_END)  */
+    uint32_t first;             /* its first entry in blocks_t.entry           */
+} block_t;
+
+typedef struct blocks {
+    block_t *blk;               /* blk[0] is never a block: id 0 = none built  */
+    uint32_t nblk, blk_cap;
+    block_entry_t *entry;       /* the blocks' entries, one block after another */
+    size_t nentry, entry_cap;
+    uint32_t *pending;          /* ids of the blocks whose runs > 0            */
+    size_t npending, pending_cap;
+    /* the block running now (NULL between blocks): the instret before it,
+     * and how many of its entries the slots' counts already include */
+    const block_t *flight;
+    uint64_t flight_retired;
+    uint32_t flight_counted;
+    const cpu_t *cpu;           /* the run attached (blocks_attach) and the   */
+    mem_t *mem;                 /* memory whose settle hook it is, or NULL    */
+    const void *const *code;    /* the block loop's code for each kind        */
+    uint64_t built;             /* blocks built and times the table was emptied */
+    uint64_t resets;
+} blocks_t;
+
+blocks_t *blocks_new(void);
+void blocks_free(blocks_t *bs);
+/* For the length of a run on c: the table becomes the settle hook of c's
+ * memory (mem_t.on_decoded_settle); detached, it holds no counts back. */
+void blocks_attach(blocks_t *bs, const cpu_t *c);
+void blocks_detach(blocks_t *bs);
+
+/* Add what the blocks counted to the decoded slots' counts (insn_t.count):
+ * their whole runs, and the entries of the block in flight begun so far
+ * (c->instret names the one running).  mem calls it before anything reads
+ * or drops the counts; the run loop after every run. */
+void blocks_settle(blocks_t *bs, const cpu_t *c);
+/* The run stopped (a fault, the guest's exit): settle, and the block in
+ * flight, if any, ends where it stopped. */
+void blocks_stop(blocks_t *bs, const cpu_t *c);
+
+/* Build the block starting at slot `in` (decoded, of the page the run loop
+ * is on); NULL when none starts there (the slot is not plain, or the run
+ * reaches a slot not decoded yet: the ordinary step decodes it first). */
+const block_t *blocks_build(blocks_t *bs, insn_t *in);
+
+/* The block that starts at slot `in`, built on first use, or NULL. */
+static inline const block_t *blocks_find(blocks_t *bs, insn_t *in)
+{
+    uint32_t id = in->block;
+    if (likely(id < bs->nblk && bs->blk[id].start == in)) return &bs->blk[id];
+    if (id == BLOCK_NONE) return NULL;
+    return blocks_build(bs, in);
+}
+
+/* Run blocks from pc, one after another, while each found starts at a
+ * decoded slot of a page in the code-page cache and ends before the run's
+ * next event (c->event_at); returns the pc where the ordinary step must
+ * take over (possibly pc itself, nothing run).  truth: the ground-truth
+ * recorder to tell of calls and the data words touched, or NULL. */
+uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc);
+
+#endif /* HPS_BLOCKS_H */

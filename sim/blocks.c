@@ -1,0 +1,411 @@
+/*
+ * blocks.c - the functional core's decoded blocks (blocks.h): the table of
+ * blocks and their entries, grown as code is found and emptied whole when
+ * it reaches its bound, and the block loop that executes them.
+ */
+#include "blocks.h"
+
+#include <stdlib.h>
+
+#include "util.h"
+
+/* The block id lives in the padding the record had anyway. */
+_Static_assert(sizeof(insn_t) == 72, "insn_t grew: the decoded arrays grow with it");
+
+#define BLOCKS_MAX_BLOCKS (1u << 20)   /* bounds of the table: past them it */
+#define BLOCKS_MAX_ENTRIES (1u << 22)   /* is emptied and refilled            */
+
+static void settle_hook(void *ctx);
+
+blocks_t *blocks_new(void)
+{
+    blocks_t *bs = xcalloc(1, sizeof *bs);
+    bs->blk_cap = 1024;
+    bs->blk = xcalloc(bs->blk_cap, sizeof *bs->blk);
+    bs->nblk = 1;                       /* id 0: none built */
+    bs->entry_cap = 16384;
+    bs->entry = xcalloc(bs->entry_cap, sizeof *bs->entry);
+    return bs;
+}
+
+void blocks_free(blocks_t *bs)
+{
+    if (!bs) return;
+    free(bs->blk);
+    free(bs->entry);
+    free(bs->pending);
+    free(bs);
+}
+
+/* ---- counting ---------------------------------------------------------------------- */
+
+/* One more execution of entries [from, to) of b, in their slots. */
+static void count_entries(const blocks_t *bs, const block_t *b, uint32_t from, uint32_t to)
+{
+    const block_entry_t *e = bs->entry + b->first;
+    for (uint32_t k = from; k < to; k++) e[k].in->count++;
+}
+
+/* The whole runs of every block, into the slots. */
+static void flush_runs(blocks_t *bs)
+{
+    for (size_t p = 0; p < bs->npending; p++) {
+        block_t *b = &bs->blk[bs->pending[p]];
+        const block_entry_t *e = bs->entry + b->first;
+        for (uint32_t k = 0; k < b->n; k++) e[k].in->count += b->runs;
+        b->runs = 0;
+    }
+    bs->npending = 0;
+}
+
+/* b's first run since the last flush: remember to flush it. */
+static __attribute__((noinline)) void note_pending(blocks_t *bs, const block_t *b)
+{
+    if (bs->npending == bs->pending_cap) {
+        bs->pending_cap = bs->pending_cap ? 2 * bs->pending_cap : 256;
+        bs->pending = xrealloc(bs->pending, bs->pending_cap * sizeof *bs->pending);
+    }
+    bs->pending[bs->npending++] = (uint32_t)(b - bs->blk);
+}
+
+void blocks_settle(blocks_t *bs, const cpu_t *c)
+{
+    if (bs->flight) {                   /* entries begun: up to the one running */
+        uint32_t begun = (uint32_t)(c->instret - bs->flight_retired) + 1;
+        if (begun > bs->flight->n) begun = bs->flight->n;
+        count_entries(bs, bs->flight, bs->flight_counted, begun);
+        if (begun > bs->flight_counted) bs->flight_counted = begun;
+    }
+    flush_runs(bs);
+}
+
+void blocks_stop(blocks_t *bs, const cpu_t *c)
+{
+    blocks_settle(bs, c);
+    bs->flight = NULL;
+}
+
+/* mem's hook: it is about to read or drop the decoded slots' counts. */
+static void settle_hook(void *ctx)
+{
+    blocks_t *bs = ctx;
+    blocks_settle(bs, bs->cpu);
+}
+
+void blocks_attach(blocks_t *bs, const cpu_t *c)
+{
+    bs->cpu = c;
+    bs->mem = c->mem;
+    bs->mem->on_decoded_settle = settle_hook;
+    bs->mem->on_decoded_settle_ctx = bs;
+}
+
+void blocks_detach(blocks_t *bs)
+{
+    blocks_stop(bs, bs->cpu);
+    if (bs->mem->on_decoded_settle_ctx == bs) {
+        bs->mem->on_decoded_settle = NULL;
+        bs->mem->on_decoded_settle_ctx = NULL;
+    }
+    bs->mem = NULL;
+    bs->cpu = NULL;
+}
+
+/* May this instruction sit inside a block?  Not if it needs the run loop
+ * after it: a system call (it may deliver a signal, change the pc, end
+ * the run).  Fences, CSR accesses and traps may: each is called with the
+ * cpu's pc and instret exact, and a fence.i / imb that drops the block's
+ * own code ends it.  A control transfer may, as the block's last. */
+static bool plain(const insn_t *in)
+{
+    return !(in->flags & (IF_TRANSFER | IF_SYSCALL | IF_DISE));
+}
+
+static bool ends_block(const insn_t *in)
+{
+    return (in->flags & IF_TRANSFER) && !(in->flags & (IF_SYSCALL | IF_DISE));
+}
+
+/* The instructions of the block from `in`: its plain ones, and the control
+ * transfer after them, up to the page's end; -1 when a slot before then
+ * is not decoded yet. */
+static long plain_run(const insn_t *in)
+{
+    long n = 0;
+    uint64_t pc = in->pc;
+    for (;;) {
+        if (!in->exec) return -1;
+        if (ends_block(in)) return n + 1;
+        if (!plain(in)) return n;
+        n++;
+        uint64_t next = pc + in->len;
+        if ((next ^ pc) & ~GUEST_PAGE_MASK) return n;
+        in += in->len >> 1;             /* slots are one per 2-byte parcel */
+        pc = next;
+    }
+}
+
+/* Room for a block of n instructions, emptying the table when full (the
+ * ids left in slots then fail blocks_find's check and are built again). */
+static void make_room(blocks_t *bs, size_t n)
+{
+    if (bs->nblk == BLOCKS_MAX_BLOCKS || bs->nentry + n > BLOCKS_MAX_ENTRIES) {
+        flush_runs(bs);                 /* between blocks: none in flight */
+        bs->nblk = 1;
+        bs->nentry = 0;
+        bs->resets++;
+    }
+    if (bs->nblk == bs->blk_cap) {
+        bs->blk_cap *= 2;
+        bs->blk = xrealloc(bs->blk, bs->blk_cap * sizeof *bs->blk);
+    }
+    while (bs->nentry + n > bs->entry_cap) {
+        bs->entry_cap *= 2;
+        bs->entry = xrealloc(bs->entry, bs->entry_cap * sizeof *bs->entry);
+    }
+}
+
+/* The kind that executes this instruction inline, else BK_XFER for a
+ * control transfer and BK_CALL for the rest. */
+static uint8_t kind_of(const insn_t *in)
+{
+    for (size_t k = 0; k < rv64_block_ops_count; k++)
+        if (rv64_block_ops[k].exec == in->exec) return rv64_block_ops[k].kind;
+    for (size_t k = 0; k < alpha_block_ops_count; k++)
+        if (alpha_block_ops[k].exec == in->exec) return alpha_block_ops[k].kind;
+    return in->flags & IF_TRANSFER ? BK_XFER : BK_CALL;
+}
+
+const block_t *blocks_build(blocks_t *bs, insn_t *in)
+{
+    long n = plain_run(in);
+    if (n < 0) return NULL;             /* built on a later visit */
+    if (n == 0) {                       /* a system call */
+        in->block = BLOCK_NONE;
+        return NULL;
+    }
+    make_room(bs, (size_t)n + 1);
+    block_t *b = &bs->blk[bs->nblk];
+    *b = (block_t){ .start = in, .pc = in->pc, .n = (uint32_t)n, .first = (uint32_t)bs->nentry };
+    insn_t *slot = in;
+    for (long k = 0; k < n; k++) {
+        uint8_t kind = kind_of(slot);
+        bs->entry[bs->nentry++] = (block_entry_t){
+            .code = bs->code[kind], .in = slot, .imm = kind >= BK_BEQ ? (int64_t)slot->target : slot->imm,
+            .offset = (uint16_t)(slot->pc - in->pc), .len = slot->len, .kind = kind,
+            .rd = slot->rd, .rs1 = slot->rs1, .rs2 = slot->rs2 };
+        b->end = slot->pc + slot->len;
+        slot += slot->len >> 1;
+    }
+    if (!(bs->entry[bs->nentry - 1].in->flags & IF_TRANSFER))
+        bs->entry[bs->nentry++] = (block_entry_t){ .code = bs->code[BK_END], .kind = BK_END,
+                                                   .offset = (uint16_t)(b->end - in->pc) };
+    in->block = bs->nblk++;
+    bs->built++;
+    return b;
+}
+
+
+/* ---- the block loop ------------------------------------------------------------------ */
+
+#define REG(r) (c->reg[r])
+
+uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
+{
+#define KIND_LABEL(k) [BK_##k] = &&do_##k,
+    static const void *const dispatch[BK_COUNT] = { BLOCK_KINDS(KIND_LABEL) };
+#undef KIND_LABEL
+    bs->code = dispatch;                    /* for blocks_build's entries */
+    const mem_itlb_entry_t *itlb = c->mem->itlb;
+    uint64_t page_base = ~0ull;
+    insn_t *slots = NULL;
+    block_t *b;
+    const block_entry_t *e;
+    const insn_t *start;
+    const block_entry_t *e0;
+    uint32_t n;
+    uint64_t retired;
+    insn_t *in;
+
+next_block:
+    if ((pc & ~GUEST_PAGE_MASK) != page_base) {     /* through the code-page cache only */
+        uint64_t vpn = pc >> GUEST_PAGE_SHIFT;
+        const mem_itlb_entry_t *it = &itlb[vpn & (MEM_ITLB_SIZE - 1)];
+        if (it->tag != vpn) goto leave;
+        slots = it->slots;
+        page_base = pc & ~GUEST_PAGE_MASK;
+    }
+    in = &slots[(pc & GUEST_PAGE_MASK) >> 1];
+    if (!in->exec || in->block == BLOCK_NONE) goto leave;
+    b = (block_t *)blocks_find(bs, in);
+    if (!b || b->n > c->event_at - c->instret) goto leave;
+    start = in;
+    e = e0 = bs->entry + b->first;
+    n = b->n;
+    retired = c->instret;
+    bs->flight = b;
+    bs->flight_retired = retired;
+    bs->flight_counted = 0;
+    goto *e->code;
+
+/* Before an entry that may fault or read the cpu: where it is, and how many
+ * instructions retired before it. */
+#define AT_ENTRY()                                    \
+    do {                                              \
+        pc = b->pc + e->offset;                       \
+        c->stop_pc = pc;                              \
+        c->pc = pc + e->len;                          \
+        c->instret = retired + (uint64_t)(e - e0);    \
+    } while (0)
+#define NEXT()                                        \
+    do {                                              \
+        e++;                                          \
+        goto *e->code;                                \
+    } while (0)
+/* after a store or a called instruction: did it drop this page's code? */
+#define DROPPED()                                     \
+    if (unlikely(!start->exec)) { e++; goto dropped; }
+#define ALU(kind, expr) do_##kind: REG(e->rd) = (uint64_t)(expr); NEXT();
+#define LOAD(kind, size, expr)                                                   \
+    do_##kind: {                                                                 \
+        AT_ENTRY();                                                              \
+        uint64_t a = REG(e->rs1) + (uint64_t)e->imm;                             \
+        c->mem_addr = a;                                                         \
+        REG(e->rd) = (uint64_t)(expr);                                           \
+        if (truth) mem_mark_touched(c->mem, a, size);                            \
+        NEXT();                                                                  \
+    }
+#define STORE(kind, bits)                                                        \
+    do_##kind: {                                                                 \
+        AT_ENTRY();                                                              \
+        uint64_t a = REG(e->rs1) + (uint64_t)e->imm;                             \
+        c->mem_addr = a;                                                         \
+        mem_store##bits(c->mem, a, REG(e->rs2));                                 \
+        DROPPED();                                                               \
+        if (truth) mem_mark_touched(c->mem, a, bits / 8);                        \
+        NEXT();                                                                  \
+    }
+/* a conditional branch, the block's last entry; e->imm is its target */
+#define BRANCH(kind, cond)                                                       \
+    do_##kind:                                                                   \
+        c->stop_pc = b->pc + e->offset;                                          \
+        if (cond) {                                                              \
+            e->in->taken++;                                                      \
+            c->pc = (uint64_t)e->imm;                                            \
+        } else {                                                                 \
+            c->pc = b->end;                                                      \
+        }                                                                        \
+        goto transferred;
+
+do_CALL:
+    AT_ENTRY();
+    in = e->in;
+    in->exec(c, in);
+    DROPPED();
+    if (truth && (in->flags & (IF_LOAD | IF_STORE)))
+        mem_mark_touched(c->mem, c->mem_addr, in->memsize);
+    NEXT();
+
+do_XFER:                                    /* a control transfer: the block's last */
+    AT_ENTRY();
+    in = e->in;
+    in->exec(c, in);
+    if (truth && (in->flags & (IF_LOAD | IF_STORE | IF_CALL))) {
+        if (in->flags & IF_CALL) truth_record_call(truth, pc, c->pc);
+        else mem_mark_touched(c->mem, c->mem_addr, in->memsize);
+    }
+    goto transferred;
+
+    ALU(ADD_RI,  REG(e->rs1) + (uint64_t)e->imm)
+    ALU(ADD_RR,  REG(e->rs1) + REG(e->rs2))
+    ALU(SUB_RR,  REG(e->rs1) - REG(e->rs2))
+    ALU(AND_RI,  REG(e->rs1) & (uint64_t)e->imm)
+    ALU(AND_RR,  REG(e->rs1) & REG(e->rs2))
+    ALU(OR_RI,   REG(e->rs1) | (uint64_t)e->imm)
+    ALU(OR_RR,   REG(e->rs1) | REG(e->rs2))
+    ALU(XOR_RI,  REG(e->rs1) ^ (uint64_t)e->imm)
+    ALU(XOR_RR,  REG(e->rs1) ^ REG(e->rs2))
+    ALU(SLL_RI,  REG(e->rs1) << (e->imm & 63))
+    ALU(SRL_RI,  REG(e->rs1) >> (e->imm & 63))
+    ALU(SRA_RI,  (int64_t)REG(e->rs1) >> (e->imm & 63))
+    ALU(SLL_RR,  REG(e->rs1) << (REG(e->rs2) & 63))
+    ALU(SRL_RR,  REG(e->rs1) >> (REG(e->rs2) & 63))
+    ALU(SRA_RR,  (int64_t)REG(e->rs1) >> (REG(e->rs2) & 63))
+    ALU(ADDW_RI, (int64_t)(int32_t)(uint32_t)(REG(e->rs1) + (uint64_t)e->imm))
+    ALU(ADDW_RR, (int64_t)(int32_t)(uint32_t)(REG(e->rs1) + REG(e->rs2)))
+    ALU(SUBW_RR, (int64_t)(int32_t)(uint32_t)(REG(e->rs1) - REG(e->rs2)))
+    ALU(LI,      e->imm)
+    ALU(AUIPC,   b->pc + e->offset + (uint64_t)e->imm)
+    ALU(SLT_RI,  (int64_t)REG(e->rs1) < e->imm)
+    ALU(SLT_RR,  (int64_t)REG(e->rs1) < (int64_t)REG(e->rs2))
+    ALU(SLTU_RI, REG(e->rs1) < (uint64_t)e->imm)
+    ALU(SLTU_RR, REG(e->rs1) < REG(e->rs2))
+    ALU(S4ADD_RI, (REG(e->rs1) << 2) + (uint64_t)e->imm)
+    ALU(S4ADD_RR, (REG(e->rs1) << 2) + REG(e->rs2))
+    ALU(S8ADD_RI, (REG(e->rs1) << 3) + (uint64_t)e->imm)
+    ALU(S8ADD_RR, (REG(e->rs1) << 3) + REG(e->rs2))
+
+    LOAD(LD8U,  1, mem_load8(c->mem, a))
+    LOAD(LD8S,  1, (int64_t)(int8_t)mem_load8(c->mem, a))
+    LOAD(LD16U, 2, mem_load16(c->mem, a))
+    LOAD(LD16S, 2, (int64_t)(int16_t)mem_load16(c->mem, a))
+    LOAD(LD32U, 4, mem_load32(c->mem, a))
+    LOAD(LD32S, 4, (int64_t)(int32_t)mem_load32(c->mem, a))
+    LOAD(LD64,  8, mem_load64(c->mem, a))
+
+    STORE(ST8, 8)
+    STORE(ST16, 16)
+    STORE(ST32, 32)
+    STORE(ST64, 64)
+
+    BRANCH(BEQ,  REG(e->rs1) == REG(e->rs2))
+    BRANCH(BNE,  REG(e->rs1) != REG(e->rs2))
+    BRANCH(BLT,  (int64_t)REG(e->rs1) <  (int64_t)REG(e->rs2))
+    BRANCH(BGE,  (int64_t)REG(e->rs1) >= (int64_t)REG(e->rs2))
+    BRANCH(BLTU, REG(e->rs1) <  REG(e->rs2))
+    BRANCH(BGEU, REG(e->rs1) >= REG(e->rs2))
+    BRANCH(BEQZ, REG(e->rs1) == 0)
+    BRANCH(BNEZ, REG(e->rs1) != 0)
+    BRANCH(BLTZ, (int64_t)REG(e->rs1) <  0)
+    BRANCH(BGEZ, (int64_t)REG(e->rs1) >= 0)
+    BRANCH(BLEZ, (int64_t)REG(e->rs1) <= 0)
+    BRANCH(BGTZ, (int64_t)REG(e->rs1) >  0)
+    BRANCH(BLBC, !(REG(e->rs1) & 1))
+    BRANCH(BLBS, REG(e->rs1) & 1)
+
+#undef AT_ENTRY
+#undef NEXT
+#undef DROPPED
+#undef ALU
+#undef LOAD
+#undef STORE
+#undef BRANCH
+
+do_END:                                     /* ran to the page's end or a system call */
+    c->stop_pc = b->pc + e[-1].offset;      /* the last one run, as the ordinary step leaves it */
+    pc = b->end;
+    c->pc = pc;
+    goto completed;
+
+transferred:                                /* the transfer wrote c->pc */
+    pc = c->pc;
+completed:
+    c->instret = retired + n;
+    if (likely(bs->flight_counted == 0)) {
+        if (b->runs++ == 0) note_pending(bs, b);
+    } else {                                /* settled part-way: the rest one by one */
+        count_entries(bs, b, bs->flight_counted, n);
+    }
+    if (unlikely(c->instret >= c->event_at)) goto leave;
+    goto next_block;
+
+dropped:                                    /* the entries before e ran, the last dropped the code */
+    count_entries(bs, b, bs->flight_counted, (uint32_t)(e - e0));
+    pc = b->pc + e->offset;                 /* a BK_END entry's is the block's end */
+    if (e - e0 == n) pc = b->end;
+    c->pc = pc;
+    c->instret = retired + (uint64_t)(e - e0);
+leave:
+    bs->flight = NULL;
+    return pc;
+}

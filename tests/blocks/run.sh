@@ -1,0 +1,82 @@
+#!/bin/bash
+# tests/blocks/run.sh BUILD_DIR - the functional core's decoded blocks
+# (include/blocks.h) change nothing but speed.  The oracle is the same
+# simulator with a trace on (--trace /dev/null --trace-limit 1G): the run
+# loop's variants with a trace step one instruction at a time, never by
+# blocks.  For each program, both ISAs, whole runs of guest programs
+# (sig_timers: timer signals delivered at exact instruction counts) and a
+# workload cut by --max-insts at counts that fall inside blocks, the
+# statistics (every count, class and unique address; the host's time
+# aside), stdout and exit status must be the oracle's.  selfmod_block
+# (here) rewrites an instruction ahead of it in its own block, and must
+# see the new one every time; fault programs stop inside blocks with the
+# oracle's report.  Prints "N passed, M failed".
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+build=${1:-build}
+case $build in /*) ;; *) build=$PWD/$build ;; esac
+sim=${HPS_SIM:-$build/hps-sim}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hps-blocks.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok()  { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+# same NAME ARGS...: hps-sim ARGS with and without the oracle's trace agree
+same() {
+    local name=$1; shift
+    "$sim" --stats "$tmp/a.stats" "$@" >"$tmp/a.out" 2>"$tmp/a.err"; local ra=$?
+    "$sim" --trace /dev/null --trace-limit 1G --stats "$tmp/b.stats" "$@" \
+        >"$tmp/b.out" 2>"$tmp/b.err"; local rb=$?
+    local sa sb
+    sa=$(sed '1,2d; /^host/d' "$tmp/a.stats" 2>/dev/null); sb=$(sed '1,2d; /^host/d' "$tmp/b.stats" 2>/dev/null)
+    if [ $ra -ne $rb ]; then bad "$name: exit status $ra, stepped $rb"
+    elif [ -z "$sa" ]; then bad "$name: no statistics (status $ra: $(head -c 200 "$tmp/a.err"))"
+    elif [ "$sa" != "$sb" ]; then bad "$name: statistics differ: $(diff <(echo "$sa") <(echo "$sb") | head -4 | tr '\n' ' ')"
+    elif ! cmp -s "$tmp/a.out" "$tmp/b.out"; then bad "$name: stdout differs"
+    elif ! cmp -s "$tmp/a.err" "$tmp/b.err"; then bad "$name: stderr differs: $(head -c 200 "$tmp/a.err")"
+    else ok "$name (status $ra)"; fi
+}
+
+for isa in rv64 alpha-static; do
+    w=$build/workloads/$isa; g=$build/guest/$isa
+    if [ ! -x "$w/gametree" ]; then bad "$isa: workloads not built (make BUILD=$build workloads)"; continue; fi
+    for n in 7 500003 2000003; do
+        same "$isa gametree --max-insts $n" --max-insts "$n" "$w/gametree" test
+    done
+    same "$isa gametree --max-insts 700001, no ground truth" --max-insts 700001 \
+        --no-ground-truth "$w/gametree" test
+    progs=(int_ops bitops sig_timers)
+    [ "$isa" = rv64 ] && progs+=(rvc_heavy)          # compressed code: 2-byte slots
+    for prog in "${progs[@]}"; do
+        if [ -x "$g/$prog" ]; then same "$isa $prog" "$g/$prog"
+        else bad "$isa $prog: not built (make BUILD=$build guests)"; fi
+    done
+done
+
+cc_rv=riscv64-linux-gnu-gcc; cc_al=alpha-linux-gnu-gcc
+for isa in rv64 alpha; do
+    cc=$cc_rv; flags=(-O2 -static)
+    [ $isa = alpha ] && { cc=$cc_al; flags=(-O2 -static -Wl,--no-relax); }
+    if ! command -v "$cc" >/dev/null 2>&1; then bad "$isa: no $cc (make deps)"; continue; fi
+    if ! "$cc" "${flags[@]}" -o "$tmp/smb.$isa" tests/blocks/selfmod_block.c 2>"$tmp/cc.err"; then
+        bad "$isa: selfmod_block does not build: $(head -c 200 "$tmp/cc.err")"; continue
+    fi
+    out=$("$sim" "$tmp/smb.$isa" 500 2>&1); rc=$?
+    if [ $rc -eq 0 ] && [ "$out" = "selfmod_block: 500 rounds, sum 28250, 500 right" ]; then
+        ok "$isa selfmod_block: every call runs the instruction it just wrote"
+    else
+        bad "$isa selfmod_block: status $rc, $out"
+    fi
+    same "$isa selfmod_block" "$tmp/smb.$isa" 500
+    same "$isa selfmod_block --max-insts 20006" --max-insts 20006 "$tmp/smb.$isa" 500
+done
+
+for f in load_unmapped store_rodata jump_unmapped; do
+    p=$build/faults/rv64/$f
+    if [ -x "$p" ]; then same "rv64 fault $f" "$p"
+    else bad "rv64 fault $f: not built (make BUILD=$build guests)"; fi
+done
+
+echo "blocks: $pass passed, $fail failed"
+[ $fail -eq 0 ]
