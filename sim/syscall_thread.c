@@ -590,7 +590,8 @@ int64_t sys_h_clone(sys_t *s, cpu_t *c, const uint64_t a[6])
     uint64_t flags = a[0], sp = a[1], ptid = a[2];
     uint64_t tls = abi->clone_tls_before_ctid ? a[3] : a[4];
     uint64_t ctid = abi->clone_tls_before_ctid ? a[4] : a[3];
-    if (!(flags & L_CLONE_VM) || !(flags & L_CLONE_THREAD))       /* a new process */
+    if (!(flags & L_CLONE_VM) || !(flags & L_CLONE_THREAD) ||     /* a new process */
+        s->threads_refused_by)                  /* or an observer of one stack */
         cpu_stop(c, STOP_BAD_SYSCALL, cpu_get(c, abi->nr_reg));
     if (!(flags & L_CLONE_SIGHAND) || (flags & ~(uint64_t)THREAD_CLONE_FLAGS)) return -EINVAL;
     sys_threads_t *T = threads(s, c);

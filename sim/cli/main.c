@@ -160,8 +160,14 @@ static _Noreturn void host_mem_exit(const char *path)
 }
 
 /* Why a call that makes or waits for another process stops the run. */
-static const char *process_call_note(const char *name)
+static const char *process_call_note(const sys_t *s, const char *name)
 {
+    static char refused[160];
+    if (s->threads_refused_by && name && (!strcmp(name, "clone") || !strcmp(name, "clone3"))) {
+        snprintf(refused, sizeof refused, ": threads are not supported with %s (it keeps one "
+                 "call stack for the process)", s->threads_refused_by);
+        return refused;
+    }
     static const char *const calls[] = { "clone", "clone3", "fork", "vfork", "execve",
                                          "execveat", "osf_execve", "wait4", "osf_wait4",
                                          "waitid", "osf_waitid" };
@@ -226,7 +232,7 @@ static int report_stop(const cpu_t *c, disasm_t *dis)
     case STOP_BAD_SYSCALL: {
         const char *name = sys_name(c->sys->abi, c->stop_info);
         fprintf(stderr, "hps-sim: unsupported system call %" PRIu64 " (%s) at %s%s\n",
-                c->stop_info, name ? name : "unknown", where, process_call_note(name));
+                c->stop_info, name ? name : "unknown", where, process_call_note(c->sys, name));
         return EXIT_GUEST_SYSCALL;
     }
     case STOP_DEADLOCK:
@@ -963,6 +969,7 @@ int main(int argc, char **argv)
         .trace = trace_out ? &trace : NULL, .dise = pf.dise,
         .hps_truth = pf.dise ? &pf.session.truth : NULL, .pmu = dcpi ? dcpi_pmu(dcpi) : NULL };
     cct_run_parts(&cct, &parts);
+    g.sys->threads_refused_by = o.csprof ? "--csprof" : cct.on ? "--cct" : paths ? "--paths" : NULL;
     engine_t *engine = new_engine(&parts);
 
     double t0 = now_seconds();

@@ -152,5 +152,17 @@ for q in 0 x; do
             [ -s "$tmp/bad.out" ] && echo "the program ran")"
 done
 
+# ---- observers of one call stack refuse threads ------------------------------------------------
+# (--cct, --csprof and --paths keep one stack for the process: a thread's clone stops the run
+# with a message naming the option, never a silently wrong tree)
+for opt in "--cct:--cct" "--paths:--paths $tmp/p.tsv" "--csprof:--config ev5 --csprof cycles"; do
+    name=${opt%%:*}
+    read -r -a args <<<"${opt#*:}"
+    run "$tmp/one" "${args[@]}" "$rv/thr_prodcons"
+    verdict "$name: a threaded program stops at its clone, naming the option (status $rc)" \
+        "$( [ "$rc" = 159 ] || echo -n "status $rc; "
+            grep -q "threads are not supported with $name" "$tmp/one.err" ||
+                echo "stderr: $(grep -m1 hps-sim: "$tmp/one.err")")"
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
