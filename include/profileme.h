@@ -22,8 +22,11 @@
  * came first (the instructions after it) plus those where it came second
  * (the instructions before it).
  *
- * The in-order models and the out-of-order model retire every instruction
- * they time (they execute no wrong path), so no record is `aborted` yet.
+ * Fetched instructions include the wrong path's where the model executes
+ * one (ooo.wrong_path): such a record is aborted, PM_WRONG_PATH (squashed
+ * when the mispredicted transfer resolved), and leaves the pipeline at the
+ * squash.  The in-order models, and the out-of-order one without
+ * ooo.wrong_path, retire every instruction they fetch.
  */
 #ifndef HPS_PROFILEME_H
 #define HPS_PROFILEME_H
@@ -44,9 +47,9 @@ enum {
     PM_TAKEN = 1u << 0,     PM_MISPREDICT = 1u << 1, PM_ICACHE = 1u << 2,
     PM_ITLB = 1u << 3,      PM_DCACHE = 1u << 4,     PM_DTLB = 1u << 5,
     PM_LOAD = 1u << 6,      PM_STORE = 1u << 7,      PM_BRANCH = 1u << 8,
-    PM_RETIRED = 1u << 9,
+    PM_RETIRED = 1u << 9,   PM_WRONG_PATH = 1u << 10,
 };
-#define PM_FLAG_BITS 10
+#define PM_FLAG_BITS 11
 
 /* One instruction as the timing model saw it: the cycle it entered each
  * stage (fetch, decode, issue, complete) and left the pipeline (retire). */
@@ -77,7 +80,8 @@ void profileme_free(profileme_t *pm);
 
 /* The timing model's side, once per timed program instruction, in
  * program order: is it one the sampler wants recorded?  (Counts it.) */
-typedef struct pm_hot { uint64_t countdown, pair_countdown; } pm_hot_t;   /* first member */
+typedef struct pm_hot { uint64_t countdown, pair_countdown, wrong_path_fetched; } pm_hot_t;
+                                                                          /* first member */
 static inline bool profileme_selects(profileme_t *pm)
 {
     pm_hot_t *h = (pm_hot_t *)pm;
@@ -87,6 +91,12 @@ static inline bool profileme_selects(profileme_t *pm)
 }
 /* ... and its record, when it is. */
 void profileme_record(profileme_t *pm, const pm_record_t *r);
+/* A wrong-path instruction was fetched (counted exactly: the truth the
+ * aborted samples are scored against). */
+static inline void profileme_wrong_path_fetched(profileme_t *pm, uint64_t n)
+{
+    ((pm_hot_t *)pm)->wrong_path_fetched += n;
+}
 
 /* The report: samples against the truth, by instruction and procedure --
  * fetch counts and head cycles (for_each_head: pc, executions, head

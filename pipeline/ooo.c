@@ -64,6 +64,7 @@
 #include "dise_engine.h"
 #include "truth.h"
 #include "util.h"
+#include "runtime.h"
 #include "wrongpath.h"
 
 static const char *const ooo_stage_names[5] = { "F", "D", "I", "X", "G" };
@@ -864,6 +865,10 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
         }
     }
     if (t->views) tm_view_flushed(t, in, ooo_stage_names, st, reached, squash);
+    /* ProfileMe counts the program's fetches: not a wrong path begun by a
+     * transfer of the guest runtime (an interrupt handler's hps.ret) */
+    if (t->pm && !runtime_contains(o->wp_branch))
+        tm_profileme_wrong_path(t, in, addr, st, reached, squash);
     return more;
 }
 

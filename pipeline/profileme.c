@@ -41,7 +41,8 @@ struct profileme {
     pm_pc_t *pcs;               /* open addressing on pc, power-of-2 size    */
     size_t cap, used;
     profile_t *samples;         /* anchors by pc                             */
-    uint64_t anchors, partners, delivered;
+    profile_t *retired;         /* ... those that retired                    */
+    uint64_t anchors, partners, delivered, aborted;
     /* scores of the last report, for the statistics (-1: none) */
     double acc_count_insn, acc_count_proc, acc_head_insn, acc_dmiss_insn, est_error;
 };
@@ -105,6 +106,7 @@ profileme_t *profileme_new(const pm_config_t *cfg, pmu_t *pmu)
     pm->cap = 1024;
     pm->pcs = xcalloc(pm->cap, sizeof *pm->pcs);
     pm->samples = profile_new();
+    pm->retired = profile_new();
     pm->acc_count_insn = -1;
     return pm;
 }
@@ -114,6 +116,7 @@ void profileme_free(profileme_t *pm)
     if (!pm) return;
     free(pm->pcs);
     profile_free(pm->samples);
+    profile_free(pm->retired);
     free(pm);
 }
 
@@ -170,6 +173,8 @@ static void add_anchor(profileme_t *pm, const pm_record_t *r)
     for (unsigned b = 0; b < PM_FLAG_BITS; b++)
         if (r->flags >> b & 1) e->flag[b]++;
     profile_add(pm->samples, r->pc, 0, 1);
+    if (r->flags & PM_RETIRED) profile_add(pm->retired, r->pc, 0, 1);
+    else pm->aborted++;
     pm->anchors++;
 }
 
@@ -344,7 +349,7 @@ void profileme_report(profileme_t *pm, FILE *out, const symtab_t *symtab,
     if (for_each_head) for_each_head(heads_src, add_truth, &t);
     sampled_profiles(pm, head, dmiss, imiss);
     fprintf(out, "accuracy against the truth (top 90%% overlap):\n");
-    pm->acc_count_insn = score(out, "fetch counts", pm->samples, t.count, symtab,
+    pm->acc_count_insn = score(out, "fetch counts", pm->retired, t.count, symtab,
                                &pm->acc_count_proc);
     pm->acc_head_insn = score(out, "head cycles", head, t.head, symtab, NULL);
     if (pm->pmu) {
@@ -352,10 +357,18 @@ void profileme_report(profileme_t *pm, FILE *out, const symtab_t *symtab,
                                    symtab, NULL);
         score(out, "I-cache misses", imiss, pmu_exact(pm->pmu, PMU_IMISS), symtab, NULL);
     }
-    double est = (double)pm->anchors * mean, real = (double)profile_total(t.count);
+    uint64_t retired = pm->anchors - pm->aborted;
+    double est = (double)retired * mean, real = (double)profile_total(t.count);
     pm->est_error = real > 0 ? 100.0 * (est / real - 1.0) : 0.0;
-    fprintf(out, "estimated program instructions: %" PRIu64 " samples x period %.0f = %.0f; "
-            "exact %.0f (%+.2f%%)\n", pm->anchors, mean, est, real, pm->est_error);
+    fprintf(out, "estimated program instructions: %" PRIu64 " retired samples x period %.0f = "
+            "%.0f; exact %.0f (%+.2f%%)\n", retired, mean, est, real, pm->est_error);
+    uint64_t wrong = pm->hot.wrong_path_fetched;
+    if (wrong || pm->aborted)
+        fprintf(out, "aborted: %" PRIu64 " samples on the wrong path (%.1f%%); estimated wrong-path "
+                "fetches %" PRIu64 " x %.0f = %.0f, exact %" PRIu64 " (%+.2f%%)\n", pm->aborted,
+                100 * ratio(pm->aborted, pm->anchors), pm->aborted, mean,
+                (double)pm->aborted * mean, wrong,
+                wrong ? 100.0 * ((double)pm->aborted * mean / (double)wrong - 1.0) : 0.0);
     fprintf(out, "most sampled (mean cycles fetch>decode>issue>complete>retire, load latency, "
             "miss and mispredict rates%s):\n",
             pm->cfg.window ? ", instructions in flight with it, wasted issue slots" : "");
@@ -382,7 +395,7 @@ void profileme_write_tsv(const profileme_t *pm, FILE *out, const symtab_t *symta
                 e->anchors, e->records, e->head_sum);
         for (int s = 0; s < 4; s++) fprintf(out, "\t%" PRIu64, e->lat[s]);
         fprintf(out, "\t%" PRIu64 "\t%" PRIu64, e->load_lat, e->loads);
-        static const unsigned bits[] = { 0, 1, 2, 3, 4, 5, 9 };
+        static const unsigned bits[] = { 0, 1, 2, 3, 4, 5, 9 };   /* aborted: the rest */
         for (size_t b = 0; b < sizeof bits / sizeof bits[0]; b++)
             fprintf(out, "\t%" PRIu64, e->flag[bits[b]]);
         fprintf(out, "\t%" PRIu64 "\t%" PRIu64 "\t%.3f\t%.3f\n", e->anchors - e->flag[9],
@@ -399,6 +412,10 @@ void profileme_stats(const profileme_t *pm, stats_t *s)
                   "Second instructions of pairs recorded");
     stats_add_u64(s, "profileme.interrupts", pm->delivered, "Count",
                   "Sample interrupts raised (one per sample or pair)");
+    stats_add_u64(s, "profileme.aborted", pm->aborted, "Count",
+                  "Samples of wrong-path instructions (squashed, never retired)");
+    stats_add_u64(s, "profileme.wrongPathFetched", pm->hot.wrong_path_fetched, "Count",
+                  "Wrong-path instructions fetched (exact)");
     if (pm->acc_count_insn < 0) return;
     stats_add_f64(s, "profileme.accuracy::fetchInstruction", pm->acc_count_insn, "Percent",
                   "Top-90% overlap of samples and exact fetch counts by instruction");

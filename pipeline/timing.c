@@ -202,6 +202,24 @@ void tm_profileme(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc
     profileme_record(t->pm, &r);
 }
 
+void tm_profileme_wrong_path(timing_t *t, const insn_t *in, uint64_t addr, const uint64_t st[5],
+                             unsigned reached, uint64_t squash)
+{
+    if (runtime_contains(in->pc)) return;   /* the handler's code: not the program's */
+    profileme_wrong_path_fetched(t->pm, 1);
+    if (!profileme_selects(t->pm)) return;
+    pm_record_t r = { .pc = in->pc, .fetch = st[0], .decode = reached > 1 ? st[1] : squash,
+                      .issue = reached > 2 ? st[2] : squash,
+                      .complete = reached > 3 ? st[3] : squash, .retire = squash,
+                      .flags = PM_WRONG_PATH };
+    if (in->flags & (IF_LOAD | IF_STORE)) {
+        r.addr = addr;
+        r.flags |= in->flags & IF_LOAD ? PM_LOAD : PM_STORE;
+    }
+    if (in->flags & (IF_BRANCH | IF_JUMP)) r.flags |= PM_BRANCH;
+    profileme_record(t->pm, &r);
+}
+
 void timing_set_outputs(timing_t *t, const timing_outputs_t *out)
 {
     t->out = *out;

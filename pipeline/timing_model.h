@@ -325,6 +325,11 @@ void tm_view_flushed(timing_t *t, const insn_t *in, const char *const names[5],
  * models call it after timing each instruction (timing.c). */
 void tm_profileme(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
                   const uint64_t st[5], uint8_t fcause, uint8_t mcause, uint64_t load_latency);
+/* A wrong-path instruction fetched (the out-of-order model's wrong path):
+ * counted by the sampler as fetched, and recorded as aborted when it is
+ * the one selected, with the stages it reached before the squash. */
+void tm_profileme_wrong_path(timing_t *t, const insn_t *in, uint64_t addr, const uint64_t st[5],
+                             unsigned reached, uint64_t squash);
 
 /* ---- the models: time one instruction that has just executed ----------------- */
 /* addr: its effective address (loads, stores); next_pc: where it went. */
