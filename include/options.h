@@ -91,5 +91,10 @@ void options_free(options_t *o);
 
 /* The --help text (generated from sim/options.def). */
 void options_usage(FILE *out);
+/* An export option's "FORMAT:FILE" (--cct-out, --csprof-out,
+ * --paths-export): a known format (export.h) and a file that can be
+ * written, checked before the run so a bad one loses no simulation;
+ * bad_input otherwise.  NULL (not given) is fine. */
+void options_check_export_spec(const char *spec, const char *opt);
 
 #endif

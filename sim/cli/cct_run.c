@@ -6,7 +6,6 @@
 #include "cct_run.h"
 
 #include <elf.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -14,30 +13,13 @@
 #include "timing.h"
 #include "util.h"
 
-/* "FMT:FILE" with a known format and a file that can be written, checked
- * before the run so a bad one loses no simulation. */
-static void check_spec(const char *spec, const char *opt)
-{
-    if (!spec) return;
-    const char *colon = strchr(spec, ':');
-    char fmt_name[16];
-    export_format_t fmt;
-    snprintf(fmt_name, sizeof fmt_name, "%.*s", colon ? (int)(colon - spec) : 0, spec);
-    if (!colon || !colon[1] || !export_format_by_name(fmt_name, &fmt))
-        bad_input("%s '%s': expected FORMAT:FILE with FORMAT callgrind, pprof or folded",
-                  opt, spec);
-    FILE *f = fopen(colon + 1, "w");
-    if (!f) bad_input("%s: cannot write %s: %s", opt, colon + 1, strerror(errno));
-    fclose(f);
-}
-
 void cct_run_setup(cct_run_t *r, const options_t *o, cpu_t *cpu, const symtab_t *symtab,
                    uint64_t entry_pc, truth_t *truth)
 {
     memset(r, 0, sizeof *r);
     if (!o->cct && !o->csprof) return;
-    check_spec(o->cct_out, "--cct-out");
-    check_spec(o->csprof_out, "--csprof-out");
+    options_check_export_spec(o->cct_out, "--cct-out");
+    options_check_export_spec(o->csprof_out, "--csprof-out");
     r->on = true;
     r->timed = o->cfg.model != CFG_MODEL_FUNCTIONAL;
     unsigned sp = cpu->isa->elf_machine == EM_ALPHA ? 30 : 2;

@@ -19,6 +19,7 @@
 #include "config.h"
 #include "core.h"
 #include "datadir.h"
+#include "export.h"
 #include "dise.h"
 #include "options.h"
 #include "pmu.h"
@@ -145,6 +146,21 @@ static void print_data_roots(FILE *out)
     const char *roots[DATADIR_MAX_ROOTS];
     size_t n = datadir_roots(roots);
     for (size_t k = 0; k < n; k++) fprintf(out, "  %s\n", roots[k]);
+}
+
+void options_check_export_spec(const char *spec, const char *opt)
+{
+    if (!spec) return;
+    const char *colon = strchr(spec, ':');
+    char fmt_name[16];
+    export_format_t fmt;
+    snprintf(fmt_name, sizeof fmt_name, "%.*s", colon ? (int)(colon - spec) : 0, spec);
+    if (!colon || !colon[1] || !export_format_by_name(fmt_name, &fmt))
+        bad_input("%s '%s': expected FORMAT:FILE with FORMAT callgrind, pprof or folded",
+                  opt, spec);
+    FILE *f = fopen(colon + 1, "w");
+    if (!f) bad_input("%s: cannot write %s: %s", opt, colon + 1, strerror(errno));
+    fclose(f);
 }
 
 void options_usage(FILE *out)
@@ -427,12 +443,7 @@ static void check_combinations(options_t *o)
                   "counters and the stream)");
     if (o->paths_export && !o->paths_path)
         bad_input("--paths-export needs --paths FILE");
-    if (o->paths_export && (!strchr(o->paths_export, ':') ||
-                            strncmp(o->paths_export, "callgrind:", 10) * strncmp(o->paths_export, "pprof:", 6) *
-                            strncmp(o->paths_export, "folded:", 7) != 0 ||
-                            !strchr(o->paths_export, ':')[1]))
-        bad_input("--paths-export %s: expected FORMAT:FILE with FORMAT callgrind, pprof or folded",
-                  o->paths_export);
+    options_check_export_spec(o->paths_export, "--paths-export");
     if (o->report_path && !o->acf_path && !o->dcpi_db && !o->cct && !o->csprof && !o->paths_path)
         bad_input("--report needs --acf FILE, --dcpi DB, --cct, --csprof or --paths FILE");
     if ((o->dcpi_events || o->dcpi_new_epoch) && !o->dcpi_db)
