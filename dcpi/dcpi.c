@@ -166,10 +166,15 @@ static void drain_buffer(dcpi_t *d, unsigned k)
     d->buffer_copies++;
 }
 
-/* hps.notify from the driver: a full overflow buffer. */
+/* hps.notify from the driver: a full overflow buffer, or a ProfileMe
+ * table to drain. */
 static void on_notify(void *ctx, cpu_t *c, uint64_t value)
 {
     dcpi_t *d = ctx;
+    if (value == PM_NOTIFY_DRAIN && d->pm) {
+        profileme_drain(d->pm);
+        return;
+    }
     if ((value & ~1ull) != DCPI_NOTIFY_FULL) cpu_stop(c, STOP_ILLEGAL, 0);
     drain_buffer(d, (unsigned)(value & 1));
 }
@@ -189,6 +194,7 @@ static void drain_all(dcpi_t *d)
     drain_buffer(d, 0);
     drain_buffer(d, 1);
     mem_read(m, d->driver, &d->final_state, sizeof d->final_state);
+    if (d->pm) profileme_drain(d->pm);
 }
 
 /* ---- setup --------------------------------------------------------------------------- */
@@ -244,6 +250,7 @@ dcpi_t *dcpi_new(const dcpi_options_t *o, runtime_t *runtime, const images_t *im
     if (!configure_driver(d, err, errlen)) goto bad;
     if (o->profileme.period) {
         d->pm = profileme_new(&o->profileme, d->pmu);
+        if (!profileme_attach_driver(d->pm, runtime, PMU_PROFILEME, err, errlen)) goto bad;
         d->pm_event = (dcpi_event_t){ PMU_PROFILEME, o->profileme.period - o->profileme.jitter,
                                       o->profileme.period + o->profileme.jitter };
     }
@@ -291,7 +298,7 @@ static bool write_machine(const dcpi_t *d, char *err, size_t errlen)
 }
 
 /* ProfileMe's records, aggregated by pc, as profileme.tsv in the epoch. */
-static bool write_profileme(const dcpi_t *d, const symtab_t *symtab, char *err, size_t errlen)
+static bool write_profileme(dcpi_t *d, const symtab_t *symtab, char *err, size_t errlen)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/profileme.tsv", d->epoch);

@@ -52,6 +52,7 @@
 #include <stdint.h>
 
 #include "core.h"
+#include "pm_table.h"
 #include "stats.h"
 
 #define PMU_EVENT_LIST(X) \
@@ -124,9 +125,16 @@ const struct profile *pmu_exact(const pmu_t *p, pmu_event_t event);
 
 /* A ProfileMe sample of the instruction at pc that left the pipeline at
  * `cycle`: an interrupt with that pc and event profileme, delivered to the
- * first instruction at the head at or after it.  The driver's re-arming
- * write (hps.wrpmc) is ignored for it: the sampler re-arms itself. */
-void pmu_sample(pmu_t *p, uint64_t pc, uint64_t cycle);
+ * first instruction at the head at or after it.  regs are the ProfileMe
+ * registers it carries (pm_table.h: the record, its partner's, how many),
+ * which the handler reads with hps.rdpmc PM_REG_BASE + r while it runs.
+ * The driver's re-arming write (hps.wrpmc) is ignored for it: the sampler
+ * re-arms itself. */
+void pmu_sample(pmu_t *p, uint64_t pc, uint64_t cycle, const uint64_t regs[PM_REG_COUNT]);
+/* Called when a ProfileMe sample's interrupt is delivered, with its
+ * registers, just before the handler reads them (the sampler's replay). */
+typedef void (*pmu_regs_hook_t)(void *ctx, const uint64_t regs[PM_REG_COUNT]);
+void pmu_set_regs_hook(pmu_t *p, pmu_regs_hook_t fn, void *ctx);
 
 /* The cycle from which an instruction at the head is interrupted:
  * UINT64_MAX while nothing is due.  The run loop compares each program

@@ -7,10 +7,14 @@
  * model records it as it goes through the pipeline (pm_record_t: pc,
  * effective address, its stage cycles, head cycles, the load's latency,
  * taken / mispredicted, I-cache, I-TLB, D-cache and D-TLB misses, retired
- * or aborted) and, when it has left the pipeline, the sampler raises an
- * interrupt with its own pc (pmu_sample: the DCPI driver counts it under
- * event `profileme`) while the record itself stays with the host, as the
- * ProfileMe registers the handler would read.
+ * or aborted; pm_table.h) and, when it has left the pipeline, the sampler
+ * raises an interrupt (pmu_sample) with its pc, event `profileme`, and the
+ * record in the ProfileMe registers.  The guest DCPI driver counts the pc
+ * like any sample, reads the registers (hps.rdpmc) and adds the record to
+ * its per-pc table (pm_table.h), which the host drains when the driver asks
+ * and at the end: the report and profileme.tsv are that table.  The host
+ * replays every delivered record into a table of its own with the same
+ * code and checks the driver's against it (profileme.driverMismatches).
  *
  * Paired sampling: with a window W, a second instruction at a random
  * distance 1..W after the first is recorded too, and the pair is delivered
@@ -36,30 +40,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pm_table.h"
 #include "pmu.h"
 #include "stats.h"
 
 struct profile;
+struct runtime;
 struct symtab;
-
-/* pm_record_t.flags (bit numbers are the TSV's order) */
-enum {
-    PM_TAKEN = 1u << 0,     PM_MISPREDICT = 1u << 1, PM_ICACHE = 1u << 2,
-    PM_ITLB = 1u << 3,      PM_DCACHE = 1u << 4,     PM_DTLB = 1u << 5,
-    PM_LOAD = 1u << 6,      PM_STORE = 1u << 7,      PM_BRANCH = 1u << 8,
-    PM_RETIRED = 1u << 9,   PM_WRONG_PATH = 1u << 10,
-};
-#define PM_FLAG_BITS 11
-
-/* One instruction as the timing model saw it: the cycle it entered each
- * stage (fetch, decode, issue, complete) and left the pipeline (retire). */
-typedef struct pm_record {
-    uint64_t pc, addr;
-    uint64_t fetch, decode, issue, complete, retire;
-    uint64_t head;              /* head cycles charged to it (the truth's)  */
-    uint64_t load_latency;      /* a load: issue to data, else 0            */
-    uint32_t flags;
-} pm_record_t;
 
 typedef struct pm_config {
     uint64_t period;            /* mean program instructions between samples */
@@ -108,9 +95,16 @@ void profileme_report(profileme_t *pm, FILE *out, const struct symtab *symtab,
                       void (*for_each_head)(const void *src, pm_heads_fn fn, void *ctx),
                       const void *heads_src, size_t top_n);
 /* Every sampled pc as TSV (header line first), most samples first. */
-void profileme_write_tsv(const profileme_t *pm, FILE *out, const struct symtab *symtab);
-/* The selected pcs with their sample counts (what the driver counted). */
-const struct profile *profileme_samples(const profileme_t *pm);
+void profileme_write_tsv(profileme_t *pm, FILE *out, const struct symtab *symtab);
+
+/* The guest driver's table (the runtime's pm_driver) takes the records of
+ * the interrupts of DCPI event number `event`; false + message when the
+ * runtime has none.  Without it (tests), the host's replay is the table. */
+bool profileme_attach_driver(profileme_t *pm, struct runtime *rt, uint64_t event, char *err,
+                             size_t errlen);
+/* Drain the driver's table into the report's (hps.notify PM_NOTIFY_DRAIN,
+ * and at the end of the run). */
+void profileme_drain(profileme_t *pm);
 void profileme_stats(const profileme_t *pm, stats_t *out);
 
 #endif /* HPS_PROFILEME_H */

@@ -14,7 +14,8 @@
  * (nest).  The skid is applied in one place, skewed(); the precise levels
  * (request()) replace it with an instruction count or the cause's pc.
  * ProfileMe's samples (pmu_sample) are requests of their own that carry
- * the sampled pc and go through the same driver.
+ * the sampled pc and the ProfileMe registers, and go through the same
+ * driver, which reads the registers with hps.rdpmc.
  *
  * Unless pmu.count_handler = yes, the counters stand still from the
  * delivery of an interrupt until the first program instruction after the
@@ -68,6 +69,7 @@ typedef struct request {
     uint64_t at_insts;          /* precise 1: retired count it is due at    */
     uint64_t pc;                /* the sampled pc, 0 = the head's at delivery */
     int counter;                /* -1: a ProfileMe sample (pmu_sample)     */
+    uint64_t regs[PM_REG_COUNT];   /* a sample's ProfileMe registers       */
 } request_t;
 
 struct pmu {
@@ -96,6 +98,9 @@ struct pmu {
     cpu_t *cpu;
     pmu_sample_hook_t sample_hook;   /* pmu_set_sample_hook, or NULL      */
     void *sample_ctx;
+    pmu_regs_hook_t regs_hook;       /* pmu_set_regs_hook, or NULL        */
+    void *regs_ctx;
+    uint64_t sample_regs[PM_REG_COUNT];   /* the delivered sample's        */
 
     /* statistics */
     uint64_t interrupts[PMU_EVENT_COUNT];
@@ -219,7 +224,7 @@ static void push_request(pmu_t *p, request_t r)
  * cause's own pc. */
 static void request(pmu_t *p, unsigned k, uint64_t cycle, uint64_t cause_pc)
 {
-    request_t r = { skewed(p, cycle), UINT64_MAX, 0, (int)k };
+    request_t r = { .deliver_at = skewed(p, cycle), .at_insts = UINT64_MAX, .counter = (int)k };
     if (p->cfg.precise == 1 && p->cpu) {
         r.deliver_at = UINT64_MAX;
         r.at_insts = counted_insts(p, p->cpu) + p->cfg.skid;
@@ -248,9 +253,11 @@ void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
     if (any) update_due(p);
 }
 
-void pmu_sample(pmu_t *p, uint64_t pc, uint64_t cycle)
+void pmu_sample(pmu_t *p, uint64_t pc, uint64_t cycle, const uint64_t regs[PM_REG_COUNT])
 {
-    push_request(p, (request_t){ counted_at(p, cycle), UINT64_MAX, pc, -1 });
+    request_t r = { counted_at(p, cycle), UINT64_MAX, pc, -1, { 0 } };
+    memcpy(r.regs, regs, sizeof r.regs);
+    push_request(p, r);
     update_due(p);
 }
 
@@ -331,10 +338,12 @@ static void handler_wrpmc(void *ctx, cpu_t *c, uint64_t k, uint64_t value)
 
 /* hps.rdpmc k: the handler reads counter k.  A time counter's value is
  * what it counted since it last wrapped (it counts on from 0 after an
- * overflow). */
+ * overflow).  In a ProfileMe sample's handler, PM_REG_BASE + r reads its
+ * ProfileMe register r. */
 static uint64_t handler_rdpmc(void *ctx, cpu_t *c, uint64_t k)
 {
     pmu_t *p = ctx;
+    if (p->in_sample && k - PM_REG_BASE < PM_REG_COUNT) return p->sample_regs[k - PM_REG_BASE];
     if (k >= p->cfg.counters) cpu_stop(c, STOP_ILLEGAL, 0);
     const counter_t *x = &p->ctr[k];
     if (x->event == PMU_CYCLES) return (counted_cycle(p) + p->wrap - x->overflow_at) & (p->wrap - 1);
@@ -407,6 +416,10 @@ bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
     }
     if (!sample && r.deliver_at != UINT64_MAX)
         p->skid_sum += head - r.deliver_at + (p->cfg.precise ? 0 : p->cfg.skid);
+    if (sample) {
+        memcpy(p->sample_regs, r.regs, sizeof p->sample_regs);
+        if (p->regs_hook) p->regs_hook(p->regs_ctx, r.regs);
+    }
     p->req[first] = p->req[--p->nreq];
     p->interrupts[event]++;
     p->in_handler = true;
@@ -424,6 +437,12 @@ void pmu_set_sample_hook(pmu_t *p, pmu_sample_hook_t fn, void *ctx)
 {
     p->sample_hook = fn;
     p->sample_ctx = ctx;
+}
+
+void pmu_set_regs_hook(pmu_t *p, pmu_regs_hook_t fn, void *ctx)
+{
+    p->regs_hook = fn;
+    p->regs_ctx = ctx;
 }
 
 void pmu_finish(pmu_t *p, cpu_t *c)

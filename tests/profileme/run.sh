@@ -58,10 +58,12 @@ for isa in rv64 alpha; do
         t="$isa $model"
         db=$tmp/db-$isa-$model
         if ! $sim --config $model --dcpi "$db" --no-baseline --profileme $P:8 \
-                --report "$tmp/rep-$isa-$model" "$g" $N >"$tmp/out" 2>&1; then
+                --report "$tmp/rep-$isa-$model" --stats "$tmp/st" "$g" $N >"$tmp/out" 2>&1; then
             bad "$t: run with --profileme"; continue
         fi
         check "$t: output unchanged with --profileme" cmp -s "$tmp/out" "$tmp/ref.out"
+        check "$t: the guest driver's records equal the host's replay" \
+            grep -qE '^profileme.driverMismatches +0 ' "$tmp/st"
         e=$db/epoch-0001
         pycheck "$t: zero skid" samepc "$e"
         pycheck "$t: converge" converge "$e" $P 0.2
@@ -79,6 +81,21 @@ for isa in rv64 alpha; do
             else pycheck "$t: skid dmiss" landing "$d/epoch-0001" dmiss later; fi
         done
     done
+done
+
+# ---- the guest driver's table: drained when three-quarters full, nothing lost -------
+for isa in rv64 alpha-static; do
+    w=$build/workloads/$isa/minicc
+    $sim --config ev5 --dcpi "$tmp/dr-$isa" --no-baseline --profileme 20 --max-insts 1500000 \
+        --stats "$tmp/st-dr" "$w" test >/dev/null 2>&1
+    check "$isa: the driver's ProfileMe table was drained during the run" \
+        grep -qE '^profileme.driverDrains +([2-9]|[1-9][0-9]+) ' "$tmp/st-dr"
+    check "$isa: drained tables equal the host's replay" \
+        grep -qE '^profileme.driverMismatches +0 ' "$tmp/st-dr"
+    samples=$(awk '$1 == "profileme.samples" { print $2 }' "$tmp/st-dr")
+    rows=$(awk -F'\t' 'NR > 1 { s += $3 } END { print s + 0 }' "$tmp/dr-$isa/epoch-0001/profileme.tsv")
+    check "$isa: profileme.tsv holds every sample the driver took ($rows of $samples)" \
+        test "${samples:-x}" = "$rows"
 done
 
 # ---- constant skid: --dcpi-precise 1 lands pmu.skid program instructions after the cause

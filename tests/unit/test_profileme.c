@@ -5,7 +5,9 @@
  * (periods within period +- period/8, their mean near the period, the same
  * seed the same picks, another seed others); each pair's second at a
  * distance 1..W after its first; concurrency and wasted issue slots from
- * pairs whose overlap is known.
+ * pairs whose overlap is known; the driver's table (pm_table.h, the code
+ * the guest driver runs): sums per pc, pair ends, and the drain request
+ * at three-quarters full.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -164,6 +166,70 @@ static void test_pairs(void **state)
     profileme_free(pm);
 }
 
+static void test_driver_table(void **state)
+{
+    (void)state;
+    static pm_driver_t d;
+    memset(&d, 0, sizeof d);
+    pm_record_t load = { .pc = 0x2000, .addr = 0x9000, .fetch = 10, .decode = 11, .issue = 14,
+                         .complete = 20, .retire = 22, .head = 5, .load_latency = 6,
+                         .flags = PM_LOAD | PM_DCACHE | PM_RETIRED };
+    pm_record_t later = { .pc = 0x2010, .fetch = 12, .decode = 13, .issue = 15, .complete = 16,
+                          .retire = 23, .flags = PM_RETIRED };
+    pm_record_t after = { .pc = 0x2010, .fetch = 30, .decode = 31, .issue = 32, .complete = 33,
+                          .retire = 34, .flags = PM_WRONG_PATH };
+    assert_int_equal(pm_take(&d, &load, &later), 0);     /* overlapping pair */
+    assert_int_equal(pm_take(&d, &load, &after), 0);     /* disjoint pair */
+    assert_int_equal(pm_take(&d, &after, NULL), 0);      /* a lone sample */
+    assert_int_equal(d.st.samples, 3);
+    assert_int_equal(d.st.used, 2);
+    const pm_entry_t *a = pm_entry(&d, 0x2000), *b = pm_entry(&d, 0x2010);
+    assert_int_equal(a->anchors, 2);
+    assert_int_equal(a->records, 2);
+    assert_int_equal(a->head_sum, 10);
+    assert_int_equal(a->lat[0], 2);
+    assert_int_equal(a->lat[1], 6);
+    assert_int_equal(a->lat[2], 12);
+    assert_int_equal(a->lat[3], 4);
+    assert_int_equal(a->loads, 2);
+    assert_int_equal(a->load_lat, 12);
+    assert_int_equal(a->flag[4], 2);                       /* PM_DCACHE */
+    assert_int_equal(a->pairs[0], 2);
+    assert_int_equal(a->overlapped[0], 1);
+    assert_int_equal(a->issued_in[0], 1);
+    assert_int_equal(a->inflight_sum, 24);
+    assert_int_equal(b->anchors, 1);
+    assert_int_equal(b->records, 3);                       /* twice a partner, once sampled */
+    assert_int_equal(b->pairs[1], 2);
+    assert_int_equal(b->overlapped[1], 1);
+    assert_int_equal(b->flag[9], 0);                       /* aborted, not retired */
+    assert_int_equal(b->flag[10], 1);
+    /* a drain is asked for when the table is three-quarters full */
+    for (uint64_t pc = 0x10000; d.st.used < PM_DRAIN_AT - 1; pc += 4) {
+        pm_record_t r = { .pc = pc, .flags = PM_RETIRED };
+        assert_int_equal(pm_take(&d, &r, NULL), 0);
+    }
+    pm_record_t last = { .pc = 0x80000, .flags = PM_RETIRED };
+    assert_int_equal(pm_take(&d, &last, NULL), 1);
+    assert_int_equal(d.st.drains, 1);
+}
+
+/* The sampler without a guest driver drains its own table: more distinct
+ * pcs than a table holds still come out whole. */
+static void test_drains_merge(void **state)
+{
+    (void)state;
+    static row_t rows[8192];
+    profileme_t *pm = sampler(40, 0, 5);
+    feed(pm, N_INSTS, 3);                       /* about 5,000 sampled pcs */
+    size_t n = rows_of(pm, rows, 8192);
+    uint64_t samples = 0;
+    for (size_t k = 0; k < n; k++) samples += rows[k].samples;
+    assert_true(n > 2 * PM_ENTRIES && n < 8192);
+    assert_int_equal(samples, n);               /* each pc once, none lost */
+    profileme_free(pm);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -171,6 +237,8 @@ int main(void)
         cmocka_unit_test(test_periods),
         cmocka_unit_test(test_seeds),
         cmocka_unit_test(test_pairs),
+        cmocka_unit_test(test_driver_table),
+        cmocka_unit_test(test_drains_merge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
