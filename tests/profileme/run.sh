@@ -2,8 +2,12 @@
 # tests/profileme/run.sh BUILD_DIR - ProfileMe instruction sampling and the
 # precise PMU levels (hps-sim --profileme P[:W], --dcpi-precise N), on a
 # guest whose one load misses the D-cache every iteration (missloop.c, built
-# here for both ISAs, static), under inorder5, ev5 and r10k:
+# here for both ISAs, static), under inorder5, ev5, r10k and hps:
 #   output     the program prints what it prints without profiling
+#   driver     the guest driver's per-pc table (it reads the records from the
+#              ProfileMe registers) equals the host's replay of them; on a
+#              workload with more sampled pcs than the table holds it is
+#              drained during the run and profileme.tsv keeps every sample
 #   zero skid  every ProfileMe sample in the database names the pc the
 #              sampler recorded (the driver got the sampled pc)
 #   converge   per-pc samples x period within 20% of the exact executions
@@ -11,7 +15,8 @@
 #              the missing load's rate above 0.9
 #   precise    dmiss samples at --dcpi-precise 2 all on the pcs that missed;
 #              at 0 (skid) 90% of them on the instructions after the load in
-#              order (on r10k the load itself heads graduation meanwhile)
+#              order (out of order, r10k and hps, the load itself heads
+#              graduation meanwhile)
 #   constant   at --dcpi-precise 1 with pmu.skid 1 the load's dmiss samples
 #              all land on the instruction right after it
 #   pairs      with a window every sample has its partner; the report shows
@@ -54,7 +59,7 @@ P=100            # ProfileMe period
 for isa in rv64 alpha; do
     g=$tmp/$isa
     $sim "$g" $N >"$tmp/ref.out" 2>&1
-    for model in inorder5 ev5 r10k; do
+    for model in inorder5 ev5 r10k hps; do
         t="$isa $model"
         db=$tmp/db-$isa-$model
         if ! $sim --config $model --dcpi "$db" --no-baseline --profileme $P:8 \
@@ -73,7 +78,7 @@ for isa in rv64 alpha; do
             $sim --config $model --dcpi "$d" --no-baseline --dcpi-precise $lvl \
                 --dcpi-events dmiss:200 "$g" $N >/dev/null 2>&1
             if [ $lvl = 2 ]; then pycheck "$t: precise 2 dmiss" landing "$d/epoch-0001" dmiss exact
-            elif [ $model = r10k ]; then
+            elif [ $model = r10k ] || [ $model = hps ]; then
                 # out of order the missing load heads the active list until its
                 # data comes, so the skid sample lands on it: DCPI's R10000 view
                 pycheck "$t: skid dmiss on the load at the graduation head" \
