@@ -24,7 +24,9 @@
 #                thread's contexts under worker and its paths equal those of
 #                the same work run single-threaded (thr_calls serial K), the
 #                trees add up to simInsts, the exports have a root frame per
-#                thread, the same output twice; --csprof still refuses (159)
+#                thread, the same output twice; thr_prodcons (futex waits):
+#                the trees and the paths' on + off instructions are simInsts;
+#                --csprof still refuses (159)
 # Prints PASS/FAIL per check and "N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -199,6 +201,16 @@ for isa in rv64 alpha-static; do
         "$(cmp -s "$tmp/pt.tsv" "$tmp/pt2.tsv" || echo "TSV differs"
            cmp -s "$tmp/pt.err" "$tmp/pt2.err" || echo "report differs"
            cmp -s "$tmp/pt.folded" "$tmp/pt2.folded" || echo "export differs")"
+    # a program whose threads block in futex waits: nothing lost or counted twice at the switches
+    run "$tmp/pc" --thread-quantum 200 --cct --cct-min 0 --paths "$tmp/pc.tsv" --stats "$tmp/pc.st" \
+        "$build/guest/$isa/thr_prodcons"
+    insts=$(st simInsts "$tmp/pc.st")
+    tree=$(awk '/^thread [0-9]+:/ { getline; getline; s += $1 } END { print s + 0 }' "$tmp/pc.err")
+    on=$(awk -F'\t' 'NR > 1 { s += $6 } END { print s + 0 }' "$tmp/pc.tsv")
+    off=$(sed -n 's/.*lost paths [0-9]* (\([0-9]*\) instructions off.*/\1/p' "$tmp/pc.err")
+    verdict "$isa thr_prodcons: the trees hold simInsts ($tree = $insts) and paths on + off do ($on + ${off:-?})" \
+        "$( [ "$rc" = 0 ] && [ -n "$insts" ] && [ "$tree" = "$insts" ] &&
+            [ "$((on + ${off:-0}))" = "$insts" ] || echo "status $rc")"
 done
 run "$tmp/one" --config ev5 --csprof cycles "$rv/thr_prodcons"
 verdict "--csprof: a threaded program stops at its clone, naming the option (status $rc)" \
