@@ -1,7 +1,9 @@
 /*
  * paths.c - the exact path profile recorder (paths.h): procedures built
  * on first use, the per-activation frames, the path table, the report and
- * the TSV.
+ * the TSV.  Threads: each has its own frames and expected pc (its path
+ * registers), the running one's in place, the others parked; the path
+ * table is keyed by (thread, procedure, path).
  */
 #include "paths.h"
 
@@ -16,6 +18,7 @@
 #include "profile.h"
 #include "srcline.h"
 #include "symtab.h"
+#include "sys.h"
 #include "util.h"
 
 /* ---- procedures ------------------------------------------------------------------ */
@@ -46,8 +49,18 @@ typedef struct frame {
 
 typedef struct path_slot {
     int proc;                       /* -1: empty                              */
+    uint64_t tid;                   /* the thread that ran it                 */
     uint64_t sum, count, insts, cycles, misses;
 } path_slot_t;
+
+/* A thread's frames while another thread runs. */
+typedef struct parked_thread {
+    uint64_t tid;
+    frame_t *frames;
+    size_t depth, frames_cap;
+    struct paths_hot hot;
+    bool top_running;               /* its top frame's segment was open       */
+} parked_thread_t;
 
 struct paths {
     struct paths_hot hot;           /* first: paths_observe reads it          */
@@ -70,6 +83,9 @@ struct paths {
     const profile_t *dise;          /* PP on DISE's samples, or NULL          */
     const char *exe;                /* read code from this file, not memory   */
     uint64_t lost_unknown;
+    uint64_t tid;                   /* the running thread (0: not known yet)  */
+    parked_thread_t *parked;        /* the other threads seen                 */
+    size_t nparked, parked_cap;
 };
 
 static uint64_t hash64(uint64_t x)
@@ -382,11 +398,12 @@ static path_slot_t *table_slot(paths_t *p, int proc, uint64_t sum)
     if (2 * (p->slots_used + 1) > p->slots_cap) table_grow(p);
     size_t h = hash64(sum * 31 + (uint64_t)proc) & (p->slots_cap - 1);
     while (p->slots[h].proc >= 0) {
-        if (p->slots[h].proc == proc && p->slots[h].sum == sum) return &p->slots[h];
+        if (p->slots[h].proc == proc && p->slots[h].sum == sum && p->slots[h].tid == p->tid)
+            return &p->slots[h];
         h = (h + 1) & (p->slots_cap - 1);
     }
     p->slots_used++;
-    p->slots[h] = (path_slot_t){ .proc = proc, .sum = sum };
+    p->slots[h] = (path_slot_t){ .proc = proc, .tid = p->tid, .sum = sum };
     return &p->slots[h];
 }
 
@@ -607,6 +624,7 @@ void paths_step_slow(paths_t *p, cpu_t *c, const insn_t *in, uint64_t pc)
 {
     uint64_t next = c->pc;
     bool consistent = true;
+    if (!p->tid && c->sys) p->tid = c->sys->tid;
     /* The snapshot includes this instruction: it belongs to the path it ends. */
     if (pc != p->hot.expect || !p->depth) resync(p, c, pc, p->hot.expect, before(p, c));
     frame_t *f = top(p);
@@ -650,9 +668,52 @@ void paths_set_timing(paths_t *p, const uint64_t *cycles, const struct cache *l1
     p->l1d = l1d;
 }
 
-void paths_finish(paths_t *p, cpu_t *c)
+/* ---- threads --------------------------------------------------------------------- */
+
+static parked_thread_t running_thread(const paths_t *p)
 {
+    return (parked_thread_t){ .tid = p->tid, .frames = p->frames, .depth = p->depth,
+                              .frames_cap = p->frames_cap, .hot = p->hot };
+}
+
+static void make_running(paths_t *p, const parked_thread_t *t)
+{
+    p->tid = t->tid;
+    p->frames = t->frames;
+    p->depth = t->depth;
+    p->frames_cap = t->frames_cap;
+    p->hot = t->hot;
+}
+
+void paths_switch_thread(paths_t *p, cpu_t *c, uint64_t from, uint64_t to)
+{
+    if (!p->tid) p->tid = from;
+    if (to == p->tid) return;
     snap_t s = now(p, c);
+    frame_t *f = top(p);
+    bool was_running = f && f->running;
+    if (f) seg_pause(f, s);
+    size_t k = 0;
+    while (k < p->nparked && p->parked[k].tid != to) k++;
+    parked_thread_t next = k < p->nparked ? p->parked[k]
+                                          : (parked_thread_t){ .tid = to, .hot.expect = ~0ull };
+    if (k == p->nparked) {
+        if (p->nparked == p->parked_cap)
+            p->parked = xrealloc(p->parked, (p->parked_cap = p->parked_cap ? 2 * p->parked_cap : 8) *
+                                                sizeof *p->parked);
+        p->nparked++;
+    }
+    p->parked[k] = running_thread(p);
+    p->parked[k].top_running = was_running;
+    make_running(p, &next);
+    if ((f = top(p)) && next.top_running) seg_begin(f, s);
+}
+
+bool paths_threaded(const paths_t *p) { return p->nparked > 0; }
+
+/* Close a thread's open frames at the end of the run. */
+static void finish_frames(paths_t *p, snap_t s)
+{
     while (p->depth) {
         frame_t *f = top(p);
         seg_pause(f, s);
@@ -663,6 +724,19 @@ void paths_finish(paths_t *p, cpu_t *c)
             p->lost_unknown += f->a_insts;
         }
         p->depth--;
+    }
+}
+
+void paths_finish(paths_t *p, cpu_t *c)
+{
+    snap_t s = now(p, c);
+    finish_frames(p, s);
+    for (size_t k = 0; k < p->nparked; k++) {  /* the parked ones, paused already */
+        parked_thread_t run = running_thread(p);
+        make_running(p, &p->parked[k]);
+        finish_frames(p, s);
+        p->parked[k] = running_thread(p);
+        make_running(p, &run);
     }
 }
 
@@ -683,6 +757,8 @@ void paths_free(paths_t *p)
     free(p->procs);
     free(p->by_addr);
     free(p->frames);
+    for (size_t k = 0; k < p->nparked; k++) free(p->parked[k].frames);
+    free(p->parked);
     free(p->slots);
     free(p->landings);
     free(p);
@@ -695,7 +771,8 @@ static int cmp_rows(const void *a, const void *b)
     const path_row_t *x = a, *y = b;
     if (x->insts != y->insts) return x->insts < y->insts ? 1 : -1;
     if (x->entry != y->entry) return x->entry < y->entry ? -1 : 1;
-    return x->sum < y->sum ? -1 : x->sum > y->sum;
+    if (x->sum != y->sum) return x->sum < y->sum ? -1 : 1;
+    return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
 static const proc_t *proc_of_row(const paths_t *p, const path_row_t *r)
@@ -727,7 +804,7 @@ path_row_t *paths_rows(const paths_t *p, size_t *n)
         if (s->proc < 0) continue;
         const proc_t *pr = p->procs[s->proc];
         rows[m++] = (path_row_t){ pr->name, pr->lo, s->sum, path_length(pr, s->sum), s->count,
-                                  s->insts, s->cycles, s->misses };
+                                  s->insts, s->cycles, s->misses, s->tid };
     }
     qsort(rows, m, sizeof *rows, cmp_rows);
     *n = m;
@@ -796,8 +873,9 @@ static void write_dise_only(const paths_t *p, FILE *out)
         r.proc = pr ? pr->name : "?";
         r.length = pr && pr->numbered && r.sum < pr->bl.npaths ? path_length(pr, r.sum) : 0;
         paths_describe(p, &r, desc, sizeof desc);
-        fprintf(out, "%s\t0x%" PRIx64 "\t%" PRIu64 "\t%" PRIu64 "\t0\t0\t0\t0\t%s\t%" PRIu64 "\n", r.proc,
-                r.entry, r.sum, r.length, desc, m[k].weight);
+        fprintf(out, "%s\t0x%" PRIx64 "\t%" PRIu64 "\t%" PRIu64 "\t0\t0\t0\t0\t%s\t%" PRIu64 "%s\n",
+                r.proc, r.entry, r.sum, r.length, desc, m[k].weight,
+                paths_threaded(p) ? "\t" : "");
     }
     free(m);
 }
@@ -807,14 +885,16 @@ void paths_write_tsv(const paths_t *p, FILE *out)
     size_t n;
     path_row_t *rows = paths_rows(p, &n);
     char desc[4096];
-    fprintf(out, "procedure\tentry\tpath\tlength\tcount\tinsts\tcycles\tl1d_misses\tblocks%s\n",
-            p->dise ? "\tdise" : "");
+    bool threaded = paths_threaded(p);
+    fprintf(out, "procedure\tentry\tpath\tlength\tcount\tinsts\tcycles\tl1d_misses\tblocks%s%s\n",
+            p->dise ? "\tdise" : "", threaded ? "\tthread" : "");
     for (size_t k = 0; k < n; k++) {
         paths_describe(p, &rows[k], desc, sizeof desc);
         fprintf(out, "%s\t0x%" PRIx64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
                 "\t%" PRIu64 "\t%s", rows[k].proc, rows[k].entry, rows[k].sum, rows[k].length,
                 rows[k].count, rows[k].insts, rows[k].cycles, rows[k].misses, desc);
         if (p->dise) fprintf(out, "\t%" PRIu64, profile_weight(p->dise, rows[k].entry, rows[k].sum));
+        if (threaded) fprintf(out, "\t%" PRIu64, rows[k].tid);
         fputc('\n', out);
     }
     free(rows);
@@ -856,14 +936,14 @@ static proc_sum_t *group_rows(path_row_t *rows, size_t n, size_t *nprocs)
 }
 
 static void report_path(const paths_t *p, FILE *out, const path_row_t *r, srcline_t *src,
-                        uint64_t bias_unused, bool timed)
+                        bool timed, const char *indent)
 {
     char desc[4096];
     paths_describe(p, r, desc, sizeof desc);
-    fprintf(out, "    path %-6" PRIu64 " %12" PRIu64 " times %14" PRIu64 " insts", r->sum, r->count,
-            r->insts);
+    fprintf(out, "%s    path %-6" PRIu64 " %12" PRIu64 " times %14" PRIu64 " insts", indent, r->sum,
+            r->count, r->insts);
     if (timed) fprintf(out, " %14" PRIu64 " cycles %10" PRIu64 " l1d misses", r->cycles, r->misses);
-    fprintf(out, "\n      blocks %s\n", desc);
+    fprintf(out, "\n%s      blocks %s\n", indent, desc);
     const char *file;
     int line;
     const proc_t *pr = proc_of_row(p, r);
@@ -872,10 +952,10 @@ static void report_path(const paths_t *p, FILE *out, const path_row_t *r, srclin
     size_t nb = pr ? bl_regenerate(&pr->bl, r->sum, blocks, 64, &ps, &pe) : 0;
     if (nb > 64) nb = 64;
     if (!src || !nb) return;
-    fprintf(out, "      lines ");
+    fprintf(out, "%s      lines ", indent);
     int last = -1;
     for (size_t k = 0; k < nb; k++) {
-        uint64_t a = pr->g.insns[pr->g.blocks[blocks[k]].first].pc - bias_unused;
+        uint64_t a = pr->g.insns[pr->g.blocks[blocks[k]].first].pc;
         if (srcline_at(src, a, &file, &line) && line != last) {
             const char *base = strrchr(file, '/');
             fprintf(out, "%s%s:%d", last < 0 ? "" : " ", base ? base + 1 : file, line);
@@ -885,31 +965,69 @@ static void report_path(const paths_t *p, FILE *out, const path_row_t *r, srclin
     fprintf(out, "\n");
 }
 
+/* The hottest procedures of rows[0..n-1] and their hottest paths. */
+static void report_procs(const paths_t *p, FILE *out, path_row_t *rows, size_t n, srcline_t *src,
+                         size_t top_n, bool timed, const char *indent)
+{
+    size_t np;
+    proc_sum_t *ps = group_rows(rows, n, &np);
+    for (size_t k = 0; k < np && k < top_n; k++) {
+        path_row_t key = { .entry = ps[k].entry };
+        const proc_t *pr = proc_of_row(p, &key);
+        fprintf(out, "%s  %s (0x%" PRIx64 "): %zu paths, %" PRIu64 " executions, %" PRIu64
+                " insts; %" PRIu64 " lost, %" PRIu64 " unfinished\n", indent, ps[k].name,
+                ps[k].entry, ps[k].n, ps[k].count, ps[k].insts, pr ? pr->lost : 0,
+                pr ? pr->unfinished : 0);
+        for (size_t j = 0; j < ps[k].n && j < top_n; j++)
+            report_path(p, out, &rows[ps[k].first + j], src, timed, indent);
+    }
+    free(ps);
+}
+
+static int cmp_rows_by_thread(const void *a, const void *b)
+{
+    const path_row_t *x = a, *y = b;
+    if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
+    return cmp_rows(a, b);
+}
+
+/* Per thread, in tid order: its executions, instructions and procedures. */
+static void report_threads(const paths_t *p, FILE *out, path_row_t *rows, size_t n,
+                           srcline_t *src, size_t top_n, bool timed)
+{
+    qsort(rows, n, sizeof *rows, cmp_rows_by_thread);
+    fprintf(out, "  threads: %zu (lost and unfinished counts below are the process's)\n",
+            p->nparked + 1);
+    for (size_t first = 0, end; first < n; first = end) {
+        uint64_t count = 0, insts = 0;
+        for (end = first; end < n && rows[end].tid == rows[first].tid; end++) {
+            count += rows[end].count;
+            insts += rows[end].insts;
+        }
+        fprintf(out, "  thread %" PRIu64 ": %" PRIu64 " paths executed, %zu distinct, %" PRIu64
+                " instructions on paths\n", rows[first].tid, count, end - first, insts);
+        report_procs(p, out, rows + first, end - first, src, top_n, timed, "  ");
+    }
+}
+
 void paths_report(const paths_t *p, FILE *out, const char *exe, size_t top_n)
 {
     paths_totals_t t;
     paths_totals(p, &t);
     size_t n, np;
     path_row_t *rows = paths_rows(p, &n);
-    proc_sum_t *ps = group_rows(rows, n, &np);
+    free(group_rows(rows, n, &np));
     srcline_t *src = exe ? srcline_open(exe) : NULL;
     fprintf(out, "Path profile (Ball-Larus acyclic paths, back edges cut)\n");
-    fprintf(out, "  %" PRIu64 " paths executed, %" PRIu64 " distinct, in %zu procedures; "
-            "%" PRIu64 " program instructions on paths\n", t.paths, t.distinct, np, t.insts);
+    fprintf(out, "  %" PRIu64 " paths executed, %" PRIu64 " distinct%s, in %zu procedures; "
+            "%" PRIu64 " program instructions on paths\n", t.paths, t.distinct,
+            paths_threaded(p) ? " (per thread)" : "", np, t.insts);
     fprintf(out, "  lost paths %" PRIu64 " (%" PRIu64 " instructions off numbered paths), "
             "unfinished at exit %" PRIu64 ", procedures without numbering %" PRIu64 "\n",
             t.lost, t.lost_insts, t.unfinished, t.procs_unnumbered);
-    for (size_t k = 0; k < np && k < top_n; k++) {
-        path_row_t key = { .entry = ps[k].entry };
-        const proc_t *pr = proc_of_row(p, &key);
-        fprintf(out, "  %s (0x%" PRIx64 "): %zu paths, %" PRIu64 " executions, %" PRIu64 " insts; "
-                "%" PRIu64 " lost, %" PRIu64 " unfinished\n", ps[k].name, ps[k].entry, ps[k].n,
-                ps[k].count, ps[k].insts, pr ? pr->lost : 0, pr ? pr->unfinished : 0);
-        for (size_t j = 0; j < ps[k].n && j < top_n; j++)
-            report_path(p, out, &rows[ps[k].first + j], src, 0, t.timed);
-    }
+    if (paths_threaded(p)) report_threads(p, out, rows, n, src, top_n, t.timed);
+    else report_procs(p, out, rows, n, src, top_n, t.timed, "");
     if (src) srcline_close(src);
-    free(ps);
     free(rows);
 }
 
@@ -935,15 +1053,20 @@ bool paths_export(const paths_t *p, const char *format, const char *file, const 
                     ? pr->g.insns[pr->g.blocks[first].first].pc : rows[k].entry;
         char name[512];
         snprintf(name, sizeof name, "%s path %" PRIu64, rows[k].proc, rows[k].sum);
-        uint32_t frames[2] = {
-            export_frame(x, &(export_frame_t){ .function = rows[k].proc, .image = exe,
-                                               .address = rows[k].entry, .entry = rows[k].entry }),
-            export_frame(x, &(export_frame_t){ .function = name, .image = exe, .address = at,
-                                               .entry = at }),
-        };
+        char thread[32];
+        snprintf(thread, sizeof thread, "thread %" PRIu64, rows[k].tid);
+        uint32_t frames[3];
+        size_t d = 0;
+        if (paths_threaded(p))                  /* a root frame per thread */
+            frames[d++] = export_frame(x, &(export_frame_t){ .function = thread, .image = exe });
+        frames[d++] = export_frame(x, &(export_frame_t){ .function = rows[k].proc, .image = exe,
+                                                         .address = rows[k].entry,
+                                                         .entry = rows[k].entry });
+        frames[d++] = export_frame(x, &(export_frame_t){ .function = name, .image = exe,
+                                                         .address = at, .entry = at });
         uint64_t v[4] = { rows[k].insts, rows[k].count, rows[k].cycles, rows[k].misses };
-        export_add_stack(x, frames, 2, v);
-        export_add_calls(x, frames, 2, rows[k].count);
+        export_add_stack(x, frames, d, v);
+        export_add_calls(x, frames, d, rows[k].count);
     }
     free(rows);
     bool ok = export_write(x, fmt, 0, file, err, errlen);

@@ -25,6 +25,18 @@
  * each context change the instructions and cycles since the last one go to
  * the node being left.  A program that exits from deep inside simply
  * leaves its frames.
+ *
+ * Threads: each guest thread has its own shadow stack and its own tree
+ * (root, then the procedure the thread started in: the leader's entry
+ * point, a clone's child the procedure its clone returns into).  The
+ * running thread's state lives in the fields below, where a
+ * single-threaded run keeps it (so csprof and single-threaded output are
+ * unchanged); the run loop calls cct_truth_switch at each thread switch,
+ * which charges what ran to the thread being left and parks its state.
+ * One tree per thread rather than one tree with a root per thread: a
+ * thread's node ids, depths and inclusive sums are those of a
+ * single-threaded run doing the same work, and cct_same_context compares
+ * them directly.
  */
 #ifndef HPS_CCT_H
 #define HPS_CCT_H
@@ -88,6 +100,10 @@ void cct_print(const cct_t *t, cct_metric_t m, double min_share, size_t max_node
  * ms[0..nm-1] and its call count: what export_write writes. */
 void cct_export(const cct_t *t, const cct_metric_t *ms, size_t nm, const symtab_t *symtab,
                 const char *image, struct export_profile *p);
+/* The same with a frame named `root` (e.g. "thread 1001") above every
+ * stack; root NULL: none, as cct_export. */
+void cct_export_under(const cct_t *t, const char *root, const cct_metric_t *ms, size_t nm,
+                      const symtab_t *symtab, const char *image, struct export_profile *p);
 
 /* ---- the exact observer ------------------------------------------------------------- */
 
@@ -97,7 +113,18 @@ typedef struct cct_frame {
     uint64_t sp;                /* the stack pointer at the call            */
 } cct_frame_t;
 
+/* A thread's part of the observer while another thread runs. */
+typedef struct cct_thread {
+    uint64_t tid;
+    cct_t tree;
+    cct_frame_t *stack;
+    size_t depth, stack_cap;
+    uint32_t cur;
+    uint64_t cur_lo, cur_hi;
+} cct_thread_t;
+
 typedef struct cct_truth {
+    uint64_t tid;               /* the running thread (the guest's tid)     */
     cct_t tree;
     cct_frame_t *stack;
     size_t depth, stack_cap;
@@ -115,6 +142,8 @@ typedef struct cct_truth {
     /* what happened */
     uint64_t calls, returns, tail_calls, nonlocal_returns, unmatched_returns;
     size_t max_depth;
+    cct_thread_t *parked;       /* the other threads' trees and stacks      */
+    size_t nparked, parked_cap;
 } cct_truth_t;
 
 /* Start with the context of the procedure at entry_pc under the root. */
@@ -125,5 +154,16 @@ void cct_truth_free(cct_truth_t *t);
 void cct_truth_step(cct_truth_t *t, cpu_t *c, const insn_t *in, uint64_t pc, uint64_t cycles);
 /* Charge what ran since the last step (the end of the run). */
 void cct_truth_settle(cct_truth_t *t, uint64_t instret, uint64_t cycles);
+/* The running thread (tid at init: SYS_GUEST_PID's, set by the caller). */
+void cct_truth_set_tid(cct_truth_t *t, uint64_t tid);
+/* The guest switched to thread tid at pc (instret and cycles: the run's
+ * counts at the switch): what ran goes to the thread left, whose state is
+ * parked; tid's is restored, or started in the procedure holding pc. */
+void cct_truth_switch(cct_truth_t *t, uint64_t tid, uint64_t pc, uint64_t instret,
+                      uint64_t cycles);
+/* The threads seen (1 without threads) and the k-th one's tree in
+ * increasing tid order (k < cct_truth_threads). */
+size_t cct_truth_threads(const cct_truth_t *t);
+const cct_t *cct_truth_thread_tree(const cct_truth_t *t, size_t k, uint64_t *tid);
 
 #endif /* HPS_CCT_H */

@@ -72,6 +72,16 @@ static inline void paths_observe(paths_t *p, cpu_t *c, const insn_t *in, uint64_
     paths_step_slow(p, c, in, pc);
 }
 
+/* The guest switched from thread `from` to thread `to` (the run loop,
+ * at an instruction boundary): the path open in the thread left pauses,
+ * its frames are parked, and to's resume (a new thread starts with none:
+ * its first path, begun inside clone, is unsynced until a back edge or a
+ * call).  Rows, the TSV (a `thread` column) and the exports (a "thread N"
+ * root frame) are per thread once a run has had more than one. */
+void paths_switch_thread(paths_t *p, cpu_t *c, uint64_t from, uint64_t to);
+/* More than one thread ran. */
+bool paths_threaded(const paths_t *p);
+
 /* After the run: close the frames still open (unfinished paths). */
 void paths_finish(paths_t *p, cpu_t *c);
 
@@ -82,6 +92,7 @@ typedef struct path_row {
     uint64_t sum;                   /* Ball-Larus path number                 */
     uint64_t length;                /* its instructions, counted statically   */
     uint64_t count, insts, cycles, misses;
+    uint64_t tid;                   /* the thread that ran it                 */
 } path_row_t;
 
 /* Every executed path, heaviest (instructions) first, then by procedure

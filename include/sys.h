@@ -234,9 +234,10 @@ typedef struct sys {
     struct sys_threads *threads;        /* the guest's threads (thread.h), NULL
                                            until it first clones or waits    */
     const char *threads_refused_by;     /* an option whose observer keeps one
-                                           call stack per process (--cct,
-                                           --csprof, --paths): a clone of a
-                                           thread stops the run naming it    */
+                                           call stack per process (--csprof;
+                                           --cct and --paths keep one per
+                                           thread): a clone of a thread stops
+                                           the run naming it                 */
     bool discard_output;                /* writes to host stdout/stderr vanish */
     struct fs *fs;                      /* the guest's file system (fs.h)   */
     struct procfs *proc;                /* its /proc (procfs.h)             */

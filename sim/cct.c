@@ -203,10 +203,13 @@ static uint32_t frame_at(export_profile_t *p, const symtab_t *st, const char *im
     return export_frame(p, &f);
 }
 
-void cct_export(const cct_t *t, const cct_metric_t *ms, size_t nm, const symtab_t *symtab,
-                const char *image, export_profile_t *p)
+void cct_export_under(const cct_t *t, const char *root, const cct_metric_t *ms, size_t nm,
+                      const symtab_t *symtab, const char *image, export_profile_t *p)
 {
-    uint32_t *frames = xcalloc(t->n + 1, sizeof *frames);
+    uint32_t *stack = xcalloc(t->n + 2, sizeof *stack);
+    size_t top = root ? 1 : 0;                  /* the frames above the tree's */
+    if (root) stack[0] = export_frame(p, &(export_frame_t){ .function = root, .image = image });
+    uint32_t *frames = stack + top;
     uint64_t values[EXPORT_MAX_EVENTS];
     for (size_t k = 1; k < t->n; k++) {
         const cct_node_t *n = &t->nodes[k];
@@ -223,8 +226,14 @@ void cct_export(const cct_t *t, const cct_metric_t *ms, size_t nm, const symtab_
             values[e] = cct_value(n, ms[e]);
             any |= values[e] != 0;
         }
-        if (any) export_add_stack(p, frames, depth, values);
-        if (n->calls) export_add_calls(p, frames, depth, n->calls);
+        if (any) export_add_stack(p, stack, depth + top, values);
+        if (n->calls) export_add_calls(p, stack, depth + top, n->calls);
     }
-    free(frames);
+    free(stack);
+}
+
+void cct_export(const cct_t *t, const cct_metric_t *ms, size_t nm, const symtab_t *symtab,
+                const char *image, export_profile_t *p)
+{
+    cct_export_under(t, NULL, ms, nm, symtab, image, p);
 }

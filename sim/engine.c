@@ -101,6 +101,16 @@ ALWAYS_INLINE void observe(engine_t *e, cpu_t *c, const insn_t *in, uint64_t pc,
     if (F & F_TRACE) trace_insn(e->trace, c, in);
 }
 
+/* The guest switched threads at an instruction boundary: the observers
+ * that keep a call stack per thread follow. */
+static void thread_switched(engine_t *e, cpu_t *c, uint64_t from)
+{
+    uint64_t cycles = e->timing ? timing_hot(e->timing)->head_sum : 0;
+    if (e->truth && e->truth->cct)
+        cct_truth_switch(e->truth->cct, c->sys->tid, c->pc, c->instret, cycles);
+    if (e->paths) paths_switch_thread(e->paths, c, from, c->sys->tid);
+}
+
 /* ---- host signals ---------------------------------------------------------------- */
 
 static volatile sig_atomic_t host_signal;  /* SIGINT/SIGTERM received, or 0         */
@@ -412,9 +422,11 @@ stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
             c->stop = STOP_MAX_INSTS;
             break;
         }
+        uint64_t tid = c->sys ? c->sys->tid : 0;
         if (c->sys && !edited_busy(e, e->features) &&
             sys_signal_boundary(c->sys, c) != STOP_NONE)
             break;
+        if (c->sys && c->sys->tid != tid) thread_switched(e, c, tid);
         unsigned F = current_features(e);
         e->redispatch = false;
         set_event_at(e, c, F);

@@ -7,9 +7,11 @@
 
 #include <elf.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "export.h"
+#include "sys.h"
 #include "timing.h"
 #include "util.h"
 
@@ -24,6 +26,7 @@ void cct_run_setup(cct_run_t *r, const options_t *o, cpu_t *cpu, const symtab_t 
     r->timed = o->cfg.model != CFG_MODEL_FUNCTIONAL;
     unsigned sp = cpu->isa->elf_machine == EM_ALPHA ? 30 : 2;
     cct_truth_init(&r->exact, symtab, sp, entry_pc);
+    if (cpu->sys) cct_truth_set_tid(&r->exact, cpu->sys->tid);
     truth->cct = &r->exact;
     if (!o->csprof) return;
     char err[512];
@@ -53,10 +56,11 @@ void cct_run_parts(cct_run_t *r, engine_parts_t *parts)
     }
 }
 
-/* Write tree t to "FMT:FILE"; false + message on stderr. */
-static bool export_tree(const cct_t *t, const char *spec, const cct_metric_t *ms,
-                        const char *const *names, size_t nm, const symtab_t *symtab,
-                        const char *image, const char *desc)
+/* Write the trees trees[0..ntrees-1] to "FMT:FILE", each under a root
+ * frame labels[k] (NULL: none); false + message on stderr. */
+static bool export_trees(const cct_t *const *trees, const char *const *labels, size_t ntrees,
+                         const char *spec, const cct_metric_t *ms, const char *const *names,
+                         size_t nm, const symtab_t *symtab, const char *image, const char *desc)
 {
     const char *colon = strchr(spec, ':');
     char fmt_name[16];
@@ -69,7 +73,8 @@ static bool export_tree(const cct_t *t, const char *spec, const cct_metric_t *ms
     }
     export_profile_t *p = export_new("hps-sim", nm, (const char *const *)names, NULL);
     export_add_comment(p, desc);
-    cct_export(t, ms, nm, symtab, image, p);
+    for (size_t k = 0; k < ntrees; k++)
+        cct_export_under(trees[k], labels[k], ms, nm, symtab, image, p);
     char err[512];
     bool ok = export_write(p, fmt, 0, colon + 1, err, sizeof err);
     if (!ok) fprintf(stderr, "hps-sim: %s\n", err);
@@ -77,16 +82,65 @@ static bool export_tree(const cct_t *t, const char *spec, const cct_metric_t *ms
     return ok;
 }
 
+/* Write tree t to "FMT:FILE"; false + message on stderr. */
+static bool export_tree(const cct_t *t, const char *spec, const cct_metric_t *ms,
+                        const char *const *names, size_t nm, const symtab_t *symtab,
+                        const char *image, const char *desc)
+{
+    const char *none = NULL;
+    return export_trees(&t, &none, 1, spec, ms, names, nm, symtab, image, desc);
+}
+
+/* The exact trees, one per thread under "thread N" when the run had
+ * several (a single-threaded run's file is as it always was). */
+static bool export_exact(const cct_truth_t *x, const char *spec, const cct_metric_t *ms,
+                         const char *const *names, size_t nm, const symtab_t *symtab,
+                         const char *image, const char *desc)
+{
+    size_t n = cct_truth_threads(x);
+    const cct_t **trees = xcalloc(n, sizeof *trees);
+    const char **labels = xcalloc(n, sizeof *labels);
+    char (*text)[32] = xcalloc(n, sizeof *text);
+    for (size_t k = 0; k < n; k++) {
+        uint64_t tid;
+        trees[k] = cct_truth_thread_tree(x, k, &tid);
+        snprintf(text[k], sizeof text[k], "thread %" PRIu64, tid);
+        labels[k] = n > 1 ? text[k] : NULL;
+    }
+    bool ok = export_trees(trees, labels, n, spec, ms, names, nm, symtab, image, desc);
+    free(text);
+    free(labels);
+    free(trees);
+    return ok;
+}
+
 static void print_exact(const cct_run_t *r, const options_t *o, const symtab_t *symtab,
                         FILE *out)
 {
     const cct_truth_t *x = &r->exact;
-    fprintf(out, "\nexact calling context tree: %zu contexts, depth up to %zu; %" PRIu64
+    size_t n = cct_truth_threads(x), contexts = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t tid;
+        contexts += cct_truth_thread_tree(x, k, &tid)->n - 1;
+    }
+    char threads[48] = "";
+    if (n > 1) snprintf(threads, sizeof threads, " (one per thread, %zu threads)", n);
+    fprintf(out, "\nexact calling context tree%s: %zu contexts, depth up to %zu; %" PRIu64
             " calls, %" PRIu64 " returns (%" PRIu64 " non-local), %" PRIu64 " tail calls, %"
-            PRIu64 " returns to no frame\n", x->tree.n - 1, x->max_depth, x->calls, x->returns,
-            x->nonlocal_returns, x->tail_calls, x->unmatched_returns);
-    cct_print(&x->tree, r->timed ? CCT_CYCLES : CCT_INSTS, o->cct_min < 0 ? 0.01 : o->cct_min,
-              500, symtab, out);
+            PRIu64 " returns to no frame\n", threads, contexts, x->max_depth, x->calls,
+            x->returns, x->nonlocal_returns, x->tail_calls, x->unmatched_returns);
+    cct_metric_t m = r->timed ? CCT_CYCLES : CCT_INSTS;
+    double min = o->cct_min < 0 ? 0.01 : o->cct_min;
+    if (n == 1) {
+        cct_print(&x->tree, m, min, 500, symtab, out);
+        return;
+    }
+    for (size_t k = 0; k < n; k++) {                /* one tree per thread, by tid */
+        uint64_t tid;
+        const cct_t *t = cct_truth_thread_tree(x, k, &tid);
+        fprintf(out, "thread %" PRIu64 ": %zu contexts\n", tid, t->n - 1);
+        cct_print(t, m, min, 500, symtab, out);
+    }
 }
 
 int cct_run_finish(cct_run_t *r, const options_t *o, const cpu_t *cpu, const symtab_t *symtab,
@@ -113,7 +167,7 @@ int cct_run_finish(cct_run_t *r, const options_t *o, const cpu_t *cpu, const sym
             ms[nm] = (cct_metric_t)(CCT_EVENT0 + k);
             names[nm++] = pmu_event_names[PMU_IMISS + k];
         }
-        if (!export_tree(&r->exact.tree, o->cct_out, ms, names, nm, symtab, image,
+        if (!export_exact(&r->exact, o->cct_out, ms, names, nm, symtab, image,
                          "the exact calling context tree of hps-sim --cct"))
             status = EXIT_BAD_INPUT;
     }

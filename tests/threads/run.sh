@@ -20,6 +20,13 @@
 #   robust       a robust mutex whose owner thread exited holding it gives
 #                EOWNERDEAD (the robust list walked at thread exit), both ISAs
 #   bad input    --thread-quantum 0 and x: status 2, one line naming it
+#   per-thread   --cct and --paths on thr_calls (both ISAs, quantum 50): each
+#                thread's contexts under worker and its paths equal those of
+#                the same work run single-threaded (thr_calls serial K), the
+#                trees add up to simInsts, the exports have a root frame per
+#                thread, the same output twice; thr_prodcons (futex waits):
+#                the trees and the paths' on + off instructions are simInsts;
+#                --csprof still refuses (159)
 # Prints PASS/FAIL per check and "N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -152,17 +159,63 @@ for q in 0 x; do
             [ -s "$tmp/bad.out" ] && echo "the program ran")"
 done
 
-# ---- observers of one call stack refuse threads ------------------------------------------------
-# (--cct, --csprof and --paths keep one stack for the process: a thread's clone stops the run
-# with a message naming the option, never a silently wrong tree)
-for opt in "--cct:--cct" "--paths:--paths $tmp/p.tsv" "--csprof:--config ev5 --csprof cycles"; do
-    name=${opt%%:*}
-    read -r -a args <<<"${opt#*:}"
-    run "$tmp/one" "${args[@]}" "$rv/thr_prodcons"
-    verdict "$name: a threaded program stops at its clone, naming the option (status $rc)" \
-        "$( [ "$rc" = 159 ] || echo -n "status $rc; "
-            grep -q "threads are not supported with $name" "$tmp/one.err" ||
-                echo "stderr: $(grep -m1 hps-sim: "$tmp/one.err")")"
+# ---- per-thread calling context trees and path profiles ------------------------------------
+# (--cct and --paths keep a shadow stack and path registers per thread: thr_calls's thread k
+# does worker(k); its subtree under worker and its paths of worker, leaf_a, leaf_b and rec are
+# exactly those of `thr_calls serial k` run single-threaded.  Quantum 50 switches threads
+# inside the leaves.  csprof keeps one trampoline per process: it still refuses threads.)
+for isa in rv64 alpha-static; do
+    g=$build/guest/$isa/thr_calls
+    run "$tmp/pt" --thread-quantum 50 --cct --cct-min 0 --paths "$tmp/pt.tsv" \
+        --stats "$tmp/pt.st" --cct-out folded:"$tmp/pt.folded" \
+        --paths-export folded:"$tmp/ptp.folded" "$g"
+    verdict "$isa per-thread: thr_calls runs under --cct --paths (status $rc)" \
+        "$( [ "$rc" = 0 ] || grep -m1 hps-sim: "$tmp/pt.err")"
+    for k in 0 1 2 3; do
+        run "$tmp/ps$k" --cct --cct-min 0 --paths "$tmp/ps$k.tsv" "$g" serial $k
+        tid=$((1001 + k))
+        for what in cct paths; do
+            if [ $what = cct ]; then a=$tmp/pt.err b=$tmp/ps$k.err; else a=$tmp/pt.tsv b=$tmp/ps$k.tsv; fi
+            if line=$(tests/threads/percheck.py $what "$a" "$b" $tid $k 2>&1); then
+                ok "$isa --$what thread $tid: $line"
+            else bad "$isa --$what thread $tid: $line"; fi
+        done
+    done
+    insts=$(st simInsts "$tmp/pt.st")
+    tree=$(awk '/^thread [0-9]+:/ { getline; getline; s += $1 } END { print s + 0 }' "$tmp/pt.err")
+    verdict "$isa per-thread: the threads' trees add up to the run's instructions ($tree = $insts)" \
+        "$( [ -n "$insts" ] && [ "$tree" = "$insts" ] || echo differ)"
+    folded=$(awk '{ s += $NF } END { print s + 0 }' "$tmp/pt.folded")
+    roots=$(cut -d';' -f1 "$tmp/pt.folded" | sort -u | tr '\n' ' ')
+    verdict "$isa per-thread: --cct-out folded has a root frame per thread ($roots), total $folded" \
+        "$( [ "$roots" = "thread 1000 thread 1001 thread 1002 thread 1003 thread 1004 " ] &&
+            [ "$folded" = "$insts" ] || echo "roots '$roots', total $folded")"
+    proots=$(cut -d';' -f1 "$tmp/ptp.folded" | sort -u | wc -l)
+    pinsts=$(awk -F'\t' 'NR > 1 { s += $6 } END { print s + 0 }' "$tmp/pt.tsv")
+    pfold=$(awk '{ s += $NF } END { print s + 0 }' "$tmp/ptp.folded")
+    verdict "$isa per-thread: --paths-export folded under 5 thread frames ($proots), $pfold insts as the TSV's" \
+        "$( [ "$proots" = 5 ] && [ "$pfold" = "$pinsts" ] || echo "roots $proots, $pfold vs $pinsts")"
+    run "$tmp/pt2" --thread-quantum 50 --cct --cct-min 0 --paths "$tmp/pt2.tsv" --stats "$tmp/pt2.st" \
+        --cct-out folded:"$tmp/pt2.folded" --paths-export folded:"$tmp/ptp2.folded" "$g"
+    verdict "$isa per-thread: the same trees and paths twice" \
+        "$(cmp -s "$tmp/pt.tsv" "$tmp/pt2.tsv" || echo "TSV differs"
+           cmp -s "$tmp/pt.err" "$tmp/pt2.err" || echo "report differs"
+           cmp -s "$tmp/pt.folded" "$tmp/pt2.folded" || echo "export differs")"
+    # a program whose threads block in futex waits: nothing lost or counted twice at the switches
+    run "$tmp/pc" --thread-quantum 200 --cct --cct-min 0 --paths "$tmp/pc.tsv" --stats "$tmp/pc.st" \
+        "$build/guest/$isa/thr_prodcons"
+    insts=$(st simInsts "$tmp/pc.st")
+    tree=$(awk '/^thread [0-9]+:/ { getline; getline; s += $1 } END { print s + 0 }' "$tmp/pc.err")
+    on=$(awk -F'\t' 'NR > 1 { s += $6 } END { print s + 0 }' "$tmp/pc.tsv")
+    off=$(sed -n 's/.*lost paths [0-9]* (\([0-9]*\) instructions off.*/\1/p' "$tmp/pc.err")
+    verdict "$isa thr_prodcons: the trees hold simInsts ($tree = $insts) and paths on + off do ($on + ${off:-?})" \
+        "$( [ "$rc" = 0 ] && [ -n "$insts" ] && [ "$tree" = "$insts" ] &&
+            [ "$((on + ${off:-0}))" = "$insts" ] || echo "status $rc")"
 done
+run "$tmp/one" --config ev5 --csprof cycles "$rv/thr_prodcons"
+verdict "--csprof: a threaded program stops at its clone, naming the option (status $rc)" \
+    "$( [ "$rc" = 159 ] || echo -n "status $rc; "
+        grep -q "threads are not supported with --csprof" "$tmp/one.err" ||
+            echo "stderr: $(grep -m1 hps-sim: "$tmp/one.err")")"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

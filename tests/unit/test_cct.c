@@ -165,6 +165,53 @@ static void test_longjmp_tail_call_unmatched(void **state)
     cct_truth_free(&r.t);
 }
 
+/* Two threads that switch in the middle of their calls: each has its own
+ * stack and tree, what ran before a switch is charged to the thread left,
+ * and a new thread's tree starts in the procedure it resumes in. */
+static void test_threads_keep_their_own_trees(void **state)
+{
+    (void)state;
+    rig_t r;
+    rig_init(&r);
+    cct_truth_set_tid(&r.t, 1000);
+    call(&r, 0x1010, 0x2000);                   /* thread 1000: main -> f */
+    r.c.instret += 5;                           /* 5 more in f, then a switch */
+    r.cycles += 10;
+    uint64_t sp_main = r.c.reg[SP];
+    r.c.reg[SP] = 0x9000;                       /* thread 1001, new, resumes in g */
+    cct_truth_switch(&r.t, 1001, 0x3040, r.c.instret, r.cycles);
+    assert_int_equal(cct_truth_threads(&r.t), 2);
+    call(&r, 0x3050, 0x4000);                   /* g -> h */
+    r.c.instret += 7;
+    r.cycles += 14;
+    r.c.reg[SP] = sp_main;                      /* back to 1000, still in f */
+    cct_truth_switch(&r.t, 1000, 0x2018, r.c.instret, r.cycles);
+    ret(&r, 0x2030, 0x1014);                    /* f returns to main */
+    cct_truth_settle(&r.t, r.c.instret, r.cycles);
+    uint64_t tid0, tid1;
+    const cct_t *t0 = cct_truth_thread_tree(&r.t, 0, &tid0);
+    const cct_t *t1 = cct_truth_thread_tree(&r.t, 1, &tid1);
+    assert_int_equal(tid0, 1000);
+    assert_int_equal(tid1, 1001);
+    uint32_t main0 = cct_find(t0, CCT_ROOT, 0, 0x1000), f = cct_find(t0, main0, 0x1010, 0x2000);
+    uint32_t g = cct_find(t1, CCT_ROOT, 0, 0x3000), h = cct_find(t1, g, 0x3050, 0x4000);
+    assert_int_not_equal(f, CCT_NONE);
+    assert_int_not_equal(h, CCT_NONE);
+    assert_int_equal(cct_find(t0, main0, 0x3050, 0x4000), CCT_NONE);   /* h is 1001's only */
+    assert_int_equal(t0->nodes[main0].insts, 4);            /* up to the call */
+    assert_int_equal(t0->nodes[f].insts, 5 + 2);            /* before the switch, then the ret */
+    assert_int_equal(t1->nodes[g].insts, 4);                /* 1001 from its start to its call */
+    assert_int_equal(t1->nodes[h].insts, 7);
+    assert_int_equal(t1->nodes[h].cycles, 14);
+    assert_int_equal(r.t.tid, 1000);
+    assert_int_equal(r.t.cur, main0);
+    uint64_t inc0[8], inc1[8];
+    cct_inclusive(t0, CCT_INSTS, inc0);
+    cct_inclusive(t1, CCT_INSTS, inc1);
+    assert_int_equal(inc0[CCT_ROOT] + inc1[CCT_ROOT], r.c.instret);
+    cct_truth_free(&r.t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_inclusive_and_same_context),
         cmocka_unit_test(test_calls_returns_recursion),
         cmocka_unit_test(test_longjmp_tail_call_unmatched),
+        cmocka_unit_test(test_threads_keep_their_own_trees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
