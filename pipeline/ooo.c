@@ -731,7 +731,10 @@ static uint64_t wp_fetch_bytes(timing_t *t, ooo_t *o, uint64_t pc, uint64_t f)
     unsigned tlb_extra = tlb_access(t->itlb, pc);
     uint64_t ready = cache_access(t->l1i, pc, false, f + tlb_extra);
     o->wp_iaccesses++;
-    if (!cache_last_hit(t->l1i)) o->wp_imisses++;
+    if (!cache_last_hit(t->l1i)) {
+        o->wp_imisses++;
+        if (t->pmu) pmu_count(t->pmu, PMU_IMISS_SPEC, f, pc);
+    }
     t->fetch_line = line;
     t->fetch_ready = ready;
     return ready - t->p.l1i_hit;
@@ -805,7 +808,10 @@ static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr,
                 unsigned tlb_extra = tlb_access(t->dtlb, addr);
                 uint64_t ready = cache_access(t->l1d, addr, false, i + tlb_extra);
                 o->wp_loads++;
-                if (!cache_last_hit(t->l1d)) o->wp_dmisses++;
+                if (!cache_last_hit(t->l1d)) {
+                    o->wp_dmisses++;
+                    if (t->pmu) pmu_count(t->pmu, PMU_DMISS_SPEC, i, in->pc);
+                }
                 x = max2(x, ready);
             }
         }
@@ -836,6 +842,7 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
     if (o->fetch_n >= o->fetch_width || line != o->fetch_line || o->group_ended) f++;
     unsigned fb = o->fetch_buffer.n;
     f = max2(f, k < fb ? ring_ahead(&o->fetch_buffer, k) : o->wp_d[k - fb]);
+    f += wrongpath_decode_stall(o->walker);            /* a DISE replacement's */
     if (f >= squash) return false;
     uint64_t got = wp_fetch_bytes(t, o, in->pc, f);
     if (got >= squash) return false;
@@ -848,6 +855,8 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
     r->last_fetch = got;
     r->n++;
     o->wp_fetched++;
+    if (t->pmu && (in->flags & (IF_BRANCH | IF_JUMP)) && !(in->flags & IF_DISE))
+        pmu_count(t->pmu, PMU_BRANCHES_SPEC, got, in->pc);
     o->wp_d[k] = UINT64_MAX;
     uint64_t st[5] = { got, 0, 0, 0, 0 };
     unsigned reached = 1;
@@ -867,7 +876,7 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
     if (t->views) tm_view_flushed(t, in, ooo_stage_names, st, reached, squash);
     /* ProfileMe counts the program's fetches: not a wrong path begun by a
      * transfer of the guest runtime (an interrupt handler's hps.ret) */
-    if (t->pm && !runtime_contains(o->wp_branch))
+    if (t->pm && !runtime_contains(o->wp_branch) && !(in->flags & IF_DISE))
         tm_profileme_wrong_path(t, in, addr, st, reached, squash);
     return more;
 }

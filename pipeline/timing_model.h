@@ -249,6 +249,7 @@ static inline uint64_t tm_predict_control(timing_t *t, const insn_t *in, uint64_
     bpred_result_t pred = bpred_predict(t->bp, in);
     bool taken = next_pc != in->pc + in->len;
     bool correct = bpred_update(t->bp, in, taken, next_pc);
+    if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_BRANCHES, resolved, in->pc);
     if (!correct) {
         t->mispredicts++;
         t->mispredict_at = t->seq + 1;
