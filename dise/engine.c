@@ -1030,6 +1030,11 @@ void dise_stats(const dise_t *d, stats_t *s)
                   "Instructions executed inside handlers");
     stats_add_u64(s, "dise.samples", d->stat_samples, "Count",
                   "Samples read out of the profile buffer");
+    for (unsigned n = 1; n <= d->hw.counters; n++) {
+        char cname[48];
+        snprintf(cname, sizeof cname, "dise.counter::%u", n);
+        stats_add_u64(s, cname, d->ctr[n], "Count", "HPS counter at the end of the run");
+    }
     stats_add_u64(s, "dise.wrongPath.matches", d->spec.matches, "Count",
                   "Wrong-path instructions matched at decode (squashed)");
     stats_add_u64(s, "dise.wrongPath.expansions", d->spec.expansions, "Count",

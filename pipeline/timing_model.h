@@ -104,6 +104,8 @@ struct timing {
     /* ground truth */
     gt_entry_t *gt;
     size_t gt_cap, gt_used;
+    struct lost *lost;          /* ooo's per-pc speculation losses (lost.h),
+                                   once it charged any; owned by the model */
 
     timing_outputs_t out;
     pipeview_t pv;
