@@ -15,6 +15,9 @@
 #          twin plus the wrong path's (equal with the wrong path off);
 #   truth  the ground-truth file's "# lost" rows sum to the statistics
 #          (wrong paths on wp_cache, replays on memdep);
+#   fp     wp_fp: wrong-path FP operations execute (the wrong path's
+#          FP-computed address reaches a new line every iteration) and their
+#          sticky flags never reach the real cpu (the program checks fflags);
 #   bad    a bad dise.spec_counters value is refused (exit 2).
 # Ends with "specdise: N passed, M failed".
 set -u
@@ -43,8 +46,8 @@ sim_run() {  # sim_run TAG ARGS...: hps-sim ARGS, stats in TAG.stats; false on f
         result 0 "$tag: hps-sim exit status $?: $(head -c 200 "$tmp/$tag.err")"; return 1; }
 }
 
-if [ ! -x "$dir/wp_cache" ] || [ ! -x "$dir/memdep" ]; then
-    echo "FAIL setup: $dir/wp_cache or memdep not built (make guests)"
+if [ ! -x "$dir/wp_cache" ] || [ ! -x "$dir/memdep" ] || [ ! -x "$dir/wp_fp" ]; then
+    echo "FAIL setup: $dir/wp_cache, memdep or wp_fp not built (make guests)"
     echo "specdise: 0 passed, 1 failed"; exit 1
 fi
 wp=(--config hps --set bpred.kind=not_taken)
@@ -158,6 +161,15 @@ if sim_run gt_md --config hps --set ooo.ssit_clear_interval=1 --ground-truth "$t
     check "truth: memdep replays at least 1000 loads ($(st cpu.ooo.memdep.violations "$S"))" \
         "$(st cpu.ooo.memdep.violations "$S")" -ge 1000
 fi
+
+# ---- fp -----------------------------------------------------------------------------------
+for n in 1000 2000; do
+    sim_run fp$n "${wp[@]}" --stats "$tmp/fp$n.stats" "$dir/wp_fp" $n
+    check "fp: wp_fp $n exits 0 under hps (no wrong-path FP flag reached fflags)" "$?" = 0
+done
+grew=$(( $(st cpu.ooo.wrongPath.dcacheMisses "$tmp/fp2000.stats") - $(st cpu.ooo.wrongPath.dcacheMisses "$tmp/fp1000.stats") ))
+check "fp: wrong-path D-cache misses grew by $grew over 1000 iterations, expected 1000 +-5 (an FP-computed line each)" \
+    "$grew" -ge 995 -a "$grew" -le 1005
 
 # ---- bad input ----------------------------------------------------------------------------
 "$sim" --config hps --set dise.spec_counters=maybe "$dir/mispredict" 10 >/dev/null 2>"$tmp/bad.err"
