@@ -87,6 +87,12 @@ check "dise leak: cpu.cycles $(st cpu.cycles "$L") = checkpoint's $(st cpu.cycle
     "$(st cpu.cycles "$L")" = "$(st cpu.cycles "$C")"
 check "dise: the guest's output is the same with and without the wrong path" \
     "$(cat "$tmp/checkpoint.out")" = "$(cat "$tmp/off.out")"
+# the text diagram shows the wrong path's inserted operations, squashed
+if sim_run diagram "${wp[@]}" --acf "$acf" --no-baseline --report /dev/null --pipe-diagram \
+        --view-from 60000 --view-count 40 "${prog[@]}"; then
+    nd=$(grep -c '^[0-9a-f]* dise: .*squashed (wrong path)' "$tmp/diagram.err")
+    check "dise: the pipeline diagram marks $nd inserted wrong-path operations squashed (> 0)" "$nd" -gt 0
+fi
 # a handler call on the wrong path never runs: the walk ends there
 cat >"$tmp/call.acf" <<'EOF'
 Loads: T.OPCLASS == load => Sample
