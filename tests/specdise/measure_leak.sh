@@ -9,7 +9,7 @@
 # (ISA, workload, ACF): the accuracy (hps.accuracy::KIND, top-90% overlap,
 # renormalised), samples and overhead (cycles with the ACF / baseline) under
 # each mode, and the wrong path's HPS micro-ops.  dise/README.md quotes the
-# summary.
+# summary.  MEASURE_WORKLOADS="a b ..." restricts the workloads.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 build=${1:-build}; shift
@@ -26,6 +26,7 @@ for isa in "${isas[@]}"; do
     for prog in "$build"/workloads/"$isa"/*; do
         [ -x "$prog" ] || continue
         w=$(basename "$prog")
+        [ -n "${MEASURE_WORKLOADS:-}" ] && [[ " $MEASURE_WORKLOADS " != *" $w "* ]] && continue
         "$sim" --config hps --stats "$tmp/base.stats" "$prog" test >/dev/null 2>&1 || continue
         base=$(st cpu.cycles "$tmp/base.stats")
         for acf in hot_method hot_call_pair; do
