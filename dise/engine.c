@@ -796,6 +796,68 @@ dise_seq_t *dise_match(dise_t *d, cpu_t *c, insn_t *in)
     }
 }
 
+/* ---- speculation: the wrong path ------------------------------------------------------ */
+
+void dise_spec_save(const dise_t *d, dise_spec_ckpt_t *ck)
+{
+    memcpy(ck->ctr, d->ctr, sizeof ck->ctr);
+    ck->overflow_bits = d->overflow_bits;
+    ck->zero_bits = d->zero_bits;
+    ck->flag_index = d->flag_index;
+}
+
+void dise_spec_squash(dise_t *d, const dise_spec_ckpt_t *ck)
+{
+    if (d->hw.spec_leak) return;
+    if (memcmp(ck->ctr, d->ctr, sizeof ck->ctr) || ck->overflow_bits != d->overflow_bits ||
+        ck->zero_bits != d->zero_bits)
+        d->spec.restores++;
+    memcpy(d->ctr, ck->ctr, sizeof ck->ctr);
+    d->overflow_bits = ck->overflow_bits;
+    d->zero_bits = ck->zero_bits;
+    d->flag_index = ck->flag_index;
+}
+
+/* match_all's rules on the wrong path: the micro-ops of every matching
+ * production, the first replacement; no statistic of the correct path. */
+static int32_t spec_match_all(dise_t *d, const cpu_t *c, const insn_t *in, uint64_t mask,
+                              bool *matched)
+{
+    uint32_t flags[2] = { d->overflow_bits, d->zero_bits };
+    int32_t repl = -1;
+    while (mask) {
+        unsigned k = (unsigned)__builtin_ctzll(mask);
+        mask &= mask - 1;
+        const dise_production_t *p = &d->prog->prods[k];
+        if (!d->tabulated && eval(d->prog, p->pattern, in, flags) != TV_TRUE) continue;
+        *matched = true;
+        if (p->ctl >= 0) run_ctl(d, c, p->ctl);
+        if (p->repl >= 0 && repl < 0) repl = p->repl;
+    }
+    return repl;
+}
+
+dise_seq_t *dise_spec_match(dise_t *d, const cpu_t *shadow, const insn_t *in)
+{
+    if (!in->dise) return NULL;
+    const dise_outcome_t *o = dise_outcome(d, in);
+    uint64_t uops = d->stat_uops;
+    bool matched = false;
+    int32_t repl = -1;
+    if (o->kind == DO_COUNT) {
+        matched = true;
+        if (o->inc) counter_inc(d, o->inc);
+    } else if (o->kind == DO_GENERAL) {
+        repl = spec_match_all(d, shadow, in, o->mask, &matched);
+    }
+    d->spec.uops += d->stat_uops - uops;     /* the correct path's count stays its own */
+    d->stat_uops = uops;
+    d->spec.matches += matched;
+    if (repl < 0) return NULL;
+    d->spec.expansions++;
+    return sequence_for(d, in, repl);
+}
+
 /* ---- dispatch: the semantics classified instructions run ------------------------------ */
 
 /* Start the replacement s of the instruction `in` whose step is under way:
@@ -968,6 +1030,24 @@ void dise_stats(const dise_t *d, stats_t *s)
                   "Instructions executed inside handlers");
     stats_add_u64(s, "dise.samples", d->stat_samples, "Count",
                   "Samples read out of the profile buffer");
+    for (unsigned n = 1; n <= d->hw.counters; n++) {
+        char cname[48];
+        snprintf(cname, sizeof cname, "dise.counter::%u", n);
+        stats_add_u64(s, cname, d->ctr[n], "Count", "HPS counter at the end of the run");
+    }
+    stats_add_u64(s, "dise.wrongPath.matches", d->spec.matches, "Count",
+                  "Wrong-path instructions matched at decode (squashed)");
+    stats_add_u64(s, "dise.wrongPath.expansions", d->spec.expansions, "Count",
+                  "Wrong-path instructions replaced by a replacement sequence");
+    stats_add_u64(s, "dise.wrongPath.insertedInsts", d->spec.inserted, "Count",
+                  "Inserted operations fetched on the wrong path (T.INSN not counted)");
+    stats_add_u64(s, "dise.wrongPath.microOps", d->spec.uops, "Count",
+                  "HPS micro-operations run on the counters on the wrong path");
+    stats_add_u64(s, "dise.wrongPath.handlerStalls", d->spec.handler_stalls, "Count",
+                  "Handler calls on the wrong path (never run: fetch stalls until the squash)");
+    stats_add_u64(s, "dise.wrongPath.restores", d->spec.restores, "Count",
+                  "Squashes that restored changed counters or flags (dise.spec_counters = "
+                  "checkpoint)");
     stats_add_u64(s, "dise.bufferFlushes", d->stat_flushes, "Count",
                   "Times a handler handed a full profile buffer to the host");
     char name[96], desc[128];

@@ -44,6 +44,7 @@ enum { CFG_MODEL_LIST(CFG_MODEL_ENUM) CFG_MODEL_COUNT };
 enum { CFG_RESOLVE_ID, CFG_RESOLVE_EX, CFG_RESOLVE_MEM };
 /* ooo.memdep, in the order of its choices */
 enum { CFG_MEMDEP_CONSERVATIVE, CFG_MEMDEP_STORE_SETS, CFG_MEMDEP_ORACLE };
+enum { CFG_SPEC_CHECKPOINT, CFG_SPEC_LEAK };          /* dise.spec_counters */
 
 typedef struct cfg_param {
     const char *key;

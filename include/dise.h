@@ -251,6 +251,8 @@ typedef struct dise_hw {
     unsigned counters;          /* HPS counters                             */
     unsigned counter_bits;      /* width of each counter                    */
     unsigned replace_penalty;   /* decode cycles per replaced instruction   */
+    bool spec_leak;             /* dise.spec_counters = leak: the wrong
+                                   path's counter and flag updates persist  */
 } dise_hw_t;
 
 typedef struct dise dise_t;

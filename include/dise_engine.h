@@ -123,6 +123,12 @@ struct dise {
     uint64_t stat_penalty_by_role[DISE_ROLE_COUNT];
     uint64_t stat_handler_calls, stat_handler_insts, stat_samples, stat_flushes;
     uint64_t *prod_matches;
+    /* the wrong path (dise_spec_match): matches, replacements, micro-ops
+     * run on the counters, inserted operations fetched, handler calls that
+     * stalled it until the squash; walks whose counters were restored */
+    struct {
+        uint64_t matches, expansions, uops, inserted, handler_stalls, restores;
+    } spec;
     /* cycles by role as measured by a timing model (head-of-queue cycles) */
     bool role_cycles_measured;
     uint64_t measured_role_cycles[DISE_ROLE_COUNT];
@@ -171,6 +177,24 @@ bool dise_zero(const dise_t *d, unsigned n);
  * parameters, the HPS counters now with their sticky flags, and the
  * matches, replacements, handler calls and samples so far. */
 void dise_print_tables(FILE *out, const dise_t *d);
+
+/* ---- speculation: DISE on the wrong path (pipeline/wrongpath.c) ---- */
+
+/* The HPS counters and flags at a mispredicted transfer: restored at its
+ * squash under dise.spec_counters = checkpoint. */
+typedef struct dise_spec_ckpt {
+    uint64_t ctr[DISE_MAX_COUNTERS + 1];
+    uint32_t overflow_bits, zero_bits;
+    unsigned flag_index;
+} dise_spec_ckpt_t;
+void dise_spec_save(const dise_t *d, dise_spec_ckpt_t *ck);
+/* At the squash: back to ck unless dise.spec_counters = leak. */
+void dise_spec_squash(dise_t *d, const dise_spec_ckpt_t *ck);
+/* The match of a classified instruction decoded on the wrong path: the
+ * matching productions' micro-ops update the counters and flags (nothing
+ * else of the engine: not its statistics, position or exact profiles), and
+ * the replacement, or NULL.  shadow: the wrong path's registers. */
+dise_seq_t *dise_spec_match(dise_t *d, const cpu_t *shadow, const insn_t *in);
 
 /* A classified instruction's dispatch under the flags as they are now. */
 static inline const dise_outcome_t *dise_outcome(const dise_t *d, const insn_t *in)

@@ -65,6 +65,7 @@
 #include "truth.h"
 #include "util.h"
 #include "runtime.h"
+#include "lost.h"
 #include "wrongpath.h"
 
 static const char *const ooo_stage_names[5] = { "F", "D", "I", "X", "G" };
@@ -282,6 +283,8 @@ struct ooo {
     last_store_t stores_known;  /* conservative: when every older store's address is known */
     store_sets_t sets;
     uint64_t replay_taint[REG_COUNT];   /* store_sets: see note_replayed() */
+    uint64_t replay_origin[REG_COUNT];  /* and the violating load behind it */
+    lost_t *lost;               /* per-pc losses to wrong paths and replays */
     pair_table_t replay_at;     /* (load pc, 0) -> replay cycles */
     /* the wrong path (ooo.wrong_path): the walk pending after a transfer
      * (start pc, 0 = none; the cycle it is squashed; whether it dispatches),
@@ -330,6 +333,7 @@ void *ooo_new(const config_t *cfg)
     o->wp_max = (unsigned)cfg->ooo_rob_entries + (unsigned)cfg->ooo_fetch_buffer;
     o->wp_d = xcalloc(o->wp_max, sizeof *o->wp_d);
     if (o->wrong_path) o->walker = wrongpath_new();
+    o->lost = lost_new();
     o->memdep = (int)cfg->ooo_memdep;
     o->replay_penalty = (unsigned)cfg->ooo_replay_penalty;
     if (o->memdep == CFG_MEMDEP_STORE_SETS) {
@@ -363,6 +367,7 @@ void ooo_free(void *state)
     pair_table_free(&o->wp_at);
     free(o->wp_d);
     wrongpath_free(o->walker);
+    lost_free(o->lost);
     free(o);
 }
 
@@ -590,14 +595,27 @@ static void note_store(timing_t *t, ooo_t *o, const insn_t *in, uint64_t i)
 }
 
 /* The highest violation cycle among the source registers: a value that may
- * have been computed from a replayed load's wrong data. */
-static uint64_t source_taint(const ooo_t *o, const insn_t *in)
+ * have been computed from a replayed load's wrong data; *origin: that
+ * load's pc. */
+static uint64_t source_taint(const ooo_t *o, const insn_t *in, uint64_t *origin)
 {
     const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
     uint64_t taint = 0;
+    *origin = 0;
     for (int k = 0; k < 3; k++)
-        if (srcs[k] != REG_NONE) taint = max2(taint, o->replay_taint[srcs[k]]);
+        if (srcs[k] != REG_NONE && o->replay_taint[srcs[k]] > taint) {
+            taint = o->replay_taint[srcs[k]];
+            *origin = o->replay_origin[srcs[k]];
+        }
     return taint;
+}
+
+/* The losses of pc, the model's table made visible to the ground-truth
+ * file (timing.c) once anything is charged. */
+static lost_row_t *lost_of(timing_t *t, ooo_t *o, uint64_t pc)
+{
+    t->lost = o->lost;
+    return lost_at(o->lost, pc);
 }
 
 /* Replayed instructions (store_sets): a violating load whose wrong value
@@ -606,19 +624,28 @@ static uint64_t source_taint(const ooo_t *o, const insn_t *in)
  * marked value that was dispatched early enough to issue before it (D + 1
  * < the mark) ran with the wrong value and replays too, passing the mark
  * on.  `detected` is 0 for an instruction that did not violate. */
-static void note_replayed(ooo_t *o, const insn_t *in, uint64_t d,
+static void note_replayed(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d,
                           uint64_t wrong_value_at, uint64_t detected)
 {
-    uint64_t taint = source_taint(o, in);
+    uint64_t origin;
+    uint64_t taint = source_taint(o, in, &origin);
     bool dependant = taint > d + 1;
     uint64_t mark = dependant ? taint : 0;
-    if (detected) {
+    if (detected) {                     /* the replay is this load's own */
         o->replayed_insts++;
-        if (wrong_value_at < detected) mark = max2(mark, detected);
+        lost_of(t, o, in->pc)->replay_issue_slots++;
+        if (wrong_value_at < detected && detected >= mark) {
+            mark = detected;
+            origin = in->pc;
+        }
     } else if (dependant) {
         o->replayed_insts++;
+        lost_of(t, o, origin)->replay_issue_slots++;
     }
-    if (in->rd != REG_NONE && in->rd != REG_SINK) o->replay_taint[in->rd] = mark;
+    if (in->rd != REG_NONE && in->rd != REG_SINK) {
+        o->replay_taint[in->rd] = mark;
+        o->replay_origin[in->rd] = origin;
+    }
 }
 
 /* A load that issued before the store it takes its data from had its
@@ -626,8 +653,8 @@ static void note_replayed(ooo_t *o, const insn_t *in, uint64_t d,
  * address is known; the load issues again ooo.replay_penalty cycles later
  * (on a free address unit) and the two join a store set.  Returns the new
  * issue cycle; *detected: when the violation was found. */
-static uint64_t replay(ooo_t *o, const insn_t *in, const store_entry_t *fwd, why_t *why,
-                       uint64_t *detected)
+static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entry_t *fwd,
+                       why_t *why, uint64_t *detected)
 {
     *detected = fwd->data_ready;
     o->violations++;
@@ -636,6 +663,9 @@ static uint64_t replay(ooo_t *o, const insn_t *in, const store_entry_t *fwd, why
     calendar_book(&o->fu[FU_MEM], again, 1);
     o->replay_cycles += again - *detected;     /* waiting, it would have issued at *detected */
     pair_table_add(&o->replay_at, in->pc, 0, again - *detected);
+    lost_row_t *l = lost_of(t, o, in->pc);
+    l->replays++;
+    l->replay_cycles += again - *detected;
     *why = (why_t){ STALL_DEP, fwd->pc, fwd->role };
     return again;
 }
@@ -658,9 +688,9 @@ static uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d
     }
     i = issue(t, o, in, d, front, NULL, predicted, why);
     uint64_t detected = 0, wrong_value_at = i + t->p.lat[OC_LOAD];
-    if (fwd && fwd->data_ready > i) i = replay(o, in, fwd, why, &detected);
+    if (fwd && fwd->data_ready > i) i = replay(t, o, in, fwd, why, &detected);
     if (is_store) note_store(t, o, in, i);
-    note_replayed(o, in, d, wrong_value_at, detected);
+    note_replayed(t, o, in, d, wrong_value_at, detected);
     return i;
 }
 
@@ -731,7 +761,10 @@ static uint64_t wp_fetch_bytes(timing_t *t, ooo_t *o, uint64_t pc, uint64_t f)
     unsigned tlb_extra = tlb_access(t->itlb, pc);
     uint64_t ready = cache_access(t->l1i, pc, false, f + tlb_extra);
     o->wp_iaccesses++;
-    if (!cache_last_hit(t->l1i)) o->wp_imisses++;
+    if (!cache_last_hit(t->l1i)) {
+        o->wp_imisses++;
+        if (t->pmu) pmu_count(t->pmu, PMU_IMISS_SPEC, f, pc);
+    }
     t->fetch_line = line;
     t->fetch_ready = ready;
     return ready - t->p.l1i_hit;
@@ -805,7 +838,10 @@ static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr,
                 unsigned tlb_extra = tlb_access(t->dtlb, addr);
                 uint64_t ready = cache_access(t->l1d, addr, false, i + tlb_extra);
                 o->wp_loads++;
-                if (!cache_last_hit(t->l1d)) o->wp_dmisses++;
+                if (!cache_last_hit(t->l1d)) {
+                    o->wp_dmisses++;
+                    if (t->pmu) pmu_count(t->pmu, PMU_DMISS_SPEC, i, in->pc);
+                }
                 x = max2(x, ready);
             }
         }
@@ -836,6 +872,7 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
     if (o->fetch_n >= o->fetch_width || line != o->fetch_line || o->group_ended) f++;
     unsigned fb = o->fetch_buffer.n;
     f = max2(f, k < fb ? ring_ahead(&o->fetch_buffer, k) : o->wp_d[k - fb]);
+    f += wrongpath_decode_stall(o->walker);            /* a DISE replacement's */
     if (f >= squash) return false;
     uint64_t got = wp_fetch_bytes(t, o, in->pc, f);
     if (got >= squash) return false;
@@ -848,6 +885,8 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
     r->last_fetch = got;
     r->n++;
     o->wp_fetched++;
+    if (t->pmu && (in->flags & (IF_BRANCH | IF_JUMP)) && !(in->flags & IF_DISE))
+        pmu_count(t->pmu, PMU_BRANCHES_SPEC, got, in->pc);
     o->wp_d[k] = UINT64_MAX;
     uint64_t st[5] = { got, 0, 0, 0, 0 };
     unsigned reached = 1;
@@ -867,7 +906,7 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
     if (t->views) tm_view_flushed(t, in, ooo_stage_names, st, reached, squash);
     /* ProfileMe counts the program's fetches: not a wrong path begun by a
      * transfer of the guest runtime (an interrupt handler's hps.ret) */
-    if (t->pm && !runtime_contains(o->wp_branch))
+    if (t->pm && !runtime_contains(o->wp_branch) && !(in->flags & IF_DISE))
         tm_profileme_wrong_path(t, in, addr, st, reached, squash);
     return more;
 }
@@ -876,6 +915,7 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
 static void run_wrong_path(timing_t *t, ooo_t *o)
 {
     wp_run_t r = { .t = t, .o = o };
+    uint64_t issued = o->wp_issued, rob_cycles = o->wp_rob_cycles;
     uint64_t start = o->wp_start;
     o->wp_start = 0;
     if (++o->wp_gen_now == 0) {            /* wrapped: forget every old mark */
@@ -888,6 +928,12 @@ static void run_wrong_path(timing_t *t, ooo_t *o)
     o->wp_walks++;
     o->wp_fetch_cycles += r.last_fetch - r.first_fetch + 1;
     pair_table_add(&o->wp_at, o->wp_branch, 0, r.n);
+    lost_row_t *l = lost_of(t, o, o->wp_branch);
+    l->wp_squashes++;
+    l->wp_fetch_slots += r.n;
+    l->wp_issue_slots += o->wp_issued - issued;
+    l->wp_fetch_cycles += r.last_fetch - r.first_fetch + 1;
+    l->wp_rob_cycles += o->wp_rob_cycles - rob_cycles;
 }
 
 /* Redirects of fetch by a control transfer that resolves at x. */
@@ -1110,4 +1156,5 @@ void ooo_stats(const void *state, uint64_t cycles, stats_t *s)
                   "Loads that took their data from an older store not yet graduated");
     if (o->memdep != CFG_MEMDEP_ORACLE) memdep_stats(o, s);
     if (o->wrong_path) wrong_path_stats(o, s);
+    lost_stats(o->lost, s, WRONG_PATH_TOP, o->wrong_path, o->memdep == CFG_MEMDEP_STORE_SETS);
 }

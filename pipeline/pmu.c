@@ -107,6 +107,7 @@ struct pmu {
     uint64_t held, dropped;
     uint64_t skid_sum;          /* sum of (delivered head - overflow) cycles */
     uint64_t events[PMU_EVENT_COUNT];  /* every pmu_count, counted or not   */
+    bool programmed[PMU_EVENT_COUNT];  /* a counter has counted it        */
     uint64_t imprecise_dropped; /* precise 3: samples that could not be exact */
     uint64_t samples_taken;     /* ProfileMe samples delivered              */
     bool in_sample;             /* the running handler is a ProfileMe one   */
@@ -195,6 +196,7 @@ void pmu_program(pmu_t *p, unsigned k, pmu_event_t event, uint64_t value)
 {
     if (k >= p->cfg.counters) return;
     p->ctr[k].event = (int)event;
+    if ((unsigned)event < PMU_EVENT_COUNT) p->programmed[event] = true;
     load_counter(p, k, value, 0, 0);
     update_due(p);
 }
@@ -234,8 +236,35 @@ static void request(pmu_t *p, unsigned k, uint64_t cycle, uint64_t cause_pc)
     push_request(p, r);
 }
 
+/* The speculative twin of a retired event (it counts both), or -1. */
+static int spec_twin(pmu_event_t event)
+{
+    switch (event) {
+    case PMU_IMISS:    return PMU_IMISS_SPEC;
+    case PMU_DMISS:    return PMU_DMISS_SPEC;
+    case PMU_BRANCHES: return PMU_BRANCHES_SPEC;
+    default:           return -1;
+    }
+}
+
+static void count_one(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc);
+
 void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
 {
+    count_one(p, event, cycle, pc);
+    int twin = spec_twin(event);
+    if (twin >= 0) count_one(p, (pmu_event_t)twin, cycle, pc);
+}
+
+/* branches and branches_spec only once a counter counts them (pmu.h). */
+static bool counted_on_demand(const pmu_t *p, pmu_event_t event)
+{
+    return (event != PMU_BRANCHES && event != PMU_BRANCHES_SPEC) || p->programmed[event];
+}
+
+static void count_one(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
+{
+    if (!counted_on_demand(p, event)) return;
     p->events[event]++;
     if (!runtime_contains(pc)) profile_add(p->exact[event], pc, 0, 1);
     if (p->frozen) return;                   /* the handler's, or the shadow's */
@@ -460,14 +489,35 @@ uint64_t pmu_handler_insts(const pmu_t *p) { return p->client.insts; }
 uint64_t pmu_handler_cycles(const pmu_t *p) { return p->client.head_cycles; }
 uint64_t pmu_shadow_cycles(const pmu_t *p) { return p->shadow_cycles; }
 
+/* What an event counts: occurrences on the correct path only (retired),
+ * or on the wrong path too (speculative); pmu.h. */
+static const char *event_scope(pmu_event_t e)
+{
+    switch (e) {
+    case PMU_CYCLES:        return "cycles";
+    case PMU_PROFILEME:     return "ProfileMe samples";
+    case PMU_BRANCHES_SPEC: case PMU_IMISS_SPEC: case PMU_DMISS_SPEC:
+        return "speculative: correct and wrong path";
+    default:                return "retired: correct path only";
+    }
+}
+
 void pmu_stats(const pmu_t *p, stats_t *s)
 {
     char name[64], desc[128];
     for (int e = 0; e < PMU_EVENT_COUNT; e++) {
         snprintf(name, sizeof name, "pmu.interrupts::%s", pmu_event_names[e]);
-        snprintf(desc, sizeof desc, "Counter overflow interrupts delivered for %s",
-                 pmu_event_names[e]);
+        snprintf(desc, sizeof desc, "Counter overflow interrupts delivered for %s (%s)",
+                 pmu_event_names[e], event_scope((pmu_event_t)e));
         stats_add_u64(s, name, p->interrupts[e], "Count", desc);
+    }
+    for (int e = PMU_IMISS; e < PMU_EVENT_COUNT; e++) {
+        if (e == PMU_PROFILEME) continue;
+        snprintf(name, sizeof name, "pmu.events::%s", pmu_event_names[e]);
+        snprintf(desc, sizeof desc, "Events %s reported by the timing model (%s)%s",
+                 pmu_event_names[e], event_scope((pmu_event_t)e),
+                 counted_on_demand(p, (pmu_event_t)e) ? "" : "; no counter counted them");
+        stats_add_u64(s, name, p->events[e], "Count", desc);
     }
     stats_add_u64(s, "pmu.heldInterrupts", p->held, "Count",
                   "Interrupts that fell due while a handler ran (delivered after it)");

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "disasm.h"
 #include "dise_engine.h"
+#include "lost.h"
 #include "profileme.h"
 #include "runtime.h"
 #include "symtab.h"
@@ -434,6 +435,7 @@ static void write_ground_truth(timing_t *t)
     fprintf(out, "# total: cycles %" PRIu64 " = head_cycles %" PRIu64 " + drain %" PRIu64
             " (cycles after the last issue)\n", t->cycles, head_sum,
             t->cycles >= head_sum ? t->cycles - head_sum : 0);
+    if (t->lost) lost_write_truth(t->lost, out, t->out.symtab);
     free(rows);
 }
 

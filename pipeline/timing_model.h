@@ -104,6 +104,8 @@ struct timing {
     /* ground truth */
     gt_entry_t *gt;
     size_t gt_cap, gt_used;
+    struct lost *lost;          /* ooo's per-pc speculation losses (lost.h),
+                                   once it charged any; owned by the model */
 
     timing_outputs_t out;
     pipeview_t pv;
@@ -249,6 +251,7 @@ static inline uint64_t tm_predict_control(timing_t *t, const insn_t *in, uint64_
     bpred_result_t pred = bpred_predict(t->bp, in);
     bool taken = next_pc != in->pc + in->len;
     bool correct = bpred_update(t->bp, in, taken, next_pc);
+    if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_BRANCHES, resolved, in->pc);
     if (!correct) {
         t->mispredicts++;
         t->mispredict_at = t->seq + 1;

@@ -10,10 +10,17 @@
  * overlay, which a later wrong-path load reads over guest memory), control
  * transfers are not executed (the predictor picks the next pc; a call's
  * link register is written on the shadow), and the decoded instructions'
- * ground-truth counts are not touched.
+ * ground-truth counts are not touched.  FP operations run on the shadow
+ * with the host FP environment handed to it for the walk (the ISA's run
+ * hooks), so their sticky flags and rounding mode never reach the real cpu.
+ * DISE decodes the wrong path too: a classified instruction is matched on
+ * the engine's counters (dise_spec_match; dise.spec_counters says whether
+ * the squash restores them) and a replacement's operations are walked as
+ * wrong-path instructions; a handler call ends the walk (never run).
  */
 #include "wrongpath.h"
 
+#include "dise_engine.h"
 #include "hostmem.h"
 
 #include <setjmp.h>
@@ -41,6 +48,9 @@ struct wrongpath {
     /* guest bytes patched for a load and their saved contents, while it
      * runs (put back even if it traps) */
     uint8_t *patched, patched_saved[16];
+    /* the DISE decode stall of the instruction being visited (the first of
+     * a wrong-path replacement: dise.replace_penalty), else 0 */
+    unsigned decode_stall;
 };
 
 wrongpath_t *wrongpath_new(void) { return xcalloc(1, sizeof(wrongpath_t)); }
@@ -48,8 +58,10 @@ wrongpath_t *wrongpath_new(void) { return xcalloc(1, sizeof(wrongpath_t)); }
 void wrongpath_free(wrongpath_t *w) { free(w); }
 
 const char *const wrongpath_end_names[WP_END_COUNT] = {
-    "resolved", "limit", "fault", "serializing", "no_target",
+    "resolved", "limit", "fault", "serializing", "no_target", "handler",
 };
+
+unsigned wrongpath_decode_stall(const wrongpath_t *w) { return w->decode_stall; }
 
 /* The page holding [addr, addr + size) is mapped with `prot`, present
  * (a read of it allocates nothing) and the range does not cross it. */
@@ -96,7 +108,11 @@ static uint64_t predicted_next(const bpred_t *bp, const insn_t *in)
 static void overlay_store(wrongpath_t *w, const insn_t *in)
 {
     const cpu_t *s = &w->shadow;
-    if (in->opclass != OC_STORE || in->rs1 == REG_NONE || in->rs2 == REG_NONE ||
+    /* an FP store writes its register's raw bits only when it is 8 bytes
+     * wide (fsd, stt; Alpha's sts converts the format, fsw's NaN box is
+     * the same low half, but both are left out alike) */
+    bool raw = in->opclass == OC_STORE || (in->opclass == OC_FSTORE && in->memsize == 8);
+    if (!raw || in->rs1 == REG_NONE || in->rs2 == REG_NONE ||
         !in->memsize || in->memsize > 8 || w->overlay_n == OVERLAY_MAX)
         return;
     spec_store_t *e = &w->overlay[w->overlay_n++];
@@ -110,7 +126,7 @@ static void overlay_store(wrongpath_t *w, const insn_t *in)
  * memory: the 16 bytes from `lo` (the load's aligned quadword and the next,
  * on one present page) are patched in the host copy for the load and put
  * back right after, so guest memory never changes. */
-static void overlay_load(wrongpath_t *w, insn_t *in, uint64_t lo)
+static void overlay_load(wrongpath_t *w, insn_t *in, exec_fn exec, uint64_t lo)
 {
     cpu_t *s = &w->shadow;
     uint8_t *host = NULL, saved[16];
@@ -131,9 +147,17 @@ static void overlay_load(wrongpath_t *w, insn_t *in, uint64_t lo)
         memcpy(w->patched_saved, saved, sizeof saved);
         w->patched = host;
     }
-    in->exec(s, in);
+    exec(s, in);
     if (host) memcpy(host, saved, sizeof saved);
     w->patched = NULL;
+}
+
+/* The semantics `in` runs with on the shadow: its own, also when DISE
+ * classified it (not DISE's wrapper, which would match it again on the
+ * correct path's engine and record exact profiles). */
+static exec_fn own_semantics(const cpu_t *s, const insn_t *in)
+{
+    return in->dise ? dise_outcome(s->dise, in)->exec : in->exec;
 }
 
 /* Executes `in` on the shadow where that is harmless; returns its load
@@ -146,51 +170,137 @@ static uint64_t shadow_exec(wrongpath_t *w, insn_t *in)
         overlay_store(w, in);
         return 0;
     }
-    /* An instruction DISE classified runs through DISE's wrapper (which
-     * would start a replacement, count or record an event): its own
-     * semantics are not run on the wrong path, its destination keeps its
-     * old value. */
-    bool dise_wrapped = in->dise != 0;
+    exec_fn exec = own_semantics(s, in);
     if (in->flags & IF_LOAD) {
         if (in->rs1 == REG_NONE) return 1;
         uint64_t addr = s->reg[in->rs1] + (uint64_t)in->imm;
-        if (in->opclass != OC_LOAD || dise_wrapped) return addr ? addr : 1;   /* value not needed */
+        if (in->opclass != OC_LOAD && in->opclass != OC_FLOAD) return addr ? addr : 1;
         if (!page_ready(s->mem, addr & ~7ull, 8, MEM_PROT_READ) ||
             !page_ready(s->mem, addr, in->memsize ? in->memsize : 1, MEM_PROT_READ))
             return 1;
-        overlay_load(w, in, addr & ~7ull);
+        overlay_load(w, in, exec, addr & ~7ull);
         return s->mem_addr;
     }
-    if (dise_wrapped) return 0;
     switch (in->opclass) {
     case OC_NOP: case OC_IALU: case OC_IMUL: case OC_IDIV:
-        in->exec(s, in);
+    case OC_FALU: case OC_FMUL: case OC_FDIV: case OC_FSQRT: case OC_FCVT: case OC_FMOVE:
+        exec(s, in);                        /* an arithmetic trap longjmps: the walk ends */
         break;
-    default:                                            /* FP: destination stale */
+    default:
         break;
     }
     return 0;
 }
 
-/* The walk itself, on the shadow (a fault or trap longjmps out of it). */
-static int walk(wrongpath_t *w, const bpred_t *bp, uint64_t pc, unsigned max,
-                wrongpath_visit_fn visit, void *ctx)
+/* One program instruction of the wrong path: executed on the shadow, or
+ * for a transfer its link register written and the predicted next pc
+ * taken.  Sets *addr (a load's address) and *next; false when it cannot
+ * run (the walk ends with a fault). */
+static bool program_step(wrongpath_t *w, const bpred_t *bp, insn_t *in, uint64_t *addr,
+                         uint64_t *next)
 {
     cpu_t *shadow = &w->shadow;
-    for (unsigned n = 0; n < max; n++) {
+    uint64_t pc = in->pc;
+    *next = pc + in->len;
+    *addr = 0;
+    shadow->pc = *next;
+    if (in->flags & IF_TRANSFER) {
+        if (in->rd != REG_NONE && in->rd != REG_SINK) shadow->reg[in->rd] = pc + in->len;
+        *next = predicted_next(bp, in);
+        return true;
+    }
+    *addr = shadow_exec(w, in);
+    return *addr != 1;
+}
+
+/* Where a DISE branch of a wrong-path replacement goes: its target
+ * position when taken (on the shadow's DISE registers), else -1. */
+static int32_t dise_branch_target(const cpu_t *s, const insn_t *x)
+{
+    bool taken = x->op == DOP_JUMP ||
+                 (x->op == DOP_BEQZ && s->reg[x->rs1] == 0) ||
+                 (x->op == DOP_BNEZ && s->reg[x->rs1] != 0);
+    return taken ? (int32_t)x->target : -1;
+}
+
+/* The walk's position and callback. */
+typedef struct walk_state {
+    const bpred_t *bp;
+    unsigned n, max;
+    wrongpath_visit_fn visit;
+    void *ctx;
+} walk_state_t;
+
+/* Hands one instruction to the model; false when the walk must end. */
+static bool hand_over(wrongpath_t *w, walk_state_t *ws, const insn_t *in, uint64_t addr,
+                      uint64_t next)
+{
+    bool more = ws->visit(ws->ctx, in, addr, next);
+    w->decode_stall = 0;
+    ws->n++;
+    return more;
+}
+
+/* The replacement s of the wrong-path instruction orig, element by element
+ * as the run loop steps one (dise_step_seq): T.INSN is orig's own step, an
+ * inserted ALU operation runs on the shadow's DISE registers, a DISE branch
+ * moves in the sequence, a handler call is handed over and ends the walk
+ * (the handler never runs on the wrong path).  Returns -1 to go on at
+ * *next, else why the walk ends. */
+static int walk_replacement(wrongpath_t *w, walk_state_t *ws, insn_t *orig, dise_seq_t *s,
+                            uint64_t *next)
+{
+    cpu_t *shadow = &w->shadow;
+    dise_t *d = shadow->dise;
+    *next = orig->pc + orig->len;
+    w->decode_stall = d->hw.replace_penalty;
+    for (uint32_t idx = 0; idx < s->len;) {
+        if (ws->n >= ws->max) return WP_END_LIMIT;
+        insn_t *x = &s->insns[idx++];
+        uint64_t addr = 0, after = x->pc + x->len;
+        if (!x->exec) {                                 /* T.INSN */
+            if (!program_step(w, ws->bp, orig, &addr, next)) return WP_END_FAULT;
+            after = *next;
+            x = orig;
+        } else if (x->op == DOP_CALL) {
+            d->spec.inserted++;
+            d->spec.handler_stalls++;
+            hand_over(w, ws, x, 0, after);
+            return WP_END_HANDLER;
+        } else if (x->op == DOP_BEQZ || x->op == DOP_BNEZ || x->op == DOP_JUMP) {
+            d->spec.inserted++;
+            int32_t to = dise_branch_target(shadow, x);
+            if (to >= 0) {
+                idx = (uint32_t)to;
+                after = x->pc;                          /* ends the fetch group */
+            }
+        } else {
+            d->spec.inserted++;
+            x->exec(shadow, x);
+        }
+        if (!hand_over(w, ws, x, addr, after)) return WP_END_TIMING;
+    }
+    return *next ? -1 : WP_END_TARGET;
+}
+
+/* The walk itself, on the shadow (a fault or trap longjmps out of it). */
+static int walk(wrongpath_t *w, walk_state_t *ws, uint64_t pc)
+{
+    cpu_t *shadow = &w->shadow;
+    while (ws->n < ws->max) {
         insn_t *in = shadow_fetch(shadow, pc);
         if (!in) return WP_END_FAULT;
         if (ends_walk(in)) return WP_END_SERIAL;
-        uint64_t next = pc + in->len, addr = 0;
-        shadow->pc = next;
-        if (in->flags & IF_TRANSFER) {
-            if (in->rd != REG_NONE && in->rd != REG_SINK) shadow->reg[in->rd] = pc + in->len;
-            next = predicted_next(bp, in);
-        } else if ((addr = shadow_exec(w, in)) == 1) {
-            return WP_END_FAULT;
+        uint64_t next, addr;
+        dise_seq_t *s = in->dise ? dise_spec_match(shadow->dise, shadow, in) : NULL;
+        if (s) {
+            int end = walk_replacement(w, ws, in, s, &next);
+            if (end >= 0) return end;
+        } else {
+            if (!program_step(w, ws->bp, in, &addr, &next)) return WP_END_FAULT;
+            if (!hand_over(w, ws, in, addr, next)) return WP_END_TIMING;
+            if (!next) return WP_END_TARGET;
         }
-        if (!visit(ctx, in, addr, next)) return WP_END_TIMING;
-        if (!next) return WP_END_TARGET;
         pc = next;
     }
     return WP_END_LIMIT;
@@ -203,13 +313,24 @@ int wrongpath_walk(wrongpath_t *w, cpu_t *c, const bpred_t *bp, uint64_t pc, uns
     mem_t *m = c->mem;
     jmp_buf *saved_jmp = m->fault_jmp;
     mem_fault_t saved_fault = m->fault;
+    /* the host FP state goes to the shadow for the walk: the cpu's sticky
+     * flags are taken back first, the shadow's dropped after */
+    if (c->isa->run_leave) c->isa->run_leave(c);
     memcpy(&w->shadow, c, sizeof w->shadow);
+    if (c->isa->run_enter) c->isa->run_enter(&w->shadow);
+    dise_spec_ckpt_t ckpt;
+    if (c->dise) dise_spec_save(c->dise, &ckpt);
     w->overlay_n = 0;
+    w->decode_stall = 0;
     w->shadow.stop_jmp = &here;
     m->fault_jmp = &here;
+    walk_state_t ws = { .bp = bp, .max = max, .visit = visit, .ctx = ctx };
     int end;
-    if (setjmp(here) == 0) end = walk(w, bp, pc, max, visit, ctx);
+    if (setjmp(here) == 0) end = walk(w, &ws, pc);
     else end = WP_END_FAULT;             /* a trap or fault of the shadow */
+    if (c->dise) dise_spec_squash(c->dise, &ckpt);
+    if (c->isa->run_leave) c->isa->run_leave(&w->shadow);
+    if (c->isa->run_enter) c->isa->run_enter(c);
     if (end == WP_END_FAULT && hostmem_failure())
         hostmem_clear_failure();         /* --host-mem refused the walk a decoded page:
                                             not the guest's failure */

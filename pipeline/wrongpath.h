@@ -16,7 +16,8 @@
 #include "core.h"
 
 /* Why a walk ended (statistics). */
-enum { WP_END_TIMING, WP_END_LIMIT, WP_END_FAULT, WP_END_SERIAL, WP_END_TARGET, WP_END_COUNT };
+enum { WP_END_TIMING, WP_END_LIMIT, WP_END_FAULT, WP_END_SERIAL, WP_END_TARGET, WP_END_HANDLER,
+       WP_END_COUNT };
 extern const char *const wrongpath_end_names[WP_END_COUNT];
 
 /* One wrong-path instruction: visit() times it and returns false to stop
@@ -35,10 +36,18 @@ void wrongpath_free(wrongpath_t *w);
  * returns why it ended (WP_END_*).  Integer loads execute only on pages
  * that are mapped, readable and already present, and read the walk's own
  * earlier integer stores (a speculative store overlay) over guest memory;
- * stores go to the overlay only; FP arithmetic and FP loads do not execute
- * (their destinations keep old values); a system call, fence, CSR access,
- * atomic, fault or trap ends the walk. */
+ * stores go to the overlay only (FP stores of 8 bytes too); FP arithmetic and
+ * FP loads execute on the shadow; a system call, fence, CSR access, atomic,
+ * fault or trap ends the walk.  With DISE, classified instructions are
+ * matched on the engine's counters and replacements walked (a handler call
+ * ends the walk); the squash restores the counters and flags unless
+ * dise.spec_counters = leak. */
 int wrongpath_walk(wrongpath_t *w, cpu_t *c, const bpred_t *bp, uint64_t pc, unsigned max,
                    wrongpath_visit_fn visit, void *ctx);
+
+/* The DISE decode stall of the instruction visit() is given: the first of
+ * a wrong-path replacement waits dise.replace_penalty cycles, as on the
+ * correct path; 0 otherwise. */
+unsigned wrongpath_decode_stall(const wrongpath_t *w);
 
 #endif /* HPS_WRONGPATH_H */

@@ -52,7 +52,7 @@ void cct_run_parts(cct_run_t *r, engine_parts_t *parts)
     }
     if (r->on && parts->pmu) {          /* the miss events the timing model reports */
         r->exact.events = pmu_event_counts(parts->pmu) + PMU_IMISS;
-        r->exact.nevents = PMU_EVENT_COUNT - PMU_IMISS;
+        r->exact.nevents = PMU_PROFILEME + 1 - PMU_IMISS;   /* imiss..profileme */
     }
 }
 

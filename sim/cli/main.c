@@ -332,6 +332,7 @@ static dise_hw_t dise_hw_of(const options_t *o)
         .counters = (unsigned)o->cfg.dise_counters,
         .counter_bits = (unsigned)o->cfg.dise_counter_bits,
         .replace_penalty = (unsigned)o->cfg.dise_replace_penalty,
+        .spec_leak = o->cfg.dise_spec_counters == CFG_SPEC_LEAK,
     };
 }
 

@@ -60,7 +60,9 @@
 #              run's output; on writes cpu.ooo.wrongPath.* (instructions
 #              fetched > 0), off none; with an ACF matching loads and stores
 #              (hot_data_stream_all) the output and exact profile are the
-#              functional run's; a bad value is refused
+#              functional run's; a bad value is refused; under hps with
+#              hot_method.acf, dise.spec_counters=checkpoint takes the
+#              functional run's samples, leak keeps its output and exact profile
 # No --max-insts outside the cut checks (the workload at size test takes
 # well under a second per run).  Prints "ok ..." / "FAIL ..." per check
 # and "matrix: N passed, M failed".
@@ -582,7 +584,25 @@ for isa in rv64 alpha-static; do
     verdict "$L: the exact profile is the functional run's ($(tsv_rows "$c.fn.tsv" 2>/dev/null | wc -l) members)" \
         "$( [ -s "$c.fn.tsv" ] && [ "$(exact_profile "$c.tsv")" = "$(exact_profile "$c.fn.tsv")" ] ||
             echo "profiles differ or are missing")"
-    for bad_set in ooo.memdep=speculative ooo.ssit_entries=1000 ooo.wrong_path=maybe; do
+    # dise.spec_counters under hps (the wrong path matches and expands DISE): with the
+    # sampling hot_method.acf, checkpoint takes the functional run's samples; leak keeps
+    # the output and the exact profile (its samples may differ: dise/README.md)
+    c=$d/spec; L="$isa hps --acf hot_method dise.spec_counters"
+    run "$c.fn" --acf productions/hot_method.acf --no-baseline --report /dev/null \
+        --profile-out "$c.fn.tsv" "$prog" test
+    for m in checkpoint leak; do
+        run "$c.$m" --config hps --set dise.spec_counters=$m --acf productions/hot_method.acf \
+            --no-baseline --report /dev/null --profile-out "$c.$m.tsv" "$prog" test
+        same_output "$L=$m" "$c.$m"
+        verdict "$L=$m: the exact profile is the functional run's" \
+            "$( [ -s "$c.fn.tsv" ] && [ "$(exact_profile "$c.$m.tsv")" = "$(exact_profile "$c.fn.tsv")" ] ||
+                echo "exact profiles differ or are missing")"
+    done
+    verdict "$L=checkpoint: the samples are the functional run's" \
+        "$( [ -s "$c.fn.tsv" ] && cmp -s <(tsv_rows "$c.checkpoint.tsv" | sort) <(tsv_rows "$c.fn.tsv" | sort) ||
+            echo "sampled profiles differ or are missing")"
+    for bad_set in ooo.memdep=speculative ooo.ssit_entries=1000 ooo.wrong_path=maybe \
+                   dise.spec_counters=maybe; do
         run "$d/memdep.bad" --config r10k --set $bad_set "$prog" test
         refused "$isa r10k --set $bad_set" "$d/memdep.bad"
     done
