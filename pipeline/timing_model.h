@@ -119,6 +119,10 @@ struct timing {
     bool keep_truth;                  /* record the per-pc ground truth      */
     bool ideal_memory;                /* static schedules: every load hits,  */
                                       /* no store waits, no TLB miss         */
+    bool sampled;                     /* --sample (smarts.h): cycles and CPI */
+                                      /* are the sampler's estimates         */
+    uint64_t warm_line;               /* I-cache line functional warming last
+                                         touched (smarts.c)                  */
 
     /* the interactive shell: the last instructions' stages and head */
     pv_insn_t *recent;                /* ring of TIMING_RECENT, or NULL      */
