@@ -59,12 +59,14 @@ bool smarts_parse(const char *spec, smarts_plan_t *out, char *err, size_t errlen
     uint64_t v[3];
     int n = 0;
     const char *p = spec;
-    while (n < 3 && parse_field(&p, &v[n])) {
+    bool fields_ok = true;
+    for (;;) {                          /* field (':' field)* */
+        if (n == 3 || !parse_field(&p, &v[n])) { fields_ok = false; break; }
         n++;
         if (*p != ':') break;
         p++;
     }
-    if (*p || (n != 1 && n != 3))
+    if (!fields_ok || *p || (n != 1 && n != 3))
         return set_error(err, errlen, "expected N or U:W:N (unit, warm-up and period in "
                          "instructions, suffixes k, M, G), e.g. 100k or 1000:2000:100k, got '%s'",
                          spec);
