@@ -63,10 +63,24 @@ bool smarts_detailed(const smarts_t *s);
  * instruction instret + 1 (a measured unit ends here: its CPI is taken). */
 void smarts_switch(smarts_t *s, uint64_t instret);
 
-/* Functional warming of one executed instruction: its I-cache line (when
- * the line changes) through the I-TLB, its data access through the D-TLB
- * and the D-cache, its control transfer through the branch predictor. */
-void timing_warm(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+/* Functional warming of one executed instruction (addr: its data
+ * address, next_pc: where it went): its I-cache line, when the line
+ * changes, through the I-TLB and the I-cache, its data access through the
+ * D-TLB and the D-cache, its control transfer through the branch
+ * predictor.  smarts_warm is the run loop's: inline, it leaves out the
+ * call for an instruction with nothing to warm (most of them). */
+void smarts_warm_step(smarts_t *s, const insn_t *in, uint64_t addr, uint64_t next_pc);
+typedef struct smarts_hot {      /* the first member of struct smarts    */
+    uint64_t line;               /* the I-cache line warmed last          */
+    unsigned line_shift;         /* log2 of the I-cache's line size       */
+} smarts_hot_t;
+static inline void smarts_warm(smarts_t *s, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    const smarts_hot_t *h = (const smarts_hot_t *)s;
+    if ((in->flags & (IF_LOAD | IF_STORE | IF_BRANCH | IF_JUMP)) ||
+        in->pc >> h->line_shift != h->line)
+        smarts_warm_step(s, in, addr, next_pc);
+}
 
 /* What the sample says about a run of `total` program instructions. */
 typedef struct smarts_result {

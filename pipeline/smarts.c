@@ -22,6 +22,7 @@
 typedef enum { PH_WARM, PH_WARMUP, PH_UNIT } phase_t;
 
 struct smarts {
+    smarts_hot_t hot;            /* smarts_warm's part (smarts.h)          */
     smarts_plan_t plan;
     timing_t *t;
     phase_t phase;
@@ -135,7 +136,8 @@ smarts_t *smarts_new(const smarts_plan_t *plan, timing_t *t)
     s->next = plan->period - plan->unit - plan->warmup;
     smarts_switch(s, 0);
     t->sampled = true;
-    t->warm_line = ~0ull;
+    s->hot.line = ~0ull;
+    s->hot.line_shift = t->line_shift;
     return s;
 }
 
@@ -147,11 +149,12 @@ bool smarts_detailed(const smarts_t *s) { return s->phase != PH_WARM; }
 
 /* ---- functional warming ------------------------------------------------------------ */
 
-void timing_warm(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+void smarts_warm_step(smarts_t *s, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    uint64_t line = in->pc >> t->line_shift;
-    if (line != t->warm_line) {        /* the timing models fetch a line once */
-        t->warm_line = line;
+    timing_t *t = s->t;
+    uint64_t line = in->pc >> s->hot.line_shift;
+    if (line != s->hot.line) {         /* the timing models fetch a line once */
+        s->hot.line = line;
         tlb_warm(t->itlb, in->pc);
         cache_warm(t->l1i, in->pc, false);
     }

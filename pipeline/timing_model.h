@@ -121,8 +121,6 @@ struct timing {
                                       /* no store waits, no TLB miss         */
     bool sampled;                     /* --sample (smarts.h): cycles and CPI */
                                       /* are the sampler's estimates         */
-    uint64_t warm_line;               /* I-cache line functional warming last
-                                         touched (smarts.c)                  */
 
     /* the interactive shell: the last instructions' stages and head */
     pv_insn_t *recent;                /* ring of TIMING_RECENT, or NULL      */

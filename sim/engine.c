@@ -105,7 +105,7 @@ ALWAYS_INLINE void observe(engine_t *e, cpu_t *c, const insn_t *in, uint64_t pc,
                            const unsigned F)
 {
     if (F & F_TIMING) timing_step(e->timing, c, in);
-    if (F & F_WARM) timing_warm(e->timing, in, c->mem_addr, c->pc);
+    if (F & F_WARM) smarts_warm(e->smarts, in, c->mem_addr, c->pc);
     if ((F & F_TRUTH) && program) {
         record_truth(e->truth, c, in, pc, (F & F_TIMING) ? timing_hot(e->timing)->head_sum : 0);
         if (unlikely(e->paths != NULL)) paths_observe(e->paths, c, in, pc);
