@@ -53,6 +53,9 @@ bpred_result_t bpred_predict(bpred_t *b, const insn_t *in);
 /* Train with the real outcome; returns true if the prediction made for
  * this instruction (the last bpred_predict) was correct. */
 bool bpred_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc);
+/* Predict and train as bpred_update does, uncounted: the statistics stay
+ * as they were (functional warming, smarts.h). */
+void bpred_warm(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc);
 void bpred_stats(const bpred_t *b, stats_t *out);
 
 /* For the interactive shell (read-only).  The configuration with the

@@ -72,6 +72,11 @@ void cache_free(cache_t *c);
  * latency on a hit).  Writes allocate on miss and mark the line dirty;
  * evicting a dirty line writes it back to the next level. */
 uint64_t cache_access(cache_t *c, uint64_t addr, bool write, uint64_t now);
+/* Functional warming (sampled simulation, smarts.h): the access's effect
+ * on the tags, replacement state and dirty bits -- a miss fetches the line
+ * through the next level, a dirty victim is written back into it -- with
+ * no timing (the line is there at once) and no statistics. */
+void cache_warm(cache_t *c, uint64_t addr, bool write);
 /* Whether the last cache_access hit (for stall attribution). */
 bool cache_last_hit(const cache_t *c);
 /* The cycle the last cache_access was taken by the cache: now + hit latency,
@@ -118,6 +123,9 @@ tlb_t *tlb_new(const tlb_config_t *cfg);
 void tlb_free(tlb_t *t);
 /* Extra cycles this translation costs (0 on a hit). */
 unsigned tlb_access(tlb_t *t, uint64_t addr);
+/* The translation's effect on the entries and LRU order, uncounted
+ * (functional warming, smarts.h). */
+void tlb_warm(tlb_t *t, uint64_t addr);
 void tlb_stats(const tlb_t *t, stats_t *out);
 /* For the interactive shell (read-only): the configuration and counts so
  * far, and whether addr's page is in the TLB. */

@@ -41,6 +41,7 @@ struct trace;
 struct dise;
 struct hps_truth;
 struct pmu;
+struct smarts;
 
 typedef struct engine_parts {
     cpu_t *cpu;
@@ -68,6 +69,12 @@ typedef struct engine_parts {
                                     run but are not timed, nor their decode
                                     penalty: the overhead breakdown's runs
                                     (dise/README.md); 0 = time everything    */
+    struct smarts *smarts;       /* sampled simulation (smarts.h, needs the
+                                    timing model and no DISE, PMU or paths):
+                                    the program runs through the timing model
+                                    only in the sampler's detailed windows,
+                                    between them it warms its caches, TLBs and
+                                    predictor; NULL = time every step          */
 } engine_parts_t;
 
 typedef struct engine engine_t;

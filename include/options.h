@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "dise.h"
+#include "smarts.h"
 
 #define OPT_MAX_BINDS 16
 
@@ -38,6 +39,8 @@ typedef struct options {
     bool pipe_diagram;
     uint64_t view_from, view_count;
     const char *truth_path;
+    bool sample;                     /* --sample: sampled simulation       */
+    smarts_plan_t sample_plan;       /* its unit, warm-up and period       */
     const char *acf_path;
     const char *params[DISE_MAX_PARAMS];
     int nparams;

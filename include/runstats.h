@@ -37,6 +37,7 @@ typedef struct run_info {
     const insn_totals_t *dropped;  /* totals of dropped decoded pages */
     double host_seconds;
     const struct timing *timing;   /* timing model, or NULL (functional) */
+    const struct smarts *smarts;   /* the sampler of a --sample run, or NULL */
 } run_info_t;
 
 /* Count static call instructions in the executable segments of the image

@@ -428,6 +428,13 @@ bool bpred_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc)
     return correct;
 }
 
+void bpred_warm(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc)
+{
+    __typeof__(b->st) counted = b->st;
+    bpred_update(b, in, taken, next_pc);
+    b->st = counted;
+}
+
 /* ---- statistics ----------------------------------------------------------- */
 
 static void kind_stats(const bpred_t *b, stats_t *out, int k)

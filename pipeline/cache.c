@@ -364,6 +364,47 @@ uint64_t cache_access(cache_t *c, uint64_t addr, bool write, uint64_t now)
     return count_miss(c, write, now, w->fill_start, w->ready);
 }
 
+/* ---- functional warming --------------------------------------------------- */
+
+static void warm_writeback(cache_t *c, uint64_t addr);
+
+/* The way for `line` in `set` after a warm miss: the victim's dirty line
+ * written back first, the new line there at once. */
+static way_t *warm_allocate(cache_t *c, way_t *set, uint64_t line)
+{
+    way_t *v = choose_victim(c, set, line);
+    if (v->tag && v->dirty && c->next) warm_writeback(c->next, (v->tag - 1) << c->line_shift);
+    v->tag = line + 1;
+    v->ready = v->fill_req = v->fill_start = 0;
+    v->dirty = false;
+    v->stamp = ++c->tick;
+    return v;
+}
+
+/* As writeback_into, uncounted. */
+static void warm_writeback(cache_t *c, uint64_t addr)
+{
+    uint64_t line = addr >> c->line_shift;
+    way_t *set = set_of(c, line);
+    way_t *w = find_way(set, c->assoc, line + 1);
+    if (!w) w = warm_allocate(c, set, line);
+    w->dirty = true;
+}
+
+void cache_warm(cache_t *c, uint64_t addr, bool write)
+{
+    uint64_t line = addr >> c->line_shift;
+    way_t *set = set_of(c, line);
+    way_t *w = find_way(set, c->assoc, line + 1);
+    if (w) {
+        w->stamp = ++c->tick;
+    } else {
+        if (c->next) cache_warm(c->next, addr, false);    /* the fill, as fetch_line */
+        w = warm_allocate(c, set, line);
+    }
+    w->dirty |= write;
+}
+
 bool cache_last_hit(const cache_t *c)
 {
     return c->last_hit;

@@ -121,6 +121,8 @@ struct timing {
     bool keep_truth;                  /* record the per-pc ground truth      */
     bool ideal_memory;                /* static schedules: every load hits,  */
                                       /* no store waits, no TLB miss         */
+    bool sampled;                     /* --sample (smarts.h): cycles and CPI */
+                                      /* are the sampler's estimates         */
 
     /* the interactive shell: the last instructions' stages and head */
     pv_insn_t *recent;                /* ring of TIMING_RECENT, or NULL      */

@@ -74,29 +74,38 @@ static tlb_entry_t *tlb_victim(tlb_entry_t *set, unsigned assoc)
     return v;
 }
 
-unsigned tlb_access(tlb_t *t, uint64_t addr)
+/* Translate addr's page: true on a hit; a miss installs it. */
+static bool translate(tlb_t *t, uint64_t addr)
 {
     uint64_t tag = (addr >> t->page_shift) + 1;
-    t->accesses++;
     if (t->mru->tag == tag) {           /* same page as last time */
         t->mru->stamp = ++t->tick;
-        return 0;
+        return true;
     }
     tlb_entry_t *set = &t->e[((tag - 1) & t->set_mask) * t->assoc];
     for (unsigned i = 0; i < t->assoc; i++) {
         if (set[i].tag == tag) {
             set[i].stamp = ++t->tick;
             t->mru = &set[i];
-            return 0;
+            return true;
         }
     }
-    t->misses++;
     tlb_entry_t *v = tlb_victim(set, t->assoc);
     v->tag = tag;
     v->stamp = ++t->tick;
     t->mru = v;
+    return false;
+}
+
+unsigned tlb_access(tlb_t *t, uint64_t addr)
+{
+    t->accesses++;
+    if (translate(t, addr)) return 0;
+    t->misses++;
     return t->miss_penalty;
 }
+
+void tlb_warm(tlb_t *t, uint64_t addr) { translate(t, addr); }
 
 void tlb_stats(const tlb_t *t, stats_t *out)
 {

@@ -18,7 +18,13 @@
  *
  * The loop leaves its fast path for rare events only when c->instret
  * reaches c->event_at: the instruction limit, the end of the trace, a
- * host signal (engine_interrupt sets event_at to 0).
+ * host signal (engine_interrupt sets event_at to 0), the next phase of a
+ * sampled run.
+ *
+ * A sampled run (--sample, smarts.h) has the timing model but hands it
+ * the program only in the sampler's detailed windows; in between, the
+ * variant with F_WARM instead of F_TIMING runs, which only warms the
+ * model's caches, TLBs and branch predictor with each step.
  */
 #include "engine.h"
 
@@ -34,6 +40,7 @@
 #include "paths.h"
 #include "pmu.h"
 #include "runtime.h"
+#include "smarts.h"
 #include "sys.h"
 #include "timing.h"
 #include "trace.h"
@@ -49,7 +56,10 @@ enum {
     F_TRACE  = 1u << 2,        /* the trace (dropped once it is complete)  */
     F_DISE   = 1u << 3,        /* DISE edits the stream                    */
     F_PMU    = 1u << 4,        /* performance counters deliver interrupts  */
-    F_COUNT  = 1u << 5
+    F_WARM   = 1u << 5,        /* a sampled run between its detailed
+                                  windows: the timing model's long-lived
+                                  state is warmed, nothing is timed         */
+    F_COUNT  = 1u << 6
 };
 
 struct engine {
@@ -61,6 +71,7 @@ struct engine {
     dise_t *dise;
     pmu_t *pmu;
     runtime_t *runtime;
+    smarts_t *smarts;          /* the sampler of a sampled run, or NULL     */
     blocks_t *blocks;          /* decoded blocks (blocks.h) for the variants
                                   that run them (RUNS_BLOCKS), else NULL    */
     unsigned features;         /* F_* of the parts                         */
@@ -94,6 +105,7 @@ ALWAYS_INLINE void observe(engine_t *e, cpu_t *c, const insn_t *in, uint64_t pc,
                            const unsigned F)
 {
     if (F & F_TIMING) timing_step(e->timing, c, in);
+    if (F & F_WARM) smarts_warm(e->smarts, in, c->mem_addr, c->pc);
     if ((F & F_TRUTH) && program) {
         record_truth(e->truth, c, in, pc, (F & F_TIMING) ? timing_hot(e->timing)->head_sum : 0);
         if (unlikely(e->paths != NULL)) paths_observe(e->paths, c, in, pc);
@@ -142,6 +154,7 @@ static void set_event_at(engine_t *e, cpu_t *c, unsigned F)
         uint64_t left = e->trace->limit - e->trace->written;
         if (c->instret + left < at) at = c->instret + left;
     }
+    if (e->smarts && smarts_next_switch(e->smarts) < at) at = smarts_next_switch(e->smarts);
     if (c->sys) {                      /* a signal to deliver, a timer to fire */
         uint64_t sig_at = sys_signal_event_at(c->sys, c);
         if (sig_at <= c->instret && edited_busy(e, F)) sig_at = c->instret + 1;
@@ -157,6 +170,13 @@ static void set_event_at(engine_t *e, cpu_t *c, unsigned F)
  * takes over). */
 static __attribute__((noinline)) bool events(engine_t *e, cpu_t *c, unsigned F)
 {
+    if (e->smarts && c->instret >= smarts_next_switch(e->smarts)) {
+        smarts_switch(e->smarts, c->instret);      /* the next phase: timed or warmed? */
+        if (smarts_detailed(e->smarts) != ((F & F_TIMING) != 0)) {
+            e->redispatch = true;
+            return false;
+        }
+    }
     if (c->instret >= e->max_insts || host_signal) return false;
     if ((F & F_TRACE) && e->trace->written >= e->trace->limit) {
         e->redispatch = true;
@@ -354,7 +374,7 @@ ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
     { engine_loop(ctx, c, F); }
 #define LOOP_VARIANTS(X) \
     X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) \
-    X(17) X(19) X(21) X(23) X(25) X(27) X(29) X(31)
+    X(17) X(19) X(21) X(23) X(25) X(27) X(29) X(31) X(32) X(34) X(36) X(38)
 LOOP_VARIANTS(LOOP_VARIANT)
 #define LOOP_ENTRY(F) [F] = loop_##F,
 static const cpu_loop_fn loops[F_COUNT] = { LOOP_VARIANTS(LOOP_ENTRY) };
@@ -365,6 +385,12 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
 {
     if (p->pmu && !p->timing) {
         set_error(err, errlen, "performance counters need a timing model to count cycles");
+        return NULL;
+    }
+    if (p->smarts && (!p->timing || p->dise || p->pmu || p->paths ||
+                      (p->truth && p->truth->cct))) {
+        set_error(err, errlen, "a sampled run needs a timing model, and no DISE, counters, "
+                  "paths or calling contexts (they need every cycle)");
         return NULL;
     }
     engine_t *e = xcalloc(1, sizeof *e);
@@ -381,6 +407,7 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
     e->trap = p->trap;
     e->trap_ctx = p->trap_ctx;
     e->runtime = p->cpu->runtime;
+    e->smarts = p->smarts;
     e->features = (p->timing ? F_TIMING : 0) | (p->truth ? F_TRUTH : 0) |
                   (p->trace ? F_TRACE : 0) | (p->dise ? F_DISE : 0) | (p->pmu ? F_PMU : 0);
     if (p->dise && p->hps_truth) dise_set_truth(p->dise, p->hps_truth);
@@ -403,6 +430,7 @@ static unsigned current_features(const engine_t *e)
 {
     unsigned F = e->features;
     if ((F & F_TRACE) && e->trace->written >= e->trace->limit) F &= ~(unsigned)F_TRACE;
+    if (e->smarts && !smarts_detailed(e->smarts)) F = (F & ~(unsigned)F_TIMING) | F_WARM;
     return F;
 }
 

@@ -10,6 +10,8 @@
 # qemu side by side; then the functional core and ev5 again with DISE/HPS
 # (productions/hot_method.acf at rate 1/100) against the same runs without,
 # each the fastest of BENCH_REPS (default 3) runs taken in turn.
+# Then ev5 and r10k with --sample BENCH_SAMPLE (default 20k: SMARTS, U 1000,
+# W 2000) against their full-detail runs above: seconds and CPI of both.
 # Set BENCH_SIZE=test|train|ref to change size, BENCH_ONLY="name ..." to
 # pick workloads.
 set -u
@@ -50,7 +52,7 @@ fmt='%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8s\n'
 printf "$fmt" workload Minsts plain_s plainM truth_s truthM in5_s in5M ev5_s ev5M r10k_s r10kM \
     hps_s hpsM qemu_s sim/qemu
 # columns: seconds of each run (plain, truth, inorder5, ev5, r10k, hps, qemu), summed in tot
-tot_i=0; tot=(0 0 0 0 0 0 0); dise_rows=()
+tot_i=0; tot=(0 0 0 0 0 0 0); dise_rows=(); sample_rows=()
 row() {   # row NAME INSTS S0 S1 S2 S3 S4 S5 S6: one table line
     awk -v n="$1" -v i="$2" -v a="$3" -v b="$4" -v c="$5" -v d="$6" -v o="$7" -v h="$8" -v q="$9" 'BEGIN{
         printf "%-14s %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %8.2f\n",
@@ -74,6 +76,13 @@ for p in "${progs[@]}"; do
         tot[k]=$(awk -v a="${tot[k]}" -v s="${secs[k]}" 'BEGIN{print a+s}')
     done
     row "$n" "$insts" "${secs[@]}"
+    for m in ev5 r10k; do     # sampled simulation against the full-detail runs above
+        t0=$(now); "$sim" --config $m --sample "${BENCH_SAMPLE:-20k}" --no-ground-truth \
+            --stats-json "$tmp/sm.json" "$p" "$size" >/dev/null 2>&1; t1=$(now)
+        full=${secs[3]}; f=$tmp/e.json; [ $m = r10k ] && full=${secs[4]} f=$tmp/o.json
+        sample_rows+=("$n $m $full $(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') \
+$(json_value "$f" cpu.cpi) $(json_value "$tmp/sm.json" sample.cpi) $(json_value "$tmp/sm.json" sample.cpiCI)")
+    done
     tot_i=$(awk -v a="$tot_i" -v b="$insts" 'BEGIN{print a+b}')
     # DISE/HPS: ev5 and the functional core with hot_method.acf at rate 1/100
     ev=$(pair "$p" --config ev5); fn=$(pair "$p")
@@ -85,6 +94,10 @@ row TOTAL "$tot_i" "${tot[@]}"
 echo "(wall-clock seconds of whole processes incl. loading; M = simulated MIPS; plain/truth:"
 echo " functional core without/with ground-truth recording; in5/ev5/r10k/hps: timing models with"
 echo " statistics, without the ground-truth recorder, hps with its wrong path; sim/qemu = plain_s / qemu_s)"
+echo
+echo "sampled simulation: --sample ${BENCH_SAMPLE:-20k} against full detail (seconds as above)"
+printf '%s\n' "${sample_rows[@]}" | awk '{ printf "%-14s %-5s full %7.2f s  sampled %7.2f s  %5.1fx  CPI %.4f -> %.4f (%+.2f%%, CI +-%.2f%%)\n",
+    $1, $2, $3, $4, $3 / $4, $5, $6, 100 * ($6 - $5) / $5, 100 * $7 / $6 }'
 
 echo
 echo "DISE/HPS: hot_method.acf at rate 1/100 (burst 1), same workloads"

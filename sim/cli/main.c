@@ -48,6 +48,7 @@
 #include "options.h"
 #include "runstats.h"
 #include "shell.h"
+#include "smarts.h"
 #include "stats.h"
 #include "symtab.h"
 #include "sys.h"
@@ -947,6 +948,7 @@ int main(int argc, char **argv)
     }
 
     values_t *values = o.values ? values_setup(&o, runtime, dcpi, timing) : NULL;
+    smarts_t *smarts = o.sample ? smarts_new(&o.sample_plan, timing) : NULL;
 
     /* One baseline serves both profilers: the run without either. */
     /* (Not in the shell, whose commands are on stdin, which the baseline would read.) */
@@ -968,7 +970,8 @@ int main(int argc, char **argv)
         .cpu = cpu, .timing = timing, .paths = paths,
         .truth = want_stats || cct.on || paths ? &truth : NULL,
         .trace = trace_out ? &trace : NULL, .dise = pf.dise,
-        .hps_truth = pf.dise ? &pf.session.truth : NULL, .pmu = dcpi ? dcpi_pmu(dcpi) : NULL };
+        .hps_truth = pf.dise ? &pf.session.truth : NULL, .pmu = dcpi ? dcpi_pmu(dcpi) : NULL,
+        .smarts = smarts };
     cct_run_parts(&cct, &parts);
     g.sys->threads_refused_by = o.csprof ? "--csprof" : NULL;   /* --cct, --paths: per thread */
     engine_t *engine = new_engine(&parts);
@@ -1025,6 +1028,12 @@ int main(int argc, char **argv)
                     cpu->cycle, base, (size_t)o.top_n);
     }
     if (values) values_report(values, report_out ? report_out : stderr, (size_t)o.top_n);
+    if (smarts) {                    /* simCycles: the estimate */
+        smarts_result_t sr;
+        smarts_result(smarts, cpu->instret, &sr);
+        cpu->cycle = sr.units ? (uint64_t)llround(sr.cycles) : 0;
+        smarts_report(smarts, cpu->instret, report_out ? report_out : stderr);
+    }
     status = cct_run_finish(&cct, &o, cpu, symtab, report_out, status);
     if (paths) {
         paths_finish(paths, cpu);
@@ -1047,10 +1056,11 @@ int main(int argc, char **argv)
     if (report_out) close_output(report_out);
     run_info_t info = { .cpu = cpu, .image = &g.img, .symtab = symtab,
                         .truth = want_stats ? &truth : NULL, .dropped = &g.dropped,
-                        .host_seconds = secs, .timing = timing };
+                        .host_seconds = secs, .timing = timing, .smarts = smarts };
     write_stats(&o, &info, &pf, dcpi, values);
     engine_free(engine);
     timing_free(timing);
+    smarts_free(smarts);
     if (trace_out) close_output(trace_out);
 
     profiling_free(&pf);

@@ -25,6 +25,7 @@
 #include "pmu.h"
 #include "provenance.h"
 #include "runtime.h"
+#include "smarts.h"
 #include "util.h"
 
 #define USAGE_LINE "hps-sim [options] prog [args...]"
@@ -415,6 +416,34 @@ void options_free(options_t *o)
 
 /* ---- combinations ------------------------------------------------------------ */
 
+/* --sample times only its windows: it needs a timing model, and refuses
+ * what needs every instruction timed. */
+static void check_sample(const options_t *o)
+{
+    if (!o->sample) return;
+    if (o->cfg.model == CFG_MODEL_FUNCTIONAL)
+        bad_input("--sample needs a timing model (--config inorder5, ev5, r10k or hps)");
+    static const char *const needs[] = {      /* the option, and what it needs */
+        "--acf", "the HPS report's cycles and overhead of every instruction",
+        "--dcpi", "counter samples over every cycle",
+        "--csprof", "counter samples over every cycle",
+        "--cct", "the cycles of every calling context",
+        "--paths", "the cycles of every path",
+        "--pipeview", "every instruction's pipeline stages",
+        "--o3pipeview", "every instruction's pipeline stages",
+        "--pipe-diagram", "every instruction's pipeline stages",
+        "--ground-truth", "the head cycles of every instruction",
+        "--interactive", "every instruction's pipeline stages and cycles",
+    };
+    const bool given[] = { o->acf_path, o->dcpi_db, o->csprof, o->cct, o->paths_path,
+                           o->pipeview_path, o->o3pipeview_path, o->pipe_diagram, o->truth_path,
+                           o->interactive };
+    for (size_t k = 0; k < sizeof given / sizeof given[0]; k++)
+        if (given[k])
+            bad_input("--sample cannot be combined with %s, which needs %s: a sampled run "
+                      "times only its windows", needs[2 * k], needs[2 * k + 1]);
+}
+
 /* Options that only make sense with others, and options that exclude each
  * other: every such rule is here, checked in this order once the whole
  * command line (and the configuration) is known. */
@@ -444,8 +473,11 @@ static void check_combinations(options_t *o)
     if (o->paths_export && !o->paths_path)
         bad_input("--paths-export needs --paths FILE");
     options_check_export_spec(o->paths_export, "--paths-export");
-    if (o->report_path && !o->acf_path && !o->dcpi_db && !o->cct && !o->csprof && !o->paths_path)
-        bad_input("--report needs --acf FILE, --dcpi DB, --cct, --csprof or --paths FILE");
+    check_sample(o);
+    if (o->report_path && !o->acf_path && !o->dcpi_db && !o->cct && !o->csprof && !o->paths_path &&
+        !o->sample)
+        bad_input("--report needs --acf FILE, --dcpi DB, --cct, --csprof, --paths FILE or "
+                  "--sample");
     if ((o->dcpi_events || o->dcpi_new_epoch) && !o->dcpi_db)
         bad_input("--dcpi-events and --dcpi-new-epoch need --dcpi DB");
     if (o->values && !o->dcpi_db)
@@ -541,6 +573,11 @@ void parse_options(int argc, char **argv, options_t *o)
         case OPT_VIEW_FROM:   o->view_from = parse_count("--view-from", optarg); break;
         case OPT_VIEW_COUNT:  o->view_count = parse_count("--view-count", optarg); break;
         case OPT_TRUTH_FILE:  o->truth_path = optarg; break;
+        case OPT_SAMPLE:
+            if (!smarts_parse(optarg, &o->sample_plan, err, sizeof err))
+                bad_input("--sample: %s", err);
+            o->sample = true;
+            break;
         case OPT_ACF:         o->acf_path = optarg; break;
         case OPT_PARAM:
             if (o->nparams == DISE_MAX_PARAMS) bad_input("--param: at most %d", DISE_MAX_PARAMS);

@@ -7,6 +7,7 @@
  */
 #include "runstats.h"
 #include "hostmem.h"
+#include "smarts.h"
 #include "sys.h"
 #include "thread.h"
 #include "timing.h"
@@ -192,6 +193,7 @@ void runstats_collect(const run_info_t *info, stats_t *s)
     stats_add_u64(s, "cpu.compressed", t.compressed, "Count", "RVC (16-bit) instructions");
     stats_add_u64(s, "cpu.fpInsts", t.fp_insts, "Count", "Floating-point instructions");
     if (info->timing) timing_stats(info->timing, info->cpu, s);
+    if (info->smarts) smarts_stats(info->smarts, info->cpu->instret, s);
     add_mix(s, &t);
     add_control(s, &t);
     add_memory(s, &t, info);

@@ -52,6 +52,11 @@
 #              same N program instructions
 #   quantum    --thread-quantum on the (one-threaded) workload changes
 #              nothing; 0 is refused (threads themselves: tests/threads)
+#   sample     --sample 20k (SMARTS) on every timing model prints the
+#              functional run's output, its timing-independent statistics
+#              are the functional run's, it measured units and its cpu.cycles
+#              is the estimate (= simCycles = sample.estCycles, > 0);
+#              functional and --sample with --acf: refused (tests/sample)
 #   memdep     r10k with each ooo.memdep policy prints the functional run's
 #              output; conservative and store_sets write their statistics
 #              (loads held back > 0), the oracle none; a bad policy or a
@@ -614,6 +619,24 @@ for isa in rv64 alpha-static; do
         "$(stats_diff "$fst" "$d/quantum.stats")"
     run "$d/quantum.bad" --thread-quantum 0 "$prog" test
     refused "$isa --thread-quantum 0" "$d/quantum.bad"
+
+    # ---- --sample (sampled simulation; tests/sample) -------------------------------------------
+    for model in $models; do
+        c=$d/$model.sample; L="$isa $model --sample 20k"
+        cfg=(); [ $model = functional ] || cfg=(--config $model)
+        run "$c" "${cfg[@]}" --sample 20k --stats "$c.stats.txt" "$prog" test
+        if [ $model = functional ]; then refused "$L" "$c"; continue; fi
+        same_output "$L" "$c"
+        verdict "$L stats: every timing-independent field equals functional's" \
+            "$(stats_diff "$fst" "$c.stats.txt")"
+        u=$(st sample.units "$c.stats.txt"); cyc=$(st cpu.cycles "$c.stats.txt")
+        verdict "$L: ${u:-no} units, cpu.cycles ${cyc:-missing} = simCycles = sample.estCycles > 0" \
+            "$( { [ -n "$u" ] && [ "$u" -gt 0 ]; } || echo -n "no unit measured; "
+                { [ -n "$cyc" ] && [ "$cyc" -gt 0 ] && [ "$(st simCycles "$c.stats.txt")" = "$cyc" ] &&
+                  [ "$(st sample.estCycles "$c.stats.txt")" = "$cyc" ]; } || echo "cycles disagree")"
+    done
+    run "$d/sample.acf" --config ev5 --sample 20k --acf productions/hot_method.acf "$prog" test
+    refused "$isa ev5 --sample 20k --acf" "$d/sample.acf"
 done
 
 echo "matrix: $pass passed, $fail failed"
