@@ -29,6 +29,7 @@
 #include "core.h"
 #include "datadir.h"
 #include "cct_run.h"
+#include "ckpt_run.h"
 #include "dcpi.h"
 #include "disasm.h"
 #include "engine.h"
@@ -563,6 +564,7 @@ static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const s
     g->cpu->pc = g->img.start;
     g->mem->on_decoded_drop = insn_totals_add;
     g->mem->on_decoded_drop_ctx = &g->dropped;
+    ckpt_run_restore(o, isa, g->cpu, g->sys);       /* --restore: start at the checkpoint */
 }
 
 /* What the process has mapped executable: function symbols and images. */
@@ -974,10 +976,13 @@ int main(int argc, char **argv)
 
     double t0 = now_seconds();
     int status = 0;
+    bool checkpoint_taken = false;
     if (o.interactive) {
         status = interact(&o, isa, &g, &code, dis, want_stats ? &truth : NULL, &pf, &runtime,
                           &timing, &engine);
         cpu = g.cpu;
+    } else if (o.checkpoint_at) {
+        checkpoint_taken = ckpt_run_take(&o, isa, engine, cpu);
     } else {
         engine_run(engine, o.max_insts);
     }
@@ -985,7 +990,8 @@ int main(int argc, char **argv)
 
     engine_finish(engine);
     if (!o.interactive) status = report_stop(cpu, dis);
-    if (cpu->stop == STOP_MAX_INSTS && !o.interactive)
+    if (o.checkpoint_at && !checkpoint_taken) status = EXIT_BAD_INPUT;
+    if (cpu->stop == STOP_MAX_INSTS && !o.interactive && !checkpoint_taken)
         fprintf(stderr, "hps-sim: stopped by --max-insts after %" PRIu64 " program instructions "
                 "(the program did not finish)\n", cpu->instret);
     if (dcpi && !dcpi_finish(dcpi, cpu, err, sizeof err)) {
