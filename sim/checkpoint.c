@@ -396,11 +396,14 @@ static int64_t mtime_ns(const struct stat *st)
     return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
 }
 
-/* Which of hps-sim's stdin/stdout/stderr host fd h is (-1: none). */
-static int stdio_of(const sys_t *s, int g)
+/* Which of the run's stdin/stdout/stderr guest fd g is (-1: none): one of
+ * hps-sim's own, or one the run set up in their place (the shell's and
+ * the baselines' stdin), which has no guest path and is no pipe. */
+static int stdio_of(const sys_t *s, int g, const struct stat *st)
 {
     int h = s->host_fd[g];
-    return !(s->fd_flags[g] & SYS_FD_OWNED) && h >= 0 && h <= 2 ? h : -1;
+    if (!(s->fd_flags[g] & SYS_FD_OWNED)) return h >= 0 && h <= 2 ? h : -1;
+    return g <= 2 && !s->fd_place[g] && !S_ISFIFO(st->st_mode) && !S_ISSOCK(st->st_mode) ? g : -1;
 }
 
 static bool save_fd(writer_t *w, const sys_t *s, int g, char *err, size_t errlen)
@@ -419,7 +422,7 @@ static bool save_fd(writer_t *w, const sys_t *s, int g, char *err, size_t errlen
         snprintf(err, errlen, "guest fd %d: fstat: %s", g, strerror(errno));
         return false;
     }
-    int stdio = stdio_of(s, g);
+    int stdio = stdio_of(s, g, &st);
     if (stdio < 0 && (!place || place->mount < 0 || place->path[0] != '/' ||
                       S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
         snprintf(err, errlen, "guest fd %d is %s, which a checkpoint cannot reopen (only "

@@ -12,6 +12,7 @@
 #include "checkpoint.h"
 #include "ckpt_run.h"
 #include "engine.h"
+#include "hostmem.h"
 
 void ckpt_run_check_options(const options_t *o)
 {
@@ -99,4 +100,66 @@ bool ckpt_run_take(const options_t *o, const isa_t *isa, struct engine *e, cpu_t
             "%.3f s)\n", c->instret, o->checkpoint_out, img.len, now_seconds() - t0);
     ckpt_image_free(&img);
     return true;
+}
+
+/* ---- the shell's in-memory checkpoints ---------------------------------------- */
+
+void shell_ckpts_init(shell_ckpts_t *k, uint64_t host_mem)
+{
+    memset(k, 0, sizeof *k);
+    k->budget = host_mem && host_mem / 4 < SHELL_CKPT_BYTES ? host_mem / 4 : SHELL_CKPT_BYTES;
+}
+
+static void drop_oldest(shell_ckpts_t *k)
+{
+    k->bytes -= k->img[0].len;
+    hostmem_give(k->img[0].len);
+    ckpt_image_free(&k->img[0]);
+    memmove(k->img, k->img + 1, (k->n - 1) * sizeof *k->img);
+    memmove(k->at, k->at + 1, (k->n - 1) * sizeof *k->at);
+    k->n--;
+}
+
+void shell_ckpts_keep(shell_ckpts_t *k, const cpu_t *c, const ckpt_ident_t *id)
+{
+    char err[512];
+    ckpt_image_t img;
+    if (k->n && k->at[k->n - 1] >= c->instret) return;     /* kept already */
+    if (!ckpt_save(c, c->sys, id, &img, err, sizeof err)) return;
+    while (k->n && (k->bytes + img.len > k->budget || !hostmem_fits(img.len))) drop_oldest(k);
+    if (img.len > k->budget || !hostmem_take(img.len, "a shell checkpoint")) {
+        hostmem_clear_failure();
+        ckpt_image_free(&img);
+        return;
+    }
+    if (k->n == k->cap) {
+        size_t cap = k->cap ? 2 * k->cap : 16;
+        ckpt_image_t *ni = realloc(k->img, cap * sizeof *ni);
+        if (ni) k->img = ni;
+        uint64_t *na = ni ? realloc(k->at, cap * sizeof *na) : NULL;
+        if (na) k->at = na;
+        if (!ni || !na) {
+            hostmem_give(img.len);
+            ckpt_image_free(&img);
+            return;
+        }
+        k->cap = cap;
+    }
+    k->img[k->n] = img;
+    k->at[k->n++] = c->instret;
+    k->bytes += img.len;
+}
+
+const ckpt_image_t *shell_ckpts_find(const shell_ckpts_t *k, uint64_t to)
+{
+    for (size_t j = k->n; j-- > 0;)
+        if (k->at[j] <= to) return &k->img[j];
+    return NULL;
+}
+
+void shell_ckpts_free(shell_ckpts_t *k)
+{
+    while (k->n) drop_oldest(k);
+    free(k->img);
+    free(k->at);
 }

@@ -135,5 +135,23 @@ refuse restore-paths 'first instruction' --restore "$r/good.ck" --paths "$r/p.ts
 if [ $rc -eq 2 ] && grep -q 'before --checkpoint-at' "$r/err"; then ok "refused: checkpoint past the end"
 else bad "refused: checkpoint past the end: status $rc: $(head -c 300 "$r/err")"; fi
 
+# ---- shell: `back` restores the nearest in-memory checkpoint ------------------------
+# The registers after `run 5000000; back 10` are those after `run 4999990`,
+# and the shell says it replayed 999990 instructions from the checkpoint at
+# 4000000 (one every SHELL_CKPT_EVERY = 1000000), not 4999990 from the start.
+p=$w/rv64/gametree
+printf 'run 5000000\nback 10\nreg\nquit\n' | "$sim" -d "$p" test >"$tmp/sh.back" 2>&1
+printf 'run 4999990\nreg\nquit\n' | "$sim" -d "$p" test >"$tmp/sh.fwd" 2>&1
+grep -E '^ *(x|zero|ra|sp|a[0-9]|s[0-9]|t[0-9])' "$tmp/sh.back" >"$tmp/sh.back.reg"
+grep -E '^ *(x|zero|ra|sp|a[0-9]|s[0-9]|t[0-9])' "$tmp/sh.fwd" >"$tmp/sh.fwd.reg"
+if grep -q 'from the checkpoint at instruction 4000000: 999990 instructions replayed' "$tmp/sh.back" &&
+   [ -s "$tmp/sh.back.reg" ] && cmp -s "$tmp/sh.back.reg" "$tmp/sh.fwd.reg"; then
+    ok "shell: back 10 at 5M replays 999990 instructions from the checkpoint at 4M, same registers"
+else bad "shell: back from a checkpoint: $(grep -m1 'checkpoint' "$tmp/sh.back")"; fi
+printf 'run 300000\ngoto 250000\nreg\nquit\n' | "$sim" -d --config ev5 "$p" test >"$tmp/sh.ev5" 2>&1
+if ! grep -q 'from the checkpoint' "$tmp/sh.ev5" && grep -qE '^zero ' "$tmp/sh.ev5"; then
+    ok "shell: under a timing model back replays from the start (no checkpoints)"
+else bad "shell: under ev5: $(head -c 300 "$tmp/sh.ev5")"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
