@@ -255,6 +255,7 @@ static void load_process(reader_t *r, sys_t *s)
     s->cfg.seed = get_u64(r);
     s->cfg.epoch_sec = get_u64(r);
     s->cfg.insts_per_sec = get_u64(r);
+    if (!s->cfg.insts_per_sec) r->bad = true;           /* the guest's clock divides by it */
     s->cfg.host_time = get_u64(r) != 0;
     s->cfg.thread_quantum = get_u64(r);
     s->brk_start = get_u64(r);
