@@ -433,6 +433,12 @@ static bool save_fd(writer_t *w, const sys_t *s, int g, char *err, size_t errlen
                  : "a descriptor without a path (a dup of stdin/stdout/stderr or a pipe)");
         return false;
     }
+    if (stdio == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+        snprintf(err, errlen, "the guest's stdin (fd %d) is a %s, whose position a restore "
+                 "cannot find again: give the program its input as a file (< FILE) or "
+                 "/dev/null", g, S_ISFIFO(st.st_mode) ? "pipe" : "socket");
+        return false;
+    }
     /* stdout and stderr are the restoring run's own, appended to where
      * they are; only a regular stdin has a position worth keeping */
     off_t off = S_ISREG(st.st_mode) && stdio <= 0 ? lseek(h, 0, SEEK_CUR) : -1;
@@ -524,7 +530,18 @@ static bool load_stdio_fd(reader_t *r, sys_t *s, int g, stdio_set_t *io, char *e
     s->host_fd[g] = h;
     s->fd_flags[g] = flags & ~SYS_FD_CLOEXEC;
     struct stat st;
-    if (off >= 0 && fstat(h, &st) == 0 && S_ISREG(st.st_mode)) lseek(h, off, SEEK_SET);
+    bool seekable = fstat(h, &st) == 0 && S_ISREG(st.st_mode);
+    if (off > 0 && !seekable) {
+        snprintf(err, errlen, "the guest had read %" PRId64 " bytes of its stdin (a file) "
+                 "before the checkpoint, and this run's stdin is no file to seek in: give it "
+                 "the same file (< FILE)", off);
+        return false;
+    }
+    if (off >= 0 && seekable && lseek(h, off, SEEK_SET) != off) {
+        snprintf(err, errlen, "the guest's stdin: cannot seek to %" PRId64 ": %s", off,
+                 strerror(errno));
+        return false;
+    }
     return true;
 }
 

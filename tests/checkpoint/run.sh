@@ -7,10 +7,16 @@
 #              instruction count equal an uninterrupted run's; the file
 #              ckpt_reader reads half-way goes on at its offset and the log
 #              it writes ends the same
+#   stdin      a stdin file read before the checkpoint goes on at its offset
+#              (3 points); a pipe as stdin is refused at the checkpoint, and
+#              a restore from a pipe after the guest read its stdin file
 #   identical  restore -> checkpoint at the same N gives the same bytes;
 #              restore at N -> checkpoint at M equals a checkpoint taken at
 #              M directly (gametree, both ISAs)
 #   models     a checkpoint restored under ev5 and r10k: the same output
+#   crafted    damaged fields behind a matching hash: refused, never a crash
+#   shell      `back` restores the nearest in-memory checkpoint and replays
+#              only from there (the count it prints), to the same registers
 #   refused    corrupt, truncated, junk, other version, other program,
 #              other arguments, a changed input file, options that do not
 #              combine, a checkpoint past the program's end: status 2 and
@@ -60,6 +66,24 @@ done
 resume gametree-rv64 rv64 "$w/rv64/gametree" test
 resume gametree-alpha-static alpha-static "$w/alpha-static/gametree" test
 resume bytecode-alpha-dyn alpha-dyn "$w/alpha-dyn/bytecode_vm" test
+
+# ---- stdin: a file read half-way goes on at its offset; a pipe is refused ---------
+p=$g/rv64/stdin_read; in=$root/tests/guest/stdin_read.stdin; d=$tmp/stdin; mkdir -p "$d"
+"$sim" --stats "$d/st" "$p" <"$in" >"$d/ref" 2>/dev/null
+total=$(st simInsts "$d/st"); why=""
+for n in $((total / 4)) $((total / 2)) $((3 * total / 4)); do
+    "$sim" --checkpoint-at $n --checkpoint-out "$d/ck" "$p" <"$in" >"$d/out" 2>/dev/null
+    "$sim" --restore "$d/ck" "$p" <"$in" >>"$d/out" 2>/dev/null
+    cmp -s "$d/ref" "$d/out" || why="$why at $n"
+done
+if [ -n "$total" ] && [ -z "$why" ]; then ok "stdin: a file read before the checkpoint goes on at its offset (3 points)"
+else bad "stdin: output differs when restored$why"; fi
+( cat "$in" | "$sim" --checkpoint-at $((total / 2)) --checkpoint-out "$d/p.ck" "$p" >/dev/null 2>"$d/err.pipe" ); rc=$?
+if [ $rc -eq 2 ] && grep -q 'stdin (fd 0) is a pipe' "$d/err.pipe"; then ok "stdin: a pipe is refused at the checkpoint"
+else bad "stdin: a pipe at the checkpoint: status $rc: $(head -c 200 "$d/err.pipe")"; fi
+( cat "$in" | "$sim" --restore "$d/ck" "$p" >/dev/null 2>"$d/err.rpipe" ); rc=$?
+if [ $rc -eq 2 ] && grep -q 'bytes of its stdin' "$d/err.rpipe"; then ok "stdin: a restore from a pipe after reading stdin is refused"
+else bad "stdin: a restore from a pipe: status $rc: $(head -c 200 "$d/err.rpipe")"; fi
 
 # ---- identical: the same state gives the same bytes ---------------------------------
 b=$tmp/reader-rv64.b
