@@ -11,11 +11,11 @@
  * the emulated process: its file descriptors (reopened by guest path with
  * their flags and offsets), working directory, mounts (checked to match),
  * signal actions, masks, pending signals, alternate stack and interval
- * timers, rlimits, the random stream, simulated sleep time, and the
- * system-call configuration (seed, clock).  Not held: threads (a guest
+ * timers, rlimits, the random stream, simulated sleep time, the
+ * system-call configuration (seed, clock) and the names of file mappings
+ * (/proc/self/maps).  Not held: threads (a guest
  * that has cloned is refused), fds without a path (pipes, sockets,
- * emulated /proc files: refused), the contents of host files, the names
- * /proc/self/maps gives file mappings, and anything of the timing models
+ * emulated /proc files: refused), the contents of host files, and anything of the timing models
  * or profilers, which start fresh at the checkpoint.
  *
  * Layer: machine (it reads and writes cpu_t, mem_t and sys_t only).
@@ -65,6 +65,14 @@ void ckpt_image_free(ckpt_image_t *img);
  * then unusable and the caller exits. */
 bool ckpt_restore(cpu_t *c, sys_t *s, const ckpt_ident_t *id, const ckpt_image_t *img,
                   char *err, size_t errlen);
+
+/* After a restore, once the run has set its exec-map hook
+ * (sys_set_exec_map_hook): report every executable file mapping the
+ * checkpoint names (the shared libraries a dynamic program had loaded) to
+ * it again, reopened by guest path, so their symbols and images are
+ * known.  A file that cannot be reopened is skipped (its code then has no
+ * symbols). */
+void ckpt_replay_exec_maps(sys_t *s, cpu_t *c);
 
 /* Read / write an image from / to a file.  False with a message naming
  * the file. */

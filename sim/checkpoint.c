@@ -31,6 +31,9 @@
  *              a regular file; else -1); file: u32 mount, string guest path, u32 host
  *              open flags, i64 offset, i64 size, i64 mtime ns (size and
  *              mtime of files opened read-only, else 0)
+ *   regions    u32 count, per named region of /proc/self/maps in address
+ *              order: u64 start, end, file offset, dev, ino, string guest
+ *              path
  *   pages      u64 count, per page in address order: u64 address, u8 prot,
  *              u8 has_data (0: all zeros), 4096 bytes if has_data
  *   trailer    u64 FNV-1a hash of every byte before it
@@ -53,6 +56,7 @@
 #include "checkpoint.h"
 #include "fs.h"
 #include "mem.h"
+#include "procfs.h"
 #include "thread.h"
 
 static const char MAGIC[8] = { 'H', 'P', 'S', 'C', 'K', 'P', 'T', '\n' };
@@ -617,6 +621,58 @@ static bool load_fds(reader_t *r, sys_t *s, cpu_t *c, char *err, size_t errlen)
     return ok;
 }
 
+/* ---- the names of file mappings (/proc/self/maps) --------------------------------- */
+
+static void save_regions(writer_t *w, const sys_t *s)
+{
+    procfs_region_t *v;
+    size_t n = procfs_regions(s, &v);
+    put_u32(w, (uint32_t)n);
+    for (size_t k = 0; k < n; k++) {
+        put_u64(w, v[k].start);
+        put_u64(w, v[k].end);
+        put_u64(w, v[k].off);
+        put_u64(w, v[k].dev);
+        put_u64(w, v[k].ino);
+        put_str(w, v[k].name);
+    }
+    free(v);
+}
+
+static void load_regions(reader_t *r, sys_t *s)
+{
+    procfs_note_map(s, 0, 1ull << GUEST_ADDR_BITS, -1, NULL, 0);     /* forget the fresh ones */
+    uint32_t n = get_u32(r);
+    for (uint32_t k = 0; k < n && !r->bad; k++) {
+        char name[FS_PATH_MAX];
+        procfs_region_t g = { .start = get_u64(r), .end = get_u64(r), .off = get_u64(r),
+                              .dev = get_u64(r), .ino = get_u64(r), .name = name };
+        get_str(r, name, sizeof name);
+        if (g.end <= g.start || g.end >> GUEST_ADDR_BITS) r->bad = true;
+        if (!r->bad) procfs_restore_region(s, &g);
+    }
+}
+
+void ckpt_replay_exec_maps(sys_t *s, cpu_t *c)
+{
+    procfs_region_t *v;
+    size_t n = procfs_regions(s, &v);
+    for (size_t k = 0; s->on_exec_map && k < n; k++) {
+        const guest_page_t *pg = mem_page(c->mem, v[k].start);
+        if (!pg || !(pg->prot & MEM_PROT_EXEC) || v[k].name[0] != '/') continue;
+        fs_target_t t;
+        int hfd = -1;
+        uint8_t kind = 0;
+        if (fs_lookup(s, FS_AT_FDCWD, v[k].name, FS_FOLLOW | FS_READ, &t)) continue;
+        int64_t e = fs_open(s, c, &t, O_RDONLY, 0, &hfd, &kind);
+        fs_target_done(&t);
+        if (e) continue;
+        s->on_exec_map(s->on_exec_map_ctx, hfd, v[k].start, v[k].end - v[k].start, v[k].off);
+        close(hfd);
+    }
+    free(v);
+}
+
 /* ---- memory ---------------------------------------------------------------------- */
 
 static bool all_zero(const uint8_t *p, size_t n)
@@ -700,6 +756,7 @@ bool ckpt_save(const cpu_t *c, const sys_t *s, const ckpt_ident_t *id, ckpt_imag
         free(w.p);
         return false;
     }
+    save_regions(&w, s);
     save_pages(&w, c->mem);
     put_u64(&w, fnv1a(FNV_START, w.p, w.len));
     if (w.oom) {
@@ -796,7 +853,9 @@ bool ckpt_restore(cpu_t *c, sys_t *s, const ckpt_ident_t *id, const ckpt_image_t
         load_process(&r, s);
         load_signals(&r, s);
         ok = !r.bad && check_mounts(&r, s, err, errlen) && load_cwd(&r, s, err, errlen) &&
-             load_fds(&r, s, c, err, errlen) && load_pages(&r, c->mem, err, errlen);
+             load_fds(&r, s, c, err, errlen);
+        if (ok) load_regions(&r, s);
+        ok = ok && !r.bad && load_pages(&r, c->mem, err, errlen);
     }
     if (ok && r.at != r.len) r.bad = true;
     if (r.bad && !err[0])

@@ -932,6 +932,7 @@ int main(int argc, char **argv)
     guest_load(&g, &o, isa, NULL, o.interactive ? GUEST_NO_STDIN : GUEST_STDIN);
     process_code_t code;
     if (!load_code(path, &g, &code)) bad_input("out of host memory");
+    if (o.restore) ckpt_replay_exec_maps(g.sys, g.cpu);  /* libraries loaded before it */
     symtab_t *symtab = code.symtab;
     g.cpu->symtab = symtab;
 

@@ -10,6 +10,8 @@
 #   stdin      a stdin file read before the checkpoint goes on at its offset
 #              (3 points); a pipe as stdin is refused at the checkpoint, and
 #              a restore from a pipe after the guest read its stdin file
+#   libraries  a restored dynamic Alpha program's libc functions are named
+#              (DCPI report under ev5)
 #   identical  restore -> checkpoint at the same N gives the same bytes;
 #              restore at N -> checkpoint at M equals a checkpoint taken at
 #              M directly (gametree, both ISAs)
@@ -84,6 +86,20 @@ else bad "stdin: a pipe at the checkpoint: status $rc: $(head -c 200 "$d/err.pip
 ( cat "$in" | "$sim" --restore "$d/ck" "$p" >/dev/null 2>"$d/err.rpipe" ); rc=$?
 if [ $rc -eq 2 ] && grep -q 'bytes of its stdin' "$d/err.rpipe"; then ok "stdin: a restore from a pipe after reading stdin is refused"
 else bad "stdin: a restore from a pipe: status $rc: $(head -c 200 "$d/err.rpipe")"; fi
+
+# ---- libraries: a dynamic program's shared libraries keep their names ------------
+# objdb (Alpha, dynamic) spends ~10% in libc's strncmp: restored 3M
+# instructions before its end under ev5 with --dcpi, the report names it
+# (the checkpoint holds the file mappings; the restore reports them to the
+# symbol table and DCPI's images again)
+d=$tmp/libs; mkdir -p "$d"; p=$w/alpha-dyn/objdb; sr="--sysroot /usr/alpha-linux-gnu"
+( cd "$d" && "$sim" $sr --stats st "$p" test </dev/null >/dev/null 2>&1
+  n=$(( $(st simInsts st) - 3000000 ))
+  "$sim" $sr --checkpoint-at $n --checkpoint-out ck "$p" test </dev/null >/dev/null 2>&1
+  "$sim" $sr --config ev5 --restore ck --dcpi db --report rep "$p" test </dev/null >/dev/null 2>err )
+if grep -qE '^ *[0-9]+ +strncmp ' "$d/rep" && grep -q ' 0 samples outside every image' "$d/rep"; then
+    ok "libraries: a restored dynamic program's libc (strncmp) is named in the DCPI report"
+else bad "libraries: no strncmp in the restored DCPI report: $(head -c 300 "$d/err")"; fi
 
 # ---- identical: the same state gives the same bytes ---------------------------------
 b=$tmp/reader-rv64.b
