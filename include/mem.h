@@ -176,6 +176,9 @@ bool mem_is_mapped(const mem_t *m, uint64_t addr);
 /* Highest free range of `len` bytes ending at or below `top`, or 0. */
 uint64_t mem_find_free(const mem_t *m, uint64_t len, uint64_t bottom, uint64_t top);
 guest_page_t *mem_page(const mem_t *m, uint64_t addr);   /* NULL if unmapped */
+/* The first mapped page at or above addr (its address), or UINT64_MAX:
+ * a walk over the mapped pages in address order (checkpoints). */
+uint64_t mem_next_mapped(const mem_t *m, uint64_t addr);
 
 /* Non-faulting copies for the loader and syscall layer (ignore protection
  * except that the page must be mapped).  Return false on an unmapped byte. */

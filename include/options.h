@@ -23,6 +23,9 @@ typedef struct options {
     uint64_t max_insts;
     uint64_t seed;
     uint64_t thread_quantum;         /* --thread-quantum, 0 = the default */
+    uint64_t checkpoint_at;          /* --checkpoint-at N (0: none)       */
+    const char *checkpoint_out;      /* --checkpoint-out FILE             */
+    const char *restore;             /* --restore FILE                    */
     uint64_t trace_limit;
     const char *stats_path;
     const char *stats_json_path;

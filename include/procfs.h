@@ -84,4 +84,14 @@ void procfs_exe_path(struct sys *s, char *out, size_t len);
 void procfs_note_map(struct sys *s, uint64_t addr, uint64_t len, int hfd, const char *name,
                      uint64_t off);
 
+/* The named regions of maps, for checkpoints (checkpoint.h): a copy in
+ * address order (*out malloc'd, names borrowed until the next change; 0
+ * and NULL when none), and one region put back as it was. */
+typedef struct procfs_region {
+    uint64_t start, end, off, dev, ino;
+    const char *name;
+} procfs_region_t;
+size_t procfs_regions(const struct sys *s, procfs_region_t **out);
+void procfs_restore_region(struct sys *s, const procfs_region_t *r);
+
 #endif /* HPS_PROCFS_H */

@@ -3,7 +3,8 @@
  * step a program instruction by instruction on the functional core or a
  * timing model, look at registers, memory and the pipeline, set
  * breakpoints, and step backwards (the simulator is deterministic, so
- * "back N" replays the run from the start to N instructions earlier).
+ * "back N" replays the run to N instructions earlier: from the nearest
+ * in-memory checkpoint when the host keeps them, else from the start).
  * Spike's debug-mode conventions: Enter steps; reg, freg, pc, insn,
  * mem ADDR, until pc ADDR, until reg/mem CONDITION, run N, q; watchpoints;
  * views of the caches, TLBs and branch predictor of a timing model and of
@@ -46,6 +47,15 @@ typedef struct shell_target {
     void *ctx;
     uint64_t max_insts;                 /* --max-insts: no command runs past
                                            it (0: no limit), as a batch run */
+    /* In-memory checkpoints (NULL: none): the shell calls keep(ctx, t)
+     * each time the run reaches a multiple of keep_every program
+     * instructions (the host saves the guest if it can, within its memory
+     * bound); rewind(ctx, t, to) restores the nearest one at or before
+     * instruction `to` into *t as restart does and returns its instruction
+     * count, or UINT64_MAX when there is none (the shell restarts). */
+    void (*keep)(void *ctx, struct shell_target *t);
+    uint64_t (*rewind)(void *ctx, struct shell_target *t, uint64_t to);
+    uint64_t keep_every;
 } shell_target_t;
 
 /* Run the command loop until `quit` or end of input.  Returns the exit

@@ -484,6 +484,18 @@ void mem_unmap(mem_t *m, uint64_t addr, uint64_t len)
     }
 }
 
+uint64_t mem_next_mapped(const mem_t *m, uint64_t addr)
+{
+    for (uint64_t a = addr & ~GUEST_PAGE_MASK; addr_valid(a);) {
+        mem_leaf_t *leaf = leaf_of(m, a);
+        if (!leaf) a = skip_absent(m, a);
+        else if (!leaf->mapped) a = ((a >> LEAF_SHIFT) + 1) << LEAF_SHIFT;
+        else if (leaf_page(leaf, a)->mapped) return a;
+        else a += GUEST_PAGE_SIZE;
+    }
+    return UINT64_MAX;
+}
+
 bool mem_protect(mem_t *m, uint64_t addr, uint64_t len, int prot)
 {
     uint64_t start = addr & ~GUEST_PAGE_MASK;

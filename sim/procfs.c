@@ -266,6 +266,36 @@ void procfs_note_map(struct sys *s, uint64_t addr, uint64_t len, int hfd, const 
     p->regions[p->nregions++] = r;
 }
 
+static int region_order(const void *a, const void *b)
+{
+    const procfs_region_t *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+size_t procfs_regions(const struct sys *s, procfs_region_t **out)
+{
+    const procfs_t *p = s->proc;
+    *out = NULL;
+    if (!p || !p->nregions) return 0;
+    procfs_region_t *v = xrealloc(NULL, p->nregions * sizeof *v);
+    for (size_t k = 0; k < p->nregions; k++) {
+        const region_t *r = &p->regions[k];
+        v[k] = (procfs_region_t){ r->start, r->end, r->off, r->dev, r->ino, r->name };
+    }
+    qsort(v, p->nregions, sizeof *v, region_order);
+    *out = v;
+    return p->nregions;
+}
+
+void procfs_restore_region(struct sys *s, const procfs_region_t *r)
+{
+    procfs_t *p = s->proc;
+    if (!p || r->end <= r->start) return;
+    procfs_note_map(s, r->start, r->end - r->start, -1, r->name, r->off);
+    p->regions[p->nregions - 1].dev = r->dev;
+    p->regions[p->nregions - 1].ino = r->ino;
+}
+
 static const region_t *region_at(const procfs_t *p, uint64_t addr)
 {
     for (size_t k = 0; k < p->nregions; k++)

@@ -29,6 +29,8 @@
 #include "core.h"
 #include "datadir.h"
 #include "cct_run.h"
+#include "checkpoint.h"
+#include "ckpt_run.h"
 #include "dcpi.h"
 #include "disasm.h"
 #include "engine.h"
@@ -565,6 +567,7 @@ static void guest_load(guest_t *g, const options_t *o, const isa_t *isa, const s
     g->cpu->pc = g->img.start;
     g->mem->on_decoded_drop = insn_totals_add;
     g->mem->on_decoded_drop_ctx = &g->dropped;
+    ckpt_run_restore(o, isa, g->cpu, g->sys);       /* --restore: start at the checkpoint */
 }
 
 /* What the process has mapped executable: function symbols and images. */
@@ -783,6 +786,7 @@ typedef struct shell_host {
     truth_t *truth;                  /* the ground-truth recorder, or NULL */
     profiling_t *pf;                 /* with an ACF: DISE and its session  */
     runtime_t **runtime;             /* the handlers' runtime, or NULL     */
+    shell_ckpts_t ckpts;             /* in-memory checkpoints for `back`   */
 } shell_host_t;
 
 /* With an ACF: the handlers' runtime and the DISE engine as new, on cpu. */
@@ -830,6 +834,34 @@ static void shell_restart(void *ctx, shell_target_t *t)
         .hps_truth = h->pf->dise ? &h->pf->session.truth : NULL });
 }
 
+/* In-memory checkpoints: only a plain functional run (no timing model,
+ * ACF or ground truth, whose state a checkpoint does not hold) keeps
+ * them; the guest is saved as --checkpoint-at saves it (ckpt_save). */
+static void shell_keep(void *ctx, shell_target_t *t)
+{
+    shell_host_t *h = ctx;
+    if (t->timing || t->dise || h->truth) return;
+    ckpt_ident_t id = { .isa = h->isa->name, .path = h->o->guest_argv[0],
+                        .argc = h->o->guest_argc, .argv = h->o->guest_argv };
+    shell_ckpts_keep(&h->ckpts, t->cpu, &id);
+}
+
+/* The nearest checkpoint at or before `to`, restored into a fresh guest
+ * and engine as shell_restart builds them. */
+static uint64_t shell_rewind(void *ctx, shell_target_t *t, uint64_t to)
+{
+    shell_host_t *h = ctx;
+    const ckpt_image_t *img = shell_ckpts_find(&h->ckpts, to);
+    if (!img || t->timing || t->dise || h->truth) return UINT64_MAX;
+    shell_restart(ctx, t);
+    char err[1024];
+    ckpt_ident_t id = { .isa = h->isa->name, .path = h->o->guest_argv[0],
+                        .argc = h->o->guest_argc, .argv = h->o->guest_argv };
+    if (!ckpt_restore(t->cpu, t->cpu->sys, &id, img, err, sizeof err))
+        bad_input("the shell's checkpoint: %s", err);
+    return t->cpu->instret;
+}
+
 static void shell_output(void *ctx, bool on)
 {
     ((shell_host_t *)ctx)->g->sys->discard_output = !on;
@@ -844,14 +876,17 @@ static int interact(const options_t *o, const isa_t *isa, guest_t *g, process_co
                     disasm_t *dis, truth_t *truth, profiling_t *pf, runtime_t **runtime,
                     timing_t **timing, engine_t **engine)
 {
-    shell_host_t host = { o, isa, g, code, dis, truth, pf, runtime };
+    shell_host_t host = { o, isa, g, code, dis, truth, pf, runtime, {0} };
+    shell_ckpts_init(&host.ckpts, o->host_mem);
     if (*timing) timing_record_recent(*timing, dis);
     shell_target_t target = { .cpu = g->cpu, .timing = *timing, .dise = pf->dise,
                               .engine = *engine, .disasm = dis, .symtab = code->symtab,
                               .restart = shell_restart, .output = shell_output,
                               .report = shell_report, .ctx = &host,
-                              .max_insts = o->max_insts };
+                              .max_insts = o->max_insts, .keep = shell_keep,
+                              .rewind = shell_rewind, .keep_every = SHELL_CKPT_EVERY };
     int status = shell_run(&target, stdin, stdout);
+    shell_ckpts_free(&host.ckpts);
     *timing = target.timing;
     *engine = target.engine;
     return status;
@@ -899,6 +934,7 @@ int main(int argc, char **argv)
     guest_load(&g, &o, isa, NULL, o.interactive ? GUEST_NO_STDIN : GUEST_STDIN);
     process_code_t code;
     if (!load_code(path, &g, &code)) bad_input("out of host memory");
+    if (o.restore) ckpt_replay_exec_maps(g.sys, g.cpu);  /* libraries loaded before it */
     symtab_t *symtab = code.symtab;
     g.cpu->symtab = symtab;
 
@@ -978,10 +1014,13 @@ int main(int argc, char **argv)
 
     double t0 = now_seconds();
     int status = 0;
+    bool checkpoint_taken = false;
     if (o.interactive) {
         status = interact(&o, isa, &g, &code, dis, want_stats ? &truth : NULL, &pf, &runtime,
                           &timing, &engine);
         cpu = g.cpu;
+    } else if (o.checkpoint_at) {
+        checkpoint_taken = ckpt_run_take(&o, isa, engine, cpu);
     } else {
         engine_run(engine, o.max_insts);
     }
@@ -989,7 +1028,8 @@ int main(int argc, char **argv)
 
     engine_finish(engine);
     if (!o.interactive) status = report_stop(cpu, dis);
-    if (cpu->stop == STOP_MAX_INSTS && !o.interactive)
+    if (o.checkpoint_at && !checkpoint_taken) status = EXIT_BAD_INPUT;
+    if (cpu->stop == STOP_MAX_INSTS && !o.interactive && !checkpoint_taken)
         fprintf(stderr, "hps-sim: stopped by --max-insts after %" PRIu64 " program instructions "
                 "(the program did not finish)\n", cpu->instret);
     if (dcpi && !dcpi_finish(dcpi, cpu, err, sizeof err)) {

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ckpt_run.h"
 #include "config.h"
 #include "core.h"
 #include "datadir.h"
@@ -449,6 +450,7 @@ static void check_sample(const options_t *o)
  * command line (and the configuration) is known. */
 static void check_combinations(options_t *o)
 {
+    ckpt_run_check_options(o);
     if ((o->pipeview_path || o->o3pipeview_path || o->pipe_diagram || o->truth_path) &&
         o->cfg.model == CFG_MODEL_FUNCTIONAL)
         bad_input("--pipeview, --o3pipeview, --pipe-diagram and --ground-truth need a timing "
@@ -550,6 +552,12 @@ void parse_options(int argc, char **argv, options_t *o)
             if (!o->thread_quantum) bad_input("--thread-quantum: expected at least 1, got '%s'", optarg);
             break;
         case OPT_NO_TRUTH:    o->no_truth = true; break;
+        case OPT_CHECKPOINT_AT:
+            o->checkpoint_at = parse_count("--checkpoint-at", optarg);
+            if (!o->checkpoint_at) bad_input("--checkpoint-at: expected at least 1, got '%s'", optarg);
+            break;
+        case OPT_CHECKPOINT_OUT: o->checkpoint_out = optarg; break;
+        case OPT_RESTORE:     o->restore = optarg; break;
         case OPT_GUEST_MEM:   o->guest_mem = parse_size("--guest-mem", optarg); break;
         case OPT_HOST_MEM:    o->host_mem = parse_size("--host-mem", optarg); break;
         case OPT_SYSROOT:     o->sysroot = check_sysroot(optarg); break;

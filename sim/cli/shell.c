@@ -81,6 +81,7 @@ typedef struct shell {
     bool finished;                      /* the program exited or faulted      */
     int status;                         /* hps-sim's exit status so far       */
     char last[256];                     /* the command Enter repeats          */
+    uint64_t kept_upto;                 /* the last in-memory checkpoint asked */
 } shell_t;
 
 static volatile sig_atomic_t interrupted;
@@ -399,6 +400,25 @@ static void limit_reached(shell_t *s)
             "did not finish)\n", s->t->cpu->instret);
 }
 
+/* With in-memory checkpoints, a run stops at each multiple of keep_every
+ * on its way (so one can be kept there). */
+static uint64_t keep_boundary(const shell_t *s, uint64_t end)
+{
+    uint64_t k = s->t->keep ? s->t->keep_every : 0, at = s->t->cpu->instret;
+    if (!k) return end;
+    uint64_t next = (at / k + 1) * k;
+    return end > next ? next : end;
+}
+
+static void keep_checkpoint(shell_t *s)
+{
+    uint64_t k = s->t->keep ? s->t->keep_every : 0, at = s->t->cpu->instret;
+    if (k && at % k == 0 && at > s->kept_upto) {
+        s->t->keep(s->t->ctx, s->t);
+        s->kept_upto = at;
+    }
+}
+
 /* Run until instret reaches `to` (at most --max-insts, where the run then
  * ends), the program ends, Ctrl-C, or (with
  * points) a breakpoint or watchpoint, or the until condition u (if not
@@ -425,6 +445,7 @@ static void run_until(shell_t *s, uint64_t to, bool points, const until_t *u)
         }
         if (checking) end = c->instret + 1;
         else if (end - c->instret > RUN_CHUNK) end = c->instret + RUN_CHUNK;
+        end = keep_boundary(s, end);
         uint64_t pc = c->pc;
         if (advance(s, end) != STOP_MAX_INSTS) {
             set_output(s, true);
@@ -432,6 +453,7 @@ static void run_until(shell_t *s, uint64_t to, bool points, const until_t *u)
             break;
         }
         if (c->instret > s->shown_upto && s->output_on) s->shown_upto = c->instret;
+        keep_checkpoint(s);
         if (checking && stops_here(s, pc, points, u)) break;
     }
     if (c->instret >= s->shown_upto) set_output(s, true);
@@ -473,14 +495,19 @@ static void cmd_run(shell_t *s, uint64_t n, bool to_end)
     if (!s->finished) print_next(s);
 }
 
-/* Back to instruction number `to`: replay from the start, output off. */
+/* Back to instruction number `to`: replay from the nearest in-memory
+ * checkpoint at or before it (saying which and how far it replayed), or
+ * from the start, output off. */
 static void go_to(shell_t *s, uint64_t to)
 {
     if (!s->t->restart) {
         fprintf(s->out, "this target cannot restart\n");
         return;
     }
-    s->t->restart(s->t->ctx, s->t);
+    uint64_t from = s->t->rewind && to ? s->t->rewind(s->t->ctx, s->t, to) : UINT64_MAX;
+    if (from == UINT64_MAX) s->t->restart(s->t->ctx, s->t);
+    else fprintf(s->out, "(from the checkpoint at instruction %" PRIu64 ": %" PRIu64
+                 " instructions replayed)\n", from, to - from);
     s->output_on = false;
     if (s->t->output) s->t->output(s->t->ctx, false);
     s->finished = false;

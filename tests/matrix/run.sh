@@ -68,6 +68,10 @@
 #              functional run's; a bad value is refused; under hps with
 #              hot_method.acf, dise.spec_counters=checkpoint takes the
 #              functional run's samples, leak keeps its output and exact profile
+#   checkpoint a checkpoint near the end restored under every model, with
+#              --acf and with --dcpi: the functional run's output and
+#              program instructions; --restore --cct, --checkpoint-at under
+#              a timing model or without --checkpoint-out are refused
 # No --max-insts outside the cut checks (the workload at size test takes
 # well under a second per run).  Prints "ok ..." / "FAIL ..." per check
 # and "matrix: N passed, M failed".
@@ -637,6 +641,38 @@ for isa in rv64 alpha-static; do
     done
     run "$d/sample.acf" --config ev5 --sample 20k --acf productions/hot_method.acf "$prog" test
     refused "$isa ev5 --sample 20k --acf" "$d/sample.acf"
+    # ---- checkpoints (tests/checkpoint has the rest) -------------------------------------------
+    # a checkpoint 2M instructions before the end, restored under every model
+    # and with --acf and --dcpi: the output (both halves) and the program
+    # instructions are the functional run's
+    fin=$(st simInsts "$fst"); at=$(( fin - 2000000 )); ck=$d/ckpt
+    run "$ck.head" --checkpoint-at $at --checkpoint-out "$ck.ck" "$prog" test
+    verdict "$isa --checkpoint-at $at: written" "$( [ $rc = 0 ] && [ -s "$ck.ck" ] || first "$ck.head.err")"
+    for m in $models; do
+        c=$ck.$m
+        if [ $m = functional ]; then run "$c.tail" --restore "$ck.ck" --stats "$c.stats" "$prog" test
+        else run "$c.tail" --config $m --restore "$ck.ck" --stats "$c.stats" "$prog" test; fi
+        cat "$ck.head.out" "$c.tail.out" >"$c.out"; cp "$c.tail.err" "$c.err"
+        same_output "$isa $m --restore (checkpoint at $at)" "$c"
+        verdict "$isa $m --restore: simInsts is the functional run's" \
+            "$( [ "$(st simInsts "$c.stats")" = "$fin" ] || echo "simInsts $(st simInsts "$c.stats"), functional $fin")"
+    done
+    c=$ck.acf; run "$c.tail" --restore "$ck.ck" --acf productions/hot_method_all.acf --report "$c.rep" \
+        "$prog" test
+    cat "$ck.head.out" "$c.tail.out" >"$c.out"; cp "$c.tail.err" "$c.err"
+    same_output "$isa --restore --acf hot_method_all" "$c"
+    verdict "$isa --restore --acf: a report" "$( [ -s "$c.rep" ] || echo "no report")"
+    c=$ck.dcpi; run "$c.tail" --config ev5 --restore "$ck.ck" --dcpi "$d/ckpt.db" --report "$c.rep" \
+        "$prog" test
+    cat "$ck.head.out" "$c.tail.out" >"$c.out"; cp "$c.tail.err" "$c.err"
+    same_output "$isa ev5 --restore --dcpi" "$c"
+    verdict "$isa ev5 --restore --dcpi: a report" "$( [ -s "$c.rep" ] || echo "no report")"
+    run "$ck.bad1" --restore "$ck.ck" --cct "$prog" test
+    refused "$isa --restore with --cct" "$ck.bad1"
+    run "$ck.bad2" --config ev5 --checkpoint-at 5 --checkpoint-out "$ck.x" "$prog" test
+    refused "$isa --checkpoint-at under ev5" "$ck.bad2"
+    run "$ck.bad3" --checkpoint-at 5 "$prog" test
+    refused "$isa --checkpoint-at without --checkpoint-out" "$ck.bad3"
 done
 
 echo "matrix: $pass passed, $fail failed"
