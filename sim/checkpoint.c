@@ -720,7 +720,8 @@ static bool load_pages(reader_t *r, mem_t *m, char *err, size_t errlen)
         prev = a;
         const uint8_t *data = has ? take(r, GUEST_PAGE_SIZE) : NULL;
         if (r->bad) return false;
-        if (!mem_map(m, a, GUEST_PAGE_SIZE, prot) || (data && !mem_write(m, a, data, GUEST_PAGE_SIZE))) {
+        if (!mem_map(m, a, GUEST_PAGE_SIZE, prot) ||
+            (data && !mem_write(m, a, data, GUEST_PAGE_SIZE))) {
             snprintf(err, errlen, "guest page 0x%" PRIx64 " cannot be mapped: the checkpoint's "
                      "%" PRIu64 " pages do not fit this run's --guest-mem or --host-mem", a, n);
             return false;
