@@ -159,6 +159,13 @@ static const uint8_t *take(reader_t *r, size_t n)
     return p;
 }
 
+/* A field out of range: the image is malformed. */
+static bool malformed(reader_t *r)
+{
+    r->bad = true;
+    return false;
+}
+
 static uint64_t get_u64(reader_t *r)
 {
     const uint8_t *b = take(r, 8);
@@ -514,7 +521,7 @@ static bool load_stdio_fd(reader_t *r, sys_t *s, int g, stdio_set_t *io, char *e
 {
     uint32_t which = get_u32(r);
     int64_t off = (int64_t)get_u64(r);
-    if (r->bad || which > 2) return r->bad = true, false;
+    if (r->bad || which > 2) return malformed(r);
     int h = io->host[which];
     if (h < 0) {
         snprintf(err, errlen, "guest fd %d was hps-sim's fd %u, which this run does not have", g,
@@ -560,7 +567,7 @@ static bool load_file_fd(reader_t *r, sys_t *s, cpu_t *c, int g, char *err, size
     get_str(r, path, sizeof path);
     int flags = (int)get_u32(r);
     int64_t off = (int64_t)get_u64(r), size = (int64_t)get_u64(r), mtime = (int64_t)get_u64(r);
-    if (r->bad || mount >= (uint32_t)s->fs->n || path[0] != '/') return r->bad = true, false;
+    if (r->bad || mount >= (uint32_t)s->fs->n || path[0] != '/') return malformed(r);
     flags &= ~(O_CREAT | O_TRUNC | O_EXCL);
     bool reads = (flags & O_ACCMODE) == O_RDONLY;
     fs_target_t t;
@@ -709,11 +716,12 @@ static bool load_pages(reader_t *r, mem_t *m, char *err, size_t errlen)
         uint8_t prot = get_u8(r), has = get_u8(r);
         if (r->bad || (a & GUEST_PAGE_MASK) || a >> GUEST_ADDR_BITS || (k && a <= prev) ||
             prot > 7 || has > 1)
-            return r->bad = true, false;
+            return malformed(r);
         prev = a;
         const uint8_t *data = has ? take(r, GUEST_PAGE_SIZE) : NULL;
         if (r->bad) return false;
-        if (!mem_map(m, a, GUEST_PAGE_SIZE, prot) || (data && !mem_write(m, a, data, GUEST_PAGE_SIZE))) {
+        if (!mem_map(m, a, GUEST_PAGE_SIZE, prot) ||
+            (data && !mem_write(m, a, data, GUEST_PAGE_SIZE))) {
             snprintf(err, errlen, "guest page 0x%" PRIx64 " cannot be mapped: the checkpoint's "
                      "%" PRIu64 " pages do not fit this run's --guest-mem or --host-mem", a, n);
             return false;
