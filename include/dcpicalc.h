@@ -61,9 +61,11 @@ typedef struct dcpicalc {
     dcpicalc_insn_t *insn;      /* one per cfg.insns                       */
     double *class_freq;         /* per class, < 0 unknown                   */
     int *class_conf;            /* CONF_*                                  */
+    int *class_points;          /* issue points in its cluster (0: none)   */
     unsigned line_bytes;        /* I-cache line of the model               */
     bool has_imiss, has_dmiss;  /* the procedure has samples of the event  */
     unsigned mispredict_bound;  /* most cycles a misprediction costs        */
+    bool has_ras;               /* the model predicts returns by a stack    */
 } dcpicalc_t;
 
 /* Samples of an event at an address (the profile database's record). */
