@@ -21,64 +21,120 @@ enum {
     SMALL_CLASS = 100,          /* fewer samples: sum(S) / sum(M)            */
     MIN_CLUSTER_SAMPLES = 16,   /* a cluster must rest on at least these     */
 };
-/* Two issue points share a cluster when their ratios S/M differ by no
- * more than the samples' Poisson noise explains: CLUSTER_Z standard
- * deviations of the relative difference, at least CLUSTER_MIN_SPREAD and
- * at most CLUSTER_MAX_SPREAD (a fixed 1.2x window let the stalled
- * instructions of well-sampled blocks in: 73.2% of samples within 5% on
- * the first 13 short-period runs of measure_accuracy.sh, 79.7% with this). */
+/* An issue point belongs to the cluster of frequency F when its samples
+ * are within CLUSTER_Z standard deviations of F x M (Poisson), or within
+ * CLUSTER_MIN_SPREAD of it.  (The window before this one ran from the
+ * smallest ratio up by 2.5 standard deviations of the relative difference,
+ * capped at 20%, and the cluster's mean sat above F: 79.1% of samples
+ * within 5% on the first 8 short-period runs of measure_accuracy.sh, 79.9%
+ * with this window; a fixed 1.2x window had 73.2% on 13 runs.) */
 #define CLUSTER_Z 2.5
 #define CLUSTER_MIN_SPREAD 0.02
-#define CLUSTER_MAX_SPREAD 0.2
 
 /* ---- issue points and clusters --------------------------------------------------- */
 
 typedef struct point { double ratio; uint64_t s, m; } point_t;
 
-static int by_ratio(const void *a, const void *b)
+/* Is point p what frequency f predicts, within the samples' Poisson noise
+ * (CLUSTER_Z standard deviations of f x M, at least CLUSTER_MIN_SPREAD of
+ * it)?  Symmetric: a point far below f x M says f is too high as surely as
+ * one far above says that point stalled. */
+static bool consistent(const point_t *p, double f)
 {
-    const point_t *x = a, *y = b;
-    return x->ratio < y->ratio ? -1 : x->ratio > y->ratio;
+    double e = f * (double)p->m;
+    double tol = fmax(CLUSTER_Z * sqrt(e), CLUSTER_MIN_SPREAD * e);
+    return fabs((double)p->s - e) <= tol;
 }
 
-/* May point b (ratio >= a's) be in a cluster that starts at a? */
-static bool same_cluster(const point_t *a, const point_t *b)
+typedef struct cluster { size_t n; uint64_t s, m; } cluster_t;
+
+/* The points consistent with frequency f. */
+static cluster_t cluster_at(const point_t *pts, size_t n, double f)
 {
-    double noise = CLUSTER_Z * sqrt(1.0 / (double)(a->s + 1) + 1.0 / (double)(b->s + 1));
-    double spread = fmin(CLUSTER_MAX_SPREAD, fmax(CLUSTER_MIN_SPREAD, noise));
-    return b->ratio <= a->ratio * (1.0 + spread);
+    cluster_t c = { 0 };
+    for (size_t k = 0; k < n; k++)
+        if (consistent(&pts[k], f)) {
+            c.n++;
+            c.s += pts[k].s;
+            c.m += pts[k].m;
+        }
+    return c;
 }
 
-/* F of one class from its issue points; *conf how sure. */
-static double estimate_class(point_t *pts, size_t n, uint64_t s_sum, uint64_t m_sum, int *conf)
+/* The cluster: of the frequencies the points' own ratios propose, the one
+ * the most points are consistent with (the lowest among equals), then
+ * re-centred on its points' sum(S) / sum(M) until they stay the same. */
+static cluster_t best_cluster(const point_t *pts, size_t n)
 {
+    cluster_t best = { 0 };
+    double best_f = 0;
+    for (size_t k = 0; k < n; k++) {
+        cluster_t c = cluster_at(pts, n, pts[k].ratio);
+        if (c.n > best.n || (c.n == best.n && c.n && pts[k].ratio < best_f)) {
+            best = c;
+            best_f = pts[k].ratio;
+        }
+    }
+    for (int round = 0; round < 8 && best.m; round++) {
+        cluster_t c = cluster_at(pts, n, (double)best.s / (double)best.m);
+        if (!c.m || (c.n == best.n && c.s == best.s && c.m == best.m)) break;
+        best = c;
+    }
+    return best;
+}
+
+/* F of one class from its issue points; *conf how sure, *points how many
+ * issue points the cluster holds. */
+static double estimate_class(point_t *pts, size_t n, uint64_t s_sum, uint64_t m_sum, int *conf,
+                             int *points)
+{
+    *points = 0;
     if (!n || !m_sum) { *conf = CONF_NONE; return -1; }
     if (s_sum < SMALL_CLASS) {
         *conf = s_sum >= 30 ? CONF_MEDIUM : CONF_LOW;
         return (double)s_sum / (double)m_sum;
     }
-    qsort(pts, n, sizeof *pts, by_ratio);
-    size_t need = (n + 3) / 4, best_n = 0;
-    uint64_t best_s = 0, best_m = 0;
-    for (size_t first = 0; first < n; first++) {
-        size_t last = first;
-        uint64_t s = 0, m = 0;
-        while (last < n && same_cluster(&pts[first], &pts[last])) {
-            s += pts[last].s;
-            m += pts[last].m;
-            last++;
-        }
-        if (last - first < need || s < MIN_CLUSTER_SAMPLES || last - first <= best_n) continue;
-        best_n = last - first;                   /* the densest window, lowest first */
-        best_s = s;
-        best_m = m;
-    }
-    if (best_n) {
-        *conf = best_n >= 3 && s_sum >= 400 ? CONF_HIGH : CONF_MEDIUM;
-        return (double)best_s / (double)best_m;
+    size_t need = (n + 3) / 4;
+    cluster_t c = best_cluster(pts, n);
+    if (c.n >= need && c.s >= MIN_CLUSTER_SAMPLES) {
+        *points = (int)c.n;
+        *conf = c.n >= 3 && s_sum >= 400 ? CONF_HIGH : CONF_MEDIUM;
+        return (double)c.s / (double)c.m;
     }
     *conf = CONF_LOW;                            /* no tight cluster: all of it */
     return (double)s_sum / (double)m_sum;
+}
+
+/* The issue points of block b as points of their issue groups: an issue
+ * point with the instructions after it that its static schedule issues in
+ * the same cycle (M = 0), their samples summed.  Which instruction of a
+ * group is at the head when the group issues depends on what issued
+ * before the block (its first instruction may pair with the last one of a
+ * predecessor, moving the group's cycle to the next instruction), which
+ * the block's own schedule cannot know; the group's sum does not depend
+ * on it.  An instruction that may wait for an operand (loaded, or from a
+ * callee or a long operation: operand_culprits) is left out: its samples
+ * are more likely its own stall.  The number of points written to pts. */
+static uint32_t operand_culprits(const cfg_t *g, size_t b, size_t k);
+
+static size_t issue_groups(const dcpicalc_t *dc, size_t b, point_t *pts)
+{
+    const cfg_block_t *blk = &dc->cfg.blocks[b];
+    size_t n = 0;
+    uint64_t lead = 0;                 /* samples of M = 0 instructions before the first point */
+    for (size_t k = blk->first; k < blk->first + blk->n; k++) {
+        const dcpicalc_insn_t *x = &dc->insn[k];
+        if (!x->sched.head) {
+            if (operand_culprits(&dc->cfg, b, k)) continue;    /* may wait on its own */
+            if (n) pts[n - 1].s += x->samples;
+            else lead += x->samples;
+            continue;
+        }
+        pts[n++] = (point_t){ 0, x->samples + lead, x->sched.head };
+        lead = 0;
+    }
+    for (size_t k = 0; k < n; k++) pts[k].ratio = (double)pts[k].s / (double)pts[k].m;
+    return n;
 }
 
 static void estimate_classes(dcpicalc_t *dc)
@@ -90,16 +146,14 @@ static void estimate_classes(dcpicalc_t *dc)
         uint64_t s_sum = 0, m_sum = 0;
         for (size_t b = 0; b < g->nblocks; b++) {
             if (g->blocks[b].cls != c) continue;
+            n += issue_groups(dc, b, pts + n);
             for (size_t k = g->blocks[b].first; k < g->blocks[b].first + g->blocks[b].n; k++) {
-                const dcpicalc_insn_t *x = &dc->insn[k];
-                s_sum += x->samples;
-                m_sum += x->sched.head;
-                if (x->sched.head)
-                    pts[n++] = (point_t){ (double)x->samples / (double)x->sched.head,
-                                          x->samples, x->sched.head };
+                s_sum += dc->insn[k].samples;
+                m_sum += dc->insn[k].sched.head;
             }
         }
-        dc->class_freq[c] = estimate_class(pts, n, s_sum, m_sum, &dc->class_conf[c]);
+        dc->class_freq[c] = estimate_class(pts, n, s_sum, m_sum, &dc->class_conf[c],
+                                           &dc->class_points[c]);
         free(pts);
     }
 }
@@ -111,9 +165,9 @@ static double block_freq(const dcpicalc_t *dc, int b)
     return b < 0 ? -1 : dc->class_freq[dc->cfg.blocks[b].cls];
 }
 
-static void set_class(dcpicalc_t *dc, int cls, double f, bool *changed)
+static void set_class(dcpicalc_t *dc, int cls, double f, bool *changed, int locked)
 {
-    if (dc->class_freq[cls] >= 0) return;
+    if (dc->class_freq[cls] >= 0 || cls == locked) return;
     dc->class_freq[cls] = f < 0 ? 0 : f;         /* no negative estimates */
     dc->class_conf[cls] = CONF_PROPAGATED;
     *changed = true;
@@ -136,7 +190,8 @@ static bool edge_sum(const dcpicalc_t *dc, int b, bool in, double *sum, long *un
     return true;
 }
 
-static void propagate(dcpicalc_t *dc)
+/* Local propagation; class `locked` (or -1) is left unknown. */
+static void propagate(dcpicalc_t *dc, int locked)
 {
     for (bool changed = true; changed;) {
         changed = false;
@@ -147,18 +202,124 @@ static void propagate(dcpicalc_t *dc)
                 long unknown;
                 if (!edge_sum(dc, b, side == 0, &sum, &unknown)) continue;
                 double f = block_freq(dc, b);
-                if (unknown < 0 && f < 0) set_class(dc, dc->cfg.blocks[b].cls, sum, &changed);
+                if (unknown < 0 && f < 0)
+                    set_class(dc, dc->cfg.blocks[b].cls, sum, &changed, locked);
                 else if (unknown >= 0 && f >= 0)
-                    set_class(dc, dc->cfg.edges[unknown].cls, f - sum, &changed);
+                    set_class(dc, dc->cfg.edges[unknown].cls, f - sum, &changed, locked);
             }
         }
     }
 }
 
-/* A class resting on few issue points takes any dynamic stall of theirs as
- * frequency: an over-estimate.  Where the flow constraints among the
- * high-confidence classes alone determine such a class at a lower value,
- * that value is taken (confidence "propagated"). */
+/* ---- single issue points by flow ----------------------------------------------------- */
+
+/* Samples of class c's instructions. */
+static uint64_t class_samples(const dcpicalc_t *dc, int c)
+{
+    uint64_t s = 0;
+    for (size_t b = 0; b < dc->cfg.nblocks; b++)
+        if (dc->cfg.blocks[b].cls == c)
+            for (size_t k = dc->cfg.blocks[b].first; k < dc->cfg.blocks[b].first + dc->cfg.blocks[b].n;
+                 k++)
+                s += dc->insn[k].samples;
+    return s;
+}
+
+/* The value of class c that one flow equation of block b (its in-edges,
+ * or its out-edges, summing to its frequency) gives when c is its only
+ * unknown; < 0 when it gives none. */
+static double solve_equation(const dcpicalc_t *dc, int b, bool in, int c)
+{
+    int self = dc->cfg.blocks[b].cls, coef = self == c;
+    double known = self == c ? 0 : dc->class_freq[self];
+    if (known < 0) return -1;
+    for (size_t e = 0; e < dc->cfg.nedges; e++) {
+        const cfg_edge_t *x = &dc->cfg.edges[e];
+        if ((in ? x->to : x->from) != b) continue;
+        if (x->cls == c) { coef--; continue; }
+        if (dc->class_freq[x->cls] < 0) return -1;
+        known -= dc->class_freq[x->cls];
+    }
+    return coef ? -known / coef : -1;
+}
+
+/* What the flow constraints make of class c from every other class with an
+ * estimate of its own (est[k] >= 0): the others are propagated without c,
+ * then each equation with c as its only unknown gives a value; the lowest
+ * positive one (the estimates it is made of are upper bounds), or < 0. */
+static double derive_by_flow(dcpicalc_t *dc, const double *est, int c)
+{
+    size_t nc = (size_t)dc->cfg.nclasses;
+    for (size_t k = 0; k < nc; k++) dc->class_freq[k] = (int)k == c ? -1 : est[k];
+    propagate(dc, c);
+    double low = -1;
+    for (int b = 0; b < (int)dc->cfg.nblocks; b++) {
+        if (!dc->cfg.blocks[b].live) continue;
+        for (int side = 0; side < 2; side++) {
+            double v = solve_equation(dc, b, side == 0, c);
+            if (v > 0 && (low < 0 || v < low)) low = v;
+        }
+    }
+    return low;
+}
+
+/* A class whose estimate rests on a single issue point takes every
+ * dynamic stall of it as frequency (a one-instruction block at a branch
+ * target takes its misprediction, the consumer of a missing load its
+ * wait), so its estimate is an upper bound.  Where the flow constraints
+ * with the other estimated classes determine such a class lower than
+ * its own estimate by more than the samples' noise, the lower value is
+ * taken (confidence "propagated"), the class furthest over first, one at
+ * a time, so that a corrected class corrects what depends on it (DCPI's
+ * section 6.1.3: "the best we can do is exploit flow constraints").
+ * On return class_freq holds the estimates (< 0 for classes without). */
+enum { MAX_FLOW_ROUNDS = 64 };
+static void refine_single_points(dcpicalc_t *dc)
+{
+    size_t nc = (size_t)dc->cfg.nclasses;
+    if (dc->cfg.missing_edges || !nc) return;
+    double *est = xcalloc(nc, sizeof *est), *tol = xcalloc(nc, sizeof *tol);
+    int *conf = xcalloc(nc, sizeof *conf);
+    bool *suspect = xcalloc(nc, sizeof *suspect);
+    memcpy(est, dc->class_freq, nc * sizeof *est);
+    memcpy(conf, dc->class_conf, nc * sizeof *conf);
+    for (size_t c = 0; c < nc; c++) {
+        suspect[c] = est[c] > 0 && dc->class_points[c] <= 1 &&
+                     (conf[c] == CONF_LOW || conf[c] == CONF_MEDIUM);
+        if (suspect[c])
+            tol[c] = fmax(0.05, CLUSTER_Z / sqrt((double)class_samples(dc, (int)c) + 1));
+    }
+    for (int round = 0; round < MAX_FLOW_ROUNDS; round++) {
+        int best = -1;
+        double best_over = 1, best_f = 0;
+        for (size_t c = 0; c < nc; c++) {
+            if (!suspect[c]) continue;
+            double d = derive_by_flow(dc, est, (int)c);
+            if (d <= 0 || d >= est[c] * (1 - tol[c]) || est[c] / d <= best_over) continue;
+            best = (int)c;
+            best_over = est[c] / d;
+            best_f = d;
+        }
+        if (best < 0) break;
+        est[best] = best_f;                       /* it may go lower still */
+        conf[best] = CONF_PROPAGATED;
+    }
+    memcpy(dc->class_freq, est, nc * sizeof *est);
+    memcpy(dc->class_conf, conf, nc * sizeof *conf);
+    free(est);
+    free(tol);
+    free(conf);
+    free(suspect);
+}
+
+/* A class whose estimate rests on one issue point takes any dynamic stall
+ * of that point as frequency: an over-estimate (a one-instruction block at
+ * a branch target takes its misprediction stall, the consumer of a missing
+ * load its wait).  The classes whose cluster holds at least FLOW_BASE_POINTS
+ * issue points agree with themselves; where the flow constraints among
+ * them alone determine a weaker class at a lower value, that value is
+ * taken (confidence "propagated"). */
+enum { FLOW_BASE_POINTS = 2 };
 static void refine_by_flow(dcpicalc_t *dc)
 {
     size_t nc = (size_t)dc->cfg.nclasses;
@@ -167,11 +328,12 @@ static void refine_by_flow(dcpicalc_t *dc)
     memcpy(own, dc->class_freq, nc * sizeof *own);
     memcpy(conf, dc->class_conf, nc * sizeof *conf);
     for (size_t c = 0; c < nc; c++)
-        if (conf[c] != CONF_HIGH) dc->class_freq[c] = -1;
-    propagate(dc);
+        if (dc->class_points[c] < FLOW_BASE_POINTS) dc->class_freq[c] = -1;
+    propagate(dc, -1);
     for (size_t c = 0; c < nc; c++) {
         double derived = dc->class_freq[c];
-        bool weak = conf[c] == CONF_LOW || conf[c] == CONF_MEDIUM;
+        bool weak = (conf[c] == CONF_LOW || conf[c] == CONF_MEDIUM) &&
+                    dc->class_points[c] < FLOW_BASE_POINTS;
         if (weak && derived >= 0 && derived < own[c]) {
             own[c] = derived;
             conf[c] = CONF_PROPAGATED;
@@ -275,13 +437,20 @@ static uint64_t event_samples(const dcpicalc_t *dc, int event, size_t from, size
 }
 
 /* The instructions an event's samples may land on when the event is
- * caused by instruction k: it, and those the skid carries them to. */
-enum { SKID_INSNS = 6 };
+ * caused by instruction k: it, and those the skid carries them to.  An
+ * I-cache miss holds instruction k out of the issue queue until the fill,
+ * so the instructions before it issue and its samples land on k itself
+ * (or the one after it, when it issues with it): IMISS_INSNS after k.  (The
+ * whole skid, 6 after k, as before: 85.0% culprit precision on 22 of the
+ * short-period runs; 1 after k: 85.5%, recall unchanged at 85.7%.) */
+enum { SKID_INSNS = 6, IMISS_INSNS = 1 };
 
 /* Candidate culprits of an instruction by where it is: the I-cache at the
  * start of a line or of a block entered from elsewhere, or after a call
  * (its return lands here); a misprediction at a block entered by a
- * transfer or after a call; a D-cache miss for an operand that was
+ * transfer, or after a call when the model predicts returns without a
+ * return address stack (with one, a return mispredicts only when the
+ * stack overflowed, which is rare: 21164's 12 entries); a D-cache miss for an operand that was
  * loaded, a dependency for one a callee or a predecessor's long operation
  * produced; the write buffer for a store; a busy unit for a long operation. */
 static uint32_t candidates_of(const dcpicalc_t *dc, size_t k, size_t b, uint64_t line)
@@ -293,7 +462,7 @@ static uint32_t candidates_of(const dcpicalc_t *dc, size_t k, size_t b, uint64_t
     if (in->pc % line < in->len) c |= 1u << STALL_ICACHE;
     if (k == first) c |= block_head_culprits(dc, b, line);
     if (k > first && (g->insns[k - 1].flags & IF_CALL))
-        c |= 1u << STALL_ICACHE | 1u << STALL_MISPREDICT;
+        c |= 1u << STALL_ICACHE | (dc->has_ras ? 0 : 1u << STALL_MISPREDICT);
     if (dc->insn[k].imiss) c |= 1u << STALL_ICACHE;
     c |= operand_culprits(g, b, k);
     if (in->flags & IF_STORE) c |= 1u << STALL_WBUF;
@@ -319,6 +488,30 @@ static bool store_burst(const cfg_t *g, size_t b, size_t k)
     return false;
 }
 
+/* The most executions of block b's head that can follow a misprediction,
+ * by the estimated edge frequencies, or < 0 when they do not bound it.  A
+ * conditional branch mispredicts about as often as it changes direction,
+ * at most twice as often as it goes its rarer way (a loop's back edge
+ * mispredicts around its exits, not on every iteration); an indirect
+ * transfer or a call (the entry) may mispredict every time. */
+static double mispredicted_entries(const dcpicalc_t *dc, size_t b)
+{
+    const cfg_t *g = &dc->cfg;
+    double n = 0;
+    for (size_t e = 0; e < g->nedges; e++) {
+        const cfg_edge_t *x = &g->edges[e];
+        if (x->to != (int)b) continue;
+        if (x->from < 0) return -1;
+        const cfg_block_t *p = &g->blocks[x->from];
+        const insn_t *last = &g->insns[p->first + p->n - 1];
+        if (!ends_in_transfer(last)) continue;
+        double taken = dc->class_freq[x->cls], from = block_freq(dc, x->from);
+        if (!(last->flags & IF_BRANCH) || taken < 0 || from < 0) return -1;
+        n += 2 * fmin(taken, fmax(0, from - taken));
+    }
+    return n;
+}
+
 /* Candidates ruled out by the miss events where they were collected (the
  * paper's Figure 10 evidence): no IMISS or DMISS sample from the
  * instruction through the skid that follows it, no such miss; a store
@@ -331,15 +524,21 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
     uint64_t line = dc->line_bytes ? dc->line_bytes : 32;
     uint32_t c = candidates_of(dc, k, b, line);
     size_t from = k >= SKID_INSNS ? k - SKID_INSNS : 0;
-    if (dc->has_imiss && !event_samples(dc, PMU_IMISS, k, k + SKID_INSNS))
+    if (dc->has_imiss && !event_samples(dc, PMU_IMISS, k, k + IMISS_INSNS))
         c &= ~(1u << STALL_ICACHE);
     if (dc->has_dmiss && !event_samples(dc, PMU_DMISS, from, k + SKID_INSNS))
         c &= ~(1u << STALL_DCACHE);
     if ((c >> STALL_DCACHE & 1) && (c >> STALL_WBUF & 1) && !store_burst(&dc->cfg, b, k))
         c &= ~(1u << STALL_WBUF);             /* a lone store waits for its loaded operand */
     uint32_t others = c & ~(1u << STALL_MISPREDICT);
-    if (others && dcpicalc_dynamic_stall(dc, k) > MINOR_SHARE * (double)dc->mispredict_bound)
+    double stall = dcpicalc_dynamic_stall(dc, k);
+    if (others && stall > MINOR_SHARE * (double)dc->mispredict_bound)
         c = others;                           /* a misprediction would be a minor part */
+    if (others && (c >> STALL_MISPREDICT & 1) && k == dc->cfg.blocks[b].first) {
+        double entries = mispredicted_entries(dc, b);
+        if (entries >= 0 && entries * dc->mispredict_bound * MINOR_SHARE < stall * dc->insn[k].freq)
+            c = others;                       /* too few mispredictions for a real part */
+    }
     return c;
 }
 
@@ -387,6 +586,7 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
                          (unsigned long long)start);
     dc->line_bytes = (unsigned)cfg->l1i_line;
     dc->mispredict_bound = (unsigned)cfg->ev5_mispredict_penalty + 1;
+    dc->has_ras = cfg->ras_entries > 0;
     dc->insn = xcalloc(dc->cfg.ninsns, sizeof *dc->insn);
     for (size_t k = 0; k < dc->cfg.ninsns; k++) {
         dc->insn[k].samples = samples(ctx, PMU_CYCLES, dc->cfg.insns[k].pc);
@@ -406,8 +606,10 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
     size_t nc = (size_t)(dc->cfg.nclasses ? dc->cfg.nclasses : 1);
     dc->class_freq = xcalloc(nc, sizeof *dc->class_freq);
     dc->class_conf = xcalloc(nc, sizeof *dc->class_conf);
+    dc->class_points = xcalloc(nc, sizeof *dc->class_points);
     estimate_classes(dc);
-    propagate(dc);
+    refine_single_points(dc);
+    propagate(dc, -1);
     refine_by_flow(dc);
     for (size_t k = 0; k < dc->cfg.ninsns; k++) {
         dcpicalc_insn_t *x = &dc->insn[k];
@@ -424,6 +626,7 @@ void dcpicalc_free(dcpicalc_t *dc)
     free(dc->insn);
     free(dc->class_freq);
     free(dc->class_conf);
+    free(dc->class_points);
     memset(dc, 0, sizeof *dc);
 }
 

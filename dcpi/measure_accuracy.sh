@@ -1,15 +1,53 @@
 #!/bin/bash
-# dcpi/measure_accuracy.sh BUILD_DIR OUT_DIR - the measured accuracy table of
-# dcpi/README.md: every workload's train input on ev5, both ISAs, at the
-# paper's CYCLES period (60000-64000) and a short one (500-550), each run
+# dcpi/measure_accuracy.sh [OPTIONS] BUILD_DIR OUT_DIR - the measured accuracy
+# table of dcpi/README.md: every workload's train input on ev5, both ISAs, at
+# the paper's CYCLES period (60000-64000) and a short one (500-550), each run
 # with its ground truth (kept in OUT_DIR: a second call only re-scores),
 # scored by hps-dcpicalc --all --truth.  Prints a markdown table, one row a
-# run, and the means over the runs of each period.
-# Slow (a few minutes a run on a loaded machine); run it with nice.  Not
-# part of make test.
+# run (or a set of merged runs), and the means over the rows of each period
+# and run count.
+#
+#   --periods "P..."   CYCLES periods, MIN-MAX each (default "60000-64000 500-550")
+#   --runs "K..."      DCPI's way to more samples (SOSP'97 section 4.3): run the
+#                      program with --seed 1, 2, ... max(K) merged into one
+#                      epoch, and score after K runs against the sum of those
+#                      K runs' truths (one row per K).  Default "1" (one run).
+#   --size S           the workloads' input size, train (default) or ref
+#   --only "W..."      these workloads only (default: every one built)
+#   --isas "I..."      these ISAs only (default "rv64 alpha-static")
+#
+# Files per run: ISA.W[.ref].PERIOD.{db,gt,calc} for seed 1 (the names of
+# the one-run table), and for merged runs ISA.W[.ref].PERIOD.upto-K.db (the
+# database after seeds 1..K), .seed-K.gt and .runs-K.calc.
+# Slow (a run of train takes 10-60 s of host CPU, more on a loaded machine):
+# run it with nice.  Not part of make test.
 set -u
-build=${1:?usage: measure_accuracy.sh BUILD_DIR OUT_DIR}
-out=${2:?usage: measure_accuracy.sh BUILD_DIR OUT_DIR}
+usage() { echo "usage: measure_accuracy.sh [--periods LIST] [--runs LIST] [--size train|ref]" \
+               "[--only WORKLOADS] [--isas ISAS] BUILD_DIR OUT_DIR" >&2; exit 2; }
+periods="60000-64000 500-550" runs=1 size=train only="" isas="rv64 alpha-static"
+while [ $# -gt 0 ]; do
+    case $1 in
+        --periods) [ $# -ge 2 ] || usage; periods=$2; shift 2 ;;
+        --runs) [ $# -ge 2 ] || usage; runs=$2; shift 2 ;;
+        --size) [ $# -ge 2 ] || usage; size=$2; shift 2 ;;
+        --only) [ $# -ge 2 ] || usage; only=$2; shift 2 ;;
+        --isas) [ $# -ge 2 ] || usage; isas=$2; shift 2 ;;
+        -*) echo "measure_accuracy.sh: unknown option '$1'" >&2; usage ;;
+        *) break ;;
+    esac
+done
+[ $# -eq 2 ] || usage
+build=$1 out=$2
+case $size in train|ref) ;; *) echo "measure_accuracy.sh: --size: '$size' is not train or ref" >&2; exit 2 ;; esac
+for p in $periods; do
+    [[ $p =~ ^[0-9]+-[0-9]+$ ]] || { echo "measure_accuracy.sh: --periods: '$p' is not MIN-MAX" >&2; exit 2; }
+done
+maxruns=0
+for k in $runs; do
+    [[ $k =~ ^[1-9][0-9]*$ ]] || { echo "measure_accuracy.sh: --runs: '$k' is not a run count" >&2; exit 2; }
+    [ "$k" -gt "$maxruns" ] && maxruns=$k
+done
+[ -x "$build/hps-sim" ] || { echo "measure_accuracy.sh: $build/hps-sim: not built" >&2; exit 2; }
 mkdir -p "$out" || exit 2
 
 # the $3rd percentage on the first line of file $1 matching $2 (the score
@@ -18,34 +56,67 @@ num() { grep -m1 "$2" "$1" | grep -oE '[0-9.]+%' | sed -n "${3}p" | tr -d %; }
 # the midpoint correlation of the Figure 10 line matching $2, or -
 corr() { local r; r=$(grep -m1 "$2" "$1" | sed -n 's/.*midpoint \(-*[0-9.a-z]*\).*/\1/p'); echo "${r:--}"; }
 
-echo "| ISA | workload | period | samples | counts ≤5% | ≤10% | edges ≤10% | culprit precision | recall | r(I-cache, IMISS) | r(D-cache, DMISS) |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
-for isa in rv64 alpha-static; do
+# simulate program $1 with seed $2 and period $3 into database $4, truth $5
+# (nothing when the truth is already there)
+simulate() {
+    [ -s "$5" ] && return 0
+    "$build/hps-sim" --config ev5 --seed "$2" --dcpi "$4" \
+        --dcpi-events "cycles:$3,imiss,dmiss" --ground-truth "$5" \
+        --no-baseline --report /dev/null "$1" "$size" >/dev/null 2>&1 </dev/null
+}
+# the database and truth of seed $2 for the run tagged $1
+db_after() { if [ "$2" -eq 1 ]; then echo "$out/$1.db"; else echo "$out/$1.upto-$2.db"; fi; }
+gt_of() { if [ "$2" -eq 1 ]; then echo "$out/$1.gt"; else echo "$out/$1.seed-$2.gt"; fi; }
+
+# runs seeds 1..$3 of program $2 into the databases of tag $1: the database
+# after seed s starts as a copy of the one after seed s-1 (so every prefix
+# is kept and a second call reuses them)
+run_seeds() {
+    local tag=$1 p=$2 n=$3 period=$4 s
+    simulate "$p" 1 "$period" "$(db_after "$tag" 1)" "$(gt_of "$tag" 1)"
+    for ((s = 2; s <= n; s++)); do
+        local db gt
+        db=$(db_after "$tag" "$s") gt=$(gt_of "$tag" "$s")
+        [ -s "$gt" ] && continue
+        rm -rf "$db"; cp -r "$(db_after "$tag" $((s - 1)))" "$db" || exit 2
+        simulate "$p" "$s" "$period" "$db" "$gt"
+    done
+}
+
+echo "| ISA | workload | period | runs | samples | counts ≤5% | ≤10% | edges ≤10% | culprit precision | recall | r(I-cache, IMISS) | r(D-cache, DMISS) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+for isa in $isas; do
     for p in "$build"/workloads/$isa/*; do
         [ -x "$p" ] || continue
         w=$(basename "$p")
-        for period in 60000-64000 500-550; do
+        [ -z "$only" ] || [[ " $only " == *" $w "* ]] || continue
+        for period in $periods; do
             tag=$isa.$w.$period
-            [ -s "$out/$tag.gt" ] ||
-                "$build/hps-sim" --config ev5 --dcpi "$out/$tag.db" \
-                    --dcpi-events "cycles:$period,imiss,dmiss" --ground-truth "$out/$tag.gt" \
-                    --no-baseline --report /dev/null "$p" train >/dev/null 2>&1 </dev/null
-            c=$out/$tag.calc
-            "$build/hps-dcpicalc" --all --truth "$out/$tag.gt" "$out/$tag.db" "$w" >"$c" 2>&1
-            samples=$("$build/hps-dcpiprof" "$out/$tag.db" 2>/dev/null |
-                      awk '$1 == "cycles" { print $2; exit }')
-            echo "| $isa | $w | $period | ${samples:-?} | $(num "$c" 'execution counts' 1) |" \
-                 "$(num "$c" 'execution counts' 3) | $(num "$c" 'edge frequencies' 3) |" \
-                 "$(num "$c" 'culprits overall' 1) | $(num "$c" 'culprits overall' 2) |" \
-                 "$(corr "$c" 'against projected IMISS') | $(corr "$c" 'against projected DMISS') |"
+            [ "$size" = train ] || tag=$isa.$w.$size.$period
+            run_seeds "$tag" "$p" "$maxruns" "$period"
+            for k in $runs; do
+                truths=()
+                for ((s = 1; s <= k; s++)); do truths+=(--truth "$(gt_of "$tag" "$s")"); done
+                db=$(db_after "$tag" "$k")
+                c=$out/$tag.calc
+                [ "$k" -eq 1 ] || c=$out/$tag.runs-$k.calc
+                "$build/hps-dcpicalc" --all "${truths[@]}" "$db" "$w" >"$c" 2>&1
+                samples=$("$build/hps-dcpiprof" "$db" 2>/dev/null |
+                          awk '$1 == "cycles" { print $2; exit }')
+                echo "| $isa | $w | $period | $k | ${samples:-?} | $(num "$c" 'execution counts' 1) |" \
+                     "$(num "$c" 'execution counts' 3) | $(num "$c" 'edge frequencies' 3) |" \
+                     "$(num "$c" 'culprits overall' 1) | $(num "$c" 'culprits overall' 2) |" \
+                     "$(corr "$c" 'against projected IMISS') | $(corr "$c" 'against projected DMISS') |"
+            done
         done
     done
 done | tee "$out/table.md"
-# means over the runs of each period (a run without a figure is left out of that column)
-awk -F'|' '$4 ~ /[0-9]/ { p = $4; gsub(/ /, "", p); n[p]++
-                          for (k = 6; k <= 12; k++) if ($k ~ /[0-9]/) { s[p, k] += $k; m[p, k]++ } }
-     END { for (p in n) {
-               printf("| mean | %d runs | %s | |", n[p], p)
-               for (k = 6; k <= 12; k++)
+# means over the rows of each period and run count (a row without a figure
+# is left out of that column)
+awk -F'|' '$4 ~ /[0-9]/ { p = $4 "|" $5; gsub(/ /, "", p); if (!(p in n)) order[++np] = p; n[p]++
+                          for (k = 7; k <= 13; k++) if ($k ~ /[0-9]/) { s[p, k] += $k; m[p, k]++ } }
+     END { for (i = 1; i <= np; i++) { p = order[i]; split(p, pk, "|")
+               printf("| mean | %d rows | %s | %s | |", n[p], pk[1], pk[2])
+               for (k = 7; k <= 13; k++)
                    printf(m[p, k] ? " %.2f |" : " - |", m[p, k] ? s[p, k] / m[p, k] : 0)
                printf("\n") } }' "$out/table.md"

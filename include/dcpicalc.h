@@ -10,13 +10,18 @@
  *     schedule, from the same timing model that produced the samples
  *     (timing_static_schedule); an issue point is an instruction with
  *     M_i > 0;
- *  3. per class, the frequency F from the ratios S_i / M_i of its issue
- *     points: the lowest cluster of ratios (all within 1.5 x its smallest)
- *     holding at least a quarter of the issue points, averaged; a class
- *     with few samples uses sum(S) / sum(M) instead;
- *  4. classes without an estimate get one by local propagation of the flow
- *     constraints (a block's frequency is the sum of its in-edges' and of
- *     its out-edges'), never negative;
+ *  3. per class, the frequency F from the ratios S / M of its issue points,
+ *     each with the samples of the M = 0 instructions its schedule issues
+ *     with it (its issue group): the cluster of points consistent with one
+ *     F within their Poisson noise that holds the most of them (at least a
+ *     quarter), re-centred on its sum(S) / sum(M); a class with few samples
+ *     uses sum(S) / sum(M) instead;
+ *  4. a class resting on one issue point is an upper bound (its stalls
+ *     count as frequency): where the flow constraints with the other
+ *     estimates make it lower, it takes that value; classes without an
+ *     estimate get one by local propagation of the flow constraints (a
+ *     block's frequency is the sum of its in-edges' and of its
+ *     out-edges'), never negative;
  *  5. a confidence (low, medium, high) from how many issue points and
  *     samples the estimate rests on, or "propagated";
  *  6. CPI_i = S_i / F; the stall beyond M_i is dynamic, explained by every
@@ -24,7 +29,9 @@
  *     of a cache line, of a block entered from another line, or after a
  *     call), a D-cache miss (an operand loaded in this block or a
  *     predecessor), a branch misprediction (a block entered from a
- *     conditional or indirect transfer, or the return point after a call),
+ *     conditional or indirect transfer, unless the edge frequencies bound
+ *     it below a tenth of the stall; the return point after a call when
+ *     the model has no return stack),
  *     the write buffer (a store), a busy unit (a multiply or divide); where
  *     IMISS or DMISS were collected, no such sample from the instruction
  *     through the skid after it rules the miss out.  D-TLB misses are not
@@ -61,9 +68,11 @@ typedef struct dcpicalc {
     dcpicalc_insn_t *insn;      /* one per cfg.insns                       */
     double *class_freq;         /* per class, < 0 unknown                   */
     int *class_conf;            /* CONF_*                                  */
+    int *class_points;          /* issue points in its cluster (0: none)   */
     unsigned line_bytes;        /* I-cache line of the model               */
     bool has_imiss, has_dmiss;  /* the procedure has samples of the event  */
     unsigned mispredict_bound;  /* most cycles a misprediction costs        */
+    bool has_ras;               /* the model predicts returns by a stack    */
 } dcpicalc_t;
 
 /* Samples of an event at an address (the profile database's record). */
