@@ -85,6 +85,8 @@ typedef struct cpu {
     uint64_t event_at;           /* the run loop looks at its events (limit,
                                     end of the trace, ...) when instret
                                     reaches this (sim/engine.c)              */
+    uint64_t restored_at;        /* instret when --restore started the run
+                                    from a checkpoint (0: from the start)   */
     uint64_t cycle;              /* simulated cycles (== instret when untimed) */
     bool timed;                  /* a timing model keeps cycle current during
                                     the run (else it is settled at the end) */

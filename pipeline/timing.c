@@ -371,11 +371,12 @@ void timing_set_cpu(timing_t *t, cpu_t *c) { t->cpu = c; }
 void timing_stats(const timing_t *t, const cpu_t *c, stats_t *s)
 {
     uint64_t cycles = t->cycles ? t->cycles : 1;
+    uint64_t timed = cpu_retired(c) - c->restored_at;    /* a restore timed the rest */
     if (!t->sampled) {                 /* sampled: the estimates (smarts_stats) */
         stats_add_u64(s, "cpu.cycles", t->cycles, "Cycle", "Cycles simulated by the timing model");
-        stats_add_f64(s, "cpu.ipc", (double)cpu_retired(c) / (double)cycles, "Count/Cycle",
+        stats_add_f64(s, "cpu.ipc", (double)timed / (double)cycles, "Count/Cycle",
                       "Instructions per cycle");
-        stats_add_f64(s, "cpu.cpi", (double)cycles / (double)(cpu_retired(c) ? cpu_retired(c) : 1),
+        stats_add_f64(s, "cpu.cpi", (double)cycles / (double)(timed ? timed : 1),
                       "Cycle/Count", "Cycles per instruction");
     }
     char name[64], desc[128];

@@ -871,6 +871,7 @@ bool ckpt_restore(cpu_t *c, sys_t *s, const ckpt_ident_t *id, const ckpt_image_t
                  "or past the end)", r.at);
     if (r.bad || !ok) return false;
     c->instret = instret;
+    c->restored_at = instret;
     c->runtime_insts = 0;
     c->cycle = 0;
     mem_set_rlimit_as(c->mem, s->rlimit[LINUX_RLIMIT_AS][0]);

@@ -165,6 +165,10 @@ void runstats_collect(const run_info_t *info, stats_t *s)
     double secs = info->host_seconds > 0 ? info->host_seconds : 1e-9;
     stats_add_u64(s, "simInsts", info->cpu->instret, "Count",
                   "Program instructions simulated");
+    if (info->cpu->restored_at)
+        stats_add_u64(s, "sim.restoredAtInsts", info->cpu->restored_at, "Count",
+                      "Program instructions before the --restore checkpoint: simInsts counts "
+                      "them; hostMIPS, a timing model's cycles and its statistics do not");
     stats_add_u64(s, "sim.runtimeInsts", info->cpu->runtime_insts, "Count",
                   "Instructions profiling added: DISE-inserted and handler instructions");
     stats_add_u64(s, "sim.truncated", info->cpu->stop == STOP_MAX_INSTS, "Count",
@@ -186,7 +190,8 @@ void runstats_collect(const run_info_t *info, stats_t *s)
     stats_add_u64(s, "simCycles", info->cpu->cycle, "Cycle",
                   "Cycles simulated (one per instruction without a timing model)");
     stats_add_f64(s, "hostSeconds", info->host_seconds, "Second", "Host time in the run loop");
-    stats_add_f64(s, "hostMIPS", (double)info->cpu->instret / secs / 1e6, "Count/Second",
+    stats_add_f64(s, "hostMIPS", (double)(info->cpu->instret - info->cpu->restored_at) / secs / 1e6,
+                  "Count/Second",
                   "Simulated million instructions per host second");
     stats_add_u64(s, "cpu.staticInstsExecuted", t.static_executed, "Count",
                   "Distinct static instructions executed");

@@ -133,6 +133,14 @@ for v in rv64 alpha-static; do
            [ "$(st simInsts "$d/st.$m")" = "$total" ] && [ -n "$(st simCycles "$d/st.$m")" ]; then
             ok "models: ckpt_reader ($v) restored at $n under $m: same output, status, count"
         else bad "models: ckpt_reader ($v) under $m: $(head -c 300 "$d/err.$m")"; fi
+        # the IPC is over the instructions timed: those after the checkpoint
+        ipc_ok=$(awk -v at="$(st sim.restoredAtInsts "$d/st.$m")" -v n=$n -v total=$total \
+            -v ipc="$(st cpu.ipc "$d/st.$m")" -v cyc="$(st simCycles "$d/st.$m")" \
+            -v rt="$(st sim.runtimeInsts "$d/st.$m")" \
+            'BEGIN { t = total - n + rt; print (at == n && cyc > 0 && ipc * cyc > 0.999 * t && ipc * cyc < 1.001 * t) ? 1 : 0 }')
+        if [ "$ipc_ok" = 1 ]; then
+            ok "models: $v $m: sim.restoredAtInsts $n, cpu.ipc over the $((total - n)) timed instructions"
+        else bad "models: $v $m: restoredAtInsts $(st sim.restoredAtInsts "$d/st.$m") cpu.ipc $(st cpu.ipc "$d/st.$m") simCycles $(st simCycles "$d/st.$m")"; fi
     done
 done
 
