@@ -32,13 +32,15 @@
  * PathPop_handler, which puts r back when that call returns (same pc and
  * sp).  An indirect jump counts its path and sets d7; a landing row (a
  * block with an ENTRY edge, in procedures with such jumps) restarts r when
- * d7 is set.  d8/d9 carry handler arguments, d4 is scratch, d10 the burst
- * flag of --sampled.  All three handlers have assembly versions, so the
+ * d7 is set.  d8/d9 carry handler arguments, d4 is scratch.  All three handlers have assembly versions, so the
  * default --handlers asm runs it.
  *
  * --sampled: the same, with the counts taken only during HPS's bursts
  * (sampling_framework.acf: events are calls and back edges; sampleFreq,
- * burstLength), the path register kept up always.
+ * burstLength), the path register kept up always: a first production
+ * takes every row while overflow_1 && !overflow_2 and runs the end part
+ * its kind column names, with the count; the productions by kind run the
+ * same sequences without counts.
  *
  * Procedures that cannot be instrumented this way are left out and named
  * in the file's header: a conditional branch leaving the procedure.
@@ -72,6 +74,7 @@ enum {
     C_D,            /* TA - FA (a branch without counts)                     */
     C_RET,          /* a call's return address                               */
     C_TAIL,         /* 1: a way out that enters another procedure's entry    */
+    C_KIND,         /* kind_t (--sampled's burst sequence dispatches on it)   */
     C_COUNT
 };
 
@@ -308,6 +311,7 @@ static int block_of_pc(const cfg_t *g, uint64_t pc)
 static void set_end(row_t *r, kind_t kind, int64_t proc)
 {
     r->kind = (uint8_t)kind;
+    r->v[C_KIND] = kind;
     r->v[C_PROC] = proc;
 }
 
@@ -465,14 +469,10 @@ static start_t start_of(const row_t *r, int level)
     return r->v[C_POP] ? S_POP : r->v[C_ENTRY] ? S_ENTRY : S_LAND;
 }
 
-static bool kind_counts(int kind)
-{
-    return kind == K_END || kind == K_BRC || kind == K_CALLC || kind == K_EXIT || kind == K_IND;
-}
-
 /* Level 0: every combination its own production; 1: the start parts
- * merged; 2: every row runs the general start part.  The first that fits. */
-static int choose_level(const rows_t *rows, bool sampled, unsigned budget, bool used[S_CLASSES][K_KINDS])
+ * merged; 2: every row runs the general start part.  The first whose
+ * productions fit `budget`. */
+static int choose_level(const rows_t *rows, unsigned budget, bool used[S_CLASSES][K_KINDS])
 {
     for (int level = 0; level < 3; level++) {
         memset(used, 0, sizeof(bool) * S_CLASSES * K_KINDS);
@@ -480,16 +480,15 @@ static int choose_level(const rows_t *rows, bool sampled, unsigned budget, bool 
         for (size_t k = 0; k < rows->n; k++) {
             start_t s = start_of(&rows->v[k], level);
             int kind = rows->v[k].kind;
-            if (used[s][kind]) continue;
+            n += !used[s][kind];
             used[s][kind] = true;
-            n += sampled && kind_counts(kind) ? 2 : 1;
         }
         if (n <= budget || level == 2) return level;
     }
     return 2;
 }
 
-static const char *const seq_defs =
+static const char *const start_defs =
     "# the start parts\n"
     "PP_pop [check]: mov d8, T.PC; call(PathPop_handler); mov d6, 0; mov d7, 0\n"
     "PP_entry [check]: beqz d6, ne; mov d0, PPT[2]; mov d6, 0; mov d7, 0\nne:\n"
@@ -499,21 +498,49 @@ static const char *const seq_defs =
     "sp1: mov d4, PPT[1]; beqz d4, sp2; PP_entry\n"
     "sp2: mov d4, PPT[3]; beqz d4, sp3; PP_land\n"
     "sp3:\n"
-    "# the end parts\n"
-    "PP_none: T.INSN\n"
-    "PP_add [check]: add d0, d0, PPT[6]; T.INSN\n"
-    "PP_end [check]: add d0, d0, PPT[6]; PP_count; mov d0, PPT[8]; T.INSN\n"
-    "PP_br [check]: add d0, d0, PPT[9]; T.INSN; mov d4, T.TAKEN; beqz d4, brf; add d0, d0, PPT[12]\nbrf:\n"
-    "PP_brc [check]:\n"
-    "    T.INSN; mov d4, T.TAKEN; beqz d4, bcf\n"
-    "    add d0, d0, PPT[6]; mov d4, PPT[7]; beqz d4, bcd; PP_count; mov d0, PPT[8]; j bcd\n"
-    "bcf: add d0, d0, PPT[9]; mov d4, PPT[10]; beqz d4, bcd; PP_count; mov d0, PPT[11]\n"
-    "bcd:\n"
-    "PP_push [check]: mov d8, d0; mov d9, PPT[13]; call(PathPush_handler); mov d0, 4611686018427387904; mov d6, 1\n"
-    "PP_call [check]: add d0, d0, PPT[6]; PP_push; T.INSN\n"
-    "PP_callc [check]: add d0, d0, PPT[6]; PP_count; mov d0, PPT[8]; PP_push; T.INSN\n"
-    "PP_exit [check]: add d0, d0, PPT[6]; PP_count; mov d6, PPT[14]; T.INSN\n"
-    "PP_ind [check]: add d0, d0, PPT[6]; PP_count; mov d0, 4611686018427387904; mov d6, 1; mov d7, 1; T.INSN\n";
+    "PP_push [check]: mov d8, d0; mov d9, PPT[13]; call(PathPush_handler); mov d0, 4611686018427387904; mov d6, 1\n";
+
+/* The end parts, by kind; '@' stands where a path is counted. */
+static const char *const kind_bodies[K_KINDS] = {
+    [K_NONE]  = "T.INSN\n",
+    [K_ADD]   = "add d0, d0, PPT[6]; T.INSN\n",
+    [K_END]   = "add d0, d0, PPT[6]; @ mov d0, PPT[8]; T.INSN\n",
+    [K_BR]    = "add d0, d0, PPT[9]; T.INSN; mov d4, T.TAKEN; beqz d4, brf; add d0, d0, PPT[12]\nbrf:\n",
+    [K_BRC]   = "\n    T.INSN; mov d4, T.TAKEN; beqz d4, bcf\n"
+                "    add d0, d0, PPT[6]; mov d4, PPT[7]; beqz d4, bcd; @ mov d0, PPT[8]; j bcd\n"
+                "bcf: add d0, d0, PPT[9]; mov d4, PPT[10]; beqz d4, bcd; @ mov d0, PPT[11]\nbcd:\n",
+    [K_CALL]  = "add d0, d0, PPT[6]; PP_push; T.INSN\n",
+    [K_CALLC] = "add d0, d0, PPT[6]; @ mov d0, PPT[8]; PP_push; T.INSN\n",
+    [K_EXIT]  = "add d0, d0, PPT[6]; @ mov d6, PPT[14]; T.INSN\n",
+    [K_IND]   = "add d0, d0, PPT[6]; @ mov d0, 4611686018427387904; mov d6, 1; mov d7, 1; T.INSN\n",
+};
+
+/* The end-part sequences PREFIX_kind, the count written as `count`. */
+static void write_kind_seqs(FILE *out, const char *prefix, const char *count)
+{
+    for (int kind = 0; kind < K_KINDS; kind++) {
+        fprintf(out, "%s_%s [check]: ", prefix, kind_names[kind]);
+        for (const char *c = kind_bodies[kind]; *c; c++)
+            if (*c == '@') fputs(count, out);
+            else fputc(*c, out);
+    }
+}
+
+/* --sampled: one production, first, takes every row inside a burst and
+ * runs the end part its kind column names, counting; outside bursts the
+ * productions by kind run sequences without counts. */
+static void write_burst(FILE *out)
+{
+    write_kind_seqs(out, "PB", "PP_count;");
+    fputs("PP_burst [sample]:\n    PP_start; mov d4, PPT[15]\n", out);
+    for (int kind = 0; kind < K_KINDS; kind++) {
+        bool last = kind + 1 == K_KINDS;
+        if (!last) fprintf(out, "    sub d9, d4, %d; bnez d9, k%d\n", kind, kind + 1);
+        fprintf(out, "    PB_%s%s", kind_names[kind], last ? "\n" : "; j kend\n");
+        if (!last) fprintf(out, "k%d:\n", kind + 1);
+    }
+    fputs("kend:\nPP_B: T.PC in table PPT && overflow_1 && !overflow_2 => PP_burst\n", out);
+}
 
 static void write_table(FILE *out, const char *name, const rows_t *rows, int level, int s, int kind)
 {
@@ -539,8 +566,8 @@ static void write_acf(FILE *out, const char *prog, const rows_t *rows, bool samp
     if (sampled && !datadir_find("productions", "sampling_framework.acf", NULL, framework, sizeof framework))
         die("cannot find productions/sampling_framework.acf (--sampled includes it)");
     bool used[S_CLASSES][K_KINDS];
-    unsigned budget = 32 - (sampled ? 6 : 0);       /* dise.pt_entries, the framework's 6 */
-    int level = choose_level(rows, sampled, budget, used);
+    unsigned budget = sampled ? 32 - 6 - 1 : 32;    /* dise.pt_entries; the framework's 6, PP_B */
+    int level = choose_level(rows, budget, used);
     size_t ends = 0;
     for (size_t k = 0; k < rows->n; k++) ends += rows->v[k].kind != K_NONE;
     fprintf(out, "# PP path profiling of %s (hps-pp-acf%s): %zu procedures, %zu table rows\n"
@@ -549,15 +576,14 @@ static void write_acf(FILE *out, const char *prog, const rows_t *rows, bool samp
             "# the maximum-weight spanning tree's); start parts at level %d.\n"
             "# Run with --paths FILE (the exact paths the counts are scored against).\n",
             prog, sampled ? " --sampled" : "", nprocs, rows->n, ends, stats[1], stats[0] + stats[1], level);
-    fprintf(out, "# PPT columns: pop entry re land rl proc ta tk tr fa fk fr d ret tail\n");
+    fprintf(out, "# PPT columns: pop entry re land rl proc ta tk tr fa fk fr d ret tail kind\n");
     if (skipped[0]) fprintf(out, "# not instrumented:%s\n", skipped);
     if (sampled) fprintf(out, "param sampleFreq = 99\nparam burstLength = 1\ninclude \"%s\"\n", framework);
     write_table(out, "PPT", rows, level, -1, 0);
-    if (sampled)
-        fputs("PP_count [sample]: beqz d10, nocount; mov d8, PPT[5]; mov d9, d0; call(PathCount_handler)\n"
-              "nocount:\n", out);
-    else fputs("PP_count [sample]: mov d8, PPT[5]; mov d9, d0; call(PathCount_handler)\n", out);
-    fputs(seq_defs, out);
+    fputs("PP_count [sample]: mov d8, PPT[5]; mov d9, d0; call(PathCount_handler)\n", out);
+    fputs(start_defs, out);
+    write_kind_seqs(out, "PP", sampled ? "" : "PP_count;");
+    if (sampled) write_burst(out);
     static const char *const start_seq[S_CLASSES] = { NULL, "PP_pop", "PP_entry", "PP_land", "PP_start" };
     for (int s = 0; s < S_CLASSES; s++)
         for (int kind = 0; kind < K_KINDS; kind++) {
@@ -567,14 +593,7 @@ static void write_acf(FILE *out, const char *prog, const rows_t *rows, bool samp
             write_table(out, name, rows, level, s, kind);
             fprintf(out, "S_%s: %s%s PP_%s\n", name, start_seq[s] ? start_seq[s] : "",
                     start_seq[s] ? ";" : "", kind_names[kind]);
-            if (sampled && kind_counts(kind)) {
-                fprintf(out, "PI_%s: T.PC in table %s && overflow_1 && !overflow_2 => SI_%s\n"
-                        "SI_%s [check]: mov d10, 1; S_%s\n", name, name, name, name, name);
-                fprintf(out, "P_%s: T.PC in table %s => SO_%s\nSO_%s [check]: mov d10, 0; S_%s\n",
-                        name, name, name, name, name);
-            } else {
-                fprintf(out, "P_%s: T.PC in table %s => S_%s\n", name, name, name);
-            }
+            fprintf(out, "P_%s: T.PC in table %s => S_%s\n", name, name, name);
         }
 }
 
