@@ -87,13 +87,14 @@ typedef enum {
     K_BRC,          /* either side may count and restart                     */
     K_CALL,         /* r += TA, push r, enter                                */
     K_CALLC,        /* r += TA, count, r = TR, push r, enter                 */
-    K_EXIT,         /* count r + TA (return, jump out)                       */
+    K_EXIT,         /* count r + TA (jump out)                               */
     K_IND,          /* count r + TA, landing due (indirect jump)             */
+    K_RET,          /* count r + TA and pop for the return's target          */
     K_KINDS
 } kind_t;
 
 static const char *const kind_names[K_KINDS] = {
-    "none", "add", "end", "br", "brc", "call", "callc", "exit", "ind"
+    "none", "add", "end", "br", "brc", "call", "callc", "exit", "ind", "ret"
 };
 
 typedef struct row {
@@ -101,6 +102,7 @@ typedef struct row {
     int64_t v[C_COUNT];
     uint8_t kind;
     bool start;                     /* has a start part (pop, entry, landing) */
+    uint64_t callee;                /* a pop row: the direct call's target (0: indirect) */
 } row_t;
 
 typedef struct rows {
@@ -351,6 +353,7 @@ static bool add_starts(rows_t *rows, uint64_t entry, const cfg_t *g, const bl_nu
         row_t *r = row_at(rows, in->pc + in->len);
         r->start = true;
         r->v[C_POP] = 1;
+        r->callee = (in->flags & IF_DIRECT) ? in->target : 0;
     }
     return true;
 }
@@ -361,9 +364,10 @@ static bool is_switch(const insn_t *in)
 }
 
 /* The rows of one procedure; false (nothing added) with *why when it
- * cannot be instrumented.  *stats gets its tree edges and chords. */
+ * cannot be instrumented.  *stats gets its tree edges and chords; *by_ret
+ * says whether it leaves only by returns (which pop the caller's r). */
 static bool add_procedure(rows_t *rows, uint64_t entry, const cfg_t *g, const bl_number_t *bl,
-                          const char **why, size_t stats[2])
+                          const char **why, size_t stats[2], bool *by_ret)
 {
     size_t first_row = rows->proc_first = rows->n;
     chords_t c = { 0 };
@@ -394,7 +398,7 @@ static bool add_procedure(rows_t *rows, uint64_t entry, const cfg_t *g, const bl
             e->v[C_RET] = (int64_t)(last->pc + last->len);
         } else if (last->flags & IF_RETURN) {
             if (!inc_of(&c, E_REAL, (int)b, CFG_EXIT, &e->v[C_TA])) goto fail_edge;
-            set_end(e, K_EXIT, proc);
+            set_end(e, K_RET, proc);
         } else if (is_switch(last)) {
             if (!inc_of(&c, E_REAL, (int)b, CFG_EXIT, &e->v[C_TA])) goto fail_edge;
             set_end(e, K_IND, proc);
@@ -437,6 +441,9 @@ static bool add_procedure(rows_t *rows, uint64_t entry, const cfg_t *g, const bl
     }
     stats[0] += c.ntree;
     stats[1] += c.nchords;
+    *by_ret = true;
+    for (size_t k = first_row; k < rows->n; k++)
+        if (rows->v[k].kind == K_EXIT || rows->v[k].kind == K_IND) *by_ret = false;
     free(c.e);
     /* rows with neither part are dropped */
     size_t w = first_row;
@@ -500,7 +507,8 @@ static const char *const start_defs =
     "sp3:\n"
     "PP_push [check]: mov d8, d0; mov d9, PPT[13]; call(PathPush_handler); mov d0, 4611686018427387904; mov d6, 1\n";
 
-/* The end parts, by kind; '@' stands where a path is counted. */
+/* The end parts, by kind; '@' stands where a path is counted, '%' where a
+ * return counts its path and pops (or only pops, outside bursts). */
 static const char *const kind_bodies[K_KINDS] = {
     [K_NONE]  = "T.INSN\n",
     [K_ADD]   = "add d0, d0, PPT[6]; T.INSN\n",
@@ -513,15 +521,17 @@ static const char *const kind_bodies[K_KINDS] = {
     [K_CALLC] = "add d0, d0, PPT[6]; @ mov d0, PPT[8]; PP_push; T.INSN\n",
     [K_EXIT]  = "add d0, d0, PPT[6]; @ mov d6, PPT[14]; T.INSN\n",
     [K_IND]   = "add d0, d0, PPT[6]; @ mov d0, 4611686018427387904; mov d6, 1; mov d7, 1; T.INSN\n",
+    [K_RET]   = "add d0, d0, PPT[6]; % T.INSN\n",
 };
 
-/* The end-part sequences PREFIX_kind, the count written as `count`. */
-static void write_kind_seqs(FILE *out, const char *prefix, const char *count)
+/* The end-part sequences PREFIX_kind, counting or not. */
+static void write_kind_seqs(FILE *out, const char *prefix, bool count)
 {
     for (int kind = 0; kind < K_KINDS; kind++) {
         fprintf(out, "%s_%s [check]: ", prefix, kind_names[kind]);
         for (const char *c = kind_bodies[kind]; *c; c++)
-            if (*c == '@') fputs(count, out);
+            if (*c == '@') fputs(count ? "PP_count;" : "", out);
+            else if (*c == '%') fputs(count ? "PP_retcount;" : "PP_retpop;", out);
             else fputc(*c, out);
     }
 }
@@ -531,7 +541,7 @@ static void write_kind_seqs(FILE *out, const char *prefix, const char *count)
  * productions by kind run sequences without counts. */
 static void write_burst(FILE *out)
 {
-    write_kind_seqs(out, "PB", "PP_count;");
+    write_kind_seqs(out, "PB", true);
     fputs("PP_burst [sample]:\n    PP_start; mov d4, PPT[15]\n", out);
     for (int kind = 0; kind < K_KINDS; kind++) {
         bool last = kind + 1 == K_KINDS;
@@ -580,9 +590,11 @@ static void write_acf(FILE *out, const char *prog, const rows_t *rows, bool samp
     if (skipped[0]) fprintf(out, "# not instrumented:%s\n", skipped);
     if (sampled) fprintf(out, "param sampleFreq = 99\nparam burstLength = 1\ninclude \"%s\"\n", framework);
     write_table(out, "PPT", rows, level, -1, 0);
-    fputs("PP_count [sample]: mov d8, PPT[5]; mov d9, d0; call(PathCount_handler)\n", out);
+    fputs("PP_count [sample]: mov d8, PPT[5]; mov d9, d0; call(PathCount_handler)\n"
+          "PP_retcount [sample]: mov d8, PPT[5]; mov d9, d0; mov d10, T.TARGET; call(PathReturn_handler)\n"
+          "PP_retpop [check]: mov d8, T.TARGET; call(PathPop_handler)\n", out);
     fputs(start_defs, out);
-    write_kind_seqs(out, "PP", sampled ? "" : "PP_count;");
+    write_kind_seqs(out, "PP", !sampled);
     if (sampled) write_burst(out);
     static const char *const start_seq[S_CLASSES] = { NULL, "PP_pop", "PP_entry", "PP_land", "PP_start" };
     for (int s = 0; s < S_CLASSES; s++)
@@ -606,6 +618,36 @@ static bool is_fixed_address(const char *path)
     size_t n = fread(h, 1, sizeof h, f);
     fclose(f);
     return n == sizeof h && (h[16] | h[17] << 8) == 2;      /* e_type, little-endian */
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool has_entry(const uint64_t *v, size_t n, uint64_t pc)
+{
+    return bsearch(&pc, v, n, sizeof *v, cmp_u64) != NULL;
+}
+
+/* A direct call to a procedure that leaves only by returns (whose
+ * PathReturn pops) needs no pop at its return address (Alpha's same-gp
+ * calls enter 8 bytes in).  Rows left with nothing are dropped. */
+static void prune_pops(rows_t *rows, uint64_t *by_ret, size_t n)
+{
+    qsort(by_ret, n, sizeof *by_ret, cmp_u64);
+    size_t w = 0;
+    for (size_t k = 0; k < rows->n; k++) {
+        row_t *r = &rows->v[k];
+        uint64_t t = r->callee;
+        if (r->v[C_POP] && t && (has_entry(by_ret, n, t) || has_entry(by_ret, n, t - 8))) {
+            r->v[C_POP] = 0;
+            r->start = r->v[C_ENTRY] || r->v[C_LAND];
+        }
+        if (r->start || r->kind != K_NONE) rows->v[w++] = *r;
+    }
+    rows->n = w;
 }
 
 static int cmp_rows(const void *a, const void *b)
@@ -633,19 +675,25 @@ int main(int argc, char **argv)
     rows_t rows = { 0 };
     size_t nprocs = 0, stats[2] = { 0, 0 };
     char *skipped = xcalloc(1, 1);
+    uint64_t *by_ret = xcalloc(st->count + 1, sizeof *by_ret);
+    size_t nby_ret = 0;
     for (size_t k = 0; k < st->count; k++) {
         const cfg_t *g;
         const bl_number_t *bl;
         const char *why = NULL;
+        bool only_ret = false;
         if (!paths_procedure(p, st->syms[k].addr, &g, &bl)) continue;
-        if (add_procedure(&rows, st->syms[k].addr, g, bl, &why, stats)) {
+        if (add_procedure(&rows, st->syms[k].addr, g, bl, &why, stats, &only_ret)) {
             nprocs++;
+            if (only_ret) by_ret[nby_ret++] = st->syms[k].addr;
         } else {
             size_t n = strlen(skipped) + strlen(st->syms[k].name) + strlen(why) + 8;
             skipped = xrealloc(skipped, n);
             snprintf(skipped + strlen(skipped), n - strlen(skipped), " %s (%s)", st->syms[k].name, why);
         }
     }
+    prune_pops(&rows, by_ret, nby_ret);
+    free(by_ret);
     qsort(rows.v, rows.n, sizeof *rows.v, cmp_rows);
     for (size_t k = 1; k < rows.n; k++)
         if (rows.v[k].pc == rows.v[k - 1].pc) die("%s: two rows for pc 0x%" PRIx64, prog, rows.v[k].pc);

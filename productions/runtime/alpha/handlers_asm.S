@@ -29,8 +29,9 @@
     lda     $2, -END_LO($2)
 .endm
 
-/* SAMPLE name, kind, a, b, c: append (kind, dA, dB, dC); c = 0 stores 0. */
-.macro SAMPLE name, kind, a, b, c
+/* SAMPLE name, kind, a, b, c: append (kind, dA, dB, dC); c = 0 stores 0.
+ * then = 0 returns; 1 goes on to PathReturn_pop (PathReturn_handler_asm). */
+.macro SAMPLE name, kind, a, b, c, then=0
     .section .text_asm.\name, "ax", @progbits
     .globl \name
     .type \name, @function
@@ -58,7 +59,11 @@
     hps.mtd 14, 1
 2:  hps.mfd 1, 13
     hps.mfd 2, 11
+    .if \then
+    br      $31, PathReturn_pop
+    .else
     hps.ret
+    .endif
 9:  hps.mfd 2, 15
     HEADER
     ldq     $1, HPS_PROFILE_OFF_FLUSHES($2)
@@ -84,6 +89,9 @@ SAMPLE HotMethod_handler_asm,  HPS_SAMPLE_METHOD,    9,  8,  0   /* target, pc  
 SAMPLE CallPair_handler_asm,   HPS_SAMPLE_CALL_PAIR, 8,  9,  0   /* call site, target   */
 SAMPLE DataStream_handler_asm, HPS_SAMPLE_DATA,      8,  9,  10  /* pc, address, burst  */
 SAMPLE PathCount_handler_asm,  HPS_SAMPLE_PATH,      8,  9,  0   /* procedure, path     */
+/* PathReturn_handler_asm: d8 procedure, d9 path, d10 the return's target:
+ * the path's sample, then PathPop_handler_asm's pop for that pc. */
+SAMPLE PathReturn_handler_asm, HPS_SAMPLE_PATH,      8,  9,  0, 1
 
 /* PP on DISE (tools/hps-pp-acf.c): the path register's stack, as the C
  * handlers' path_stack in handlers.c (the same pushes, pops and poison).
@@ -162,6 +170,11 @@ PathPush_handler_asm:
     .align 4
 .Lpop_state:
     .quad hps_path_asm
+PathReturn_pop:                 /* from PathReturn_handler_asm: d8 = d10 */
+    hps.mtd 13, 1
+    hps.mfd 1, 10
+    hps.mtd 8, 1
+    hps.mfd 1, 13
 PathPop_handler_asm:
     hps.mtd 13, 1
     hps.mtd 11, 2

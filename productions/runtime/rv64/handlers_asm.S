@@ -17,8 +17,9 @@
 #include "hps_insn.h"
 #include "hps_profile.h"
 
-/* SAMPLE name, kind, a, b, c: append (kind, dA, dB, dC); c = 0 stores 0. */
-.macro SAMPLE name, kind, a, b, c
+/* SAMPLE name, kind, a, b, c: append (kind, dA, dB, dC); c = 0 stores 0.
+ * then = 0 returns; 1 goes on to PathReturn_pop (PathReturn_handler_asm). */
+.macro SAMPLE name, kind, a, b, c, then=0
     .section .text_asm.\name, "ax", @progbits
     .globl \name
     .type \name, @function
@@ -45,7 +46,11 @@
     hps.mtd 14, t0
 2:  hps.mfd t0, 13
     hps.mfd t1, 11
+    .if \then
+    j       PathReturn_pop
+    .else
     hps.ret
+    .endif
 9:  li      t0, HPS_PROFILE_END_OFF   /* t1 = the header                 */
     sub     t1, t1, t0
     ld      t0, HPS_PROFILE_OFF_FLUSHES(t1)
@@ -69,6 +74,9 @@ SAMPLE HotMethod_handler_asm,  HPS_SAMPLE_METHOD,    9,  8,  0   /* target, pc  
 SAMPLE CallPair_handler_asm,   HPS_SAMPLE_CALL_PAIR, 8,  9,  0   /* call site, target   */
 SAMPLE DataStream_handler_asm, HPS_SAMPLE_DATA,      8,  9,  10  /* pc, address, burst  */
 SAMPLE PathCount_handler_asm,  HPS_SAMPLE_PATH,      8,  9,  0   /* procedure, path     */
+/* PathReturn_handler_asm: d8 procedure, d9 path, d10 the return's target:
+ * the path's sample, then PathPop_handler_asm's pop for that pc. */
+SAMPLE PathReturn_handler_asm, HPS_SAMPLE_PATH,      8,  9,  0, 1
 
 /* PP on DISE (tools/hps-pp-acf.c): the path register's stack, as the C
  * handlers' path_stack in handlers.c (the same pushes, pops and poison).
@@ -127,6 +135,11 @@ PathPush_handler_asm:
     .globl PathPop_handler_asm
     .type PathPop_handler_asm, @function
     .balign 4
+PathReturn_pop:                 /* from PathReturn_handler_asm: d8 = d10 */
+    hps.mtd 13, t0
+    hps.mfd t0, 10
+    hps.mtd 8, t0
+    hps.mfd t0, 13
 PathPop_handler_asm:
     hps.mtd 13, t0
     hps.mtd 11, t1
