@@ -32,7 +32,11 @@
  * PathPop_handler, which puts r back when that call returns (same pc and
  * sp).  An indirect jump counts its path and sets d7; a landing row (a
  * block with an ENTRY edge, in procedures with such jumps) restarts r when
- * d7 is set.  d8/d9 carry handler arguments, d4 is scratch.  All three handlers have assembly versions, so the
+ * d7 is set.  A return pops the caller's r itself (PathReturn_handler) and
+ * leaves its target in d3, so the return address's row, where one is
+ * kept (the callee may not come back by an instrumented return), pops
+ * only when d3 is not its pc.  d8-d10 carry handler arguments, d4 is
+ * scratch.  All three handlers have assembly versions, so the
  * default --handlers asm runs it.
  *
  * --sampled: the same, with the counts taken only during HPS's bursts
@@ -497,7 +501,8 @@ static int choose_level(const rows_t *rows, unsigned budget, bool used[S_CLASSES
 
 static const char *const start_defs =
     "# the start parts\n"
-    "PP_pop [check]: mov d8, T.PC; call(PathPop_handler); mov d6, 0; mov d7, 0\n"
+    "PP_pop [check]: sub d4, d3, T.PC; mov d3, 0; mov d6, 0; mov d7, 0; beqz d4, popped\n"
+    "    mov d8, T.PC; call(PathPop_handler)\npopped:\n"
     "PP_entry [check]: beqz d6, ne; mov d0, PPT[2]; mov d6, 0; mov d7, 0\nne:\n"
     "PP_land [check]: beqz d7, nl; mov d0, PPT[4]; mov d6, 0; mov d7, 0\nnl:\n"
     "PP_start [check]:\n"
@@ -505,7 +510,8 @@ static const char *const start_defs =
     "sp1: mov d4, PPT[1]; beqz d4, sp2; PP_entry\n"
     "sp2: mov d4, PPT[3]; beqz d4, sp3; PP_land\n"
     "sp3:\n"
-    "PP_push [check]: mov d8, d0; mov d9, PPT[13]; call(PathPush_handler); mov d0, 4611686018427387904; mov d6, 1\n";
+    "PP_push [check]: mov d8, d0; mov d9, PPT[13]; call(PathPush_handler); mov d0, 4611686018427387904;"
+    " mov d6, 1; mov d3, 0\n";
 
 /* The end parts, by kind; '@' stands where a path is counted, '%' where a
  * return counts its path and pops (or only pops, outside bursts). */
@@ -591,8 +597,9 @@ static void write_acf(FILE *out, const char *prog, const rows_t *rows, bool samp
     if (sampled) fprintf(out, "param sampleFreq = 99\nparam burstLength = 1\ninclude \"%s\"\n", framework);
     write_table(out, "PPT", rows, level, -1, 0);
     fputs("PP_count [sample]: mov d8, PPT[5]; mov d9, d0; call(PathCount_handler)\n"
-          "PP_retcount [sample]: mov d8, PPT[5]; mov d9, d0; mov d10, T.TARGET; call(PathReturn_handler)\n"
-          "PP_retpop [check]: mov d8, T.TARGET; call(PathPop_handler)\n", out);
+          "PP_retcount [sample]: mov d8, PPT[5]; mov d9, d0; mov d10, T.TARGET; call(PathReturn_handler);"
+          " mov d3, T.TARGET\n"
+          "PP_retpop [check]: mov d8, T.TARGET; call(PathPop_handler); mov d3, T.TARGET\n", out);
     fputs(start_defs, out);
     write_kind_seqs(out, "PP", !sampled);
     if (sampled) write_burst(out);
