@@ -28,16 +28,16 @@
  * Calls: PathPush_handler saves r with the return address and sp, the call
  * sets d6 (an entry is due) and poisons r; a procedure's entry row (its
  * first block, and Alpha's same-gp entry 8 bytes in) starts r at
- * Inc(ENTRY->entry) when d6 is set; the return address's row calls
- * PathPop_handler, which puts r back when that call returns (same pc and
- * sp).  An indirect jump counts its path and sets d7; a landing row (a
- * block with an ENTRY edge, in procedures with such jumps) restarts r when
- * d7 is set.  A return pops the caller's r itself (PathReturn_handler) and
- * leaves its target in d3, so the return address's row, where one is
- * kept (the callee may not come back by an instrumented return), pops
- * only when d3 is not its pc.  d8-d10 carry handler arguments, d4 is
- * scratch.  All three handlers have assembly versions, so the
- * default --handlers asm runs it.
+ * Inc(ENTRY->entry) when d6 is set.  A return counts its path and puts
+ * the caller's r back (PathReturn_handler: the pop matches the return's
+ * target and sp) and leaves its target in d3.  The return address of a
+ * call whose callee may not come back by an instrumented return (an
+ * indirect call, a callee not instrumented or leaving by a jump) keeps a
+ * row that calls PathPop_handler unless d3 is its pc.  An indirect jump
+ * counts its path and sets d7; a landing row (a block with an ENTRY edge,
+ * in procedures with such jumps) restarts r when d7 is set.  d8-d10 carry
+ * handler arguments, d4 is scratch.  All four handlers have assembly
+ * versions, so the default --handlers asm runs it.
  *
  * --sampled: the same, with the counts taken only during HPS's bursts
  * (sampling_framework.acf: events are calls and back edges; sampleFreq,
