@@ -542,6 +542,8 @@ static void dop_target(cpu_t *c, insn_t *i)
     uint64_t t = c->reg[i->rs1] + (uint64_t)i->imm;
     c->reg[i->rd] = t & ~(uint64_t)(c->isa->insn_align - 1);
 }
+/* T.TAKEN: the program's next pc (T.INSN has run) is not the fall-through. */
+static void dop_taken(cpu_t *c, insn_t *i) { c->reg[i->rd] = c->pc != (uint64_t)i->imm; }
 static void dop_counter(cpu_t *c, insn_t *i) { c->reg[i->rd] = c->dise->ctr[i->target]; }
 static void dop_beqz(cpu_t *c, insn_t *i)
 {
@@ -594,6 +596,13 @@ static operand_t instantiate_src(const dise_t *d, const insn_t *orig, const dise
             o.special = dop_add_imm;
             o.reg = orig->rs1;
             o.imm = orig->imm;
+        }
+        break;
+    case SRC_T_TAKEN:
+        if (orig->flags & (IF_BRANCH | IF_JUMP | IF_CALL | IF_RETURN)) {
+            o.special = dop_taken;
+            o.reg = REG_NONE;
+            o.imm = (int64_t)(orig->pc + orig->len);
         }
         break;
     case SRC_COUNTER:

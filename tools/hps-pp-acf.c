@@ -1,35 +1,50 @@
 /*
  * hps-pp-acf - PP's path profiling (PLDI'97) as a DISE production file:
- * `hps-pp-acf PROG > pp.acf`, then `hps-sim --handlers c --acf pp.acf
- * --paths FILE PROG` counts every executed Ball-Larus path of PROG in the
- * guest and scores the counts against the exact path profile.
+ * `hps-pp-acf PROG > pp.acf`, then `hps-sim --acf pp.acf --paths FILE PROG`
+ * counts every executed Ball-Larus path of PROG in the guest and scores
+ * the counts against the exact path profile.
  *
  * The procedures' CFGs and numbering are the exact recorder's (paths.h on
- * dcpi/cfg.c and pathnum.h), read from the file.  One production matches
- * every pc of a per-PC table (the ACF's `table`, dise/README.md) and one
- * replacement sequence does, by the row's columns:
- *   - at a block's first instruction: add the increment of the edge that
- *     brought control there (d1 if the last block end's taken target is
- *     this pc, else d2); if that edge is a back edge (or an indirect jump),
- *     count the path ending there (PathCount_handler: procedure d5, path
- *     d0) and restart d0 at this block's ENTRY-edge value;
- *   - at a block's last instruction: load the increments of its taken and
- *     fall-through edges (d1, d2, kinds d6, d7) and the taken target (d3);
- *   - at a return or a jump out of the procedure: count the path;
- *   - at a call: push d0 (PathPush_handler, with the return address) and
- *     mark the next block start an entry (kind 3: the callee's path
- *     starts at its entry, or at Alpha's same-gp entry 8 bytes in); at the
- *     return address, PathPop_handler puts d0 back when that call returns
- *     (same pc and sp).
- * Kinds of the way into a block start (d6 taken, d7 fall-through): 0 along
- * the DAG, 1 a back edge, 2 an indirect jump's landing (both count the
- * path that ended and restart), 3 an entry (restart only).
- * d0 is the path register, d5 the procedure it counts for.  The handlers
- * PathPush and PathPop exist in C only: run with --handlers c.
+ * dcpi/cfg.c and pathnum.h), read from the file.  The increments are
+ * placed on chords (Ball-Larus's optimal placement, shared/ALGORITHMS.md):
+ * a maximum-weight spanning tree of the DAG's edges, with a virtual edge
+ * EXIT->ENTRY forced into it, gets increment 0; every other edge e = u->v
+ * gets Inc(e) = Val(e) + phi(u) - phi(v), phi the potential the tree's
+ * Vals define (phi(ENTRY) = phi(EXIT) = 0), so every ENTRY->EXIT path sums
+ * the same Incs as Vals.  Weights are a static estimate: 10^(loop depth)
+ * for edges between blocks, 0 for the edges from ENTRY and to EXIT (path
+ * starts and ends run code anyway, so an increment there is free).
+ *
+ * Only the instruction that ends a block with an instrumented edge is
+ * matched (plus procedure entries, switch landings and return addresses):
+ * a conditional branch runs its T.INSN and then adds the taken or the
+ * fall-through increment by T.TAKEN (dise/README.md); a back edge counts
+ * the path r + Inc(u->EXIT) and restarts r = Inc(ENTRY->head); a return
+ * counts r + Inc(u->EXIT).  The path register r is d0.  Rows live in one
+ * per-PC table PPT (columns below); which sequence an instruction runs is
+ * chosen by small marker tables (one production each), so no sequence
+ * dispatches on its kind at run time.
+ *
+ * Calls: PathPush_handler saves r with the return address and sp, the call
+ * sets d6 (an entry is due) and poisons r; a procedure's entry row (its
+ * first block, and Alpha's same-gp entry 8 bytes in) starts r at
+ * Inc(ENTRY->entry) when d6 is set.  A return counts its path and puts
+ * the caller's r back (PathReturn_handler: the pop matches the return's
+ * target and sp) and leaves its target in d3.  The return address of a
+ * call whose callee may not come back by an instrumented return (an
+ * indirect call, a callee not instrumented or leaving by a jump) keeps a
+ * row that calls PathPop_handler unless d3 is its pc.  An indirect jump
+ * counts its path and sets d7; a landing row (a block with an ENTRY edge,
+ * in procedures with such jumps) restarts r when d7 is set.  d8-d10 carry
+ * handler arguments, d4 is scratch.  All four handlers have assembly
+ * versions, so the default --handlers asm runs it.
  *
  * --sampled: the same, with the counts taken only during HPS's bursts
  * (sampling_framework.acf: events are calls and back edges; sampleFreq,
- * burstLength), the path register kept up always.
+ * burstLength), the path register kept up always: a first production
+ * takes every row while overflow_1 && !overflow_2 and runs the end part
+ * its kind column names, with the count; the productions by kind run the
+ * same sequences without counts.
  *
  * Procedures that cannot be instrumented this way are left out and named
  * in the file's header: a conditional branch leaving the procedure.
@@ -50,13 +65,49 @@
 #define die(...) die_bad_input("hps-pp-acf", __VA_ARGS__)
 #define POISON (1ll << 62)
 
-/* The columns of a table row (the sequence below reads them by number). */
+/* The columns of a PPT row (the sequences below read them by number). */
 enum {
-    C_START, C_RESTART, C_PROC, C_END, C_VT, C_VF, C_KT, C_KF, C_CALL, C_CALLADD, C_POP,
-    C_EXIT, C_EXITVAL, C_IRESTART, C_CALLCOUNT, C_RETADDR, C_CALLRESTART, C_COUNT
+    C_POP,          /* 1: a return address: PathPop_handler                 */
+    C_ENTRY,        /* 1: a procedure entry: r = C_RE when d6 (entry due)    */
+    C_RE,
+    C_LAND,         /* 1: a switch landing: r = C_RL when d7 (landing due)   */
+    C_RL,
+    C_PROC,         /* the procedure the counts are for (its entry)          */
+    C_TA, C_TK, C_TR,   /* taken (or only) way out: add, count?, restart    */
+    C_FA, C_FK, C_FR,   /* fall-through way out of a conditional branch     */
+    C_D,            /* TA - FA (a branch without counts)                     */
+    C_RET,          /* a call's return address                               */
+    C_TAIL,         /* 1: a way out that enters another procedure's entry    */
+    C_KIND,         /* kind_t (--sampled's burst sequence dispatches on it)   */
+    C_COUNT
 };
 
-typedef struct row { uint64_t pc; int64_t v[C_COUNT]; } row_t;
+/* What the instruction ending a block does (the marker table it is in). */
+typedef enum {
+    K_NONE,         /* nothing: only a start part (entry, landing, pop)      */
+    K_ADD,          /* r += TA                                               */
+    K_END,          /* r += TA, count, r = TR (a back edge by jump or fall)  */
+    K_BR,           /* r += FA, or TA when taken (no count)                  */
+    K_BRC,          /* either side may count and restart                     */
+    K_CALL,         /* r += TA, push r, enter                                */
+    K_CALLC,        /* r += TA, count, r = TR, push r, enter                 */
+    K_EXIT,         /* count r + TA (jump out)                               */
+    K_IND,          /* count r + TA, landing due (indirect jump)             */
+    K_RET,          /* count r + TA and pop for the return's target          */
+    K_KINDS
+} kind_t;
+
+static const char *const kind_names[K_KINDS] = {
+    "none", "add", "end", "br", "brc", "call", "callc", "exit", "ind", "ret"
+};
+
+typedef struct row {
+    uint64_t pc;
+    int64_t v[C_COUNT];
+    uint8_t kind;
+    bool start;                     /* has a start part (pop, entry, landing) */
+    uint64_t callee;                /* a pop row: the direct call's target (0: indirect) */
+} row_t;
 
 typedef struct rows {
     row_t *v;
@@ -76,14 +127,182 @@ static row_t *row_at(rows_t *r, uint64_t pc)
     return x;
 }
 
-/* The way across edge from -> to: its value and kind (0 along the DAG, 1 a
- * back edge: the value is the tail's pseudo EXIT edge's). */
-static bool edge_way(const bl_number_t *bl, int from, int to, int64_t *val, int64_t *kind)
+/* ---- chord increments ------------------------------------------------------------ */
+
+typedef enum { E_REAL, E_START, E_EXIT, E_VIRTUAL } gedge_kind_t;
+
+typedef struct gedge {
+    int from, to;                   /* nodes: blocks, n = ENTRY, n + 1 = EXIT */
+    gedge_kind_t kind;
+    uint64_t val, weight, inc;
+    bool tree;
+} gedge_t;
+
+typedef struct chords {
+    int n;                          /* blocks                                 */
+    gedge_t *e;
+    size_t ne;
+    size_t ntree, nchords;          /* real and pseudo edges of the DAG       */
+} chords_t;
+
+static int node_of(int n, int b) { return b == CFG_ENTRY ? n : b == CFG_EXIT ? n + 1 : b; }
+
+static void add_gedge(chords_t *c, int from, int to, gedge_kind_t kind, uint64_t val)
 {
-    const bl_edge_t *e = bl_edge(bl, from, to);
+    c->e = xrealloc(c->e, (c->ne + 1) * sizeof *c->e);
+    c->e[c->ne++] = (gedge_t){ from, to, kind, val, 0, 0, false };
+}
+
+/* Loop depth of every block: the natural loops of the back edges that
+ * contain it (the blocks reaching the tail without passing the head). */
+static int *loop_depths(const bl_number_t *bl)
+{
+    int n = bl->nblocks;
+    int *depth = xcalloc((size_t)n, sizeof *depth), *stack = xcalloc((size_t)n, sizeof *stack);
+    char *in = xcalloc((size_t)n, 1);
+    for (size_t k = 0; k < bl->nedges; k++) {
+        const bl_edge_t *be = &bl->edges[k];
+        if (!be->back || be->from < 0 || be->to < 0) continue;
+        memset(in, 0, (size_t)n);
+        int top = 0;
+        in[be->to] = 1;
+        if (!in[be->from]) { in[be->from] = 1; stack[top++] = be->from; }
+        while (top) {
+            int v = stack[--top];
+            for (size_t j = 0; j < bl->nedges; j++) {
+                const bl_edge_t *p = &bl->edges[j];
+                if (p->to == v && p->from >= 0 && !in[p->from]) { in[p->from] = 1; stack[top++] = p->from; }
+            }
+        }
+        for (int v = 0; v < n; v++) depth[v] += in[v];
+    }
+    free(stack);
+    free(in);
+    return depth;
+}
+
+static int uf_find(int *parent, int x)
+{
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+static int by_weight(const void *a, const void *b, void *ctx)
+{
+    const gedge_t *e = ctx;
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    if (e[x].weight != e[y].weight) return e[x].weight > e[y].weight ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* Kruskal: the heaviest edges that join two components, the virtual edge first. */
+static void spanning_tree(chords_t *c)
+{
+    int nn = c->n + 2;
+    int *parent = xcalloc((size_t)nn, sizeof *parent);
+    for (int v = 0; v < nn; v++) parent[v] = v;
+    size_t *order = xcalloc(c->ne, sizeof *order);
+    for (size_t k = 0; k < c->ne; k++) order[k] = k;
+    qsort_r(order, c->ne, sizeof *order, by_weight, c->e);
+    for (size_t k = 0; k < c->ne; k++) {
+        gedge_t *e = &c->e[order[k]];
+        int a = uf_find(parent, e->from), b = uf_find(parent, e->to);
+        if (a == b) continue;
+        parent[a] = b;
+        e->tree = true;
+    }
+    free(order);
+    free(parent);
+}
+
+/* phi over the tree (each component from its first node), then the Incs. */
+static void increments(chords_t *c)
+{
+    int nn = c->n + 2;
+    uint64_t *phi = xcalloc((size_t)nn, sizeof *phi);
+    char *seen = xcalloc((size_t)nn, 1);
+    int *queue = xcalloc((size_t)nn, sizeof *queue);
+    for (int r = -1; r < nn; r++) {
+        int start = r < 0 ? c->n : r;               /* ENTRY first, then the rest */
+        if (seen[start]) continue;
+        int head = 0, tail = 0;
+        queue[tail++] = start;
+        seen[start] = 1;
+        while (head < tail) {
+            int v = queue[head++];
+            for (size_t k = 0; k < c->ne; k++) {
+                const gedge_t *e = &c->e[k];
+                if (!e->tree) continue;
+                if (e->from == v && !seen[e->to]) { phi[e->to] = phi[v] + e->val; seen[e->to] = 1; queue[tail++] = e->to; }
+                else if (e->to == v && !seen[e->from]) { phi[e->from] = phi[v] - e->val; seen[e->from] = 1; queue[tail++] = e->from; }
+            }
+        }
+    }
+    for (size_t k = 0; k < c->ne; k++) {
+        gedge_t *e = &c->e[k];
+        e->inc = e->tree ? 0 : e->val + phi[e->from] - phi[e->to];
+        if (e->kind == E_VIRTUAL) continue;
+        if (e->tree) c->ntree++;
+        else c->nchords++;
+    }
+    free(queue);
+    free(seen);
+    free(phi);
+}
+
+/* The DAG of bl (real edges but back edges, the pseudo edges, the virtual
+ * EXIT->ENTRY) with chord increments. */
+static void chords_build(chords_t *c, const bl_number_t *bl)
+{
+    int n = c->n = bl->nblocks;
+    int *depth = loop_depths(bl);
+    add_gedge(c, n + 1, n, E_VIRTUAL, 0);
+    c->e[0].weight = UINT64_MAX;
+    for (size_t k = 0; k < bl->nedges; k++) {
+        const bl_edge_t *be = &bl->edges[k];
+        if (be->back) continue;
+        int from = node_of(n, be->from), to = node_of(n, be->to);
+        add_gedge(c, from, to, E_REAL, be->val);
+        if (from < n && to < n) {
+            int d = depth[from] < depth[to] ? depth[from] : depth[to];
+            uint64_t w = 1;
+            for (int i = 0; i < d && i < 15; i++) w *= 10;
+            c->e[c->ne - 1].weight = w;
+        }
+    }
+    for (int v = 0; v < n; v++) {
+        if (bl->start_val[v] != BL_NONE) add_gedge(c, n, v, E_START, bl->start_val[v]);
+        if (bl->exit_val[v] != BL_NONE) add_gedge(c, v, n + 1, E_EXIT, bl->exit_val[v]);
+    }
+    free(depth);
+    spanning_tree(c);
+    increments(c);
+}
+
+/* The Inc of the edge from -> to of that kind; false when there is none. */
+static bool inc_of(const chords_t *c, gedge_kind_t kind, int from, int to, int64_t *inc)
+{
+    int f = node_of(c->n, from), t = node_of(c->n, to);
+    for (size_t k = 0; k < c->ne; k++)
+        if (c->e[k].kind == kind && c->e[k].from == f && c->e[k].to == t) {
+            *inc = (int64_t)c->e[k].inc;
+            return true;
+        }
+    return false;
+}
+
+/* The way across the CFG edge b -> t: add, and for a back edge count and
+ * restart at the head. */
+static bool way(const chords_t *c, const bl_number_t *bl, int b, int t, int64_t *add, int64_t *count,
+                int64_t *restart)
+{
+    const bl_edge_t *e = bl_edge(bl, b, t);
     if (!e) return false;
-    *val = e->back ? (int64_t)bl->exit_val[from] : (int64_t)e->val;
-    *kind = e->back;
+    *count = e->back;
+    *restart = 0;
+    if (!e->back) return inc_of(c, E_REAL, b, t, add);
+    if (!inc_of(c, E_EXIT, b, CFG_EXIT, add)) return false;
+    if (!inc_of(c, E_START, CFG_ENTRY, t, restart)) *restart = POISON;
     return true;
 }
 
@@ -94,174 +313,307 @@ static int block_of_pc(const cfg_t *g, uint64_t pc)
     return -1;
 }
 
-static int64_t restart_value(uint64_t v) { return v == BL_NONE ? POISON : (int64_t)v; }
+/* The end part of a row: kind and columns. */
+static void set_end(row_t *r, kind_t kind, int64_t proc)
+{
+    r->kind = (uint8_t)kind;
+    r->v[C_KIND] = kind;
+    r->v[C_PROC] = proc;
+}
+
+/* A conditional branch's row from its two ways out. */
+static void set_branch(row_t *e, int64_t proc)
+{
+    bool counts = e->v[C_TK] || e->v[C_FK];
+    if (counts) { set_end(e, K_BRC, proc); return; }
+    e->v[C_D] = (int64_t)((uint64_t)e->v[C_TA] - (uint64_t)e->v[C_FA]);
+    if (e->v[C_TA] || e->v[C_FA]) set_end(e, K_BR, proc);
+}
+
+/* Start parts: entries (block 0, Alpha's same-gp entry 8 bytes in),
+ * landings (blocks with an ENTRY edge, in a procedure with an indirect
+ * jump) and the return addresses of calls. */
+static bool add_starts(rows_t *rows, uint64_t entry, const cfg_t *g, const bl_number_t *bl,
+                       const chords_t *c, bool has_switch)
+{
+    for (size_t b = 0; b < g->nblocks; b++) {
+        uint64_t pc = g->insns[g->blocks[b].first].pc;
+        if (b == 0 || pc == entry + 8) {
+            row_t *r = row_at(rows, pc);
+            r->start = true;
+            r->v[C_ENTRY] = 1;
+            if (!inc_of(c, b == 0 ? E_REAL : E_START, CFG_ENTRY, (int)b, &r->v[C_RE])) r->v[C_RE] = POISON;
+        }
+        if (has_switch && bl->start_val[b] != BL_NONE) {
+            row_t *r = row_at(rows, pc);
+            r->start = true;
+            r->v[C_LAND] = 1;
+            if (!inc_of(c, E_START, CFG_ENTRY, (int)b, &r->v[C_RL])) return false;
+        }
+    }
+    for (size_t k = 0; k + 1 < g->ninsns; k++) {
+        const insn_t *in = &g->insns[k];
+        if (!(in->flags & IF_CALL)) continue;
+        row_t *r = row_at(rows, in->pc + in->len);
+        r->start = true;
+        r->v[C_POP] = 1;
+        r->callee = (in->flags & IF_DIRECT) ? in->target : 0;
+    }
+    return true;
+}
+
+static bool is_switch(const insn_t *in)
+{
+    return (in->flags & IF_JUMP) && !(in->flags & IF_DIRECT) && !(in->flags & (IF_CALL | IF_RETURN));
+}
 
 /* The rows of one procedure; false (nothing added) with *why when it
- * cannot be instrumented. */
+ * cannot be instrumented.  *stats gets its tree edges and chords; *by_ret
+ * says whether it leaves only by returns (which pop the caller's r). */
 static bool add_procedure(rows_t *rows, uint64_t entry, const cfg_t *g, const bl_number_t *bl,
-                          const char **why)
+                          const char **why, size_t stats[2], bool *by_ret)
 {
     size_t first_row = rows->proc_first = rows->n;
+    chords_t c = { 0 };
+    chords_build(&c, bl);
+    bool has_switch = false;
+    for (size_t b = 0; b < g->nblocks; b++)
+        has_switch |= is_switch(&g->insns[g->blocks[b].first + g->blocks[b].n - 1]);
+    int64_t proc = (int64_t)entry;
+    if (!add_starts(rows, entry, g, bl, &c, has_switch)) goto fail_edge;
     for (size_t b = 0; b < g->nblocks; b++) {
         const cfg_block_t *bk = &g->blocks[b];
-        const insn_t *head = &g->insns[bk->first], *last = &g->insns[bk->first + bk->n - 1];
-        row_t *r = row_at(rows, head->pc);
-        r->v[C_START] = 1;
-        r->v[C_PROC] = (int64_t)entry;
-        r->v[C_RESTART] = restart_value(bl->start_val[b]);
-        r->v[C_IRESTART] = b == 0 ? (int64_t)bl->entry_val : restart_value(bl->start_val[b]);
-        for (size_t k = bk->first; k < bk->first + bk->n; k++) {
-            const insn_t *in = &g->insns[k];
-            if (!(in->flags & IF_CALL)) continue;
-            row_t *c = row_at(rows, in->pc);
-            c->v[C_PROC] = (int64_t)entry;
-            c->v[C_CALL] = 1;
-            c->v[C_RETADDR] = (int64_t)(in->pc + in->len);
-            if (k + 1 < g->ninsns) {
-                row_t *ret = row_at(rows, in->pc + in->len);
-                ret->v[C_POP] = 1;
-                ret->v[C_PROC] = (int64_t)entry;
-            }
+        const insn_t *last = &g->insns[bk->first + bk->n - 1];
+        for (size_t k = bk->first; k + 1 < bk->first + bk->n; k++) {   /* calls inside the block */
+            if (!(g->insns[k].flags & IF_CALL)) continue;
+            row_t *r = row_at(rows, g->insns[k].pc);
+            set_end(r, K_CALL, proc);
+            r->v[C_RET] = (int64_t)(g->insns[k].pc + g->insns[k].len);
         }
         int next = b + 1 < g->nblocks ? (int)b + 1 : CFG_EXIT;
         row_t *e = row_at(rows, last->pc);
-        e->v[C_PROC] = (int64_t)entry;
-        int64_t val, kind;
         if (last->flags & IF_CALL) {                      /* a call ending the block */
-            if (!edge_way(bl, (int)b, next, &val, &kind)) goto fail_edge;
-            e->v[C_CALLADD] = val;                        /* a back edge: the path ends */
-            e->v[C_CALLCOUNT] = next == CFG_EXIT || kind;
-            if (kind) e->v[C_CALLRESTART] = restart_value(bl->start_val[next]);
+            if (next == CFG_EXIT) {                       /* nothing after: the path ends */
+                if (!inc_of(&c, E_REAL, (int)b, CFG_EXIT, &e->v[C_TA])) goto fail_edge;
+                e->v[C_TK] = 1;
+                e->v[C_TR] = POISON;
+            } else if (!way(&c, bl, (int)b, next, &e->v[C_TA], &e->v[C_TK], &e->v[C_TR])) goto fail_edge;
+            set_end(e, e->v[C_TK] ? K_CALLC : K_CALL, proc);
+            e->v[C_RET] = (int64_t)(last->pc + last->len);
         } else if (last->flags & IF_RETURN) {
-            if (!edge_way(bl, (int)b, CFG_EXIT, &val, &kind)) goto fail_edge;
-            e->v[C_EXIT] = 1;
-            e->v[C_EXITVAL] = val;
-        } else if ((last->flags & IF_JUMP) && !(last->flags & IF_DIRECT)) {   /* a switch */
-            if (!edge_way(bl, (int)b, CFG_EXIT, &val, &kind)) goto fail_edge;
-            e->v[C_END] = 1;
-            e->v[C_VT] = e->v[C_VF] = val;
-            e->v[C_KT] = e->v[C_KF] = 2;
-        } else if ((last->flags & IF_JUMP) || (last->flags & IF_BRANCH)) {
+            if (!inc_of(&c, E_REAL, (int)b, CFG_EXIT, &e->v[C_TA])) goto fail_edge;
+            set_end(e, K_RET, proc);
+        } else if (is_switch(last)) {
+            if (!inc_of(&c, E_REAL, (int)b, CFG_EXIT, &e->v[C_TA])) goto fail_edge;
+            set_end(e, K_IND, proc);
+        } else if (last->flags & (IF_JUMP | IF_BRANCH)) {
             int t = block_of_pc(g, last->target);
             if (t < 0) {
                 if (last->flags & IF_BRANCH) {
                     *why = "a conditional branch leaves the procedure";
                     goto fail;
                 }
-                if (!edge_way(bl, (int)b, CFG_EXIT, &val, &kind)) goto fail_edge;
-                e->v[C_EXIT] = 1;                           /* a jump out: tail call */
-                e->v[C_EXITVAL] = val;
+                if (!inc_of(&c, E_REAL, (int)b, CFG_EXIT, &e->v[C_TA])) goto fail_edge;
+                set_end(e, K_EXIT, proc);                 /* a jump out: a tail call */
+                e->v[C_TAIL] = 1;
                 continue;
             }
-            e->v[C_END] = 1;
-            if (!edge_way(bl, (int)b, t, &e->v[C_VT], &e->v[C_KT])) goto fail_edge;
-            if (last->flags & IF_BRANCH) {
-                if (next == CFG_EXIT) {
-                    *why = "a conditional branch falls out of the procedure";
-                    goto fail;
-                }
-                if (!edge_way(bl, (int)b, next, &e->v[C_VF], &e->v[C_KF])) goto fail_edge;
-            } else {
-                e->v[C_VF] = e->v[C_VT];
-                e->v[C_KF] = e->v[C_KT];
+            if (!way(&c, bl, (int)b, t, &e->v[C_TA], &e->v[C_TK], &e->v[C_TR])) goto fail_edge;
+            if (!(last->flags & IF_BRANCH)) {
+                if (e->v[C_TK]) set_end(e, K_END, proc);
+                else if (e->v[C_TA]) set_end(e, K_ADD, proc);
+                continue;
             }
+            if (next == CFG_EXIT) {
+                *why = "a conditional branch falls out of the procedure";
+                goto fail;
+            }
+            if (!way(&c, bl, (int)b, next, &e->v[C_FA], &e->v[C_FK], &e->v[C_FR])) goto fail_edge;
+            if (t == next) {                              /* both ways are one edge */
+                e->v[C_FA] = e->v[C_TA]; e->v[C_FK] = e->v[C_TK]; e->v[C_FR] = e->v[C_TR];
+            }
+            set_branch(e, proc);
         } else if (next != CFG_EXIT) {                    /* falls into a leader */
-            if (!edge_way(bl, (int)b, next, &val, &kind)) goto fail_edge;
-            e->v[C_END] = 1;
-            e->v[C_VT] = e->v[C_VF] = val;
-            e->v[C_KT] = e->v[C_KF] = kind;
+            if (!way(&c, bl, (int)b, next, &e->v[C_TA], &e->v[C_TK], &e->v[C_TR])) goto fail_edge;
+            if (e->v[C_TK]) set_end(e, K_END, proc);
+            else if (e->v[C_TA]) set_end(e, K_ADD, proc);
         } else {                                          /* runs off the end */
-            if (!edge_way(bl, (int)b, CFG_EXIT, &val, &kind)) goto fail_edge;
-            e->v[C_EXIT] = 1;
-            e->v[C_EXITVAL] = val;
+            if (!inc_of(&c, E_REAL, (int)b, CFG_EXIT, &e->v[C_TA])) goto fail_edge;
+            set_end(e, K_EXIT, proc);
+            e->v[C_TAIL] = 1;
         }
     }
+    stats[0] += c.ntree;
+    stats[1] += c.nchords;
+    *by_ret = true;
+    for (size_t k = first_row; k < rows->n; k++)
+        if (rows->v[k].kind == K_EXIT || rows->v[k].kind == K_IND) *by_ret = false;
+    free(c.e);
+    /* rows with neither part are dropped */
+    size_t w = first_row;
+    for (size_t k = first_row; k < rows->n; k++)
+        if (rows->v[k].kind != K_NONE || rows->v[k].start) rows->v[w++] = rows->v[k];
+    rows->n = w;
     return true;
 fail_edge:
     *why = "an edge the numbering does not have";
 fail:
+    free(c.e);
     rows->n = first_row;
     return false;
 }
 
-static const char *const sequence =
-    "PP_seq [check]:\n"
-    "    mov d4, PPT[10]; beqz d4, nopop\n"
-    "    mov d8, T.PC; call(PathPop_handler); mov d5, PPT[2]; mov d7, 0\n"
-    "nopop:\n"
-    "    mov d4, PPT[0]; beqz d4, nostart\n"
-    "    sub d4, d3, T.PC; beqz d4, taken\n"
-    "    add d0, d0, d2; mov d4, d7; j sided\n"
-    "taken:\n"
-    "    add d0, d0, d1; mov d4, d6\n"
-    "sided:\n"
-    "    mov d1, 0; mov d2, 0; mov d3, 0; mov d6, 0; mov d7, 0\n"
-    "    beqz d4, entered\n"
-    "    sub d9, d4, 3; beqz d9, indirect\n"
-    "    mov d8, d5; mov d9, d0; %s\n"
-    "    sub d4, d4, 1; bnez d4, indirect\n"
-    "    mov d0, PPT[1]; j entered\n"
-    "indirect:\n"
-    "    mov d0, PPT[13]\n"
-    "entered:\n"
-    "    mov d5, PPT[2]\n"
-    "nostart:\n"
-    "    mov d4, PPT[8]; beqz d4, nocall\n"
-    "    add d0, d0, PPT[9]\n"
-    "    mov d4, PPT[14]; beqz d4, pushed\n"
-    "    mov d8, d5; mov d9, d0; %s\n"
-    "    mov d0, PPT[16]\n"
-    "pushed:\n"
-    "    mov d8, d0; mov d9, PPT[15]; call(PathPush_handler)\n"
-    "    T.INSN\n"
-    "    mov d0, 0; mov d7, 3; j done\n"
-    "nocall:\n"
-    "    mov d4, PPT[11]; beqz d4, noexit\n"
-    "    add d0, d0, PPT[12]; mov d8, d5; mov d9, d0; %s\n"
-    "    mov d0, 0; mov d7, 3; T.INSN; j done\n"
-    "noexit:\n"
-    "    mov d4, PPT[3]; beqz d4, plain\n"
-    "    mov d1, PPT[4]; mov d2, PPT[5]; mov d6, PPT[6]; mov d7, PPT[7]; mov d3, T.TARGET\n"
-    "plain:\n"
-    "    T.INSN\n"
-    "done:\n";
+/* ---- the ACF --------------------------------------------------------------------- */
+
+/* How a row's start part runs: none, one of three alone, or the general
+ * sequence that tests the columns (when the specialised productions would
+ * not fit the pattern table). */
+typedef enum { S_NONE, S_POP, S_ENTRY, S_LAND, S_MIXED, S_CLASSES } start_t;
+static const char *const start_names[S_CLASSES] = { "plain", "pop", "entry", "land", "start" };
+
+static start_t start_of(const row_t *r, int level)
+{
+    if (!r->start) return S_NONE;
+    if (level == 2) return S_MIXED;
+    int parts = (r->v[C_POP] != 0) + (r->v[C_ENTRY] != 0) + (r->v[C_LAND] != 0);
+    if (level == 1 || parts > 1) return S_MIXED;
+    return r->v[C_POP] ? S_POP : r->v[C_ENTRY] ? S_ENTRY : S_LAND;
+}
+
+/* Level 0: every combination its own production; 1: the start parts
+ * merged; 2: every row runs the general start part.  The first whose
+ * productions fit `budget`. */
+static int choose_level(const rows_t *rows, unsigned budget, bool used[S_CLASSES][K_KINDS])
+{
+    for (int level = 0; level < 3; level++) {
+        memset(used, 0, sizeof(bool) * S_CLASSES * K_KINDS);
+        unsigned n = 0;
+        for (size_t k = 0; k < rows->n; k++) {
+            start_t s = start_of(&rows->v[k], level);
+            int kind = rows->v[k].kind;
+            n += !used[s][kind];
+            used[s][kind] = true;
+        }
+        if (n <= budget || level == 2) return level;
+    }
+    return 2;
+}
+
+static const char *const start_defs =
+    "# the start parts\n"
+    "PP_pop [check]: sub d4, d3, T.PC; mov d3, 0; mov d6, 0; mov d7, 0; beqz d4, popped\n"
+    "    mov d8, T.PC; call(PathPop_handler)\npopped:\n"
+    "PP_entry [check]: beqz d6, ne; mov d0, PPT[2]; mov d6, 0; mov d7, 0\nne:\n"
+    "PP_land [check]: beqz d7, nl; mov d0, PPT[4]; mov d6, 0; mov d7, 0\nnl:\n"
+    "PP_start [check]:\n"
+    "    mov d4, PPT[0]; beqz d4, sp1; PP_pop\n"
+    "sp1: mov d4, PPT[1]; beqz d4, sp2; PP_entry\n"
+    "sp2: mov d4, PPT[3]; beqz d4, sp3; PP_land\n"
+    "sp3:\n"
+    "PP_push [check]: mov d8, d0; mov d9, PPT[13]; call(PathPush_handler); mov d0, 4611686018427387904;"
+    " mov d6, 1; mov d3, 0\n";
+
+/* The end parts, by kind; '@' stands where a path is counted, '%' where a
+ * return counts its path and pops (or only pops, outside bursts). */
+static const char *const kind_bodies[K_KINDS] = {
+    [K_NONE]  = "T.INSN\n",
+    [K_ADD]   = "add d0, d0, PPT[6]; T.INSN\n",
+    [K_END]   = "add d0, d0, PPT[6]; @ mov d0, PPT[8]; T.INSN\n",
+    [K_BR]    = "add d0, d0, PPT[9]; T.INSN; mov d4, T.TAKEN; beqz d4, brf; add d0, d0, PPT[12]\nbrf:\n",
+    [K_BRC]   = "\n    T.INSN; mov d4, T.TAKEN; beqz d4, bcf\n"
+                "    add d0, d0, PPT[6]; mov d4, PPT[7]; beqz d4, bcd; @ mov d0, PPT[8]; j bcd\n"
+                "bcf: add d0, d0, PPT[9]; mov d4, PPT[10]; beqz d4, bcd; @ mov d0, PPT[11]\nbcd:\n",
+    [K_CALL]  = "add d0, d0, PPT[6]; PP_push; T.INSN\n",
+    [K_CALLC] = "add d0, d0, PPT[6]; @ mov d0, PPT[8]; PP_push; T.INSN\n",
+    [K_EXIT]  = "add d0, d0, PPT[6]; @ mov d6, PPT[14]; T.INSN\n",
+    [K_IND]   = "add d0, d0, PPT[6]; @ mov d0, 4611686018427387904; mov d6, 1; mov d7, 1; T.INSN\n",
+    [K_RET]   = "add d0, d0, PPT[6]; % T.INSN\n",
+};
+
+/* The end-part sequences PREFIX_kind, counting or not. */
+static void write_kind_seqs(FILE *out, const char *prefix, bool count)
+{
+    for (int kind = 0; kind < K_KINDS; kind++) {
+        fprintf(out, "%s_%s [check]: ", prefix, kind_names[kind]);
+        for (const char *c = kind_bodies[kind]; *c; c++)
+            if (*c == '@') fputs(count ? "PP_count;" : "", out);
+            else if (*c == '%') fputs(count ? "PP_retcount;" : "PP_retpop;", out);
+            else fputc(*c, out);
+    }
+}
+
+/* --sampled: one production, first, takes every row inside a burst and
+ * runs the end part its kind column names, counting; outside bursts the
+ * productions by kind run sequences without counts. */
+static void write_burst(FILE *out)
+{
+    write_kind_seqs(out, "PB", true);
+    fputs("PP_burst [sample]:\n    PP_start; mov d4, PPT[15]\n", out);
+    for (int kind = 0; kind < K_KINDS; kind++) {
+        bool last = kind + 1 == K_KINDS;
+        if (!last) fprintf(out, "    sub d9, d4, %d; bnez d9, k%d\n", kind, kind + 1);
+        fprintf(out, "    PB_%s%s", kind_names[kind], last ? "\n" : "; j kend\n");
+        if (!last) fprintf(out, "k%d:\n", kind + 1);
+    }
+    fputs("kend:\nPP_B: T.PC in table PPT && overflow_1 && !overflow_2 => PP_burst\n", out);
+}
+
+static void write_table(FILE *out, const char *name, const rows_t *rows, int level, int s, int kind)
+{
+    fprintf(out, "table %s [", name);
+    bool first = true;
+    for (size_t k = 0; k < rows->n; k++) {
+        const row_t *r = &rows->v[k];
+        if (s >= 0 && (start_of(r, level) != (start_t)s || r->kind != kind)) continue;
+        fprintf(out, "%s\n  0x%" PRIx64 ":", first ? "" : ";", r->pc);
+        first = false;
+        if (s >= 0) { fputs(" 1", out); continue; }
+        int last = C_COUNT;
+        while (last > 0 && !r->v[last - 1]) last--;
+        for (int c = 0; c < last; c++) fprintf(out, " %" PRId64, r->v[c]);
+    }
+    fputs("\n]\n", out);
+}
 
 static void write_acf(FILE *out, const char *prog, const rows_t *rows, bool sampled, size_t nprocs,
-                      const char *skipped)
+                      const char *skipped, const size_t stats[2])
 {
     char framework[4096];
     if (sampled && !datadir_find("productions", "sampling_framework.acf", NULL, framework, sizeof framework))
         die("cannot find productions/sampling_framework.acf (--sampled includes it)");
-    fprintf(out, "# PP path profiling of %s (hps-pp-acf%s): %zu procedures, %zu table rows.\n"
-            "# Run with --handlers c (PathPush_handler and PathPop_handler are C only)\n"
-            "# and --paths FILE (the exact paths the counts are scored against).\n",
-            prog, sampled ? " --sampled" : "", nprocs, rows->n);
-    fprintf(out, "# columns: start restart proc end vt vf kt kf call calladd pop exit exitval "
-            "irestart callcount retaddr callrestart\n");
+    bool used[S_CLASSES][K_KINDS];
+    unsigned budget = sampled ? 32 - 6 - 1 : 32;    /* dise.pt_entries; the framework's 6, PP_B */
+    int level = choose_level(rows, budget, used);
+    size_t ends = 0;
+    for (size_t k = 0; k < rows->n; k++) ends += rows->v[k].kind != K_NONE;
+    fprintf(out, "# PP path profiling of %s (hps-pp-acf%s): %zu procedures, %zu table rows\n"
+            "# (%zu instructions that end a block with an instrumented edge, or a call).\n"
+            "# Chord placement: %zu of %zu DAG edges carry an increment (the rest are\n"
+            "# the maximum-weight spanning tree's); start parts at level %d.\n"
+            "# Run with --paths FILE (the exact paths the counts are scored against).\n",
+            prog, sampled ? " --sampled" : "", nprocs, rows->n, ends, stats[1], stats[0] + stats[1], level);
+    fprintf(out, "# PPT columns: pop entry re land rl proc ta tk tr fa fk fr d ret tail kind\n");
     if (skipped[0]) fprintf(out, "# not instrumented:%s\n", skipped);
-    if (sampled) {
-        fprintf(out, "param sampleFreq = 99\nparam burstLength = 1\ninclude \"%s\"\n", framework);
-    }
-    fputs("table PPT [", out);
-    for (size_t k = 0; k < rows->n; k++) {
-        int last = C_COUNT;
-        while (last > 0 && !rows->v[k].v[last - 1]) last--;
-        fprintf(out, "%s\n  0x%" PRIx64 ":", k ? ";" : "", rows->v[k].pc);
-        for (int c = 0; c < last; c++) fprintf(out, " %" PRId64, rows->v[k].v[c]);
-    }
-    fputs("\n]\n", out);
-    if (sampled) {
-        /* the count only in a burst: d10 = 1 while the flags say so */
-        fputs("PP_count [sample]: beqz d10, nocount; call(PathCount_handler)\nnocount:\n", out);
-        fputs("PPS: T.PC in table PPT && overflow_1 && !overflow_2 => PP_in\n", out);
-        fputs("PP: T.PC in table PPT => PP_out\n", out);
-        fputs("PP_in [check]: mov d10, 1; PP_seq\nPP_out [check]: mov d10, 0; PP_seq\n", out);
-        fprintf(out, sequence, "PP_count", "PP_count", "PP_count");
-    } else {
-        fputs("PP: T.PC in table PPT => PP_seq\n", out);
-        fprintf(out, sequence, "call(PathCount_handler)", "call(PathCount_handler)",
-                "call(PathCount_handler)");
-    }
+    if (sampled) fprintf(out, "param sampleFreq = 99\nparam burstLength = 1\ninclude \"%s\"\n", framework);
+    write_table(out, "PPT", rows, level, -1, 0);
+    fputs("PP_count [sample]: mov d8, PPT[5]; mov d9, d0; call(PathCount_handler)\n"
+          "PP_retcount [sample]: mov d8, PPT[5]; mov d9, d0; mov d10, T.TARGET; call(PathReturn_handler);"
+          " mov d3, T.TARGET\n"
+          "PP_retpop [check]: mov d8, T.TARGET; call(PathPop_handler); mov d3, T.TARGET\n", out);
+    fputs(start_defs, out);
+    write_kind_seqs(out, "PP", !sampled);
+    if (sampled) write_burst(out);
+    static const char *const start_seq[S_CLASSES] = { NULL, "PP_pop", "PP_entry", "PP_land", "PP_start" };
+    for (int s = 0; s < S_CLASSES; s++)
+        for (int kind = 0; kind < K_KINDS; kind++) {
+            if (!used[s][kind]) continue;
+            char name[64];
+            snprintf(name, sizeof name, "%s_%s", start_names[s], kind_names[kind]);
+            write_table(out, name, rows, level, s, kind);
+            fprintf(out, "S_%s: %s%s PP_%s\n", name, start_seq[s] ? start_seq[s] : "",
+                    start_seq[s] ? ";" : "", kind_names[kind]);
+            fprintf(out, "P_%s: T.PC in table %s => S_%s\n", name, name, name);
+        }
 }
 
 /* An ELF whose code runs at its link-time addresses (ET_EXEC). */
@@ -273,6 +625,36 @@ static bool is_fixed_address(const char *path)
     size_t n = fread(h, 1, sizeof h, f);
     fclose(f);
     return n == sizeof h && (h[16] | h[17] << 8) == 2;      /* e_type, little-endian */
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool has_entry(const uint64_t *v, size_t n, uint64_t pc)
+{
+    return bsearch(&pc, v, n, sizeof *v, cmp_u64) != NULL;
+}
+
+/* A direct call to a procedure that leaves only by returns (whose
+ * PathReturn pops) needs no pop at its return address (Alpha's same-gp
+ * calls enter 8 bytes in).  Rows left with nothing are dropped. */
+static void prune_pops(rows_t *rows, uint64_t *by_ret, size_t n)
+{
+    qsort(by_ret, n, sizeof *by_ret, cmp_u64);
+    size_t w = 0;
+    for (size_t k = 0; k < rows->n; k++) {
+        row_t *r = &rows->v[k];
+        uint64_t t = r->callee;
+        if (r->v[C_POP] && t && (has_entry(by_ret, n, t) || has_entry(by_ret, n, t - 8))) {
+            r->v[C_POP] = 0;
+            r->start = r->v[C_ENTRY] || r->v[C_LAND];
+        }
+        if (r->start || r->kind != K_NONE) rows->v[w++] = *r;
+    }
+    rows->n = w;
 }
 
 static int cmp_rows(const void *a, const void *b)
@@ -298,26 +680,31 @@ int main(int argc, char **argv)
     const isa_t *isa = machine == isa_alpha.elf_machine ? &isa_alpha : &isa_rv64;
     paths_t *p = paths_new_file(isa, st, prog);
     rows_t rows = { 0 };
-    size_t nprocs = 0, sk = 0;
+    size_t nprocs = 0, stats[2] = { 0, 0 };
     char *skipped = xcalloc(1, 1);
+    uint64_t *by_ret = xcalloc(st->count + 1, sizeof *by_ret);
+    size_t nby_ret = 0;
     for (size_t k = 0; k < st->count; k++) {
         const cfg_t *g;
         const bl_number_t *bl;
         const char *why = NULL;
+        bool only_ret = false;
         if (!paths_procedure(p, st->syms[k].addr, &g, &bl)) continue;
-        if (add_procedure(&rows, st->syms[k].addr, g, bl, &why)) {
+        if (add_procedure(&rows, st->syms[k].addr, g, bl, &why, stats, &only_ret)) {
             nprocs++;
+            if (only_ret) by_ret[nby_ret++] = st->syms[k].addr;
         } else {
             size_t n = strlen(skipped) + strlen(st->syms[k].name) + strlen(why) + 8;
             skipped = xrealloc(skipped, n);
             snprintf(skipped + strlen(skipped), n - strlen(skipped), " %s (%s)", st->syms[k].name, why);
-            sk++;
         }
     }
+    prune_pops(&rows, by_ret, nby_ret);
+    free(by_ret);
     qsort(rows.v, rows.n, sizeof *rows.v, cmp_rows);
     for (size_t k = 1; k < rows.n; k++)
         if (rows.v[k].pc == rows.v[k - 1].pc) die("%s: two rows for pc 0x%" PRIx64, prog, rows.v[k].pc);
-    write_acf(stdout, prog, &rows, sampled, nprocs, skipped);
+    write_acf(stdout, prog, &rows, sampled, nprocs, skipped, stats);
     free(skipped);
     free(rows.v);
     paths_free(p);

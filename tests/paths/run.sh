@@ -12,13 +12,14 @@
 #             off numbered paths are the run's simInsts
 #   perturb   PP's perturbation of path metrics, here by HPS's hot method
 #             profile: paths, counts, instructions unchanged, cycles up
-#   pp-on-dise  tools/hps-pp-acf's ACF (per-PC table, dise/README.md) run
-#             exhaustively counts every path of every procedure it
-#             instruments exactly (paths_known and gametree on both ISAs,
-#             bwt_compress); --sampled under HPS's bursts: the accuracy
-#             (top-90% overlap) rises with the rate to >= 95%; the overhead
-#             against the run without it and the perturbation of the path
-#             metrics on ev5
+#   pp-on-dise  tools/hps-pp-acf's ACF (increments on chords, per-PC
+#             tables, T.TAKEN; dise/README.md) run exhaustively counts every
+#             path of every procedure it instruments exactly (paths_known
+#             and gametree on both ISAs, bwt_compress), with the default
+#             assembly handlers and with --handlers c (the same counts);
+#             --sampled under HPS's bursts: the accuracy (top-90% overlap)
+#             rises with the rate to >= 95%; the overhead against the run
+#             without it and the perturbation of the path metrics on ev5
 #   export    --paths-export folded and callgrind (callgrind_annotate) hold
 #             the TSV's instructions, executions and cycles
 #   errors    bad combinations and outputs: status 2 and one message
@@ -98,16 +99,20 @@ fi
 
 # PP on DISE (tools/hps-pp-acf.c): exhaustive counts equal the exact ones
 ppacf=$build/hps-pp-acf
-pp_exact() {        # pp_exact LABEL PROG: hps-pp-acf's ACF counts every path exactly
-    local label=$1 prog=$2
+pp_exact() {        # pp_exact LABEL PROG [HPS-SIM OPTIONS]: the ACF counts every path exactly
+    local label=$1 prog=$2; shift 2
     if ! "$ppacf" "$prog" >"$tmp/pp.acf" 2>"$tmp/err"; then bad "$label: hps-pp-acf failed: $(head -2 "$tmp/err")"; return; fi
-    if "$sim" --handlers c --acf "$tmp/pp.acf" --no-baseline --paths "$tmp/pp.tsv" --report "$tmp/pp.rep" \
+    if "$sim" "$@" --acf "$tmp/pp.acf" --no-baseline --paths "$tmp/pp.tsv" --report "$tmp/pp.rep" \
             "$prog" >"$tmp/out" 2>"$tmp/err"; then
         pycheck "$label" dise "$tmp/pp.tsv" "$tmp/pp.acf"
     else bad "$label: hps-sim failed: $(tail -2 "$tmp/err")"; fi
 }
 for isa in rv64 alpha-static; do
     pp_exact "pp-on-dise $isa paths_known" "$build/guest/$isa/paths_known"
+    cp "$tmp/pp.tsv" "$tmp/pp.asm.tsv"
+    pp_exact "pp-on-dise $isa paths_known --handlers c" "$build/guest/$isa/paths_known" --handlers c
+    if cmp -s "$tmp/pp.tsv" "$tmp/pp.asm.tsv"; then ok "pp-on-dise $isa paths_known: asm and C handlers, the same TSV"
+    else bad "pp-on-dise $isa paths_known: asm and C handlers' TSVs differ"; fi
     pp_exact "pp-on-dise $isa gametree" "$build/workloads/$isa/gametree"
 done
 pp_exact "pp-on-dise rv64 bwt_compress" "$build/workloads/rv64/bwt_compress"
@@ -116,7 +121,7 @@ pp_exact "pp-on-dise rv64 bwt_compress" "$build/workloads/rv64/bwt_compress"
 if "$ppacf" --sampled "$build/workloads/rv64/gametree" >"$tmp/pps.acf" 2>"$tmp/err"; then
     prev=0; accs=""; rising=1
     for rate in 1/1000 1/100 1/10; do
-        "$sim" --handlers c --acf "$tmp/pps.acf" --rate $rate --no-baseline --paths "$tmp/pps.tsv" \
+        "$sim" --acf "$tmp/pps.acf" --rate $rate --no-baseline --paths "$tmp/pps.tsv" \
             --report "$tmp/pps.rep" "$build/workloads/rv64/gametree" >"$tmp/out" 2>"$tmp/err"
         a=$("$check_py" accuracy "$tmp/pps.rep" 0 | sed 's/accuracy //; s/%//')
         accs="$accs $rate:${a:-?}%"
@@ -133,7 +138,7 @@ g=$build/guest/rv64/paths_known
 if "$ppacf" "$g" >"$tmp/ppk.acf" && "$ppacf" --sampled "$g" >"$tmp/ppks.acf" &&
    "$sim" --config ev5 --paths "$tmp/o0.tsv" --report /dev/null "$g" >"$tmp/out" 2>"$tmp/err"; then
     for v in ppk ppks; do
-        "$sim" --config ev5 --handlers c --acf "$tmp/$v.acf" --paths "$tmp/o.$v.tsv" --report "$tmp/o.$v.rep" \
+        "$sim" --config ev5 --acf "$tmp/$v.acf" --paths "$tmp/o.$v.tsv" --report "$tmp/o.$v.rep" \
             "$g" >"$tmp/out" 2>"$tmp/err"
         ov=$(sed -n 's/^overhead: .*ratio \([0-9.]*\) (\(.*\))$/x\1 (\2)/p' "$tmp/o.$v.rep")
         if [ -n "$ov" ]; then ok "pp-on-dise $v overhead on ev5: $ov"; else bad "pp-on-dise $v: no overhead line"; fi
@@ -177,8 +182,7 @@ expect_bad "--paths-export with a bad format" "FORMAT:FILE" --paths "$tmp/p.tsv"
 expect_bad "--paths-export into a missing directory" "$tmp/no/such" --paths "$tmp/p.tsv" \
     --paths-export folded:"$tmp/no/such/f" "$g"
 
-expect_bad "an ACF counting paths without --paths" "add --paths FILE" --handlers c --acf "$tmp/ppk.acf" "$g"
-expect_bad "PP on DISE under --handlers asm" "PathP" --acf "$tmp/ppk.acf" --paths "$tmp/p.tsv" "$g"
+expect_bad "an ACF counting paths without --paths" "add --paths FILE" --acf "$tmp/ppk.acf" "$g"
 "$ppacf" "$build/guest/rv64-dyn/paths_known" >"$tmp/out" 2>"$tmp/err"; rc=$?
 if [ $rc -eq 2 ] && grep -q "position-independent" "$tmp/err"; then ok "errors: hps-pp-acf refuses a PIE program"
 else bad "errors: hps-pp-acf on a PIE program: status $rc: $(head -1 "$tmp/err")"; fi

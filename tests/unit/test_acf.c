@@ -1085,7 +1085,7 @@ static void test_errors_sequences(void **state)
     expect_error("R1: add d0, d1 5", "1:16: expected ',' after the first source register, found '5'");
     expect_error("R1: add d0, d1, T.INSN",
                  "1:17: expected a source operand (a number, a parameter, d0..d15, T.PC, T.TARGET, "
-                 "T.IMM, T.OPCLASS, T.EA, T.RS1, T.RS2, T.RD or counter_N), found 'T.INSN'");
+                 "T.IMM, T.OPCLASS, T.EA, T.RS1, T.RS2, T.RD, T.TAKEN or counter_N), found 'T.INSN'");
     expect_error("R1: mov d0, counter_9",
                  "1:13: counter number in 'counter_9' is out of range: HPS counters are numbered 1..8");
     expect_error("R1: beqz d0 L", "1:13: expected ',' after the tested register, found 'L'");

@@ -351,6 +351,33 @@ static void test_internal_branches(void **state)
     assert_int_equal(f->cpu.reg[10], 6);
 }
 
+/* T.TAKEN after T.INSN: 1 when the branch went to its target, 0 when it
+ * fell through, and 0 for an instruction that transfers nothing. */
+static void test_taken_reads_the_outcome(void **state)
+{
+    fixture_t *f = *state;
+    const uint32_t code[] = {
+        enc_i(2, 0, 0, 10, 0x13),           /* li a0, 2                        */
+        enc_i(-1, 10, 0, 10, 0x13),         /* loop: addi a0, a0, -1           */
+        enc_b(-4, 0, 10, 1),                /* bnez a0, loop: taken, then not  */
+        0x00100073,                         /* ebreak                          */
+    };
+    mem_write(f->mem, 0x10000, code, sizeof code);
+    f->cpu.pc = 0x10000;
+    load_acf(f, "P1: T.OPCLASS == branch => R1\n"
+                "R1: T.INSN; mov d4, T.TAKEN; beqz d4, fell; add d1, d1, 1; j out\n"
+                "fell: add d2, d2, 1\n"
+                "out:\n"
+                "P2: T.OPCLASS == int_alu => R2\n"
+                "R2: T.INSN; mov d5, T.TAKEN; add d6, d6, d5; add d7, d7, 1\n", NULL);
+    run_program(f);
+    assert_int_equal(dreg(f, 1), 1);
+    assert_int_equal(dreg(f, 2), 1);
+    assert_int_equal(dreg(f, 6), 0);
+    assert_int_equal(dreg(f, 7), 3);
+    assert_int_equal(f->cpu.reg[10], 0);
+}
+
 static void test_deleting_replacement_skips_the_instruction(void **state)
 {
     fixture_t *f = *state;
@@ -480,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_table_capacities),
         cmocka_unit_test_setup_teardown(test_instantiated_fields, setup, teardown),
         cmocka_unit_test_setup_teardown(test_internal_branches, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_taken_reads_the_outcome, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deleting_replacement_skips_the_instruction,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_null_replacement_costs_nothing, setup, teardown),

@@ -293,6 +293,47 @@ static void test_data_stream(void **state)
     check_handler(*state, "DataStream_handler", args, &want);
 }
 
+/* Run `name` with args on c (d0 set to d0_before first); the program's
+ * registers must be intact after it.  Returns its instructions. */
+static uint64_t run_path_handler(cpu_t *c, const rt_fixture_t *f, const char *name,
+                                 const uint64_t args[4], uint64_t d0_before, bool first)
+{
+    enter_handler(c, f, name, args, first);
+    c->reg[REG_DISE0] = d0_before;
+    run_result_t res = run_handler(c, f->rt, NULL);
+    assert_program_registers_intact(c, f);
+    print_message("%-6s %-24s %3" PRIu64 " instructions (hps.ret excluded, %s)\n", f->isa->name,
+                  name, res.insts, asm_handlers(f) ? "asm" : "C");
+    return res.insts;
+}
+
+/* PP on DISE's path stack (hps-pp-acf): a push, then the pop at its
+ * return address puts r back into d0; a pop that matches nothing (and
+ * drops nothing) leaves d0 alone; PathReturn counts the path and pops. */
+static void test_path_stack(void **state)
+{
+    const rt_fixture_t *f = *state;
+    cpu_t c;
+    const uint64_t push1[4] = { 123, 0x4000, 0, 0 }, pop1[4] = { 0x4000, 0, 0, 0 };
+    run_path_handler(&c, f, "PathPush_handler", push1, 0, true);
+    run_path_handler(&c, f, "PathPop_handler", pop1, 999, false);
+    assert_int_equal(c.reg[REG_DISE0], 123);
+    run_path_handler(&c, f, "PathPop_handler", pop1, 999, false);   /* the stack is empty */
+    assert_int_equal(c.reg[REG_DISE0], 999);
+
+    const uint64_t push2[4] = { 77, 0x5000, 0, 0 }, other[4] = { 0x5004, 0, 0, 0 };
+    const uint64_t ret[4] = { 0x10000, 5, 0x5000, 0 };
+    run_path_handler(&c, f, "PathPush_handler", push2, 0, false);
+    run_path_handler(&c, f, "PathPop_handler", other, 999, false);  /* another pc: no pop */
+    assert_int_equal(c.reg[REG_DISE0], 999);
+    run_path_handler(&c, f, "PathReturn_handler", ret, 0, false);
+    assert_int_equal(c.reg[REG_DISE0], 77);
+    collected_t *col = test_calloc(1, sizeof *col);
+    assert_int_equal(runtime_drain(f->rt, collect, col), 1);
+    assert_true(col->s[0].kind == HPS_SAMPLE_PATH && col->s[0].a == 0x10000 && col->s[0].b == 5);
+    test_free(col);
+}
+
 /* Fill the buffer to capacity; the next call reaches hps.flush, the host
  * drains every sample, and the new sample lands in the emptied buffer. */
 static void test_flush(void **state)
@@ -476,7 +517,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_call_pair, setup, free_runtime),   \
         cmocka_unit_test_setup_teardown(test_data_stream, setup, free_runtime), \
         cmocka_unit_test_setup_teardown(test_flush, setup, free_runtime),       \
-        cmocka_unit_test_setup_teardown(test_flush_not_drained, setup, free_runtime)
+        cmocka_unit_test_setup_teardown(test_flush_not_drained, setup, free_runtime), \
+        cmocka_unit_test_setup_teardown(test_path_stack, setup, free_runtime)
         PER_ISA(load_runtime_rv64),
         PER_ISA(load_runtime_alpha),
         PER_ISA(load_runtime_rv64_asm),

@@ -29,8 +29,9 @@
     lda     $2, -END_LO($2)
 .endm
 
-/* SAMPLE name, kind, a, b, c: append (kind, dA, dB, dC); c = 0 stores 0. */
-.macro SAMPLE name, kind, a, b, c
+/* SAMPLE name, kind, a, b, c: append (kind, dA, dB, dC); c = 0 stores 0.
+ * then = 0 returns; 1 goes on to PathReturn_pop (PathReturn_handler_asm). */
+.macro SAMPLE name, kind, a, b, c, then=0
     .section .text_asm.\name, "ax", @progbits
     .globl \name
     .type \name, @function
@@ -58,7 +59,11 @@
     hps.mtd 14, 1
 2:  hps.mfd 1, 13
     hps.mfd 2, 11
+    .if \then
+    br      $31, PathReturn_pop
+    .else
     hps.ret
+    .endif
 9:  hps.mfd 2, 15
     HEADER
     ldq     $1, HPS_PROFILE_OFF_FLUSHES($2)
@@ -84,5 +89,136 @@ SAMPLE HotMethod_handler_asm,  HPS_SAMPLE_METHOD,    9,  8,  0   /* target, pc  
 SAMPLE CallPair_handler_asm,   HPS_SAMPLE_CALL_PAIR, 8,  9,  0   /* call site, target   */
 SAMPLE DataStream_handler_asm, HPS_SAMPLE_DATA,      8,  9,  10  /* pc, address, burst  */
 SAMPLE PathCount_handler_asm,  HPS_SAMPLE_PATH,      8,  9,  0   /* procedure, path     */
+/* PathReturn_handler_asm: d8 procedure, d9 path, d10 the return's target:
+ * the path's sample, then PathPop_handler_asm's pop for that pc. */
+SAMPLE PathReturn_handler_asm, HPS_SAMPLE_PATH,      8,  9,  0, 1
+
+/* PP on DISE (tools/hps-pp-acf.c): the path register's stack, as the C
+ * handlers' path_stack in handlers.c (the same pushes, pops and poison).
+ * hps_path_asm = { next free entry (0 before the first push), pushes lost
+ * to a full stack, the first entry, the end }; entries { r, return
+ * address, sp } of 24 bytes.  No $gp: each handler finds hps_path_asm in
+ * a literal after its code, by br. */
+#define PATH_ENTRIES 65536
+#define PATH_BYTES (PATH_ENTRIES * 24)
+    .section .bss.hps_path_asm, "aw", @nobits
+    .align 3
+hps_path_asm:
+    .zero 32
+hps_path_asm_entries:
+    .zero PATH_BYTES
+
+/* PathPush_handler_asm: d8 = r, d9 = the return address; $1, $2 parked
+ * in d13, d11. */
+    .section .text_asm.PathPush_handler_asm, "ax", @progbits
+    .globl PathPush_handler_asm
+    .type PathPush_handler_asm, @function
+    .align 4
+.Lpush_state:                   /* the literals before the code: gas knows */
+    .quad hps_path_asm          /* their distance from the br's when it    */
+.Lpush_entries:                 /* assembles the loads (one instruction)   */
+    .quad hps_path_asm_entries
+PathPush_handler_asm:
+    hps.mtd 13, 1
+    hps.mtd 11, 2
+    br      $1, .Lpush_pc
+.Lpush_pc:
+    ldq     $1, (.Lpush_state - .Lpush_pc)($1)  /* $1 = hps_path_asm */
+    ldq     $2, 0($1)           /* $2 = the next free entry             */
+    beq     $2, 8f
+1:  lda     $2, 24($2)
+    stq     $2, 0($1)
+    ldq     $1, 24($1)          /* the end                              */
+    cmpule  $2, $1, $1
+    beq     $1, 9f              /* full: the push is lost               */
+    hps.mfd 1, 8
+    stq     $1, -24($2)
+    hps.mfd 1, 9
+    stq     $1, -16($2)
+    stq     $30, -8($2)
+2:  hps.mfd 1, 13
+    hps.mfd 2, 11
+    hps.ret
+8:  br      $2, .Lpush_pc2      /* the first push: the first entry, the end */
+.Lpush_pc2:
+    ldq     $2, (.Lpush_entries - .Lpush_pc2)($2)
+    stq     $2, 16($1)
+    ldah    $2, ((PATH_BYTES + 32768) >> 16)($2)
+    lda     $2, (((PATH_BYTES + 32768) & 0xffff) - 32768)($2)
+    stq     $2, 24($1)
+    ldq     $2, 16($1)
+    br      $31, 1b
+9:  br      $1, .Lpush_pc3
+.Lpush_pc3:
+    ldq     $1, (.Lpush_state - .Lpush_pc3)($1)
+    lda     $2, -24($2)
+    stq     $2, 0($1)
+    ldq     $2, 8($1)
+    addq    $2, 1, $2
+    stq     $2, 8($1)
+    br      $31, 2b
+    .size PathPush_handler_asm, . - PathPush_handler_asm
+
+/* PathPop_handler_asm: d8 = pc (a return address).  Entries whose sp lies
+ * below $sp are dropped (frames a longjmp left); the top entry, if it is
+ * this pc's and sp's, is popped into d0; otherwise d0 is poisoned (2^62)
+ * when entries were dropped or pushes lost.  $1..$4 parked in d13, d11,
+ * d9, d8 (after d8 is read). */
+    .section .text_asm.PathPop_handler_asm, "ax", @progbits
+    .globl PathPop_handler_asm
+    .type PathPop_handler_asm, @function
+    .align 4
+.Lpop_state:
+    .quad hps_path_asm
+PathReturn_pop:                 /* from PathReturn_handler_asm: d8 = d10 */
+    hps.mtd 13, 1
+    hps.mfd 1, 10
+    hps.mtd 8, 1
+    hps.mfd 1, 13
+PathPop_handler_asm:
+    hps.mtd 13, 1
+    hps.mtd 11, 2
+    hps.mtd 9, 3
+    hps.mfd 1, 8                /* $1 = pc                              */
+    hps.mtd 8, 4
+    br      $4, .Lpop_pc
+.Lpop_pc:
+    ldq     $4, (.Lpop_state - .Lpop_pc)($4)    /* $4 = hps_path_asm */
+    ldq     $2, 0($4)           /* $2 = the next free entry             */
+    beq     $2, 5f              /* nothing pushed yet                   */
+1:  ldq     $3, 16($4)
+    cmpult  $3, $2, $3
+    beq     $3, 3f              /* empty                                */
+    ldq     $3, -8($2)          /* the top entry's sp                   */
+    cmpult  $3, $30, $3
+    beq     $3, 2f
+    lda     $2, -24($2)         /* below sp: a frame longjmp left       */
+    br      $31, 1b
+2:  ldq     $3, -8($2)
+    cmpeq   $3, $30, $3
+    beq     $3, 3f
+    ldq     $3, -16($2)
+    cmpeq   $3, $1, $3
+    beq     $3, 3f
+    lda     $2, -24($2)         /* this call returns: r back            */
+    stq     $2, 0($4)
+    ldq     $3, 0($2)
+    hps.mtd 0, 3
+    br      $31, 9f
+3:  ldq     $3, 0($4)           /* not this call's                      */
+    stq     $2, 0($4)
+    cmpeq   $3, $2, $3
+    beq     $3, 4f              /* entries dropped: the path is lost    */
+5:  ldq     $3, 8($4)
+    beq     $3, 9f              /* no push lost either: d0 stays        */
+4:  lda     $3, 1($31)
+    sll     $3, 62, $3
+    hps.mtd 0, 3
+9:  hps.mfd 1, 13
+    hps.mfd 2, 11
+    hps.mfd 3, 9
+    hps.mfd 4, 8
+    hps.ret
+    .size PathPop_handler_asm, . - PathPop_handler_asm
 
     .section .note.GNU-stack, "", @progbits

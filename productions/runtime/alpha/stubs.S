@@ -19,8 +19,11 @@
     .set noat
     .set noreorder
 
-.macro HPS_HANDLER name, fn, nargs
-    .section .text.\name, "ax", @progbits
+/* fn2 (PathReturn_handler): a second C function, called after fn with d10;
+ * sect: the stub's section (text_late: runtime.ld puts it after every other
+ * handler, so adding it moved none of them). */
+.macro HPS_HANDLER name, fn, nargs, fn2=, sect=text
+    .section .\sect\().\name, "ax", @progbits
     .globl \name
     .type \name, @function
     .align 4
@@ -66,6 +69,12 @@
     br      $29, 1f             /* $29 <- address of the ldgp below */
 1:  ldgp    $29, 0($29)
     bsr     $26, \fn !samegp
+    .ifnb \fn2
+    hps.mfd 16, 10
+    br      $29, 2f             /* $gp again for the second call */
+2:  ldgp    $29, 0($29)
+    bsr     $26, \fn2 !samegp
+    .endif
     ldq     $0, 0($30)
     ldq     $1, 8($30)
     ldq     $2, 16($30)
@@ -103,5 +112,7 @@ HPS_HANDLER PathPush_handler,       hps_path_push,   2     /* d8 path register, 
 HPS_HANDLER PathPop_handler,        hps_path_pop,    1     /* d8 pc (a return address) */
 HPS_HANDLER DCPI_interrupt,         dcpi_interrupt,  4     /* d8 pid, d9 pc, d10 event, d11 counter */
 HPS_HANDLER VALUE_interrupt,        value_interrupt, 2     /* d8 pc, d9 mask of valid values */
+/* a return's path count and pop (PP on DISE), after the assembly handlers */
+HPS_HANDLER PathReturn_handler,     hps_path_count,  2, hps_path_pop, text_late
 
     .section .note.GNU-stack, "", @progbits

@@ -17,8 +17,9 @@
 #include "hps_insn.h"
 #include "hps_profile.h"
 
-/* SAMPLE name, kind, a, b, c: append (kind, dA, dB, dC); c = 0 stores 0. */
-.macro SAMPLE name, kind, a, b, c
+/* SAMPLE name, kind, a, b, c: append (kind, dA, dB, dC); c = 0 stores 0.
+ * then = 0 returns; 1 goes on to PathReturn_pop (PathReturn_handler_asm). */
+.macro SAMPLE name, kind, a, b, c, then=0
     .section .text_asm.\name, "ax", @progbits
     .globl \name
     .type \name, @function
@@ -45,7 +46,11 @@
     hps.mtd 14, t0
 2:  hps.mfd t0, 13
     hps.mfd t1, 11
+    .if \then
+    j       PathReturn_pop
+    .else
     hps.ret
+    .endif
 9:  li      t0, HPS_PROFILE_END_OFF   /* t1 = the header                 */
     sub     t1, t1, t0
     ld      t0, HPS_PROFILE_OFF_FLUSHES(t1)
@@ -69,5 +74,108 @@ SAMPLE HotMethod_handler_asm,  HPS_SAMPLE_METHOD,    9,  8,  0   /* target, pc  
 SAMPLE CallPair_handler_asm,   HPS_SAMPLE_CALL_PAIR, 8,  9,  0   /* call site, target   */
 SAMPLE DataStream_handler_asm, HPS_SAMPLE_DATA,      8,  9,  10  /* pc, address, burst  */
 SAMPLE PathCount_handler_asm,  HPS_SAMPLE_PATH,      8,  9,  0   /* procedure, path     */
+/* PathReturn_handler_asm: d8 procedure, d9 path, d10 the return's target:
+ * the path's sample, then PathPop_handler_asm's pop for that pc. */
+SAMPLE PathReturn_handler_asm, HPS_SAMPLE_PATH,      8,  9,  0, 1
+
+/* PP on DISE (tools/hps-pp-acf.c): the path register's stack, as the C
+ * handlers' path_stack in handlers.c (the same pushes, pops and poison).
+ * hps_path_asm = { next free entry (0 before the first push), pushes lost
+ * to a full stack }; entries { r, return address, sp } of 24 bytes.
+ * The program's sp is sp itself here (no stack switch). */
+#define PATH_ENTRIES 65536
+    .section .bss.hps_path_asm, "aw", @nobits
+    .balign 8
+hps_path_asm:
+    .zero 16
+hps_path_asm_entries:
+    .zero PATH_ENTRIES * 24
+hps_path_asm_end:
+
+/* PathPush_handler_asm: d8 = r, d9 = the return address; t0, t1 parked in
+ * d13, d11. */
+    .section .text_asm.PathPush_handler_asm, "ax", @progbits
+    .globl PathPush_handler_asm
+    .type PathPush_handler_asm, @function
+    .balign 4
+PathPush_handler_asm:
+    hps.mtd 13, t0
+    hps.mtd 11, t1
+    la      t0, hps_path_asm
+    ld      t1, 0(t0)           /* t1 = the next free entry            */
+    beqz    t1, 8f
+1:  la      t0, hps_path_asm_end
+    bgeu    t1, t0, 9f          /* full: the push is lost               */
+    hps.mfd t0, 8
+    sd      t0, 0(t1)
+    hps.mfd t0, 9
+    sd      t0, 8(t1)
+    sd      sp, 16(t1)
+    addi    t1, t1, 24
+    la      t0, hps_path_asm
+    sd      t1, 0(t0)
+2:  hps.mfd t0, 13
+    hps.mfd t1, 11
+    hps.ret
+8:  la      t1, hps_path_asm_entries    /* the first push */
+    j       1b
+9:  la      t0, hps_path_asm
+    ld      t1, 8(t0)
+    addi    t1, t1, 1
+    sd      t1, 8(t0)
+    j       2b
+    .size PathPush_handler_asm, . - PathPush_handler_asm
+
+/* PathPop_handler_asm: d8 = pc (a return address).  Entries whose sp lies
+ * below sp are dropped (frames a longjmp left); the top entry, if it is
+ * this pc's and sp's, is popped into d0; otherwise d0 is poisoned (2^62)
+ * when entries were dropped or pushes lost.  t0..t3 parked in d13, d11,
+ * d9, d8 (after d8 is read). */
+    .section .text_asm.PathPop_handler_asm, "ax", @progbits
+    .globl PathPop_handler_asm
+    .type PathPop_handler_asm, @function
+    .balign 4
+PathReturn_pop:                 /* from PathReturn_handler_asm: d8 = d10 */
+    hps.mtd 13, t0
+    hps.mfd t0, 10
+    hps.mtd 8, t0
+    hps.mfd t0, 13
+PathPop_handler_asm:
+    hps.mtd 13, t0
+    hps.mtd 11, t1
+    hps.mtd 9, t2
+    hps.mfd t0, 8               /* t0 = pc                              */
+    hps.mtd 8, t3
+    la      t3, hps_path_asm
+    ld      t1, 0(t3)           /* t1 = the next free entry             */
+    beqz    t1, 5f              /* nothing pushed yet                   */
+1:  la      t2, hps_path_asm_entries
+    bleu    t1, t2, 3f          /* empty                                */
+    ld      t2, -8(t1)          /* the top entry's sp                   */
+    bgeu    t2, sp, 2f
+    addi    t1, t1, -24         /* below sp: a frame longjmp left       */
+    j       1b
+2:  bne     t2, sp, 3f
+    ld      t2, -16(t1)
+    bne     t2, t0, 3f
+    addi    t1, t1, -24         /* this call returns: r back            */
+    sd      t1, 0(t3)
+    ld      t2, 0(t1)
+    hps.mtd 0, t2
+    j       9f
+3:  ld      t2, 0(t3)           /* not this call's                      */
+    sd      t1, 0(t3)
+    bne     t2, t1, 4f          /* entries dropped: the path is lost    */
+5:  ld      t2, 8(t3)
+    beqz    t2, 9f              /* no push lost either: d0 stays        */
+4:  li      t2, 1
+    slli    t2, t2, 62
+    hps.mtd 0, t2
+9:  hps.mfd t0, 13
+    hps.mfd t1, 11
+    hps.mfd t2, 9
+    hps.mfd t3, 8
+    hps.ret
+    .size PathPop_handler_asm, . - PathPop_handler_asm
 
     .section .note.GNU-stack, "", @progbits

@@ -13,8 +13,11 @@
 
 #define FRAME 128       /* 16 registers, keeps sp 16-byte aligned */
 
-.macro HPS_HANDLER name, fn, nargs
-    .section .text.\name, "ax", @progbits
+/* fn2 (PathReturn_handler): a second C function, called after fn with d10;
+ * sect: the stub's section (text_late: runtime.ld puts it after every other
+ * handler, so adding it moved none of them). */
+.macro HPS_HANDLER name, fn, nargs, fn2=, sect=text
+    .section .\sect\().\name, "ax", @progbits
     .globl \name
     .type \name, @function
     .balign 4
@@ -51,6 +54,10 @@
     hps.mfd a3, 11
     .endif
     jal     ra, \fn
+    .ifnb \fn2
+    hps.mfd a0, 10
+    jal     ra, \fn2
+    .endif
     ld      ra,   0(sp)
     ld      t0,   8(sp)
     ld      t1,  16(sp)
@@ -81,5 +88,7 @@ HPS_HANDLER PathPush_handler,       hps_path_push,   2     /* d8 path register, 
 HPS_HANDLER PathPop_handler,        hps_path_pop,    1     /* d8 pc (a return address) */
 HPS_HANDLER DCPI_interrupt,         dcpi_interrupt,  4     /* d8 pid, d9 pc, d10 event, d11 counter */
 HPS_HANDLER VALUE_interrupt,        value_interrupt, 2     /* d8 pc, d9 mask of valid values */
+/* a return's path count and pop (PP on DISE), after the assembly handlers */
+HPS_HANDLER PathReturn_handler,     hps_path_count,  2, hps_path_pop, text_late
 
     .section .note.GNU-stack, "", @progbits
