@@ -103,6 +103,7 @@ run_suite threads    tests/threads/run.sh "$build"
 run_suite badinput   tests/badinput/run.sh "$build"
 run_suite docs       tests/docs/run.sh "$build"
 run_suite blocks     tests/blocks/run.sh "$build"
+run_suite tspeed     tests/tspeed/run.sh "$build"
 run_suite unit       tests/run_unit.sh "$build"
 run_suite layers     /usr/bin/python3 tools/check_layers.py
 while [ "${#suite_of[@]}" -gt 0 ]; do wait_one; done
