@@ -68,6 +68,7 @@ static void fill_params(params_t *p, const config_t *cfg)
     p->model = (int)cfg->model;
     p->fwd_ex_ex = cfg->inorder5_forward_ex_ex;
     p->fwd_mem_ex = cfg->inorder5_forward_mem_ex;
+    p->fwd_gap = p->fwd_ex_ex && !p->fwd_mem_ex;
     p->resolve = (int)cfg->inorder5_branch_resolve;
     p->width = p->model == CFG_MODEL_EV5 ? (unsigned)cfg->ev5_width : 1;
     p->iq_entries = (unsigned)cfg->ev5_iq_entries;
@@ -86,6 +87,8 @@ static void fill_params(params_t *p, const config_t *cfg)
     fill_latencies(p, cfg);
     if (p->width == 0) p->width = 1;
     if (p->iq_entries == 0) p->iq_entries = 1;
+    unsigned block = 4 * p->width;
+    p->block_shift = (block & (block - 1)) == 0 ? (unsigned)__builtin_ctz(block) : 0;
 }
 
 static cache_config_t cache_cfg(const char *name, uint64_t size, uint64_t assoc, uint64_t line,
@@ -356,9 +359,15 @@ const struct bpred *timing_bpred(const timing_t *t) { return t->bp; }
 
 /* ---- what the run loop reads and sets -------------------------------------------- */
 
+/* Every head cycle goes to one role (tm_record_head), so the program's own
+ * are what the others leave of head_sum. */
 void timing_role_cycles(const timing_t *t, uint64_t *out, size_t n)
 {
-    for (size_t r = 0; r < n && r < DISE_ROLE_COUNT; r++) out[r] = t->role_cycles[r];
+    uint64_t others = 0;
+    for (size_t r = 0; r < DISE_ROLE_COUNT; r++)
+        if (r != DISE_ROLE_NONE) others += t->role_cycles[r];
+    for (size_t r = 0; r < n && r < DISE_ROLE_COUNT; r++)
+        out[r] = r == DISE_ROLE_NONE ? t->head_sum - others : t->role_cycles[r];
 }
 
 void timing_set_pmu(timing_t *t, struct pmu *p) { t->pmu = p; }

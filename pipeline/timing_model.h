@@ -33,8 +33,12 @@ typedef struct why {
 typedef struct params {
     int model;
     bool fwd_ex_ex, fwd_mem_ex;
+    bool fwd_gap;                     /* EX/MEM -> EX forwarding without MEM/WB
+                                         -> EX: ALU results have a gap (inorder.c) */
     int resolve;                      /* five-stage: CFG_RESOLVE_*          */
     unsigned width, iq_entries, int_pipes, fp_pipes, mem_ports;
+    unsigned block_shift;             /* ev5: log2 of a fetch block's bytes when a
+                                         power of two (4 * width), else 0   */
     bool slotting;
     unsigned frontend_depth;          /* ev5: cycles from fetch to issue    */
     unsigned mispredict_penalty;      /* ev5: cycles lost on a mispredict   */
@@ -63,7 +67,9 @@ struct timing {
     bpred_t *bp;
     unsigned line_shift;              /* I-cache line                        */
 
-    uint64_t reg_ready[REG_COUNT];
+    /* indexed by an operand slot as decoded: REG_NONE's entry stays 0, so
+     * an unused slot is never the latest operand (tm_operands_ready) */
+    uint64_t reg_ready[256];
     uint64_t reg_producer[REG_COUNT]; /* pc of the instruction writing it    */
     uint8_t reg_role[REG_COUNT];      /* and its dise_role_t                 */
     uint8_t reg_cause[REG_COUNT];     /* why it is late (dcache miss, ...)   */
@@ -94,7 +100,11 @@ struct timing {
     unsigned group_n, group_int, group_fadd, group_fmul, group_mem;
     bool group_closed;
     uint64_t *iq_ring;                /* issue cycles of the last iq entries */
+    uint64_t iq_seq;                  /* the seq iq_pos is the slot of:      */
+    unsigned iq_pos;                  /* seq % iq_entries, kept without a divide */
 
+    /* cycles by DISE role; the program's own (DISE_ROLE_NONE) are not
+     * added up here: they are head_sum less the others' (timing_role_cycles) */
     uint64_t role_cycles[DISE_ROLE_COUNT];
 
     /* statistics */
@@ -185,19 +195,21 @@ static inline why_t tm_divider_why(const timing_t *t, int dv)
 /* Latest-ready source operand: its cycle; *dep = its producer and cause. */
 static inline uint64_t tm_operands_ready(const timing_t *t, const insn_t *in, why_t *dep)
 {
-    uint64_t ready = 0;
-    const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
-    dep->cause = STALL_DEP;
-    dep->culprit = 0;
-    dep->role = DISE_ROLE_NONE;
-    for (int k = 0; k < 3; k++) {
-        unsigned r = srcs[k];
-        if (r == REG_NONE || t->reg_ready[r] <= ready) continue;
-        ready = t->reg_ready[r];
-        dep->culprit = t->reg_producer[r];
-        dep->role = t->reg_role[r];
-        dep->cause = t->reg_cause[r];
+    /* the first of the latest: a later source must be strictly later */
+    unsigned best = in->rs1;
+    uint64_t ready = t->reg_ready[in->rs1];
+    uint64_t r2 = t->reg_ready[in->rs2], r3 = t->reg_ready[in->rs3];
+    best = r2 > ready ? in->rs2 : best;
+    ready = r2 > ready ? r2 : ready;
+    best = r3 > ready ? in->rs3 : best;
+    ready = r3 > ready ? r3 : ready;
+    if (ready == 0) {
+        *dep = (why_t){ .cause = STALL_DEP, .culprit = 0, .role = DISE_ROLE_NONE };
+        return 0;
     }
+    dep->culprit = t->reg_producer[best];
+    dep->role = t->reg_role[best];
+    dep->cause = t->reg_cause[best];
     return ready;
 }
 
@@ -302,9 +314,12 @@ static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, 
     }
     t->head_stall[why.cause] += extra;
     uint64_t decode = extra < t->front_penalty ? extra : t->front_penalty;
-    t->role_cycles[t->cur_role] += head - extra;
-    t->role_cycles[t->penalty_role] += decode;
-    t->role_cycles[why.culprit ? why.role : t->cur_role] += extra - decode;
+    uint8_t stall_role = why.culprit ? why.role : t->cur_role;
+    if (unlikely((t->cur_role | t->penalty_role | stall_role) != DISE_ROLE_NONE)) {
+        t->role_cycles[t->cur_role] += head - extra;
+        t->role_cycles[t->penalty_role] += decode;
+        t->role_cycles[stall_role] += extra - decode;
+    }
     if (t->keep_truth) tm_record_truth(t, in, head, extra, why);
 }
 
