@@ -223,46 +223,75 @@ void tm_profileme_wrong_path(timing_t *t, const insn_t *in, uint64_t addr, const
     profileme_record(t->pm, &r);
 }
 
+static void keep_why(timing_t *t);
+
 void timing_set_outputs(timing_t *t, const timing_outputs_t *out)
 {
     t->out = *out;
     t->views = out->kanata || out->diagram || out->o3pipeview || t->recent;
-    if (out->ground_truth) t->keep_truth = true;
+    if (out->ground_truth) keep_why(t);
     if (t->views) pipeview_init(&t->pv, out->kanata, out->diagram, out->o3pipeview);
 }
 
 /* ---- ground truth ----------------------------------------------------------- */
 
-static gt_entry_t *gt_slot(timing_t *t, uint64_t pc)
+static size_t gt_hash(uint64_t pc, size_t cap)
 {
-    if (2 * (t->gt_used + 1) > t->gt_cap) {
-        size_t cap = t->gt_cap ? 2 * t->gt_cap : 4096;
-        gt_entry_t *n = xcalloc(cap, sizeof *n);
-        for (size_t k = 0; k < t->gt_cap; k++) {
-            if (!t->gt[k].count) continue;
-            size_t i = (t->gt[k].pc >> 1) * 0x9e3779b97f4a7c15ull >> 20 & (cap - 1);
-            while (n[i].count) i = (i + 1) & (cap - 1);
-            n[i] = t->gt[k];
-        }
-        free(t->gt);
-        t->gt = n;
-        t->gt_cap = cap;
+    return (pc >> 1) * 0x9e3779b97f4a7c15ull >> 20 & (cap - 1);
+}
+
+/* Twice the slots, each record (and its gt_why) moved to its new one. */
+static void gt_grow(timing_t *t)
+{
+    size_t cap = t->gt_cap ? 2 * t->gt_cap : 4096;
+    gt_entry_t *n = xcalloc(cap, sizeof *n);
+    gt_why_t *w = t->keep_why ? xcalloc(cap, sizeof *w) : NULL;
+    for (size_t k = 0; k < t->gt_cap; k++) {
+        if (!t->gt[k].count) continue;
+        size_t i = gt_hash(t->gt[k].pc, cap);
+        while (n[i].count) i = (i + 1) & (cap - 1);
+        n[i] = t->gt[k];
+        if (w) w[i] = t->gt_why[k];
     }
-    size_t i = (pc >> 1) * 0x9e3779b97f4a7c15ull >> 20 & (t->gt_cap - 1);
+    free(t->gt);
+    free(t->gt_why);
+    t->gt = n;
+    t->gt_why = w;
+    t->gt_cap = cap;
+}
+
+/* The slot of pc's record, made when new. */
+static size_t gt_slot(timing_t *t, uint64_t pc)
+{
+    if (2 * (t->gt_used + 1) > t->gt_cap) gt_grow(t);
+    size_t i = gt_hash(pc, t->gt_cap);
     while (t->gt[i].count && t->gt[i].pc != pc) i = (i + 1) & (t->gt_cap - 1);
     if (!t->gt[i].count) { t->gt[i].pc = pc; t->gt_used++; }
-    return &t->gt[i];
+    return i;
+}
+
+/* Record the stalls and culprits too from now on (the records so far
+ * have none). */
+static void keep_why(timing_t *t)
+{
+    t->keep_truth = true;
+    if (t->keep_why) return;
+    t->keep_why = true;
+    if (t->gt_cap) t->gt_why = xcalloc(t->gt_cap, sizeof *t->gt_why);
 }
 
 void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extra, why_t why)
 {
-    gt_entry_t *g = gt_slot(t, in->pc);
+    size_t i = gt_slot(t, in->pc);
+    gt_entry_t *g = &t->gt[i];
     g->count++;
     g->head += head;
-    g->stall[why.cause] += extra;
-    if (why.culprit && extra > g->culprit_cycles) {
-        g->culprit_pc = why.culprit;
-        g->culprit_cycles = extra;
+    if (!t->keep_why) return;
+    gt_why_t *w = &t->gt_why[i];
+    w->stall[why.cause] += extra;
+    if (why.culprit && extra > w->culprit_cycles) {
+        w->culprit_pc = why.culprit;
+        w->culprit_cycles = extra;
     }
 }
 
@@ -407,10 +436,15 @@ void timing_stats(const timing_t *t, const cpu_t *c, stats_t *s)
     bpred_stats(t->bp, s);
 }
 
+typedef struct gt_row {
+    gt_entry_t e;
+    gt_why_t w;
+} gt_row_t;
+
 static int gt_by_pc(const void *a, const void *b)
 {
-    const gt_entry_t *x = a, *y = b;
-    return x->pc < y->pc ? -1 : x->pc > y->pc;
+    const gt_row_t *x = a, *y = b;
+    return x->e.pc < y->e.pc ? -1 : x->e.pc > y->e.pc;
 }
 
 /* The ground-truth file: documented in pipeline/README.md. */
@@ -418,9 +452,9 @@ static void write_ground_truth(timing_t *t)
 {
     FILE *out = t->out.ground_truth;
     size_t n = 0;
-    gt_entry_t *rows = xcalloc(t->gt_used, sizeof *rows);
+    gt_row_t *rows = xcalloc(t->gt_used, sizeof *rows);
     for (size_t k = 0; k < t->gt_cap; k++)
-        if (t->gt[k].count) rows[n++] = t->gt[k];
+        if (t->gt[k].count) rows[n++] = (gt_row_t){ t->gt[k], t->gt_why[k] };
     qsort(rows, n, sizeof *rows, gt_by_pc);
     fprintf(out, "# hps-sim ground truth v1: per static instruction, cycles at the head of\n"
                  "# the issue queue and those beyond the first split by stall cause;\n"
@@ -432,12 +466,13 @@ static void write_ground_truth(timing_t *t)
     uint64_t head_sum = 0;
     for (size_t k = 0; k < n; k++) {
         char sym[160];
-        head_sum += rows[k].head;
-        symtab_format(t->out.symtab, rows[k].pc, sym, sizeof sym);
-        fprintf(out, "0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, rows[k].pc, sym,
-                rows[k].count, rows[k].head);
-        for (int s = 1; s < STALL_COUNT; s++) fprintf(out, "\t%" PRIu64, rows[k].stall[s]);
-        if (rows[k].culprit_pc) fprintf(out, "\t0x%" PRIx64 "\n", rows[k].culprit_pc);
+        const gt_entry_t *e = &rows[k].e;
+        const gt_why_t *w = &rows[k].w;
+        head_sum += e->head;
+        symtab_format(t->out.symtab, e->pc, sym, sizeof sym);
+        fprintf(out, "0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, e->pc, sym, e->count, e->head);
+        for (int s = 1; s < STALL_COUNT; s++) fprintf(out, "\t%" PRIu64, w->stall[s]);
+        if (w->culprit_pc) fprintf(out, "\t0x%" PRIx64 "\n", w->culprit_pc);
         else fprintf(out, "\t-\n");
     }
     fprintf(out, "# total: cycles %" PRIu64 " = head_cycles %" PRIu64 " + drain %" PRIu64
@@ -486,11 +521,11 @@ static bool dynamic_cause(int c)
 /* One instruction's static head and its cause from the measured pass's
  * record g: the head less any dynamic stall, the cause the largest static
  * one (slotting, dependency, functional unit, fetch). */
-static timing_static_t static_entry(const gt_entry_t *g)
+static timing_static_t static_entry(const gt_entry_t *e, const gt_why_t *g)
 {
     timing_static_t s = { .head = 1, .cause = STALL_NONE };
-    if (!g) return s;
-    uint64_t head = g->head;
+    if (!e) return s;
+    uint64_t head = e->head;
     for (int c = 1; c < STALL_COUNT; c++) {
         if (dynamic_cause(c)) {
             head -= g->stall[c] <= head ? g->stall[c] : head;
@@ -522,14 +557,13 @@ bool timing_static_schedule(const config_t *cfg, const isa_t *isa, const insn_t 
     t->ideal_memory = true;
     for (int pass = 0; pass < 2; pass++) {          /* warm up, then measure */
         time_pass(t, nops, FILLER);
-        if (pass) t->keep_truth = true;
+        if (pass) keep_why(t);
         time_pass(t, block, n);
     }
     for (size_t k = 0; k < n; k++) {
-        const gt_entry_t *g = NULL;
-        for (size_t i = 0; i < t->gt_cap && !g; i++)
-            if (t->gt[i].count && t->gt[i].pc == block[k].pc) g = &t->gt[i];
-        out[k] = static_entry(g);
+        size_t i = 0;
+        while (i < t->gt_cap && !(t->gt[i].count && t->gt[i].pc == block[k].pc)) i++;
+        out[k] = i < t->gt_cap ? static_entry(&t->gt[i], &t->gt_why[i]) : static_entry(NULL, NULL);
     }
     timing_free(t);
     return true;
@@ -556,5 +590,6 @@ void timing_free(timing_t *t)
     free(t->recent_insn);
     if (t->model && t->model->free_state) t->model->free_state(t->model_state);
     free(t->gt);
+    free(t->gt_why);
     free(t);
 }

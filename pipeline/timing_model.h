@@ -47,12 +47,18 @@ typedef struct params {
     unsigned l1i_hit, l1d_hit;
 } params_t;
 
-/* Ground truth of one static instruction. */
+/* Ground truth of one static instruction: its head cycles, what DCPI
+ * compares its samples with (timing_for_each_head) ... */
 typedef struct gt_entry {
     uint64_t pc, count, head;
+} gt_entry_t;
+/* ... and, for the ground-truth file and static schedules only, their
+ * split by stall cause and the culprit: kept apart (gt_why, same slots),
+ * so a run that needs only the heads touches 24 bytes an instruction. */
+typedef struct gt_why {
     uint64_t stall[STALL_COUNT];
     uint64_t culprit_pc, culprit_cycles;
-} gt_entry_t;
+} gt_why_t;
 
 struct timing {
     union {                           /* the run loop's part (timing.h)     */
@@ -113,7 +119,9 @@ struct timing {
 
     /* ground truth */
     gt_entry_t *gt;
+    gt_why_t *gt_why;                 /* parallel to gt when keep_why, else NULL */
     size_t gt_cap, gt_used;
+    bool keep_why;                    /* record gt_why too                   */
 
     timing_outputs_t out;
     pipeview_t pv;
