@@ -240,34 +240,65 @@ static size_t gt_hash(uint64_t pc, size_t cap)
     return (pc >> 1) * 0x9e3779b97f4a7c15ull >> 20 & (cap - 1);
 }
 
-/* Twice the slots, each record (and its gt_why) moved to its new one. */
-static void gt_grow(timing_t *t)
+static uint64_t chunk_base(uint64_t pc) { return pc >> GT_CHUNK_SHIFT << GT_CHUNK_SHIFT; }
+
+static void index_chunk(uint32_t *index, size_t cap, uint64_t base, uint32_t k)
 {
-    size_t cap = t->gt_cap ? 2 * t->gt_cap : 4096;
-    gt_entry_t *n = xcalloc(cap, sizeof *n);
-    gt_why_t *w = t->keep_why ? xcalloc(cap, sizeof *w) : NULL;
-    for (size_t k = 0; k < t->gt_cap; k++) {
-        if (!t->gt[k].count) continue;
-        size_t i = gt_hash(t->gt[k].pc, cap);
-        while (n[i].count) i = (i + 1) & (cap - 1);
-        n[i] = t->gt[k];
-        if (w) w[i] = t->gt_why[k];
-    }
-    free(t->gt);
-    free(t->gt_why);
-    t->gt = n;
-    t->gt_why = w;
-    t->gt_cap = cap;
+    size_t i = gt_hash(base, cap);
+    while (index[i]) i = (i + 1) & (cap - 1);
+    index[i] = k + 1;
 }
 
-/* The slot of pc's record, made when new. */
-static size_t gt_slot(timing_t *t, uint64_t pc)
+/* The chunk of `base`, or -1. */
+static long find_chunk(const timing_t *t, uint64_t base)
 {
-    if (2 * (t->gt_used + 1) > t->gt_cap) gt_grow(t);
-    size_t i = gt_hash(pc, t->gt_cap);
-    while (t->gt[i].count && t->gt[i].pc != pc) i = (i + 1) & (t->gt_cap - 1);
-    if (!t->gt[i].count) { t->gt[i].pc = pc; t->gt_used++; }
-    return i;
+    if (!t->gt_index_cap) return -1;
+    for (size_t i = gt_hash(base, t->gt_index_cap); t->gt_index[i];
+         i = (i + 1) & (t->gt_index_cap - 1))
+        if (t->gt[t->gt_index[i] - 1].base == base) return (long)t->gt_index[i] - 1;
+    return -1;
+}
+
+/* A new, empty chunk for `base`: its index. */
+static size_t new_chunk(timing_t *t, uint64_t base)
+{
+    if (t->gt_nchunks == t->gt_chunk_cap) {
+        t->gt_chunk_cap = t->gt_chunk_cap ? 2 * t->gt_chunk_cap : 256;
+        t->gt = xrealloc(t->gt, t->gt_chunk_cap * sizeof *t->gt);
+    }
+    if (2 * (t->gt_nchunks + 1) > t->gt_index_cap) {       /* the hash at most half full */
+        size_t cap = t->gt_index_cap ? 2 * t->gt_index_cap : 1024;
+        uint32_t *index = xcalloc(cap, sizeof *index);
+        for (size_t k = 0; k < t->gt_nchunks; k++) index_chunk(index, cap, t->gt[k].base, (uint32_t)k);
+        free(t->gt_index);
+        t->gt_index = index;
+        t->gt_index_cap = cap;
+    }
+    size_t k = t->gt_nchunks++;
+    t->gt[k] = (gt_chunk_t){ .base = base };
+    if (t->keep_why) t->gt[k].why = xcalloc(GT_CHUNK_SLOTS, sizeof *t->gt[k].why);
+    index_chunk(t->gt_index, t->gt_index_cap, base, (uint32_t)k);
+    return k;
+}
+
+/* A pc recorded for the first time. */
+static void note_seen(timing_t *t, uint64_t pc)
+{
+    if (t->gt_used == t->gt_seen_cap) {
+        t->gt_seen_cap = t->gt_seen_cap ? 2 * t->gt_seen_cap : 1024;
+        t->gt_seen = xrealloc(t->gt_seen, t->gt_seen_cap * sizeof *t->gt_seen);
+    }
+    t->gt_seen[t->gt_used++] = pc;
+}
+
+/* pc's record and its stalls (NULL unless keep_why); NULL when it has none. */
+static const gt_entry_t *find_record(const timing_t *t, uint64_t pc, const gt_why_t **why)
+{
+    long k = find_chunk(t, chunk_base(pc));
+    unsigned s = (unsigned)(pc >> 1) & (GT_CHUNK_SLOTS - 1);
+    if (k < 0 || !t->gt[k].e[s].count) return NULL;
+    *why = t->gt[k].why ? &t->gt[k].why[s] : NULL;
+    return &t->gt[k].e[s];
 }
 
 /* Record the stalls and culprits too from now on (the records so far
@@ -277,22 +308,63 @@ static void keep_why(timing_t *t)
     t->keep_truth = true;
     if (t->keep_why) return;
     t->keep_why = true;
-    if (t->gt_cap) t->gt_why = xcalloc(t->gt_cap, sizeof *t->gt_why);
+    for (size_t k = 0; k < t->gt_nchunks; k++)
+        t->gt[k].why = xcalloc(GT_CHUNK_SLOTS, sizeof *t->gt[k].why);
 }
 
 void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extra, why_t why)
 {
-    size_t i = gt_slot(t, in->pc);
-    gt_entry_t *g = &t->gt[i];
-    g->count++;
+    uint64_t base = chunk_base(in->pc);
+    if (unlikely(!t->gt_nchunks || t->gt[t->gt_last].base != base)) {
+        long k = find_chunk(t, base);
+        t->gt_last = k >= 0 ? (size_t)k : new_chunk(t, base);
+    }
+    gt_chunk_t *ch = &t->gt[t->gt_last];
+    unsigned s = (unsigned)(in->pc >> 1) & (GT_CHUNK_SLOTS - 1);
+    gt_entry_t *g = &ch->e[s];
+    if (unlikely(g->count++ == 0)) note_seen(t, in->pc);
     g->head += head;
-    if (!t->keep_why) return;
-    gt_why_t *w = &t->gt_why[i];
+    if (likely(!t->keep_why)) return;
+    gt_why_t *w = &ch->why[s];
     w->stall[why.cause] += extra;
     if (why.culprit && extra > w->culprit_cycles) {
         w->culprit_pc = why.culprit;
         w->culprit_cycles = extra;
     }
+}
+
+/* The pcs recorded, in the order a table keyed by pc (linear probing,
+ * doubled from 4096 slots before it is half full) that took them in the
+ * order first recorded would hold them: the order timing_for_each_head
+ * has always given them in (and so DCPI's exact.tsv). */
+static uint64_t *pcs_in_table_order(const timing_t *t)
+{
+    size_t cap = 0;
+    uint64_t *table = NULL;             /* pc + 1 (pcs are even), 0 = empty */
+    for (size_t k = 0; k < t->gt_used; k++) {
+        if (2 * (k + 1) > cap) {
+            size_t ncap = cap ? 2 * cap : 4096;
+            uint64_t *n = xcalloc(ncap, sizeof *n);
+            for (size_t j = 0; j < cap; j++) {
+                if (!table[j]) continue;
+                size_t i = gt_hash(table[j] - 1, ncap);
+                while (n[i]) i = (i + 1) & (ncap - 1);
+                n[i] = table[j];
+            }
+            free(table);
+            table = n;
+            cap = ncap;
+        }
+        size_t i = gt_hash(t->gt_seen[k], cap);
+        while (table[i]) i = (i + 1) & (cap - 1);
+        table[i] = t->gt_seen[k] + 1;
+    }
+    uint64_t *pcs = xcalloc(t->gt_used + 1, sizeof *pcs);
+    size_t n = 0;
+    for (size_t j = 0; j < cap; j++)
+        if (table[j]) pcs[n++] = table[j] - 1;
+    free(table);
+    return pcs;
 }
 
 /* ---- views ------------------------------------------------------------------ */
@@ -437,6 +509,7 @@ void timing_stats(const timing_t *t, const cpu_t *c, stats_t *s)
 }
 
 typedef struct gt_row {
+    uint64_t pc;
     gt_entry_t e;
     gt_why_t w;
 } gt_row_t;
@@ -444,7 +517,7 @@ typedef struct gt_row {
 static int gt_by_pc(const void *a, const void *b)
 {
     const gt_row_t *x = a, *y = b;
-    return x->e.pc < y->e.pc ? -1 : x->e.pc > y->e.pc;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
 }
 
 /* The ground-truth file: documented in pipeline/README.md. */
@@ -452,9 +525,11 @@ static void write_ground_truth(timing_t *t)
 {
     FILE *out = t->out.ground_truth;
     size_t n = 0;
-    gt_row_t *rows = xcalloc(t->gt_used, sizeof *rows);
-    for (size_t k = 0; k < t->gt_cap; k++)
-        if (t->gt[k].count) rows[n++] = (gt_row_t){ t->gt[k], t->gt_why[k] };
+    gt_row_t *rows = xcalloc(t->gt_used + 1, sizeof *rows);
+    for (size_t k = 0; k < t->gt_nchunks; k++)
+        for (unsigned s = 0; s < GT_CHUNK_SLOTS; s++)
+            if (t->gt[k].e[s].count)
+                rows[n++] = (gt_row_t){ t->gt[k].base + 2 * s, t->gt[k].e[s], t->gt[k].why[s] };
     qsort(rows, n, sizeof *rows, gt_by_pc);
     fprintf(out, "# hps-sim ground truth v1: per static instruction, cycles at the head of\n"
                  "# the issue queue and those beyond the first split by stall cause;\n"
@@ -469,8 +544,9 @@ static void write_ground_truth(timing_t *t)
         const gt_entry_t *e = &rows[k].e;
         const gt_why_t *w = &rows[k].w;
         head_sum += e->head;
-        symtab_format(t->out.symtab, e->pc, sym, sizeof sym);
-        fprintf(out, "0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, e->pc, sym, e->count, e->head);
+        symtab_format(t->out.symtab, rows[k].pc, sym, sizeof sym);
+        fprintf(out, "0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, rows[k].pc, sym, e->count,
+                e->head);
         for (int s = 1; s < STALL_COUNT; s++) fprintf(out, "\t%" PRIu64, w->stall[s]);
         if (w->culprit_pc) fprintf(out, "\t0x%" PRIx64 "\n", w->culprit_pc);
         else fprintf(out, "\t-\n");
@@ -486,8 +562,13 @@ void timing_keep_heads(timing_t *t) { t->keep_truth = true; }
 void timing_for_each_head(const timing_t *t, void (*fn)(void *ctx, uint64_t pc, uint64_t count,
                                                         uint64_t head), void *ctx)
 {
-    for (size_t k = 0; k < t->gt_cap; k++)
-        if (t->gt[k].count) fn(ctx, t->gt[k].pc, t->gt[k].count, t->gt[k].head);
+    uint64_t *pcs = pcs_in_table_order(t);
+    for (size_t k = 0; k < t->gt_used; k++) {
+        const gt_why_t *why;
+        const gt_entry_t *g = find_record(t, pcs[k], &why);
+        fn(ctx, pcs[k], g->count, g->head);
+    }
+    free(pcs);
 }
 
 /* ---- static schedules ------------------------------------------------------------- */
@@ -561,9 +642,9 @@ bool timing_static_schedule(const config_t *cfg, const isa_t *isa, const insn_t 
         time_pass(t, block, n);
     }
     for (size_t k = 0; k < n; k++) {
-        size_t i = 0;
-        while (i < t->gt_cap && !(t->gt[i].count && t->gt[i].pc == block[k].pc)) i++;
-        out[k] = i < t->gt_cap ? static_entry(&t->gt[i], &t->gt_why[i]) : static_entry(NULL, NULL);
+        const gt_why_t *why = NULL;
+        const gt_entry_t *g = find_record(t, block[k].pc, &why);
+        out[k] = static_entry(g, why);
     }
     timing_free(t);
     return true;
@@ -589,7 +670,9 @@ void timing_free(timing_t *t)
     free(t->recent);
     free(t->recent_insn);
     if (t->model && t->model->free_state) t->model->free_state(t->model_state);
+    for (size_t k = 0; k < t->gt_nchunks; k++) free(t->gt[k].why);
     free(t->gt);
-    free(t->gt_why);
+    free(t->gt_index);
+    free(t->gt_seen);
     free(t);
 }

@@ -47,18 +47,27 @@ typedef struct params {
     unsigned l1i_hit, l1d_hit;
 } params_t;
 
-/* Ground truth of one static instruction: its head cycles, what DCPI
- * compares its samples with (timing_for_each_head) ... */
+/* Ground truth of one static instruction: its executions and head cycles,
+ * what DCPI compares its samples with (timing_for_each_head) ... */
 typedef struct gt_entry {
-    uint64_t pc, count, head;
+    uint64_t count, head;
 } gt_entry_t;
 /* ... and, for the ground-truth file and static schedules only, their
- * split by stall cause and the culprit: kept apart (gt_why, same slots),
- * so a run that needs only the heads touches 24 bytes an instruction. */
+ * split by stall cause and the culprit: kept apart, so a run that needs
+ * only the heads touches 16 bytes an instruction. */
 typedef struct gt_why {
     uint64_t stall[STALL_COUNT];
     uint64_t culprit_pc, culprit_cycles;
 } gt_why_t;
+/* The records of 64 bytes of code, a slot per 2-byte parcel: instructions
+ * that run one after another share a chunk, and the last chunk used is
+ * looked at before the hash of chunks (timing.c). */
+enum { GT_CHUNK_SHIFT = 6, GT_CHUNK_SLOTS = 1 << (GT_CHUNK_SHIFT - 1) };
+typedef struct gt_chunk {
+    uint64_t base;                    /* pc of slot 0                        */
+    gt_entry_t e[GT_CHUNK_SLOTS];
+    gt_why_t *why;                    /* GT_CHUNK_SLOTS when keep_why, or NULL */
+} gt_chunk_t;
 
 struct timing {
     union {                           /* the run loop's part (timing.h)     */
@@ -118,10 +127,13 @@ struct timing {
     uint64_t mispredicts, decode_redirects, wbuf_stall_cycles;
 
     /* ground truth */
-    gt_entry_t *gt;
-    gt_why_t *gt_why;                 /* parallel to gt when keep_why, else NULL */
-    size_t gt_cap, gt_used;
-    bool keep_why;                    /* record gt_why too                   */
+    gt_chunk_t *gt;                   /* the chunks, in the order made       */
+    size_t gt_nchunks, gt_chunk_cap, gt_last;   /* gt_last: the last one used */
+    uint32_t *gt_index;               /* open hash of chunk bases: index + 1 */
+    size_t gt_index_cap;
+    uint64_t *gt_seen;                /* the pcs in the order first recorded */
+    size_t gt_used, gt_seen_cap;
+    bool keep_why;                    /* record gt_chunk.why too             */
 
     timing_outputs_t out;
     pipeview_t pv;
@@ -297,7 +309,9 @@ static inline void tm_dise_control(timing_t *t, const insn_t *in, uint64_t decod
 }
 
 /* ---- accounting and views (timing.c) ------------------------------------------ */
-/* The ground-truth row of the instruction (timing.c). */
+/* The ground-truth record of the instruction: one more execution and its
+ * head cycles (the stalls too when keep_why).  Out of line: inlined, it
+ * made time_ev5 slower for the runs that keep none. */
 void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extra, why_t why);
 
 /* head = cycles from the previous instruction's issue to this one's (0 when
