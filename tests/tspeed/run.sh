@@ -3,7 +3,8 @@
 # and profilers against a reference simulator.  Speed work on the timing
 # models (issue 18) must not change what they simulate: for each model
 # (inorder5, ev5, r10k, hps), a few workloads on both ISAs, and the
-# profilers on top of them (DISE hot_method.acf, DCPI sampling, ProfileMe),
+# profilers on top of them (DISE hot_method, hot_data_stream and
+# hot_call_pair_all on the functional core, DCPI sampling, ProfileMe),
 # the statistics (less the host-time lines), the ground-truth file and the
 # profilers' reports must be byte-identical to the reference's.
 # REF_SIM (or $TSPEED_REF) is the reference hps-sim; without one, the
@@ -68,6 +69,10 @@ for isa in rv64 alpha-static; do
         --report report --stats stats "$p" test
     run_case "$isa-acf-ev5" --config ev5 --max-insts $n --acf hot_method \
         --rate 1/100 --report report --stats stats "$p" test
+    run_case "$isa-acf-streams-fn" --max-insts $n --acf hot_data_stream --rate 1/100 \
+        --report report --stats stats "$p" test
+    run_case "$isa-acf-pairs-all-fn" --max-insts $n --acf hot_call_pair_all \
+        --report report --stats stats "$p" test
     run_case "$isa-dcpi-ev5" --config ev5 --max-insts $n --dcpi db --report report \
         --stats stats "$p" test
     run_case "$isa-dcpi-r10k" --config r10k --max-insts $n --dcpi db --report report \
