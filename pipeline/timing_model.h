@@ -337,7 +337,7 @@ static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, 
     t->head_stall[why.cause] += extra;
     uint64_t decode = extra < t->front_penalty ? extra : t->front_penalty;
     uint8_t stall_role = why.culprit ? why.role : t->cur_role;
-    if (unlikely((t->cur_role | t->penalty_role | stall_role) != DISE_ROLE_NONE)) {
+    if (unlikely((t->cur_role | stall_role) != DISE_ROLE_NONE || decode)) {
         t->role_cycles[t->cur_role] += head - extra;
         t->role_cycles[t->penalty_role] += decode;
         t->role_cycles[stall_role] += extra - decode;
