@@ -5,8 +5,9 @@
 # (inorder5, ev5, r10k, hps), a few workloads on both ISAs, and the
 # profilers on top of them (DISE hot_method, hot_data_stream and
 # hot_call_pair_all on the functional core, DCPI sampling, ProfileMe),
-# the statistics (less the host-time lines), the ground-truth file and the
-# profilers' reports must be byte-identical to the reference's.
+# the statistics (less the host-time lines), the ground-truth file, the
+# profilers' reports and DCPI's analysis (static schedules, hps-dcpicalc)
+# must be byte-identical to the reference's.
 # REF_SIM (or $TSPEED_REF) is the reference hps-sim; without one, the
 # merge base of HEAD and main (or $TSPEED_REF_COMMIT) is exported to a
 # temporary directory and built there (about 30 s on two cores).  When the
@@ -28,7 +29,7 @@ if [ -z "$ref" ]; then
     [ -n "$commit" ] || { echo "no reference: pass REF_SIM or set TSPEED_REF_COMMIT"; echo "0 passed, 1 failed"; exit 1; }
     mkdir "$tmp/ref"
     git archive "$commit" | tar -x -C "$tmp/ref"
-    if ! make -C "$tmp/ref" -j"$(nproc)" build/hps-sim >"$tmp/ref.log" 2>&1; then
+    if ! make -C "$tmp/ref" -j"$(nproc)" build/hps-sim build/hps-dcpicalc >"$tmp/ref.log" 2>&1; then
         echo "reference build of $commit failed:"; tail -5 "$tmp/ref.log"
         echo "0 passed, 1 failed"; exit 1
     fi
@@ -54,6 +55,21 @@ run_case() {
     else bad "$name differs from the reference:"; head -20 "$tmp/diff"; fi
 }
 
+# static_schedules CASE PROG: DCPI's analysis of CASE's database (static
+# schedules by the timing model, hps-dcpicalc --all) by both builds' tool.
+static_schedules() {
+    local d=$tmp/new/$1 k out
+    for k in new ref; do
+        local s=$sim; [ $k = ref ] && s=$ref
+        local tool; tool=$(dirname "$s")/hps-dcpicalc
+        [ -x "$tool" ] || { bad "$1: no $tool"; return; }
+        ( cd "$d" && "$tool" --all --truth gt --config ev5 db "$2" >"$tmp/calc.$k" 2>&1 )
+    done
+    if [ "$(wc -l <"$tmp/calc.new")" -gt 2 ] && cmp -s "$tmp/calc.ref" "$tmp/calc.new"; then ok
+    else bad "$1: hps-dcpicalc --all differs from the reference's (or is empty)"
+         diff "$tmp/calc.ref" "$tmp/calc.new" | head -10; fi
+}
+
 n=${TSPEED_INSTS:-2M}
 for isa in rv64 alpha-static; do
     for w in gametree bwt_compress raytrace bigint_interp; do
@@ -74,7 +90,8 @@ for isa in rv64 alpha-static; do
     run_case "$isa-acf-pairs-all-fn" --max-insts $n --acf hot_call_pair_all \
         --report report --stats stats "$p" test
     run_case "$isa-dcpi-ev5" --config ev5 --max-insts $n --dcpi db --report report \
-        --stats stats "$p" test
+        --stats stats --ground-truth gt "$p" test
+    static_schedules "$isa-dcpi-ev5" "$p"
     run_case "$isa-dcpi-r10k" --config r10k --max-insts $n --dcpi db --report report \
         --stats stats "$p" test
     run_case "$isa-profileme-ev5" --config ev5 --max-insts $n --profileme 500 \
