@@ -155,6 +155,15 @@ check-layers:
 # (gcc) into $(BUILD)-asan, then the unit tests and a subset of the
 # integration suites on them with leak detection (tests/asan/run.sh; about
 # 5 minutes on 2 cores, so .ci/run runs it after make test).
+# Speed work must not change what is simulated: every timing model and
+# profiler on a few workloads, byte for byte against a reference build of
+# REF (a commit; default the parent of HEAD) -- tests/tspeed/run.sh.  Not
+# part of `make test`: it builds a second simulator.
+REF ?= HEAD~1
+.PHONY: test-identity
+test-identity: all workloads
+	@TSPEED_REF_COMMIT=$$(git rev-parse $(REF)) tests/tspeed/run.sh $(BUILD)
+
 .PHONY: test-asan
 test-asan: all guests workloads
 	@tests/asan/run.sh $(BUILD)

@@ -876,6 +876,7 @@ dise_seq_t *dise_spec_match(dise_t *d, const cpu_t *shadow, const insn_t *in)
 static void divert(dise_t *d, cpu_t *c, insn_t *in, dise_seq_t *s)
 {
     in->count--;
+    c->replaced = true;
     d->seq = s;
     d->idx = 0;
     d->orig = in;

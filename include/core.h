@@ -96,6 +96,9 @@ typedef struct cpu {
     const isa_t *isa;
     const struct symtab *symtab;
     struct dise *dise;           /* DISE engine editing the stream, or NULL  */
+    bool replaced;               /* set by semantics that started a replacement
+                                    instead of retiring the instruction (DISE);
+                                    the block loop clears and reads it       */
     struct runtime *runtime;     /* the guest runtime (handler frames), or NULL */
     /* decode hook: called on each freshly decoded instruction of the
      * program's address space (DISE classifies them here), or NULL */

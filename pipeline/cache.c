@@ -72,13 +72,14 @@ struct cache {
 static unsigned overlapping(const resv_t *r, uint64_t s, uint64_t len, uint64_t *next_end)
 {
     unsigned count = 0;
-    uint64_t e = s + (len ? len : 1);
-    *next_end = UINT64_MAX;
-    for (unsigned k = 0; k < r->n; k++) {
-        if (r->start[k] >= e || r->end[k] <= s) continue;
-        count++;
-        if (r->end[k] < *next_end) *next_end = r->end[k];
+    uint64_t e = s + (len ? len : 1), first_end = UINT64_MAX;
+    for (unsigned k = 0; k < r->n; k++) {     /* branch-free: the compiler vectorizes it */
+        bool over = r->start[k] < e && r->end[k] > s;
+        count += over;
+        uint64_t end = over ? r->end[k] : UINT64_MAX;
+        first_end = end < first_end ? end : first_end;
     }
+    *next_end = first_end;
     return count;
 }
 
@@ -275,9 +276,12 @@ static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t fill_in_flight(const cache_t *c, uint64_t line, uint64_t t)
 {
     const resv_t *r = &c->mshr;
-    for (unsigned k = 0; k < r->n; k++)
-        if (r->tag[k] == line && r->start[k] <= t && r->end[k] > t) return r->end[k];
-    return 0;
+    uint64_t ready = 0;                 /* the first such booking's (branch-free scan) */
+    for (unsigned k = r->n; k-- > 0;) {
+        bool hit = r->tag[k] == line && r->start[k] <= t && r->end[k] > t;
+        ready = hit ? r->end[k] : ready;
+    }
+    return ready;
 }
 
 /* Request `line` from the next level at t through a free MSHR (waiting

@@ -46,8 +46,8 @@ static uint64_t result_ready_5(const timing_t *t, const insn_t *in, uint64_t x, 
  * after it: w + 1).  Loads and the other configurations have no such gap. */
 static void set_gap_5(timing_t *t, const insn_t *in, uint64_t mdone, uint64_t w)
 {
-    if (in->rd == REG_NONE || in->rd == REG_SINK) return;
-    bool gap = t->p.fwd_ex_ex && !t->p.fwd_mem_ex && !(in->flags & IF_LOAD);
+    if (!t->p.fwd_gap || in->rd == REG_NONE || in->rd == REG_SINK) return;   /* gaps stay 0 */
+    bool gap = !(in->flags & IF_LOAD);
     t->reg_gap_from[in->rd] = gap ? mdone : 0;
     t->reg_gap_to[in->rd] = gap ? w : 0;
 }
@@ -56,6 +56,7 @@ static void set_gap_5(timing_t *t, const insn_t *in, uint64_t mdone, uint64_t w)
  * covers; *dep names the producer whose gap moved it. */
 static uint64_t past_gaps_5(const timing_t *t, const insn_t *in, uint64_t x, why_t *dep)
 {
+    if (!t->p.fwd_gap) return x;             /* no gap is ever set */
     const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
     for (bool moved = true; moved;) {
         moved = false;
@@ -220,17 +221,29 @@ static void join_group(timing_t *t, const insn_t *in, uint64_t e, uint64_t block
     if (in->flags & (IF_BRANCH | IF_JUMP)) t->group_closed = true;
 }
 
+/* The issue-queue ring's slot of the instruction being timed, seq %
+ * iq_entries: one step on from the last one's when seq moved by one. */
+static unsigned iq_slot(timing_t *t)
+{
+    if (t->seq != t->iq_seq) {
+        unsigned next = t->iq_pos + 1 == t->p.iq_entries ? 0 : t->iq_pos + 1;
+        t->iq_pos = t->seq == t->iq_seq + 1 ? next : (unsigned)(t->seq % t->p.iq_entries);
+        t->iq_seq = t->seq;
+    }
+    return t->iq_pos;
+}
+
 /* Cycle the instruction's fetch block arrives, fetching aligned blocks of
  * `width` 4-byte slots, one block a cycle, bounded by issue-queue space;
  * *front: why a newly fetched block came late (a redirect, the I-cache). */
 static uint64_t ev5_fetch(timing_t *t, const insn_t *in, uint64_t *block_out, why_t *front)
 {
-    uint64_t block = in->pc / (4ull * t->p.width);
+    uint64_t block = t->p.block_shift ? in->pc >> t->p.block_shift : in->pc / (4ull * t->p.width);
     *block_out = block;
     *front = (why_t){ .cause = STALL_NONE };
     if (block != t->fetch_block || t->fetch_taken || t->redirect > t->fetch_block_cycle) {
         t->fetch_taken = false;
-        uint64_t space = t->iq_ring[t->seq % t->p.iq_entries];
+        uint64_t space = t->iq_ring[iq_slot(t)];
         uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
         if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space)
             *front = t->redirect_why;
@@ -324,7 +337,7 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
                            complete, retire };
         tm_profileme(t, in, addr, next_pc, st, front.cause, mcause, complete - e);
     }
-    t->iq_ring[t->seq % t->p.iq_entries] = e;
+    t->iq_ring[iq_slot(t)] = e;
     t->prev_issue = e;
     t->prev_retire = retire - 1;
     t->cycles = retire;

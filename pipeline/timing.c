@@ -69,6 +69,7 @@ static void fill_params(params_t *p, const config_t *cfg)
     p->model = (int)cfg->model;
     p->fwd_ex_ex = cfg->inorder5_forward_ex_ex;
     p->fwd_mem_ex = cfg->inorder5_forward_mem_ex;
+    p->fwd_gap = p->fwd_ex_ex && !p->fwd_mem_ex;
     p->resolve = (int)cfg->inorder5_branch_resolve;
     p->width = p->model == CFG_MODEL_EV5 ? (unsigned)cfg->ev5_width : 1;
     p->iq_entries = (unsigned)cfg->ev5_iq_entries;
@@ -87,6 +88,8 @@ static void fill_params(params_t *p, const config_t *cfg)
     fill_latencies(p, cfg);
     if (p->width == 0) p->width = 1;
     if (p->iq_entries == 0) p->iq_entries = 1;
+    unsigned block = 4 * p->width;
+    p->block_shift = (block & (block - 1)) == 0 ? (unsigned)__builtin_ctz(block) : 0;
 }
 
 static cache_config_t cache_cfg(const char *name, uint64_t size, uint64_t assoc, uint64_t line,
@@ -221,47 +224,148 @@ void tm_profileme_wrong_path(timing_t *t, const insn_t *in, uint64_t addr, const
     profileme_record(t->pm, &r);
 }
 
+static void keep_why(timing_t *t);
+
 void timing_set_outputs(timing_t *t, const timing_outputs_t *out)
 {
     t->out = *out;
     t->views = out->kanata || out->diagram || out->o3pipeview || t->recent;
-    if (out->ground_truth) t->keep_truth = true;
+    if (out->ground_truth) keep_why(t);
     if (t->views) pipeview_init(&t->pv, out->kanata, out->diagram, out->o3pipeview);
 }
 
 /* ---- ground truth ----------------------------------------------------------- */
 
-static gt_entry_t *gt_slot(timing_t *t, uint64_t pc)
+static size_t gt_hash(uint64_t pc, size_t cap)
 {
-    if (2 * (t->gt_used + 1) > t->gt_cap) {
-        size_t cap = t->gt_cap ? 2 * t->gt_cap : 4096;
-        gt_entry_t *n = xcalloc(cap, sizeof *n);
-        for (size_t k = 0; k < t->gt_cap; k++) {
-            if (!t->gt[k].count) continue;
-            size_t i = (t->gt[k].pc >> 1) * 0x9e3779b97f4a7c15ull >> 20 & (cap - 1);
-            while (n[i].count) i = (i + 1) & (cap - 1);
-            n[i] = t->gt[k];
-        }
-        free(t->gt);
-        t->gt = n;
-        t->gt_cap = cap;
+    return (pc >> 1) * 0x9e3779b97f4a7c15ull >> 20 & (cap - 1);
+}
+
+static uint64_t chunk_base(uint64_t pc) { return pc >> GT_CHUNK_SHIFT << GT_CHUNK_SHIFT; }
+
+static void index_chunk(uint32_t *index, size_t cap, uint64_t base, uint32_t k)
+{
+    size_t i = gt_hash(base, cap);
+    while (index[i]) i = (i + 1) & (cap - 1);
+    index[i] = k + 1;
+}
+
+/* The chunk of `base`, or -1. */
+static long find_chunk(const timing_t *t, uint64_t base)
+{
+    if (!t->gt_index_cap) return -1;
+    for (size_t i = gt_hash(base, t->gt_index_cap); t->gt_index[i];
+         i = (i + 1) & (t->gt_index_cap - 1))
+        if (t->gt[t->gt_index[i] - 1].base == base) return (long)t->gt_index[i] - 1;
+    return -1;
+}
+
+/* A new, empty chunk for `base`: its index. */
+static size_t new_chunk(timing_t *t, uint64_t base)
+{
+    if (t->gt_nchunks == t->gt_chunk_cap) {
+        t->gt_chunk_cap = t->gt_chunk_cap ? 2 * t->gt_chunk_cap : 256;
+        t->gt = xrealloc(t->gt, t->gt_chunk_cap * sizeof *t->gt);
     }
-    size_t i = (pc >> 1) * 0x9e3779b97f4a7c15ull >> 20 & (t->gt_cap - 1);
-    while (t->gt[i].count && t->gt[i].pc != pc) i = (i + 1) & (t->gt_cap - 1);
-    if (!t->gt[i].count) { t->gt[i].pc = pc; t->gt_used++; }
-    return &t->gt[i];
+    if (2 * (t->gt_nchunks + 1) > t->gt_index_cap) {       /* the hash at most half full */
+        size_t cap = t->gt_index_cap ? 2 * t->gt_index_cap : 1024;
+        uint32_t *index = xcalloc(cap, sizeof *index);
+        for (size_t k = 0; k < t->gt_nchunks; k++) index_chunk(index, cap, t->gt[k].base, (uint32_t)k);
+        free(t->gt_index);
+        t->gt_index = index;
+        t->gt_index_cap = cap;
+    }
+    size_t k = t->gt_nchunks++;
+    t->gt[k] = (gt_chunk_t){ .base = base };
+    if (t->keep_why) t->gt[k].why = xcalloc(GT_CHUNK_SLOTS, sizeof *t->gt[k].why);
+    index_chunk(t->gt_index, t->gt_index_cap, base, (uint32_t)k);
+    return k;
+}
+
+/* A pc recorded for the first time. */
+static void note_seen(timing_t *t, uint64_t pc)
+{
+    if (t->gt_used == t->gt_seen_cap) {
+        t->gt_seen_cap = t->gt_seen_cap ? 2 * t->gt_seen_cap : 1024;
+        t->gt_seen = xrealloc(t->gt_seen, t->gt_seen_cap * sizeof *t->gt_seen);
+    }
+    t->gt_seen[t->gt_used++] = pc;
+}
+
+/* pc's record and its stalls (NULL unless keep_why); NULL when it has none. */
+static const gt_entry_t *find_record(const timing_t *t, uint64_t pc, const gt_why_t **why)
+{
+    long k = find_chunk(t, chunk_base(pc));
+    unsigned s = (unsigned)(pc >> 1) & (GT_CHUNK_SLOTS - 1);
+    if (k < 0 || !t->gt[k].e[s].count) return NULL;
+    *why = t->gt[k].why ? &t->gt[k].why[s] : NULL;
+    return &t->gt[k].e[s];
+}
+
+/* Record the stalls and culprits too from now on (the records so far
+ * have none). */
+static void keep_why(timing_t *t)
+{
+    t->keep_truth = true;
+    if (t->keep_why) return;
+    t->keep_why = true;
+    for (size_t k = 0; k < t->gt_nchunks; k++)
+        t->gt[k].why = xcalloc(GT_CHUNK_SLOTS, sizeof *t->gt[k].why);
 }
 
 void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extra, why_t why)
 {
-    gt_entry_t *g = gt_slot(t, in->pc);
-    g->count++;
-    g->head += head;
-    g->stall[why.cause] += extra;
-    if (why.culprit && extra > g->culprit_cycles) {
-        g->culprit_pc = why.culprit;
-        g->culprit_cycles = extra;
+    uint64_t base = chunk_base(in->pc);
+    if (unlikely(!t->gt_nchunks || t->gt[t->gt_last].base != base)) {
+        long k = find_chunk(t, base);
+        t->gt_last = k >= 0 ? (size_t)k : new_chunk(t, base);
     }
+    gt_chunk_t *ch = &t->gt[t->gt_last];
+    unsigned s = (unsigned)(in->pc >> 1) & (GT_CHUNK_SLOTS - 1);
+    gt_entry_t *g = &ch->e[s];
+    if (unlikely(g->count++ == 0)) note_seen(t, in->pc);
+    g->head += head;
+    if (likely(!t->keep_why)) return;
+    gt_why_t *w = &ch->why[s];
+    w->stall[why.cause] += extra;
+    if (why.culprit && extra > w->culprit_cycles) {
+        w->culprit_pc = why.culprit;
+        w->culprit_cycles = extra;
+    }
+}
+
+/* The pcs recorded, in the order a table keyed by pc (linear probing,
+ * doubled from 4096 slots before it is half full) that took them in the
+ * order first recorded would hold them: the order timing_for_each_head
+ * has always given them in (and so DCPI's exact.tsv). */
+static uint64_t *pcs_in_table_order(const timing_t *t)
+{
+    size_t cap = 0;
+    uint64_t *table = NULL;             /* pc + 1 (pcs are even), 0 = empty */
+    for (size_t k = 0; k < t->gt_used; k++) {
+        if (2 * (k + 1) > cap) {
+            size_t ncap = cap ? 2 * cap : 4096;
+            uint64_t *n = xcalloc(ncap, sizeof *n);
+            for (size_t j = 0; j < cap; j++) {
+                if (!table[j]) continue;
+                size_t i = gt_hash(table[j] - 1, ncap);
+                while (n[i]) i = (i + 1) & (ncap - 1);
+                n[i] = table[j];
+            }
+            free(table);
+            table = n;
+            cap = ncap;
+        }
+        size_t i = gt_hash(t->gt_seen[k], cap);
+        while (table[i]) i = (i + 1) & (cap - 1);
+        table[i] = t->gt_seen[k] + 1;
+    }
+    uint64_t *pcs = xcalloc(t->gt_used + 1, sizeof *pcs);
+    size_t n = 0;
+    for (size_t j = 0; j < cap; j++)
+        if (table[j]) pcs[n++] = table[j] - 1;
+    free(table);
+    return pcs;
 }
 
 /* ---- views ------------------------------------------------------------------ */
@@ -357,9 +461,15 @@ const struct bpred *timing_bpred(const timing_t *t) { return t->bp; }
 
 /* ---- what the run loop reads and sets -------------------------------------------- */
 
+/* Every head cycle goes to one role (tm_record_head), so the program's own
+ * are what the others leave of head_sum. */
 void timing_role_cycles(const timing_t *t, uint64_t *out, size_t n)
 {
-    for (size_t r = 0; r < n && r < DISE_ROLE_COUNT; r++) out[r] = t->role_cycles[r];
+    uint64_t others = 0;
+    for (size_t r = 0; r < DISE_ROLE_COUNT; r++)
+        if (r != DISE_ROLE_NONE) others += t->role_cycles[r];
+    for (size_t r = 0; r < n && r < DISE_ROLE_COUNT; r++)
+        out[r] = r == DISE_ROLE_NONE ? t->head_sum - others : t->role_cycles[r];
 }
 
 void timing_set_pmu(timing_t *t, struct pmu *p) { t->pmu = p; }
@@ -402,9 +512,15 @@ void timing_stats(const timing_t *t, const cpu_t *c, stats_t *s)
     bpred_stats(t->bp, s);
 }
 
+typedef struct gt_row {
+    uint64_t pc;
+    gt_entry_t e;
+    gt_why_t w;
+} gt_row_t;
+
 static int gt_by_pc(const void *a, const void *b)
 {
-    const gt_entry_t *x = a, *y = b;
+    const gt_row_t *x = a, *y = b;
     return x->pc < y->pc ? -1 : x->pc > y->pc;
 }
 
@@ -413,9 +529,11 @@ static void write_ground_truth(timing_t *t)
 {
     FILE *out = t->out.ground_truth;
     size_t n = 0;
-    gt_entry_t *rows = xcalloc(t->gt_used, sizeof *rows);
-    for (size_t k = 0; k < t->gt_cap; k++)
-        if (t->gt[k].count) rows[n++] = t->gt[k];
+    gt_row_t *rows = xcalloc(t->gt_used + 1, sizeof *rows);
+    for (size_t k = 0; k < t->gt_nchunks; k++)
+        for (unsigned s = 0; s < GT_CHUNK_SLOTS; s++)
+            if (t->gt[k].e[s].count)
+                rows[n++] = (gt_row_t){ t->gt[k].base + 2 * s, t->gt[k].e[s], t->gt[k].why[s] };
     qsort(rows, n, sizeof *rows, gt_by_pc);
     fprintf(out, "# hps-sim ground truth v1: per static instruction, cycles at the head of\n"
                  "# the issue queue and those beyond the first split by stall cause;\n"
@@ -427,12 +545,14 @@ static void write_ground_truth(timing_t *t)
     uint64_t head_sum = 0;
     for (size_t k = 0; k < n; k++) {
         char sym[160];
-        head_sum += rows[k].head;
+        const gt_entry_t *e = &rows[k].e;
+        const gt_why_t *w = &rows[k].w;
+        head_sum += e->head;
         symtab_format(t->out.symtab, rows[k].pc, sym, sizeof sym);
-        fprintf(out, "0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, rows[k].pc, sym,
-                rows[k].count, rows[k].head);
-        for (int s = 1; s < STALL_COUNT; s++) fprintf(out, "\t%" PRIu64, rows[k].stall[s]);
-        if (rows[k].culprit_pc) fprintf(out, "\t0x%" PRIx64 "\n", rows[k].culprit_pc);
+        fprintf(out, "0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, rows[k].pc, sym, e->count,
+                e->head);
+        for (int s = 1; s < STALL_COUNT; s++) fprintf(out, "\t%" PRIu64, w->stall[s]);
+        if (w->culprit_pc) fprintf(out, "\t0x%" PRIx64 "\n", w->culprit_pc);
         else fprintf(out, "\t-\n");
     }
     fprintf(out, "# total: cycles %" PRIu64 " = head_cycles %" PRIu64 " + drain %" PRIu64
@@ -447,8 +567,13 @@ void timing_keep_heads(timing_t *t) { t->keep_truth = true; }
 void timing_for_each_head(const timing_t *t, void (*fn)(void *ctx, uint64_t pc, uint64_t count,
                                                         uint64_t head), void *ctx)
 {
-    for (size_t k = 0; k < t->gt_cap; k++)
-        if (t->gt[k].count) fn(ctx, t->gt[k].pc, t->gt[k].count, t->gt[k].head);
+    uint64_t *pcs = pcs_in_table_order(t);
+    for (size_t k = 0; k < t->gt_used; k++) {
+        const gt_why_t *why;
+        const gt_entry_t *g = find_record(t, pcs[k], &why);
+        fn(ctx, pcs[k], g->count, g->head);
+    }
+    free(pcs);
 }
 
 /* ---- static schedules ------------------------------------------------------------- */
@@ -482,11 +607,11 @@ static bool dynamic_cause(int c)
 /* One instruction's static head and its cause from the measured pass's
  * record g: the head less any dynamic stall, the cause the largest static
  * one (slotting, dependency, functional unit, fetch). */
-static timing_static_t static_entry(const gt_entry_t *g)
+static timing_static_t static_entry(const gt_entry_t *e, const gt_why_t *g)
 {
     timing_static_t s = { .head = 1, .cause = STALL_NONE };
-    if (!g) return s;
-    uint64_t head = g->head;
+    if (!e) return s;
+    uint64_t head = e->head;
     for (int c = 1; c < STALL_COUNT; c++) {
         if (dynamic_cause(c)) {
             head -= g->stall[c] <= head ? g->stall[c] : head;
@@ -518,14 +643,13 @@ bool timing_static_schedule(const config_t *cfg, const isa_t *isa, const insn_t 
     t->ideal_memory = true;
     for (int pass = 0; pass < 2; pass++) {          /* warm up, then measure */
         time_pass(t, nops, FILLER);
-        if (pass) t->keep_truth = true;
+        if (pass) keep_why(t);
         time_pass(t, block, n);
     }
     for (size_t k = 0; k < n; k++) {
-        const gt_entry_t *g = NULL;
-        for (size_t i = 0; i < t->gt_cap && !g; i++)
-            if (t->gt[i].count && t->gt[i].pc == block[k].pc) g = &t->gt[i];
-        out[k] = static_entry(g);
+        const gt_why_t *why = NULL;
+        const gt_entry_t *g = find_record(t, block[k].pc, &why);
+        out[k] = static_entry(g, why);
     }
     timing_free(t);
     return true;
@@ -551,6 +675,9 @@ void timing_free(timing_t *t)
     free(t->recent);
     free(t->recent_insn);
     if (t->model && t->model->free_state) t->model->free_state(t->model_state);
+    for (size_t k = 0; k < t->gt_nchunks; k++) free(t->gt[k].why);
     free(t->gt);
+    free(t->gt_index);
+    free(t->gt_seen);
     free(t);
 }

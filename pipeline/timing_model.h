@@ -33,8 +33,12 @@ typedef struct why {
 typedef struct params {
     int model;
     bool fwd_ex_ex, fwd_mem_ex;
+    bool fwd_gap;                     /* EX/MEM -> EX forwarding without MEM/WB
+                                         -> EX: ALU results have a gap (inorder.c) */
     int resolve;                      /* five-stage: CFG_RESOLVE_*          */
     unsigned width, iq_entries, int_pipes, fp_pipes, mem_ports;
+    unsigned block_shift;             /* ev5: log2 of a fetch block's bytes when a
+                                         power of two (4 * width), else 0   */
     bool slotting;
     unsigned frontend_depth;          /* ev5: cycles from fetch to issue    */
     unsigned mispredict_penalty;      /* ev5: cycles lost on a mispredict   */
@@ -43,12 +47,27 @@ typedef struct params {
     unsigned l1i_hit, l1d_hit;
 } params_t;
 
-/* Ground truth of one static instruction. */
+/* Ground truth of one static instruction: its executions and head cycles,
+ * what DCPI compares its samples with (timing_for_each_head) ... */
 typedef struct gt_entry {
-    uint64_t pc, count, head;
+    uint64_t count, head;
+} gt_entry_t;
+/* ... and, for the ground-truth file and static schedules only, their
+ * split by stall cause and the culprit: kept apart, so a run that needs
+ * only the heads touches 16 bytes an instruction. */
+typedef struct gt_why {
     uint64_t stall[STALL_COUNT];
     uint64_t culprit_pc, culprit_cycles;
-} gt_entry_t;
+} gt_why_t;
+/* The records of 64 bytes of code, a slot per 2-byte parcel: instructions
+ * that run one after another share a chunk, and the last chunk used is
+ * looked at before the hash of chunks (timing.c). */
+enum { GT_CHUNK_SHIFT = 6, GT_CHUNK_SLOTS = 1 << (GT_CHUNK_SHIFT - 1) };
+typedef struct gt_chunk {
+    uint64_t base;                    /* pc of slot 0                        */
+    gt_entry_t e[GT_CHUNK_SLOTS];
+    gt_why_t *why;                    /* GT_CHUNK_SLOTS when keep_why, or NULL */
+} gt_chunk_t;
 
 struct timing {
     union {                           /* the run loop's part (timing.h)     */
@@ -63,7 +82,9 @@ struct timing {
     bpred_t *bp;
     unsigned line_shift;              /* I-cache line                        */
 
-    uint64_t reg_ready[REG_COUNT];
+    /* indexed by an operand slot as decoded: REG_NONE's entry stays 0, so
+     * an unused slot is never the latest operand (tm_operands_ready) */
+    uint64_t reg_ready[256];
     uint64_t reg_producer[REG_COUNT]; /* pc of the instruction writing it    */
     uint8_t reg_role[REG_COUNT];      /* and its dise_role_t                 */
     uint8_t reg_cause[REG_COUNT];     /* why it is late (dcache miss, ...)   */
@@ -94,7 +115,11 @@ struct timing {
     unsigned group_n, group_int, group_fadd, group_fmul, group_mem;
     bool group_closed;
     uint64_t *iq_ring;                /* issue cycles of the last iq entries */
+    uint64_t iq_seq;                  /* the seq iq_pos is the slot of:      */
+    unsigned iq_pos;                  /* seq % iq_entries, kept without a divide */
 
+    /* cycles by DISE role; the program's own (DISE_ROLE_NONE) are not
+     * added up here: they are head_sum less the others' (timing_role_cycles) */
     uint64_t role_cycles[DISE_ROLE_COUNT];
 
     /* statistics */
@@ -102,8 +127,13 @@ struct timing {
     uint64_t mispredicts, decode_redirects, wbuf_stall_cycles;
 
     /* ground truth */
-    gt_entry_t *gt;
-    size_t gt_cap, gt_used;
+    gt_chunk_t *gt;                   /* the chunks, in the order made       */
+    size_t gt_nchunks, gt_chunk_cap, gt_last;   /* gt_last: the last one used */
+    uint32_t *gt_index;               /* open hash of chunk bases: index + 1 */
+    size_t gt_index_cap;
+    uint64_t *gt_seen;                /* the pcs in the order first recorded */
+    size_t gt_used, gt_seen_cap;
+    bool keep_why;                    /* record gt_chunk.why too             */
     struct lost *lost;          /* ooo's per-pc speculation losses (lost.h),
                                    once it charged any; owned by the model */
 
@@ -189,19 +219,21 @@ static inline why_t tm_divider_why(const timing_t *t, int dv)
 /* Latest-ready source operand: its cycle; *dep = its producer and cause. */
 static inline uint64_t tm_operands_ready(const timing_t *t, const insn_t *in, why_t *dep)
 {
-    uint64_t ready = 0;
-    const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
-    dep->cause = STALL_DEP;
-    dep->culprit = 0;
-    dep->role = DISE_ROLE_NONE;
-    for (int k = 0; k < 3; k++) {
-        unsigned r = srcs[k];
-        if (r == REG_NONE || t->reg_ready[r] <= ready) continue;
-        ready = t->reg_ready[r];
-        dep->culprit = t->reg_producer[r];
-        dep->role = t->reg_role[r];
-        dep->cause = t->reg_cause[r];
+    /* the first of the latest: a later source must be strictly later */
+    unsigned best = in->rs1;
+    uint64_t ready = t->reg_ready[in->rs1];
+    uint64_t r2 = t->reg_ready[in->rs2], r3 = t->reg_ready[in->rs3];
+    best = r2 > ready ? in->rs2 : best;
+    ready = r2 > ready ? r2 : ready;
+    best = r3 > ready ? in->rs3 : best;
+    ready = r3 > ready ? r3 : ready;
+    if (ready == 0) {
+        *dep = (why_t){ .cause = STALL_DEP, .culprit = 0, .role = DISE_ROLE_NONE };
+        return 0;
     }
+    dep->culprit = t->reg_producer[best];
+    dep->role = t->reg_role[best];
+    dep->cause = t->reg_cause[best];
     return ready;
 }
 
@@ -282,7 +314,9 @@ static inline void tm_dise_control(timing_t *t, const insn_t *in, uint64_t decod
 }
 
 /* ---- accounting and views (timing.c) ------------------------------------------ */
-/* The ground-truth row of the instruction (timing.c). */
+/* The ground-truth record of the instruction: one more execution and its
+ * head cycles (the stalls too when keep_why).  Out of line: inlined, it
+ * made time_ev5 slower for the runs that keep none. */
 void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extra, why_t why);
 
 /* head = cycles from the previous instruction's issue to this one's (0 when
@@ -307,9 +341,12 @@ static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, 
     }
     t->head_stall[why.cause] += extra;
     uint64_t decode = extra < t->front_penalty ? extra : t->front_penalty;
-    t->role_cycles[t->cur_role] += head - extra;
-    t->role_cycles[t->penalty_role] += decode;
-    t->role_cycles[why.culprit ? why.role : t->cur_role] += extra - decode;
+    uint8_t stall_role = why.culprit ? why.role : t->cur_role;
+    if (unlikely((t->cur_role | stall_role) != DISE_ROLE_NONE || decode)) {
+        t->role_cycles[t->cur_role] += head - extra;
+        t->role_cycles[t->penalty_role] += decode;
+        t->role_cycles[stall_role] += extra - decode;
+    }
     if (t->keep_truth) tm_record_truth(t, in, head, extra, why);
 }
 

@@ -115,7 +115,9 @@ void blocks_detach(blocks_t *bs)
  * after it: a system call (it may deliver a signal, change the pc, end
  * the run).  Fences, CSR accesses and traps may: each is called with the
  * cpu's pc and instret exact, and a fence.i / imb that drops the block's
- * own code ends it.  A control transfer may, as the block's last. */
+ * own code ends it.  A control transfer may, as the block's last.  So may
+ * one DISE classified (BK_EDIT): a replacement that starts instead of it
+ * ends the block there. */
 static bool plain(const insn_t *in)
 {
     return !(in->flags & (IF_TRANSFER | IF_SYSCALL | IF_DISE));
@@ -169,6 +171,7 @@ static void make_room(blocks_t *bs, size_t n)
  * control transfer and BK_CALL for the rest. */
 static uint8_t kind_of(const insn_t *in)
 {
+    if (in->dise) return BK_EDIT;
     for (size_t k = 0; k < rv64_block_ops_count; k++)
         if (rv64_block_ops[k].exec == in->exec) return rv64_block_ops[k].kind;
     for (size_t k = 0; k < alpha_block_ops_count; k++)
@@ -306,6 +309,23 @@ do_CALL:
         mem_mark_touched(c->mem, c->mem_addr, in->memsize);
     NEXT();
 
+do_EDIT:                                    /* DISE classified it: it may not retire */
+    AT_ENTRY();
+    in = e->in;
+    c->replaced = false;
+    in->exec(c, in);
+    if (unlikely(c->replaced)) goto replaced;
+    if (in->flags & IF_TRANSFER) {          /* the block's last, as do_XFER */
+        if (truth && (in->flags & IF_CALL)) truth_record_call(truth, pc, c->pc);
+        else if (truth && (in->flags & (IF_LOAD | IF_STORE)))
+            mem_mark_touched(c->mem, c->mem_addr, in->memsize);
+        goto transferred;
+    }
+    DROPPED();                              /* as do_CALL */
+    if (truth && (in->flags & (IF_LOAD | IF_STORE)))
+        mem_mark_touched(c->mem, c->mem_addr, in->memsize);
+    NEXT();
+
 do_XFER:                                    /* a control transfer: the block's last */
     AT_ENTRY();
     in = e->in;
@@ -398,6 +418,14 @@ completed:
     }
     if (unlikely(c->instret >= c->event_at)) goto leave;
     goto next_block;
+
+replaced:                                   /* the entries before e retired, e did not: */
+    /* its replacement runs now (the engine), e only as part of it.  e is
+     * counted with those before: the replacement took back the count the
+     * ordinary step gives an instruction before it runs (dise/engine.c). */
+    count_entries(bs, b, bs->flight_counted, (uint32_t)(e - e0) + 1);
+    pc = c->pc;
+    goto leave;
 
 dropped:                                    /* the entries before e ran, the last dropped the code */
     count_entries(bs, b, bs->flight_counted, (uint32_t)(e - e0));

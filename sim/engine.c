@@ -328,11 +328,13 @@ ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
 
 /* ---- the program's stream -------------------------------------------------------- */
 
-/* The variants that run decoded blocks: the plain functional core, with
- * the ground-truth recorder or without -- but not when the recorder keeps
- * the calling contexts or the path profile, which observe every step
- * (engine_new leaves e->blocks NULL then). */
-#define RUNS_BLOCKS(F) (((F) & ~(unsigned)F_TRUTH) == 0)
+/* The variants that run decoded blocks: the functional core, with the
+ * ground-truth recorder or without, with DISE or without (a block stops
+ * before each instruction DISE classified, which the step below runs) --
+ * but not when the recorder keeps the calling contexts or the path
+ * profile, which observe every step (engine_new leaves e->blocks NULL
+ * then). */
+#define RUNS_BLOCKS(F) (((F) & ~(unsigned)(F_TRUTH | F_DISE)) == 0)
 
 ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
 {
@@ -342,6 +344,12 @@ ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
     for (;;) {
         if (RUNS_BLOCKS(F) && e->blocks) {   /* blocks while they run, then a step */
             next = blocks_execute(c, e->blocks, (F & F_TRUTH) ? e->truth : NULL, next);
+            if ((F & F_DISE) && unlikely(e->dise->seq != NULL)) {   /* replaced in a block */
+                if (!run_edited(e, c, F)) return;
+                cur = CURSOR_NONE;
+                next = c->pc;
+                continue;
+            }
             if (unlikely(c->instret >= c->event_at) && !events(e, c, F)) return;
         }
         uint64_t pc = next;
