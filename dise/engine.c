@@ -622,7 +622,9 @@ static operand_t instantiate_src(const dise_t *d, const insn_t *orig, const dise
 
 /* mov / add / sub: pick the exec for the operand kind.  Forms without a
  * direct exec (add of a computed target, say) take two inserted
- * instructions: the computed operand into the scratch register d15 first. */
+ * instructions: the computed operand into DISE's own scratch register
+ * first (REG_DISE_TEMP, which no ACF or handler can name: d15, used before,
+ * is the assembly handlers' buffer end). */
 static unsigned instantiate_alu(const dise_t *d, const insn_t *orig, const dise_rinsn_t *r,
                                 insn_t *out)
 {
@@ -630,13 +632,13 @@ static unsigned instantiate_alu(const dise_t *d, const insn_t *orig, const dise_
     uint8_t rd = (uint8_t)(REG_DISE0 + r->rd), rs = (uint8_t)(REG_DISE0 + r->rs);
     unsigned n = 0;
     if (o.special) {
-        uint8_t dst = r->op == DOP_MOV ? rd : REG_DISE0 + 15;
+        uint8_t dst = r->op == DOP_MOV ? rd : REG_DISE_TEMP;
         out[n].exec = o.special;
         out[n].rd = dst; out[n].rs1 = o.reg; out[n].imm = o.imm; out[n].target = o.special_arg;
         n++;
         if (r->op == DOP_MOV) return n;
         o.is_reg = true;
-        o.reg = REG_DISE0 + 15;
+        o.reg = REG_DISE_TEMP;
     }
     insn_t *x = &out[n++];
     x->rd = rd;

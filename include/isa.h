@@ -34,6 +34,8 @@ enum {
     REG_ZERO = 80,     /* always reads as zero; hard-wired x0 / r31 / f31 reads    */
     REG_SINK = 81,     /* writes to hard-wired zero registers land here            */
     REG_FZERO = 82,    /* Alpha f31 reads: +0.0                                     */
+    REG_DISE_TEMP = 83, /* DISE's own scratch for a computed operand (dise/engine.c):
+                          no ACF, handler or program register names it            */
     REG_COUNT = 84,
     REG_NONE = 0xff    /* operand slot unused                                       */
 };

@@ -378,6 +378,29 @@ static void test_taken_reads_the_outcome(void **state)
     assert_int_equal(f->cpu.reg[10], 0);
 }
 
+/* An add of a computed operand (T.TAKEN, counter_N, T.EA) needs a
+ * scratch register: DISE's own, never d15, which holds the assembly
+ * handlers' buffer end, nor any other DISE register. */
+static void test_computed_add_leaves_the_dise_registers(void **state)
+{
+    fixture_t *f = *state;
+    const uint32_t code[] = {
+        enc_i(2, 0, 0, 10, 0x13),           /* li a0, 2                        */
+        enc_i(-1, 10, 0, 10, 0x13),         /* loop: addi a0, a0, -1           */
+        enc_b(-4, 0, 10, 1),                /* bnez a0, loop: taken, then not  */
+        0x00100073,                         /* ebreak                          */
+    };
+    mem_write(f->mem, 0x10000, code, sizeof code);
+    f->cpu.pc = 0x10000;
+    for (unsigned k = 0; k < 16; k++) f->cpu.reg[REG_DISE0 + k] = 1000 + k;
+    load_acf(f, "P1: T.OPCLASS == branch => R1\n"
+                "R1: T.INSN; add d1, d1, T.TAKEN\n", NULL);
+    run_program(f);
+    assert_int_equal(dreg(f, 1), 1001 + 1);          /* taken once, fell through once */
+    for (unsigned k = 0; k < 16; k++)
+        if (k != 1) assert_int_equal(dreg(f, k), 1000 + k);
+}
+
 static void test_deleting_replacement_skips_the_instruction(void **state)
 {
     fixture_t *f = *state;
@@ -507,6 +530,8 @@ int main(void)
         cmocka_unit_test(test_table_capacities),
         cmocka_unit_test_setup_teardown(test_instantiated_fields, setup, teardown),
         cmocka_unit_test_setup_teardown(test_internal_branches, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_computed_add_leaves_the_dise_registers, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_taken_reads_the_outcome, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deleting_replacement_skips_the_instruction,
                                         setup, teardown),
