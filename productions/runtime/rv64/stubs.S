@@ -13,7 +13,7 @@
 
 #define FRAME 128       /* 16 registers, keeps sp 16-byte aligned */
 
-.macro HPS_HANDLER name, fn, nargs
+.macro HPS_HANDLER name, fn, nargs, regs=0
     .section .text.\name, "ax", @progbits
     .globl \name
     .type \name, @function
@@ -50,6 +50,10 @@
     .if \nargs > 3
     hps.mfd a3, 11
     .endif
+    .if \regs                   /* csprof: the save area and the program's fp */
+    mv      a4, sp
+    mv      a5, s0
+    .endif
     jal     ra, \fn
     ld      ra,   0(sp)
     ld      t0,   8(sp)
@@ -81,5 +85,9 @@ HPS_HANDLER PathPush_handler,       hps_path_push,   2     /* d8 path register, 
 HPS_HANDLER PathPop_handler,        hps_path_pop,    1     /* d8 pc (a return address) */
 HPS_HANDLER DCPI_interrupt,         dcpi_interrupt,  4     /* d8 pid, d9 pc, d10 event, d11 counter */
 HPS_HANDLER VALUE_interrupt,        value_interrupt, 2     /* d8 pc, d9 mask of valid values */
+/* csprof (csprof_driver.c): the C function also gets the save area (it reads
+ * and writes the program's ra there) and the program's s0 */
+HPS_HANDLER CSPROF_interrupt,       csprof_interrupt, 4, 1 /* d8 tid, d9 pc, d10 event, d11 counter */
+HPS_HANDLER CSPROF_trampoline,      csprof_trampoline, 2, 1 /* d8 tid, d9 pc */
 
     .section .note.GNU-stack, "", @progbits
