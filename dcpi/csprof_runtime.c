@@ -68,9 +68,12 @@ static void settle_pending(csprof_guest_t *g)
 static void on_sample(void *ctx, cpu_t *c, uint64_t pc)
 {
     csprof_guest_t *g = ctx;
-    (void)c;
     (void)pc;
     settle_pending(g);
+    /* the trap frame's pc: where the program resumes (its registers' pc) */
+    uint64_t resume = runtime_top(g->rt) ? runtime_top(g->rt)->resume_pc : c->pc;
+    mem_write(runtime_mem(g->rt), g->state + offsetof(cspg_state_t, interrupted_pc), &resume,
+              sizeof resume);
     g->seen_samples = field(g, offsetof(cspg_state_t, samples));
     if (!g->truth) return;
     g->pending = true;

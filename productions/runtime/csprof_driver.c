@@ -315,8 +315,11 @@ void csprof_interrupt(uint64_t tid, uint64_t pc, uint64_t event, uint64_t counte
 {
     cspg_t *g = &csprof_guest;
     (void)event;
+    (void)pc;
     cspg_thread_t *t = thread_of(g, tid);
-    if (t) take_sample(g, t, pc, hps_mfd13(), fp, saved);
+    /* pc is the instruction the interrupt was delivered after; the
+     * registers are those of the next one, where the program resumes */
+    if (t) take_sample(g, t, g->st.interrupted_pc, hps_mfd13(), fp, saved);
     g->st.seed = g->st.seed * 6364136223846793005ull + 1442695040888963407ull;
     uint64_t period = g->st.period_lo + (((g->st.seed >> 33) * g->st.period_span) >> 31);
     uint64_t since = hps_rdpmc(counter);     /* counted since the overflow */

@@ -83,6 +83,8 @@ typedef struct cspg_state {
     uint64_t period_lo, period_span, wrap;   /* (host)                       */
     uint64_t ra_reg, sp_reg, fp_reg;         /* the ISA's (host)             */
     uint64_t resume;            /* where CSPROF_trampoline returns to          */
+    uint64_t interrupted_pc;    /* where the program resumes after the sample
+                                   (the host: the trap frame's pc)            */
     uint64_t last_node;         /* the last sample's context                  */
     uint64_t nnodes;
     uint64_t samples, frames_walked, cached_frames_used, trampoline_returns;
@@ -101,6 +103,6 @@ typedef struct cspg {
 _Static_assert(sizeof(cspg_rule_t) == 32, "cspg_rule_t layout");
 _Static_assert(sizeof(cspg_node_t) == 48, "cspg_node_t layout");
 _Static_assert(sizeof(cspg_frame_t) == 24, "cspg_frame_t layout");
-_Static_assert(sizeof(cspg_state_t) == 25 * 8, "cspg_state_t layout");
+_Static_assert(sizeof(cspg_state_t) == 26 * 8, "cspg_state_t layout");
 
 #endif /* HPS_CSPROF_GUEST_H */
