@@ -900,12 +900,18 @@ static bool cfi_table_rule(csprof_t *p, uint64_t pc, unsigned fp_reg, cspg_rule_
 }
 
 /* The table rule of pc in procedure s (whose prologue is pr): the CFI's,
- * else prologue analysis, as unwind_one does it. */
+ * else prologue analysis, as unwind_one does it; thread_root: s is where a
+ * new thread starts (glibc's thread_start: its outermost frame, as _start
+ * is the process's), which Alpha's glibc marks with no CFI. */
 static void table_rule(csprof_t *p, uint64_t pc, const symbol_t *s, const prologue_t *pr,
-                       unsigned fp_reg, cspg_rule_t *r)
+                       unsigned fp_reg, bool thread_root, cspg_rule_t *r)
 {
     *r = (cspg_rule_t){ .lo = pc, .entry = s->addr, .kind = CSPG_RULE_NONE };
     if (cfi_table_rule(p, pc, fp_reg, r)) return;
+    if (thread_root) {
+        r->kind = CSPG_RULE_ROOT;
+        return;
+    }
     pc_rule_t u;
     derive_rule_in(p, pc, true, s, pr, &u);
     if (!u.ok) return;
@@ -958,10 +964,13 @@ static void procedure_tables(csprof_t *p, const symbol_t *s, unsigned fp_reg, ta
 {
     prologue_t pr;
     read_prologue(p, s->addr, s->addr + s->size, &pr);
+    const symbol_t *named = p->symtab ? symtab_lookup(p->symtab, s->addr) : NULL;
+    bool thread_root = named && named->addr == s->addr && named->name &&
+                       !strcmp(named->name, "thread_start");
     insn_t in;
     for (uint64_t a = s->addr; a < s->addr + s->size;) {
         cspg_rule_t r;
-        table_rule(p, a, s, &pr, fp_reg, &r);
+        table_rule(p, a, s, &pr, fp_reg, thread_root, &r);
         add_rule(t, &r);
         if (!fetch_insn(p, a, &in)) {
             a += p->cpu->isa->insn_align;
@@ -1306,6 +1315,11 @@ void csprof_report(const csprof_t *p, const cct_truth_t *truth, uint64_t run_cyc
     if (p->guest) report_guest(p, run_cycles, out);
     else report_host(p, run_cycles, run_insts, out);
     if (!truth) return;
+    if (p->nthreads > 1) {
+        fprintf(out, "  no scores against the exact CCT: the program ran %u threads, and the exact "
+                "observer keeps one call stack for the process\n", p->nthreads);
+        return;
+    }
     const cct_t *xt = &truth->tree;
     uint32_t *map = xcalloc(st->n, sizeof *map);
     for (size_t k = 0; k < st->n; k++) map[k] = cct_same_context(st, (uint32_t)k, xt, map);
