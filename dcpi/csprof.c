@@ -929,7 +929,7 @@ static bool same_rule(const cspg_rule_t *a, const cspg_rule_t *b)
 {
     return a->entry == b->entry && a->kind == b->kind && a->cfa_off == b->cfa_off &&
            a->ra_off == b->ra_off && a->fp_off == b->fp_off && a->ra_reg == b->ra_reg &&
-           a->fp_saved == b->fp_saved;
+           a->fp_saved == b->fp_saved && a->no_trampoline == b->no_trampoline;
 }
 
 typedef struct tables {
@@ -967,10 +967,18 @@ static void procedure_tables(csprof_t *p, const symbol_t *s, unsigned fp_reg, ta
     const symbol_t *named = p->symtab ? symtab_lookup(p->symtab, s->addr) : NULL;
     bool thread_root = named && named->addr == s->addr && named->name &&
                        !strcmp(named->name, "thread_start");
+    bool setjmp = named && named->addr == s->addr && named->name &&
+                  strstr(named->name, "setjmp");
+    /* longjmp loads the registers of setjmp's frame before it jumps: its
+     * frames are not unwound, never guessed */
+    bool longjmp = named && named->addr == s->addr && named->name &&
+                   strstr(named->name, "longjmp");
     insn_t in;
     for (uint64_t a = s->addr; a < s->addr + s->size;) {
         cspg_rule_t r;
         table_rule(p, a, s, &pr, fp_reg, thread_root, &r);
+        r.no_trampoline = setjmp;
+        if (longjmp) r.kind = CSPG_RULE_NONE;
         add_rule(t, &r);
         if (!fetch_insn(p, a, &in)) {
             a += p->cpu->isa->insn_align;
@@ -1284,6 +1292,8 @@ static void report_guest(const csprof_t *p, uint64_t run_cycles, FILE *out)
             " CCT nodes (%" PRIu64 " full), %u threads\n", p->failures,
             p->samples ? 100.0 * (double)p->failures / (double)p->samples : 0.0,
             p->guest_rules, p->guest_rets, g->nnodes, g->nodes_full, p->nthreads);
+    fprintf(out, "  returns through a copy of the trampoline longjmp brought back: %" PRIu64
+            " (resumed at their frame's return address)\n", g->trampoline_stale);
     for (unsigned k = 0; k < p->nthreads; k++)
         fprintf(out, "    thread %" PRIu64 ": %" PRIu64 " samples, %" PRIu64 " failures\n",
                 p->threads[k].tid, p->threads[k].samples, p->threads[k].failures);

@@ -98,6 +98,34 @@ static bool write_table(mem_t *m, uint64_t at, const void *data, size_t bytes)
     return !bytes || mem_write(m, at, data, bytes);
 }
 
+/* The bucket index of the text over both tables (csprof_guest.h). */
+static bool write_index(csprof_guest_t *g, const csprof_guest_config_t *cfg, cspg_state_t *st)
+{
+    uint64_t lo = cfg->nrules ? cfg->rules[0].lo : 0;
+    uint64_t hi = cfg->nrules ? cfg->rules[cfg->nrules - 1].lo : 0;
+    unsigned shift = 0;
+    while (((hi - lo) >> shift) >= CSPG_INDEX - 1) shift++;
+    st->text_lo = lo;
+    st->index_shift = shift;
+    st->nbuckets = ((hi - lo) >> shift) + 1;
+    uint32_t *ri = xcalloc(st->nbuckets + 1, sizeof *ri), *ti = xcalloc(st->nbuckets + 1, sizeof *ti);
+    size_t r = 0, t = 0;
+    for (uint64_t b = 0; b <= st->nbuckets; b++) {   /* entries below the bucket */
+        uint64_t start = lo + (b << shift);
+        while (r < cfg->nrules && cfg->rules[r].lo < start) r++;
+        while (t < cfg->nrets && (cfg->rets[t] & ~1ull) < start) t++;
+        ri[b] = (uint32_t)r;
+        ti[b] = (uint32_t)t;
+    }
+    mem_t *m = runtime_mem(g->rt);
+    size_t bytes = (st->nbuckets + 1) * sizeof *ri;
+    bool ok = write_table(m, g->state + offsetof(cspg_t, rule_index), ri, bytes) &&
+              write_table(m, g->state + offsetof(cspg_t, ret_index), ti, bytes);
+    free(ri);
+    free(ti);
+    return ok;
+}
+
 csprof_guest_t *csprof_guest_new(cpu_t *c, const csprof_guest_config_t *cfg, char *err,
                                  size_t errlen)
 {
@@ -133,6 +161,10 @@ csprof_guest_t *csprof_guest_new(cpu_t *c, const csprof_guest_config_t *cfg, cha
                      cfg->nrets * sizeof *cfg->rets) ||
         !write_table(m, g->state + offsetof(cspg_t, nodes), &root, sizeof root)) {
         set_error(err, errlen, "handler runtime: csprof's tables are not mapped");
+        goto bad;
+    }
+    if (!write_index(g, cfg, &st)) {
+        set_error(err, errlen, "handler runtime: csprof's index is not mapped");
         goto bad;
     }
     st.magic = CSPG_MAGIC;

@@ -35,6 +35,7 @@ typedef struct walked {
     uint64_t ra_addr;           /* the return address's stack word, 0: register */
     uint64_t ra_reg;
     int outermost;
+    int no_trampoline;          /* setjmp's frame: never given the trampoline */
 } walked_t;
 
 static walked_t walk_buf[CSPG_MAX_WALK];
@@ -54,10 +55,28 @@ static uint64_t *saved_slot(uint64_t *saved, uint64_t reg)
     return 0;
 }
 
-/* The rule of the range holding pc, or 0 (a binary search). */
+/* The search range of pc's bucket in an index: [*lo, *hi). */
+static void bucket(const cspg_t *g, const uint32_t *index, uint64_t n, uint64_t pc,
+                   uint64_t *lo, uint64_t *hi)
+{
+    uint64_t b = (pc - g->st.text_lo) >> g->st.index_shift;
+    if (pc < g->st.text_lo) {
+        *lo = 0;
+        *hi = index[0];
+    } else if (b >= g->st.nbuckets) {
+        *lo = index[g->st.nbuckets];
+        *hi = n;
+    } else {
+        *lo = index[b];
+        *hi = index[b + 1];
+    }
+}
+
+/* The rule of the range holding pc, or 0 (a binary search in its bucket). */
 static const cspg_rule_t *rule_at(const cspg_t *g, uint64_t pc)
 {
-    uint64_t lo = 0, hi = g->st.nrules;
+    uint64_t lo, hi;
+    bucket(g, g->rule_index, g->st.nrules, pc, &lo, &hi);
     while (lo < hi) {                        /* the first range above pc */
         uint64_t mid = (lo + hi) >> 1;
         if (g->rules[mid].lo <= pc) lo = mid + 1;
@@ -70,7 +89,8 @@ static const cspg_rule_t *rule_at(const cspg_t *g, uint64_t pc)
  * the low bit of its entry in rets), or 0 when no call returns there. */
 static uint64_t call_site_of(const cspg_t *g, uint64_t addr)
 {
-    uint64_t lo = 0, hi = g->st.nrets;
+    uint64_t lo, hi;
+    bucket(g, g->ret_index, g->st.nrets, addr, &lo, &hi);
     while (lo < hi) {
         uint64_t mid = (lo + hi) >> 1;
         if ((g->rets[mid] & ~1ull) < addr) lo = mid + 1;
@@ -147,6 +167,9 @@ static void install(cspg_t *g, cspg_thread_t *t, const walked_t *f, uint64_t *sa
     t->tramp_addr = f->ra_addr;
     t->tramp_reg = f->ra_reg;
     t->tramp_saved = f->ret;
+    unsigned h = (unsigned)(t->hist_next++ & (CSPG_HISTORY - 1));
+    t->hist_cfa[h] = f->cfa;
+    t->hist_ret[h] = f->ret;
     write_slot(f->ra_addr, f->ra_reg, saved, g->st.trampoline);
     t->tramp_on = 1;
 }
@@ -173,6 +196,7 @@ static int unwind_one(cspg_t *g, int youngest, uint64_t *pc, uint64_t *sp, uint6
     if (!r || r->kind == CSPG_RULE_NONE) return 0;
     f->entry = r->entry;
     f->outermost = r->kind == CSPG_RULE_ROOT;
+    f->no_trampoline = r->no_trampoline;
     if (f->outermost) {
         f->cfa = *sp;
         return 1;
@@ -305,6 +329,13 @@ static void take_sample(cspg_t *g, cspg_thread_t *t, uint64_t pc, uint64_t sp, u
         push_frame(t, node, f->cfa, f->entry);
     }
     count_sample(g, t, node);
+    if (walk_buf[0].no_trampoline && n >= 2 && t->depth >= 2) {
+        /* setjmp would save the trampoline in its jmp_buf, and longjmp
+         * bring it back: its frame is left out, its caller takes it */
+        t->depth--;
+        install(g, t, &walk_buf[1], saved);
+        return;
+    }
     install(g, t, &walk_buf[0], saved);
 }
 
@@ -327,6 +358,31 @@ void csprof_interrupt(uint64_t tid, uint64_t pc, uint64_t event, uint64_t counte
     hps_wrpmc(counter, g->st.wrap - period + since);
 }
 
+/* A return reached a copy of the trampoline that is not the installed
+ * one's (its frame's CFA is not sp): one that longjmp brought back from a
+ * jmp_buf setjmp filled while the trampoline was in the return-address
+ * register.  Resume at the return address of the install whose frame had
+ * this CFA; the cached stack is given up (the next sample walks all). */
+static void stale_return(cspg_t *g, cspg_thread_t *t, uint64_t sp, uint64_t *saved)
+{
+    g->st.resume = 0;
+    for (uint64_t k = 1; k <= CSPG_HISTORY && k <= t->hist_next; k++) {
+        unsigned h = (unsigned)((t->hist_next - k) & (CSPG_HISTORY - 1));
+        if (t->hist_cfa[h] == sp) {
+            g->st.resume = t->hist_ret[h];
+            break;
+        }
+    }
+    if (!g->st.resume) {
+        g->st.trampoline_unknown++;          /* the host stops the run */
+        return;
+    }
+    g->st.trampoline_stale++;
+    t->depth = 0;
+    uint64_t *ras = saved_slot(saved, g->st.ra_reg);
+    if (ras && *ras == g->st.trampoline) *ras = g->st.resume;
+}
+
 /* A return reached the trampoline (stubs.S CSPROF_trampoline, entered by
  * the host at the trampoline's fetch fault): count the edge, resume at the
  * real return address, move the trampoline up a frame. */
@@ -338,9 +394,14 @@ void csprof_trampoline(uint64_t tid, uint64_t pc, uint64_t unused0, uint64_t unu
     (void)unused0;
     (void)unused1;
     cspg_thread_t *t = thread_of(g, tid);
-    if (!t || !t->tramp_on || t->depth == 0) {
+    uint64_t sp = hps_mfd13();
+    if (!t) {
         g->st.trampoline_unknown++;          /* the host stops the run */
         g->st.resume = 0;
+        return;
+    }
+    if (!t->tramp_on || t->depth == 0 || sp != t->stack[t->depth - 1].cfa) {
+        stale_return(g, t, sp, saved);
         return;
     }
     g->st.trampoline_returns++;
@@ -354,13 +415,17 @@ void csprof_trampoline(uint64_t tid, uint64_t pc, uint64_t unused0, uint64_t unu
     uint64_t *ras = saved_slot(saved, g->st.ra_reg);
     if (ras && *ras == g->st.trampoline) *ras = back;   /* Alpha's ldgp reads it */
     if (t->depth == 0) return;
-    uint64_t sp = hps_mfd13(), cpc = back;
+    uint64_t cpc = back;
     int ra_known = 1;
     uint64_t ra_val = ras ? *ras : 0;
     walked_t f;
     if (!unwind_one(g, 1, &cpc, &sp, &fp, &ra_known, &ra_val, saved, &f) ||
         f.cfa != t->stack[t->depth - 1].cfa) {
         t->depth = 0;                        /* lost track: the next sample walks all */
+        return;
+    }
+    if (f.no_trampoline) {                   /* back in setjmp: see take_sample */
+        t->depth = 0;
         return;
     }
     install(g, t, &f, saved);

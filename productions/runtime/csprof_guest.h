@@ -16,6 +16,10 @@
  * pointer was saved (CFA + off, or not saved).  The return-address table
  * is the sorted addresses that follow a call instruction: a word read
  * from the stack is taken for a return address only if it is one of them.
+ * Both are indexed by buckets of the text (2^index_shift bytes from
+ * text_lo): bucket b's entries begin at rule_index[b] / ret_index[b] (the
+ * number of entries below its first address), so a lookup searches a
+ * bucket's few entries instead of the whole table.
  *
  * Each guest thread (the tid the PMU passes, thread.h) has its own
  * trampoline state, cached call stack and subtree: a child of node 0 whose
@@ -34,6 +38,8 @@
 #define CSPG_MAX_THREADS 8u
 #define CSPG_MAX_DEPTH  2048u                 /* cached frames per thread  */
 #define CSPG_MAX_WALK   512u                  /* frames one sample walks    */
+#define CSPG_INDEX      (32u << 10)           /* buckets of the text        */
+#define CSPG_HISTORY    16u                   /* past installs per thread   */
 #define CSPG_NONE       0xffffffffu
 
 enum { CSPG_RULE_NONE, CSPG_RULE_SP, CSPG_RULE_FP, CSPG_RULE_ROOT };
@@ -47,7 +53,7 @@ typedef struct cspg_rule {
     uint8_t kind;               /* CSPG_RULE_*                                */
     uint8_t ra_reg;             /* ... or in this register (0: in memory)     */
     uint8_t fp_saved;
-    uint8_t pad;
+    uint8_t no_trampoline;      /* setjmp: it may save its return address  */
 } cspg_rule_t;
 
 typedef struct cspg_node {
@@ -71,6 +77,11 @@ typedef struct cspg_thread {
     uint64_t tramp_reg;         /* the register (tramp_addr 0)                */
     uint64_t tramp_saved;       /* the return address it replaced             */
     uint64_t samples, failures;
+    /* the last installs: a copy of the trampoline that outlived its slot
+     * (saved by setjmp and brought back by longjmp) returns with sp at its
+     * frame's CFA, and is resumed at that frame's return address */
+    uint64_t hist_cfa[CSPG_HISTORY], hist_ret[CSPG_HISTORY];
+    uint64_t hist_next;
     cspg_frame_t stack[CSPG_MAX_DEPTH];
 } cspg_thread_t;
 
@@ -83,19 +94,22 @@ typedef struct cspg_state {
     uint64_t period_lo, period_span, wrap;   /* (host)                       */
     uint64_t ra_reg, sp_reg, fp_reg;         /* the ISA's (host)             */
     uint64_t resume;            /* where CSPROF_trampoline returns to          */
+    uint64_t text_lo, index_shift, nbuckets;  /* the index (host)          */
     uint64_t interrupted_pc;    /* where the program resumes after the sample
                                    (the host: the trap frame's pc)            */
     uint64_t last_node;         /* the last sample's context                  */
     uint64_t nnodes;
     uint64_t samples, frames_walked, cached_frames_used, trampoline_returns;
     uint64_t tail_calls, trampoline_lost, samples_on_trampoline, failures;
-    uint64_t nodes_full, threads_full, trampoline_unknown;
+    uint64_t nodes_full, threads_full, trampoline_unknown, trampoline_stale;
 } cspg_state_t;
 
 typedef struct cspg {
     cspg_state_t st;
     cspg_rule_t rules[CSPG_MAX_RULES];
     uint64_t rets[CSPG_MAX_RETS];
+    uint32_t rule_index[CSPG_INDEX + 1];
+    uint32_t ret_index[CSPG_INDEX + 1];
     cspg_node_t nodes[CSPG_MAX_NODES];
     cspg_thread_t threads[CSPG_MAX_THREADS];
 } cspg_t;
@@ -103,6 +117,6 @@ typedef struct cspg {
 _Static_assert(sizeof(cspg_rule_t) == 32, "cspg_rule_t layout");
 _Static_assert(sizeof(cspg_node_t) == 48, "cspg_node_t layout");
 _Static_assert(sizeof(cspg_frame_t) == 24, "cspg_frame_t layout");
-_Static_assert(sizeof(cspg_state_t) == 26 * 8, "cspg_state_t layout");
+_Static_assert(sizeof(cspg_state_t) == 30 * 8, "cspg_state_t layout");
 
 #endif /* HPS_CSPROF_GUEST_H */
