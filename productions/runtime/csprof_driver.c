@@ -300,6 +300,8 @@ static void take_sample(cspg_t *g, cspg_thread_t *t, uint64_t pc, uint64_t sp, u
         return;
     }
     uint64_t hit, n = walk(g, t, pc, sp, fp, saved, &hit);
+    int hits = hit != CSPG_NONE && t->depth > 0;
+    if (n && (hits ? t->depth + hit : n) > CSPG_MAX_DEPTH) n = 0;   /* too deep to cache */
     if (n == 0) {
         g->st.failures++;
         t->failures++;
@@ -308,7 +310,7 @@ static void take_sample(cspg_t *g, cspg_thread_t *t, uint64_t pc, uint64_t sp, u
     }
     uint32_t node;
     uint64_t below;
-    if (hit != CSPG_NONE && t->depth > 0) {
+    if (hits) {
         node = reconcile(g, t, &walk_buf[hit]);
         g->st.cached_frames_used += t->depth;
         write_slot(walk_buf[hit].ra_addr, walk_buf[hit].ra_reg, saved, t->tramp_saved);

@@ -36,8 +36,8 @@
 #define CSPG_MAX_RETS   (64u << 10)
 #define CSPG_MAX_NODES  (48u << 10)
 #define CSPG_MAX_THREADS 8u
-#define CSPG_MAX_DEPTH  2048u                 /* cached frames per thread  */
-#define CSPG_MAX_WALK   512u                  /* frames one sample walks    */
+#define CSPG_MAX_DEPTH  8192u                 /* cached frames per thread  */
+#define CSPG_MAX_WALK   8192u                 /* frames one sample walks    */
 #define CSPG_INDEX      (32u << 10)           /* buckets of the text        */
 #define CSPG_HISTORY    16u                   /* past installs per thread   */
 #define CSPG_NONE       0xffffffffu

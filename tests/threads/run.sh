@@ -155,7 +155,8 @@ done
 # ---- observers of one call stack refuse threads ------------------------------------------------
 # (--cct, --csprof and --paths keep one stack for the process: a thread's clone stops the run
 # with a message naming the option, never a silently wrong tree)
-for opt in "--cct:--cct" "--paths:--paths $tmp/p.tsv" "--csprof:--config ev5 --csprof cycles"; do
+# (--csprof's guest handlers keep a tree per thread: tests/cct; its host reference unwinder refuses)
+for opt in "--cct:--cct" "--paths:--paths $tmp/p.tsv" "--csprof-unwinder host:--config ev5 --csprof cycles --csprof-unwinder host"; do
     name=${opt%%:*}
     read -r -a args <<<"${opt#*:}"
     run "$tmp/one" "${args[@]}" "$rv/thr_prodcons"
