@@ -101,12 +101,22 @@ static uint64_t call_site_of(const cspg_t *g, uint64_t addr)
 }
 
 /* The child of parent for (site, entry), made when new; the parent itself
- * when the node array is full (counted). */
+ * when the node array is full (counted).  Children are a list kept most
+ * recently used first. */
 static uint32_t child_of(cspg_t *g, uint32_t parent, uint64_t site, uint64_t entry)
 {
     cspg_node_t *p = &g->nodes[parent];
-    for (uint32_t k = p->child; k != CSPG_NONE; k = g->nodes[k].sibling)
-        if (g->nodes[k].site == site && g->nodes[k].entry == entry) return k;
+    uint32_t prev = CSPG_NONE;
+    for (uint32_t k = p->child; k != CSPG_NONE; prev = k, k = g->nodes[k].sibling) {
+        cspg_node_t *c = &g->nodes[k];
+        if (c->site != site || c->entry != entry) continue;
+        if (prev != CSPG_NONE) {             /* to the front: the next look finds it first */
+            g->nodes[prev].sibling = c->sibling;
+            c->sibling = p->child;
+            p->child = k;
+        }
+        return k;
+    }
     if (g->st.nnodes >= CSPG_MAX_NODES) {
         g->st.nodes_full++;
         return parent;
