@@ -16,16 +16,24 @@
  * frame gone below the stack pointer) and samples that land on the
  * trampoline are handled as the paper says.
  *
- * Where the work runs: the host does the unwinding in the PMU's interrupt
- * path (pmu_handler_t.host) in place of a guest handler, and the
- * trampoline is a guest address the host reserves (no access): the return
- * to it faults at fetch and the run loop hands the fault to
- * csprof_trampoline (engine_parts_t.trap).  No guest instruction runs for
- * either, so the cost is not in the run's cycles: it is counted as
- * operations (guest words read and written, DWARF operations evaluated,
- * frame-table probes: log2 of the procedures, tree steps) and reported as
- * modelled overhead, one guest instruction per operation at the run's own
- * measured CPI.
+ * Where the work runs, by default (--csprof-unwinder guest): in guest
+ * handlers of the handler runtime (productions/runtime/csprof_driver.c,
+ * csprof_guest.h), on the simulated core, so their cost is the run's own
+ * cycles and instructions.  This file derives their per-PC unwind table
+ * from the binary (CFI through libdw, else prologue analysis) and the
+ * table of return addresses; csprof_runtime.c loads them into the
+ * runtime, enters CSPROF_trampoline when a return faults at the
+ * trampoline's address, and reads the per-thread trees back.
+ *
+ * The reference (--csprof-unwinder host): the host does the unwinding in
+ * the PMU's interrupt path (pmu_handler_t.host) in place of a guest
+ * handler, and the trampoline's fault goes to csprof_trampoline
+ * (engine_parts_t.trap).  No guest instruction runs for either, so the
+ * cost is not in the run's cycles: it is counted as operations (guest
+ * words read and written, DWARF operations evaluated, frame-table probes:
+ * log2 of the procedures, tree steps) and reported as modelled overhead,
+ * one guest instruction per operation at the run's own measured CPI.  It
+ * keeps one call stack for the process, so a threaded program is refused.
  */
 #ifndef HPS_CSPROF_H
 #define HPS_CSPROF_H
