@@ -104,9 +104,14 @@ static bool load_segments(runtime_t *rt, Elf *elf, const unsigned char *image,
                         ") lies outside [0x%" PRIx64 ", 0x%" PRIx64 "), the runtime region "
                         "below its stack", k, (uint64_t)ph.p_vaddr, (uint64_t)ph.p_memsz, lo, hi);
         uint64_t end = ph.p_vaddr + ph.p_memsz;
+        /* .bss: the rest of the page the file part ends in; the pages after it
+         * are new and read as zero until touched (csprof's tables are large) */
+        uint64_t file_end = ph.p_vaddr + ph.p_filesz;
+        uint64_t zero_end = (file_end + GUEST_PAGE_MASK) & ~(uint64_t)GUEST_PAGE_MASK;
+        if (zero_end > end) zero_end = end;
         if (!mem_map_union(rt->mem, ph.p_vaddr, end, loader_segment_prot(ph.p_flags)) ||
             !mem_write(rt->mem, ph.p_vaddr, image + ph.p_offset, ph.p_filesz) ||
-            !mem_zero(rt->mem, ph.p_vaddr + ph.p_filesz, ph.p_memsz - ph.p_filesz))
+            !mem_zero(rt->mem, file_end, zero_end - file_end))
             return set_error(err, errlen, "handler runtime: cannot map segment %zu", k);
         loaded++;
     }

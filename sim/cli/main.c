@@ -970,7 +970,7 @@ int main(int argc, char **argv)
         .hps_truth = pf.dise ? &pf.session.truth : NULL, .pmu = dcpi ? dcpi_pmu(dcpi) : NULL };
     cct_run_parts(&cct, &parts);
     g.sys->threads_refused_by = o.csprof && o.csprof_host_unwinder ? "--csprof-unwinder host" :
-                               cct.on && !o.csprof ? "--cct" : paths ? "--paths" : NULL;
+                               o.cct ? "--cct" : paths ? "--paths" : NULL;
     engine_t *engine = new_engine(&parts);
 
     double t0 = now_seconds();
