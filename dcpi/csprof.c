@@ -1289,9 +1289,12 @@ static void report_guest(const csprof_t *p, uint64_t run_cycles, FILE *out)
     const cspg_state_t *g = &p->gst;
     fprintf(out, "  unwinding failures %" PRIu64 " (%.2f%% of samples); guest handler "
             "(--csprof-unwinder guest): %zu unwind ranges, %zu return addresses, %" PRIu64
-            " CCT nodes (%" PRIu64 " full), %u threads\n", p->failures,
+            " CCT nodes (%" PRIu64 " new contexts charged to their parent: the nodes ran out), %u "
+            "threads (%" PRIu64
+            " interrupts of threads past the %u-th not sampled)\n", p->failures,
             p->samples ? 100.0 * (double)p->failures / (double)p->samples : 0.0,
-            p->guest_rules, p->guest_rets, g->nnodes, g->nodes_full, p->nthreads);
+            p->guest_rules, p->guest_rets, g->nnodes, g->nodes_full, p->nthreads,
+            g->threads_full, CSPG_MAX_THREADS);
     fprintf(out, "  returns through a copy of the trampoline longjmp brought back: %" PRIu64
             " (resumed at their frame's return address)\n", g->trampoline_stale);
     for (unsigned k = 0; k < p->nthreads; k++)
