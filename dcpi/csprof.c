@@ -99,6 +99,14 @@ struct csprof {
     uint64_t ops;                    /* modelled work: see csprof.h */
     const cct_truth_t *truth;        /* the exact observer, or NULL */
     uint64_t right_contexts;         /* samples whose context matches it */
+
+    /* the guest unwinder (csprof_runtime.c), NULL with the host's */
+    csprof_guest_t *guest;
+    size_t guest_rules, guest_rets;  /* the tables' sizes               */
+    bool finished;                   /* its tree has been read out       */
+    cspg_state_t gst;                /* its counters                     */
+    csprof_guest_thread_t threads[CSPG_MAX_THREADS];
+    unsigned nthreads;
 };
 
 static void check_sample(csprof_t *p, uint32_t node);
@@ -459,27 +467,34 @@ static bool after_epilogue(csprof_t *p, uint64_t pc, uint64_t lo)
 /* The unwind record of a pc, derived from the code once and kept (csprof's
  * per-procedure descriptors, here per pc): where the CFA is, where the
  * return address is. */
+static void derive_rule_in(csprof_t *p, uint64_t pc, bool exact, const symbol_t *s,
+                           const prologue_t *pr, pc_rule_t *u)
+{
+    u->ok = false;
+    if (s->addr == p->program_entry) {       /* the program's entry: no caller */
+        u->ok = u->outermost = true;
+        return;
+    }
+    if (pr->dynamic) return;
+    unsigned rreg = p->ra_reg;
+    int64_t n = frame_at(p, pc, s->addr, s->addr + s->size, &rreg);
+    if (n < 0) n = pr->frame && pc > pr->adjust_pc && !after_epilogue(p, pc, s->addr) ? pr->frame : 0;
+    u->ok = true;
+    u->n = n;
+    u->rreg = (uint8_t)rreg;
+    u->ra_in_reg = rreg != p->ra_reg || n == 0 || !pr->ra_saved || (exact && pc <= pr->ra_store_pc);
+    u->ra_off = pr->ra_cfa_off;
+}
+
 static void derive_rule(csprof_t *p, uint64_t pc, bool exact, pc_rule_t *u)
 {
     uint64_t look = exact ? pc : pc - 1;
     const symbol_t *s = proc_at(p, look);
     u->ok = false;
     if (!s || !s->size || look >= s->addr + s->size) return;
-    if (s->addr == p->program_entry) {       /* the program's entry: no caller */
-        u->ok = u->outermost = true;
-        return;
-    }
     prologue_t pr;
     read_prologue(p, s->addr, s->addr + s->size, &pr);
-    if (pr.dynamic) return;
-    unsigned rreg = p->ra_reg;
-    int64_t n = frame_at(p, pc, s->addr, s->addr + s->size, &rreg);
-    if (n < 0) n = pr.frame && pc > pr.adjust_pc && !after_epilogue(p, pc, s->addr) ? pr.frame : 0;
-    u->ok = true;
-    u->n = n;
-    u->rreg = (uint8_t)rreg;
-    u->ra_in_reg = rreg != p->ra_reg || n == 0 || !pr.ra_saved || (exact && pc <= pr.ra_store_pc);
-    u->ra_off = pr.ra_cfa_off;
+    derive_rule_in(p, pc, exact, s, &pr, u);
 }
 
 /* The cached record for (pc, kind), derived on the first use. */
@@ -789,6 +804,7 @@ static uint64_t on_overflow(void *ctx, cpu_t *c, uint64_t pc, int event, unsigne
 bool csprof_trampoline(void *ctx, cpu_t *c)
 {
     csprof_t *p = ctx;
+    if (p->guest) return csprof_guest_trampoline(p->guest, c);
     if (!p->tramp_on || c->pc != p->trampoline || p->depth == 0) return false;
     p->trampoline_returns++;
     p->ops += 4;
@@ -809,6 +825,204 @@ bool csprof_trampoline(void *ctx, cpu_t *c)
         return true;
     }
     install(p, &f);
+    return true;
+}
+
+/* ---- the guest unwinder's tables -------------------------------------------------------- */
+
+/* The CFA rule of a CFI frame as (base register, offset); false when it is
+ * an expression the table cannot hold. */
+static bool cfa_rule(const Dwarf_Op *ops, size_t n, unsigned *reg, int64_t *off)
+{
+    if (n != 1) return false;
+    if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+        *reg = ops[0].atom - DW_OP_breg0;
+        *off = (int64_t)ops[0].number;
+        return true;
+    }
+    if (ops[0].atom == DW_OP_bregx) {
+        *reg = (unsigned)ops[0].number;
+        *off = (int64_t)ops[0].number2;
+        return true;
+    }
+    return false;
+}
+
+/* Where the caller's register reg is by the CFI: 0 the same register, 1 the
+ * word at CFA + *off, -1 anything else (undefined, an expression). */
+static int saved_at(csprof_t *p, Dwarf_Frame *fr, unsigned reg, int64_t *off)
+{
+    Dwarf_Op mem[3], *ops;
+    size_t n;
+    if (dwarf_frame_register(fr, (int)reg, mem, &ops, &n) != 0) return -1;
+    if (n == 0) return ops == NULL ? 0 : -1;
+    const uint64_t cfa = 1ull << 40;         /* any CFA: the offset is what counts */
+    regs_t none = { .known = 0 };
+    uint64_t v;
+    bool is_value;
+    if (!eval_ops(p, ops, n, &none, cfa, &v, &is_value) || is_value) return -1;
+    *off = (int64_t)(v - cfa);
+    return 1;
+}
+
+/* The table rule of pc from the program's CFI; false when it has none
+ * there or none the table can hold. */
+static bool cfi_table_rule(csprof_t *p, uint64_t pc, unsigned fp_reg, cspg_rule_t *r)
+{
+    Dwarf_Frame *fr = NULL;
+    if (dwarf_cfi_addrframe(p->cfi, pc, &fr) != 0) return false;
+    bool ok = false;
+    Dwarf_Op *ops;
+    size_t n;
+    unsigned base;
+    int64_t off, raoff = 0, fpoff = 0;
+    int ra_col = dwarf_frame_info(fr, NULL, NULL, NULL);
+    if (ra_col >= 0 && ra_col < NREGS && rule_undefined(fr, ra_col)) {
+        r->kind = CSPG_RULE_ROOT;
+        ok = true;
+    } else if (ra_col >= 0 && ra_col < NREGS && dwarf_frame_cfa(fr, &ops, &n) == 0 &&
+               cfa_rule(ops, n, &base, &off) && (base == p->sp_reg || base == fp_reg) &&
+               off == (int32_t)off) {
+        int ra = saved_at(p, fr, (unsigned)ra_col, &raoff);
+        int fp = saved_at(p, fr, fp_reg, &fpoff);
+        if (ra >= 0 && fp >= 0) {
+            r->kind = base == p->sp_reg ? CSPG_RULE_SP : CSPG_RULE_FP;
+            r->cfa_off = (int32_t)off;
+            r->ra_reg = ra == 0 ? (uint8_t)ra_col : 0;
+            r->ra_off = (int32_t)raoff;
+            r->fp_saved = fp == 1;
+            r->fp_off = (int32_t)fpoff;
+            ok = true;
+        }
+    }
+    free(fr);
+    return ok;
+}
+
+/* The table rule of pc in procedure s (whose prologue is pr): the CFI's,
+ * else prologue analysis, as unwind_one does it; thread_root: s is where a
+ * new thread starts (glibc's thread_start: its outermost frame, as _start
+ * is the process's), which Alpha's glibc marks with no CFI. */
+static void table_rule(csprof_t *p, uint64_t pc, const symbol_t *s, const prologue_t *pr,
+                       unsigned fp_reg, bool thread_root, cspg_rule_t *r)
+{
+    *r = (cspg_rule_t){ .lo = pc, .entry = s->addr, .kind = CSPG_RULE_NONE };
+    if (cfi_table_rule(p, pc, fp_reg, r)) return;
+    if (thread_root) {
+        r->kind = CSPG_RULE_ROOT;
+        return;
+    }
+    pc_rule_t u;
+    derive_rule_in(p, pc, true, s, pr, &u);
+    if (!u.ok) return;
+    if (u.outermost) {
+        r->kind = CSPG_RULE_ROOT;
+        return;
+    }
+    r->kind = CSPG_RULE_SP;
+    r->cfa_off = (int32_t)u.n;
+    r->ra_reg = u.ra_in_reg ? u.rreg : 0;
+    r->ra_off = (int32_t)u.ra_off;
+}
+
+static bool same_rule(const cspg_rule_t *a, const cspg_rule_t *b)
+{
+    return a->entry == b->entry && a->kind == b->kind && a->cfa_off == b->cfa_off &&
+           a->ra_off == b->ra_off && a->fp_off == b->fp_off && a->ra_reg == b->ra_reg &&
+           a->fp_saved == b->fp_saved && a->no_trampoline == b->no_trampoline;
+}
+
+typedef struct tables {
+    cspg_rule_t *rules;
+    size_t nrules, rules_cap;
+    uint64_t *rets;
+    size_t nrets, rets_cap;
+} tables_t;
+
+static void add_rule(tables_t *t, const cspg_rule_t *r)
+{
+    if (t->nrules && same_rule(&t->rules[t->nrules - 1], r)) return;
+    if (t->nrules == t->rules_cap) {
+        t->rules_cap = t->rules_cap ? 2 * t->rules_cap : 4096;
+        t->rules = xrealloc(t->rules, t->rules_cap * sizeof *t->rules);
+    }
+    t->rules[t->nrules++] = *r;
+}
+
+static void add_ret(tables_t *t, uint64_t v)
+{
+    if (t->nrets == t->rets_cap) {
+        t->rets_cap = t->rets_cap ? 2 * t->rets_cap : 4096;
+        t->rets = xrealloc(t->rets, t->rets_cap * sizeof *t->rets);
+    }
+    t->rets[t->nrets++] = v;
+}
+
+/* The rules of every instruction of procedure s, and its return addresses
+ * (after each call; | 1 after a 2-byte one). */
+static void procedure_tables(csprof_t *p, const symbol_t *s, unsigned fp_reg, tables_t *t)
+{
+    prologue_t pr;
+    read_prologue(p, s->addr, s->addr + s->size, &pr);
+    const symbol_t *named = p->symtab ? symtab_lookup(p->symtab, s->addr) : NULL;
+    bool thread_root = named && named->addr == s->addr && named->name &&
+                       !strcmp(named->name, "thread_start");
+    bool setjmp = named && named->addr == s->addr && named->name &&
+                  strstr(named->name, "setjmp");
+    /* longjmp loads the registers of setjmp's frame before it jumps: its
+     * frames are not unwound, never guessed */
+    bool longjmp = named && named->addr == s->addr && named->name &&
+                   strstr(named->name, "longjmp");
+    insn_t in;
+    for (uint64_t a = s->addr; a < s->addr + s->size;) {
+        cspg_rule_t r;
+        table_rule(p, a, s, &pr, fp_reg, thread_root, &r);
+        r.no_trampoline = setjmp;
+        if (longjmp) r.kind = CSPG_RULE_NONE;
+        add_rule(t, &r);
+        if (!fetch_insn(p, a, &in)) {
+            a += p->cpu->isa->insn_align;
+            continue;
+        }
+        if (in.flags & IF_CALL) add_ret(t, (a + in.len) | (in.len == 2));
+        a += in.len;
+    }
+}
+
+/* The guest handler's tables for the whole program: sorted ranges, a
+ * NONE range over each gap between procedures. */
+static void build_tables(csprof_t *p, unsigned fp_reg, tables_t *t)
+{
+    for (size_t k = 0; k < p->nprocs; k++) {
+        const symbol_t *s = &p->procs[k];
+        if (!s->size) continue;
+        procedure_tables(p, s, fp_reg, t);
+        uint64_t end = s->addr + s->size;
+        if (k + 1 == p->nprocs || p->procs[k + 1].addr > end) {
+            cspg_rule_t gap = { .lo = end, .kind = CSPG_RULE_NONE };
+            add_rule(t, &gap);
+        }
+    }
+    p->ops = 0;                              /* the derivation is not the run's work */
+}
+
+static bool start_guest(csprof_t *p, char *err, size_t errlen)
+{
+    bool alpha = p->cpu->isa->elf_machine == EM_ALPHA;
+    unsigned fp_reg = alpha ? 15 : 8;
+    tables_t t = { 0 };
+    build_tables(p, fp_reg, &t);
+    csprof_guest_config_t cfg = { .opt = p->opt, .rules = t.rules, .nrules = t.nrules,
+                                  .rets = t.rets, .nrets = t.nrets,
+                                  .trampoline = p->trampoline, .ra_reg = p->ra_reg,
+                                  .sp_reg = p->sp_reg, .fp_reg = fp_reg };
+    p->guest_rules = t.nrules;
+    p->guest_rets = t.nrets;
+    p->guest = csprof_guest_new(p->cpu, &cfg, err, errlen);
+    free(t.rules);
+    free(t.rets);
+    if (!p->guest) return false;
+    p->pmu = csprof_guest_pmu(p->guest);
     return true;
 }
 
@@ -925,6 +1139,13 @@ csprof_t *csprof_new(const csprof_options_t *o, cpu_t *c, const symtab_t *symtab
     cct_init(&p->tree);
     p->stack = xcalloc(MAX_FRAMES + 1, sizeof *p->stack);
     p->walk = xcalloc(MAX_FRAMES, sizeof *p->walk);
+    if (!o->host_unwinder) {
+        if (!start_guest(p, err, errlen)) {
+            csprof_free(p);
+            return NULL;
+        }
+        return p;
+    }
     pmu_handler_t h = { .host = on_overflow, .host_ctx = p };
     p->pmu = pmu_new(&o->hw, &h);
     uint64_t first = o->period_lo + (o->period_hi - o->period_lo) / 2;
@@ -935,7 +1156,8 @@ csprof_t *csprof_new(const csprof_options_t *o, cpu_t *c, const symtab_t *symtab
 void csprof_free(csprof_t *p)
 {
     if (!p) return;
-    if (p->pmu) pmu_free(p->pmu);
+    if (p->guest) csprof_guest_free(p->guest);          /* it owns the pmu */
+    else if (p->pmu) pmu_free(p->pmu);
     if (p->cfi) dwarf_cfi_end(p->cfi);
     if (p->elf) elf_end(p->elf);
     if (p->fd >= 0) close(p->fd);
@@ -950,7 +1172,12 @@ void csprof_free(csprof_t *p)
 pmu_t *csprof_pmu(csprof_t *p) { return p->pmu; }
 uint64_t csprof_trampoline_pc(const csprof_t *p) { return p->trampoline; }
 const cct_t *csprof_tree(const csprof_t *p) { return &p->tree; }
-void csprof_set_truth(csprof_t *p, const cct_truth_t *truth) { p->truth = truth; }
+void csprof_set_truth(csprof_t *p, const cct_truth_t *truth)
+{
+    p->truth = truth;
+    if (p->guest) csprof_guest_set_truth(p->guest, truth);
+}
+bool csprof_is_guest(const csprof_t *p) { return p->guest != NULL; }
 
 /* ---- scores -------------------------------------------------------------------------------- */
 
@@ -970,6 +1197,28 @@ static void check_sample(csprof_t *p, uint32_t node)
 {
     if (p->truth && same_path(&p->tree, node, &p->truth->tree, p->truth->cur))
         p->right_contexts++;
+}
+
+void csprof_finish(csprof_t *p)
+{
+    if (!p->guest || p->finished) return;
+    p->finished = true;
+    uint32_t *pairs;
+    size_t npairs;
+    cspg_state_t *g = &p->gst;
+    csprof_guest_read(p->guest, &p->tree, g, p->threads, &p->nthreads, &pairs, &npairs);
+    for (size_t k = 0; p->truth && k < npairs; k++)
+        if (same_path(&p->tree, pairs[2 * k], &p->truth->tree, pairs[2 * k + 1]))
+            p->right_contexts++;
+    free(pairs);
+    p->samples = g->samples;
+    p->frames_walked = g->frames_walked;
+    p->cached_frames_used = g->cached_frames_used;
+    p->trampoline_returns = g->trampoline_returns;
+    p->tail_calls = g->tail_calls;
+    p->trampoline_lost = g->trampoline_lost;
+    p->samples_on_trampoline = g->samples_on_trampoline;
+    p->failures = g->failures;
 }
 
 typedef struct weighted { uint32_t id; uint64_t w; } weighted_t;
@@ -1019,6 +1268,48 @@ static double overlap(const cct_t *st, const cct_t *xt, cct_metric_t m, const ui
     return 100.0 * acc;
 }
 
+static void report_host(const csprof_t *p, uint64_t run_cycles, uint64_t run_insts, FILE *out)
+{
+    fprintf(out, "  unwinding failures %" PRIu64 " (%.2f%% of samples); frames unwound by "
+            "prologue analysis (no CFI) %" PRIu64 ", with %zu unwind records derived once\n",
+            p->failures, p->samples ? 100.0 * (double)p->failures / (double)p->samples : 0.0,
+            p->prologue_frames, p->nrules);
+    double cpi = run_insts ? (double)run_cycles / (double)run_insts : 0.0;
+    double cyc = (double)p->ops * cpi;
+    fprintf(out, "  overhead (modelled, host-side unwinding: 1 instruction per operation at the "
+            "run's CPI %.3f): %" PRIu64 " operations, %.1f per sample, %.0f cycles = %.3f%% of "
+            "the run's %" PRIu64 " cycles\n", cpi, p->ops,
+            p->samples ? (double)p->ops / (double)p->samples : 0.0, cyc,
+            run_cycles ? 100.0 * cyc / (double)run_cycles : 0.0, run_cycles);
+}
+
+/* The guest handlers: their tables, threads and measured cost. */
+static void report_guest(const csprof_t *p, uint64_t run_cycles, FILE *out)
+{
+    const cspg_state_t *g = &p->gst;
+    fprintf(out, "  unwinding failures %" PRIu64 " (%.2f%% of samples); guest handler "
+            "(--csprof-unwinder guest): %zu unwind ranges, %zu return addresses, %" PRIu64
+            " CCT nodes (%" PRIu64 " new contexts charged to their parent: the nodes ran out), %u "
+            "threads (%" PRIu64
+            " interrupts of threads past the %u-th not sampled)\n", p->failures,
+            p->samples ? 100.0 * (double)p->failures / (double)p->samples : 0.0,
+            p->guest_rules, p->guest_rets, g->nnodes, g->nodes_full, p->nthreads,
+            g->threads_full, CSPG_MAX_THREADS);
+    fprintf(out, "  returns through a copy of the trampoline longjmp brought back: %" PRIu64
+            " (resumed at their frame's return address)\n", g->trampoline_stale);
+    for (unsigned k = 0; k < p->nthreads; k++)
+        fprintf(out, "    thread %" PRIu64 ": %" PRIu64 " samples, %" PRIu64 " failures\n",
+                p->threads[k].tid, p->threads[k].samples, p->threads[k].failures);
+    uint64_t insts = csprof_guest_insts(p->guest), cyc = csprof_guest_cycles(p->guest);
+    uint64_t tramp = csprof_guest_trampoline_insts(p->guest);
+    fprintf(out, "  overhead (measured, guest handlers): %" PRIu64 " instructions (%" PRIu64
+            " in the trampoline handler), %.1f per sample; %" PRIu64 " cycles, %.1f per "
+            "sample = %.3f%% of the run's %" PRIu64 " cycles\n", insts, tramp,
+            p->samples ? (double)insts / (double)p->samples : 0.0, cyc,
+            p->samples ? (double)cyc / (double)p->samples : 0.0,
+            run_cycles ? 100.0 * (double)cyc / (double)run_cycles : 0.0, run_cycles);
+}
+
 void csprof_report(const csprof_t *p, const cct_truth_t *truth, uint64_t run_cycles,
                    uint64_t run_insts, FILE *out)
 {
@@ -1034,18 +1325,14 @@ void csprof_report(const csprof_t *p, const cct_truth_t *truth, uint64_t run_cyc
             ", trampoline frames gone (longjmp) %" PRIu64 ", samples on the trampoline %" PRIu64
             "\n", p->trampoline_returns, p->tail_calls, p->trampoline_lost,
             p->samples_on_trampoline);
-    fprintf(out, "  unwinding failures %" PRIu64 " (%.2f%% of samples); frames unwound by "
-            "prologue analysis (no CFI) %" PRIu64 ", with %zu unwind records derived once\n",
-            p->failures, p->samples ? 100.0 * (double)p->failures / (double)p->samples : 0.0,
-            p->prologue_frames, p->nrules);
-    double cpi = run_insts ? (double)run_cycles / (double)run_insts : 0.0;
-    double cyc = (double)p->ops * cpi;
-    fprintf(out, "  overhead (modelled, host-side unwinding: 1 instruction per operation at the "
-            "run's CPI %.3f): %" PRIu64 " operations, %.1f per sample, %.0f cycles = %.3f%% of "
-            "the run's %" PRIu64 " cycles\n", cpi, p->ops,
-            p->samples ? (double)p->ops / (double)p->samples : 0.0, cyc,
-            run_cycles ? 100.0 * cyc / (double)run_cycles : 0.0, run_cycles);
+    if (p->guest) report_guest(p, run_cycles, out);
+    else report_host(p, run_cycles, run_insts, out);
     if (!truth) return;
+    if (p->nthreads > 1) {
+        fprintf(out, "  no scores against the exact CCT: the program ran %u threads, and the exact "
+                "observer keeps one call stack for the process\n", p->nthreads);
+        return;
+    }
     const cct_t *xt = &truth->tree;
     uint32_t *map = xcalloc(st->n, sizeof *map);
     for (size_t k = 0; k < st->n; k++) map[k] = cct_same_context(st, (uint32_t)k, xt, map);

@@ -120,7 +120,7 @@ typedef struct insn_def {
  * belong to whoever owns the address space that decodes them
  * (mem_t.special_ops, sim/runtime.c); hps.mfd/hps.mtd are register moves. */
 enum { HPS_OP_MFD, HPS_OP_MTD, HPS_OP_RET, HPS_OP_FLUSH, HPS_OP_NOTIFY, HPS_OP_WRPMC,
-       HPS_OP_RDPMC, HPS_OP_COUNT };
+       HPS_OP_RDPMC, HPS_OP_LDP, HPS_OP_STP, HPS_OP_COUNT };
 
 /* ---- What an ISA front-end provides ------------------------------------ */
 typedef struct isa {

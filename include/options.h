@@ -75,6 +75,8 @@ typedef struct options {
     double cct_min;                  /* --cct-min, a fraction; -1: not given */
     const char *csprof;              /* --csprof EVENT[:MIN-MAX]          */
     const char *csprof_out;          /* --csprof-out FMT:FILE             */
+    bool csprof_host_unwinder;       /* --csprof-unwinder host            */
+    bool csprof_unwinder_set;
     uint64_t dcpi_precise;           /* --dcpi-precise 0..3               */
     const char *profileme;           /* --profileme P[:W]                 */
     bool interactive;                /* --interactive: the teaching shell */

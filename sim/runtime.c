@@ -71,13 +71,15 @@ static void exec_flush(cpu_t *c, insn_t *in);
 static void exec_notify(cpu_t *c, insn_t *in);
 static void exec_wrpmc(cpu_t *c, insn_t *in);
 static void exec_rdpmc(cpu_t *c, insn_t *in);
+static void exec_ldp(cpu_t *c, insn_t *in);
+static void exec_stp(cpu_t *c, insn_t *in);
 
 /* The semantics of the special instructions that need the host (hps.mfd
  * and hps.mtd are register moves the ISA gives itself). */
 static const exec_fn special_ops[HPS_OP_COUNT] = {
     [HPS_OP_RET] = exec_ret, [HPS_OP_FLUSH] = exec_flush,
     [HPS_OP_NOTIFY] = exec_notify, [HPS_OP_WRPMC] = exec_wrpmc,
-    [HPS_OP_RDPMC] = exec_rdpmc,
+    [HPS_OP_RDPMC] = exec_rdpmc, [HPS_OP_LDP] = exec_ldp, [HPS_OP_STP] = exec_stp,
 };
 
 static bool load_segments(runtime_t *rt, Elf *elf, const unsigned char *image,
@@ -102,9 +104,14 @@ static bool load_segments(runtime_t *rt, Elf *elf, const unsigned char *image,
                         ") lies outside [0x%" PRIx64 ", 0x%" PRIx64 "), the runtime region "
                         "below its stack", k, (uint64_t)ph.p_vaddr, (uint64_t)ph.p_memsz, lo, hi);
         uint64_t end = ph.p_vaddr + ph.p_memsz;
+        /* .bss: the rest of the page the file part ends in; the pages after it
+         * are new and read as zero until touched (csprof's tables are large) */
+        uint64_t file_end = ph.p_vaddr + ph.p_filesz;
+        uint64_t zero_end = (file_end + GUEST_PAGE_MASK) & ~(uint64_t)GUEST_PAGE_MASK;
+        if (zero_end > end) zero_end = end;
         if (!mem_map_union(rt->mem, ph.p_vaddr, end, loader_segment_prot(ph.p_flags)) ||
             !mem_write(rt->mem, ph.p_vaddr, image + ph.p_offset, ph.p_filesz) ||
-            !mem_zero(rt->mem, ph.p_vaddr + ph.p_filesz, ph.p_memsz - ph.p_filesz))
+            !mem_zero(rt->mem, file_end, zero_end - file_end))
             return set_error(err, errlen, "handler runtime: cannot map segment %zu", k);
         loaded++;
     }
@@ -385,6 +392,9 @@ bool runtime_call(runtime_t *rt, cpu_t *c, runtime_client_t *client, uint64_t en
 static const runtime_frame_t *pop_frame(runtime_t *rt, cpu_t *c)
 {
     runtime_frame_t *f = &rt->frames[--rt->depth];
+    /* the run loop that runs now guards the address space it resumes in
+     * (a frame entered between run loops: csprof's trampoline, a trap) */
+    f->resume_mem->fault_jmp = c->mem->fault_jmp;
     c->mem = f->resume_mem;
     c->pc = f->resume_pc;
     if (rt->depth)
@@ -440,4 +450,27 @@ static void exec_rdpmc(cpu_t *c, insn_t *in)
     const runtime_client_t *client = runtime_top(runtime_of(c))->client;
     if (!client->rdpmc) cpu_stop(c, STOP_ILLEGAL, 0);
     c->reg[in->rd] = client->rdpmc(client->ctx, c, c->reg[in->rs1]);
+}
+
+/* The program's address space under the handler frames: the one the
+ * first frame was entered from. */
+static struct mem *program_mem(cpu_t *c)
+{
+    runtime_t *rt = runtime_of(c);
+    return rt->frames[0].resume_mem;
+}
+
+/* hps.ldp: a doubleword of the program's memory (0 where it has none). */
+static void exec_ldp(cpu_t *c, insn_t *in)
+{
+    uint64_t v = 0;
+    if (!mem_read(program_mem(c), c->reg[in->rs1], &v, sizeof v)) v = 0;
+    c->reg[in->rd] = v;
+}
+
+/* hps.stp: write a doubleword of the program's memory (where it is mapped). */
+static void exec_stp(cpu_t *c, insn_t *in)
+{
+    uint64_t v = c->reg[in->rs2];
+    mem_write(program_mem(c), c->reg[in->rs1], &v, sizeof v);
 }

@@ -30,7 +30,8 @@ void cct_run_setup(cct_run_t *r, const options_t *o, cpu_t *cpu, const symtab_t 
     truth->cct = &r->exact;
     if (!o->csprof) return;
     char err[512];
-    csprof_options_t c = { .program = o->guest_argv[0], .seed = o->seed };
+    csprof_options_t c = { .program = o->guest_argv[0], .seed = o->seed,
+                           .host_unwinder = o->csprof_host_unwinder };
     c.hw = (pmu_config_t){ .counters = 1, .counter_bits = (unsigned)o->cfg.pmu_counter_bits,
                            .skid = (unsigned)o->cfg.pmu_skid };
     if (!csprof_parse(o->csprof, c.hw.counter_bits, &c, err, sizeof err)) bad_input("%s", err);
@@ -151,6 +152,7 @@ int cct_run_finish(cct_run_t *r, const options_t *o, const cpu_t *cpu, const sym
     FILE *out = report ? report : stderr;
     if (o->cct) print_exact(r, o, symtab, out);
     if (r->csprof) {
+        csprof_finish(r->csprof);
         csprof_report(r->csprof, &r->exact, cpu->cycle, cpu->instret, out);
         if (o->cct) {
             fprintf(out, "\nsampled calling context tree (csprof):\n");

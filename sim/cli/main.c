@@ -1009,7 +1009,9 @@ int main(int argc, char **argv)
         .hps_truth = pf.dise ? &pf.session.truth : NULL, .pmu = dcpi ? dcpi_pmu(dcpi) : NULL,
         .smarts = smarts };
     cct_run_parts(&cct, &parts);
-    g.sys->threads_refused_by = o.csprof ? "--csprof" : NULL;   /* --cct, --paths: per thread */
+    /* --cct and --paths keep per-thread state, and so does guest csprof */
+    g.sys->threads_refused_by = o.csprof && o.csprof_host_unwinder ? "--csprof-unwinder host"
+                                                                    : NULL;
     engine_t *engine = new_engine(&parts);
 
     double t0 = now_seconds();

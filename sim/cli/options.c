@@ -467,6 +467,7 @@ static void check_combinations(options_t *o)
     if ((o->cct_out || o->cct_min >= 0) && !o->cct && !o->csprof)
         bad_input("--cct-out and --cct-min need --cct or --csprof");
     if (o->csprof_out && !o->csprof) bad_input("--csprof-out needs --csprof");
+    if (o->csprof_unwinder_set && !o->csprof) bad_input("--csprof-unwinder needs --csprof");
     if (o->csprof && o->cfg.model == CFG_MODEL_FUNCTIONAL)
         bad_input("--csprof needs a timing model to count cycles (--config inorder5, ev5 or r10k)");
     if (o->csprof && (o->dcpi_db || o->acf_path || o->interactive))
@@ -616,6 +617,12 @@ void parse_options(int argc, char **argv, options_t *o)
         case OPT_CCT_MIN:     o->cct_min = parse_percent("--cct-min", optarg); break;
         case OPT_CSPROF:      o->csprof = optarg; break;
         case OPT_CSPROF_OUT:  o->csprof_out = optarg; break;
+        case OPT_CSPROF_UNWINDER:
+            if (strcmp(optarg, "guest") && strcmp(optarg, "host"))
+                bad_input("--csprof-unwinder '%s': expected guest or host", optarg);
+            o->csprof_host_unwinder = !strcmp(optarg, "host");
+            o->csprof_unwinder_set = true;
+            break;
         case OPT_DCPI_PRECISE: o->dcpi_precise = parse_count("--dcpi-precise", optarg); break;
         case OPT_PROFILEME:   o->profileme = optarg; break;
         case OPT_INTERACTIVE: o->interactive = true; break;

@@ -446,6 +446,13 @@ for isa in rv64 alpha-static; do
             verdict "$L csprof: samples taken and scored against the exact tree" \
                 "$(grep -qE '^  samples [1-9]' "$c.csprof.err" &&
                    grep -q 'whole calling context is right' "$c.csprof.err" || echo "no report: $(first "$c.csprof.err")")"
+            verdict "$L csprof: the guest handlers' overhead is measured" \
+                "$(grep -qE 'overhead \(measured, guest handlers\): [1-9]' "$c.csprof.err" ||
+                   echo "no measured overhead: $(first "$c.csprof.err")")"
+            run "$c.cshost" "${cfg[@]}" --csprof cycles --csprof-unwinder host "$prog" test
+            same_output "$L csprof host unwinder" "$c.cshost"
+            verdict "$L csprof host unwinder: its modelled overhead reported" \
+                "$(grep -q 'overhead (modelled' "$c.cshost.err" || echo "no report: $(first "$c.cshost.err")")"
             run "$c.csacf" "${cfg[@]}" --csprof cycles --acf productions/hot_method_all.acf "$prog" test
             refused "$L csprof+acf" "$c.csacf"
         fi

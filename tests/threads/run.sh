@@ -163,7 +163,8 @@ done
 # (--cct and --paths keep a shadow stack and path registers per thread: thr_calls's thread k
 # does worker(k); its subtree under worker and its paths of worker, leaf_a, leaf_b and rec are
 # exactly those of `thr_calls serial k` run single-threaded.  Quantum 50 switches threads
-# inside the leaves.  csprof keeps one trampoline per process: it still refuses threads.)
+# inside the leaves.  csprof's guest handlers keep a trampoline and a tree per thread:
+# tests/cct; its host reference unwinder refuses threads.)
 for isa in rv64 alpha-static; do
     g=$build/guest/$isa/thr_calls
     run "$tmp/pt" --thread-quantum 50 --cct --cct-min 0 --paths "$tmp/pt.tsv" \
@@ -212,10 +213,10 @@ for isa in rv64 alpha-static; do
         "$( [ "$rc" = 0 ] && [ -n "$insts" ] && [ "$tree" = "$insts" ] &&
             [ "$((on + ${off:-0}))" = "$insts" ] || echo "status $rc")"
 done
-run "$tmp/one" --config ev5 --csprof cycles "$rv/thr_prodcons"
-verdict "--csprof: a threaded program stops at its clone, naming the option (status $rc)" \
+run "$tmp/one" --config ev5 --csprof cycles --csprof-unwinder host "$rv/thr_prodcons"
+verdict "--csprof-unwinder host: a threaded program stops at its clone, naming the option (status $rc)" \
     "$( [ "$rc" = 159 ] || echo -n "status $rc; "
-        grep -q "threads are not supported with --csprof" "$tmp/one.err" ||
+        grep -q "threads are not supported with --csprof-unwinder host" "$tmp/one.err" ||
             echo "stderr: $(grep -m1 hps-sim: "$tmp/one.err")")"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

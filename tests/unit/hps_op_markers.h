@@ -15,6 +15,8 @@ void marker_op_ret(cpu_t *c, insn_t *i);
 void marker_op_flush(cpu_t *c, insn_t *i);
 void marker_op_notify(cpu_t *c, insn_t *i);
 void marker_op_wrpmc(cpu_t *c, insn_t *i);
+void marker_op_ldp(cpu_t *c, insn_t *i);
+void marker_op_stp(cpu_t *c, insn_t *i);
 /* HPS_OP_RET.. point at the markers above; mfd/mtd are the ISA's own. */
 extern const exec_fn marker_hps_ops[HPS_OP_COUNT];
 

@@ -944,6 +944,15 @@ static void test_hps_words(void **state)
     assert_int_equal(in.rs1, 1);
     assert_int_equal(in.rs2, 2);
     assert_false(decode_hps(rt, 0x07ff0006, &in));              /* no function 6 */
+    assert_true(decode_hps(rt, 0x04220007, &in));               /* hps.ldp $1, $2 */
+    assert_ptr_equal(in.exec, marker_op_ldp);
+    assert_int_equal(in.rd, 1);
+    assert_int_equal(in.rs1, 2);
+    assert_true(decode_hps(rt, 0x04220008, &in));               /* hps.stp $1, $2 */
+    assert_ptr_equal(in.exec, marker_op_stp);
+    assert_int_equal(in.rs1, 1);
+    assert_int_equal(in.rs2, 2);
+    assert_false(decode_hps(rt, 0x07ff0009, &in));              /* no function 9 */
     assert_false(decode_hps(rt, 0x01u << 26 | 1u << 21 | 16u << 16, &in)); /* no d16 */
     assert_false(decode_hps(rt, 0x07df0002, &in));              /* hps.ret with Ra */
     assert_true(al_decode_word(rt, al_opr(INTA, 0x20, R_A0, R_A1, R_V0), &in)); /* ordinary code */

@@ -465,6 +465,14 @@ static void test_decode(void **state)
     assert_true(decode_at(in_rt, hps_word(5, 0, 10) | 11u << 20, &x)); /* hps.wrpmc a0, a1 */
     assert_true(x.exec == marker_op_wrpmc && x.rs1 == 10 && x.rs2 == 11);
     assert_false(decode_at(in_rt, hps_word(6, 0, 0), &x));          /* funct3 6    */
+    /* hps.ldp a0, a1 / hps.stp a0, a1 (csprof's access to the program) */
+    assert_true(decode_at(in_rt, hps_word(7, 10, 11), &x));
+    assert_true(x.exec == marker_op_ldp && x.rd == 10 && x.rs1 == 11);
+    assert_true(decode_at(in_rt, hps_word(7, 0, 10) | 11u << 20 | 1u << 25, &x));
+    assert_true(x.exec == marker_op_stp && x.rs1 == 10 && x.rs2 == 11);
+    assert_false(decode_at(in_rt, hps_word(7, 10, 11) | 5u << 20, &x));  /* ldp rs2   */
+    assert_false(decode_at(in_rt, hps_word(7, 5, 10) | 1u << 25, &x));   /* stp rd    */
+    assert_false(decode_at(in_rt, hps_word(7, 10, 11) | 2u << 25, &x));  /* funct7 2  */
     assert_false(decode_at(in_rt, hps_word(0, 10, 16), &x));        /* no d16      */
     assert_false(decode_at(in_rt, hps_word(1, 16, 10), &x));
     assert_false(decode_at(in_rt, hps_word(0, 10, 8) | 1u << 25, &x));  /* funct7  */

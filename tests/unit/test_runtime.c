@@ -4,7 +4,8 @@
  * runtime's address space, hps.ret pops the frame and tells its client, a
  * nested call saves the DISE registers it overwrites and gets a stack below
  * the interrupted handler's, hps.flush goes to the client on top, and the
- * special instructions are illegal outside a frame or without the hook.
+ * special instructions are illegal outside a frame or without the hook;
+ * hps.ldp / hps.stp read and write the program's memory, not the runtime's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +24,10 @@
 #define PROG_PC   0x10000ull
 #define ENTRY_A   (RUNTIME_BASE + 0x100)
 #define ENTRY_B   (RUNTIME_BASE + 0x200)
+#define ENTRY_C   (RUNTIME_BASE + 0x300)
+#define PROG_DATA 0x20000ull
+#define HPS_LDP_A0_A1 0x0005f50bu        /* hps.ldp a0, a1 (funct3 7)          */
+#define HPS_STP_A1_A2 0x02c5f00bu        /* hps.stp a1, a2 (funct3 7, funct7 1) */
 #define STACK_TOP (RUNTIME_BASE + 0x4000)
 #define HPS_RET   0x0000200bu
 #define HPS_FLUSH 0x0000300bu
@@ -53,6 +58,9 @@ static int setup(void **state)
     const uint32_t a[] = { HPS_FLUSH, HPS_NOTIFY_A0, HPS_RET }, b[] = { HPS_RET };
     assert_true(mem_write(f->rtmem, ENTRY_A, a, sizeof a));
     assert_true(mem_write(f->rtmem, ENTRY_B, b, sizeof b));
+    const uint32_t cc[] = { HPS_LDP_A0_A1, HPS_STP_A1_A2, HPS_LDP_A0_A1, HPS_RET };
+    assert_true(mem_write(f->rtmem, ENTRY_C, cc, sizeof cc));
+    assert_true(mem_map(f->prog, PROG_DATA, 0x1000, MEM_PROT_READ | MEM_PROT_WRITE));
     f->rt = runtime_wrap(&isa_rv64, f->rtmem, STACK_TOP);
     cpu_init(&f->cpu, &isa_rv64, f->prog);
     runtime_attach(f->rt, &f->cpu);
@@ -169,12 +177,38 @@ static void test_outside_frames_and_unwind(void **state)
     runtime_unwind(f->rt, c);
 }
 
+/* hps.ldp / hps.stp in a handler: the program's doubleword, 0 where it has
+ * no memory; the runtime's memory at the same address is not touched. */
+static void test_program_memory(void **state)
+{
+    fixture_t *f = *state;
+    cpu_t *c = &f->cpu;
+    const uint64_t word = 0x1122334455667788ull, none = 0;
+    assert_true(mem_write(f->prog, PROG_DATA + 8, &word, 8));
+    assert_true(runtime_call(f->rt, c, &f->client_a, ENTRY_C, NULL, 0, 0));
+    c->reg[11] = PROG_DATA + 8;
+    c->reg[12] = 0xabcdull;
+    assert_int_equal(step(c), STOP_NONE);                  /* hps.ldp a0, a1 */
+    assert_int_equal(c->reg[10], word);
+    assert_int_equal(step(c), STOP_NONE);                  /* hps.stp a1, a2 */
+    uint64_t got = 0;
+    assert_true(mem_read(f->prog, PROG_DATA + 8, &got, 8));
+    assert_int_equal(got, 0xabcdull);
+    assert_false(mem_is_mapped(f->rtmem, PROG_DATA));      /* not the runtime's */
+    c->reg[11] = 0x90000ull;                               /* unmapped in the program */
+    assert_int_equal(step(c), STOP_NONE);                  /* hps.ldp a0, a1 */
+    assert_int_equal(c->reg[10], none);
+    assert_int_equal(step(c), STOP_NONE);                  /* hps.ret */
+    assert_ptr_equal(c->mem, f->prog);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_call_and_return, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nested_call, setup, teardown),
         cmocka_unit_test_setup_teardown(test_outside_frames_and_unwind, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_program_memory, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

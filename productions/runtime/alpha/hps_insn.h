@@ -66,6 +66,24 @@ static inline uint64_t hps_rdpmc(uint64_t k)
     return r1;
 }
 
+/* The program's quadword at addr ($2, Rb) into $1 (Ra): its address
+ * space, not the runtime's; 0 where it has no memory. */
+static inline uint64_t hps_ldp(uint64_t addr)
+{
+    register uint64_t r1 __asm__("$1");
+    register uint64_t r2 __asm__("$2") = addr;
+    __asm__ volatile(".long 0x04220007" : "=r"(r1) : "r"(r2) : "memory");
+    return r1;
+}
+
+/* Write the program's quadword at addr ($1, Ra) with value ($2, Rb). */
+static inline void hps_stp(uint64_t addr, uint64_t value)
+{
+    register uint64_t r1 __asm__("$1") = addr;
+    register uint64_t r2 __asm__("$2") = value;
+    __asm__ volatile(".long 0x04220008" : : "r"(r1), "r"(r2) : "memory");
+}
+
 /* d13: the program's sp while a C handler runs (hps.mfd $1, 13). */
 static inline uint64_t hps_mfd13(void)
 {

@@ -11,6 +11,9 @@
  *   funct3 4  hps.notify rs1   the host is told rs1 (the DCPI driver: a full
  *                              overflow buffer)
  *   funct3 5  hps.wrpmc rs1, rs2   performance counter rs1 <- rs2
+ *   funct3 6  hps.rdpmc rd, rs1    rd <- performance counter rs1
+ *   funct3 7  hps.ldp rd, rs1 (funct7 0)   rd <- the program's doubleword at rs1
+ *             hps.stp rs1, rs2 (funct7 1)  the program's doubleword at rs1 <- rs2
  */
 #ifndef HPS_INSN_H
 #define HPS_INSN_H
@@ -52,6 +55,21 @@ static inline uint64_t hps_rdpmc(uint64_t k)
     uint64_t v;
     __asm__ volatile(".insn r 0x0b, 6, 0, %0, %1, x0" : "=r"(v) : "r"(k));
     return v;
+}
+
+/* The program's doubleword at addr (its address space, not the
+ * runtime's); 0 where it has no memory. */
+static inline uint64_t hps_ldp(uint64_t addr)
+{
+    uint64_t v;
+    __asm__ volatile(".insn r 0x0b, 7, 0, %0, %1, x0" : "=r"(v) : "r"(addr) : "memory");
+    return v;
+}
+
+/* Write the program's doubleword at addr. */
+static inline void hps_stp(uint64_t addr, uint64_t value)
+{
+    __asm__ volatile(".insn r 0x0b, 7, 1, x0, %0, %1" : : "r"(addr), "r"(value) : "memory");
 }
 
 /* d13: the program's sp while a C handler runs (the stub put it there). */

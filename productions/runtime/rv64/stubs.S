@@ -15,8 +15,8 @@
 
 /* fn2 (PathReturn_handler): a second C function, called after fn with d10;
  * sect: the stub's section (text_late: runtime.ld puts it after every other
- * handler, so adding it moved none of them). */
-.macro HPS_HANDLER name, fn, nargs, fn2=, sect=text
+ * handler, so adding it moved none of them); regs: csprof's extra arguments. */
+.macro HPS_HANDLER name, fn, nargs, regs=0, fn2=, sect=text
     .section .\sect\().\name, "ax", @progbits
     .globl \name
     .type \name, @function
@@ -52,6 +52,10 @@
     .endif
     .if \nargs > 3
     hps.mfd a3, 11
+    .endif
+    .if \regs                   /* csprof: the save area and the program's fp */
+    mv      a4, sp
+    mv      a5, s0
     .endif
     jal     ra, \fn
     .ifnb \fn2
@@ -89,6 +93,10 @@ HPS_HANDLER PathPop_handler,        hps_path_pop,    1     /* d8 pc (a return ad
 HPS_HANDLER DCPI_interrupt,         dcpi_interrupt,  4     /* d8 pid, d9 pc, d10 event, d11 counter */
 HPS_HANDLER VALUE_interrupt,        value_interrupt, 2     /* d8 pc, d9 mask of valid values */
 /* a return's path count and pop (PP on DISE), after the assembly handlers */
-HPS_HANDLER PathReturn_handler,     hps_path_count,  2, hps_path_pop, text_late
+HPS_HANDLER PathReturn_handler,     hps_path_count,  2, 0, hps_path_pop, text_late
+/* csprof (csprof_driver.c): the C function also gets the save area (it reads
+ * and writes the program's ra there) and the program's s0 */
+HPS_HANDLER CSPROF_interrupt,       csprof_interrupt, 4, 1 /* d8 tid, d9 pc, d10 event, d11 counter */
+HPS_HANDLER CSPROF_trampoline,      csprof_trampoline, 2, 1 /* d8 tid, d9 pc */
 
     .section .note.GNU-stack, "", @progbits

@@ -169,7 +169,7 @@ bool al_decode_word(uint64_t pc, uint32_t word, insn_t *out);
  * decoded only for pcs inside the runtime region.  Rows by function; a
  * decoded record's op is op_base (the size of isa_alpha's table) + function. */
 #define AL_OPCODE_HPS 0x01u
-enum { AL_HPS_COUNT = 7 };
+enum { AL_HPS_COUNT = 9 };
 extern const insn_def_t alpha_hps_table[AL_HPS_COUNT];
 bool al_decode_hps(uint64_t pc, uint32_t word, uint16_t op_base, const exec_fn ops[HPS_OP_COUNT],
                    insn_t *out);

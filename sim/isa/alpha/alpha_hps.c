@@ -13,6 +13,9 @@
  *   function 5  hps.wrpmc ra, rb performance counter ra <- rb
  *   function 6  hps.rdpmc ra, rb ra <- performance counter rb (its count
  *                                since it last overflowed)
+ *   function 7  hps.ldp ra, rb   ra <- the program's quadword at rb (its
+ *                                address space; 0 when unmapped: csprof)
+ *   function 8  hps.stp ra, rb   the program's quadword at ra <- rb
  *
  * The ISA's decode_special hands OPC01 words here only for the runtime's own
  * address space (mem_t.special_ops, which also gives hps.ret, flush,
@@ -48,6 +51,8 @@ const insn_def_t alpha_hps_table[AL_HPS_COUNT] = {
       0, 0, NULL },
     { "hps.wrpmc", AL_OP_MASK | 0xffffu, HPS_MATCH(5), ALF_PAL, OC_DISE, 0, 0, NULL },
     { "hps.rdpmc", AL_OP_MASK | 0xffffu, HPS_MATCH(6), ALF_PAL, OC_DISE, 0, 0, NULL },
+    { "hps.ldp",   AL_OP_MASK | 0xffffu, HPS_MATCH(7), ALF_PAL, OC_DISE, 0, 0, NULL },
+    { "hps.stp",   AL_OP_MASK | 0xffffu, HPS_MATCH(8), ALF_PAL, OC_DISE, 0, 0, NULL },
 };
 
 bool al_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, const exec_fn ops[HPS_OP_COUNT],
@@ -82,10 +87,12 @@ bool al_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, const exec_fn ops[
         out->rs1 = rb == AL_REG_R31 ? REG_ZERO : (uint8_t)rb;
         break;
     case 5:                                             /* hps.wrpmc ra, rb */
+    case 8:                                             /* hps.stp ra, rb */
         out->rs1 = ra == AL_REG_R31 ? REG_ZERO : (uint8_t)ra;
         out->rs2 = rb == AL_REG_R31 ? REG_ZERO : (uint8_t)rb;
         break;
     case 6:                                             /* hps.rdpmc ra, rb */
+    case 7:                                             /* hps.ldp ra, rb */
         out->rd = ra == AL_REG_R31 ? REG_SINK : (uint8_t)ra;
         out->rs1 = rb == AL_REG_R31 ? REG_ZERO : (uint8_t)rb;
         break;

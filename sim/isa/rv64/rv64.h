@@ -93,7 +93,7 @@ bool rv_decode_word(uint64_t pc, uint32_t word, unsigned len, insn_t *out);
  * decoded only for pcs inside the runtime region.  Rows by funct3; a
  * decoded record's op is op_base (the size of rv64_table) + funct3. */
 #define RV_OPCODE_CUSTOM0 0x0bu
-enum { RV_HPS_COUNT = 7 };
+enum { RV_HPS_COUNT = 9 };
 extern const insn_def_t rv64_hps_table[RV_HPS_COUNT];
 bool rv_decode_hps(uint64_t pc, uint32_t word, uint16_t op_base, const exec_fn ops[HPS_OP_COUNT],
                    insn_t *out);

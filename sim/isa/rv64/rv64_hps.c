@@ -14,6 +14,10 @@
  *   funct3 6  hps.rdpmc rd, rs1    rd <- performance counter rs1 (its count
  *                              since it last overflowed, for the driver to
  *                              carry the overshoot into the next period)
+ *   funct3 7, funct7 0  hps.ldp rd, rs1   rd <- the program's doubleword at
+ *                              rs1 (its address space, not the runtime's; 0
+ *                              when unmapped: csprof's guest unwinder)
+ *   funct3 7, funct7 1  hps.stp rs1, rs2  the program's doubleword at rs1 <- rs2
  *
  * The ISA's decode_special hands custom-0 words here only for the runtime's
  * own address space (mem_t.special_ops, which also gives hps.ret, flush,
@@ -41,12 +45,15 @@ const insn_def_t rv64_hps_table[RV_HPS_COUNT] = {
     { "hps.notify", 0xfff07fff, 0x0000400b, RVF_NONE, OC_DISE, 0, 0, NULL },
     { "hps.wrpmc", 0xfe007fff, 0x0000500b, RVF_NONE, OC_DISE, 0, 0, NULL },
     { "hps.rdpmc", 0xfff0707f, 0x0000600b, RVF_NONE, OC_DISE, 0, 0, NULL },
+    { "hps.ldp",   0xfff0707f, 0x0000700b, RVF_NONE, OC_DISE, 0, 0, NULL },
+    { "hps.stp",   0xfe007fff, 0x0200700b, RVF_NONE, OC_DISE, 0, 0, NULL },
 };
 
 bool rv_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, const exec_fn ops[HPS_OP_COUNT],
                    insn_t *out)
 {
     uint32_t f3 = (w >> 12) & 7, rd = (w >> 7) & 31, rs1 = (w >> 15) & 31;
+    if (f3 == 7 && (w >> 25) == 1) f3 = HPS_OP_STP;      /* funct7 1: hps.stp */
     if (f3 >= RV_HPS_COUNT) return false;
     const insn_def_t *d = &rv64_hps_table[f3];
     if ((w & d->mask) != d->match) return false;
@@ -81,9 +88,16 @@ bool rv_decode_hps(uint64_t pc, uint32_t w, uint16_t op_base, const exec_fn ops[
         break;
     }
     case 6:                                             /* hps.rdpmc rd, rs1 */
+    case 7:                                             /* hps.ldp rd, rs1 */
         out->rd = rd ? (uint8_t)rd : REG_SINK;
         out->rs1 = rs1 ? (uint8_t)rs1 : REG_ZERO;
         break;
+    case 8: {                                           /* hps.stp rs1, rs2 */
+        uint32_t rs2 = (w >> 20) & 31;
+        out->rs1 = rs1 ? (uint8_t)rs1 : REG_ZERO;
+        out->rs2 = rs2 ? (uint8_t)rs2 : REG_ZERO;
+        break;
+    }
     default:                                            /* hps.ret/flush  */
         break;
     }
