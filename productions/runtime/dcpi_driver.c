@@ -36,8 +36,10 @@ static void read_record(pm_regs_t *r, uint64_t first)
     for (uint64_t k = 0; k < PM_REGS; k++) r->reg[k] = hps_rdpmc(first + k);
 }
 
-/* A ProfileMe interrupt: its record or pair into the table. */
-static void profileme_interrupt(pm_driver_t *d)
+/* A ProfileMe interrupt: its record or pair into the table.  Not inlined:
+ * its frame (two records) would make every counter interrupt save and
+ * restore eight more registers. */
+static __attribute__((noinline)) void profileme_interrupt(pm_driver_t *d)
 {
     pm_regs_t a, b;
     read_record(&a, PM_REG_BASE);

@@ -30,7 +30,7 @@ fuzz-lib:
 
 $(FUZZ_BINS): $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h fuzz-lib
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -g -O1 -std=c11 -D_GNU_SOURCE \
-	    -Iinclude -Isim -Isim/cli -Itests/fuzz -o $@ $< $(FUZZ_DIR)/libhps.a $(LDLIBS)
+	    -Iinclude -Isim -Isim/cli -Iproductions/runtime -Itests/fuzz -o $@ $< $(FUZZ_DIR)/libhps.a $(LDLIBS)
 
 fuzz: fuzz-build $(SIM_BIN) guests
 	@FUZZ_NO_BUILD=1 FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(BUILD) --long
