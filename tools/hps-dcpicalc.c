@@ -95,6 +95,10 @@ typedef struct score {
     double icache_top, icache_bottom, dcache_top, dcache_bottom;
     /* Figure 9: edges whose true count the truth determines, weighted by it */
     double edge_within[2], edge_scored;
+    /* the sampling itself: instructions never stalled (their truth has no
+     * stall cycle) expect head cycles / period samples; z = the deviation
+     * in Poisson standard deviations, within 5% weighted by samples */
+    double samp_n, samp_z2, samp_within5, samp_weight;
 } score_t;
 
 /* Static causes (a dependency, a unit, slotting, fetch) stall every
@@ -130,6 +134,23 @@ static void score_culprits(const dcpicalc_insn_t *x, const truth_row_t *r, doubl
         sc->prec_all[c] += total;
         if (dyn[c] >= 0.1 * total) sc->prec_hit[c] += total;
     }
+}
+
+/* The samples of an instruction that never stalled against its exact head
+ * cycles / period (the sample delivery's bias, apart from the analysis),
+ * when at least 100 are expected. */
+static void score_sampling(const dcpicalc_insn_t *x, const truth_row_t *r, double period,
+                           score_t *sc)
+{
+    for (int c = 1; c < STALL_COUNT; c++)
+        if (r->stall[c]) return;
+    double expect = (double)r->head / period;
+    if (expect < 100) return;
+    double z = ((double)x->samples - expect) / sqrt(expect);
+    sc->samp_n++;
+    sc->samp_z2 += z * z;
+    sc->samp_weight += (double)x->samples;
+    if (fabs((double)x->samples / expect - 1.0) <= 0.05) sc->samp_within5 += (double)x->samples;
 }
 
 static void print_insn(const dcpicalc_t *dc, size_t k, disasm_t *dis, const char *path,
@@ -176,6 +197,7 @@ static void print_insn(const dcpicalc_t *dc, size_t k, disasm_t *dis, const char
         if (x->culprits >> c & 1) sc->explained += dynamic;
     }
     score_culprits(x, r, period, sc);
+    score_sampling(x, r, period, sc);
 }
 
 /* The block's best case (its static schedule, sum M / n) and actual CPI
@@ -310,6 +332,11 @@ static void print_score(const score_t *sc)
         printf("  edge frequencies (Figure 9), by executions: %.0f%% within 5%%, %.0f%% within "
                "10%%\n", 100 * sc->edge_within[0] / sc->edge_scored,
                100 * sc->edge_within[1] / sc->edge_scored);
+    if (sc->samp_n)
+        printf("  sampling: %.0f never-stalled instructions with >= 100 expected samples, %.0f%% of "
+               "their samples within 5%% of head cycles / period, z rms %.2f (Poisson: 1)\n",
+               sc->samp_n, sc->samp_weight ? 100 * sc->samp_within5 / sc->samp_weight : 0,
+               sqrt(sc->samp_z2 / sc->samp_n));
     if (sc->cpi_weight)
         printf("  CPI: mean absolute error %.2f cycles (weighted by samples)\n",
                sc->cpi_err_sum / sc->cpi_weight);
@@ -496,6 +523,10 @@ static void add_score(score_t *total, const score_t *sc)
     total->cpi_weight += sc->cpi_weight;
     total->edge_scored += sc->edge_scored;
     for (int b = 0; b < 2; b++) total->edge_within[b] += sc->edge_within[b];
+    total->samp_n += sc->samp_n;
+    total->samp_z2 += sc->samp_z2;
+    total->samp_within5 += sc->samp_within5;
+    total->samp_weight += sc->samp_weight;
     for (int c = 0; c < STALL_COUNT; c++) {
         total->rec_hit[c] += sc->rec_hit[c];
         total->rec_all[c] += sc->rec_all[c];
