@@ -160,52 +160,84 @@ static void estimate_classes(dcpicalc_t *dc)
 
 /* ---- local propagation -------------------------------------------------------------- */
 
+/* What a class's value can be trusted as, while the flow refinement
+ * (refine_single_points) derives values: an estimate of several agreeing
+ * issue points (EXACT, within its noise), the estimate of one issue point
+ * (UPPER: its dynamic stalls count as frequency), or a value that may be
+ * too low (UNSAFE: an upper bound subtracted from something).  A sum of
+ * exact values and upper bounds is an upper bound; a difference is only as
+ * good as its first term when everything subtracted is exact, and unsafe
+ * otherwise (objdb's find_slot: its back edge, 119000 executions, came
+ * out as 15 x 525 = 7800 from the block before it less a one-point
+ * successor taken 2.8x too high). */
+enum { BOUND_EXACT, BOUND_UPPER, BOUND_UNSAFE };
+
 static double block_freq(const dcpicalc_t *dc, int b)
 {
     return b < 0 ? -1 : dc->class_freq[dc->cfg.blocks[b].cls];
 }
 
-static void set_class(dcpicalc_t *dc, int cls, double f, bool *changed, int locked)
+static int sum_bound(int a, int b) { return a > b ? a : b; }
+static int difference_bound(int first, int subtracted)
+{
+    return subtracted == BOUND_EXACT ? first : BOUND_UNSAFE;
+}
+
+static void set_class(dcpicalc_t *dc, int cls, double f, bool *changed, int locked, int *bound,
+                      int kind)
 {
     if (dc->class_freq[cls] >= 0 || cls == locked) return;
     dc->class_freq[cls] = f < 0 ? 0 : f;         /* no negative estimates */
     dc->class_conf[cls] = CONF_PROPAGATED;
+    if (bound) bound[cls] = kind;
     *changed = true;
 }
 
 /* The flow into (in = true) or out of block b: the sum of its edges, if
- * all but at most one are known; *unknown = that edge, or -1. */
-static bool edge_sum(const dcpicalc_t *dc, int b, bool in, double *sum, long *unknown)
+ * all but at most one are known; *unknown = that edge, or -1; *kind the
+ * sum's bound (when bound is not NULL). */
+static bool edge_sum(const dcpicalc_t *dc, int b, bool in, double *sum, long *unknown,
+                     const int *bound, int *kind)
 {
     *sum = 0;
     *unknown = -1;
+    *kind = BOUND_EXACT;
     for (size_t e = 0; e < dc->cfg.nedges; e++) {
         const cfg_edge_t *x = &dc->cfg.edges[e];
         if ((in ? x->to : x->from) != b) continue;
         double f = dc->class_freq[x->cls];
-        if (f >= 0) *sum += f;
-        else if (*unknown >= 0) return false;
-        else *unknown = (long)e;
+        if (f >= 0) {
+            *sum += f;
+            if (bound) *kind = sum_bound(*kind, bound[x->cls]);
+        } else if (*unknown >= 0) {
+            return false;
+        } else {
+            *unknown = (long)e;
+        }
     }
     return true;
 }
 
-/* Local propagation; class `locked` (or -1) is left unknown. */
-static void propagate(dcpicalc_t *dc, int locked)
+/* Local propagation; class `locked` (or -1) is left unknown.  With bound
+ * (not NULL), each class derived gets its bound there. */
+static void propagate(dcpicalc_t *dc, int locked, int *bound)
 {
     for (bool changed = true; changed;) {
         changed = false;
         for (int b = 0; b < (int)dc->cfg.nblocks; b++) {
             if (!dc->cfg.blocks[b].live) continue;
+            int self = dc->cfg.blocks[b].cls;
             for (int side = 0; side < 2; side++) {
                 double sum;
                 long unknown;
-                if (!edge_sum(dc, b, side == 0, &sum, &unknown)) continue;
+                int kind;
+                if (!edge_sum(dc, b, side == 0, &sum, &unknown, bound, &kind)) continue;
                 double f = block_freq(dc, b);
                 if (unknown < 0 && f < 0)
-                    set_class(dc, dc->cfg.blocks[b].cls, sum, &changed, locked);
+                    set_class(dc, self, sum, &changed, locked, bound, kind);
                 else if (unknown >= 0 && f >= 0)
-                    set_class(dc, dc->cfg.edges[unknown].cls, f - sum, &changed, locked);
+                    set_class(dc, dc->cfg.edges[unknown].cls, f - sum, &changed, locked, bound,
+                              bound ? difference_bound(bound[self], kind) : 0);
             }
         }
     }
@@ -227,36 +259,43 @@ static uint64_t class_samples(const dcpicalc_t *dc, int c)
 
 /* The value of class c that one flow equation of block b (its in-edges,
  * or its out-edges, summing to its frequency) gives when c is its only
- * unknown; < 0 when it gives none. */
-static double solve_equation(const dcpicalc_t *dc, int b, bool in, int c)
+ * unknown; < 0 when it gives none, or none that bounds c from above. */
+static double solve_equation(const dcpicalc_t *dc, int b, bool in, int c, const int *bound)
 {
     int self = dc->cfg.blocks[b].cls, coef = self == c;
     double known = self == c ? 0 : dc->class_freq[self];
     if (known < 0) return -1;
+    int others = BOUND_EXACT;                    /* of the edges besides c */
     for (size_t e = 0; e < dc->cfg.nedges; e++) {
         const cfg_edge_t *x = &dc->cfg.edges[e];
         if ((in ? x->to : x->from) != b) continue;
         if (x->cls == c) { coef--; continue; }
         if (dc->class_freq[x->cls] < 0) return -1;
         known -= dc->class_freq[x->cls];
+        others = sum_bound(others, bound[x->cls]);
     }
-    return coef ? -known / coef : -1;
+    if (!coef) return -1;
+    /* c the block: the sum of its other edges; c an edge: the block less them */
+    int kind = self == c ? others : difference_bound(bound[self], others);
+    return kind == BOUND_UNSAFE ? -1 : -known / coef;
 }
 
 /* What the flow constraints make of class c from every other class with an
  * estimate of its own (est[k] >= 0): the others are propagated without c,
  * then each equation with c as its only unknown gives a value; the lowest
  * positive one (the estimates it is made of are upper bounds), or < 0. */
-static double derive_by_flow(dcpicalc_t *dc, const double *est, int c)
+static double derive_by_flow(dcpicalc_t *dc, const double *est, const int *est_bound, int c,
+                             int *bound)
 {
     size_t nc = (size_t)dc->cfg.nclasses;
     for (size_t k = 0; k < nc; k++) dc->class_freq[k] = (int)k == c ? -1 : est[k];
-    propagate(dc, c);
+    memcpy(bound, est_bound, nc * sizeof *bound);
+    propagate(dc, c, bound);
     double low = -1;
     for (int b = 0; b < (int)dc->cfg.nblocks; b++) {
         if (!dc->cfg.blocks[b].live) continue;
         for (int side = 0; side < 2; side++) {
-            double v = solve_equation(dc, b, side == 0, c);
+            double v = solve_equation(dc, b, side == 0, c, bound);
             if (v > 0 && (low < 0 || v < low)) low = v;
         }
     }
@@ -281,6 +320,7 @@ static void refine_single_points(dcpicalc_t *dc)
     double *est = xcalloc(nc, sizeof *est), *tol = xcalloc(nc, sizeof *tol);
     int *conf = xcalloc(nc, sizeof *conf);
     bool *suspect = xcalloc(nc, sizeof *suspect);
+    int *est_bound = xcalloc(nc, sizeof *est_bound), *bound = xcalloc(nc, sizeof *bound);
     memcpy(est, dc->class_freq, nc * sizeof *est);
     memcpy(conf, dc->class_conf, nc * sizeof *conf);
     for (size_t c = 0; c < nc; c++) {
@@ -288,13 +328,14 @@ static void refine_single_points(dcpicalc_t *dc)
                      (conf[c] == CONF_LOW || conf[c] == CONF_MEDIUM);
         if (suspect[c])
             tol[c] = fmax(0.05, CLUSTER_Z / sqrt((double)class_samples(dc, (int)c) + 1));
+        est_bound[c] = suspect[c] ? BOUND_UPPER : BOUND_EXACT;
     }
     for (int round = 0; round < MAX_FLOW_ROUNDS; round++) {
         int best = -1;
         double best_over = 1, best_f = 0;
         for (size_t c = 0; c < nc; c++) {
             if (!suspect[c]) continue;
-            double d = derive_by_flow(dc, est, (int)c);
+            double d = derive_by_flow(dc, est, est_bound, (int)c, bound);
             if (d <= 0 || d >= est[c] * (1 - tol[c]) || est[c] / d <= best_over) continue;
             best = (int)c;
             best_over = est[c] / d;
@@ -310,6 +351,8 @@ static void refine_single_points(dcpicalc_t *dc)
     free(tol);
     free(conf);
     free(suspect);
+    free(est_bound);
+    free(bound);
 }
 
 /* A class whose estimate rests on one issue point takes any dynamic stall
@@ -329,7 +372,7 @@ static void refine_by_flow(dcpicalc_t *dc)
     memcpy(conf, dc->class_conf, nc * sizeof *conf);
     for (size_t c = 0; c < nc; c++)
         if (dc->class_points[c] < FLOW_BASE_POINTS) dc->class_freq[c] = -1;
-    propagate(dc, -1);
+    propagate(dc, -1, NULL);
     for (size_t c = 0; c < nc; c++) {
         double derived = dc->class_freq[c];
         bool weak = (conf[c] == CONF_LOW || conf[c] == CONF_MEDIUM) &&
@@ -609,7 +652,7 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
     dc->class_points = xcalloc(nc, sizeof *dc->class_points);
     estimate_classes(dc);
     refine_single_points(dc);
-    propagate(dc, -1);
+    propagate(dc, -1, NULL);
     refine_by_flow(dc);
     for (size_t k = 0; k < dc->cfg.ninsns; k++) {
         dcpicalc_insn_t *x = &dc->insn[k];
