@@ -98,7 +98,7 @@ typedef struct score {
     /* the sampling itself: instructions never stalled (their truth has no
      * stall cycle) expect head cycles / period samples; z = the deviation
      * in Poisson standard deviations, within 5% weighted by samples */
-    double samp_n, samp_z2, samp_within5, samp_weight;
+    double samp_n, samp_z2, samp_within5, samp_weight, samp_expected;
 } score_t;
 
 /* Static causes (a dependency, a unit, slotting, fetch) stall every
@@ -150,6 +150,7 @@ static void score_sampling(const dcpicalc_insn_t *x, const truth_row_t *r, doubl
     sc->samp_n++;
     sc->samp_z2 += z * z;
     sc->samp_weight += (double)x->samples;
+    sc->samp_expected += expect;
     if (fabs((double)x->samples / expect - 1.0) <= 0.05) sc->samp_within5 += (double)x->samples;
 }
 
@@ -334,9 +335,10 @@ static void print_score(const score_t *sc)
                100 * sc->edge_within[1] / sc->edge_scored);
     if (sc->samp_n)
         printf("  sampling: %.0f never-stalled instructions with >= 100 expected samples, %.0f%% of "
-               "their samples within 5%% of head cycles / period, z rms %.2f (Poisson: 1)\n",
+               "their samples within 5%% of head cycles / period, z rms %.2f (Poisson: 1), "
+               "samples / expected %.3f\n",
                sc->samp_n, sc->samp_weight ? 100 * sc->samp_within5 / sc->samp_weight : 0,
-               sqrt(sc->samp_z2 / sc->samp_n));
+               sqrt(sc->samp_z2 / sc->samp_n), sc->samp_weight / sc->samp_expected);
     if (sc->cpi_weight)
         printf("  CPI: mean absolute error %.2f cycles (weighted by samples)\n",
                sc->cpi_err_sum / sc->cpi_weight);
@@ -527,6 +529,7 @@ static void add_score(score_t *total, const score_t *sc)
     total->samp_z2 += sc->samp_z2;
     total->samp_within5 += sc->samp_within5;
     total->samp_weight += sc->samp_weight;
+    total->samp_expected += sc->samp_expected;
     for (int c = 0; c < STALL_COUNT; c++) {
         total->rec_hit[c] += sc->rec_hit[c];
         total->rec_all[c] += sc->rec_all[c];
