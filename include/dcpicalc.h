@@ -70,6 +70,7 @@ typedef struct dcpicalc {
     int *class_conf;            /* CONF_*                                  */
     int *class_points;          /* issue points in its cluster (0: none)   */
     unsigned line_bytes;        /* I-cache line of the model               */
+    unsigned wbuf_entries;      /* write buffer entries of the model (0: none) */
     bool has_imiss, has_dmiss;  /* the procedure has samples of the event  */
     unsigned mispredict_bound;  /* most cycles a misprediction costs        */
     bool has_ras;               /* the model predicts returns by a stack    */
