@@ -5,6 +5,7 @@
  */
 #include "dcpicalc.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -122,7 +123,7 @@ static double estimate_class(point_t *pts, size_t n, uint64_t s_sum, uint64_t m_
  * times the true count; its branch, M 1 and never stalled, says -4%).  (In
  * any block, they cost netflow's tree_reroot a good point: 95% -> 90% of
  * its samples within 5%.)  The number of points written to pts. */
-static uint32_t operand_culprits(const cfg_t *g, size_t b, size_t k);
+static uint32_t operand_culprits(const dcpicalc_t *dc, size_t b, size_t k);
 static bool store_burst(const cfg_t *g, size_t b, size_t k);
 
 static size_t issue_groups(const dcpicalc_t *dc, size_t b, point_t *pts)
@@ -138,7 +139,7 @@ static size_t issue_groups(const dcpicalc_t *dc, size_t b, point_t *pts)
     for (size_t k = blk->first; k < blk->first + blk->n; k++) {
         const dcpicalc_insn_t *x = &dc->insn[k];
         if (!x->sched.head) {
-            if (left_out || operand_culprits(&dc->cfg, b, k)) continue;   /* may wait on its own */
+            if (left_out || operand_culprits(dc, b, k)) continue;   /* may wait on its own */
             if (n) pts[n - 1].s += x->samples;
             else lead += x->samples;
             continue;
@@ -413,14 +414,30 @@ static bool ends_in_transfer(const insn_t *last)
 }
 
 /* The last writer of register r before instruction k in its block, or of
- * r at the end of block b (k = SIZE_MAX), a call counting as one (the
- * callee may have written r); NULL if none. */
-static const insn_t *writer_in_block(const cfg_t *g, size_t b, size_t before, unsigned r)
+ * r at the end of block b (k = SIZE_MAX), a call counting as one when r is
+ * where a callee returns its result (`results`); NULL if none.  A call
+ * keeps the other registers the caller may read after it: the ABI has the
+ * callee preserve them, and the caller-saved ones are dead across a call
+ * (objdb's key_dept_salary: a store through s0 after a call to memset
+ * listed the call as a culprit of its 73-cycle D-cache wait). */
+static const insn_t *writer_in_block(const cfg_t *g, size_t b, size_t before, unsigned r,
+                                     uint64_t results)
 {
     size_t first = g->blocks[b].first;
+    bool result = r < 64 && (results >> r & 1);
     for (size_t k = before; k-- > first;)
-        if (g->insns[k].rd == r || (g->insns[k].flags & IF_CALL)) return &g->insns[k];
+        if (g->insns[k].rd == r || (result && (g->insns[k].flags & IF_CALL)))
+            return &g->insns[k];
     return NULL;
+}
+
+/* The registers a callee returns its result in, by the ISA's ABI: a0 and
+ * a1, fa0 and fa1 (RISC-V); v0, f0 and f1 (Alpha). */
+static uint64_t call_result_registers(const isa_t *isa)
+{
+    if (isa->elf_machine == EM_ALPHA)
+        return 1ull << 0 | 1ull << (REG_FP0 + 0) | 1ull << (REG_FP0 + 1);
+    return 1ull << 10 | 1ull << 11 | 1ull << (REG_FP0 + 10) | 1ull << (REG_FP0 + 11);
 }
 
 static bool long_latency(const insn_t *in)
@@ -438,15 +455,16 @@ static bool long_latency(const insn_t *in)
  * make it wait for: a D-cache miss of a load (in its block or at the end of
  * a predecessor), or a dependency on a callee's result or a predecessor's
  * long operation (its latency is not in this block's schedule). */
-static uint32_t operand_culprits(const cfg_t *g, size_t b, size_t k)
+static uint32_t operand_culprits(const dcpicalc_t *dc, size_t b, size_t k)
 {
+    const cfg_t *g = &dc->cfg;
     const insn_t *in = &g->insns[k];
     const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
     uint32_t c = 0;
     for (int s = 0; s < 3; s++) {
         unsigned r = srcs[s];
         if (r == REG_NONE || r == REG_ZERO || r == REG_FZERO) continue;
-        const insn_t *w = writer_in_block(g, b, k, r);
+        const insn_t *w = writer_in_block(g, b, k, r, dc->call_results);
         if (w) {
             if (w->flags & IF_CALL) c |= 1u << STALL_DEP;
             else if (w->flags & IF_LOAD) c |= 1u << STALL_DCACHE;
@@ -456,7 +474,7 @@ static uint32_t operand_culprits(const cfg_t *g, size_t b, size_t k)
             const cfg_edge_t *x = &g->edges[e];
             if (x->to != (int)b || x->from < 0) continue;
             const cfg_block_t *p = &g->blocks[x->from];
-            w = writer_in_block(g, (size_t)x->from, p->first + p->n, r);
+            w = writer_in_block(g, (size_t)x->from, p->first + p->n, r, dc->call_results);
             if (!w) continue;
             if (w->flags & IF_CALL) c |= 1u << STALL_DEP;
             else if (w->flags & IF_LOAD) c |= 1u << STALL_DCACHE;
@@ -523,7 +541,7 @@ static uint32_t candidates_of(const dcpicalc_t *dc, size_t k, size_t b, uint64_t
     if (k > first && (g->insns[k - 1].flags & IF_CALL))
         c |= 1u << STALL_ICACHE | (dc->has_ras ? 0 : 1u << STALL_MISPREDICT);
     if (dc->insn[k].imiss) c |= 1u << STALL_ICACHE;
-    c |= operand_culprits(g, b, k);
+    c |= operand_culprits(dc, b, k);
     if (in->flags & IF_STORE) c |= 1u << STALL_WBUF;
     if (in->opclass == OC_IDIV || in->opclass == OC_FDIV || in->opclass == OC_FSQRT ||
         in->opclass == OC_IMUL)
@@ -645,6 +663,7 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
                          (unsigned long long)start);
     dc->line_bytes = (unsigned)cfg->l1i_line;
     dc->wbuf_entries = (unsigned)cfg->wbuf_entries;
+    dc->call_results = call_result_registers(isa);
     dc->mispredict_bound = (unsigned)cfg->ev5_mispredict_penalty + 1;
     dc->has_ras = cfg->ras_entries > 0;
     dc->insn = xcalloc(dc->cfg.ninsns, sizeof *dc->insn);

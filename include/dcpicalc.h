@@ -71,6 +71,8 @@ typedef struct dcpicalc {
     int *class_points;          /* issue points in its cluster (0: none)   */
     unsigned line_bytes;        /* I-cache line of the model               */
     unsigned wbuf_entries;      /* write buffer entries of the model (0: none) */
+    uint64_t call_results;      /* registers a callee returns its result in
+                                   (the ABI's; unified numbers < 64)       */
     bool has_imiss, has_dmiss;  /* the procedure has samples of the event  */
     unsigned mispredict_bound;  /* most cycles a misprediction costs        */
     bool has_ras;               /* the model predicts returns by a stack    */
