@@ -15,7 +15,8 @@
  * still gives the count; a one-issue-point class whose every issue point
  * stalls is lowered to what flow with the other estimates gives; no return
  * misprediction after a call with a return stack; a loop head's
- * misprediction ruled out by the loop branch's edge frequencies.  Run from
+ * misprediction ruled out by the loop branch's edge frequencies; a call is
+ * a culprit (its result) only of a register the callee returns a value in.  Run from
  * the top of the tree (presets in ./configs).
  */
 #include <setjmp.h>
@@ -313,12 +314,13 @@ static void test_single_issue_point_by_flow(void **state)
     dcpicalc_free(&dc);
 }
 
-/* add t0 | call | add t1, t0, a1 (stalls 10 cycles) | ret: where the call
- * returns, a misprediction is a culprit only without a return stack. */
+/* add t0 | call | add t1, a0, a1 (stalls 10 cycles) | ret: where the call
+ * returns, a misprediction is a culprit only without a return stack; the
+ * add reads the callee's result (a0). */
 static void test_return_after_call(void **state)
 {
     enum { N = 4 };
-    const uint32_t code[N] = { ADD(T0, A1, A2), enc_j(100, 1), ADD(T1, T0, A1), RET };
+    const uint32_t code[N] = { ADD(T0, A1, A2), enc_j(100, 1), ADD(T1, A0, A1), RET };
     config_t cfg = preset("ev5");
     code_synth_t s;
     dcpicalc_t dc;
@@ -336,6 +338,28 @@ static void test_return_after_call(void **state)
         assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_MISPREDICT), !ras);
         dcpicalc_free(&dc);
     }
+}
+
+/* add s0 | call | add t1, s0, a2 (stalls 10 cycles) | ret: s0 is
+ * callee-saved, so the call does not produce it and is no culprit (the
+ * dependency on a callee's result), nor of a2, dead across a call; with a0
+ * it is (test_return_after_call). */
+static void test_call_keeps_callee_saved(void **state)
+{
+    enum { N = 4, S0 = 8 };
+    const uint32_t code[N] = { ADD(S0, A1, A2), enc_j(100, 1), ADD(T1, S0, A2), RET };
+    config_t cfg = preset("ev5");
+    code_synth_t s;
+    dcpicalc_t dc;
+    char err[256];
+    learn_schedule(&s, &cfg, code, N);
+    for (size_t k = 0; k < N; k++) s.count[k] = 1000;
+    s.extra[2] = 10;
+    assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, sizeof code,
+                             code_samples, &s, err, sizeof err));
+    assert_float_equal(dcpicalc_dynamic_stall(&dc, 2), 10.0, 0.5);
+    assert_false(dc.insn[2].culprits & 1u << STALL_DEP);
+    dcpicalc_free(&dc);
 }
 
 /* A store at a loop's head stalls 3 cycles each of 1000 iterations: its
@@ -377,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_single_issue_point_by_flow),
         cmocka_unit_test(test_return_after_call),
         cmocka_unit_test(test_mispredict_bounded_by_edges),
+        cmocka_unit_test(test_call_keeps_callee_saved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
