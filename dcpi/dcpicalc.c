@@ -564,8 +564,9 @@ static uint32_t candidates_of(const dcpicalc_t *dc, size_t k, size_t b, uint64_t
     if (dc->insn[k].imiss) c |= 1u << STALL_ICACHE;
     c |= operand_culprits(dc, b, k);
     if (in->flags & IF_STORE) c |= 1u << STALL_WBUF;
-    if (in->opclass == OC_IDIV || in->opclass == OC_FDIV || in->opclass == OC_FSQRT ||
-        in->opclass == OC_IMUL)
+    if (dc->unit_waiters >> in->opclass & 1) c |= 1u << STALL_FU;
+    if (dc->waits_behind_long_op && k > first &&
+        (long_latency(&g->insns[k - 1]) || g->insns[k - 1].opclass == OC_IDIV))
         c |= 1u << STALL_FU;
     return c;
 }
@@ -685,6 +686,15 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
     dc->line_bytes = (unsigned)cfg->l1i_line;
     dc->wbuf_entries = (unsigned)cfg->wbuf_entries;
     dc->call_results = call_result_registers(isa);
+    /* who waits for a busy unit, as the timing models charge it: on ev5 a
+     * divide for its divider, unless pipelined (multiplies never wait);
+     * on inorder5 the instruction behind a multi-cycle operation in EX */
+    if (cfg->model == CFG_MODEL_EV5) {
+        if (!cfg->lat_int_div_pipelined) dc->unit_waiters |= 1u << OC_IDIV;
+        if (!cfg->lat_fp_div_pipelined) dc->unit_waiters |= 1u << OC_FDIV | 1u << OC_FSQRT;
+    } else {
+        dc->waits_behind_long_op = true;
+    }
     dc->mispredict_bound = (unsigned)cfg->ev5_mispredict_penalty + 1;
     dc->has_ras = cfg->ras_entries > 0;
     dc->insn = xcalloc(dc->cfg.ninsns, sizeof *dc->insn);

@@ -76,6 +76,11 @@ typedef struct dcpicalc {
     bool has_imiss, has_dmiss;  /* the procedure has samples of the event  */
     unsigned mispredict_bound;  /* most cycles a misprediction costs        */
     bool has_ras;               /* the model predicts returns by a stack    */
+    uint32_t unit_waiters;      /* opclasses that wait for a busy unit
+                                   themselves (ev5: divides on an unpipelined
+                                   divider), 1u << opclass                 */
+    bool waits_behind_long_op;  /* inorder5: the instruction after a
+                                   multi-cycle operation waits for EX      */
 } dcpicalc_t;
 
 /* Samples of an event at an address (the profile database's record). */
