@@ -186,11 +186,10 @@ static inline uint64_t tm_fetch_bytes(timing_t *t, uint64_t pc, uint64_t f, uint
 /* The divider an instruction needs (DIV_INT, DIV_FP), or -1. */
 static inline int tm_divider_of(const insn_t *in)
 {
-    switch (in->opclass) {
-    case OC_IDIV: return DIV_INT;
-    case OC_FDIV: case OC_FSQRT: return DIV_FP;
-    default: return -1;
-    }
+    static const int8_t divider_plus_one[OC_COUNT] = {   /* a table: no switch */
+        [OC_IDIV] = DIV_INT + 1, [OC_FDIV] = DIV_FP + 1, [OC_FSQRT] = DIV_FP + 1,
+    };
+    return divider_plus_one[in->opclass] - 1;
 }
 
 /* Earliest cycle a divider can start another operation (0: any time). */
