@@ -238,14 +238,15 @@ static unsigned iq_slot(timing_t *t)
 /* Cycle the instruction's fetch block arrives, fetching aligned blocks of
  * `width` 4-byte slots, one block a cycle, bounded by issue-queue space;
  * *front: why a newly fetched block came late (a redirect, the I-cache). */
-static uint64_t ev5_fetch(timing_t *t, const insn_t *in, uint64_t *block_out, why_t *front)
+static uint64_t ev5_fetch(timing_t *t, const insn_t *in, unsigned slot, uint64_t *block_out,
+                          why_t *front)
 {
     uint64_t block = t->p.block_shift ? in->pc >> t->p.block_shift : in->pc / (4ull * t->p.width);
     *block_out = block;
     *front = (why_t){ .cause = STALL_NONE };
     if (block != t->fetch_block || t->fetch_taken || t->redirect > t->fetch_block_cycle) {
         t->fetch_taken = false;
-        uint64_t space = t->iq_ring[iq_slot(t)];
+        uint64_t space = t->iq_ring[slot];
         uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
         if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space)
             *front = t->redirect_why;
@@ -299,7 +300,8 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
     uint64_t block;
     uint8_t mcause = STALL_NONE;
     why_t front, dep;
-    uint64_t fetched = ev5_fetch(t, in, &block, &front);
+    unsigned slot = iq_slot(t);               /* seq does not change in here */
+    uint64_t fetched = ev5_fetch(t, in, slot, &block, &front);
     uint64_t arrive = fetched + t->p.frontend_depth;
     uint64_t ops = tm_operands_ready(t, in, &dep);
     int dv = tm_divider_of(in);
@@ -340,7 +342,7 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
                            complete, retire };
         tm_profileme(t, in, addr, next_pc, st, front.cause, mcause, complete - e);
     }
-    t->iq_ring[iq_slot(t)] = e;
+    t->iq_ring[slot] = e;
     t->prev_issue = e;
     t->prev_retire = retire - 1;
     t->cycles = retire;

@@ -339,12 +339,14 @@ static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, 
         t->last_why = why;
     }
     t->head_stall[why.cause] += extra;
-    uint64_t decode = extra < t->front_penalty ? extra : t->front_penalty;
-    uint8_t stall_role = why.culprit ? why.role : t->cur_role;
-    if (unlikely((t->cur_role | stall_role) != DISE_ROLE_NONE || decode)) {
-        t->role_cycles[t->cur_role] += head - extra;
-        t->role_cycles[t->penalty_role] += decode;
-        t->role_cycles[stall_role] += extra - decode;
+    if (unlikely((t->cur_role | why.role | t->front_penalty) != 0)) {   /* else no role is */
+        uint64_t decode = extra < t->front_penalty ? extra : t->front_penalty;
+        uint8_t stall_role = why.culprit ? why.role : t->cur_role;
+        if ((t->cur_role | stall_role) != DISE_ROLE_NONE || decode) {
+            t->role_cycles[t->cur_role] += head - extra;
+            t->role_cycles[t->penalty_role] += decode;
+            t->role_cycles[stall_role] += extra - decode;
+        }
     }
     if (t->keep_truth) tm_record_truth(t, in, head, extra, why);
 }
