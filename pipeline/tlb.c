@@ -82,7 +82,7 @@ static tlb_entry_t *tlb_victim(tlb_entry_t *set, unsigned assoc)
 }
 
 /* Translate addr's page: true on a hit; a miss installs it. */
-static bool translate(tlb_t *t, uint64_t addr)
+static inline __attribute__((always_inline)) bool translate(tlb_t *t, uint64_t addr)
 {
     uint64_t tag = (addr >> t->page_shift) + 1;
     if (t->mru->tag == tag) {           /* same page as last time */
