@@ -30,6 +30,7 @@ typedef enum { REPL_LRU, REPL_RANDOM, REPL_ROUND_ROBIN } repl_policy_t;
 typedef struct resv {
     uint64_t start[RESV_MAX], end[RESV_MAX];    /* [start, end) */
     uint64_t tag[RESV_MAX];                     /* what it is for (a line) */
+    uint8_t by_end[RESV_MAX];                   /* the slots by (end, slot) */
     unsigned n;
 } resv_t;
 

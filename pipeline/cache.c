@@ -67,17 +67,23 @@ struct cache {
 
 /* ---- reservations ----------------------------------------------------------- */
 
+/* The bookings are also kept in order of (end, slot) in by_end, so that a
+ * scan for those still running at s looks only at the ones ending after s
+ * (a few: the rest ended long ago), newest end first. */
+
 /* Bookings that overlap [s, s + len) (len 0: the instant s); *next_end = the
  * earliest end among them after s. */
 static unsigned overlapping(const resv_t *r, uint64_t s, uint64_t len, uint64_t *next_end)
 {
     unsigned count = 0;
     uint64_t e = s + (len ? len : 1), first_end = UINT64_MAX;
-    for (unsigned k = 0; k < r->n; k++) {     /* branch-free: the compiler vectorizes it */
-        bool over = r->start[k] < e && r->end[k] > s;
-        count += over;
-        uint64_t end = over ? r->end[k] : UINT64_MAX;
-        first_end = end < first_end ? end : first_end;
+    for (unsigned j = r->n; j-- > 0;) {
+        unsigned k = r->by_end[j];
+        if (r->end[k] <= s) break;            /* and so do all before it */
+        if (r->start[k] < e) {
+            count++;
+            first_end = r->end[k];            /* ends fall as j does */
+        }
     }
     *next_end = first_end;
     return count;
@@ -92,21 +98,29 @@ static uint64_t resv_earliest(const resv_t *r, unsigned capacity, uint64_t t, ui
     return t;
 }
 
-/* Book [start, end) for tag, replacing the booking that ended first when
- * the table is full. */
+/* Does slot a come after (end, k) in by_end's order? */
+static bool books_later(const resv_t *r, unsigned a, uint64_t end, unsigned k)
+{
+    return r->end[a] > end || (r->end[a] == end && a > k);
+}
+
+/* Book [start, end) for tag, replacing the booking that ended first (the
+ * lowest slot of those) when the table is full. */
 static void resv_add(resv_t *r, uint64_t start, uint64_t end, uint64_t tag)
 {
-    unsigned k = r->n;
-    if (k == RESV_MAX) {
-        k = 0;
-        for (unsigned i = 1; i < RESV_MAX; i++)
-            if (r->end[i] < r->end[k]) k = i;
+    unsigned k, j;
+    if (r->n == RESV_MAX) {
+        k = r->by_end[0];
+        j = RESV_MAX - 1;
+        memmove(r->by_end, r->by_end + 1, j);
     } else {
-        r->n++;
+        k = j = r->n++;
     }
     r->start[k] = start;
     r->end[k] = end;
     r->tag[k] = tag;
+    for (; j > 0 && books_later(r, r->by_end[j - 1], end, k); j--) r->by_end[j] = r->by_end[j - 1];
+    r->by_end[j] = (uint8_t)k;
 }
 
 /* ---- main memory --------------------------------------------------------- */
@@ -276,10 +290,15 @@ static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t fill_in_flight(const cache_t *c, uint64_t line, uint64_t t)
 {
     const resv_t *r = &c->mshr;
-    uint64_t ready = 0;                 /* the first such booking's (branch-free scan) */
-    for (unsigned k = r->n; k-- > 0;) {
-        bool hit = r->tag[k] == line && r->start[k] <= t && r->end[k] > t;
-        ready = hit ? r->end[k] : ready;
+    uint64_t ready = 0;                 /* the lowest slot's of those found */
+    unsigned first = RESV_MAX;
+    for (unsigned j = r->n; j-- > 0;) {
+        unsigned k = r->by_end[j];
+        if (r->end[k] <= t) break;      /* those before it ended by t too */
+        if (r->tag[k] == line && r->start[k] <= t && k < first) {
+            first = k;
+            ready = r->end[k];
+        }
     }
     return ready;
 }

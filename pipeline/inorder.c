@@ -172,23 +172,25 @@ static const char *const ev5_stage_names[5] = { "F", "S", "I", "X", "W" };
 
 enum { PIPE_INT, PIPE_FADD, PIPE_FMUL, PIPE_MEM };
 
-static int pipe_of(const insn_t *in)
+/* The pipe of each operation class that is not a memory access (those
+ * go to PIPE_MEM whatever their class): a table, read once an instruction. */
+static const uint8_t pipe_of_class[OC_COUNT] = {
+    [OC_FMUL] = PIPE_FMUL, [OC_FDIV] = PIPE_FMUL, [OC_FSQRT] = PIPE_FMUL,
+    [OC_FALU] = PIPE_FADD, [OC_FCVT] = PIPE_FADD, [OC_FMOVE] = PIPE_FADD,
+};
+
+static inline unsigned pipe_of(const insn_t *in)
 {
-    if (in->flags & (IF_LOAD | IF_STORE)) return PIPE_MEM;
-    switch (in->opclass) {
-    case OC_FMUL: case OC_FDIV: case OC_FSQRT: return PIPE_FMUL;
-    case OC_FALU: case OC_FCVT: case OC_FMOVE: return PIPE_FADD;
-    default: return PIPE_INT;
-    }
+    return in->flags & (IF_LOAD | IF_STORE) ? PIPE_MEM : pipe_of_class[in->opclass];
 }
 
-/* Does the instruction fit the issue group of cycle e? */
-static bool fits_group(const timing_t *t, const insn_t *in, uint64_t e, uint64_t block)
+/* Does an instruction for `pipe` fit the issue group of cycle e? */
+static inline bool fits_group(const timing_t *t, unsigned pipe, uint64_t e, uint64_t block)
 {
     if (e != t->group_cycle) return true;
     if (t->group_closed || t->group_n >= t->p.width) return false;
     if (t->p.slotting && block != t->group_block) return false;
-    switch (pipe_of(in)) {
+    switch (pipe) {
     case PIPE_MEM:  return t->group_mem < t->p.mem_ports && t->group_int < t->p.int_pipes;
     case PIPE_FADD: return t->group_fadd < 1 && t->group_fadd + t->group_fmul < t->p.fp_pipes;
     case PIPE_FMUL: return t->group_fmul < 1 && t->group_fadd + t->group_fmul < t->p.fp_pipes;
@@ -198,12 +200,12 @@ static bool fits_group(const timing_t *t, const insn_t *in, uint64_t e, uint64_t
 
 /* The first cycle from e whose issue group takes the instruction (a full
  * or closed group only holds it to the next cycle). */
-static uint64_t group_slot(const timing_t *t, const insn_t *in, uint64_t e, uint64_t block)
+static inline uint64_t group_slot(const timing_t *t, unsigned pipe, uint64_t e, uint64_t block)
 {
-    return fits_group(t, in, e, block) ? e : e + 1;
+    return fits_group(t, pipe, e, block) ? e : e + 1;
 }
 
-static void join_group(timing_t *t, const insn_t *in, uint64_t e, uint64_t block)
+static void join_group(timing_t *t, const insn_t *in, unsigned pipe, uint64_t e, uint64_t block)
 {
     if (e != t->group_cycle) {
         t->group_cycle = e;
@@ -212,7 +214,7 @@ static void join_group(timing_t *t, const insn_t *in, uint64_t e, uint64_t block
         t->group_block = block;
     }
     t->group_n++;
-    switch (pipe_of(in)) {
+    switch (pipe) {
     case PIPE_MEM:  t->group_mem++; t->group_int++; break;   /* 21164: mem ops use an E pipe */
     case PIPE_FADD: t->group_fadd++; break;
     case PIPE_FMUL: t->group_fmul++; break;
@@ -236,14 +238,15 @@ static unsigned iq_slot(timing_t *t)
 /* Cycle the instruction's fetch block arrives, fetching aligned blocks of
  * `width` 4-byte slots, one block a cycle, bounded by issue-queue space;
  * *front: why a newly fetched block came late (a redirect, the I-cache). */
-static uint64_t ev5_fetch(timing_t *t, const insn_t *in, uint64_t *block_out, why_t *front)
+static uint64_t ev5_fetch(timing_t *t, const insn_t *in, unsigned slot, uint64_t *block_out,
+                          why_t *front)
 {
     uint64_t block = t->p.block_shift ? in->pc >> t->p.block_shift : in->pc / (4ull * t->p.width);
     *block_out = block;
     *front = (why_t){ .cause = STALL_NONE };
     if (block != t->fetch_block || t->fetch_taken || t->redirect > t->fetch_block_cycle) {
         t->fetch_taken = false;
-        uint64_t space = t->iq_ring[iq_slot(t)];
+        uint64_t space = t->iq_ring[slot];
         uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
         if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space)
             *front = t->redirect_why;
@@ -267,7 +270,7 @@ static uint64_t ev5_memory(timing_t *t, const insn_t *in, uint64_t addr, uint64_
 {
     uint64_t done = tm_data_access(t, in, addr, *e, mcause);
     if (in->flags & IF_LOAD) return max2(done, *e + t->p.lat[OC_LOAD]);
-    if (*mcause == STALL_WBUF) *e = group_slot(t, in, done - 1, block);
+    if (*mcause == STALL_WBUF) *e = group_slot(t, PIPE_MEM, done - 1, block);
     return *e + t->p.lat[in->opclass];
 }
 
@@ -297,18 +300,20 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
     uint64_t block;
     uint8_t mcause = STALL_NONE;
     why_t front, dep;
-    uint64_t fetched = ev5_fetch(t, in, &block, &front);
+    unsigned slot = iq_slot(t);               /* seq does not change in here */
+    uint64_t fetched = ev5_fetch(t, in, slot, &block, &front);
     uint64_t arrive = fetched + t->p.frontend_depth;
     uint64_t ops = tm_operands_ready(t, in, &dep);
     int dv = tm_divider_of(in);
     uint64_t dfree = tm_divider_free(t, dv);
     uint64_t ready = max2(max2(arrive, t->prev_issue), max2(ops, dfree));
-    uint64_t e = group_slot(t, in, ready, block);
+    unsigned pipe = pipe_of(in);
+    uint64_t e = group_slot(t, pipe, ready, block);
     bool slotted = e > ready;
 
     uint64_t complete = e + t->p.lat[in->opclass];
     if (in->flags & (IF_LOAD | IF_STORE)) complete = ev5_memory(t, in, addr, &e, block, &mcause);
-    join_group(t, in, e, block);
+    join_group(t, in, pipe, e, block);
     head_ev5(t, in, e, arrive, ops, dep, dfree, slotted, mcause, front);
    tm_use_divider(t, in, dv, complete);
    tm_set_result(t, in, complete, mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
@@ -337,7 +342,7 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
                            complete, retire };
         tm_profileme(t, in, addr, next_pc, st, front.cause, mcause, complete - e);
     }
-    t->iq_ring[iq_slot(t)] = e;
+    t->iq_ring[slot] = e;
     t->prev_issue = e;
     t->prev_retire = retire - 1;
     t->cycles = retire;

@@ -186,11 +186,10 @@ static inline uint64_t tm_fetch_bytes(timing_t *t, uint64_t pc, uint64_t f, uint
 /* The divider an instruction needs (DIV_INT, DIV_FP), or -1. */
 static inline int tm_divider_of(const insn_t *in)
 {
-    switch (in->opclass) {
-    case OC_IDIV: return DIV_INT;
-    case OC_FDIV: case OC_FSQRT: return DIV_FP;
-    default: return -1;
-    }
+    static const int8_t divider_plus_one[OC_COUNT] = {   /* a table: no switch */
+        [OC_IDIV] = DIV_INT + 1, [OC_FDIV] = DIV_FP + 1, [OC_FSQRT] = DIV_FP + 1,
+    };
+    return divider_plus_one[in->opclass] - 1;
 }
 
 /* Earliest cycle a divider can start another operation (0: any time). */
@@ -340,12 +339,14 @@ static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, 
         t->last_why = why;
     }
     t->head_stall[why.cause] += extra;
-    uint64_t decode = extra < t->front_penalty ? extra : t->front_penalty;
-    uint8_t stall_role = why.culprit ? why.role : t->cur_role;
-    if (unlikely((t->cur_role | stall_role) != DISE_ROLE_NONE || decode)) {
-        t->role_cycles[t->cur_role] += head - extra;
-        t->role_cycles[t->penalty_role] += decode;
-        t->role_cycles[stall_role] += extra - decode;
+    if (unlikely((t->cur_role | why.role | t->front_penalty) != 0)) {   /* else no role is */
+        uint64_t decode = extra < t->front_penalty ? extra : t->front_penalty;
+        uint8_t stall_role = why.culprit ? why.role : t->cur_role;
+        if ((t->cur_role | stall_role) != DISE_ROLE_NONE || decode) {
+            t->role_cycles[t->cur_role] += head - extra;
+            t->role_cycles[t->penalty_role] += decode;
+            t->role_cycles[stall_role] += extra - decode;
+        }
     }
     if (t->keep_truth) tm_record_truth(t, in, head, extra, why);
 }

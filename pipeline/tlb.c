@@ -16,9 +16,15 @@ typedef struct tlb_entry {
     uint64_t stamp;             /* last use, for LRU */
 } tlb_entry_t;
 
+/* Where a page was last found, by its low page-number bits: a lookup
+ * checks that entry before scanning the set (a wrong hint only costs the
+ * scan, which finds the same entry). */
+enum { TLB_HINTS = 256 };
+
 struct tlb {
     tlb_entry_t *e;             /* sets * assoc, one set contiguous */
     tlb_entry_t *mru;           /* last entry used: checked before the scan */
+    tlb_entry_t *hint[TLB_HINTS];
     uint64_t set_mask;
     unsigned page_shift, assoc, miss_penalty;
     uint64_t tick;
@@ -48,6 +54,7 @@ tlb_t *tlb_new(const tlb_config_t *cfg)
     t->e = calloc(cfg->entries, sizeof *t->e);
     if (!t->e) { free(t); return NULL; }
     t->mru = &t->e[0];
+    for (unsigned k = 0; k < TLB_HINTS; k++) t->hint[k] = &t->e[0];
     t->set_mask = cfg->entries / cfg->assoc - 1;
     t->page_shift = log2u(cfg->page_size);
     t->assoc = cfg->assoc;
@@ -75,10 +82,16 @@ static tlb_entry_t *tlb_victim(tlb_entry_t *set, unsigned assoc)
 }
 
 /* Translate addr's page: true on a hit; a miss installs it. */
-static bool translate(tlb_t *t, uint64_t addr)
+static inline __attribute__((always_inline)) bool translate(tlb_t *t, uint64_t addr)
 {
     uint64_t tag = (addr >> t->page_shift) + 1;
     if (t->mru->tag == tag) {           /* same page as last time */
+        t->mru->stamp = ++t->tick;
+        return true;
+    }
+    tlb_entry_t **hint = &t->hint[tag & (TLB_HINTS - 1)];
+    if ((*hint)->tag == tag) {          /* a page has one entry: this one */
+        t->mru = *hint;
         t->mru->stamp = ++t->tick;
         return true;
     }
@@ -86,14 +99,14 @@ static bool translate(tlb_t *t, uint64_t addr)
     for (unsigned i = 0; i < t->assoc; i++) {
         if (set[i].tag == tag) {
             set[i].stamp = ++t->tick;
-            t->mru = &set[i];
+            t->mru = *hint = &set[i];
             return true;
         }
     }
     tlb_entry_t *v = tlb_victim(set, t->assoc);
     v->tag = tag;
     v->stamp = ++t->tick;
-    t->mru = v;
+    t->mru = *hint = v;
     return false;
 }
 
