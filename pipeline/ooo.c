@@ -167,18 +167,22 @@ static void calendar_init(calendar_t *k, unsigned units)
     k->units = units;
 }
 
+/* A slot below c << 8 | units holds an older cycle or fewer than `units`
+ * bookings in c (units is at most 16: config_params.def), so one compare
+ * says whether a unit is free. */
 static inline bool calendar_free_at(const calendar_t *k, uint64_t c)
 {
-    uint64_t s = k->slot[c & (CAL_WINDOW - 1)];
-    uint64_t booked_cycle = s >> 8;
-    if (booked_cycle != c) return booked_cycle < c;
-    return (s & 0xff) < k->units;
+    return k->slot[c & (CAL_WINDOW - 1)] < (c << 8 | k->units);
 }
 
 /* The first cycle from c at which a unit is free for `span` consecutive
  * cycles (1 for a pipelined unit; its latency for one that is not). */
 static inline uint64_t calendar_find(const calendar_t *k, uint64_t c, unsigned span)
 {
+    if (likely(span == 1)) {
+        while (!calendar_free_at(k, c)) c++;
+        return c;
+    }
     for (;;) {
         unsigned j = 0;
         while (j < span && calendar_free_at(k, c + j)) j++;
