@@ -504,7 +504,7 @@ static inline uint64_t wait_for_store(uint64_t *ready, why_t *why, const last_st
     if (!s || s->ready <= *ready) return 0;
     uint64_t added = s->ready - *ready;
     *ready = s->ready;
-    *why = (why_t){ STALL_DEP, s->pc, s->role };
+    *why = tm_why(STALL_DEP, s->pc, s->role);
     return added;
 }
 
@@ -525,7 +525,7 @@ uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d, why_t front,
     }
     if (fwd && fwd->data_ready > ready) {
         ready = fwd->data_ready;
-        *why = (why_t){ STALL_DEP, fwd->pc, fwd->role };
+        *why = tm_why(STALL_DEP, fwd->pc, fwd->role);
     }
     if (unlikely(predicted != NULL)) {
         uint64_t waited = wait_for_store(&ready, why, predicted);
@@ -670,7 +670,7 @@ static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entr
     lost_row_t *l = lost_of(t, o, in->pc);
     l->replays++;
     l->replay_cycles += again - *detected;
-    *why = (why_t){ STALL_DEP, fwd->pc, fwd->role };
+    *why = tm_why(STALL_DEP, fwd->pc, fwd->role);
     return again;
 }
 
@@ -704,7 +704,7 @@ static uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr,
                          const store_entry_t *fwd, why_t *why, uint8_t *cause)
 {
     *cause = STALL_DEP;
-    *why = (why_t){ STALL_FU, in->pc, t->cur_role };
+    *why = tm_why(STALL_FU, in->pc, t->cur_role);
     if (in->flags & IF_STORE) return i + 1;      /* the D-cache is written at graduation */
     if (!(in->flags & IF_LOAD)) return i + t->p.lat[in->opclass];
     uint64_t done = i + t->p.lat[OC_LOAD];
@@ -716,7 +716,7 @@ static uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr,
     uint64_t data = tm_data_access(t, in, addr, i, &mcause);
     if (mcause == STALL_DCACHE || mcause == STALL_DTLB) {
         *cause = mcause;
-        *why = (why_t){ mcause, in->pc, t->cur_role };
+        *why = tm_why(mcause, in->pc, t->cur_role);
     }
     return max2(done, data);
 }
@@ -952,8 +952,8 @@ static void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, u
     }
     if (!(in->flags & (IF_BRANCH | IF_JUMP))) return;
     if (next_pc != in->pc + in->len) o->group_ended = true;
-    bpred_result_t pred = o->wrong_path ? bpred_predict(t->bp, in) : (bpred_result_t){ 0 };
-    uint64_t r = tm_predict_control(t, in, next_pc, decoded, resolved);
+    bpred_result_t pred = bpred_predict(t->bp, in);
+    uint64_t r = tm_resolve_control(t, in, pred, next_pc, decoded, resolved);
     if (!r) return;
     t->redirect = r;
     if (o->wrong_path && t->cur_role == DISE_ROLE_NONE) plan_wrong_path(o, t, in, pred, r);
