@@ -980,7 +980,13 @@ static void account(timing_t *t, const insn_t *in, uint64_t prev_g, uint64_t i, 
     uint64_t waited = i > prev_g ? i - prev_g : 0;
     uint64_t started = max2(i, prev_g);
     uint64_t executing = x > started ? x - started : 0;
-    tm_record_head(t, in, head, executing > waited ? exec_why : issue_why);
+    /* field by field: selecting whole structs made the compiler store a
+     * byte of one and load it back as a word, which store forwarding
+     * cannot serve (a stall of some 10 cycles an instruction) */
+    bool exec = executing > waited;
+    tm_record_head(t, in, head, tm_why(exec ? exec_why.cause : issue_why.cause,
+                                       exec ? exec_why.culprit : issue_why.culprit,
+                                       exec ? exec_why.role : issue_why.role));
 }
 
 /* A graduated store writes the D-cache at g and becomes the last store to

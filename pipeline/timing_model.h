@@ -24,10 +24,14 @@ enum { DIV_INT, DIV_FP };             /* the two dividers                    */
 
 /* Why something waited: a stall cause (stall_t) and the instruction
  * responsible for it (its pc; 0 = none). */
-typedef struct why {          /* 16 bytes: passed in registers         */
+typedef struct why {          /* words, not bytes: a why_t the compiler
+                                 keeps on the stack is written field by field
+                                 and read back whole, and a byte written
+                                 cannot be forwarded to a word read (a
+                                 stall of some 10 cycles) */
     uint64_t culprit;
-    uint8_t cause;
-    uint8_t role;            /* the culprit's dise_role_t (NONE: the program) */
+    uint64_t cause;           /* stall_t */
+    uint64_t role;            /* the culprit's dise_role_t (NONE: the program) */
 } why_t;
 
 static inline why_t tm_why(uint8_t cause, uint64_t culprit, uint8_t role)
