@@ -288,6 +288,7 @@ struct ooo {
     store_sets_t sets;
     uint64_t replay_taint[REG_COUNT];   /* store_sets: see note_replayed() */
     uint64_t replay_origin[REG_COUNT];  /* and the violating load behind it */
+    uint64_t taint_high;        /* no replay_taint[] is above it */
     lost_t *lost;               /* per-pc losses to wrong paths and replays */
     pair_table_t replay_at;     /* (load pc, 0) -> replay cycles */
     /* the wrong path (ooo.wrong_path): the walk pending after a transfer
@@ -631,6 +632,12 @@ static lost_row_t *lost_of(timing_t *t, ooo_t *o, uint64_t pc)
 static void note_replayed(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d,
                           uint64_t wrong_value_at, uint64_t detected)
 {
+    if (!detected && o->taint_high <= d + 1) {
+        /* no source can carry a mark beyond D + 1: not a dependant (an
+         * unmarked register's origin is never read) */
+        if (in->rd != REG_NONE && in->rd != REG_SINK) o->replay_taint[in->rd] = 0;
+        return;
+    }
     uint64_t origin;
     uint64_t taint = source_taint(o, in, &origin);
     bool dependant = taint > d + 1;
@@ -649,6 +656,7 @@ static void note_replayed(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d,
     if (in->rd != REG_NONE && in->rd != REG_SINK) {
         o->replay_taint[in->rd] = mark;
         o->replay_origin[in->rd] = origin;
+        if (mark > o->taint_high) o->taint_high = mark;
     }
 }
 
