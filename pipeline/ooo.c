@@ -298,8 +298,8 @@ struct ooo {
     bool wrong_path;
     uint64_t wp_start, wp_squash, wp_branch;
     bool wp_dispatches;
-    uint64_t wp_ready[REG_COUNT];
-    uint32_t wp_gen[REG_COUNT], wp_gen_now;
+    uint64_t wp_ready[256];     /* by operand slot as decoded, as t->reg_ready: */
+    uint32_t wp_gen[256], wp_gen_now;   /* REG_NONE's gen stays 0, never current */
     uint64_t *wp_d;
     unsigned wp_max;
     wrongpath_t *walker;
@@ -828,9 +828,8 @@ static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr,
 {
     uint64_t squash = o->wp_squash, ops = d + 1;
     const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 3; k++) {           /* an unused slot reads 0 from t->reg_ready */
         unsigned reg = srcs[k];
-        if (reg == REG_NONE) continue;
         ops = max2(ops, o->wp_gen[reg] == o->wp_gen_now ? o->wp_ready[reg] : t->reg_ready[reg]);
     }
     enum fu_kind kind = fu_of(in);
