@@ -66,7 +66,7 @@ static uint64_t past_gaps_5(const timing_t *t, const insn_t *in, uint64_t x, why
                 x > t->reg_gap_to[r])
                 continue;
             x = t->reg_gap_to[r] + 1;
-            *dep = (why_t){ STALL_DEP, t->reg_producer[r], t->reg_role[r] };
+            *dep = tm_why(STALL_DEP, t->reg_producer[r], t->reg_role[r]);
             moved = true;
         }
     }
@@ -115,9 +115,9 @@ static void holds_5(timing_t *t, const insn_t *in, uint64_t x, uint64_t xdone, u
 {
     why_t mw = { .cause = STALL_NONE }, ww = { .cause = STALL_NONE };
     if (m > x + 1)
-        mw = xdone >= t->prev_w ? (why_t){ STALL_FU, in->pc, t->cur_role } : t->prev_w_why;
+        mw = xdone >= t->prev_w ? tm_why(STALL_FU, in->pc, t->cur_role) : t->prev_w_why;
     if (mdone > m + 1)                       /* a slow hit: the MEM stage is busy */
-        ww = (why_t){ mcause != STALL_NONE ? mcause : STALL_FU, in->pc, t->cur_role };
+        ww = tm_why(mcause != STALL_NONE ? mcause : STALL_FU, in->pc, t->cur_role);
     t->prev_m_why = mw;
     t->prev_w_why = ww;
 }

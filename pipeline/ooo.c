@@ -167,18 +167,22 @@ static void calendar_init(calendar_t *k, unsigned units)
     k->units = units;
 }
 
+/* A slot below c << 8 | units holds an older cycle or fewer than `units`
+ * bookings in c (units is at most 16: config_params.def), so one compare
+ * says whether a unit is free. */
 static inline bool calendar_free_at(const calendar_t *k, uint64_t c)
 {
-    uint64_t s = k->slot[c & (CAL_WINDOW - 1)];
-    uint64_t booked_cycle = s >> 8;
-    if (booked_cycle != c) return booked_cycle < c;
-    return (s & 0xff) < k->units;
+    return k->slot[c & (CAL_WINDOW - 1)] < (c << 8 | k->units);
 }
 
 /* The first cycle from c at which a unit is free for `span` consecutive
  * cycles (1 for a pipelined unit; its latency for one that is not). */
 static inline uint64_t calendar_find(const calendar_t *k, uint64_t c, unsigned span)
 {
+    if (likely(span == 1)) {
+        while (!calendar_free_at(k, c)) c++;
+        return c;
+    }
     for (;;) {
         unsigned j = 0;
         while (j < span && calendar_free_at(k, c + j)) j++;
@@ -284,6 +288,7 @@ struct ooo {
     store_sets_t sets;
     uint64_t replay_taint[REG_COUNT];   /* store_sets: see note_replayed() */
     uint64_t replay_origin[REG_COUNT];  /* and the violating load behind it */
+    uint64_t taint_high;        /* no replay_taint[] is above it */
     lost_t *lost;               /* per-pc losses to wrong paths and replays */
     pair_table_t replay_at;     /* (load pc, 0) -> replay cycles */
     /* the wrong path (ooo.wrong_path): the walk pending after a transfer
@@ -293,8 +298,8 @@ struct ooo {
     bool wrong_path;
     uint64_t wp_start, wp_squash, wp_branch;
     bool wp_dispatches;
-    uint64_t wp_ready[REG_COUNT];
-    uint32_t wp_gen[REG_COUNT], wp_gen_now;
+    uint64_t wp_ready[256];     /* by operand slot as decoded, as t->reg_ready: */
+    uint32_t wp_gen[256], wp_gen_now;   /* REG_NONE's gen stays 0, never current */
     uint64_t *wp_d;
     unsigned wp_max;
     wrongpath_t *walker;
@@ -500,7 +505,7 @@ static inline uint64_t wait_for_store(uint64_t *ready, why_t *why, const last_st
     if (!s || s->ready <= *ready) return 0;
     uint64_t added = s->ready - *ready;
     *ready = s->ready;
-    *why = (why_t){ STALL_DEP, s->pc, s->role };
+    *why = tm_why(STALL_DEP, s->pc, s->role);
     return added;
 }
 
@@ -521,7 +526,7 @@ uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d, why_t front,
     }
     if (fwd && fwd->data_ready > ready) {
         ready = fwd->data_ready;
-        *why = (why_t){ STALL_DEP, fwd->pc, fwd->role };
+        *why = tm_why(STALL_DEP, fwd->pc, fwd->role);
     }
     if (unlikely(predicted != NULL)) {
         uint64_t waited = wait_for_store(&ready, why, predicted);
@@ -627,6 +632,12 @@ static lost_row_t *lost_of(timing_t *t, ooo_t *o, uint64_t pc)
 static void note_replayed(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d,
                           uint64_t wrong_value_at, uint64_t detected)
 {
+    if (!detected && o->taint_high <= d + 1) {
+        /* no source can carry a mark beyond D + 1: not a dependant (an
+         * unmarked register's origin is never read) */
+        if (in->rd != REG_NONE && in->rd != REG_SINK) o->replay_taint[in->rd] = 0;
+        return;
+    }
     uint64_t origin;
     uint64_t taint = source_taint(o, in, &origin);
     bool dependant = taint > d + 1;
@@ -645,6 +656,7 @@ static void note_replayed(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d,
     if (in->rd != REG_NONE && in->rd != REG_SINK) {
         o->replay_taint[in->rd] = mark;
         o->replay_origin[in->rd] = origin;
+        if (mark > o->taint_high) o->taint_high = mark;
     }
 }
 
@@ -666,7 +678,7 @@ static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entr
     lost_row_t *l = lost_of(t, o, in->pc);
     l->replays++;
     l->replay_cycles += again - *detected;
-    *why = (why_t){ STALL_DEP, fwd->pc, fwd->role };
+    *why = tm_why(STALL_DEP, fwd->pc, fwd->role);
     return again;
 }
 
@@ -700,7 +712,7 @@ static uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr,
                          const store_entry_t *fwd, why_t *why, uint8_t *cause)
 {
     *cause = STALL_DEP;
-    *why = (why_t){ STALL_FU, in->pc, t->cur_role };
+    *why = tm_why(STALL_FU, in->pc, t->cur_role);
     if (in->flags & IF_STORE) return i + 1;      /* the D-cache is written at graduation */
     if (!(in->flags & IF_LOAD)) return i + t->p.lat[in->opclass];
     uint64_t done = i + t->p.lat[OC_LOAD];
@@ -712,7 +724,7 @@ static uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr,
     uint64_t data = tm_data_access(t, in, addr, i, &mcause);
     if (mcause == STALL_DCACHE || mcause == STALL_DTLB) {
         *cause = mcause;
-        *why = (why_t){ mcause, in->pc, t->cur_role };
+        *why = tm_why(mcause, in->pc, t->cur_role);
     }
     return max2(done, data);
 }
@@ -816,9 +828,8 @@ static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr,
 {
     uint64_t squash = o->wp_squash, ops = d + 1;
     const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 3; k++) {           /* an unused slot reads 0 from t->reg_ready */
         unsigned reg = srcs[k];
-        if (reg == REG_NONE) continue;
         ops = max2(ops, o->wp_gen[reg] == o->wp_gen_now ? o->wp_ready[reg] : t->reg_ready[reg]);
     }
     enum fu_kind kind = fu_of(in);
@@ -948,8 +959,8 @@ static void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, u
     }
     if (!(in->flags & (IF_BRANCH | IF_JUMP))) return;
     if (next_pc != in->pc + in->len) o->group_ended = true;
-    bpred_result_t pred = o->wrong_path ? bpred_predict(t->bp, in) : (bpred_result_t){ 0 };
-    uint64_t r = tm_predict_control(t, in, next_pc, decoded, resolved);
+    bpred_result_t pred = bpred_predict(t->bp, in);
+    uint64_t r = tm_resolve_control(t, in, pred, next_pc, decoded, resolved);
     if (!r) return;
     t->redirect = r;
     if (o->wrong_path && t->cur_role == DISE_ROLE_NONE) plan_wrong_path(o, t, in, pred, r);
@@ -976,7 +987,13 @@ static void account(timing_t *t, const insn_t *in, uint64_t prev_g, uint64_t i, 
     uint64_t waited = i > prev_g ? i - prev_g : 0;
     uint64_t started = max2(i, prev_g);
     uint64_t executing = x > started ? x - started : 0;
-    tm_record_head(t, in, head, executing > waited ? exec_why : issue_why);
+    /* field by field: selecting whole structs made the compiler store a
+     * byte of one and load it back as a word, which store forwarding
+     * cannot serve (a stall of some 10 cycles an instruction) */
+    bool exec = executing > waited;
+    tm_record_head(t, in, head, tm_why(exec ? exec_why.cause : issue_why.cause,
+                                       exec ? exec_why.culprit : issue_why.culprit,
+                                       exec ? exec_why.role : issue_why.role));
 }
 
 /* A graduated store writes the D-cache at g and becomes the last store to

@@ -24,11 +24,20 @@ enum { DIV_INT, DIV_FP };             /* the two dividers                    */
 
 /* Why something waited: a stall cause (stall_t) and the instruction
  * responsible for it (its pc; 0 = none). */
-typedef struct why {
-    uint8_t cause;
+typedef struct why {          /* words, not bytes: a why_t the compiler
+                                 keeps on the stack is written field by field
+                                 and read back whole, and a byte written
+                                 cannot be forwarded to a word read (a
+                                 stall of some 10 cycles) */
     uint64_t culprit;
-    uint8_t role;            /* the culprit's dise_role_t (NONE: the program) */
+    uint64_t cause;           /* stall_t */
+    uint64_t role;            /* the culprit's dise_role_t (NONE: the program) */
 } why_t;
+
+static inline why_t tm_why(uint8_t cause, uint64_t culprit, uint8_t role)
+{
+    return (why_t){ .culprit = culprit, .cause = cause, .role = role };
+}
 
 typedef struct params {
     int model;
@@ -212,7 +221,7 @@ static inline void tm_use_divider(timing_t *t, const insn_t *in, int dv, uint64_
 static inline why_t tm_divider_why(const timing_t *t, int dv)
 {
     if (dv < 0) return (why_t){ .cause = STALL_FU };
-    return (why_t){ STALL_FU, t->div_pc[dv], t->div_role[dv] };
+    return tm_why(STALL_FU, t->div_pc[dv], t->div_role[dv]);
 }
 
 /* Latest-ready source operand: its cycle; *dep = its producer and cause. */
@@ -276,12 +285,13 @@ static inline uint64_t tm_data_access(timing_t *t, const insn_t *in, uint64_t ad
     return accept + 1;
 }
 
-/* Branch prediction; returns the cycle the next fetch may start (0 = no
- * redirect) and counts mispredictions. */
-static inline uint64_t tm_predict_control(timing_t *t, const insn_t *in, uint64_t next_pc,
-                                          uint64_t decode_done, uint64_t resolved)
+/* Branch prediction, `pred` being bpred_predict's for `in` (a model that
+ * needs the prediction itself asks once); returns the cycle the next fetch
+ * may start (0 = no redirect) and counts mispredictions. */
+static inline uint64_t tm_resolve_control(timing_t *t, const insn_t *in, bpred_result_t pred,
+                                          uint64_t next_pc, uint64_t decode_done,
+                                          uint64_t resolved)
 {
-    bpred_result_t pred = bpred_predict(t->bp, in);
     bool taken = next_pc != in->pc + in->len;
     bool correct = bpred_update(t->bp, in, taken, next_pc);
     if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_BRANCHES, resolved, in->pc);
@@ -289,15 +299,22 @@ static inline uint64_t tm_predict_control(timing_t *t, const insn_t *in, uint64_
         t->mispredicts++;
         t->mispredict_at = t->seq + 1;
         if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_BRANCHMP, resolved, in->pc);
-        t->redirect_why = (why_t){ STALL_MISPREDICT, in->pc, t->cur_role };
+        t->redirect_why = tm_why(STALL_MISPREDICT, in->pc, t->cur_role);
         return resolved;
     }
     if (taken && !pred.btb_hit) {           /* target known only at decode */
         t->decode_redirects++;
-        t->redirect_why = (why_t){ STALL_FETCH, in->pc, t->cur_role };
+        t->redirect_why = tm_why(STALL_FETCH, in->pc, t->cur_role);
         return decode_done;
     }
     return 0;
+}
+
+/* The same, predicting here. */
+static inline uint64_t tm_predict_control(timing_t *t, const insn_t *in, uint64_t next_pc,
+                                          uint64_t decode_done, uint64_t resolved)
+{
+    return tm_resolve_control(t, in, bpred_predict(t->bp, in), next_pc, decode_done, resolved);
 }
 
 /* An inserted DISE operation that changed the flow: a call into a handler
@@ -308,8 +325,8 @@ static inline void tm_dise_control(timing_t *t, const insn_t *in, uint64_t decod
 {
     if (!t->dise_redirect) return;
     t->redirect = in->op == DOP_CALL ? decode_done : resolved;
-    t->redirect_why = (why_t){ in->op == DOP_CALL ? STALL_FETCH : STALL_MISPREDICT, in->pc,
-                               t->cur_role };
+    t->redirect_why = tm_why(in->op == DOP_CALL ? STALL_FETCH : STALL_MISPREDICT, in->pc,
+                             t->cur_role);
 }
 
 /* ---- accounting and views (timing.c) ------------------------------------------ */

@@ -12,7 +12,10 @@
  * link register is written on the shadow), and the decoded instructions'
  * ground-truth counts are not touched.  FP operations run on the shadow
  * with the host FP environment handed to it for the walk (the ISA's run
- * hooks), so their sticky flags and rounding mode never reach the real cpu.
+ * hooks), so their sticky flags and rounding mode never reach the real cpu;
+ * the hand-over (a few fenv calls of some 100 cycles each) is made at the
+ * walk's first instruction that may touch the host FP state, and most
+ * walks have none.
  * DISE decodes the wrong path too: a classified instruction is matched on
  * the engine's counters (dise_spec_match; dise.spec_counters says whether
  * the squash restores them) and a replacement's operations are walked as
@@ -51,6 +54,10 @@ struct wrongpath {
     /* the DISE decode stall of the instruction being visited (the first of
      * a wrong-path replacement: dise.replace_penalty), else 0 */
     unsigned decode_stall;
+    /* the real cpu of the walk under way, and whether the host FP state
+     * has been handed from it to the shadow (hand_fp_over) */
+    cpu_t *real;
+    bool fp_handed;
 };
 
 wrongpath_t *wrongpath_new(void) { return xcalloc(1, sizeof(wrongpath_t)); }
@@ -122,6 +129,29 @@ static void overlay_store(wrongpath_t *w, const insn_t *in)
     for (unsigned k = 0; k < 8; k++) e->bytes[k] = (uint8_t)(v >> (8 * k));
 }
 
+/* Only integer operations and integer loads leave the host FP state
+ * alone. */
+static bool touches_host_fp(const insn_t *in)
+{
+    switch (in->opclass) {
+    case OC_NOP: case OC_IALU: case OC_IMUL: case OC_IDIV: case OC_LOAD: return false;
+    default: return true;
+    }
+}
+
+/* Before the walk's first instruction that may touch the host FP state:
+ * the real cpu's sticky flags are taken back (run_leave), and the host
+ * state is handed to the shadow as a run would (run_enter). */
+static void hand_fp_over(wrongpath_t *w)
+{
+    cpu_t *c = w->real;
+    if (w->fp_handed) return;
+    w->fp_handed = true;
+    if (c->isa->run_leave) c->isa->run_leave(c);
+    w->shadow.fflags = c->fflags;
+    if (c->isa->run_enter) c->isa->run_enter(&w->shadow);
+}
+
 /* Executes the load `in` on the shadow with the overlay's bytes over guest
  * memory: the 16 bytes from `lo` (the load's aligned quadword and the next,
  * on one present page) are patched in the host copy for the load and put
@@ -171,6 +201,7 @@ static uint64_t shadow_exec(wrongpath_t *w, insn_t *in)
         return 0;
     }
     exec_fn exec = own_semantics(s, in);
+    if (touches_host_fp(in)) hand_fp_over(w);
     if (in->flags & IF_LOAD) {
         if (in->rs1 == REG_NONE) return 1;
         uint64_t addr = s->reg[in->rs1] + (uint64_t)in->imm;
@@ -313,11 +344,12 @@ int wrongpath_walk(wrongpath_t *w, cpu_t *c, const bpred_t *bp, uint64_t pc, uns
     mem_t *m = c->mem;
     jmp_buf *saved_jmp = m->fault_jmp;
     mem_fault_t saved_fault = m->fault;
-    /* the host FP state goes to the shadow for the walk: the cpu's sticky
-     * flags are taken back first, the shadow's dropped after */
-    if (c->isa->run_leave) c->isa->run_leave(c);
+    /* the host FP state goes to the shadow when the walk first needs it
+     * (hand_fp_over): the cpu's sticky flags are taken back first, the
+     * shadow's dropped after */
     memcpy(&w->shadow, c, sizeof w->shadow);
-    if (c->isa->run_enter) c->isa->run_enter(&w->shadow);
+    w->real = c;
+    w->fp_handed = false;
     dise_spec_ckpt_t ckpt;
     if (c->dise) dise_spec_save(c->dise, &ckpt);
     w->overlay_n = 0;
@@ -329,8 +361,10 @@ int wrongpath_walk(wrongpath_t *w, cpu_t *c, const bpred_t *bp, uint64_t pc, uns
     if (setjmp(here) == 0) end = walk(w, &ws, pc);
     else end = WP_END_FAULT;             /* a trap or fault of the shadow */
     if (c->dise) dise_spec_squash(c->dise, &ckpt);
-    if (c->isa->run_leave) c->isa->run_leave(&w->shadow);
-    if (c->isa->run_enter) c->isa->run_enter(c);
+    if (w->fp_handed) {
+        if (c->isa->run_leave) c->isa->run_leave(&w->shadow);
+        if (c->isa->run_enter) c->isa->run_enter(c);
+    }
     if (end == WP_END_FAULT && hostmem_failure())
         hostmem_clear_failure();         /* --host-mem refused the walk a decoded page:
                                             not the guest's failure */
