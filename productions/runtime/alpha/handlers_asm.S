@@ -88,19 +88,20 @@
 SAMPLE HotMethod_handler_asm,  HPS_SAMPLE_METHOD,    9,  8,  0   /* target, pc          */
 SAMPLE CallPair_handler_asm,   HPS_SAMPLE_CALL_PAIR, 8,  9,  0   /* call site, target   */
 SAMPLE DataStream_handler_asm, HPS_SAMPLE_DATA,      8,  9,  10  /* pc, address, burst  */
-SAMPLE PathCount_handler_asm,  HPS_SAMPLE_PATH,      8,  9,  0   /* procedure, path     */
+SAMPLE PathCount_handler_asm,  HPS_SAMPLE_PATH,      8,  9,  5   /* procedure, path, node */
 /* PathReturn_handler_asm: d8 procedure, d9 path, d10 the return's target:
  * the path's sample, then PathPop_handler_asm's pop for that pc. */
-SAMPLE PathReturn_handler_asm, HPS_SAMPLE_PATH,      8,  9,  0, 1
+SAMPLE PathReturn_handler_asm, HPS_SAMPLE_PATH,      8,  9,  5, 1
 
 /* PP on DISE (tools/hps-pp-acf.c): the path register's stack, as the C
  * handlers' path_stack in handlers.c (the same pushes, pops and poison).
  * hps_path_asm = { next free entry (0 before the first push), pushes lost
  * to a full stack, the first entry, the end }; entries { r, return
- * address, sp } of 24 bytes.  No $gp: each handler finds hps_path_asm in
+ * address, sp, CCT node d5 } of 32 bytes (pp_cct.h: d5 stays 0 when the
+ * ACF keeps no CCT).  No $gp: each handler finds hps_path_asm in
  * a literal after its code, by br. */
-#define PATH_ENTRIES 65536
-#define PATH_BYTES (PATH_ENTRIES * 24)
+#define PATH_ENTRIES 32768
+#define PATH_BYTES (PATH_ENTRIES * 32)
     .section .bss.hps_path_asm, "aw", @nobits
     .align 3
 hps_path_asm:
@@ -126,16 +127,18 @@ PathPush_handler_asm:
     ldq     $1, (.Lpush_state - .Lpush_pc)($1)  /* $1 = hps_path_asm */
     ldq     $2, 0($1)           /* $2 = the next free entry             */
     beq     $2, 8f
-1:  lda     $2, 24($2)
+1:  lda     $2, 32($2)
     stq     $2, 0($1)
     ldq     $1, 24($1)          /* the end                              */
     cmpule  $2, $1, $1
     beq     $1, 9f              /* full: the push is lost               */
     hps.mfd 1, 8
-    stq     $1, -24($2)
+    stq     $1, -32($2)
     hps.mfd 1, 9
-    stq     $1, -16($2)
-    stq     $30, -8($2)
+    stq     $1, -24($2)
+    stq     $30, -16($2)
+    hps.mfd 1, 5
+    stq     $1, -8($2)
 2:  hps.mfd 1, 13
     hps.mfd 2, 11
     hps.ret
@@ -151,7 +154,7 @@ PathPush_handler_asm:
 9:  br      $1, .Lpush_pc3
 .Lpush_pc3:
     ldq     $1, (.Lpush_state - .Lpush_pc3)($1)
-    lda     $2, -24($2)
+    lda     $2, -32($2)
     stq     $2, 0($1)
     ldq     $2, 8($1)
     addq    $2, 1, $2
@@ -189,21 +192,25 @@ PathPop_handler_asm:
 1:  ldq     $3, 16($4)
     cmpult  $3, $2, $3
     beq     $3, 3f              /* empty                                */
-    ldq     $3, -8($2)          /* the top entry's sp                   */
+    ldq     $3, -16($2)         /* the top entry's sp                   */
     cmpult  $3, $30, $3
     beq     $3, 2f
-    lda     $2, -24($2)         /* below sp: a frame longjmp left       */
+    lda     $2, -32($2)         /* below sp: a frame longjmp left       */
+    ldq     $3, 24($2)          /* its caller's context                 */
+    hps.mtd 5, 3
     br      $31, 1b
-2:  ldq     $3, -8($2)
+2:  ldq     $3, -16($2)
     cmpeq   $3, $30, $3
     beq     $3, 3f
-    ldq     $3, -16($2)
+    ldq     $3, -24($2)
     cmpeq   $3, $1, $3
     beq     $3, 3f
-    lda     $2, -24($2)         /* this call returns: r back            */
+    lda     $2, -32($2)         /* this call returns: r and node back   */
     stq     $2, 0($4)
     ldq     $3, 0($2)
     hps.mtd 0, 3
+    ldq     $3, 24($2)
+    hps.mtd 5, 3
     br      $31, 9f
 3:  ldq     $3, 0($4)           /* not this call's                      */
     stq     $2, 0($4)

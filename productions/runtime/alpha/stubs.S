@@ -123,4 +123,13 @@ HPS_HANDLER PathReturn_handler,     hps_path_count,  2, 0, hps_path_pop, text_la
 HPS_HANDLER CSPROF_interrupt,       csprof_interrupt, 4, 1 /* d8 tid, d9 pc, d10 event, d11 counter */
 HPS_HANDLER CSPROF_trampoline,      csprof_trampoline, 2, 1 /* d8 tid, d9 pc */
 
+/* PP's calling context tree (hps-pp-acf --cct, pp_cct.h): one version, in
+ * C, for both --handlers modes (the _asm names reach the same stub); they
+ * touch no path stack, only d5 and the tree */
+HPS_HANDLER PathEnter_handler,      hps_path_enter,  2, 0, , text_late  /* d8 call site, d9 target */
+HPS_HANDLER PathTail_handler,       hps_path_tail,   1, 0, , text_late  /* d8 the jump's target */
+    .globl PathEnter_handler_asm, PathTail_handler_asm
+    PathEnter_handler_asm = PathEnter_handler
+    PathTail_handler_asm = PathTail_handler
+
     .section .note.GNU-stack, "", @progbits

@@ -73,23 +73,24 @@
 SAMPLE HotMethod_handler_asm,  HPS_SAMPLE_METHOD,    9,  8,  0   /* target, pc          */
 SAMPLE CallPair_handler_asm,   HPS_SAMPLE_CALL_PAIR, 8,  9,  0   /* call site, target   */
 SAMPLE DataStream_handler_asm, HPS_SAMPLE_DATA,      8,  9,  10  /* pc, address, burst  */
-SAMPLE PathCount_handler_asm,  HPS_SAMPLE_PATH,      8,  9,  0   /* procedure, path     */
+SAMPLE PathCount_handler_asm,  HPS_SAMPLE_PATH,      8,  9,  5   /* procedure, path, node */
 /* PathReturn_handler_asm: d8 procedure, d9 path, d10 the return's target:
  * the path's sample, then PathPop_handler_asm's pop for that pc. */
-SAMPLE PathReturn_handler_asm, HPS_SAMPLE_PATH,      8,  9,  0, 1
+SAMPLE PathReturn_handler_asm, HPS_SAMPLE_PATH,      8,  9,  5, 1
 
 /* PP on DISE (tools/hps-pp-acf.c): the path register's stack, as the C
  * handlers' path_stack in handlers.c (the same pushes, pops and poison).
  * hps_path_asm = { next free entry (0 before the first push), pushes lost
- * to a full stack }; entries { r, return address, sp } of 24 bytes.
+ * to a full stack }; entries { r, return address, sp, CCT node d5 } of 32
+ * bytes (pp_cct.h: d5 stays 0 when the ACF keeps no CCT).
  * The program's sp is sp itself here (no stack switch). */
-#define PATH_ENTRIES 65536
+#define PATH_ENTRIES 32768
     .section .bss.hps_path_asm, "aw", @nobits
     .balign 8
 hps_path_asm:
     .zero 16
 hps_path_asm_entries:
-    .zero PATH_ENTRIES * 24
+    .zero PATH_ENTRIES * 32
 hps_path_asm_end:
 
 /* PathPush_handler_asm: d8 = r, d9 = the return address; t0, t1 parked in
@@ -111,7 +112,9 @@ PathPush_handler_asm:
     hps.mfd t0, 9
     sd      t0, 8(t1)
     sd      sp, 16(t1)
-    addi    t1, t1, 24
+    hps.mfd t0, 5
+    sd      t0, 24(t1)
+    addi    t1, t1, 32
     la      t0, hps_path_asm
     sd      t1, 0(t0)
 2:  hps.mfd t0, 13
@@ -151,17 +154,21 @@ PathPop_handler_asm:
     beqz    t1, 5f              /* nothing pushed yet                   */
 1:  la      t2, hps_path_asm_entries
     bleu    t1, t2, 3f          /* empty                                */
-    ld      t2, -8(t1)          /* the top entry's sp                   */
+    ld      t2, -16(t1)         /* the top entry's sp                   */
     bgeu    t2, sp, 2f
-    addi    t1, t1, -24         /* below sp: a frame longjmp left       */
+    addi    t1, t1, -32         /* below sp: a frame longjmp left       */
+    ld      t2, 24(t1)          /* its caller's context                 */
+    hps.mtd 5, t2
     j       1b
 2:  bne     t2, sp, 3f
-    ld      t2, -16(t1)
+    ld      t2, -24(t1)
     bne     t2, t0, 3f
-    addi    t1, t1, -24         /* this call returns: r back            */
+    addi    t1, t1, -32         /* this call returns: r and node back   */
     sd      t1, 0(t3)
     ld      t2, 0(t1)
     hps.mtd 0, t2
+    ld      t2, 24(t1)
+    hps.mtd 5, t2
     j       9f
 3:  ld      t2, 0(t3)           /* not this call's                      */
     sd      t1, 0(t3)
