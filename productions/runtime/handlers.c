@@ -64,11 +64,11 @@ void hps_data_stream(uint64_t pc, uint64_t ea, uint64_t burst)
  * Entries whose sp lies below the current one belong to frames a longjmp
  * left: they are dropped, d0 is poisoned (a path number no procedure has),
  * so the path in flight is counted as lost, as the exact recorder does,
- * and d5 goes back to the node of the outermost frame dropped (the exact
- * CCT pops to it). */
+ * and d5 goes back to the node of the outermost frame dropped, or of a
+ * call of this frame's that never came back (the exact CCT pops to it). */
 #define PATH_STACK 32768
 #define PATH_POISON (1ull << 62)
-static struct { uint64_t r, ret, sp, node; } path_stack[PATH_STACK];
+static struct { uint64_t r, ret, sp, node, acc_cycles, acc_misses; } path_stack[PATH_STACK];
 static uint64_t path_depth, path_overflows;
 
 /* The calling context tree (hps-pp-acf --cct). */
@@ -92,7 +92,8 @@ void hps_path_push(uint64_t r, uint64_t ret)
     path_depth++;
 }
 
-void hps_path_pop(uint64_t pc)
+/* Returns 1 when the top entry was this call's and was popped. */
+int hps_path_pop(uint64_t pc)
 {
     uint64_t sp = hps_mfd13();
     int dropped = 0;
@@ -106,10 +107,16 @@ void hps_path_pop(uint64_t pc)
         path_depth--;
         hps_mtd0(path_stack[path_depth].r);
         hps_mtd5(path_stack[path_depth].node);
-    } else if (dropped || path_overflows) {
-        hps_mtd0(PATH_POISON);
+        return 1;
+    } else {
+        if (path_depth && path_stack[path_depth - 1].sp == sp) {
+            node = path_stack[path_depth - 1].node;   /* a call of this frame's that */
+            dropped |= 2;                             /* did not come back: its context */
+        }
         if (dropped) hps_mtd5(node);
+        if ((dropped & 1) || path_overflows) hps_mtd0(PATH_POISON);
     }
+    return 0;
 }
 
 /* The child of parent for (site, entry), made when new; the parent itself
@@ -160,15 +167,137 @@ void hps_path_enter(uint64_t site, uint64_t entry)
     hps_mtd5(n);
 }
 
-/* A jump to another procedure's entry: the callee replaces the current
- * context under its parent, at its call site (the exact CCT's tail call). */
-void hps_path_tail(uint64_t entry)
+/* Is target one of the program's procedure entries (a binary search)? */
+static int pp_is_entry(const ppc_tree_t *t, uint64_t target)
+{
+    uint64_t lo = 0, hi = t->nentries < PPC_MAX_ENTRIES ? t->nentries : PPC_MAX_ENTRIES;
+    while (lo < hi) {
+        uint64_t mid = (lo + hi) >> 1;
+        if (t->entries[mid] < target) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < t->nentries && t->entries[lo] == target;
+}
+
+/* A jump out of procedure self to target: when target is another
+ * procedure's entry, the callee replaces the current context under its
+ * parent, at its call site (the exact CCT's tail call). */
+void hps_path_tail(uint64_t target, uint64_t self)
 {
     ppc_tree_t *t = &hps_pp_cct;
     uint32_t cur = (uint32_t)hps_mfd5();
+    if (target == self || !pp_is_entry(t, target)) return;
     if (t->nnodes == 0 || t->nodes[cur].parent == PPC_NONE) return;
-    uint32_t n = pp_child(t, t->nodes[cur].parent, t->nodes[cur].site, entry);
+    uint32_t n = pp_child(t, t->nodes[cur].parent, t->nodes[cur].site, target);
     t->nodes[n].calls++;
     t->nodes[n].tail_calls++;
     hps_mtd5(n);
+}
+
+/* ---- path metrics (hps-pp-acf --metrics) ------------------------------------------------
+ * PP's flow-sensitive metrics read in the guest: hps.rdpmc 0 (cycles) and
+ * 1 (L1D misses) at every path boundary a handler sees.  The path in
+ * flight's cost so far is `acc`; `last` is the reading where its current
+ * segment began.  A path's end pauses (acc += now - last), appends the
+ * path sample and a cost sample, and starts the next with acc = 0; a call
+ * pauses and saves acc with r on the path stack, the callee's paths start
+ * from 0; the pop that matches its return puts the caller's acc back, so
+ * a callee's cost is never its caller's path's (what the exact recorder
+ * does).  Each handler reads the counters again as it leaves: its own
+ * cycles and misses are on no path; the replacement sequences' are. */
+static struct { uint64_t last_cycles, last_misses, acc_cycles, acc_misses; } path_cost;
+
+static void cost_pause(void)
+{
+    uint64_t c = hps_rdpmc(0), m = hps_rdpmc(1);
+    path_cost.acc_cycles += c - path_cost.last_cycles;
+    path_cost.acc_misses += m - path_cost.last_misses;
+}
+
+static void cost_resume(void)
+{
+    path_cost.last_cycles = hps_rdpmc(0);
+    path_cost.last_misses = hps_rdpmc(1);
+}
+
+/* Append a sample where the buffer's state is under either handler mode:
+ * the header's count (--handlers c), or d14/d15 (asm: the host set d15). */
+static void append_any(uint64_t kind, uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t end = hps_mfd15();
+    if (!end) {
+        hps_append(kind, a, b, c);
+        return;
+    }
+    uint64_t next = hps_mfd14();
+    if (next >= end) {
+        hps_profile.hdr.flushes++;
+        hps_flush();
+        next = hps_mfd14();
+        if (next >= end) {
+            hps_profile.hdr.dropped++;
+            return;
+        }
+    }
+    hps_sample_t *s = (hps_sample_t *)(uintptr_t)next;
+    s->kind = kind;
+    s->a = a;
+    s->b = b;
+    s->c = c;
+    hps_mtd14(next + sizeof *s);
+}
+
+static void cost_count(uint64_t entry, uint64_t sum)
+{
+    append_any(HPS_SAMPLE_PATH, entry, sum, hps_mfd5());
+    append_any(HPS_SAMPLE_PATH_COST, path_cost.acc_cycles, path_cost.acc_misses, 0);
+    path_cost.acc_cycles = path_cost.acc_misses = 0;
+}
+
+void hps_pathm_count(uint64_t entry, uint64_t sum)
+{
+    cost_pause();
+    cost_count(entry, sum);
+    cost_resume();
+}
+
+void hps_pathm_push(uint64_t r, uint64_t ret)
+{
+    cost_pause();
+    uint64_t d = path_depth;
+    hps_path_push(r, ret);
+    if (path_depth > d) {
+        path_stack[d].acc_cycles = path_cost.acc_cycles;
+        path_stack[d].acc_misses = path_cost.acc_misses;
+    }
+    path_cost.acc_cycles = path_cost.acc_misses = 0;
+    cost_resume();
+}
+
+/* The pop, and the caller's acc back when it popped; a path the pop
+ * poisoned (a longjmp's landing) starts again from 0. */
+static void cost_pop(uint64_t pc)
+{
+    uint64_t d = path_depth;
+    if (hps_path_pop(pc)) {
+        path_cost.acc_cycles = path_stack[path_depth].acc_cycles;
+        path_cost.acc_misses = path_stack[path_depth].acc_misses;
+    } else if (path_depth < d) {
+        path_cost.acc_cycles = path_cost.acc_misses = 0;
+    }
+}
+
+void hps_pathm_pop(uint64_t pc)
+{
+    cost_pause();
+    cost_pop(pc);
+    cost_resume();
+}
+
+void hps_pathm_return(uint64_t entry, uint64_t sum, uint64_t target)
+{
+    cost_pause();
+    cost_count(entry, sum);
+    cost_pop(target);
+    cost_resume();
 }

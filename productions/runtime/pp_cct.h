@@ -11,7 +11,10 @@
  * call (PathEnter_handler) moves it to the child for (site, target) and
  * counts the call on that node; the path stack's push saves it and the
  * pop that matches a return puts it back; a tail call (PathTail_handler)
- * replaces it by its parent's child for the same site and the new target.
+ * replaces it by its parent's child for the same site and the new target,
+ * when the target is another procedure's entry: one of `entries`, the
+ * program's procedure entries sorted, which the host writes before the
+ * run (the exact CCT's rule: a jump to a symbol's start).
  * Path counts carry d5 in their sample (hps_profile.h: c = node), so the
  * host's per-node path tables are the guest's counts by context.
  * Recursion is not folded (as the exact tree, and csprof's).
@@ -22,6 +25,7 @@
 #include <stdint.h>
 
 #define PPC_MAX_NODES (16u << 10)
+#define PPC_MAX_ENTRIES (16u << 10)
 #define PPC_NONE      0xffffffffu
 
 typedef struct ppc_node {
@@ -35,6 +39,8 @@ typedef struct ppc_tree {
     uint64_t nnodes;            /* 0 until the first call: node 0 is implicit  */
     uint64_t nodes_full;        /* contexts charged to their parent: no room   */
     uint64_t lookups, steps;    /* child lookups, list entries they walked     */
+    uint64_t nentries;          /* procedure entries (host, before the run)    */
+    uint64_t entries[PPC_MAX_ENTRIES];
     ppc_node_t nodes[PPC_MAX_NODES];
 } ppc_tree_t;
 

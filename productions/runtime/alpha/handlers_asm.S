@@ -212,7 +212,15 @@ PathPop_handler_asm:
     ldq     $3, 24($2)
     hps.mtd 5, 3
     br      $31, 9f
-3:  ldq     $3, 0($4)           /* not this call's                      */
+3:  ldq     $3, 16($4)
+    cmpult  $3, $2, $3
+    beq     $3, 6f
+    ldq     $3, -16($2)
+    cmpeq   $3, $30, $3
+    beq     $3, 6f
+    ldq     $3, -8($2)          /* a call of this frame's that did not  */
+    hps.mtd 5, 3                /* come back (longjmp): its context     */
+6:  ldq     $3, 0($4)           /* not this call's                      */
     stq     $2, 0($4)
     cmpeq   $3, $2, $3
     beq     $3, 4f              /* entries dropped: the path is lost    */

@@ -170,7 +170,13 @@ PathPop_handler_asm:
     ld      t2, 24(t1)
     hps.mtd 5, t2
     j       9f
-3:  ld      t2, 0(t3)           /* not this call's                      */
+3:  la      t2, hps_path_asm_entries
+    bleu    t1, t2, 6f
+    ld      t2, -16(t1)
+    bne     t2, sp, 6f
+    ld      t2, -8(t1)          /* a call of this frame's that did not  */
+    hps.mtd 5, t2               /* come back (longjmp): its context     */
+6:  ld      t2, 0(t3)           /* not this call's                      */
     sd      t1, 0(t3)
     bne     t2, t1, 4f          /* entries dropped: the path is lost    */
 5:  ld      t2, 8(t3)
