@@ -744,6 +744,9 @@ int main(int argc, char **argv)
         die("usage: hps-pp-acf [--sampled] [--cct] [--metrics] PROG > pp.acf  (PROG: a static RISC-V or Alpha "
             "program)");
     const char *prog = argv[arg];
+    if (sampled && metrics)
+        die("--sampled and --metrics together are not supported: outside bursts no handler sees "
+            "a path end, so a sampled path's reading would hold the unsampled paths before it");
     char err[512];
     int machine = 0;
     if (!loader_probe(prog, &machine, err, sizeof err)) die("%s", err);

@@ -22,11 +22,21 @@
 #ifndef HPS_PP_CCT_H
 #define HPS_PP_CCT_H
 
-#include <stdint.h>
-
 #define PPC_MAX_NODES (16u << 10)
 #define PPC_MAX_ENTRIES (16u << 10)
 #define PPC_NONE      0xffffffffu
+
+/* Offsets for the assembly handler (PathEnter_handler_asm): the tree's
+ * lookups and steps, its nodes; a node's fields and size. */
+#define PPC_OFF_LOOKUPS 16
+#define PPC_OFF_STEPS   24
+#define PPC_OFF_NODES   (40 + 8 * (16 << 10))
+#define PPC_NODE_SIZE   48
+#define PPC_NODE_CALLS  16
+#define PPC_NODE_CHILD  36
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
 
 typedef struct ppc_node {
     uint64_t site, entry;       /* call site in the parent, callee's entry     */
@@ -44,6 +54,12 @@ typedef struct ppc_tree {
     ppc_node_t nodes[PPC_MAX_NODES];
 } ppc_tree_t;
 
-_Static_assert(sizeof(ppc_node_t) == 48, "ppc_node_t layout");
+_Static_assert(sizeof(ppc_node_t) == PPC_NODE_SIZE, "ppc_node_t layout");
+_Static_assert(__builtin_offsetof(ppc_node_t, calls) == PPC_NODE_CALLS, "ppc_node_t calls");
+_Static_assert(__builtin_offsetof(ppc_node_t, child) == PPC_NODE_CHILD, "ppc_node_t child");
+_Static_assert(__builtin_offsetof(ppc_tree_t, lookups) == PPC_OFF_LOOKUPS, "ppc_tree_t lookups");
+_Static_assert(__builtin_offsetof(ppc_tree_t, steps) == PPC_OFF_STEPS, "ppc_tree_t steps");
+_Static_assert(__builtin_offsetof(ppc_tree_t, nodes) == PPC_OFF_NODES, "ppc_tree_t nodes");
+#endif /* __ASSEMBLER__ */
 
 #endif /* HPS_PP_CCT_H */

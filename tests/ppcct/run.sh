@@ -140,5 +140,10 @@ rc=$?
 check "errors: hps-pp-acf --bogus: status 2 ($rc), names the option" \
     [ $rc -eq 2 -a "$(grep -c -- "--bogus" "$tmp/err")" -eq 1 ]
 
+"$ppacf" --sampled --metrics "$prog" >/dev/null 2>"$tmp/err"
+rc=$?
+check "errors: hps-pp-acf --sampled --metrics: refused, status 2 ($rc), one line" \
+    [ $rc -eq 2 -a "$(wc -l <"$tmp/err")" -eq 1 ]
+
 echo "ppcct: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -17,6 +17,7 @@
  */
 #include "hps_insn.h"
 #include "hps_profile.h"
+#include "pp_cct.h"
 
     .set noat
     .set noreorder
@@ -235,5 +236,73 @@ PathPop_handler_asm:
     hps.mfd 4, 8
     hps.ret
     .size PathPop_handler_asm, . - PathPop_handler_asm
+
+/* PathEnter_handler_asm (hps-pp-acf --cct, pp_cct.h): d8 = call site,
+ * d9 = target.  The common case in assembly: the current context's first
+ * child (most recently used first) is (site, target): its calls + 1,
+ * d5 = it.  Anything else goes on to the C stub PathEnter_handler, which
+ * walks the list and makes new nodes; both count the lookup and its steps
+ * the same way.  $1..$4 parked in d13, d11, d10, d4 (d4: the sequences'
+ * scratch, dead after PP_push), k kept in d3 (which PP_push clears). */
+#define NODES_LO  (((PPC_OFF_NODES + 32768) & 0xffff) - 32768)
+#define NODES_HI  ((PPC_OFF_NODES - NODES_LO) >> 16)
+    .section .text_asm.PathEnter_handler_asm, "ax", @progbits
+    .globl PathEnter_handler_asm
+    .type PathEnter_handler_asm, @function
+    .align 4
+.Lenter_tree:
+    .quad hps_pp_cct
+PathEnter_handler_asm:
+    hps.mtd 13, 1
+    hps.mtd 11, 2
+    hps.mtd 10, 3
+    hps.mtd 4, 4
+    br      $1, .Lenter_pc
+.Lenter_pc:
+    ldq     $1, (.Lenter_tree - .Lenter_pc)($1)    /* $1 = hps_pp_cct */
+    ldq     $2, 0($1)           /* nnodes: 0 before the first call      */
+    beq     $2, 9f
+    ldah    $4, NODES_HI($1)    /* $4 = the nodes                        */
+    lda     $4, NODES_LO($4)
+    hps.mfd 2, 5                /* &nodes[d5]                            */
+    mulq    $2, PPC_NODE_SIZE, $2
+    addq    $4, $2, $2
+    ldl     $2, PPC_NODE_CHILD($2)  /* k = its first child (sign-extended) */
+    addq    $2, 1, $3
+    beq     $3, 9f              /* none                                   */
+    zapnot  $2, 15, $2
+    hps.mtd 3, 2                /* k, in d3                              */
+    mulq    $2, PPC_NODE_SIZE, $2
+    addq    $4, $2, $4          /* $4 = &nodes[k]                        */
+    ldq     $2, 0($4)           /* its site ...                          */
+    hps.mfd 3, 8
+    cmpeq   $2, $3, $2
+    beq     $2, 9f
+    ldq     $2, 8($4)           /* ... and its entry                     */
+    hps.mfd 3, 9
+    cmpeq   $2, $3, $2
+    beq     $2, 9f
+    ldq     $2, PPC_NODE_CALLS($4)
+    addq    $2, 1, $2
+    stq     $2, PPC_NODE_CALLS($4)
+    hps.mfd 2, 3
+    hps.mtd 5, 2                /* d5 = k                                */
+    ldq     $2, PPC_OFF_LOOKUPS($1)
+    addq    $2, 1, $2
+    stq     $2, PPC_OFF_LOOKUPS($1)
+    ldq     $2, PPC_OFF_STEPS($1)
+    addq    $2, 1, $2
+    stq     $2, PPC_OFF_STEPS($1)
+    hps.mfd 1, 13
+    hps.mfd 2, 11
+    hps.mfd 3, 10
+    hps.mfd 4, 4
+    hps.ret
+9:  hps.mfd 1, 13
+    hps.mfd 2, 11
+    hps.mfd 3, 10
+    hps.mfd 4, 4
+    br      $31, PathEnter_handler
+    .size PathEnter_handler_asm, . - PathEnter_handler_asm
 
     .section .note.GNU-stack, "", @progbits
