@@ -81,6 +81,7 @@ struct paths {
     const uint64_t *cycles;
     const struct cache *l1d;
     const profile_t *dise;          /* PP on DISE's samples, or NULL          */
+    const profile_t *dise_cycles, *dise_misses;  /* their guest readings (--metrics) */
     const char *exe;                /* read code from this file, not memory   */
     uint64_t lost_unknown;
     uint64_t tid;                   /* the running thread (0: not known yet)  */
@@ -873,9 +874,12 @@ static void write_dise_only(const paths_t *p, FILE *out)
         r.proc = pr ? pr->name : "?";
         r.length = pr && pr->numbered && r.sum < pr->bl.npaths ? path_length(pr, r.sum) : 0;
         paths_describe(p, &r, desc, sizeof desc);
-        fprintf(out, "%s\t0x%" PRIx64 "\t%" PRIu64 "\t%" PRIu64 "\t0\t0\t0\t0\t%s\t%" PRIu64 "%s\n",
-                r.proc, r.entry, r.sum, r.length, desc, m[k].weight,
-                paths_threaded(p) ? "\t" : "");
+        fprintf(out, "%s\t0x%" PRIx64 "\t%" PRIu64 "\t%" PRIu64 "\t0\t0\t0\t0\t%s\t%" PRIu64,
+                r.proc, r.entry, r.sum, r.length, desc, m[k].weight);
+        if (p->dise_cycles)
+            fprintf(out, "\t%" PRIu64 "\t%" PRIu64, profile_weight(p->dise_cycles, r.entry, r.sum),
+                    profile_weight(p->dise_misses, r.entry, r.sum));
+        fprintf(out, "%s\n", paths_threaded(p) ? "\t" : "");
     }
     free(m);
 }
@@ -887,13 +891,17 @@ void paths_write_tsv(const paths_t *p, FILE *out)
     char desc[4096];
     bool threaded = paths_threaded(p);
     fprintf(out, "procedure\tentry\tpath\tlength\tcount\tinsts\tcycles\tl1d_misses\tblocks%s%s\n",
-            p->dise ? "\tdise" : "", threaded ? "\tthread" : "");
+            p->dise ? (p->dise_cycles ? "\tdise\tdise_cycles\tdise_misses" : "\tdise") : "",
+            threaded ? "\tthread" : "");
     for (size_t k = 0; k < n; k++) {
         paths_describe(p, &rows[k], desc, sizeof desc);
         fprintf(out, "%s\t0x%" PRIx64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
                 "\t%" PRIu64 "\t%s", rows[k].proc, rows[k].entry, rows[k].sum, rows[k].length,
                 rows[k].count, rows[k].insts, rows[k].cycles, rows[k].misses, desc);
         if (p->dise) fprintf(out, "\t%" PRIu64, profile_weight(p->dise, rows[k].entry, rows[k].sum));
+        if (p->dise && p->dise_cycles)
+            fprintf(out, "\t%" PRIu64 "\t%" PRIu64, profile_weight(p->dise_cycles, rows[k].entry, rows[k].sum),
+                    profile_weight(p->dise_misses, rows[k].entry, rows[k].sum));
         if (threaded) fprintf(out, "\t%" PRIu64, rows[k].tid);
         fputc('\n', out);
     }
@@ -1078,6 +1086,41 @@ bool paths_export(const paths_t *p, const char *format, const char *file, const 
 
 void paths_set_dise(paths_t *p, const profile_t *samples) { p->dise = samples; }
 
+void paths_set_dise_metrics(paths_t *p, const profile_t *cycles, const profile_t *misses)
+{
+    p->dise_cycles = cycles;
+    p->dise_misses = misses;
+}
+
+/* The exact profile of one metric as (entry, path) -> its sum. */
+static profile_t *exact_metric(const paths_t *p, bool misses)
+{
+    profile_t *x = profile_new();
+    for (size_t k = 0; k < p->slots_cap; k++)
+        if (p->slots[k].proc >= 0)
+            profile_add(x, p->procs[p->slots[k].proc]->lo, p->slots[k].sum,
+                        misses ? p->slots[k].misses : p->slots[k].cycles);
+    return x;
+}
+
+/* The guest's readings against this run's exact per-path metrics. */
+static void report_dise_metrics(const paths_t *p, FILE *out)
+{
+    profile_t *xc = exact_metric(p, false), *xm = exact_metric(p, true);
+    uint64_t gc = profile_total(p->dise_cycles), gm = profile_total(p->dise_misses);
+    uint64_t ec = profile_total(xc), em = profile_total(xm);
+    fprintf(out, "  path metrics the guest read (hps.rdpmc at path boundaries, hps-pp-acf --metrics): "
+            "%" PRIu64 " cycles, %" PRIu64 " L1D misses; the exact recorder's in this run %" PRIu64
+            " and %" PRIu64 " (x%.3f, x%.3f: the handlers' own cost is on the exact paths, not on the "
+            "guest's)\n", gc, gm, ec, em, gc ? (double)ec / (double)gc : 0.0,
+            gm ? (double)em / (double)gm : 0.0);
+    fprintf(out, "  per path, top-90%% overlap of the guest's and the exact metrics: cycles %.2f%%, "
+            "L1D misses %.2f%%\n", profile_accuracy(p->dise_cycles, xc, 0.9, true),
+            profile_accuracy(p->dise_misses, xm, 0.9, true));
+    profile_free(xc);
+    profile_free(xm);
+}
+
 /* The exact profile as (entry, path) -> executions. */
 static profile_t *exact_profile(const paths_t *p)
 {
@@ -1128,6 +1171,7 @@ void paths_report_dise(const paths_t *p, FILE *out)
             sc.samples, sc.distinct, sc.lost, sc.exact_total, sc.exact_distinct);
     fprintf(out, "  %" PRIu64 " of the %" PRIu64 " exact paths have their exact count; accuracy "
             "(top-90%% overlap of path executions) %.2f%%\n", sc.equal, sc.exact_distinct, sc.accuracy);
+    if (p->dise_cycles && p->cycles) report_dise_metrics(p, out);
 }
 
 /* ---- procedures for the ACF generator ---------------------------------------------- */

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "core.h"
 #include "runtime.h"
 #include "mem.h"
@@ -277,6 +278,26 @@ static void handler_return(void *ctx, cpu_t *c);
 static void handler_flush(void *ctx, cpu_t *c);
 static void classify_hook(void *ctx, insn_t *in) { dise_classify(ctx, in); }
 
+/* hps.rdpmc in a handler DISE called: 0 cycles, 1 L1D misses, else 0. */
+static uint64_t handler_rdpmc(void *ctx, cpu_t *c, uint64_t k)
+{
+    const dise_t *d = ctx;
+    if (k == 0) return *d->pmc_cycles;
+    if (k == 1 && d->pmc_l1d) {
+        cache_info_t ci;
+        cache_info(d->pmc_l1d, &ci);
+        return ci.misses;
+    }
+    return 0;
+}
+
+void dise_set_counters(dise_t *d, const uint64_t *cycles, const struct cache *l1d)
+{
+    d->pmc_cycles = cycles;
+    d->pmc_l1d = l1d;
+    d->client.rdpmc = cycles ? handler_rdpmc : NULL;
+}
+
 void dise_attach(dise_t *d, cpu_t *c)
 {
     c->dise = d;
@@ -284,7 +305,8 @@ void dise_attach(dise_t *d, cpu_t *c)
     c->on_decode = classify_hook;
     c->on_decode_ctx = d;
     d->client = (runtime_client_t){ .name = "DISE", .returned = handler_return,
-                                    .flush = handler_flush, .ctx = d };
+                                    .flush = handler_flush,
+                                    .rdpmc = d->pmc_cycles ? handler_rdpmc : NULL, .ctx = d };
     if (d->runtime && !c->runtime) runtime_attach(d->runtime, c);
     if (d->prog->init_ctl >= 0) run_ctl(d, c, d->prog->init_ctl);
 }

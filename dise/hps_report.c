@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "hps_streams.h"
+#include "ppcct.h"
 #include "runtime.h"   /* hps_sample_t */
 #include "symtab.h"
 
@@ -56,6 +57,9 @@ void hps_session_free(hps_session_t *h)
     profile_free(h->truth.data);
     for (int k = 0; k < HPS_KIND_COUNT; k++) profile_free(h->sampled[k]);
     profile_free(h->paths);
+    ppcct_free(h->ppcct);
+    profile_free(h->path_cycles);
+    profile_free(h->path_misses);
     hps_streams_free(h->streams);
 }
 
@@ -81,6 +85,17 @@ void hps_session_take(void *ctx, const hps_sample_t *s)
     case HPS_SAMPLE_PATH:                       /* PP on DISE (include/paths.h) */
         if (!h->paths) h->paths = profile_new();
         profile_add(h->paths, s->a, s->b, 1);
+        if (h->ppcct) ppcct_take(h->ppcct, s->c, s->a, s->b);
+        h->last_proc = s->a;
+        h->last_path = s->b;
+        break;
+    case HPS_SAMPLE_PATH_COST:                  /* hps-pp-acf --metrics: the path just taken's */
+        if (!h->path_cycles) {
+            h->path_cycles = profile_new();
+            h->path_misses = profile_new();
+        }
+        profile_add(h->path_cycles, h->last_proc, h->last_path, s->a);
+        profile_add(h->path_misses, h->last_proc, h->last_path, s->b);
         break;
     }
 }

@@ -100,6 +100,8 @@ struct dise {
 
     /* where to resume after hps.ret: DISE's frames in the runtime */
     runtime_client_t client;
+    const uint64_t *pmc_cycles;     /* what hps.rdpmc reads in DISE's handlers: */
+    const struct cache *pmc_l1d;    /* 0 cycles, 1 L1D misses (dise_set_counters) */
     dise_seq_t *resume_seq;
     uint32_t resume_idx;
     insn_t *resume_orig;
@@ -144,6 +146,12 @@ void dise_free(dise_t *d);
  * program's address space, the runtime (when the cpu has none yet) and
  * the `init:` list. */
 void dise_attach(dise_t *d, cpu_t *c);
+/* The counters a handler DISE called reads with hps.rdpmc k, as PP reads
+ * the hardware's at path boundaries: k = 0 the timing model's cycles, 1
+ * its L1 data-cache misses (the counts the exact path recorder reads).
+ * Without them (no timing model) hps.rdpmc in DISE's handlers is illegal. */
+struct cache;
+void dise_set_counters(dise_t *d, const uint64_t *cycles, const struct cache *l1d);
 /* Record the exact profiles t during the run (after dise_attach, before
  * the first instruction is decoded): instructions with per-event records
  * are routed through hps_truth_record(); direct calls and back-edges are

@@ -33,6 +33,12 @@ typedef struct hps_session {
     const struct symtab *symtab;
     profile_t *paths;                  /* PP on DISE: (procedure, path
                                           number) -> samples, or NULL    */
+    struct ppcct *ppcct;               /* hps-pp-acf --cct: samples by
+                                          context (ppcct.h), or NULL      */
+    profile_t *path_cycles, *path_misses;  /* hps-pp-acf --metrics: the
+                                          guest's readings per (procedure,
+                                          path), or NULL                 */
+    uint64_t last_proc, last_path;     /* the path a cost sample follows  */
 } hps_session_t;
 
 /* Which profiles to collect: those whose handler the ACF calls

@@ -135,6 +135,10 @@ bool paths_procedure(paths_t *p, uint64_t entry, const cfg_t **g, const bl_numbe
  * column and the report a section scoring them against the exact paths. */
 struct profile;
 void paths_set_dise(paths_t *p, const struct profile *samples);
+/* hps-pp-acf --metrics: the cycles and L1D misses the guest read on each
+ * (procedure, path); the TSV gets dise_cycles and dise_misses columns and
+ * the report their totals and overlap against this run's exact metrics. */
+void paths_set_dise_metrics(paths_t *p, const struct profile *cycles, const struct profile *misses);
 typedef struct paths_dise_score {
     uint64_t samples, distinct;     /* samples of numbered paths, their paths */
     uint64_t lost;                  /* samples of no path (poisoned register) */

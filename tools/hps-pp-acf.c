@@ -46,6 +46,15 @@
  * its kind column names, with the count; the productions by kind run the
  * same sequences without counts.
  *
+ * --cct: PP's calling context tree in the guest (productions/runtime/
+ * pp_cct.h): the current context is d5, which the path stack saves and
+ * restores with r; a call's push is followed by PathEnter_handler (d8 =
+ * the call's pc, d9 = T.TARGET: d5 moves to that child); a jump out to a
+ * procedure entry (column tailto) and every indirect jump call
+ * PathTail_handler (the callee replaces the context when the target is
+ * another procedure's entry).  Path samples carry d5, so the host counts
+ * paths per context.  Run with hps-sim --cct, which scores the tree.
+ *
  * Procedures that cannot be instrumented this way are left out and named
  * in the file's header: a conditional branch leaving the procedure.
  */
@@ -79,6 +88,7 @@ enum {
     C_RET,          /* a call's return address                               */
     C_TAIL,         /* 1: a way out that enters another procedure's entry    */
     C_KIND,         /* kind_t (--sampled's burst sequence dispatches on it)   */
+    C_TAILTO,       /* --cct: a jump out's target when it is a procedure entry */
     C_COUNT
 };
 
@@ -370,8 +380,16 @@ static bool is_switch(const insn_t *in)
 /* The rows of one procedure; false (nothing added) with *why when it
  * cannot be instrumented.  *stats gets its tree edges and chords; *by_ret
  * says whether it leaves only by returns (which pop the caller's r). */
+/* The target when it is a procedure's entry (a symbol's start), else 0:
+ * the exact CCT takes a jump there for a tail call (include/cct.h). */
+static int64_t entry_at(const symtab_t *st, uint64_t target)
+{
+    const symbol_t *s = symtab_lookup(st, target);
+    return s && s->addr == target ? (int64_t)target : 0;
+}
+
 static bool add_procedure(rows_t *rows, uint64_t entry, const cfg_t *g, const bl_number_t *bl,
-                          const char **why, size_t stats[2], bool *by_ret)
+                          const symtab_t *st, const char **why, size_t stats[2], bool *by_ret)
 {
     size_t first_row = rows->proc_first = rows->n;
     chords_t c = { 0 };
@@ -416,6 +434,7 @@ static bool add_procedure(rows_t *rows, uint64_t entry, const cfg_t *g, const bl
                 if (!inc_of(&c, E_REAL, (int)b, CFG_EXIT, &e->v[C_TA])) goto fail_edge;
                 set_end(e, K_EXIT, proc);                 /* a jump out: a tail call */
                 e->v[C_TAIL] = 1;
+                e->v[C_TAILTO] = entry_at(st, last->target);
                 continue;
             }
             if (!way(&c, bl, (int)b, t, &e->v[C_TA], &e->v[C_TK], &e->v[C_TR])) goto fail_edge;
@@ -441,6 +460,7 @@ static bool add_procedure(rows_t *rows, uint64_t entry, const cfg_t *g, const bl
             if (!inc_of(&c, E_REAL, (int)b, CFG_EXIT, &e->v[C_TA])) goto fail_edge;
             set_end(e, K_EXIT, proc);
             e->v[C_TAIL] = 1;
+            e->v[C_TAILTO] = entry_at(st, last->pc + last->len);
         }
     }
     stats[0] += c.ntree;
@@ -509,9 +529,24 @@ static const char *const start_defs =
     "    mov d4, PPT[0]; beqz d4, sp1; PP_pop\n"
     "sp1: mov d4, PPT[1]; beqz d4, sp2; PP_entry\n"
     "sp2: mov d4, PPT[3]; beqz d4, sp3; PP_land\n"
-    "sp3:\n"
-    "PP_push [check]: mov d8, d0; mov d9, PPT[13]; call(PathPush_handler); mov d0, 4611686018427387904;"
+    "sp3:\n";
+
+/* A call: save r (and the context d5) with the return address; --cct
+ * then moves d5 to the callee's context. */
+static const char *const push_def =
+    "PP_push [check]: mov d8, d0; mov d9, PPT[13]; call(PathPush_handler);%s mov d0, 4611686018427387904;"
     " mov d6, 1; mov d3, 0\n";
+static const char *const push_cct = " mov d8, T.PC; mov d9, T.TARGET; call(PathEnter_handler);";
+
+/* --cct: a jump out to a procedure's entry is a tail call (PathTail_handler). */
+static const char *const exit_cct =
+    "add d0, d0, PPT[6]; @ mov d6, PPT[14]; mov d4, PPT[16]; beqz d4, ntail\n"
+    "    mov d8, d4; mov d9, PPT[5]; call(PathTail_handler)\nntail: T.INSN\n";
+/* --cct: an indirect jump may go to another procedure's entry (the
+ * handler looks the target up in the program's entries). */
+static const char *const ind_cct =
+    "add d0, d0, PPT[6]; @ mov d0, 4611686018427387904; mov d6, 1; mov d7, 1;"
+    " mov d8, T.TARGET; mov d9, PPT[5]; call(PathTail_handler); T.INSN\n";
 
 /* The end parts, by kind; '@' stands where a path is counted, '%' where a
  * return counts its path and pops (or only pops, outside bursts). */
@@ -531,11 +566,13 @@ static const char *const kind_bodies[K_KINDS] = {
 };
 
 /* The end-part sequences PREFIX_kind, counting or not. */
-static void write_kind_seqs(FILE *out, const char *prefix, bool count)
+static void write_kind_seqs(FILE *out, const char *prefix, bool count, bool cct)
 {
     for (int kind = 0; kind < K_KINDS; kind++) {
         fprintf(out, "%s_%s [check]: ", prefix, kind_names[kind]);
-        for (const char *c = kind_bodies[kind]; *c; c++)
+        const char *body = !cct ? kind_bodies[kind] : kind == K_EXIT ? exit_cct
+                         : kind == K_IND ? ind_cct : kind_bodies[kind];
+        for (const char *c = body; *c; c++)
             if (*c == '@') fputs(count ? "PP_count;" : "", out);
             else if (*c == '%') fputs(count ? "PP_retcount;" : "PP_retpop;", out);
             else fputc(*c, out);
@@ -545,9 +582,9 @@ static void write_kind_seqs(FILE *out, const char *prefix, bool count)
 /* --sampled: one production, first, takes every row inside a burst and
  * runs the end part its kind column names, counting; outside bursts the
  * productions by kind run sequences without counts. */
-static void write_burst(FILE *out)
+static void write_burst(FILE *out, bool cct)
 {
-    write_kind_seqs(out, "PB", true);
+    write_kind_seqs(out, "PB", true, cct);
     fputs("PP_burst [sample]:\n    PP_start; mov d4, PPT[15]\n", out);
     for (int kind = 0; kind < K_KINDS; kind++) {
         bool last = kind + 1 == K_KINDS;
@@ -575,12 +612,33 @@ static void write_table(FILE *out, const char *name, const rows_t *rows, int lev
     fputs("\n]\n", out);
 }
 
-static void write_acf(FILE *out, const char *prog, const rows_t *rows, bool sampled, size_t nprocs,
-                      const char *skipped, const size_t stats[2])
+/* Write text; with metrics, the path stack's and counts' handlers are
+ * their counter-reading versions (PathCount_handler -> PathCountM_handler). */
+static void put_calls(FILE *out, const char *text, bool metrics)
+{
+    static const char *const names[] = { "PathCount", "PathReturn", "PathPop", "PathPush" };
+    for (const char *c = text; *c; c++) {
+        fputc(*c, out);
+        if (!metrics || strncmp(c, "call(", 5)) continue;
+        for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+            size_t n = strlen(names[k]);
+            if (strncmp(c + 5, names[k], n) || strncmp(c + 5 + n, "_handler)", 9)) continue;
+            fprintf(out, "all(%sM", names[k]);
+            c += 4 + n;
+            break;
+        }
+    }
+}
+
+static void write_acf(FILE *out, const char *prog, const rows_t *rows, bool sampled, bool cct,
+                      bool metrics, size_t nprocs, const char *skipped, const size_t stats[2])
 {
     char framework[4096];
     if (sampled && !datadir_find("productions", "sampling_framework.acf", NULL, framework, sizeof framework))
         die("cannot find productions/sampling_framework.acf (--sampled includes it)");
+    char options[64];
+    snprintf(options, sizeof options, "%s%s%s", sampled ? " --sampled" : "", cct ? " --cct" : "",
+             metrics ? " --metrics" : "");
     bool used[S_CLASSES][K_KINDS];
     unsigned budget = sampled ? 32 - 6 - 1 : 32;    /* dise.pt_entries; the framework's 6, PP_B */
     int level = choose_level(rows, budget, used);
@@ -591,18 +649,27 @@ static void write_acf(FILE *out, const char *prog, const rows_t *rows, bool samp
             "# Chord placement: %zu of %zu DAG edges carry an increment (the rest are\n"
             "# the maximum-weight spanning tree's); start parts at level %d.\n"
             "# Run with --paths FILE (the exact paths the counts are scored against).\n",
-            prog, sampled ? " --sampled" : "", nprocs, rows->n, ends, stats[1], stats[0] + stats[1], level);
-    fprintf(out, "# PPT columns: pop entry re land rl proc ta tk tr fa fk fr d ret tail kind\n");
+            prog, options, nprocs, rows->n, ends, stats[1], stats[0] + stats[1], level);
+    fprintf(out, "# PPT columns: pop entry re land rl proc ta tk tr fa fk fr d ret tail kind tailto\n");
+    if (metrics)
+        fprintf(out, "# --metrics: the path handlers read the cycle and L1D-miss counters at path\n"
+                "# boundaries (hps.rdpmc); needs a timing model.\n");
+    if (cct)
+        fprintf(out, "# --cct: the calling context tree in the guest (d5, PathEnter_handler at calls,\n"
+                "# PathTail_handler at jumps to an entry); run with --cct to score it.\n");
     if (skipped[0]) fprintf(out, "# not instrumented:%s\n", skipped);
     if (sampled) fprintf(out, "param sampleFreq = 99\nparam burstLength = 1\ninclude \"%s\"\n", framework);
     write_table(out, "PPT", rows, level, -1, 0);
-    fputs("PP_count [sample]: mov d8, PPT[5]; mov d9, d0; call(PathCount_handler)\n"
-          "PP_retcount [sample]: mov d8, PPT[5]; mov d9, d0; mov d10, T.TARGET; call(PathReturn_handler);"
-          " mov d3, T.TARGET\n"
-          "PP_retpop [check]: mov d8, T.TARGET; call(PathPop_handler); mov d3, T.TARGET\n", out);
-    fputs(start_defs, out);
-    write_kind_seqs(out, "PP", !sampled);
-    if (sampled) write_burst(out);
+    put_calls(out, "PP_count [sample]: mov d8, PPT[5]; mov d9, d0; call(PathCount_handler)\n"
+              "PP_retcount [sample]: mov d8, PPT[5]; mov d9, d0; mov d10, T.TARGET; call(PathReturn_handler);"
+              " mov d3, T.TARGET\n"
+              "PP_retpop [check]: mov d8, T.TARGET; call(PathPop_handler); mov d3, T.TARGET\n", metrics);
+    put_calls(out, start_defs, metrics);
+    char push[512];
+    snprintf(push, sizeof push, push_def, cct ? push_cct : "");
+    put_calls(out, push, metrics);
+    write_kind_seqs(out, "PP", !sampled, cct);
+    if (sampled) write_burst(out, cct);
     static const char *const start_seq[S_CLASSES] = { NULL, "PP_pop", "PP_entry", "PP_land", "PP_start" };
     for (int s = 0; s < S_CLASSES; s++)
         for (int kind = 0; kind < K_KINDS; kind++) {
@@ -665,10 +732,21 @@ static int cmp_rows(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    bool sampled = argc > 1 && !strcmp(argv[1], "--sampled");
-    if (argc != 2 + sampled || argv[1 + sampled][0] == '-')
-        die("usage: hps-pp-acf [--sampled] PROG > pp.acf  (PROG: a static RISC-V or Alpha program)");
-    const char *prog = argv[1 + sampled];
+    bool sampled = false, cct = false, metrics = false;
+    int arg = 1;
+    for (; arg < argc && argv[arg][0] == '-'; arg++) {
+        if (!strcmp(argv[arg], "--sampled")) sampled = true;
+        else if (!strcmp(argv[arg], "--cct")) cct = true;
+        else if (!strcmp(argv[arg], "--metrics")) metrics = true;
+        else die("unknown option '%s' (expected --sampled, --cct or --metrics)", argv[arg]);
+    }
+    if (arg != argc - 1)
+        die("usage: hps-pp-acf [--sampled] [--cct] [--metrics] PROG > pp.acf  (PROG: a static RISC-V or Alpha "
+            "program)");
+    const char *prog = argv[arg];
+    if (sampled && metrics)
+        die("--sampled and --metrics together are not supported: outside bursts no handler sees "
+            "a path end, so a sampled path's reading would hold the unsampled paths before it");
     char err[512];
     int machine = 0;
     if (!loader_probe(prog, &machine, err, sizeof err)) die("%s", err);
@@ -690,7 +768,7 @@ int main(int argc, char **argv)
         const char *why = NULL;
         bool only_ret = false;
         if (!paths_procedure(p, st->syms[k].addr, &g, &bl)) continue;
-        if (add_procedure(&rows, st->syms[k].addr, g, bl, &why, stats, &only_ret)) {
+        if (add_procedure(&rows, st->syms[k].addr, g, bl, st, &why, stats, &only_ret)) {
             nprocs++;
             if (only_ret) by_ret[nby_ret++] = st->syms[k].addr;
         } else {
@@ -704,7 +782,7 @@ int main(int argc, char **argv)
     qsort(rows.v, rows.n, sizeof *rows.v, cmp_rows);
     for (size_t k = 1; k < rows.n; k++)
         if (rows.v[k].pc == rows.v[k - 1].pc) die("%s: two rows for pc 0x%" PRIx64, prog, rows.v[k].pc);
-    write_acf(stdout, prog, &rows, sampled, nprocs, skipped, stats);
+    write_acf(stdout, prog, &rows, sampled, cct, metrics, nprocs, skipped, stats);
     free(skipped);
     free(rows.v);
     paths_free(p);

@@ -26,7 +26,11 @@
 #define HPS_SAMPLE_DATA      3 /* a = pc of the load/store, b = effective
                                   address, c = burst number                  */
 #define HPS_SAMPLE_PATH      4 /* a = procedure entry, b = Ball-Larus path
-                                  number (PP on DISE, tools/hps-pp-acf.c)    */
+                                  number (PP on DISE, tools/hps-pp-acf.c),
+                                  c = calling context (hps-pp-acf --cct)     */
+#define HPS_SAMPLE_PATH_COST 5 /* follows the path sample it is for
+                                  (hps-pp-acf --metrics): a = cycles,
+                                  b = L1D misses the guest read on the path   */
 
 /* Offsets of the header fields, for the host's guest-memory accesses and
  * the assembly handlers, and the size of a sample. */

@@ -59,6 +59,7 @@
 #include "truth.h"
 #include "values.h"
 #include "paths.h"
+#include "ppcct.h"
 
 static const isa_t *isa_for_machine(const char *path, int machine)
 {
@@ -946,6 +947,22 @@ int main(int argc, char **argv)
         if (!strcmp(pf.prog->handlers[k], "PathCount_handler"))
             bad_input("%s: the ACF counts paths (PathCount_handler, PP on DISE): add --paths FILE "
                       "for them and the exact paths they are scored against", o.acf_path);
+    for (size_t k = 0; pf.prog && k < pf.prog->nhandlers; k++)
+        if (!strcmp(pf.prog->handlers[k], "PathEnter_handler")) {
+            if (!o.cct)
+                bad_input("%s: the ACF keeps PP's calling context tree (PathEnter_handler, "
+                          "hps-pp-acf --cct): add --cct for the exact tree it is scored against",
+                          o.acf_path);
+            pf.session.ppcct = ppcct_new();
+            char perr[256];
+            if (!ppcct_attach(pf.session.ppcct, runtime, symtab, perr, sizeof perr))
+                bad_input("%s: %s", o.acf_path, perr);
+        }
+    for (size_t k = 0; pf.prog && o.cfg.model == CFG_MODEL_FUNCTIONAL && k < pf.prog->nhandlers; k++)
+        if (!strcmp(pf.prog->handlers[k], "PathCountM_handler"))
+            bad_input("%s: the ACF reads the cycle and L1D-miss counters at path boundaries "
+                      "(PathCountM_handler, hps-pp-acf --metrics): it needs a timing model "
+                      "(--config), the functional model has no counters", o.acf_path);
     dcpi_t *dcpi = o.dcpi_db ? dcpi_setup(&o, isa, &code.images, symtab, &runtime) : NULL;
 
     /* Open outputs before running so a bad path loses no simulation. */
@@ -991,6 +1008,8 @@ int main(int argc, char **argv)
     uint64_t base = (pf.dise || dcpi) && !o.no_baseline && !o.interactive
                   ? baseline_cycles(&o, isa, symtab) : 0;
     pf.overhead.base_cycles = base;
+    if (pf.dise && timing)          /* hps.rdpmc in DISE's handlers (PP's path metrics) */
+        dise_set_counters(pf.dise, &timing_hot(timing)->cycles, timing_cache(timing, "l1d"));
     if (runtime) runtime_attach(runtime, cpu);
     if (pf.dise) dise_attach(pf.dise, cpu);
     if (dcpi) {
@@ -1080,8 +1099,15 @@ int main(int argc, char **argv)
     if (paths) {
         paths_finish(paths, cpu);
         if (pf.dise && pf.session.paths) paths_set_dise(paths, pf.session.paths);
+        if (pf.dise && pf.session.path_cycles)
+            paths_set_dise_metrics(paths, pf.session.path_cycles, pf.session.path_misses);
         paths_report(paths, report_out ? report_out : stderr, path, (size_t)o.top_n);
         paths_report_dise(paths, report_out ? report_out : stderr);
+        if (pf.session.ppcct) {          /* hps-pp-acf --cct: the guest's tree */
+            ppcct_read(pf.session.ppcct, runtime, cct.exact.tree.nodes[1].entry);
+            ppcct_report(pf.session.ppcct, cct_truth_threads(&cct.exact) > 1 ? NULL : &cct.exact.tree,
+                         paths, symtab, (size_t)o.top_n, report_out ? report_out : stderr);
+        }
         paths_write_tsv(paths, paths_out);
         close_output(paths_out);
         if (o.paths_export) {

@@ -18,7 +18,8 @@
 #              the paths and counts are the functional run's under every
 #              model, timed models put cycles on them
 #   pp         PP on DISE (hps-pp-acf's exhaustive ACF, --handlers c): every
-#              path of every instrumented procedure counted exactly
+#              path of every instrumented procedure counted exactly; with
+#              --cct (asm handlers), the guest's CCT scored against --cct
 #   pipeview   a Kanata log whose retired instructions are the first ones
 #              of the functional trace; functional: refused
 #   acf        the exhaustive ACFs: every member's sampled count equals its
@@ -359,6 +360,18 @@ for isa in rv64 alpha-static; do
         same_output "$L pp-on-dise" "$c.pp"
         r=$(tests/paths/check.py dise "$c.pp.tsv" "$d/pp.acf" 2>&1)
         verdict "$L pp-on-dise: $r" "$(tests/paths/check.py dise "$c.pp.tsv" "$d/pp.acf" >/dev/null 2>&1 || echo "not exact")"
+        # PP's CCT in the guest handlers (hps-pp-acf --cct, asm handlers): the paths
+        # still exact, every guest context the run's with its call count (but one a
+        # call from uninstrumented code makes: Alpha's crt)
+        [ -s "$d/ppc.acf" ] || "$build/hps-pp-acf" --cct "$prog" >"$d/ppc.acf" 2>"$d/ppc.err"
+        run "$c.ppc" "${cfg[@]}" --acf "$d/ppc.acf" --no-baseline --cct --paths "$c.ppc.tsv" \
+            --report "$c.ppc.rep" "$prog" test
+        same_output "$L pp-cct" "$c.ppc"
+        verdict "$L pp-cct: paths exact" "$(tests/paths/check.py dise "$c.ppc.tsv" "$d/ppc.acf" >/dev/null 2>&1 || echo "not exact")"
+        line=$(grep -E '^  against the exact CCT' "$c.ppc.rep" 2>/dev/null)
+        read -r gn gm ge <<<"$(sed -E 's/.*: ([0-9]+) of the ([0-9]+) guest contexts are the run.s, ([0-9]+) of them.*/\2 \1 \3/' <<<"${line:-x}")"
+        verdict "$L pp-cct: ${gm:-?} of ${gn:-?} guest contexts the run's, ${ge:-?} with the exact calls" \
+            "$( [ -n "$line" ] && [ "$gm" = "$ge" ] && [ "$gm" -ge $((gn - 1)) ] || echo "${line:-no PP CCT section}")"
 
         # ---- pipeview -------------------------------------------------------------------------
         run "$c.pv" "${cfg[@]}" --pipeview "$c.pv.txt" --stats "$c.pv.stats" "$prog" test

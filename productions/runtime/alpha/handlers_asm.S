@@ -17,6 +17,7 @@
  */
 #include "hps_insn.h"
 #include "hps_profile.h"
+#include "pp_cct.h"
 
     .set noat
     .set noreorder
@@ -88,19 +89,20 @@
 SAMPLE HotMethod_handler_asm,  HPS_SAMPLE_METHOD,    9,  8,  0   /* target, pc          */
 SAMPLE CallPair_handler_asm,   HPS_SAMPLE_CALL_PAIR, 8,  9,  0   /* call site, target   */
 SAMPLE DataStream_handler_asm, HPS_SAMPLE_DATA,      8,  9,  10  /* pc, address, burst  */
-SAMPLE PathCount_handler_asm,  HPS_SAMPLE_PATH,      8,  9,  0   /* procedure, path     */
+SAMPLE PathCount_handler_asm,  HPS_SAMPLE_PATH,      8,  9,  5   /* procedure, path, node */
 /* PathReturn_handler_asm: d8 procedure, d9 path, d10 the return's target:
  * the path's sample, then PathPop_handler_asm's pop for that pc. */
-SAMPLE PathReturn_handler_asm, HPS_SAMPLE_PATH,      8,  9,  0, 1
+SAMPLE PathReturn_handler_asm, HPS_SAMPLE_PATH,      8,  9,  5, 1
 
 /* PP on DISE (tools/hps-pp-acf.c): the path register's stack, as the C
  * handlers' path_stack in handlers.c (the same pushes, pops and poison).
  * hps_path_asm = { next free entry (0 before the first push), pushes lost
  * to a full stack, the first entry, the end }; entries { r, return
- * address, sp } of 24 bytes.  No $gp: each handler finds hps_path_asm in
+ * address, sp, CCT node d5 } of 32 bytes (pp_cct.h: d5 stays 0 when the
+ * ACF keeps no CCT).  No $gp: each handler finds hps_path_asm in
  * a literal after its code, by br. */
-#define PATH_ENTRIES 65536
-#define PATH_BYTES (PATH_ENTRIES * 24)
+#define PATH_ENTRIES 32768
+#define PATH_BYTES (PATH_ENTRIES * 32)
     .section .bss.hps_path_asm, "aw", @nobits
     .align 3
 hps_path_asm:
@@ -126,16 +128,18 @@ PathPush_handler_asm:
     ldq     $1, (.Lpush_state - .Lpush_pc)($1)  /* $1 = hps_path_asm */
     ldq     $2, 0($1)           /* $2 = the next free entry             */
     beq     $2, 8f
-1:  lda     $2, 24($2)
+1:  lda     $2, 32($2)
     stq     $2, 0($1)
     ldq     $1, 24($1)          /* the end                              */
     cmpule  $2, $1, $1
     beq     $1, 9f              /* full: the push is lost               */
     hps.mfd 1, 8
-    stq     $1, -24($2)
+    stq     $1, -32($2)
     hps.mfd 1, 9
-    stq     $1, -16($2)
-    stq     $30, -8($2)
+    stq     $1, -24($2)
+    stq     $30, -16($2)
+    hps.mfd 1, 5
+    stq     $1, -8($2)
 2:  hps.mfd 1, 13
     hps.mfd 2, 11
     hps.ret
@@ -151,7 +155,7 @@ PathPush_handler_asm:
 9:  br      $1, .Lpush_pc3
 .Lpush_pc3:
     ldq     $1, (.Lpush_state - .Lpush_pc3)($1)
-    lda     $2, -24($2)
+    lda     $2, -32($2)
     stq     $2, 0($1)
     ldq     $2, 8($1)
     addq    $2, 1, $2
@@ -189,23 +193,35 @@ PathPop_handler_asm:
 1:  ldq     $3, 16($4)
     cmpult  $3, $2, $3
     beq     $3, 3f              /* empty                                */
-    ldq     $3, -8($2)          /* the top entry's sp                   */
+    ldq     $3, -16($2)         /* the top entry's sp                   */
     cmpult  $3, $30, $3
     beq     $3, 2f
-    lda     $2, -24($2)         /* below sp: a frame longjmp left       */
+    lda     $2, -32($2)         /* below sp: a frame longjmp left       */
+    ldq     $3, 24($2)          /* its caller's context                 */
+    hps.mtd 5, 3
     br      $31, 1b
-2:  ldq     $3, -8($2)
+2:  ldq     $3, -16($2)
     cmpeq   $3, $30, $3
     beq     $3, 3f
-    ldq     $3, -16($2)
+    ldq     $3, -24($2)
     cmpeq   $3, $1, $3
     beq     $3, 3f
-    lda     $2, -24($2)         /* this call returns: r back            */
+    lda     $2, -32($2)         /* this call returns: r and node back   */
     stq     $2, 0($4)
     ldq     $3, 0($2)
     hps.mtd 0, 3
+    ldq     $3, 24($2)
+    hps.mtd 5, 3
     br      $31, 9f
-3:  ldq     $3, 0($4)           /* not this call's                      */
+3:  ldq     $3, 16($4)
+    cmpult  $3, $2, $3
+    beq     $3, 6f
+    ldq     $3, -16($2)
+    cmpeq   $3, $30, $3
+    beq     $3, 6f
+    ldq     $3, -8($2)          /* a call of this frame's that did not  */
+    hps.mtd 5, 3                /* come back (longjmp): its context     */
+6:  ldq     $3, 0($4)           /* not this call's                      */
     stq     $2, 0($4)
     cmpeq   $3, $2, $3
     beq     $3, 4f              /* entries dropped: the path is lost    */
@@ -220,5 +236,73 @@ PathPop_handler_asm:
     hps.mfd 4, 8
     hps.ret
     .size PathPop_handler_asm, . - PathPop_handler_asm
+
+/* PathEnter_handler_asm (hps-pp-acf --cct, pp_cct.h): d8 = call site,
+ * d9 = target.  The common case in assembly: the current context's first
+ * child (most recently used first) is (site, target): its calls + 1,
+ * d5 = it.  Anything else goes on to the C stub PathEnter_handler, which
+ * walks the list and makes new nodes; both count the lookup and its steps
+ * the same way.  $1..$4 parked in d13, d11, d10, d4 (d4: the sequences'
+ * scratch, dead after PP_push), k kept in d3 (which PP_push clears). */
+#define NODES_LO  (((PPC_OFF_NODES + 32768) & 0xffff) - 32768)
+#define NODES_HI  ((PPC_OFF_NODES - NODES_LO) >> 16)
+    .section .text_asm.PathEnter_handler_asm, "ax", @progbits
+    .globl PathEnter_handler_asm
+    .type PathEnter_handler_asm, @function
+    .align 4
+.Lenter_tree:
+    .quad hps_pp_cct
+PathEnter_handler_asm:
+    hps.mtd 13, 1
+    hps.mtd 11, 2
+    hps.mtd 10, 3
+    hps.mtd 4, 4
+    br      $1, .Lenter_pc
+.Lenter_pc:
+    ldq     $1, (.Lenter_tree - .Lenter_pc)($1)    /* $1 = hps_pp_cct */
+    ldq     $2, 0($1)           /* nnodes: 0 before the first call      */
+    beq     $2, 9f
+    ldah    $4, NODES_HI($1)    /* $4 = the nodes                        */
+    lda     $4, NODES_LO($4)
+    hps.mfd 2, 5                /* &nodes[d5]                            */
+    mulq    $2, PPC_NODE_SIZE, $2
+    addq    $4, $2, $2
+    ldl     $2, PPC_NODE_CHILD($2)  /* k = its first child (sign-extended) */
+    addq    $2, 1, $3
+    beq     $3, 9f              /* none                                   */
+    zapnot  $2, 15, $2
+    hps.mtd 3, 2                /* k, in d3                              */
+    mulq    $2, PPC_NODE_SIZE, $2
+    addq    $4, $2, $4          /* $4 = &nodes[k]                        */
+    ldq     $2, 0($4)           /* its site ...                          */
+    hps.mfd 3, 8
+    cmpeq   $2, $3, $2
+    beq     $2, 9f
+    ldq     $2, 8($4)           /* ... and its entry                     */
+    hps.mfd 3, 9
+    cmpeq   $2, $3, $2
+    beq     $2, 9f
+    ldq     $2, PPC_NODE_CALLS($4)
+    addq    $2, 1, $2
+    stq     $2, PPC_NODE_CALLS($4)
+    hps.mfd 2, 3
+    hps.mtd 5, 2                /* d5 = k                                */
+    ldq     $2, PPC_OFF_LOOKUPS($1)
+    addq    $2, 1, $2
+    stq     $2, PPC_OFF_LOOKUPS($1)
+    ldq     $2, PPC_OFF_STEPS($1)
+    addq    $2, 1, $2
+    stq     $2, PPC_OFF_STEPS($1)
+    hps.mfd 1, 13
+    hps.mfd 2, 11
+    hps.mfd 3, 10
+    hps.mfd 4, 4
+    hps.ret
+9:  hps.mfd 1, 13
+    hps.mfd 2, 11
+    hps.mfd 3, 10
+    hps.mfd 4, 4
+    br      $31, PathEnter_handler
+    .size PathEnter_handler_asm, . - PathEnter_handler_asm
 
     .section .note.GNU-stack, "", @progbits

@@ -99,6 +99,44 @@ static inline void hps_mtd0(uint64_t v)
     __asm__ volatile(".long 0x04020001" : : "r"(r2));
 }
 
+/* d5: PP on DISE's calling-context node (handlers.c, hps-pp-acf --cct):
+ * hps.mfd $1, 5 and hps.mtd 5, $2. */
+static inline uint64_t hps_mfd5(void)
+{
+    register uint64_t r1 __asm__("$1");
+    __asm__ volatile(".long 0x04250000" : "=r"(r1));
+    return r1;
+}
+
+static inline void hps_mtd5(uint64_t v)
+{
+    register uint64_t r2 __asm__("$2") = v;
+    __asm__ volatile(".long 0x04a20001" : : "r"(r2));
+}
+
+/* d14, d15: the assembly handlers' next free sample and the buffer's end
+ * (0 under --handlers c); C handlers that append under either mode.
+ * hps.mfd $1, 14 / 15 and hps.mtd 14, $2. */
+static inline uint64_t hps_mfd14(void)
+{
+    register uint64_t r1 __asm__("$1");
+    __asm__ volatile(".long 0x042e0000" : "=r"(r1));
+    return r1;
+}
+
+static inline uint64_t hps_mfd15(void)
+{
+    register uint64_t r1 __asm__("$1");
+    __asm__ volatile(".long 0x042f0000" : "=r"(r1));
+    return r1;
+}
+
+static inline void hps_mtd14(uint64_t v)
+{
+    register uint64_t r2 __asm__("$2") = v;
+    __asm__ volatile(".long 0x05c20001" : : "r"(r2));
+}
+
 /* Hand the profile buffer to the host.  It reads and resets the buffer in
  * guest memory, hence the memory clobber. */
 static inline void hps_flush(void)

@@ -16,6 +16,7 @@
  */
 #include "hps_insn.h"
 #include "hps_profile.h"
+#include "pp_cct.h"
 
 /* SAMPLE name, kind, a, b, c: append (kind, dA, dB, dC); c = 0 stores 0.
  * then = 0 returns; 1 goes on to PathReturn_pop (PathReturn_handler_asm). */
@@ -73,23 +74,24 @@
 SAMPLE HotMethod_handler_asm,  HPS_SAMPLE_METHOD,    9,  8,  0   /* target, pc          */
 SAMPLE CallPair_handler_asm,   HPS_SAMPLE_CALL_PAIR, 8,  9,  0   /* call site, target   */
 SAMPLE DataStream_handler_asm, HPS_SAMPLE_DATA,      8,  9,  10  /* pc, address, burst  */
-SAMPLE PathCount_handler_asm,  HPS_SAMPLE_PATH,      8,  9,  0   /* procedure, path     */
+SAMPLE PathCount_handler_asm,  HPS_SAMPLE_PATH,      8,  9,  5   /* procedure, path, node */
 /* PathReturn_handler_asm: d8 procedure, d9 path, d10 the return's target:
  * the path's sample, then PathPop_handler_asm's pop for that pc. */
-SAMPLE PathReturn_handler_asm, HPS_SAMPLE_PATH,      8,  9,  0, 1
+SAMPLE PathReturn_handler_asm, HPS_SAMPLE_PATH,      8,  9,  5, 1
 
 /* PP on DISE (tools/hps-pp-acf.c): the path register's stack, as the C
  * handlers' path_stack in handlers.c (the same pushes, pops and poison).
  * hps_path_asm = { next free entry (0 before the first push), pushes lost
- * to a full stack }; entries { r, return address, sp } of 24 bytes.
+ * to a full stack }; entries { r, return address, sp, CCT node d5 } of 32
+ * bytes (pp_cct.h: d5 stays 0 when the ACF keeps no CCT).
  * The program's sp is sp itself here (no stack switch). */
-#define PATH_ENTRIES 65536
+#define PATH_ENTRIES 32768
     .section .bss.hps_path_asm, "aw", @nobits
     .balign 8
 hps_path_asm:
     .zero 16
 hps_path_asm_entries:
-    .zero PATH_ENTRIES * 24
+    .zero PATH_ENTRIES * 32
 hps_path_asm_end:
 
 /* PathPush_handler_asm: d8 = r, d9 = the return address; t0, t1 parked in
@@ -111,7 +113,9 @@ PathPush_handler_asm:
     hps.mfd t0, 9
     sd      t0, 8(t1)
     sd      sp, 16(t1)
-    addi    t1, t1, 24
+    hps.mfd t0, 5
+    sd      t0, 24(t1)
+    addi    t1, t1, 32
     la      t0, hps_path_asm
     sd      t1, 0(t0)
 2:  hps.mfd t0, 13
@@ -151,19 +155,29 @@ PathPop_handler_asm:
     beqz    t1, 5f              /* nothing pushed yet                   */
 1:  la      t2, hps_path_asm_entries
     bleu    t1, t2, 3f          /* empty                                */
-    ld      t2, -8(t1)          /* the top entry's sp                   */
+    ld      t2, -16(t1)         /* the top entry's sp                   */
     bgeu    t2, sp, 2f
-    addi    t1, t1, -24         /* below sp: a frame longjmp left       */
+    addi    t1, t1, -32         /* below sp: a frame longjmp left       */
+    ld      t2, 24(t1)          /* its caller's context                 */
+    hps.mtd 5, t2
     j       1b
 2:  bne     t2, sp, 3f
-    ld      t2, -16(t1)
+    ld      t2, -24(t1)
     bne     t2, t0, 3f
-    addi    t1, t1, -24         /* this call returns: r back            */
+    addi    t1, t1, -32         /* this call returns: r and node back   */
     sd      t1, 0(t3)
     ld      t2, 0(t1)
     hps.mtd 0, t2
+    ld      t2, 24(t1)
+    hps.mtd 5, t2
     j       9f
-3:  ld      t2, 0(t3)           /* not this call's                      */
+3:  la      t2, hps_path_asm_entries
+    bleu    t1, t2, 6f
+    ld      t2, -16(t1)
+    bne     t2, sp, 6f
+    ld      t2, -8(t1)          /* a call of this frame's that did not  */
+    hps.mtd 5, t2               /* come back (longjmp): its context     */
+6:  ld      t2, 0(t3)           /* not this call's                      */
     sd      t1, 0(t3)
     bne     t2, t1, 4f          /* entries dropped: the path is lost    */
 5:  ld      t2, 8(t3)
@@ -177,5 +191,73 @@ PathPop_handler_asm:
     hps.mfd t3, 8
     hps.ret
     .size PathPop_handler_asm, . - PathPop_handler_asm
+
+/* PathEnter_handler_asm (hps-pp-acf --cct, pp_cct.h): d8 = call site,
+ * d9 = target.  The common case in assembly: the current context's first
+ * child (the list is kept most recently used first, so a repeated call
+ * finds it there) is (site, target): its calls + 1, d5 = it.  Anything
+ * else (no node yet, another first child, no child) goes on to the C
+ * stub PathEnter_handler, which walks the list, makes new nodes and moves
+ * the found one to the front; both count the lookup and its steps the
+ * same way.  t0..t3 parked in d13, d11, d10, d4 (d4: the sequences'
+ * scratch, dead after PP_push), k kept in d3 (which PP_push clears). */
+    .section .text_asm.PathEnter_handler_asm, "ax", @progbits
+    .globl PathEnter_handler_asm
+    .type PathEnter_handler_asm, @function
+    .balign 4
+PathEnter_handler_asm:
+    hps.mtd 13, t0
+    hps.mtd 11, t1
+    hps.mtd 10, t2
+    hps.mtd 4, t3
+    la      t0, hps_pp_cct
+    ld      t1, 0(t0)           /* nnodes: 0 before the first call      */
+    beqz    t1, 9f
+    addi    t3, t0, 2047        /* t3 = the nodes                        */
+    li      t2, PPC_OFF_NODES - 2047
+    add     t3, t3, t2
+    hps.mfd t1, 5               /* &nodes[d5]                            */
+    slli    t2, t1, 4
+    slli    t1, t1, 5
+    add     t1, t1, t2
+    add     t1, t3, t1
+    lwu     t1, PPC_NODE_CHILD(t1)  /* k = its first child               */
+    not     t2, t1
+    slli    t2, t2, 32
+    beqz    t2, 9f              /* none                                   */
+    slli    t2, t1, 4           /* t3 = &nodes[k]                         */
+    add     t3, t3, t2
+    slli    t2, t2, 1
+    add     t3, t3, t2
+    ld      t2, 0(t3)           /* its site ...                           */
+    hps.mtd 3, t1               /* k, in d3 (PP_push clears it after)    */
+    hps.mfd t1, 8
+    bne     t2, t1, 8f
+    ld      t2, 8(t3)           /* ... and its entry                      */
+    hps.mfd t1, 9
+    bne     t2, t1, 8f
+    ld      t2, PPC_NODE_CALLS(t3)
+    addi    t2, t2, 1
+    sd      t2, PPC_NODE_CALLS(t3)
+    hps.mfd t1, 3
+    hps.mtd 5, t1               /* d5 = k                                 */
+    ld      t2, PPC_OFF_LOOKUPS(t0)
+    addi    t2, t2, 1
+    sd      t2, PPC_OFF_LOOKUPS(t0)
+    ld      t2, PPC_OFF_STEPS(t0)
+    addi    t2, t2, 1
+    sd      t2, PPC_OFF_STEPS(t0)
+    hps.mfd t0, 13
+    hps.mfd t1, 11
+    hps.mfd t2, 10
+    hps.mfd t3, 4
+    hps.ret
+8:
+9:  hps.mfd t0, 13
+    hps.mfd t1, 11
+    hps.mfd t2, 10
+    hps.mfd t3, 4
+    j       PathEnter_handler
+    .size PathEnter_handler_asm, . - PathEnter_handler_asm
 
     .section .note.GNU-stack, "", @progbits

@@ -86,6 +86,40 @@ static inline void hps_mtd0(uint64_t v)
     __asm__ volatile(".insn r 0x0b, 1, 0, x0, %0, x0" : : "r"(v));
 }
 
+/* d5: PP on DISE's calling-context node (handlers.c, hps-pp-acf --cct). */
+static inline uint64_t hps_mfd5(void)
+{
+    uint64_t v;
+    __asm__ volatile(".insn r 0x0b, 0, 0, %0, x5, x0" : "=r"(v));
+    return v;
+}
+
+static inline void hps_mtd5(uint64_t v)
+{
+    __asm__ volatile(".insn r 0x0b, 1, 0, x5, %0, x0" : : "r"(v));
+}
+
+/* d14, d15: the assembly handlers' next free sample and the buffer's end
+ * (0 under --handlers c); C handlers that append under either mode. */
+static inline uint64_t hps_mfd14(void)
+{
+    uint64_t v;
+    __asm__ volatile(".insn r 0x0b, 0, 0, %0, x14, x0" : "=r"(v));
+    return v;
+}
+
+static inline uint64_t hps_mfd15(void)
+{
+    uint64_t v;
+    __asm__ volatile(".insn r 0x0b, 0, 0, %0, x15, x0" : "=r"(v));
+    return v;
+}
+
+static inline void hps_mtd14(uint64_t v)
+{
+    __asm__ volatile(".insn r 0x0b, 1, 0, x14, %0, x0" : : "r"(v));
+}
+
 /* Hand the profile buffer to the host.  It reads and resets the buffer in
  * guest memory, hence the memory clobber. */
 static inline void hps_flush(void)

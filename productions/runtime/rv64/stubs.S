@@ -99,4 +99,24 @@ HPS_HANDLER PathReturn_handler,     hps_path_count,  2, 0, hps_path_pop, text_la
 HPS_HANDLER CSPROF_interrupt,       csprof_interrupt, 4, 1 /* d8 tid, d9 pc, d10 event, d11 counter */
 HPS_HANDLER CSPROF_trampoline,      csprof_trampoline, 2, 1 /* d8 tid, d9 pc */
 
+/* PP's calling context tree (hps-pp-acf --cct, pp_cct.h): C versions; the
+ * tail handler's _asm name reaches the same stub, PathEnter_handler_asm
+ * (handlers_asm.S) does the common case and jumps here for the rest;
+ * they touch no path stack, only d5 and the tree */
+HPS_HANDLER PathEnter_handler,      hps_path_enter,  2, 0, , text_late  /* d8 call site, d9 target */
+HPS_HANDLER PathTail_handler,       hps_path_tail,   2, 0, , text_late  /* d8 the jump's target, d9 its procedure */
+    .globl PathTail_handler_asm
+    PathTail_handler_asm = PathTail_handler     /* PathEnter_handler_asm: handlers_asm.S */
+/* PP's path metrics read in the guest (hps-pp-acf --metrics): the path
+ * handlers with counter reads, C only, the same for both modes */
+HPS_HANDLER PathCountM_handler,     hps_pathm_count,  2, 0, , text_late  /* d8 procedure, d9 path */
+HPS_HANDLER PathPushM_handler,      hps_pathm_push,   2, 0, , text_late  /* d8 r, d9 return pc */
+HPS_HANDLER PathPopM_handler,       hps_pathm_pop,    1, 0, , text_late  /* d8 pc */
+HPS_HANDLER PathReturnM_handler,    hps_pathm_return, 3, 0, , text_late  /* d8, d9, d10 the target */
+    .globl PathCountM_handler_asm, PathPushM_handler_asm, PathPopM_handler_asm, PathReturnM_handler_asm
+    PathCountM_handler_asm = PathCountM_handler
+    PathPushM_handler_asm = PathPushM_handler
+    PathPopM_handler_asm = PathPopM_handler
+    PathReturnM_handler_asm = PathReturnM_handler
+
     .section .note.GNU-stack, "", @progbits
