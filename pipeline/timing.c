@@ -160,6 +160,7 @@ timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
     }
     timing_t *t = xcalloc(1, sizeof *t);
     t->time_insn = model->time_insn;
+    t->gt_cur_base = 1;                 /* no chunk: no base matches */
     fill_params(&t->p, cfg);
     const char *bad = build_memory(t, cfg);
     if (!bad) {
@@ -332,6 +333,34 @@ void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extr
         w->culprit_pc = why.culprit;
         w->culprit_cycles = extra;
     }
+}
+
+/* An instruction outside the last chunk used, or recorded for the first time. */
+static __attribute__((noinline)) void record_head_slow(timing_t *t, uint64_t pc, uint64_t head)
+{
+    uint64_t base = chunk_base(pc);
+    if (!t->gt_nchunks || t->gt[t->gt_last].base != base) {
+        long k = find_chunk(t, base);
+        t->gt_last = k >= 0 ? (size_t)k : new_chunk(t, base);
+    }
+    gt_entry_t *g = &t->gt[t->gt_last].e[(pc >> 1) & (GT_CHUNK_SLOTS - 1)];
+    if (g->count++ == 0) note_seen(t, pc);
+    g->head += head;
+    t->gt_cur = t->gt[t->gt_last].e;     /* new_chunk may have moved the chunks */
+    t->gt_cur_base = base;
+}
+
+void tm_record_head_only(timing_t *t, uint64_t pc, uint64_t head)
+{
+    if (likely(chunk_base(pc) == t->gt_cur_base)) {
+        gt_entry_t *g = &t->gt_cur[(pc >> 1) & (GT_CHUNK_SLOTS - 1)];
+        if (likely(g->count != 0)) {
+            g->count++;
+            g->head += head;
+            return;
+        }
+    }
+    record_head_slow(t, pc, head);
 }
 
 /* The pcs recorded, in the order a table keyed by pc (linear probing,

@@ -138,6 +138,8 @@ struct timing {
     /* ground truth */
     gt_chunk_t *gt;                   /* the chunks, in the order made       */
     size_t gt_nchunks, gt_chunk_cap, gt_last;   /* gt_last: the last one used */
+    gt_entry_t *gt_cur;               /* the entries of chunk gt_last, and   */
+    uint64_t gt_cur_base;             /* its base (1: none yet); heads only  */
     uint32_t *gt_index;               /* open hash of chunk bases: index + 1 */
     size_t gt_index_cap;
     uint64_t *gt_seen;                /* the pcs in the order first recorded */
@@ -334,6 +336,10 @@ static inline void tm_dise_control(timing_t *t, const insn_t *in, uint64_t decod
  * head cycles (the stalls too when keep_why).  Out of line: inlined, it
  * made time_ev5 slower for the runs that keep none. */
 void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extra, why_t why);
+/* The same when only the heads are kept (DCPI's truth): three arguments
+ * in registers (a why_t handed by value cost a store and a reload every
+ * instruction). */
+void tm_record_head_only(timing_t *t, uint64_t pc, uint64_t head);
 
 /* head = cycles from the previous instruction's issue to this one's (0 when
  * they issued together); every cycle beyond the first is a stall charged to
@@ -365,7 +371,10 @@ static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, 
             t->role_cycles[stall_role] += extra - decode;
         }
     }
-    if (t->keep_truth) tm_record_truth(t, in, head, extra, why);
+    if (t->keep_truth) {
+        if (likely(!t->keep_why)) tm_record_head_only(t, in->pc, head);
+        else tm_record_truth(t, in, head, extra, why);
+    }
 }
 
 /* Report the instruction to the pipeline views when it is inside the view
