@@ -9,7 +9,8 @@
 # simulated MIPS and the time ratio of the plain functional core against
 # qemu side by side; then the functional core and ev5 again with DISE/HPS
 # (productions/hot_method.acf at rate 1/100) against the same runs without,
-# each the fastest of BENCH_REPS (default 3) runs taken in turn.
+# each the fastest of BENCH_REPS (default 3) runs taken in turn; and ev5
+# with DCPI sampling (--dcpi, default events and periods) against ev5 alone.
 # Then ev5 and r10k with --sample BENCH_SAMPLE (default 20k: SMARTS, U 1000,
 # W 2000) against their full-detail runs above: seconds and CPI of both.
 # Set BENCH_SIZE=test|train|ref to change size, BENCH_ONLY="name ..." to
@@ -25,13 +26,16 @@ now() { date +%s.%N; }
 reps=${BENCH_REPS:-3}
 acf=(--acf productions/hot_method.acf --rate 1/100 --no-baseline --report /dev/null
      --no-ground-truth)
+dcpi=(--dcpi "$tmp/db" --no-baseline --report /dev/null --no-ground-truth)
 min() { awk -v m="$1" -v a="$2" -v b="$3" 'BEGIN{ s = b - a; print (m == "" || s < m) ? s : m }'; }
-pair() {   # pair PROG ARGS...: fastest wall-clock seconds of PROG without and
-           # with the ACF, $reps runs of each taken in turn
-    local p=$1 a="" b="" t0 t1 t2; shift
+pair() {   # pair PROFILER PROG ARGS...: fastest wall-clock seconds of PROG without
+           # and with the options in array PROFILER (acf or dcpi), $reps runs of
+           # each taken in turn
+    local -n prof=$1; local p=$2 a="" b="" t0 t1 t2; shift 2
     for _ in $(seq "$reps"); do
         t0=$(now); "$sim" --no-ground-truth "$@" "$p" "$size" >/dev/null 2>&1; t1=$(now)
-        "$sim" "$@" "${acf[@]}" --stats-json "$tmp/d.json" "$p" "$size" >/dev/null 2>&1; t2=$(now)
+        rm -rf "$tmp/db"
+        "$sim" "$@" "${prof[@]}" --stats-json "$tmp/d.json" "$p" "$size" >/dev/null 2>&1; t2=$(now)
         a=$(min "$a" "$t0" "$t1"); b=$(min "$b" "$t1" "$t2")
     done
     echo "$a $b"
@@ -52,7 +56,7 @@ fmt='%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8s\n'
 printf "$fmt" workload Minsts plain_s plainM truth_s truthM in5_s in5M ev5_s ev5M r10k_s r10kM \
     hps_s hpsM qemu_s sim/qemu
 # columns: seconds of each run (plain, truth, inorder5, ev5, r10k, hps, qemu), summed in tot
-tot_i=0; tot=(0 0 0 0 0 0 0); dise_rows=(); sample_rows=()
+tot_i=0; tot=(0 0 0 0 0 0 0); dise_rows=(); sample_rows=(); dcpi_rows=()
 row() {   # row NAME INSTS S0 S1 S2 S3 S4 S5 S6: one table line
     awk -v n="$1" -v i="$2" -v a="$3" -v b="$4" -v c="$5" -v d="$6" -v o="$7" -v h="$8" -v q="$9" 'BEGIN{
         printf "%-14s %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %8.2f\n",
@@ -85,10 +89,14 @@ $(json_value "$f" cpu.cpi) $(json_value "$tmp/sm.json" sample.cpi) $(json_value 
     done
     tot_i=$(awk -v a="$tot_i" -v b="$insts" 'BEGIN{print a+b}')
     # DISE/HPS: ev5 and the functional core with hot_method.acf at rate 1/100
-    ev=$(pair "$p" --config ev5); fn=$(pair "$p")
+    ev=$(pair acf "$p" --config ev5); fn=$(pair acf "$p")
     added=$(json_value "$tmp/d.json" sim.runtimeInsts)
     all=$(awk -v a="$(json_value "$tmp/d.json" simInsts)" -v b="${added:-0}" 'BEGIN{print a+b}')
     dise_rows+=("$n $insts $all ${fn% *} ${fn#* } ${ev% *} ${ev#* }")
+    # DCPI: ev5 with the counters sampling into a fresh database
+    dc=$(pair dcpi "$p" --config ev5)
+    added=$(json_value "$tmp/d.json" sim.runtimeInsts)
+    dcpi_rows+=("$n $insts ${added:-0} ${dc% *} ${dc#* }")
 done
 row TOTAL "$tot_i" "${tot[@]}"
 echo "(wall-clock seconds of whole processes incl. loading; M = simulated MIPS; plain/truth:"
@@ -114,3 +122,16 @@ echo " fn: functional core, plain; ev5: the 21164-like model; acf: the same with
 echo " MIPS counting every simulated instruction: program, inserted and handler; slow = extra"
 echo " host time of the run with the ACF, which also simulates the handlers and records the"
 echo " exact profile)"
+
+echo
+echo "DCPI: ev5 with --dcpi (default events and periods), same workloads"
+cfmt='%-14s %7s %9s %7s %7s %7s %7s %6s\n'
+printf "$cfmt" workload Minsts drv_insts ev5_s ev5M dcpi_s dcpiM slow
+printf '%s\n' "${dcpi_rows[@]}" | awk '
+    { n=$1; i=$2; h=$3; a=$4; b=$5; ti+=i; th+=h; ta+=a; tb+=b
+      printf "%-14s %7.1f %9d %7.2f %7.1f %7.2f %7.1f %5.1f%%\n", n, i/1e6, h, a, i/a/1e6, b, i/b/1e6, (b/a-1)*100 }
+    END { printf "%-14s %7.1f %9d %7.2f %7.1f %7.2f %7.1f %5.1f%%\n", "TOTAL", ti/1e6, th, ta, ti/ta/1e6, tb, ti/tb/1e6, (tb/ta-1)*100 }'
+echo "(seconds: the fastest of $reps runs of each, with and without DCPI in turn; drv_insts:"
+echo " instructions of the guest interrupt handler and driver; MIPS count program instructions;"
+echo " slow = extra host time of the run with DCPI, which also simulates the driver, merges the"
+echo " database and records the exact per-pc truth it is scored against)"
