@@ -278,7 +278,9 @@ static void handler_return(void *ctx, cpu_t *c);
 static void handler_flush(void *ctx, cpu_t *c);
 static void classify_hook(void *ctx, insn_t *in) { dise_classify(ctx, in); }
 
-/* hps.rdpmc in a handler DISE called: 0 cycles, 1 L1D misses, else 0. */
+/* hps.rdpmc in a handler DISE called: 0 cycles, 1 L1D misses; any other
+ * counter (or L1D misses on a model without an L1D) does not exist here,
+ * and reading it is an illegal instruction, as the PMU's handlers have it. */
 static uint64_t handler_rdpmc(void *ctx, cpu_t *c, uint64_t k)
 {
     const dise_t *d = ctx;
@@ -288,6 +290,7 @@ static uint64_t handler_rdpmc(void *ctx, cpu_t *c, uint64_t k)
         cache_info(d->pmc_l1d, &ci);
         return ci.misses;
     }
+    cpu_stop(c, STOP_ILLEGAL, 0);
     return 0;
 }
 
