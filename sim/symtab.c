@@ -2,8 +2,9 @@
  * symtab.c - function symbols of the guest program, read from the ELF
  * symbol table with libelf, for traces, fault reports and statistics.
  *
- * FUNC (and GNU IFUNC) symbols are sorted by address; aliases at one
- * address collapse to a single entry (global names beat weak ones, weak
+ * FUNC (and GNU IFUNC) symbols, and the untyped symbols hand-written
+ * assembly leaves at function entries (see code_symbol), are sorted by
+ * address; aliases at one address collapse to a single entry (global names beat weak ones, weak
  * beat local, fewer leading underscores beat more); a symbol of size 0
  * extends to the next symbol, but never past the end of its section (so
  * the last one does not swallow every higher address, e.g. shared
@@ -35,6 +36,7 @@ typedef struct raw_sym {
     uint64_t limit;         /* end of the symbol's section                */
     size_t name_off;        /* into the table's string buffer */
     int rank;               /* binding preference: higher wins */
+    bool untyped;           /* NOTYPE: a label unless outside every function */
 } raw_sym_t;
 
 typedef struct builder {
@@ -68,7 +70,7 @@ static bool grow(void **p, size_t *cap, size_t need, size_t elem)
 }
 
 static void add_symbol(builder_t *b, uint64_t addr, uint64_t size, uint64_t limit, const char *name,
-                       int rank)
+                       int rank, bool untyped)
 {
     size_t len = strlen(name) + 1;
     if (!grow((void **)&b->syms, &b->cap, b->count + 1, sizeof *b->syms) ||
@@ -77,15 +79,32 @@ static void add_symbol(builder_t *b, uint64_t addr, uint64_t size, uint64_t limi
         return;
     }
     memcpy(b->strings + b->str_len, name, len);
-    b->syms[b->count++] = (raw_sym_t){ addr, size, limit, b->str_len, rank };
+    b->syms[b->count++] = (raw_sym_t){ addr, size, limit, b->str_len, rank, untyped };
     b->str_len += len;
 }
 
-static bool wanted(const GElf_Sym *s)
+/* Whether section `index` holds instructions. */
+static bool code_section(Elf *elf, size_t index)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = index < SHN_LORESERVE ? elf_getscn(elf, index) : NULL;
+    return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
+}
+
+/* Which symbols name code: FUNC and GNU IFUNC ones, and NOTYPE ones in
+ * a code section, which hand-written assembly leaves untyped at function
+ * entries (Alpha's division millicode __divq..., sized; crtstuff's
+ * __do_global_dtors_aux, Alpha's memset_loop, RISC-V's load_gp, size 0).
+ * Mapping symbols ($x, $d) are not names.  An untyped size-0 symbol may
+ * still be a label inside a function (Alpha mpn's Loop): drop_inner_labels
+ * decides once every symbol is known. */
+static bool code_symbol(Elf *elf, const GElf_Sym *s, const char *name, bool *untyped)
 {
     unsigned type = GELF_ST_TYPE(s->st_info);
-    return (type == STT_FUNC || type == STT_GNU_IFUNC) && s->st_shndx != SHN_UNDEF &&
-           s->st_shndx != SHN_ABS && s->st_value != 0;
+    if (s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_ABS || s->st_value == 0) return false;
+    *untyped = type == STT_NOTYPE;
+    if (type == STT_FUNC || type == STT_GNU_IFUNC) return true;
+    return *untyped && name[0] != '$' && code_section(elf, s->st_shndx);
 }
 
 /* End address of section `index` (the limit of its size-0 symbols), or
@@ -105,11 +124,14 @@ static void read_section(builder_t *b, Elf *elf, Elf_Scn *scn, const GElf_Shdr *
     size_t n = sh->sh_size / sh->sh_entsize;
     for (size_t k = 1; k < n && !b->failed; k++) {
         GElf_Sym s;
-        if (!gelf_getsym(data, (int)k, &s) || !wanted(&s)) continue;
+        bool untyped;
+        if (!gelf_getsym(data, (int)k, &s)) continue;
         const char *name = elf_strptr(elf, sh->sh_link, s.st_name);
-        if (!name || !*name) continue;
+        if (!name || !*name || !code_symbol(elf, &s, name, &untyped)) continue;
         uint64_t limit = s.st_shndx < SHN_LORESERVE ? section_end(elf, s.st_shndx) : UINT64_MAX;
-        add_symbol(b, s.st_value, s.st_size, limit, name, binding_rank(GELF_ST_BIND(s.st_info)));
+        /* a typed alias wins over an untyped one */
+        int rank = binding_rank(GELF_ST_BIND(s.st_info)) - (untyped ? 4 : 0);
+        add_symbol(b, s.st_value, s.st_size, limit, name, rank, untyped);
     }
 }
 
@@ -168,6 +190,21 @@ static uint64_t sized_to_next(const builder_t *b, size_t k)
     return end == UINT64_MAX ? 1 : end - addr;
 }
 
+/* In the sorted raw list, drop the untyped size-0 symbols inside a sized
+ * symbol: labels in a function's body, not functions. */
+static void drop_inner_labels(builder_t *b)
+{
+    uint64_t covered_to = 0;            /* end of the sized symbols so far */
+    size_t n = 0;
+    for (size_t k = 0; k < b->count; k++) {
+        const raw_sym_t *s = &b->syms[k];
+        if (s->untyped && s->size == 0 && s->addr < covered_to) continue;
+        if (s->size && s->addr + s->size > covered_to) covered_to = s->addr + s->size;
+        b->syms[n++] = *s;
+    }
+    b->count = n;
+}
+
 /* Turn the sorted raw list into the final table (one entry per address). */
 static symtab_t *finish(builder_t *b)
 {
@@ -178,6 +215,7 @@ static symtab_t *finish(builder_t *b)
     if (!b->count) return st;
     sort_strings = st->strings;
     qsort(b->syms, b->count, sizeof *b->syms, cmp_raw);
+    drop_inner_labels(b);
     st->syms = calloc(b->count, sizeof *st->syms);
     if (!st->syms) { symtab_free(st); return NULL; }
     size_t n = 0;

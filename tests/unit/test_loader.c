@@ -794,12 +794,16 @@ static void test_sysroot_problems(void **state)
 
 /* ---- symbol table ------------------------------------------------------------ */
 
-/* An ELF with section headers: .symtab, .strtab, .shstrtab. */
+/* An ELF with section headers: .symtab, .strtab, .shstrtab; its table
+ * has PROGRAM_SYMS names. */
+enum { PROGRAM_SYMS = 7 };
 static const char *write_symtab_elf(void)
 {
-    static const char strtab[] = "\0foo\0foo_alias\0bar\0baz\0data\0undef_fn\0zlocal\0tail";
+    static const char strtab[] = "\0foo\0foo_alias\0bar\0baz\0data\0undef_fn\0zlocal\0tail"
+                                 "\0millicode\0crt_aux\0Loop\0$x\0foo_label";
     enum { S_FOO = 1, S_ALIAS = 5, S_BAR = 15, S_BAZ = 19, S_DATA = 23, S_UNDEF = 28,
-           S_ZLOCAL = 37, S_TAIL = 44 };
+           S_ZLOCAL = 37, S_TAIL = 44, S_MILLI = 49, S_CRT = 59, S_LOOP = 67, S_MAP = 72,
+           S_LABEL = 75 };
     static const char shstr[] = "\0.symtab\0.strtab\0.shstrtab\0.text";
     Elf64_Sym syms[] = {
         { 0 },
@@ -819,6 +823,17 @@ static const char *write_symtab_elf(void)
           .st_shndx = 1, .st_value = 0x10300, .st_size = 0x40 },
         { .st_name = S_TAIL, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
           .st_shndx = 4, .st_value = 0x10380, .st_size = 0 },   /* last, in .text */
+        /* untyped code symbols, as hand-written assembly leaves them */
+        { .st_name = S_MILLI, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_NOTYPE),
+          .st_shndx = 4, .st_value = 0x10220, .st_size = 0x10 },  /* Alpha's __divq */
+        { .st_name = S_CRT, .st_info = ELF64_ST_INFO(STB_LOCAL, STT_NOTYPE),
+          .st_shndx = 4, .st_value = 0x10240, .st_size = 0 },     /* crtstuff's */
+        { .st_name = S_LOOP, .st_info = ELF64_ST_INFO(STB_LOCAL, STT_NOTYPE),
+          .st_shndx = 4, .st_value = 0x10310, .st_size = 0 },     /* a label in zlocal */
+        { .st_name = S_MAP, .st_info = ELF64_ST_INFO(STB_LOCAL, STT_NOTYPE),
+          .st_shndx = 4, .st_value = 0x10250, .st_size = 0 },     /* a mapping symbol */
+        { .st_name = S_LABEL, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_NOTYPE),
+          .st_shndx = 4, .st_value = 0x10100, .st_size = 0 },     /* foo's alias */
     };
     test_elf_t t;
     make_good(&t);
@@ -864,7 +879,7 @@ static void test_symtab(void **state)
     (void)state;
     symtab_t *st = symtab_load(write_symtab_elf());
     assert_non_null(st);
-    assert_int_equal(st->count, 5);            /* foo, bar, baz, zlocal, tail */
+    assert_int_equal(st->count, PROGRAM_SYMS);    /* foo, bar, baz, millicode, crt_aux, zlocal, tail */
     for (size_t k = 1; k < st->count; k++) assert_true(st->syms[k - 1].addr < st->syms[k].addr);
     const symbol_t *s = symtab_lookup(st, 0x10100);
     assert_non_null(s);
@@ -879,7 +894,11 @@ static void test_symtab(void **state)
     expect_format(st, 0x101fe, "bar+0xde");
     expect_format(st, 0x10208, "baz+0x8");
     expect_format(st, 0x10210, "0x10210");     /* gap after a sized symbol */
-    expect_format(st, 0x10320, "zlocal+0x20");
+    expect_format(st, 0x1022c, "millicode+0xc");
+    expect_format(st, 0x10230, "0x10230");
+    expect_format(st, 0x10250, "crt_aux+0x10"); /* up to zlocal; $x is no name */
+    expect_format(st, 0x102fc, "crt_aux+0xbc");
+    expect_format(st, 0x10320, "zlocal+0x20"); /* its label Loop is no function */
     expect_format(st, 0x100, "0x100");
     assert_null(symtab_lookup(st, 0x10000));
     expect_format(st, 0x103fc, "tail+0x7c");   /* last, size 0: to its section's end */
@@ -1001,13 +1020,13 @@ static void test_symtab_mapped_library(void **state)
     (void)state;
     symtab_t *st = symtab_load(write_symtab_elf());
     assert_non_null(st);
-    assert_int_equal(st->count, 5);
+    assert_int_equal(st->count, PROGRAM_SYMS);
     int fd = open(write_library_elf(), O_RDONLY);
     assert_true(fd >= 0);
     assert_int_equal(lseek(fd, 3, SEEK_SET), 3);
     assert_true(symtab_add_mapped_file(st, fd, 0x40000000, 0x3000, 0));
     assert_int_equal(lseek(fd, 0, SEEK_CUR), 3);           /* the guest's offset stays */
-    assert_int_equal(st->count, 7);                         /* lib_first, lib_open */
+    assert_int_equal(st->count, PROGRAM_SYMS + 2);                         /* lib_first, lib_open */
     expect_sorted(st);
     expect_format(st, 0x40001000, "lib_first");             /* .dynsym; global beats weak */
     expect_format(st, 0x4000103c, "lib_first+0x3c");
@@ -1020,13 +1039,13 @@ static void test_symtab_mapped_library(void **state)
 
     /* mapped again at the same place: no duplicates */
     assert_true(symtab_add_mapped_file(st, fd, 0x40000000, 0x3000, 0));
-    assert_int_equal(st->count, 7);
+    assert_int_equal(st->count, PROGRAM_SYMS + 2);
     /* a mapping of the data part only, even executable, names nothing */
     assert_true(symtab_add_mapped_file(st, fd, 0x40002000, 0x1000, 0x1000));
-    assert_int_equal(st->count, 7);
+    assert_int_equal(st->count, PROGRAM_SYMS + 2);
     /* a second copy elsewhere gets names of its own */
     assert_true(symtab_add_mapped_file(st, fd, 0x50000000, 0x3000, 0));
-    assert_int_equal(st->count, 9);
+    assert_int_equal(st->count, PROGRAM_SYMS + 4);
     expect_format(st, 0x50001110, "lib_open+0x10");
     expect_format(st, 0x40001110, "lib_open+0x10");
     expect_sorted(st);
@@ -1039,7 +1058,7 @@ static void test_symtab_mapped_library(void **state)
     assert_true(symtab_add_mapped_file(st, fd, 0x60000000, 0x1000, 0));
     close(fd);
     assert_true(symtab_add_mapped_file(st, -1, 0x60000000, 0x1000, 0));
-    assert_int_equal(st->count, 9);
+    assert_int_equal(st->count, PROGRAM_SYMS + 4);
     symtab_free(st);
 }
 
@@ -1050,18 +1069,18 @@ static void test_symtab_merge(void **state)
     symtab_t *st = symtab_load(write_symtab_elf());
     assert_non_null(st);
     assert_true(symtab_add_loaded_file(st, write_library_elf(), 0x60000000));
-    assert_int_equal(st->count, 7);
+    assert_int_equal(st->count, PROGRAM_SYMS + 2);
     expect_format(st, 0x60001000, "lib_first");
     expect_format(st, 0x600017fe, "lib_open+0x6fe");
     expect_format(st, 0x60001800, "0x60001800");
     assert_true(symtab_add_loaded_file(st, tmp_path("no-such-lib"), 0x70000000));
-    assert_int_equal(st->count, 7);
+    assert_int_equal(st->count, PROGRAM_SYMS + 2);
 
     /* A module mapped over [0x60001000, 0x60001800) replaces what was there. */
     symbol_t over_syms[] = { { 0x0, 0x100, "over_a" }, { 0x200, 0, "over_b" } };
     symtab_t over = { over_syms, 2, NULL };
     assert_true(symtab_merge(st, &over, 0x60001000, 0x60001000, 0x60001800));
-    assert_int_equal(st->count, 7);                         /* -lib_first -lib_open +2 */
+    assert_int_equal(st->count, PROGRAM_SYMS + 2);                         /* -lib_first -lib_open +2 */
     expect_sorted(st);
     expect_format(st, 0x60001000, "over_a");
     expect_format(st, 0x60001100, "0x60001100");
@@ -1077,7 +1096,7 @@ static void test_symtab_merge(void **state)
     /* an empty range or no module changes nothing */
     assert_true(symtab_merge(st, &cut, 0, 0x10, 0x10));
     assert_true(symtab_merge(st, NULL, 0, 0x10, 0x20));
-    assert_int_equal(st->count, 8);
+    assert_int_equal(st->count, PROGRAM_SYMS + 3);
     symtab_free(st);
 }
 
