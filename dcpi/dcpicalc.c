@@ -426,6 +426,31 @@ static void refine_by_flow(dcpicalc_t *dc)
     free(conf);
 }
 
+/* dc->exact_freq: the estimates of the classes whose cluster holds at
+ * least FLOW_BASE_POINTS issue points, and what local propagation derives
+ * from them alone by sums and differences of such values; -1 elsewhere. */
+static void exact_frequencies(dcpicalc_t *dc)
+{
+    size_t nc = (size_t)dc->cfg.nclasses;
+    double *own = xcalloc(nc ? nc : 1, sizeof *own);
+    int *conf = xcalloc(nc ? nc : 1, sizeof *conf), *bound = xcalloc(nc ? nc : 1, sizeof *bound);
+    memcpy(own, dc->class_freq, nc * sizeof *own);
+    memcpy(conf, dc->class_conf, nc * sizeof *conf);
+    for (size_t c = 0; c < nc; c++) {
+        bool base = dc->class_points[c] >= FLOW_BASE_POINTS && conf[c] != CONF_PROPAGATED;
+        if (!base || dc->cfg.missing_edges) dc->class_freq[c] = -1;
+        bound[c] = BOUND_EXACT;
+    }
+    if (!dc->cfg.missing_edges) propagate(dc, -1, bound);
+    for (size_t c = 0; c < nc; c++)
+        dc->exact_freq[c] = bound[c] == BOUND_EXACT ? dc->class_freq[c] : -1;
+    memcpy(dc->class_freq, own, nc * sizeof *own);
+    memcpy(dc->class_conf, conf, nc * sizeof *conf);
+    free(own);
+    free(conf);
+    free(bound);
+}
+
 /* ---- culprits -------------------------------------------------------------------- */
 
 static bool ends_in_transfer(const insn_t *last)
@@ -592,7 +617,15 @@ static bool store_burst(const cfg_t *g, size_t b, size_t k)
  * conditional branch mispredicts about as often as it changes direction,
  * at most twice as often as it goes its rarer way (a loop's back edge
  * mispredicts around its exits, not on every iteration); an indirect
- * transfer or a call (the entry) may mispredict every time. */
+ * transfer or a call (the entry) may mispredict every time.  The edges'
+ * frequencies enter as upper bounds (edge_ceiling), never as differences
+ * of estimates: a one-point class takes its stalls as frequency, and the
+ * edge left beside it comes out too low (anneal_place's net_bbox:
+ * `mv t3,a0` alone in the block a bge skips, estimated at 1.67x its count,
+ * left 0 for the taken edge and ruled out the misprediction at the
+ * target, 2 M cycles). */
+static double edge_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x);
+
 static double mispredicted_entries(const dcpicalc_t *dc, size_t b)
 {
     const cfg_t *g = &dc->cfg;
@@ -604,11 +637,37 @@ static double mispredicted_entries(const dcpicalc_t *dc, size_t b)
         const cfg_block_t *p = &g->blocks[x->from];
         const insn_t *last = &g->insns[p->first + p->n - 1];
         if (!ends_in_transfer(last)) continue;
-        double taken = dc->class_freq[x->cls], from = block_freq(dc, x->from);
-        if (!(last->flags & IF_BRANCH) || taken < 0 || from < 0) return -1;
-        n += 2 * fmin(taken, fmax(0, from - taken));
+        if (!(last->flags & IF_BRANCH)) return -1;
+        double rarer = -1;                     /* the least ceiling of p's out-edges */
+        for (size_t o = 0; o < g->nedges; o++) {
+            if (g->edges[o].from != x->from) continue;
+            double c = edge_ceiling(dc, &g->edges[o]);
+            if (c < 0) return -1;
+            if (rarer < 0 || c < rarer) rarer = c;
+        }
+        n += 2 * rarer;
     }
     return n;
+}
+
+/* The most executions edge x can have, or < 0 when nothing bounds it: the
+ * least of what is known of its class and of the blocks at its ends, an
+ * exact value (exact_freq) or an estimate from the class's own samples
+ * (dynamic stalls only raise it). */
+static double edge_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x)
+{
+    double c = -1;
+    int cls[3] = { x->cls, x->from >= 0 ? dc->cfg.blocks[x->from].cls : -1,
+                   x->to >= 0 ? dc->cfg.blocks[x->to].cls : -1 };
+    for (int k = 0; k < 3; k++) {
+        if (cls[k] < 0) continue;
+        int conf = dc->class_conf[cls[k]];
+        bool own = conf == CONF_LOW || conf == CONF_MEDIUM || conf == CONF_HIGH;
+        double v = dc->exact_freq[cls[k]], f = dc->class_freq[cls[k]];
+        if (v >= 0 && (c < 0 || v < c)) c = v;
+        if (own && f >= 0 && (c < 0 || f < c)) c = f;
+    }
+    return c;
 }
 
 /* Candidates ruled out by the miss events where they were collected (the
@@ -736,10 +795,12 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
     dc->class_freq = xcalloc(nc, sizeof *dc->class_freq);
     dc->class_conf = xcalloc(nc, sizeof *dc->class_conf);
     dc->class_points = xcalloc(nc, sizeof *dc->class_points);
+    dc->exact_freq = xcalloc(nc, sizeof *dc->exact_freq);
     estimate_classes(dc);
     refine_single_points(dc);
     propagate(dc, -1, NULL);
     refine_by_flow(dc);
+    exact_frequencies(dc);
     for (size_t k = 0; k < dc->cfg.ninsns; k++) {
         dcpicalc_insn_t *x = &dc->insn[k];
         x->freq = block_freq(dc, (int)cfg_block_of(&dc->cfg, k));
@@ -756,6 +817,7 @@ void dcpicalc_free(dcpicalc_t *dc)
     free(dc->class_freq);
     free(dc->class_conf);
     free(dc->class_points);
+    free(dc->exact_freq);
     memset(dc, 0, sizeof *dc);
 }
 

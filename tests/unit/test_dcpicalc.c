@@ -16,7 +16,8 @@
  * still gives the count; a one-issue-point class whose every issue point
  * stalls is lowered to what flow with the other estimates gives; no return
  * misprediction after a call with a return stack; a loop head's
- * misprediction ruled out by the loop branch's edge frequencies; a call is
+ * misprediction ruled out by the loop branch's edge frequencies, but not by
+ * an edge left too low beside an over-estimated one-point class; a call is
  * a culprit (its result) only of a register the callee returns a value in.  Run from
  * the top of the tree (presets in ./configs).
  */
@@ -414,6 +415,39 @@ static void test_mispredict_bounded_by_edges(void **state)
     dcpicalc_free(&dc);
 }
 
+/* An if-then: A's beq skips B, one instruction that stalls 2 cycles on
+ * each of its 600 executions (its misprediction), so its one-point class
+ * is estimated at 3 x 600 = 1800, more than A's 1000; C, the beq's target,
+ * a store at its head, waits 2 cycles each of its 1000 executions.  The
+ * taken edge A -> C as a difference (1000 - 1800) would be 0 and rule the
+ * misprediction at C out; its ceiling (A's 1000) does not. */
+static void test_mispredict_edges_as_ceilings(void **state)
+{
+    enum { N = 13, S2 = 18, S3 = 19, S4 = 20, S5 = 21, S6 = 22, S7 = 23 };
+    const uint32_t code[N] = { ADD(T0, A1, A2), ADD(T1, A1, A1), ADD(T2, A1, A2),
+                               ADD(S2, A2, A2), BEQ(A0, ZERO, 8), ADD(S3, A1, A2),
+                               SD(A1, S4, 0), ADD(S5, A1, A2), ADD(S6, A1, A1), ADD(S7, A2, A2),
+                               ADDI(S4, S4, 8), BNE(S4, A3, -44), RET };
+    static const uint64_t count[N] = { 1000, 1000, 1000, 1000, 1000, 600, 1000, 1000, 1000,
+                                       1000, 1000, 1000, 1 };
+    config_t cfg = preset("ev5");
+    code_synth_t s;
+    dcpicalc_t dc;
+    char err[256];
+    learn_schedule(&s, &cfg, code, N);
+    memcpy(s.count, count, sizeof count);
+    s.extra[5] = 2;
+    s.extra[6] = 2;
+    assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, sizeof code,
+                             code_samples, &s, err, sizeof err));
+    assert_float_equal(dc.insn[0].freq, 1000.0, 10.0);
+    assert_float_equal(dc.insn[7].freq, 1000.0, 10.0);
+    assert_true(dc.insn[5].freq > 1000.0);             /* B: an upper bound */
+    assert_true(dc.insn[6].culprits & 1u << STALL_WBUF);
+    assert_true(dc.insn[6].culprits & 1u << STALL_MISPREDICT);
+    dcpicalc_free(&dc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -429,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_single_issue_point_by_flow),
         cmocka_unit_test(test_return_after_call),
         cmocka_unit_test(test_mispredict_bounded_by_edges),
+        cmocka_unit_test(test_mispredict_edges_as_ceilings),
         cmocka_unit_test(test_call_keeps_callee_saved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
