@@ -451,6 +451,70 @@ static void exact_frequencies(dcpicalc_t *dc)
     free(bound);
 }
 
+/* The most executions edge x (beside class c) can have by exact values
+ * alone: the exact value of its class, or of the block at its other end,
+ * unless that is of class c; < 0 when neither is known. */
+static double exact_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x, int other, int c)
+{
+    double v = x->cls != c ? dc->exact_freq[x->cls] : -1;
+    if (other >= 0 && dc->cfg.blocks[other].cls != c) {
+        double w = dc->exact_freq[dc->cfg.blocks[other].cls];
+        if (w >= 0 && (v < 0 || w < v)) v = w;
+    }
+    return v;
+}
+
+/* The least of class c's flow ceilings: on each side of each of its
+ * blocks, the sum of its edges' exact ceilings; < 0 when no side has all
+ * of them. */
+static double class_ceiling(const dcpicalc_t *dc, int c)
+{
+    double ceiling = -1;
+    for (int b = 0; b < (int)dc->cfg.nblocks; b++) {
+        if (!dc->cfg.blocks[b].live || dc->cfg.blocks[b].cls != c) continue;
+        for (int side = 0; side < 2; side++) {
+            double sum = 0;
+            bool known = true;
+            for (size_t e = 0; e < dc->cfg.nedges && known; e++) {
+                const cfg_edge_t *x = &dc->cfg.edges[e];
+                if ((side == 0 ? x->to : x->from) != b) continue;
+                double v = exact_ceiling(dc, x, side == 0 ? x->from : x->to, c);
+                if (v < 0) known = false;
+                else sum += v;
+            }
+            if (known && (ceiling < 0 || sum < ceiling)) ceiling = sum;
+        }
+    }
+    return ceiling;
+}
+
+/* A class resting on one issue point takes its stalls as frequency; no
+ * block can run more often than its in-edges (or out-edges) together,
+ * and each of those no more often than the block at its other end.  Where
+ * the exact values of the classes of several agreeing points bound such a
+ * class below its estimate by more than its noise, it takes that ceiling
+ * (confidence "propagated").  It is still an upper bound, but the nearest
+ * one: anneal_place's net_bbox has four one-instruction blocks a bge
+ * skips, each stalled by its misprediction and estimated at 1.7x its count
+ * -- above the count of the block before it, 1.35x. */
+static void clamp_to_ceilings(dcpicalc_t *dc)
+{
+    if (dc->cfg.missing_edges) return;
+    exact_frequencies(dc);
+    for (int c = 0; c < dc->cfg.nclasses; c++) {
+        double f = dc->class_freq[c];
+        int conf = dc->class_conf[c];
+        if (f <= 0 || dc->class_points[c] > 1 || (conf != CONF_LOW && conf != CONF_MEDIUM))
+            continue;
+        double tol = fmax(0.05, CLUSTER_Z / sqrt((double)class_samples(dc, c) + 1));
+        double ceiling = class_ceiling(dc, c);
+        if (ceiling >= 0 && ceiling < f * (1 - tol)) {
+            dc->class_freq[c] = ceiling;
+            dc->class_conf[c] = CONF_PROPAGATED;
+        }
+    }
+}
+
 /* ---- culprits -------------------------------------------------------------------- */
 
 static bool ends_in_transfer(const insn_t *last)
@@ -798,6 +862,7 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
     dc->exact_freq = xcalloc(nc, sizeof *dc->exact_freq);
     estimate_classes(dc);
     refine_single_points(dc);
+    clamp_to_ceilings(dc);
     propagate(dc, -1, NULL);
     refine_by_flow(dc);
     exact_frequencies(dc);

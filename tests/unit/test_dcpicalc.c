@@ -17,7 +17,8 @@
  * stalls is lowered to what flow with the other estimates gives; no return
  * misprediction after a call with a return stack; a loop head's
  * misprediction ruled out by the loop branch's edge frequencies, but not by
- * an edge left too low beside an over-estimated one-point class; a call is
+ * an edge left too low beside an over-estimated one-point class, which
+ * is lowered to its flow ceiling; a call is
  * a culprit (its result) only of a register the callee returns a value in.  Run from
  * the top of the tree (presets in ./configs).
  */
@@ -417,7 +418,9 @@ static void test_mispredict_bounded_by_edges(void **state)
 
 /* An if-then: A's beq skips B, one instruction that stalls 2 cycles on
  * each of its 600 executions (its misprediction), so its one-point class
- * is estimated at 3 x 600 = 1800, more than A's 1000; C, the beq's target,
+ * would be estimated at 3 x 600 = 1800, more than A's 1000, and takes
+ * that ceiling (no block runs more often than its in-edges together, nor
+ * an edge more often than the block it leaves); C, the beq's target,
  * a store at its head, waits 2 cycles each of its 1000 executions.  The
  * taken edge A -> C as a difference (1000 - 1800) would be 0 and rule the
  * misprediction at C out; its ceiling (A's 1000) does not. */
@@ -442,7 +445,9 @@ static void test_mispredict_edges_as_ceilings(void **state)
                              code_samples, &s, err, sizeof err));
     assert_float_equal(dc.insn[0].freq, 1000.0, 10.0);
     assert_float_equal(dc.insn[7].freq, 1000.0, 10.0);
-    assert_true(dc.insn[5].freq > 1000.0);             /* B: an upper bound */
+    /* B: its own estimate (1800) is above its ceiling, A's 1000 */
+    assert_float_equal(dc.insn[5].freq, 1000.0, 10.0);
+    assert_int_equal(dc.class_conf[dc.cfg.blocks[cfg_block_of(&dc.cfg, 5)].cls], CONF_PROPAGATED);
     assert_true(dc.insn[6].culprits & 1u << STALL_WBUF);
     assert_true(dc.insn[6].culprits & 1u << STALL_MISPREDICT);
     dcpicalc_free(&dc);
