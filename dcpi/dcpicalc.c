@@ -778,9 +778,9 @@ double dcpicalc_dynamic_stall(const dcpicalc_t *dc, size_t k)
  * small the stall per execution, or by more than half a cycle per
  * execution.  (Half a cycle alone, as before, left out the rare stalls of
  * frequent instructions: a block head mispredicted on one execution in
- * ten costs 0.5 cycles an execution; culprit recall 66.1 -> 79.0% on the
- * first 5 short-period runs of the worst workloads, precision 86.3 ->
- * 86.7%.) */
+ * ten costs 0.5 cycles an execution: culprit recall 75.4 -> 82.0%, the
+ * mean of 5 short-period runs of minicc, bigint_interp and objdb,
+ * precision 86.1 -> 86.5%.) */
 #define CULPRIT_Z 2.0
 static bool stall_to_explain(const dcpicalc_t *dc, size_t k)
 {
