@@ -7,9 +7,10 @@
  * Blocks end at conditional branches, jumps and returns and start at the
  * targets of direct transfers inside the procedure; calls do not end a
  * block (execution comes back).  A return, or a transfer leaving the
- * procedure, goes to EXIT.  An indirect jump that is not a return has
- * unknown targets: the CFG is then "missing edges" and, as in DCPI, every
- * block and edge gets a class of its own.
+ * procedure, goes to EXIT, and so does an Alpha jump through pv ($27), a
+ * tail call by the calling standard.  Any other indirect jump that is not
+ * a return has unknown targets: the CFG is then "missing edges" and, as in
+ * DCPI, every block and edge gets a class of its own.
  *
  * Classes are the cycle-equivalence classes (Johnson, Pearson and Pingali,
  * PLDI'94) of the graph with an EXIT -> ENTRY edge added and each block

@@ -69,6 +69,10 @@ typedef struct dcpicalc {
     double *class_freq;         /* per class, < 0 unknown                   */
     int *class_conf;            /* CONF_*                                  */
     int *class_points;          /* issue points in its cluster (0: none)   */
+    double *exact_freq;         /* per class, what the classes of several
+                                   agreeing issue points determine alone
+                                   by flow (sums and exact differences);
+                                   < 0 unknown                             */
     unsigned line_bytes;        /* I-cache line of the model               */
     unsigned wbuf_entries;      /* write buffer entries of the model (0: none) */
     uint64_t call_results;      /* registers a callee returns its result in

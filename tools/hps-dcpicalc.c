@@ -176,7 +176,7 @@ static void print_insn(const dcpicalc_t *dc, size_t k, disasm_t *dis, const char
     double dyn = dcpicalc_dynamic_stall(dc, k);
     if (x->sched.head > 1)
         printf("  static %" PRIu64 ": %s", x->sched.head - 1, stall_names[x->sched.cause]);
-    if (dyn > 0.5)
+    if (dyn > 0.5 || x->culprits)       /* a stall the samples show (dcpicalc.c) */
         printf("  dynamic %.1f (%.0f cycles): %s", dyn, dyn * x->freq * period,
                cul[0] ? cul : "unexplained");
     putchar('\n');

@@ -4,8 +4,9 @@
  * boundaries (branches, jumps, targets; calls do not split), edges to
  * EXIT for returns and tail jumps, the classes of an if-then-else and of
  * a loop (what must run equally often shares a class, nothing else does),
- * a switch's indirect jump making every block a class of its own, and
- * dead code outside every live class.
+ * a switch's indirect jump making every block a class of its own, an
+ * Alpha jump through pv being a tail call (to EXIT) rather than a switch,
+ * and dead code outside every live class.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 
 #include <string.h>
 
+#include "alpha_encode.h"
 #include "cfg.h"
 #include "timing_harness.h"
 
@@ -106,6 +108,32 @@ static void test_tail_jump_and_switch(void **state)
     cfg_free(&g);
 }
 
+/* Alpha: jmp $31,($27) enters a procedure with its address in pv, a tail
+ * call: EXIT, and the classes stand; jmp $31,($1) is a switch. */
+static void test_alpha_tail_call(void **state)
+{
+    enum { AL_T0 = 1, AL_A0 = 16, AL_A1 = 17, AL_A2 = 18, AL_RA = 26, AL_PV = 27, AL_ZERO = 31 };
+    /* A: addq, beq -> C | B: jmp (pv or t0) | C: addq, ret */
+    for (int sw = 0; sw < 2; sw++) {
+        const uint32_t code[] = { al_opr(0x10, 0x20, AL_A1, AL_A2, AL_T0),
+                                  al_br(0x39, AL_A0, 1),
+                                  al_jmp(0, AL_ZERO, sw ? AL_T0 : AL_PV, 0),
+                                  al_opr(0x10, 0x20, AL_A1, AL_A1, AL_T0),
+                                  al_jmp(2, AL_ZERO, AL_RA, 1) };
+        cfg_t g;
+        assert_true(cfg_build(&isa_alpha, (const uint8_t *)code, BASE, sizeof code, &g));
+        assert_int_equal(g.nblocks, 3);
+        assert_int_equal(g.missing_edges, sw == 1);
+        if (!sw) {
+            assert_int_equal(edge_class(&g, 1, CFG_EXIT), g.blocks[1].cls);
+            assert_int_equal(edge_class(&g, CFG_ENTRY, 0), g.blocks[0].cls);
+            assert_int_not_equal(g.blocks[0].cls, g.blocks[1].cls);
+            assert_int_not_equal(g.blocks[1].cls, g.blocks[2].cls);
+        }
+        cfg_free(&g);
+    }
+}
+
 static void test_dead_code(void **state)
 {
     /* A: ret | B: add (nothing reaches it) | C: ret */
@@ -125,6 +153,7 @@ int main(void)
         cmocka_unit_test(test_diamond),
         cmocka_unit_test(test_loop),
         cmocka_unit_test(test_tail_jump_and_switch),
+        cmocka_unit_test(test_alpha_tail_call),
         cmocka_unit_test(test_dead_code),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
