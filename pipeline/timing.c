@@ -173,6 +173,8 @@ timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
         return NULL;
     }
     t->iq_ring = xcalloc(t->p.iq_entries, sizeof *t->iq_ring);
+    t->iq_mask = t->p.iq_entries - 1;
+    t->iq_pow2 = (t->p.iq_entries & t->iq_mask) == 0;
     t->model = model;
     if (model->new_state) t->model_state = model->new_state(cfg);
     t->fetch_line = ~0ull;

@@ -119,11 +119,14 @@ struct timing {
     /* ev5 issue group and fetch block */
     uint64_t group_cycle, group_block, fetch_block, fetch_block_cycle;
     uint64_t block_fetch_start;       /* fetch cycle of the block (views)    */
-    bool fetch_taken;                 /* the last transfer was taken: fetch its
-                                         target block anew, even the same one */
+    why_t block_why;                  /* why the block came late (a redirect,
+                                         the I-cache): the front end's part in
+                                         the head of its first instruction   */
     unsigned group_n, group_int, group_fadd, group_fmul, group_mem;
     bool group_closed;
     uint64_t *iq_ring;                /* issue cycles of the last iq entries */
+    uint64_t iq_mask;                 /* iq_entries - 1 when a power of two, */
+    bool iq_pow2;                     /* the slot then seq & iq_mask, else:  */
     uint64_t iq_seq;                  /* the seq iq_pos is the slot of:      */
     unsigned iq_pos;                  /* seq % iq_entries, kept without a divide */
 
@@ -245,6 +248,24 @@ static inline uint64_t tm_operands_ready(const timing_t *t, const insn_t *in, wh
     dep->role = t->reg_role[best];
     dep->cause = t->reg_cause[best];
     return ready;
+}
+
+/* The cycle the latest source operand can be used (0: no operand waits).
+ * Who produced it matters only to an instruction that stalled: the in-order
+ * models ask tm_operand_why then. */
+static inline uint64_t tm_operands_cycle(const timing_t *t, const insn_t *in)
+{
+    return max2(max2(t->reg_ready[in->rs1], t->reg_ready[in->rs2]), t->reg_ready[in->rs3]);
+}
+
+/* tm_operands_ready's *dep for an instruction whose operands are ready at
+ * ops (tm_operands_cycle), asked before the scoreboard changes. */
+static inline why_t tm_operand_why(const timing_t *t, const insn_t *in, uint64_t ops)
+{
+    if (ops == 0) return (why_t){ .cause = STALL_DEP, .culprit = 0, .role = DISE_ROLE_NONE };
+    unsigned best = t->reg_ready[in->rs1] == ops ? in->rs1        /* the first of the latest */
+                  : t->reg_ready[in->rs2] == ops ? in->rs2 : in->rs3;
+    return tm_why(t->reg_cause[best], t->reg_producer[best], t->reg_role[best]);
 }
 
 static inline void tm_set_result(timing_t *t, const insn_t *in, uint64_t avail, uint8_t cause)
@@ -374,6 +395,29 @@ static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, 
     if (t->keep_truth) {
         if (likely(!t->keep_why)) tm_record_head_only(t, in->pc, head);
         else tm_record_truth(t, in, head, extra, why);
+    }
+}
+
+/* Does the head accounting need to know why (the stall cause, its culprit
+ * and role: tm_record_head)?  Not for a head of 0 or 1 cycles of a program
+ * instruction with no decode penalty to charge, unless the shell keeps the
+ * last one: then every use of why adds 0 (the stall statistics, the
+ * ground truth's stalls and culprit) or goes to the program's own role,
+ * which is not added up (timing_role_cycles).  The in-order models work
+ * the why out only when this says so. */
+static inline bool tm_head_needs_why(const timing_t *t, uint64_t head)
+{
+    return head > 1 || (t->cur_role | t->front_penalty) != 0 || unlikely(t->recent != NULL);
+}
+
+/* tm_record_head of a head that needs no why (tm_head_needs_why false). */
+static inline void tm_record_short_head(timing_t *t, const insn_t *in, uint64_t head)
+{
+    t->head_sum += head;
+    if (unlikely(t->pm != NULL)) t->pm_head = head;
+    if (t->keep_truth) {
+        if (likely(!t->keep_why)) tm_record_head_only(t, in->pc, head);
+        else tm_record_truth(t, in, head, 0, (why_t){ .cause = STALL_NONE });
     }
 }
 
