@@ -203,18 +203,34 @@ static inline unsigned pipe_of(const insn_t *in)
     return in->flags & (IF_LOAD | IF_STORE) ? PIPE_MEM : pipe_of_class[in->opclass];
 }
 
-/* Does an instruction for `pipe` fit the issue group of cycle e? */
+/* What an instruction for each pipe adds to its issue group (GRP_* lanes,
+ * timing_model.h), and the lanes that must not then exceed the group's
+ * room: the instructions, the pipe's own, and the closed lane (room 0). */
+static const uint64_t pipe_use[4] = {
+    [PIPE_INT]  = GRP_LANE(GRP_N, 1) | GRP_LANE(GRP_INT, 1),
+    [PIPE_MEM]  = GRP_LANE(GRP_N, 1) | GRP_LANE(GRP_INT, 1) | GRP_LANE(GRP_MEM, 1),
+    [PIPE_FADD] = GRP_LANE(GRP_N, 1) | GRP_LANE(GRP_FADD, 1) | GRP_LANE(GRP_FP, 1),
+    [PIPE_FMUL] = GRP_LANE(GRP_N, 1) | GRP_LANE(GRP_FMUL, 1) | GRP_LANE(GRP_FP, 1),
+};
+#define LANE_TOP(lane) GRP_LANE(lane, 0x80)
+static const uint64_t pipe_checks[4] = {
+    [PIPE_INT]  = LANE_TOP(GRP_N) | LANE_TOP(GRP_CLOSED) | LANE_TOP(GRP_INT),
+    [PIPE_MEM]  = LANE_TOP(GRP_N) | LANE_TOP(GRP_CLOSED) | LANE_TOP(GRP_INT) | LANE_TOP(GRP_MEM),
+    [PIPE_FADD] = LANE_TOP(GRP_N) | LANE_TOP(GRP_CLOSED) | LANE_TOP(GRP_FADD) | LANE_TOP(GRP_FP),
+    [PIPE_FMUL] = LANE_TOP(GRP_N) | LANE_TOP(GRP_CLOSED) | LANE_TOP(GRP_FMUL) | LANE_TOP(GRP_FP),
+};
+
+/* Does an instruction for `pipe` fit the issue group of cycle e?  A group
+ * that is not closed, has fewer than `width` instructions, comes from the
+ * same fetch block (slotting) and has room in the pipe's lanes: in each
+ * lane checked, room + 0x80 - (held + added) keeps its top bit exactly
+ * when held + added <= room (the lanes hold at most 9: no borrow). */
 static inline bool fits_group(const timing_t *t, unsigned pipe, uint64_t e, uint64_t block)
 {
     if (e != t->group_cycle) return true;
-    if (t->group_closed || t->group_n >= t->p.width) return false;
     if (t->p.slotting && block != t->group_block) return false;
-    switch (pipe) {
-    case PIPE_MEM:  return t->group_mem < t->p.mem_ports && t->group_int < t->p.int_pipes;
-    case PIPE_FADD: return t->group_fadd < 1 && t->group_fadd + t->group_fmul < t->p.fp_pipes;
-    case PIPE_FMUL: return t->group_fmul < 1 && t->group_fadd + t->group_fmul < t->p.fp_pipes;
-    default:        return t->group_int < t->p.int_pipes;
-    }
+    uint64_t checks = pipe_checks[pipe];
+    return ((t->p.group_room - (t->group_use + pipe_use[pipe])) & checks) == checks;
 }
 
 /* The first cycle from e whose issue group takes the instruction (a full
@@ -224,22 +240,18 @@ static inline uint64_t group_slot(const timing_t *t, unsigned pipe, uint64_t e, 
     return fits_group(t, pipe, e, block) ? e : e + 1;
 }
 
+/* A branch or jump ends its group. */
+static inline void close_group(timing_t *t) { t->group_use |= GRP_LANE(GRP_CLOSED, 1); }
+
 static void join_group(timing_t *t, const insn_t *in, unsigned pipe, uint64_t e, uint64_t block)
 {
     if (e != t->group_cycle) {
         t->group_cycle = e;
-        t->group_n = t->group_int = t->group_fadd = t->group_fmul = t->group_mem = 0;
-        t->group_closed = false;
+        t->group_use = 0;
         t->group_block = block;
     }
-    t->group_n++;
-    switch (pipe) {
-    case PIPE_MEM:  t->group_mem++; t->group_int++; break;   /* 21164: mem ops use an E pipe */
-    case PIPE_FADD: t->group_fadd++; break;
-    case PIPE_FMUL: t->group_fmul++; break;
-    default:        t->group_int++; break;
-    }
-    if (in->flags & (IF_BRANCH | IF_JUMP)) t->group_closed = true;
+    t->group_use += pipe_use[pipe];           /* 21164: mem ops use an E pipe */
+    if (in->flags & (IF_BRANCH | IF_JUMP)) close_group(t);
 }
 
 /* The issue-queue ring's slot of the instruction being timed, seq %
@@ -353,7 +365,7 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
     tm_set_result(t, in, complete, mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     if (unlikely(in->flags & IF_DISE)) {
         tm_dise_control(t, in, fetched + 2, e + 1 + t->p.mispredict_penalty - t->p.frontend_depth);
-        if (t->dise_redirect) t->group_closed = true;
+        if (t->dise_redirect) close_group(t);
         if (t->redirect > fetched) t->fetch_block = NO_BLOCK;
     } else if (in->flags & (IF_BRANCH | IF_JUMP)) {
         /* A mispredicted target is fetched so that it issues 1 + penalty
@@ -366,7 +378,7 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
         uint64_t resolved = e + 1 + t->p.mispredict_penalty - t->p.frontend_depth;
         uint64_t r = tm_predict_control(t, in, next_pc, fetched + 2, resolved);
         t->redirect = r;
-        if (r) t->group_closed = true;
+        if (r) close_group(t);
         if (next_pc != in->pc + in->len || r > fetched) t->fetch_block = NO_BLOCK;
     }
     uint64_t retire = max2(complete, t->prev_retire) + 1;

@@ -88,6 +88,11 @@ static void fill_params(params_t *p, const config_t *cfg)
     fill_latencies(p, cfg);
     if (p->width == 0) p->width = 1;
     if (p->iq_entries == 0) p->iq_entries = 1;
+    /* every limit is at most 8 (config_params.def): the lanes never carry */
+    p->group_room = GRP_LANE(GRP_N, p->width) | GRP_LANE(GRP_INT, p->int_pipes) |
+                    GRP_LANE(GRP_MEM, p->mem_ports) | GRP_LANE(GRP_FADD, 1) |
+                    GRP_LANE(GRP_FMUL, 1) | GRP_LANE(GRP_FP, p->fp_pipes) |
+                    GRP_LANE(GRP_CLOSED, 0) | 0x0080808080808080ull;
     unsigned block = 4 * p->width;
     p->block_shift = (block & (block - 1)) == 0 ? (unsigned)__builtin_ctz(block) : 0;
 }

@@ -39,6 +39,13 @@ static inline why_t tm_why(uint8_t cause, uint64_t culprit, uint8_t role)
     return (why_t){ .culprit = culprit, .cause = cause, .role = role };
 }
 
+/* ev5's issue group counts what it holds in the bytes of one word, a lane
+ * each (inorder.c): instructions, integer pipes (memory operations take
+ * one), memory ports, the FP add and multiply pipes, FP pipes in all, and
+ * whether a transfer closed it. */
+enum { GRP_N, GRP_INT, GRP_MEM, GRP_FADD, GRP_FMUL, GRP_FP, GRP_CLOSED };
+#define GRP_LANE(lane, v) ((uint64_t)(v) << 8 * (lane))
+
 typedef struct params {
     int model;
     bool fwd_ex_ex, fwd_mem_ex;
@@ -49,6 +56,8 @@ typedef struct params {
     unsigned block_shift;             /* ev5: log2 of a fetch block's bytes when a
                                          power of two (4 * width), else 0   */
     bool slotting;
+    uint64_t group_room;              /* ev5: an issue group's limits, GRP_* lanes
+                                         with their top bits set (inorder.c) */
     unsigned frontend_depth;          /* ev5: cycles from fetch to issue    */
     unsigned mispredict_penalty;      /* ev5: cycles lost on a mispredict   */
     unsigned lat[OC_COUNT];
@@ -122,8 +131,7 @@ struct timing {
     why_t block_why;                  /* why the block came late (a redirect,
                                          the I-cache): the front end's part in
                                          the head of its first instruction   */
-    unsigned group_n, group_int, group_fadd, group_fmul, group_mem;
-    bool group_closed;
+    uint64_t group_use;               /* what the group holds: GRP_* lanes   */
     uint64_t *iq_ring;                /* issue cycles of the last iq entries */
     uint64_t iq_mask;                 /* iq_entries - 1 when a power of two, */
     bool iq_pow2;                     /* the slot then seq & iq_mask, else:  */
