@@ -316,15 +316,13 @@ static inline uint64_t tm_data_access(timing_t *t, const insn_t *in, uint64_t ad
     return accept + 1;
 }
 
-/* Branch prediction, `pred` being bpred_predict's for `in` (a model that
- * needs the prediction itself asks once); returns the cycle the next fetch
- * may start (0 = no redirect) and counts mispredictions. */
-static inline uint64_t tm_resolve_control(timing_t *t, const insn_t *in, bpred_result_t pred,
-                                          uint64_t next_pc, uint64_t decode_done,
+/* What a control transfer's prediction `pred` (correct or not) means for
+ * fetch: the cycle the next fetch may start (0 = no redirect); counts
+ * mispredictions. */
+static inline uint64_t tm_control_outcome(timing_t *t, const insn_t *in, bpred_result_t pred,
+                                          bool taken, bool correct, uint64_t decode_done,
                                           uint64_t resolved)
 {
-    bool taken = next_pc != in->pc + in->len;
-    bool correct = bpred_update(t->bp, in, taken, next_pc);
     if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_BRANCHES, resolved, in->pc);
     if (!correct) {
         t->mispredicts++;
@@ -341,11 +339,26 @@ static inline uint64_t tm_resolve_control(timing_t *t, const insn_t *in, bpred_r
     return 0;
 }
 
-/* The same, predicting here. */
+/* Branch prediction, `pred` being bpred_predict's for `in` (a model that
+ * needs the prediction itself asks once): trains the predictor, and the
+ * same. */
+static inline uint64_t tm_resolve_control(timing_t *t, const insn_t *in, bpred_result_t pred,
+                                          uint64_t next_pc, uint64_t decode_done,
+                                          uint64_t resolved)
+{
+    bool taken = next_pc != in->pc + in->len;
+    bool correct = bpred_update(t->bp, in, taken, next_pc);
+    return tm_control_outcome(t, in, pred, taken, correct, decode_done, resolved);
+}
+
+/* The same, predicting here (prediction and training in one call). */
 static inline uint64_t tm_predict_control(timing_t *t, const insn_t *in, uint64_t next_pc,
                                           uint64_t decode_done, uint64_t resolved)
 {
-    return tm_resolve_control(t, in, bpred_predict(t->bp, in), next_pc, decode_done, resolved);
+    bool taken = next_pc != in->pc + in->len;
+    bpred_result_t pred;
+    bool correct = bpred_predict_update(t->bp, in, taken, next_pc, &pred);
+    return tm_control_outcome(t, in, pred, taken, correct, decode_done, resolved);
 }
 
 /* An inserted DISE operation that changed the flow: a call into a handler
