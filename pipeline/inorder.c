@@ -138,7 +138,37 @@ static inline uint64_t result_ready_5(const timing_t *t, const insn_t *in, uint6
     return t->p.fwd_mem_ex ? m + 1 : w + 1;
 }
 
-void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+/* The quick path of time_inorder5 (tm_quick_insn: no memory access,
+ * transfer, divider or output but the head; with no forwarding gap) when
+ * its bytes come from the I-cache line fetched last: what the general
+ * path does for it, without asking what cannot apply.  false: not such a
+ * case, nothing done. */
+static inline bool quick_5(timing_t *t, const insn_t *in)
+{
+    uint64_t f = max2(t->prev_d, t->redirect);
+    if (t->p.fwd_gap || in->pc >> t->line_shift != t->fetch_line ||
+        f < t->fetch_ready - t->p.l1i_hit)
+        return false;                         /* the first one never gets here */
+    uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t x = max2(max2(d + 1, t->prev_m), ops);
+    uint64_t xdone = x + t->p.lat[in->opclass];
+    uint64_t m = max2(xdone, t->prev_w);
+    uint64_t w = max2(m + 1, t->prev_w + 1);
+    uint64_t head = x - t->prev_x;
+    if (head > 1)
+        head_5(t, in, head, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
+    else
+        t->head_sum += head;
+    tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, m + 1, w), STALL_DEP);
+    holds_5(t, in, x, xdone, m, m + 1, STALL_NONE);
+    t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
+    t->cycles = w + 1;
+    return true;
+}
+
+static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, uint64_t addr,
+                                                uint64_t next_pc)
 {
     uint8_t fcause, mcause = STALL_NONE;
     bool redirected = t->redirect > t->prev_d;        /* fetch waits for a redirect */
@@ -183,6 +213,11 @@ void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_p
     }
     t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
     t->cycles = w + 1;
+}
+
+void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    if (!tm_quick_insn(t, in) || !quick_5(t, in)) general_5(t, in, addr, next_pc);
 }
 
 /* ---- the 21164-like superscalar ------------------------------------------------ */
@@ -335,7 +370,37 @@ static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, ui
     tm_record_head(t, in, head, why);
 }
 
-void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+/* The quick path of time_ev5 (tm_quick_insn: no memory access, transfer,
+ * divider or output but the head) in the fetch block of the instruction
+ * before: what the general path does for it, without asking what cannot
+ * apply.  false: not such a case, nothing done. */
+static inline bool quick_ev5(timing_t *t, const insn_t *in)
+{
+    uint64_t block = in->pc >> t->p.block_shift;   /* plain: a shift */
+    if (block != t->fetch_block) return false;     /* the first one never gets here */
+    uint64_t arrive = t->fetch_block_cycle + t->p.frontend_depth;
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t ready = max2(max2(arrive, t->prev_issue), ops);
+    unsigned pipe = pipe_of_class[in->opclass];
+    uint64_t e = group_slot(t, pipe, ready, block);
+    uint64_t complete = e + t->p.lat[in->opclass];
+    join_group(t, in, pipe, e, block);
+    uint64_t head = e - t->prev_issue;
+    if (head > 1)
+        head_ev5(t, in, head, e, arrive, ops, 0, e > ready, STALL_NONE, false);
+    else
+        t->head_sum += head;
+    tm_set_result(t, in, complete, STALL_DEP);
+    uint64_t retire = max2(complete, t->prev_retire) + 1;
+    t->iq_ring[t->seq & t->iq_mask] = e;
+    t->prev_issue = e;
+    t->prev_retire = retire - 1;
+    t->cycles = retire;
+    return true;
+}
+
+static __attribute__((noinline)) void general_ev5(timing_t *t, const insn_t *in, uint64_t addr,
+                                                  uint64_t next_pc)
 {
     uint8_t mcause = STALL_NONE;
     unsigned slot = iq_slot(t);               /* seq does not change in here */
@@ -397,4 +462,9 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
     t->prev_issue = e;
     t->prev_retire = retire - 1;
     t->cycles = retire;
+}
+
+void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    if (!tm_quick_insn(t, in) || !quick_ev5(t, in)) general_ev5(t, in, addr, next_pc);
 }

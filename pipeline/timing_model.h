@@ -162,6 +162,8 @@ struct timing {
     timing_outputs_t out;
     pipeview_t pv;
     bool views;
+    bool plain;                       /* the in-order models' quick path may
+                                         time the instruction (timing.c)    */
 
     const timing_model_t *model;      /* the model's row                     */
     void *model_state;                /* its own state (ooo.c's), or NULL    */
@@ -212,6 +214,16 @@ static inline int tm_divider_of(const insn_t *in)
         [OC_IDIV] = DIV_INT + 1, [OC_FDIV] = DIV_FP + 1, [OC_FSQRT] = DIV_FP + 1,
     };
     return divider_plus_one[in->opclass] - 1;
+}
+
+/* May the in-order models time `in` by their quick path (inorder.c)?  A
+ * program instruction of a run with no outputs beyond the statistics
+ * (plain), no decode penalty to charge, that neither accesses memory nor
+ * transfers control nor needs a divider. */
+static inline bool tm_quick_insn(const timing_t *t, const insn_t *in)
+{
+    return t->plain && !(in->flags & (IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE)) &&
+           tm_divider_of(in) < 0 && (t->cur_role | t->front_penalty) == 0;
 }
 
 /* Earliest cycle a divider can start another operation (0: any time). */
