@@ -93,8 +93,9 @@ static __attribute__((noinline)) void head_5(timing_t *t, const insn_t *in, uint
 {
     why_t why;
     if (x == ops && ops > d + 1 && ops > t->prev_m)
-        why = gap_reg == REG_NONE ? tm_operand_why(t, in, ops)
-                                  : tm_why(STALL_DEP, t->reg_producer[gap_reg], t->reg_role[gap_reg]);
+        why = gap_reg == REG_NONE
+                  ? tm_operand_why(t, in, ops)
+                  : tm_why(STALL_DEP, t->reg_producer[gap_reg], t->reg_role[gap_reg]);
     else if (x == t->prev_m && t->prev_m > d + 1)
         why = latched_why(&t->prev_m_why);
     else if (x == dfree && dfree > d + 1)
@@ -138,30 +139,37 @@ static inline uint64_t result_ready_5(const timing_t *t, const insn_t *in, uint6
     return t->p.fwd_mem_ex ? m + 1 : w + 1;
 }
 
-/* The quick path of time_inorder5 (tm_quick_insn: no memory access,
- * transfer, divider or output but the head; with no forwarding gap) when
+/* The quick path of time_inorder5 (tm_quick_insn: a program instruction
+ * with no divider and no output but its head; and no forwarding gap) when
  * its bytes come from the I-cache line fetched last: what the general
  * path does for it, without asking what cannot apply.  false: not such a
  * case, nothing done. */
-static inline bool quick_5(timing_t *t, const insn_t *in)
+static inline bool quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
     if (t->p.fwd_gap || in->pc >> t->line_shift != t->fetch_line ||
         f < t->fetch_ready - t->p.l1i_hit)
         return false;                         /* the first one never gets here */
+    uint8_t mcause = STALL_NONE;
     uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t x = max2(max2(d + 1, t->prev_m), ops);
-    uint64_t xdone = x + t->p.lat[in->opclass];
+    bool memop = in->flags & (IF_LOAD | IF_STORE);
+    uint64_t xdone = x + (memop ? 1 : t->p.lat[in->opclass]);   /* address add */
     uint64_t m = max2(xdone, t->prev_w);
-    uint64_t w = max2(m + 1, t->prev_w + 1);
+    uint64_t mdone = m + 1;
+    if (memop) mdone = max2(mdone, tm_data_access(t, in, addr, m, &mcause));
+    uint64_t w = max2(mdone, t->prev_w + 1);
     uint64_t head = x - t->prev_x;
     if (head > 1)
         head_5(t, in, head, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
     else
         t->head_sum += head;
-    tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, m + 1, w), STALL_DEP);
-    holds_5(t, in, x, xdone, m, m + 1, STALL_NONE);
+    tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
+                  mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
+    holds_5(t, in, x, xdone, m, mdone, mcause);
+    if (in->flags & (IF_BRANCH | IF_JUMP))
+        t->redirect = tm_predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
     t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
     t->cycles = w + 1;
     return true;
@@ -192,8 +200,10 @@ static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, u
     uint64_t w = max2(mdone, t->prev_w + 1);
 
     uint64_t head = t->seq == 0 ? x + 1 : x - t->prev_x;
-    if (tm_head_needs_why(t, head)) head_5(t, in, head, x, d, ops, gap_reg, dfree, fcause, redirected);
-    else tm_record_short_head(t, in, head);
+    if (tm_head_needs_why(t, head))
+        head_5(t, in, head, x, d, ops, gap_reg, dfree, fcause, redirected);
+    else
+        tm_record_short_head(t, in, head);
     tm_use_divider(t, in, dv, xdone);
     tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
@@ -217,7 +227,8 @@ static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, u
 
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_quick_insn(t, in) || !quick_5(t, in)) general_5(t, in, addr, next_pc);
+    if (!tm_quick_insn(t, in, IF_DISE) || !quick_5(t, in, addr, next_pc))
+        general_5(t, in, addr, next_pc);
 }
 
 /* ---- the 21164-like superscalar ------------------------------------------------ */
@@ -427,7 +438,8 @@ static __attribute__((noinline)) void general_ev5(timing_t *t, const insn_t *in,
     else
         tm_record_short_head(t, in, head);
     tm_use_divider(t, in, dv, complete);
-    tm_set_result(t, in, complete, mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
+    tm_set_result(t, in, complete,
+                  mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     if (unlikely(in->flags & IF_DISE)) {
         tm_dise_control(t, in, fetched + 2, e + 1 + t->p.mispredict_penalty - t->p.frontend_depth);
         if (t->dise_redirect) close_group(t);
@@ -466,5 +478,6 @@ static __attribute__((noinline)) void general_ev5(timing_t *t, const insn_t *in,
 
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_quick_insn(t, in) || !quick_ev5(t, in)) general_ev5(t, in, addr, next_pc);
+    if (!tm_quick_insn(t, in, IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE) || !quick_ev5(t, in))
+        general_ev5(t, in, addr, next_pc);
 }

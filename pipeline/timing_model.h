@@ -218,12 +218,12 @@ static inline int tm_divider_of(const insn_t *in)
 
 /* May the in-order models time `in` by their quick path (inorder.c)?  A
  * program instruction of a run with no outputs beyond the statistics
- * (plain), no decode penalty to charge, that neither accesses memory nor
- * transfers control nor needs a divider. */
-static inline bool tm_quick_insn(const timing_t *t, const insn_t *in)
+ * (plain), no decode penalty to charge, that needs no divider and has
+ * none of the flags the model's quick path leaves out (`left`). */
+static inline bool tm_quick_insn(const timing_t *t, const insn_t *in, unsigned left)
 {
-    return t->plain && !(in->flags & (IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE)) &&
-           tm_divider_of(in) < 0 && (t->cur_role | t->front_penalty) == 0;
+    return t->plain && !(in->flags & left) && tm_divider_of(in) < 0 &&
+           (t->cur_role | t->front_penalty) == 0;
 }
 
 /* Earliest cycle a divider can start another operation (0: any time). */
