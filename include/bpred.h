@@ -53,6 +53,10 @@ bpred_result_t bpred_predict(bpred_t *b, const insn_t *in);
 /* Train with the real outcome; returns true if the prediction made for
  * this instruction (the last bpred_predict) was correct. */
 bool bpred_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc);
+/* bpred_predict and bpred_update back to back, in one call: *pred gets
+ * the prediction; whether it was correct. */
+bool bpred_predict_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
+                          bpred_result_t *pred);
 /* Predict and train as bpred_update does, uncounted: the statistics stay
  * as they were (functional warming, smarts.h). */
 void bpred_warm(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc);

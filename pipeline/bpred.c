@@ -239,7 +239,7 @@ static int kind_of(uint16_t f)
 
 /* ---- direction -------------------------------------------------------- */
 
-static bool direction_predict(bpred_t *b, uint64_t pc, lookup_t *l)
+static inline bool direction_predict(bpred_t *b, uint64_t pc, lookup_t *l)
 {
     uint32_t h = pc_hash(pc);
     switch (b->cfg.kind) {
@@ -274,7 +274,7 @@ static void tournament_train(bpred_t *b, const lookup_t *l, bool taken)
     counter_train(&b->ctr[l->dir_idx], 3, taken);
 }
 
-static void direction_train(bpred_t *b, const lookup_t *l, bool taken)
+static inline void direction_train(bpred_t *b, const lookup_t *l, bool taken)
 {
     if (b->cfg.kind == BP_TOURNAMENT) tournament_train(b, l, taken);
     else if (b->cfg.kind != BP_NOT_TAKEN) counter_train(&b->ctr[l->dir_idx], 3, taken);
@@ -283,12 +283,12 @@ static void direction_train(bpred_t *b, const lookup_t *l, bool taken)
 
 /* ---- BTB -------------------------------------------------------------- */
 
-static btb_entry_t *btb_set(bpred_t *b, uint64_t pc)
+static inline btb_entry_t *btb_set(bpred_t *b, uint64_t pc)
 {
     return &b->btb[(size_t)(pc_hash(pc) & b->btb_set_mask) << b->btb_way_shift];
 }
 
-static btb_entry_t *btb_lookup(bpred_t *b, uint64_t pc)
+static inline btb_entry_t *btb_lookup(bpred_t *b, uint64_t pc)
 {
     btb_entry_t *set = btb_set(b, pc);
     for (unsigned w = 0; w < b->cfg.btb_assoc; w++)
@@ -347,9 +347,11 @@ static bpred_result_t predict_transfer(const insn_t *in, const btb_entry_t *e)
     return (in->flags & IF_DIRECT) ? predict_direct(in, e) : predict_indirect(in, e);
 }
 
-bpred_result_t bpred_predict(bpred_t *b, const insn_t *in)
+/* The prediction for `in`, and what training needs of the lookup, into l
+ * (no state changes). */
+static inline __attribute__((always_inline)) bpred_result_t look_up(bpred_t *b, const insn_t *in,
+                                                                   lookup_t *l)
 {
-    lookup_t *l = &b->last;
     int kind = kind_of(in->flags);
     btb_entry_t *e = kind == K_NONE ? NULL : btb_lookup(b, in->pc);
     bpred_result_t r = { .taken = false, .target = in->pc + in->len, .btb_hit = e != NULL };
@@ -375,11 +377,17 @@ bpred_result_t bpred_predict(bpred_t *b, const insn_t *in)
     default:
         break;
     }
-    l->valid = true;
     l->pc = in->pc;
     l->kind = kind;
     l->btb = e;
     l->r = r;
+    return r;
+}
+
+bpred_result_t bpred_predict(bpred_t *b, const insn_t *in)
+{
+    bpred_result_t r = look_up(b, in, &b->last);
+    b->last.valid = true;
     return r;
 }
 
@@ -397,11 +405,12 @@ static void update_ras(bpred_t *b, const insn_t *in, const lookup_t *l, uint64_t
     if (in->flags & IF_CALL) ras_push(b, in->pc + in->len);
 }
 
-bool bpred_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc)
+/* Train with the outcome of the instruction looked up in l; whether the
+ * prediction was right. */
+static inline __attribute__((always_inline)) bool train(bpred_t *b, const insn_t *in,
+                                                       const lookup_t *l, bool taken,
+                                                       uint64_t next_pc)
 {
-    lookup_t *l = &b->last;
-    if (!l->valid || l->pc != in->pc) bpred_predict(b, in);
-    l->valid = false;
     uint64_t predicted_next = l->r.taken ? l->r.target : in->pc + in->len;
     bool correct = predicted_next == next_pc;
     if (l->kind == K_NONE) return correct;
@@ -426,6 +435,23 @@ bool bpred_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc)
         l->btb->stamp = ++b->btb_clock;
     }
     return correct;
+}
+
+bool bpred_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc)
+{
+    lookup_t *l = &b->last;
+    if (!l->valid || l->pc != in->pc) bpred_predict(b, in);
+    l->valid = false;
+    return train(b, in, l, taken, next_pc);
+}
+
+bool bpred_predict_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
+                          bpred_result_t *pred)
+{
+    lookup_t l;
+    *pred = look_up(b, in, &l);
+    b->last.valid = false;
+    return train(b, in, &l, taken, next_pc);
 }
 
 void bpred_warm(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc)

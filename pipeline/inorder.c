@@ -26,19 +26,6 @@
 
 static const char *const five_stage_names[5] = { "F", "D", "X", "M", "W" };
 
-/* Cycle a dependent may enter EX with the result of `in`, through the
- * forwarding paths that are switched on.  A load's value is forwarded from
- * MEM/WB when its access completes, and never sooner than lat.load_use
- * after its own EX (with a 1-cycle D-cache hit the two agree: 2). */
-static uint64_t result_ready_5(const timing_t *t, const insn_t *in, uint64_t x, uint64_t xdone,
-                               uint64_t m, uint64_t mdone, uint64_t w)
-{
-    if (in->flags & IF_LOAD)
-        return max2(t->p.fwd_mem_ex ? mdone : w + 1, x + t->p.lat[OC_LOAD]);
-    if (t->p.fwd_ex_ex) return xdone;
-    return t->p.fwd_mem_ex ? m + 1 : w + 1;
-}
-
 /* With EX/MEM -> EX forwarding alone, an ALU result is forwarded only to
  * the instruction entering EX right behind it (at mdone - 1 + 1 = mdone's
  * predecessor cycle); one entering EX while the producer is in WB (mdone
@@ -53,10 +40,10 @@ static void set_gap_5(timing_t *t, const insn_t *in, uint64_t mdone, uint64_t w)
 }
 
 /* The first EX cycle from x on that no source operand's forwarding gap
- * covers; *dep names the producer whose gap moved it. */
-static uint64_t past_gaps_5(const timing_t *t, const insn_t *in, uint64_t x, why_t *dep)
+ * covers; *gap_reg: the producer's register whose gap moved it last
+ * (unchanged when none did). */
+static uint64_t past_gaps_5(const timing_t *t, const insn_t *in, uint64_t x, unsigned *gap_reg)
 {
-    if (!t->p.fwd_gap) return x;             /* no gap is ever set */
     const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
     for (bool moved = true; moved;) {
         moved = false;
@@ -66,7 +53,7 @@ static uint64_t past_gaps_5(const timing_t *t, const insn_t *in, uint64_t x, why
                 x > t->reg_gap_to[r])
                 continue;
             x = t->reg_gap_to[r] + 1;
-            *dep = tm_why(STALL_DEP, t->reg_producer[r], t->reg_role[r]);
+            *gap_reg = r;
             moved = true;
         }
     }
@@ -85,58 +72,126 @@ static uint64_t resolve_5(const timing_t *t, uint64_t d, uint64_t ops, uint64_t 
     }
 }
 
-/* Head-of-queue accounting of an instruction entering EX at x: head is the
- * distance from the previous one's EX; a late x is charged to the binding
- * constraint, in this order: an operand (dep: its producer and cause:
- * dcache_miss, dtlb_miss or data_dependency), the previous instruction
- * still holding EX (why it could not leave), a busy divider, else the front
- * end (front: I-cache, I-TLB, a redirect and the transfer behind it). */
-static void head_5(timing_t *t, const insn_t *in, uint64_t x, uint64_t d, uint64_t ops,
-                   why_t dep, uint64_t dfree, why_t front)
+/* A why kept in a stage latch: only its cause is written when there is
+ * none (holds_5), so a cause of none reads as the empty why. */
+static inline why_t latched_why(const why_t *w)
 {
-    uint64_t head = t->seq == 0 ? x + 1 : x - t->prev_x;
-    why_t why = front;
+    return w->cause != STALL_NONE ? *w : (why_t){ .cause = STALL_NONE };
+}
+
+/* Head-of-queue accounting of an instruction entering EX at x whose head
+ * needs a why (tm_head_needs_why): a late x is charged to the binding
+ * constraint, in this order: an operand (its producer and cause:
+ * dcache_miss, dtlb_miss or data_dependency; gap_reg when a forwarding gap
+ * moved x), the previous instruction still holding EX (why it could not
+ * leave), a busy divider, else the front end (the I-cache or I-TLB, else
+ * a redirect -- when fetch waited for one -- and the transfer behind it). */
+static __attribute__((noinline)) void head_5(timing_t *t, const insn_t *in, uint64_t head,
+                                             uint64_t x, uint64_t d, uint64_t ops,
+                                             unsigned gap_reg, uint64_t dfree, uint8_t fcause,
+                                             bool redirected)
+{
+    why_t why;
     if (x == ops && ops > d + 1 && ops > t->prev_m)
-        why = dep;
+        why = gap_reg == REG_NONE
+                  ? tm_operand_why(t, in, ops)
+                  : tm_why(STALL_DEP, t->reg_producer[gap_reg], t->reg_role[gap_reg]);
     else if (x == t->prev_m && t->prev_m > d + 1)
-        why = t->prev_m_why;
+        why = latched_why(&t->prev_m_why);
     else if (x == dfree && dfree > d + 1)
         why = tm_divider_why(t, tm_divider_of(in));
-    else if (why.cause == STALL_NONE)
-        why.cause = STALL_FETCH;
-   tm_record_head(t, in, head, why);
+    else {
+        why = fcause != STALL_NONE ? (why_t){ .cause = fcause }
+            : redirected ? t->redirect_why : (why_t){ .cause = STALL_NONE };
+        if (why.cause == STALL_NONE) why.cause = STALL_FETCH;
+    }
+    tm_record_head(t, in, head, why);
 }
 
 /* Why the instruction leaves EX late (enters MEM after x + 1): its own
  * multi-cycle operation, or the older one still in MEM; and why it leaves
- * MEM late: its own memory access.  Kept for the younger instructions. */
-static void holds_5(timing_t *t, const insn_t *in, uint64_t x, uint64_t xdone, uint64_t m,
-                    uint64_t mdone, uint8_t mcause)
+ * MEM late: its own memory access.  Kept for the younger instructions;
+ * when it left on time only the cause is written (latched_why). */
+static inline void holds_5(timing_t *t, const insn_t *in, uint64_t x, uint64_t xdone,
+                           uint64_t m, uint64_t mdone, uint8_t mcause)
 {
-    why_t mw = { .cause = STALL_NONE }, ww = { .cause = STALL_NONE };
-    if (m > x + 1)
-        mw = xdone >= t->prev_w ? tm_why(STALL_FU, in->pc, t->cur_role) : t->prev_w_why;
-    if (mdone > m + 1)                       /* a slow hit: the MEM stage is busy */
-        ww = tm_why(mcause != STALL_NONE ? mcause : STALL_FU, in->pc, t->cur_role);
-    t->prev_m_why = mw;
-    t->prev_w_why = ww;
+    if (unlikely(m > x + 1))
+        t->prev_m_why = xdone >= t->prev_w ? tm_why(STALL_FU, in->pc, t->cur_role)
+                                           : latched_why(&t->prev_w_why);
+    else
+        t->prev_m_why.cause = STALL_NONE;
+    if (unlikely(mdone > m + 1))               /* a slow hit: the MEM stage is busy */
+        t->prev_w_why = tm_why(mcause != STALL_NONE ? mcause : STALL_FU, in->pc, t->cur_role);
+    else
+        t->prev_w_why.cause = STALL_NONE;
 }
 
-void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+/* Cycle a dependent may enter EX with the result of `in`, through the
+ * forwarding paths that are switched on.  A load's value is forwarded from
+ * MEM/WB when its access completes, and never sooner than lat.load_use
+ * after its own EX (with a 1-cycle D-cache hit the two agree: 2). */
+static inline uint64_t result_ready_5(const timing_t *t, const insn_t *in, uint64_t x,
+                                      uint64_t xdone, uint64_t m, uint64_t mdone, uint64_t w)
 {
-    uint8_t fcause = STALL_NONE, mcause = STALL_NONE;
-    why_t dep, front = { .cause = STALL_NONE };
+    if (in->flags & IF_LOAD)
+        return max2(t->p.fwd_mem_ex ? mdone : w + 1, x + t->p.lat[OC_LOAD]);
+    if (t->p.fwd_ex_ex) return xdone;
+    return t->p.fwd_mem_ex ? m + 1 : w + 1;
+}
+
+/* The quick path of time_inorder5 (tm_quick_insn: a program instruction
+ * with no divider and no output but its head; and no forwarding gap) when
+ * its bytes come from the I-cache line fetched last: what the general
+ * path does for it, without asking what cannot apply.  false: not such a
+ * case, nothing done. */
+static inline bool quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
     uint64_t f = max2(t->prev_d, t->redirect);
-    if (t->redirect > t->prev_d) front = t->redirect_why;
+    if (t->p.fwd_gap || in->pc >> t->line_shift != t->fetch_line ||
+        f < t->fetch_ready - t->p.l1i_hit)
+        return false;                         /* the first one never gets here */
+    uint8_t mcause = STALL_NONE;
+    uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t x = max2(max2(d + 1, t->prev_m), ops);
+    bool memop = in->flags & (IF_LOAD | IF_STORE);
+    uint64_t xdone = x + (memop ? 1 : t->p.lat[in->opclass]);   /* address add */
+    uint64_t m = max2(xdone, t->prev_w);
+    uint64_t mdone = m + 1;
+    if (memop) mdone = max2(mdone, tm_data_access(t, in, addr, m, &mcause));
+    uint64_t w = max2(mdone, t->prev_w + 1);
+    uint64_t head = x - t->prev_x;
+    if (head > 1)
+        head_5(t, in, head, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
+    else
+        t->head_sum += head;
+    tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
+                  mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
+    holds_5(t, in, x, xdone, m, mdone, mcause);
+    if (in->flags & (IF_BRANCH | IF_JUMP))
+        t->redirect = tm_predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
+    t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
+    t->cycles = w + 1;
+    return true;
+}
+
+static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, uint64_t addr,
+                                                uint64_t next_pc)
+{
+    uint8_t fcause, mcause = STALL_NONE;
+    bool redirected = t->redirect > t->prev_d;        /* fetch waits for a redirect */
+    uint64_t f = redirected ? t->redirect : t->prev_d;
     uint64_t fready = tm_fetch_bytes(t, in->pc, f, &fcause);
-    if (fcause != STALL_NONE) front = (why_t){ .cause = fcause };
     uint64_t d = max2(fready, t->prev_x) + t->front_penalty;   /* DISE decode stall */
-    uint64_t ops = tm_operands_ready(t, in, &dep);
+    uint64_t ops = tm_operands_cycle(t, in);
     int dv = tm_divider_of(in);
     uint64_t dfree = tm_divider_free(t, dv);
     uint64_t x = max2(max2(d + 1, t->prev_m), max2(ops, dfree));
-    uint64_t xg = past_gaps_5(t, in, x, &dep);
-    if (xg > x) x = ops = xg;                 /* an operand with no forwarding path */
+    unsigned gap_reg = REG_NONE;
+    if (unlikely(t->p.fwd_gap)) {
+        uint64_t xg = past_gaps_5(t, in, x, &gap_reg);
+        if (xg > x) x = ops = xg;             /* an operand with no forwarding path */
+    }
     bool memop = in->flags & (IF_LOAD | IF_STORE);
     uint64_t xdone = x + (memop ? 1 : t->p.lat[in->opclass]);   /* address add */
     uint64_t m = max2(xdone, t->prev_w);
@@ -144,19 +199,23 @@ void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_p
     if (memop) mdone = max2(mdone, tm_data_access(t, in, addr, m, &mcause));
     uint64_t w = max2(mdone, t->prev_w + 1);
 
-    head_5(t, in, x, d, ops, dep, dfree, front);
-   tm_use_divider(t, in, dv, xdone);
-   tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
-               mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
+    uint64_t head = t->seq == 0 ? x + 1 : x - t->prev_x;
+    if (tm_head_needs_why(t, head))
+        head_5(t, in, head, x, d, ops, gap_reg, dfree, fcause, redirected);
+    else
+        tm_record_short_head(t, in, head);
+    tm_use_divider(t, in, dv, xdone);
+    tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
+                  mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     set_gap_5(t, in, mdone, w);
     holds_5(t, in, x, xdone, m, mdone, mcause);
     if (unlikely(in->flags & IF_DISE))
-       tm_dise_control(t, in, d + 1, resolve_5(t, d, ops, xdone, mdone));
+        tm_dise_control(t, in, d + 1, resolve_5(t, d, ops, xdone, mdone));
     else if (in->flags & (IF_BRANCH | IF_JUMP))
         t->redirect = tm_predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
-    if (t->views) {
+    if (unlikely(t->views)) {
         uint64_t st[5] = { f, d, x, m, w };
-       tm_view_insn(t, in, five_stage_names, st, w + 1);
+        tm_view_insn(t, in, five_stage_names, st, w + 1);
     }
     if (unlikely(t->pm)) {
         uint64_t st[5] = { f, d, x, mdone, w + 1 };
@@ -164,6 +223,12 @@ void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_p
     }
     t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
     t->cycles = w + 1;
+}
+
+void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    if (!tm_quick_insn(t, in, IF_DISE) || !quick_5(t, in, addr, next_pc))
+        general_5(t, in, addr, next_pc);
 }
 
 /* ---- the 21164-like superscalar ------------------------------------------------ */
@@ -184,18 +249,34 @@ static inline unsigned pipe_of(const insn_t *in)
     return in->flags & (IF_LOAD | IF_STORE) ? PIPE_MEM : pipe_of_class[in->opclass];
 }
 
-/* Does an instruction for `pipe` fit the issue group of cycle e? */
+/* What an instruction for each pipe adds to its issue group (GRP_* lanes,
+ * timing_model.h), and the lanes that must not then exceed the group's
+ * room: the instructions, the pipe's own, and the closed lane (room 0). */
+static const uint64_t pipe_use[4] = {
+    [PIPE_INT]  = GRP_LANE(GRP_N, 1) | GRP_LANE(GRP_INT, 1),
+    [PIPE_MEM]  = GRP_LANE(GRP_N, 1) | GRP_LANE(GRP_INT, 1) | GRP_LANE(GRP_MEM, 1),
+    [PIPE_FADD] = GRP_LANE(GRP_N, 1) | GRP_LANE(GRP_FADD, 1) | GRP_LANE(GRP_FP, 1),
+    [PIPE_FMUL] = GRP_LANE(GRP_N, 1) | GRP_LANE(GRP_FMUL, 1) | GRP_LANE(GRP_FP, 1),
+};
+#define LANE_TOP(lane) GRP_LANE(lane, 0x80)
+static const uint64_t pipe_checks[4] = {
+    [PIPE_INT]  = LANE_TOP(GRP_N) | LANE_TOP(GRP_CLOSED) | LANE_TOP(GRP_INT),
+    [PIPE_MEM]  = LANE_TOP(GRP_N) | LANE_TOP(GRP_CLOSED) | LANE_TOP(GRP_INT) | LANE_TOP(GRP_MEM),
+    [PIPE_FADD] = LANE_TOP(GRP_N) | LANE_TOP(GRP_CLOSED) | LANE_TOP(GRP_FADD) | LANE_TOP(GRP_FP),
+    [PIPE_FMUL] = LANE_TOP(GRP_N) | LANE_TOP(GRP_CLOSED) | LANE_TOP(GRP_FMUL) | LANE_TOP(GRP_FP),
+};
+
+/* Does an instruction for `pipe` fit the issue group of cycle e?  A group
+ * that is not closed, has fewer than `width` instructions, comes from the
+ * same fetch block (slotting) and has room in the pipe's lanes: in each
+ * lane checked, room + 0x80 - (held + added) keeps its top bit exactly
+ * when held + added <= room (the lanes hold at most 9: no borrow). */
 static inline bool fits_group(const timing_t *t, unsigned pipe, uint64_t e, uint64_t block)
 {
     if (e != t->group_cycle) return true;
-    if (t->group_closed || t->group_n >= t->p.width) return false;
     if (t->p.slotting && block != t->group_block) return false;
-    switch (pipe) {
-    case PIPE_MEM:  return t->group_mem < t->p.mem_ports && t->group_int < t->p.int_pipes;
-    case PIPE_FADD: return t->group_fadd < 1 && t->group_fadd + t->group_fmul < t->p.fp_pipes;
-    case PIPE_FMUL: return t->group_fmul < 1 && t->group_fadd + t->group_fmul < t->p.fp_pipes;
-    default:        return t->group_int < t->p.int_pipes;
-    }
+    uint64_t checks = pipe_checks[pipe];
+    return ((t->p.group_room - (t->group_use + pipe_use[pipe])) & checks) == checks;
 }
 
 /* The first cycle from e whose issue group takes the instruction (a full
@@ -205,28 +286,26 @@ static inline uint64_t group_slot(const timing_t *t, unsigned pipe, uint64_t e, 
     return fits_group(t, pipe, e, block) ? e : e + 1;
 }
 
+/* A branch or jump ends its group. */
+static inline void close_group(timing_t *t) { t->group_use |= GRP_LANE(GRP_CLOSED, 1); }
+
 static void join_group(timing_t *t, const insn_t *in, unsigned pipe, uint64_t e, uint64_t block)
 {
     if (e != t->group_cycle) {
         t->group_cycle = e;
-        t->group_n = t->group_int = t->group_fadd = t->group_fmul = t->group_mem = 0;
-        t->group_closed = false;
+        t->group_use = 0;
         t->group_block = block;
     }
-    t->group_n++;
-    switch (pipe) {
-    case PIPE_MEM:  t->group_mem++; t->group_int++; break;   /* 21164: mem ops use an E pipe */
-    case PIPE_FADD: t->group_fadd++; break;
-    case PIPE_FMUL: t->group_fmul++; break;
-    default:        t->group_int++; break;
-    }
-    if (in->flags & (IF_BRANCH | IF_JUMP)) t->group_closed = true;
+    t->group_use += pipe_use[pipe];           /* 21164: mem ops use an E pipe */
+    if (in->flags & (IF_BRANCH | IF_JUMP)) close_group(t);
 }
 
 /* The issue-queue ring's slot of the instruction being timed, seq %
- * iq_entries: one step on from the last one's when seq moved by one. */
-static unsigned iq_slot(timing_t *t)
+ * iq_entries: seq's low bits when iq_entries is a power of two, else one
+ * step on from the last one's when seq moved by one. */
+static inline unsigned iq_slot(timing_t *t)
 {
+    if (likely(t->iq_pow2)) return (unsigned)(t->seq & t->iq_mask);
     if (t->seq != t->iq_seq) {
         unsigned next = t->iq_pos + 1 == t->p.iq_entries ? 0 : t->iq_pos + 1;
         t->iq_pos = t->seq == t->iq_seq + 1 ? next : (unsigned)(t->seq % t->p.iq_entries);
@@ -235,29 +314,33 @@ static unsigned iq_slot(timing_t *t)
     return t->iq_pos;
 }
 
-/* Cycle the instruction's fetch block arrives, fetching aligned blocks of
- * `width` 4-byte slots, one block a cycle, bounded by issue-queue space;
- * *front: why a newly fetched block came late (a redirect, the I-cache). */
-static uint64_t ev5_fetch(timing_t *t, const insn_t *in, unsigned slot, uint64_t *block_out,
-                          why_t *front)
+/* The fetch block of pc: aligned blocks of `width` 4-byte slots. */
+static inline uint64_t block_of(const timing_t *t, uint64_t pc)
 {
-    uint64_t block = t->p.block_shift ? in->pc >> t->p.block_shift : in->pc / (4ull * t->p.width);
-    *block_out = block;
-    *front = (why_t){ .cause = STALL_NONE };
-    if (block != t->fetch_block || t->fetch_taken || t->redirect > t->fetch_block_cycle) {
-        t->fetch_taken = false;
-        uint64_t space = t->iq_ring[slot];
-        uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
-        if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space)
-            *front = t->redirect_why;
-        uint8_t icause;
-        t->fetch_block_cycle = tm_fetch_bytes(t, in->pc, f, &icause) - t->p.l1i_hit;
-        if (icause != STALL_NONE) *front = (why_t){ .cause = icause };
-        t->fetch_block = block;
-        t->block_fetch_start = f;
-    }
-    t->fetch_block_cycle += t->front_penalty;     /* DISE decode stall */
-    return t->fetch_block_cycle;
+    return t->p.block_shift ? pc >> t->p.block_shift : pc / (4ull * t->p.width);
+}
+
+/* No fetch block: the next instruction's block is fetched anew. */
+#define NO_BLOCK (~0ull)
+
+/* Fetch the instruction's block, one block a cycle, bounded by issue-queue
+ * space: the cycle it arrives.  It is fetched when it is not the block
+ * fetched last, or when a taken transfer or a redirect made fetch start
+ * anew (the transfer set fetch_block to NO_BLOCK: time_ev5's end).
+ * block_why: why it came late (a redirect, the I-cache). */
+static uint64_t ev5_fetch_block(timing_t *t, uint64_t pc, unsigned slot, uint64_t block)
+{
+    uint64_t space = t->iq_ring[slot];
+    uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
+    why_t front = { .cause = STALL_NONE };
+    if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space) front = t->redirect_why;
+    uint8_t icause;
+    uint64_t arrive = tm_fetch_bytes(t, pc, f, &icause) - t->p.l1i_hit;
+    if (icause != STALL_NONE) front = (why_t){ .cause = icause };
+    t->block_why = front;
+    t->fetch_block = block;
+    t->block_fetch_start = f;
+    return arrive;
 }
 
 /* A load or store issued at *e accesses the D-cache (a store: the write
@@ -274,36 +357,71 @@ static uint64_t ev5_memory(timing_t *t, const insn_t *in, uint64_t addr, uint64_
     return *e + t->p.lat[in->opclass];
 }
 
-/* Head-of-queue accounting of an instruction issuing at e (see head_5):
- * a store held by a full write buffer, a dependency, a full or closed issue
- * group (slotting), a busy divider, else the front end. */
-static void head_ev5(timing_t *t, const insn_t *in, uint64_t e, uint64_t arrive, uint64_t ops,
-                     why_t dep, uint64_t dfree, bool slotted, uint8_t mcause, why_t front)
+/* Head-of-queue accounting of an instruction issuing at e whose head needs
+ * a why (tm_head_needs_why; see head_5): a store held by a full write
+ * buffer, a dependency, a full or closed issue group (slotting), a busy
+ * divider, else the front end (why its block came late, when it is the
+ * first of a block fetched anew). */
+static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, uint64_t head,
+                                               uint64_t e, uint64_t arrive, uint64_t ops,
+                                               uint64_t dfree, bool slotted, uint8_t mcause,
+                                               bool new_block)
 {
-    uint64_t head = t->seq == 0 ? e + 1 : e - t->prev_issue;
-    why_t why = front;
+    why_t why = new_block ? t->block_why : (why_t){ .cause = STALL_NONE };
     if (mcause == STALL_WBUF && in->flags & IF_STORE)
         why = (why_t){ .cause = STALL_WBUF };
     else if (e == ops && ops > arrive && ops > t->prev_issue && !slotted)
-        why = dep;
+        why = tm_operand_why(t, in, ops);
     else if (slotted)
         why = (why_t){ .cause = STALL_SLOT };
     else if (e == dfree && dfree > arrive)
         why = tm_divider_why(t, tm_divider_of(in));
     else if (why.cause == STALL_NONE)
         why.cause = STALL_FETCH;
-   tm_record_head(t, in, head, why);
+    tm_record_head(t, in, head, why);
 }
 
-void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+/* The quick path of time_ev5 (tm_quick_insn: no memory access, transfer,
+ * divider or output but the head) in the fetch block of the instruction
+ * before: what the general path does for it, without asking what cannot
+ * apply.  false: not such a case, nothing done. */
+static inline bool quick_ev5(timing_t *t, const insn_t *in)
 {
-    uint64_t block;
+    uint64_t block = in->pc >> t->p.block_shift;   /* plain: a shift */
+    if (block != t->fetch_block) return false;     /* the first one never gets here */
+    uint64_t arrive = t->fetch_block_cycle + t->p.frontend_depth;
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t ready = max2(max2(arrive, t->prev_issue), ops);
+    unsigned pipe = pipe_of_class[in->opclass];
+    uint64_t e = group_slot(t, pipe, ready, block);
+    uint64_t complete = e + t->p.lat[in->opclass];
+    join_group(t, in, pipe, e, block);
+    uint64_t head = e - t->prev_issue;
+    if (head > 1)
+        head_ev5(t, in, head, e, arrive, ops, 0, e > ready, STALL_NONE, false);
+    else
+        t->head_sum += head;
+    tm_set_result(t, in, complete, STALL_DEP);
+    uint64_t retire = max2(complete, t->prev_retire) + 1;
+    t->iq_ring[t->seq & t->iq_mask] = e;
+    t->prev_issue = e;
+    t->prev_retire = retire - 1;
+    t->cycles = retire;
+    return true;
+}
+
+static __attribute__((noinline)) void general_ev5(timing_t *t, const insn_t *in, uint64_t addr,
+                                                  uint64_t next_pc)
+{
     uint8_t mcause = STALL_NONE;
-    why_t front, dep;
     unsigned slot = iq_slot(t);               /* seq does not change in here */
-    uint64_t fetched = ev5_fetch(t, in, slot, &block, &front);
+    uint64_t block = block_of(t, in->pc);
+    bool new_block = block != t->fetch_block;
+    uint64_t fetched = new_block ? ev5_fetch_block(t, in->pc, slot, block) : t->fetch_block_cycle;
+    fetched += t->front_penalty;              /* DISE decode stall */
+    t->fetch_block_cycle = fetched;
     uint64_t arrive = fetched + t->p.frontend_depth;
-    uint64_t ops = tm_operands_ready(t, in, &dep);
+    uint64_t ops = tm_operands_cycle(t, in);
     int dv = tm_divider_of(in);
     uint64_t dfree = tm_divider_free(t, dv);
     uint64_t ready = max2(max2(arrive, t->prev_issue), max2(ops, dfree));
@@ -314,36 +432,52 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
     uint64_t complete = e + t->p.lat[in->opclass];
     if (in->flags & (IF_LOAD | IF_STORE)) complete = ev5_memory(t, in, addr, &e, block, &mcause);
     join_group(t, in, pipe, e, block);
-    head_ev5(t, in, e, arrive, ops, dep, dfree, slotted, mcause, front);
-   tm_use_divider(t, in, dv, complete);
-   tm_set_result(t, in, complete, mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
+    uint64_t head = t->seq == 0 ? e + 1 : e - t->prev_issue;
+    if (tm_head_needs_why(t, head))
+        head_ev5(t, in, head, e, arrive, ops, dfree, slotted, mcause, new_block);
+    else
+        tm_record_short_head(t, in, head);
+    tm_use_divider(t, in, dv, complete);
+    tm_set_result(t, in, complete,
+                  mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     if (unlikely(in->flags & IF_DISE)) {
-       tm_dise_control(t, in, fetched + 2, e + 1 + t->p.mispredict_penalty - t->p.frontend_depth);
-        if (t->dise_redirect) t->group_closed = true;
+        tm_dise_control(t, in, fetched + 2, e + 1 + t->p.mispredict_penalty - t->p.frontend_depth);
+        if (t->dise_redirect) close_group(t);
+        if (t->redirect > fetched) t->fetch_block = NO_BLOCK;
     } else if (in->flags & (IF_BRANCH | IF_JUMP)) {
         /* A mispredicted target is fetched so that it issues 1 + penalty
          * cycles after the branch; a taken branch without a BTB target is
          * redirected when its block is decoded, one cycle after the fetch,
-         * so the target block is fetched a cycle late. */
+         * so the target block is fetched a cycle late.  A taken transfer
+         * fetches its target block anew, even the same one (a loop within
+         * a block), and so does a redirect: the next instruction's fetch
+         * sees fetch_block_cycle as it is now, which only grows. */
         uint64_t resolved = e + 1 + t->p.mispredict_penalty - t->p.frontend_depth;
         uint64_t r = tm_predict_control(t, in, next_pc, fetched + 2, resolved);
         t->redirect = r;
-        if (r) t->group_closed = true;
-        t->fetch_taken = next_pc != in->pc + in->len;   /* a loop within one block refetches it */
+        if (r) close_group(t);
+        if (next_pc != in->pc + in->len || r > fetched) t->fetch_block = NO_BLOCK;
     }
     uint64_t retire = max2(complete, t->prev_retire) + 1;
-    if (t->views) {
+    if (unlikely(t->views)) {
         uint64_t st[5] = { t->block_fetch_start, fetched, e, e + 1, retire - 1 };
         if (st[1] < st[0]) st[1] = st[0];
-       tm_view_insn(t, in, ev5_stage_names, st, retire);
+        tm_view_insn(t, in, ev5_stage_names, st, retire);
     }
     if (unlikely(t->pm)) {
         uint64_t st[5] = { t->block_fetch_start, max2(fetched, t->block_fetch_start), e,
                            complete, retire };
-        tm_profileme(t, in, addr, next_pc, st, front.cause, mcause, complete - e);
+        tm_profileme(t, in, addr, next_pc, st, new_block ? t->block_why.cause : STALL_NONE,
+                     mcause, complete - e);
     }
     t->iq_ring[slot] = e;
     t->prev_issue = e;
     t->prev_retire = retire - 1;
     t->cycles = retire;
+}
+
+void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    if (!tm_quick_insn(t, in, IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE) || !quick_ev5(t, in))
+        general_ev5(t, in, addr, next_pc);
 }

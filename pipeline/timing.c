@@ -88,6 +88,11 @@ static void fill_params(params_t *p, const config_t *cfg)
     fill_latencies(p, cfg);
     if (p->width == 0) p->width = 1;
     if (p->iq_entries == 0) p->iq_entries = 1;
+    /* every limit is at most 8 (config_params.def): the lanes never carry */
+    p->group_room = GRP_LANE(GRP_N, p->width) | GRP_LANE(GRP_INT, p->int_pipes) |
+                    GRP_LANE(GRP_MEM, p->mem_ports) | GRP_LANE(GRP_FADD, 1) |
+                    GRP_LANE(GRP_FMUL, 1) | GRP_LANE(GRP_FP, p->fp_pipes) |
+                    GRP_LANE(GRP_CLOSED, 0) | 0x0080808080808080ull;
     unsigned block = 4 * p->width;
     p->block_shift = (block & (block - 1)) == 0 ? (unsigned)__builtin_ctz(block) : 0;
 }
@@ -151,6 +156,16 @@ static void build_bpred(timing_t *t, const config_t *cfg)
     t->bp = bpred_new(&b);
 }
 
+/* The in-order models' quick path (inorder.c) needs a run with none of
+ * the outputs an instruction may add to: views, ProfileMe, the shell's
+ * history, ground truth; and ev5's issue-queue slot and fetch block
+ * without a divide.  Asked again whenever one of those changes. */
+static void note_outputs(timing_t *t)
+{
+    t->plain = !t->views && !t->pm && !t->recent && !t->keep_truth && t->iq_pow2 &&
+               t->p.block_shift != 0;
+}
+
 timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
 {
     const timing_model_t *model = model_of(cfg);
@@ -173,6 +188,9 @@ timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
         return NULL;
     }
     t->iq_ring = xcalloc(t->p.iq_entries, sizeof *t->iq_ring);
+    t->iq_mask = t->p.iq_entries - 1;
+    t->iq_pow2 = (t->p.iq_entries & t->iq_mask) == 0;
+    note_outputs(t);
     t->model = model;
     if (model->new_state) t->model_state = model->new_state(cfg);
     t->fetch_line = ~0ull;
@@ -180,7 +198,11 @@ timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
     return t;
 }
 
-void timing_set_profileme(timing_t *t, profileme_t *pm) { t->pm = pm; }
+void timing_set_profileme(timing_t *t, profileme_t *pm)
+{
+    t->pm = pm;
+    note_outputs(t);
+}
 
 void tm_profileme(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
                   const uint64_t st[5], uint8_t fcause, uint8_t mcause, uint64_t load_latency)
@@ -233,6 +255,7 @@ void timing_set_outputs(timing_t *t, const timing_outputs_t *out)
     t->views = out->kanata || out->diagram || out->o3pipeview || t->recent;
     if (out->ground_truth) keep_why(t);
     if (t->views) pipeview_init(&t->pv, out->kanata, out->diagram, out->o3pipeview);
+    note_outputs(t);
 }
 
 /* ---- ground truth ----------------------------------------------------------- */
@@ -308,6 +331,7 @@ static const gt_entry_t *find_record(const timing_t *t, uint64_t pc, const gt_wh
 static void keep_why(timing_t *t)
 {
     t->keep_truth = true;
+    note_outputs(t);
     if (t->keep_why) return;
     t->keep_why = true;
     for (size_t k = 0; k < t->gt_nchunks; k++)
@@ -453,6 +477,7 @@ void timing_record_recent(timing_t *t, struct disasm *dis)
     }
     t->out.disasm = dis;
     t->views = true;
+    note_outputs(t);
 }
 
 size_t timing_recent(const timing_t *t, pv_insn_t *out, size_t max)
@@ -591,7 +616,11 @@ static void write_ground_truth(timing_t *t)
     free(rows);
 }
 
-void timing_keep_heads(timing_t *t) { t->keep_truth = true; }
+void timing_keep_heads(timing_t *t)
+{
+    t->keep_truth = true;
+    note_outputs(t);
+}
 
 void timing_for_each_head(const timing_t *t, void (*fn)(void *ctx, uint64_t pc, uint64_t count,
                                                         uint64_t head), void *ctx)

@@ -39,6 +39,13 @@ static inline why_t tm_why(uint8_t cause, uint64_t culprit, uint8_t role)
     return (why_t){ .culprit = culprit, .cause = cause, .role = role };
 }
 
+/* ev5's issue group counts what it holds in the bytes of one word, a lane
+ * each (inorder.c): instructions, integer pipes (memory operations take
+ * one), memory ports, the FP add and multiply pipes, FP pipes in all, and
+ * whether a transfer closed it. */
+enum { GRP_N, GRP_INT, GRP_MEM, GRP_FADD, GRP_FMUL, GRP_FP, GRP_CLOSED };
+#define GRP_LANE(lane, v) ((uint64_t)(v) << 8 * (lane))
+
 typedef struct params {
     int model;
     bool fwd_ex_ex, fwd_mem_ex;
@@ -49,6 +56,8 @@ typedef struct params {
     unsigned block_shift;             /* ev5: log2 of a fetch block's bytes when a
                                          power of two (4 * width), else 0   */
     bool slotting;
+    uint64_t group_room;              /* ev5: an issue group's limits, GRP_* lanes
+                                         with their top bits set (inorder.c) */
     unsigned frontend_depth;          /* ev5: cycles from fetch to issue    */
     unsigned mispredict_penalty;      /* ev5: cycles lost on a mispredict   */
     unsigned lat[OC_COUNT];
@@ -119,11 +128,13 @@ struct timing {
     /* ev5 issue group and fetch block */
     uint64_t group_cycle, group_block, fetch_block, fetch_block_cycle;
     uint64_t block_fetch_start;       /* fetch cycle of the block (views)    */
-    bool fetch_taken;                 /* the last transfer was taken: fetch its
-                                         target block anew, even the same one */
-    unsigned group_n, group_int, group_fadd, group_fmul, group_mem;
-    bool group_closed;
+    why_t block_why;                  /* why the block came late (a redirect,
+                                         the I-cache): the front end's part in
+                                         the head of its first instruction   */
+    uint64_t group_use;               /* what the group holds: GRP_* lanes   */
     uint64_t *iq_ring;                /* issue cycles of the last iq entries */
+    uint64_t iq_mask;                 /* iq_entries - 1 when a power of two, */
+    bool iq_pow2;                     /* the slot then seq & iq_mask, else:  */
     uint64_t iq_seq;                  /* the seq iq_pos is the slot of:      */
     unsigned iq_pos;                  /* seq % iq_entries, kept without a divide */
 
@@ -151,6 +162,8 @@ struct timing {
     timing_outputs_t out;
     pipeview_t pv;
     bool views;
+    bool plain;                       /* the in-order models' quick path may
+                                         time the instruction (timing.c)    */
 
     const timing_model_t *model;      /* the model's row                     */
     void *model_state;                /* its own state (ooo.c's), or NULL    */
@@ -203,6 +216,16 @@ static inline int tm_divider_of(const insn_t *in)
     return divider_plus_one[in->opclass] - 1;
 }
 
+/* May the in-order models time `in` by their quick path (inorder.c)?  A
+ * program instruction of a run with no outputs beyond the statistics
+ * (plain), no decode penalty to charge, that needs no divider and has
+ * none of the flags the model's quick path leaves out (`left`). */
+static inline bool tm_quick_insn(const timing_t *t, const insn_t *in, unsigned left)
+{
+    return t->plain && !(in->flags & left) && tm_divider_of(in) < 0 &&
+           (t->cur_role | t->front_penalty) == 0;
+}
+
 /* Earliest cycle a divider can start another operation (0: any time). */
 static inline uint64_t tm_divider_free(const timing_t *t, int dv)
 {
@@ -247,6 +270,24 @@ static inline uint64_t tm_operands_ready(const timing_t *t, const insn_t *in, wh
     return ready;
 }
 
+/* The cycle the latest source operand can be used (0: no operand waits).
+ * Who produced it matters only to an instruction that stalled: the in-order
+ * models ask tm_operand_why then. */
+static inline uint64_t tm_operands_cycle(const timing_t *t, const insn_t *in)
+{
+    return max2(max2(t->reg_ready[in->rs1], t->reg_ready[in->rs2]), t->reg_ready[in->rs3]);
+}
+
+/* tm_operands_ready's *dep for an instruction whose operands are ready at
+ * ops (tm_operands_cycle), asked before the scoreboard changes. */
+static inline why_t tm_operand_why(const timing_t *t, const insn_t *in, uint64_t ops)
+{
+    if (ops == 0) return (why_t){ .cause = STALL_DEP, .culprit = 0, .role = DISE_ROLE_NONE };
+    unsigned best = t->reg_ready[in->rs1] == ops ? in->rs1        /* the first of the latest */
+                  : t->reg_ready[in->rs2] == ops ? in->rs2 : in->rs3;
+    return tm_why(t->reg_cause[best], t->reg_producer[best], t->reg_role[best]);
+}
+
 static inline void tm_set_result(timing_t *t, const insn_t *in, uint64_t avail, uint8_t cause)
 {
     if (in->rd == REG_NONE || in->rd == REG_SINK) return;
@@ -287,15 +328,13 @@ static inline uint64_t tm_data_access(timing_t *t, const insn_t *in, uint64_t ad
     return accept + 1;
 }
 
-/* Branch prediction, `pred` being bpred_predict's for `in` (a model that
- * needs the prediction itself asks once); returns the cycle the next fetch
- * may start (0 = no redirect) and counts mispredictions. */
-static inline uint64_t tm_resolve_control(timing_t *t, const insn_t *in, bpred_result_t pred,
-                                          uint64_t next_pc, uint64_t decode_done,
+/* What a control transfer's prediction `pred` (correct or not) means for
+ * fetch: the cycle the next fetch may start (0 = no redirect); counts
+ * mispredictions. */
+static inline uint64_t tm_control_outcome(timing_t *t, const insn_t *in, bpred_result_t pred,
+                                          bool taken, bool correct, uint64_t decode_done,
                                           uint64_t resolved)
 {
-    bool taken = next_pc != in->pc + in->len;
-    bool correct = bpred_update(t->bp, in, taken, next_pc);
     if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_BRANCHES, resolved, in->pc);
     if (!correct) {
         t->mispredicts++;
@@ -312,11 +351,26 @@ static inline uint64_t tm_resolve_control(timing_t *t, const insn_t *in, bpred_r
     return 0;
 }
 
-/* The same, predicting here. */
+/* Branch prediction, `pred` being bpred_predict's for `in` (a model that
+ * needs the prediction itself asks once): trains the predictor, and the
+ * same. */
+static inline uint64_t tm_resolve_control(timing_t *t, const insn_t *in, bpred_result_t pred,
+                                          uint64_t next_pc, uint64_t decode_done,
+                                          uint64_t resolved)
+{
+    bool taken = next_pc != in->pc + in->len;
+    bool correct = bpred_update(t->bp, in, taken, next_pc);
+    return tm_control_outcome(t, in, pred, taken, correct, decode_done, resolved);
+}
+
+/* The same, predicting here (prediction and training in one call). */
 static inline uint64_t tm_predict_control(timing_t *t, const insn_t *in, uint64_t next_pc,
                                           uint64_t decode_done, uint64_t resolved)
 {
-    return tm_resolve_control(t, in, bpred_predict(t->bp, in), next_pc, decode_done, resolved);
+    bool taken = next_pc != in->pc + in->len;
+    bpred_result_t pred;
+    bool correct = bpred_predict_update(t->bp, in, taken, next_pc, &pred);
+    return tm_control_outcome(t, in, pred, taken, correct, decode_done, resolved);
 }
 
 /* An inserted DISE operation that changed the flow: a call into a handler
@@ -374,6 +428,29 @@ static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, 
     if (t->keep_truth) {
         if (likely(!t->keep_why)) tm_record_head_only(t, in->pc, head);
         else tm_record_truth(t, in, head, extra, why);
+    }
+}
+
+/* Does the head accounting need to know why (the stall cause, its culprit
+ * and role: tm_record_head)?  Not for a head of 0 or 1 cycles of a program
+ * instruction with no decode penalty to charge, unless the shell keeps the
+ * last one: then every use of why adds 0 (the stall statistics, the
+ * ground truth's stalls and culprit) or goes to the program's own role,
+ * which is not added up (timing_role_cycles).  The in-order models work
+ * the why out only when this says so. */
+static inline bool tm_head_needs_why(const timing_t *t, uint64_t head)
+{
+    return head > 1 || (t->cur_role | t->front_penalty) != 0 || unlikely(t->recent != NULL);
+}
+
+/* tm_record_head of a head that needs no why (tm_head_needs_why false). */
+static inline void tm_record_short_head(timing_t *t, const insn_t *in, uint64_t head)
+{
+    t->head_sum += head;
+    if (unlikely(t->pm != NULL)) t->pm_head = head;
+    if (t->keep_truth) {
+        if (likely(!t->keep_why)) tm_record_head_only(t, in->pc, head);
+        else tm_record_truth(t, in, head, 0, (why_t){ .cause = STALL_NONE });
     }
 }
 
