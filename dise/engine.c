@@ -527,7 +527,7 @@ static uint16_t intern_entry(dise_t *d, exec_fn exec, bool truth, const uint64_t
         d->outcomes[(d->nsets << d->set_shift) + i] = o;
         d->counts[(size_t)i * d->set_cap + d->nsets] = (edit_count_t){
             .exec = exec, .counter = o.inc ? &d->ctr[o.inc] : NULL,
-            .match = &d->count_matches[o.prod], .count = o.kind == DO_COUNT && !truth };
+            .match = o.kind == DO_COUNT && !truth ? &d->count_matches[o.prod] : NULL };
     }
     return (uint16_t)d->nsets++;
 }

@@ -37,8 +37,8 @@ typedef struct edit_count {
     exec_fn exec;               /* the instruction's own semantics (every
                                    state of an entry has the same)          */
     uint64_t *counter;          /* the counter word incremented, or NULL    */
-    uint64_t *match;            /* the match word incremented               */
-    bool count;                 /* this is the common case: a count         */
+    uint64_t *match;            /* the match word incremented; NULL: not the
+                                   common case (the editor's semantics run)  */
 } edit_count_t;
 
 /* What the editor publishes (cpu_t.edit) and keeps current. */
@@ -67,13 +67,13 @@ static inline exec_fn edit_own_exec(const edit_view_t *v, const insn_t *in)
 static inline const edit_count_t *edit_try_count(const edit_view_t *v, const insn_t *in)
 {
     const edit_count_t *x = edit_record(v, in);
-    if (!x->count) return NULL;
-    uint64_t *w = x->counter;
+    uint64_t *m = x->match, *w = x->counter;
+    if (!m) return NULL;
     if (w) {
         if (__builtin_expect(((*w + 1) & v->counter_top) < 2, 0)) return NULL;
         (*w)++;
     }
-    (*x->match)++;
+    (*m)++;
     return x;
 }
 
