@@ -90,8 +90,9 @@ typedef struct block_entry {
     uint16_t offset;            /* its pc less the block's                     */
     uint8_t len, kind;          /* bytes; block_kind_t                         */
     uint8_t rd, rs1, rs2;
-    uint8_t own;                /* BK_EDIT: the inline kind of the instruction's
-                                   own semantics, else BK_EDIT (kind otherwise) */
+    uint8_t own;                /* a BK_EDIT entry's: the inline kind of the
+                                   instruction's own semantics, or BK_EDIT when
+                                   they have none (called); else its kind     */
 } block_entry_t;
 
 typedef struct block {

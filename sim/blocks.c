@@ -12,6 +12,8 @@
 
 /* The block id lives in the padding the record had anyway. */
 _Static_assert(sizeof(insn_t) == 72, "insn_t grew: the decoded arrays grow with it");
+/* block_entry_t.own took the entry's last spare byte. */
+_Static_assert(sizeof(block_entry_t) == 32, "block_entry_t grew past 32 bytes");
 
 #define BLOCKS_MAX_BLOCKS (1u << 20)   /* bounds of the table: past them it */
 #define BLOCKS_MAX_ENTRIES (1u << 22)   /* is emptied and refilled            */
