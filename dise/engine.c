@@ -110,6 +110,13 @@ static bool resolve_handlers(dise_t *d, char *err, size_t len)
 
 static unsigned flag_index_of(const dise_t *d, uint32_t overflow_bits, uint32_t zero_bits);
 
+/* The flags now, packed; the block loop's records follow them (edit.h). */
+static void set_flag_index(dise_t *d, unsigned idx)
+{
+    d->flag_index = idx;
+    d->view.now = d->counts + (size_t)idx * d->set_cap;
+}
+
 /* The distinct flags (overflow_N / zero_N) the patterns test.  With at
  * most DISE_TABLE_FLAGS of them, classification tabulates every production's
  * outcome for every combination, and matching is a table lookup. */
@@ -183,9 +190,12 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *run
     find_flags(d);
     d->set_cap = 16;
     d->outcomes = xcalloc(d->set_cap * d->set_stride, sizeof *d->outcomes);
+    d->counts = xcalloc(d->set_cap * d->set_stride, sizeof *d->counts);
     d->nsets = 1;                            /* entry 0: none */
-    d->flag_index = flag_index_of(d, d->overflow_bits, d->zero_bits);
     d->prod_matches = xcalloc(prog->nprods ? prog->nprods : 1, sizeof *d->prod_matches);
+    d->count_matches = xcalloc(prog->nprods ? prog->nprods : 1, sizeof *d->count_matches);
+    d->view.counter_top = d->ctr_mask;
+    set_flag_index(d, flag_index_of(d, d->overflow_bits, d->zero_bits));
     if (!resolve_handlers(d, err, errlen)) {
         dise_free(d);
         return NULL;
@@ -199,7 +209,9 @@ void dise_free(dise_t *d)
     for (size_t k = 0; k < d->seq_cap; k++) free(d->seq_table[k]);
     free(d->seq_table);
     free(d->outcomes);
+    free(d->counts);
     free(d->prod_matches);
+    free(d->count_matches);
     free(d);
 }
 
@@ -235,7 +247,7 @@ static void counter_update(dise_t *d, unsigned n, uint64_t v, bool overflow, boo
     if (d->ctr[n] == 0) d->zero_bits |= bit;
     else d->zero_bits &= ~bit;
     if (o != d->overflow_bits || z != d->zero_bits)
-        d->flag_index = flag_index_of(d, d->overflow_bits, d->zero_bits);
+        set_flag_index(d, flag_index_of(d, d->overflow_bits, d->zero_bits));
 }
 
 static void counter_inc(dise_t *d, unsigned n)
@@ -304,6 +316,7 @@ void dise_set_counters(dise_t *d, const uint64_t *cycles, const struct cache *l1
 void dise_attach(dise_t *d, cpu_t *c)
 {
     c->dise = d;
+    c->edit = &d->view;
     d->prog_mem = c->mem;
     c->on_decode = classify_hook;
     c->on_decode_ctx = d;
@@ -317,6 +330,32 @@ void dise_attach(dise_t *d, cpu_t *c)
 uint64_t dise_counter(const dise_t *d, unsigned n) { return d->ctr[n]; }
 bool dise_overflow(const dise_t *d, unsigned n) { return d->overflow_bits >> n & 1; }
 bool dise_zero(const dise_t *d, unsigned n) { return d->zero_bits >> n & 1; }
+
+/* The totals: what the engine counted, and what the common case counted
+ * in the match words alone (edit_try_count): one match of its production
+ * each, and one micro-op each when the production's control is its
+ * single increment (outcome_kind). */
+uint64_t dise_production_matches(const dise_t *d, size_t k)
+{
+    return d->prod_matches[k] + d->count_matches[k];
+}
+
+uint64_t dise_matches(const dise_t *d)
+{
+    uint64_t n = d->stat_matches;
+    for (size_t k = 0; k < d->prog->nprods; k++) n += d->count_matches[k];
+    return n;
+}
+
+uint64_t dise_uops(const dise_t *d)
+{
+    uint64_t n = d->stat_uops;
+    for (size_t k = 0; k < d->prog->nprods; k++) {
+        const dise_production_t *p = &d->prog->prods[k];
+        if (p->ctl >= 0 && d->prog->ctls[p->ctl].len == 1) n += d->count_matches[k];
+    }
+    return n;
+}
 
 /* ---- pattern evaluation ------------------------------------------------------ */
 
@@ -447,6 +486,18 @@ static uint8_t outcome_kind(const dise_t *d, uint64_t mask, uint8_t *inc, uint8_
     return DO_COUNT;
 }
 
+/* The block loop's records, rows of the new set_cap (twice the old). */
+static void grow_counts(dise_t *d)
+{
+    size_t old = d->set_cap / 2;
+    edit_count_t *c = xcalloc(d->set_cap * d->set_stride, sizeof *c);
+    for (unsigned i = 0; i < d->set_stride; i++)
+        memcpy(c + (size_t)i * d->set_cap, d->counts + (size_t)i * old, old * sizeof *c);
+    free(d->counts);
+    d->counts = c;
+    set_flag_index(d, d->flag_index);
+}
+
 static bool same_entry(const dise_t *d, size_t k, const dise_outcome_t *o, const uint64_t *masks)
 {
     for (unsigned i = 0; i < d->set_stride; i++) {
@@ -471,11 +522,15 @@ static uint16_t intern_entry(dise_t *d, exec_fn exec, bool truth, const uint64_t
     if (d->nsets == d->set_cap) {
         d->set_cap *= 2;
         d->outcomes = xrealloc(d->outcomes, (d->set_cap << d->set_shift) * sizeof *d->outcomes);
+        grow_counts(d);
     }
     for (unsigned i = 0; i < d->set_stride; i++) {
         o.mask = masks[i];
         o.kind = outcome_kind(d, masks[i], &o.inc, &o.prod);
         d->outcomes[(d->nsets << d->set_shift) + i] = o;
+        d->counts[(size_t)i * d->set_cap + d->nsets] = (edit_count_t){
+            .exec = exec, .counter = o.inc ? &d->ctr[o.inc] : NULL,
+            .match = o.kind == DO_COUNT && !truth ? &d->count_matches[o.prod] : NULL };
     }
     return (uint16_t)d->nsets++;
 }
@@ -851,7 +906,7 @@ void dise_spec_squash(dise_t *d, const dise_spec_ckpt_t *ck)
     memcpy(d->ctr, ck->ctr, sizeof ck->ctr);
     d->overflow_bits = ck->overflow_bits;
     d->zero_bits = ck->zero_bits;
-    d->flag_index = ck->flag_index;
+    set_flag_index(d, ck->flag_index);
 }
 
 /* match_all's rules on the wrong path: the micro-ops of every matching
@@ -940,25 +995,16 @@ static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
 
 /* The semantics of an instruction some production may match.  The common
  * case, one production counting the event with an increment that changes
- * no flag, is a few updates and a tail call of the instruction's own
- * semantics. */
+ * no flag, is a few updates (edit_try_count, which the block loop also
+ * does by itself) and a tail call of the instruction's own semantics. */
 static void exec_candidate(cpu_t *c, insn_t *in)
 {
-    dise_t *d = c->dise;
-    const dise_outcome_t *o = dise_outcome(d, in);
-    unsigned n = o->inc;
-    if (unlikely(o->kind != DO_COUNT || o->truth ||
-                 (n && (d->ctr[n] == 0 || d->ctr[n] == d->ctr_mask)))) {
+    const edit_count_t *x = edit_try_count(&c->dise->view, in);
+    if (unlikely(!x)) {
         exec_candidate_any(c, in);
         return;
     }
-    d->stat_matches++;
-    d->prod_matches[o->prod]++;
-    if (n) {
-        d->ctr[n]++;                            /* no flag changes */
-        d->stat_uops++;
-    }
-    o->exec(c, in);
+    x->exec(c, in);
 }
 
 /* ---- handler calls and returns -------------------------------------------------------- */
@@ -1049,7 +1095,7 @@ void dise_stats(const dise_t *d, stats_t *s)
 {
     uint64_t inserted = 0;
     for (int r = 0; r < DISE_ROLE_COUNT; r++) inserted += d->stat_inserted[r];
-    stats_add_u64(s, "dise.patternMatches", d->stat_matches, "Count",
+    stats_add_u64(s, "dise.patternMatches", dise_matches(d), "Count",
                   "Instructions matched by at least one production");
     stats_add_u64(s, "dise.replacements", d->stat_replacements, "Count",
                   "Instructions replaced by a replacement sequence");
@@ -1057,7 +1103,7 @@ void dise_stats(const dise_t *d, stats_t *s)
                   "Matching productions whose replacement lost to an earlier one");
     stats_add_u64(s, "dise.penaltyCycles", d->stat_replacements * d->hw.replace_penalty, "Cycle",
                   "Decode cycles charged for replacements");
-    stats_add_u64(s, "dise.microOps", d->stat_uops, "Count",
+    stats_add_u64(s, "dise.microOps", dise_uops(d), "Count",
                   "HPS conditional-control micro-operations executed");
     stats_add_u64(s, "dise.insertedInsts", inserted, "Count",
                   "Replacement instructions executed (not counting T.INSN)");
@@ -1096,7 +1142,8 @@ void dise_stats(const dise_t *d, stats_t *s)
     }
     for (size_t k = 0; k < d->prog->nprods; k++) {
         snprintf(name, sizeof name, "dise.productionMatches::%s", d->prog->prods[k].name);
-        stats_add_u64(s, name, d->prod_matches[k], "Count", "Times this production matched");
+        stats_add_u64(s, name, dise_production_matches(d, k), "Count",
+                      "Times this production matched");
     }
 }
 
@@ -1109,7 +1156,7 @@ static void print_pattern_table(FILE *out, const dise_t *d)
     for (size_t k = 0; k < p->nprods; k++) {
         const dise_production_t *pr = &p->prods[k];
         fprintf(out, "  pt[%zu] %s: %" PRIu64 " matches\n        ", k, pr->name,
-                d->prod_matches[k]);
+                dise_production_matches(d, k));
         dise_print_pattern(p, pr->pattern, out);
         if (pr->repl >= 0) {
             const dise_repl_t *r = &p->repls[pr->repl];
@@ -1152,7 +1199,7 @@ static void print_counters(FILE *out, const dise_t *d)
                 n, dise_overflow(d, n), n, dise_zero(d, n));
     fprintf(out, "so far: %" PRIu64 " matches, %" PRIu64 " replacements, %" PRIu64
             " handler calls (%" PRIu64 " instructions), %" PRIu64 " samples\n",
-            d->stat_matches, d->stat_replacements, d->stat_handler_calls, d->stat_handler_insts,
+            dise_matches(d), d->stat_replacements, d->stat_handler_calls, d->stat_handler_insts,
             d->stat_samples);
 }
 

@@ -49,8 +49,10 @@
 
 /* What a block's entry does: end a block that ends without a transfer
  * (BK_END, after its last instruction), call the semantics function
- * (BK_CALL; BK_EDIT for an instruction DISE classified at decode, which
- * ends the block when its semantics set cpu_t.replaced), or one
+ * (BK_CALL; BK_EDIT for an instruction DISE classified at decode: the
+ * editor's common case, a count, is done in the loop (edit.h) and the
+ * instruction then runs as its own kind, `own`; otherwise its semantics
+ * are called, and the block ends when they set cpu_t.replaced), or one
  * of the commonest operations, executed in the block loop itself.  Each
  * kind is defined on the decoded record's fields alone (rd, rs1, rs2, imm,
  * pc), exactly as the semantics functions that map to it (the ISAs'
@@ -88,6 +90,9 @@ typedef struct block_entry {
     uint16_t offset;            /* its pc less the block's                     */
     uint8_t len, kind;          /* bytes; block_kind_t                         */
     uint8_t rd, rs1, rs2;
+    uint8_t own;                /* a BK_EDIT entry's: the inline kind of the
+                                   instruction's own semantics, or BK_EDIT when
+                                   they have none (called); else its kind     */
 } block_entry_t;
 
 typedef struct block {

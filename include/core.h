@@ -21,6 +21,7 @@
 struct sys;     /* Linux emulation state (syscall.h) */
 struct symtab;  /* ELF symbols (symtab.h)            */
 struct dise;    /* DISE engine (dise_engine.h)      */
+struct edit_view; /* its common case (edit.h)      */
 
 /* How a run ended.  Exit statuses of hps-sim for each are in EXIT_* below. */
 typedef enum {
@@ -96,6 +97,8 @@ typedef struct cpu {
     const isa_t *isa;
     const struct symtab *symtab;
     struct dise *dise;           /* DISE engine editing the stream, or NULL  */
+    const struct edit_view *edit;/* and what the block loop does for it
+                                    itself (edit.h), or NULL                */
     bool replaced;               /* set by semantics that started a replacement
                                     instead of retiring the instruction (DISE);
                                     the block loop clears and reads it       */

@@ -19,6 +19,7 @@
 
 #include "core.h"
 #include "dise.h"
+#include "edit.h"
 #include "hps_truth.h"
 #include "runtime.h"
 #include "stats.h"
@@ -82,6 +83,12 @@ struct dise {
      * 0 is no entry */
     dise_outcome_t *outcomes;
     size_t nsets, set_cap;
+    /* the same entries' common case, for the block loop (edit.h): one row
+     * of set_cap records for each flag combination, counts[(flag
+     * combination * set_cap) + insn->dise]; view.now is the row of
+     * flag_index */
+    edit_count_t *counts;
+    edit_view_t view;
 
     /* instantiated sequences by (pc, raw, replacement) */
     dise_seq_t **seq_table;
@@ -125,6 +132,9 @@ struct dise {
     uint64_t stat_penalty_by_role[DISE_ROLE_COUNT];
     uint64_t stat_handler_calls, stat_handler_insts, stat_samples, stat_flushes;
     uint64_t *prod_matches;
+    /* the common case's matches by production, counted apart (edit.h): the
+     * totals are dise_matches(), dise_uops(), dise_production_matches() */
+    uint64_t *count_matches;
     /* the wrong path (dise_spec_match): matches, replacements, micro-ops
      * run on the counters, inserted operations fetched, handler calls that
      * stalled it until the squash; walks whose counters were restored */
@@ -177,6 +187,11 @@ uint64_t dise_penalty_cycles(const dise_t *d);
 /* Text of an inserted operation for traces and pipeline views. */
 int dise_format(const insn_t *x, char *buf, size_t len);
 
+/* Matches (instructions matched by at least one production), HPS
+ * micro-operations run, and one production's matches, so far. */
+uint64_t dise_matches(const dise_t *d);
+uint64_t dise_uops(const dise_t *d);
+uint64_t dise_production_matches(const dise_t *d, size_t k);
 uint64_t dise_counter(const dise_t *d, unsigned n);
 bool dise_overflow(const dise_t *d, unsigned n);
 bool dise_zero(const dise_t *d, unsigned n);

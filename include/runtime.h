@@ -136,12 +136,30 @@ void runtime_attach(runtime_t *rt, cpu_t *c);
  * frames are RUNTIME_MAX_DEPTH deep. */
 bool runtime_call(runtime_t *rt, cpu_t *c, runtime_client_t *client, uint64_t entry,
                   const uint64_t *args, unsigned nargs, uint8_t role);
+/* The frames under way, and the calls and returns so far: what the run
+ * loops read at every step of a handler, so struct runtime (sim/runtime.c)
+ * begins with it and the accessors below are inline. */
+typedef struct runtime_stack {
+    unsigned depth;
+    uint64_t switches;
+    runtime_frame_t frames[RUNTIME_MAX_DEPTH];
+} runtime_stack_t;
+
+static inline const runtime_stack_t *runtime_stack(const runtime_t *rt)
+{
+    return (const runtime_stack_t *)(const void *)rt;
+}
+
 /* The frames under way, the one on top (NULL when none). */
-unsigned runtime_depth(const runtime_t *rt);
-const runtime_frame_t *runtime_top(const runtime_t *rt);
+static inline unsigned runtime_depth(const runtime_t *rt) { return runtime_stack(rt)->depth; }
+static inline const runtime_frame_t *runtime_top(const runtime_t *rt)
+{
+    const runtime_stack_t *st = runtime_stack(rt);
+    return st->depth ? &st->frames[st->depth - 1] : NULL;
+}
 /* Changes at every call and return: run loops that cache a decoded code
  * page look it up again when it does. */
-uint64_t runtime_switches(const runtime_t *rt);
+static inline uint64_t runtime_switches(const runtime_t *rt) { return runtime_stack(rt)->switches; }
 /* The run stopped inside handlers: pop every frame without resuming them,
  * back in the program's address space. */
 void runtime_unwind(runtime_t *rt, cpu_t *c);

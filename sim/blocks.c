@@ -7,10 +7,13 @@
 
 #include <stdlib.h>
 
+#include "edit.h"
 #include "util.h"
 
 /* The block id lives in the padding the record had anyway. */
 _Static_assert(sizeof(insn_t) == 72, "insn_t grew: the decoded arrays grow with it");
+/* block_entry_t.own took the entry's last spare byte. */
+_Static_assert(sizeof(block_entry_t) == 32, "block_entry_t grew past 32 bytes");
 
 #define BLOCKS_MAX_BLOCKS (1u << 20)   /* bounds of the table: past them it */
 #define BLOCKS_MAX_ENTRIES (1u << 22)   /* is emptied and refilled            */
@@ -167,16 +170,31 @@ static void make_room(blocks_t *bs, size_t n)
     }
 }
 
-/* The kind that executes this instruction inline, else BK_XFER for a
+/* The kind that executes semantics `exec` inline, else BK_XFER for a
  * control transfer and BK_CALL for the rest. */
+static uint8_t kind_of_exec(exec_fn exec, uint16_t flags)
+{
+    for (size_t k = 0; k < rv64_block_ops_count; k++)
+        if (rv64_block_ops[k].exec == exec) return rv64_block_ops[k].kind;
+    for (size_t k = 0; k < alpha_block_ops_count; k++)
+        if (alpha_block_ops[k].exec == exec) return alpha_block_ops[k].kind;
+    return flags & IF_TRANSFER ? BK_XFER : BK_CALL;
+}
+
 static uint8_t kind_of(const insn_t *in)
 {
-    if (in->dise) return BK_EDIT;
-    for (size_t k = 0; k < rv64_block_ops_count; k++)
-        if (rv64_block_ops[k].exec == in->exec) return rv64_block_ops[k].kind;
-    for (size_t k = 0; k < alpha_block_ops_count; k++)
-        if (alpha_block_ops[k].exec == in->exec) return alpha_block_ops[k].kind;
-    return in->flags & IF_TRANSFER ? BK_XFER : BK_CALL;
+    return in->dise ? BK_EDIT : kind_of_exec(in->exec, in->flags);
+}
+
+/* An instruction the editor classified (BK_EDIT): the inline kind of its
+ * own semantics, which the entry runs after the editor's common-case count
+ * (edit.h); BK_EDIT when it has none (the entry calls them). */
+static uint8_t own_kind_of(const blocks_t *bs, const insn_t *in)
+{
+    const edit_view_t *v = bs->cpu ? bs->cpu->edit : NULL;
+    if (!in->dise || !v) return BK_EDIT;
+    uint8_t k = kind_of_exec(edit_own_exec(v, in), in->flags);
+    return k == BK_CALL || k == BK_XFER ? BK_EDIT : k;
 }
 
 const block_t *blocks_build(blocks_t *bs, insn_t *in)
@@ -192,10 +210,10 @@ const block_t *blocks_build(blocks_t *bs, insn_t *in)
     *b = (block_t){ .start = in, .pc = in->pc, .n = (uint32_t)n, .first = (uint32_t)bs->nentry };
     insn_t *slot = in;
     for (long k = 0; k < n; k++) {
-        uint8_t kind = kind_of(slot);
+        uint8_t kind = kind_of(slot), own = kind == BK_EDIT ? own_kind_of(bs, slot) : kind;
         bs->entry[bs->nentry++] = (block_entry_t){
-            .code = bs->code[kind], .in = slot, .imm = kind >= BK_BEQ ? (int64_t)slot->target : slot->imm,
-            .offset = (uint16_t)(slot->pc - in->pc), .len = slot->len, .kind = kind,
+            .code = bs->code[kind], .in = slot, .imm = own >= BK_BEQ ? (int64_t)slot->target : slot->imm,
+            .offset = (uint16_t)(slot->pc - in->pc), .len = slot->len, .kind = kind, .own = own,
             .rd = slot->rd, .rs1 = slot->rs1, .rs2 = slot->rs2 };
         b->end = slot->pc + slot->len;
         slot += slot->len >> 1;
@@ -220,6 +238,7 @@ uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
 #undef KIND_LABEL
     bs->code = dispatch;                    /* for blocks_build's entries */
     const mem_itlb_entry_t *itlb = c->mem->itlb;
+    const edit_view_t *edit = c->edit;      /* for BK_EDIT entries */
     uint64_t page_base = ~0ull;
     insn_t *slots = NULL;
     block_t *b;
@@ -309,12 +328,20 @@ do_CALL:
         mem_mark_touched(c->mem, c->mem_addr, in->memsize);
     NEXT();
 
-do_EDIT:                                    /* DISE classified it: it may not retire */
-    AT_ENTRY();
+do_EDIT: {                                  /* DISE classified it: it may not retire */
     in = e->in;
-    c->replaced = false;
-    in->exec(c, in);
-    if (unlikely(c->replaced)) goto replaced;
+    const edit_count_t *x = edit_try_count(edit, in);
+    if (likely(x != NULL) && e->own != BK_EDIT)
+        goto *dispatch[e->own];             /* counted: it runs as without DISE, inline */
+    AT_ENTRY();
+    if (likely(x != NULL)) {                /* counted: its own semantics */
+        x->exec(c, in);
+    } else {                                /* DISE's */
+        c->replaced = false;
+        in->exec(c, in);
+        if (unlikely(c->replaced)) goto replaced;
+    }
+}
     if (in->flags & IF_TRANSFER) {          /* the block's last, as do_XFER */
         if (truth && (in->flags & IF_CALL)) truth_record_call(truth, pc, c->pc);
         else if (truth && (in->flags & (IF_LOAD | IF_STORE)))

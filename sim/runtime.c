@@ -50,6 +50,7 @@ typedef struct rt_symbol {
 } rt_symbol_t;
 
 struct runtime {
+    runtime_stack_t st;         /* first: runtime.h reads it inline        */
     const isa_t *isa;
     mem_t *mem;
     symtab_t *symtab;           /* FUNC symbols, for traces and reports    */
@@ -60,10 +61,6 @@ struct runtime {
     unsigned sp_reg;            /* the ISA's stack pointer (unified number) */
     runtime_handlers_t handlers;  /* which handlers call(Name) reaches     */
     cpu_t *cpu;                 /* the attached cpu (d14 with asm handlers) */
-
-    runtime_frame_t frames[RUNTIME_MAX_DEPTH];
-    unsigned depth;
-    uint64_t switches;
 };
 
 static void exec_ret(cpu_t *c, insn_t *in);
@@ -348,14 +345,6 @@ void runtime_attach(runtime_t *rt, cpu_t *c)
     }
 }
 
-unsigned runtime_depth(const runtime_t *rt) { return rt->depth; }
-uint64_t runtime_switches(const runtime_t *rt) { return rt->switches; }
-
-const runtime_frame_t *runtime_top(const runtime_t *rt)
-{
-    return rt->depth ? &rt->frames[rt->depth - 1] : NULL;
-}
-
 /* A nested handler's stack: below the interrupted handler's sp once that
  * has moved onto the runtime stack, else where the outer one starts. */
 static uint64_t nested_stack(const runtime_t *rt, const cpu_t *c)
@@ -369,14 +358,14 @@ static uint64_t nested_stack(const runtime_t *rt, const cpu_t *c)
 bool runtime_call(runtime_t *rt, cpu_t *c, runtime_client_t *client, uint64_t entry,
                   const uint64_t *args, unsigned nargs, uint8_t role)
 {
-    if (rt->depth == RUNTIME_MAX_DEPTH) return false;
-    runtime_frame_t *f = &rt->frames[rt->depth++];
+    if (rt->st.depth == RUNTIME_MAX_DEPTH) return false;
+    runtime_frame_t *f = &rt->st.frames[rt->st.depth++];
     f->client = client;
     f->resume_pc = c->pc;
     f->resume_mem = c->mem;
     f->role = role;
     uint64_t *d = &c->reg[REG_DISE0 + DREG_ARG0];
-    if (rt->depth > 1) {
+    if (rt->st.depth > 1) {
         memcpy(f->saved_dregs, d, sizeof f->saved_dregs);
         d[DREG_HANDLER_SP - DREG_ARG0] = nested_stack(rt, c);
     }
@@ -384,36 +373,36 @@ bool runtime_call(runtime_t *rt, cpu_t *c, runtime_client_t *client, uint64_t en
     rt->mem->fault_jmp = c->mem->fault_jmp;
     c->mem = rt->mem;
     c->pc = entry;
-    rt->switches++;
+    rt->st.switches++;
     return true;
 }
 
 /* Pop the top frame: back to where it was entered from. */
 static const runtime_frame_t *pop_frame(runtime_t *rt, cpu_t *c)
 {
-    runtime_frame_t *f = &rt->frames[--rt->depth];
+    runtime_frame_t *f = &rt->st.frames[--rt->st.depth];
     /* the run loop that runs now guards the address space it resumes in
      * (a frame entered between run loops: csprof's trampoline, a trap) */
     f->resume_mem->fault_jmp = c->mem->fault_jmp;
     c->mem = f->resume_mem;
     c->pc = f->resume_pc;
-    if (rt->depth)
+    if (rt->st.depth)
         memcpy(&c->reg[REG_DISE0 + DREG_ARG0], f->saved_dregs, sizeof f->saved_dregs);
-    rt->switches++;
+    rt->st.switches++;
     return f;
 }
 
 void runtime_unwind(runtime_t *rt, cpu_t *c)
 {
     uint64_t pc = c->pc;
-    while (rt->depth) pop_frame(rt, c);
+    while (rt->st.depth) pop_frame(rt, c);
     c->pc = pc;
 }
 
 static runtime_t *runtime_of(cpu_t *c)
 {
     runtime_t *rt = c->runtime;
-    if (!rt || !rt->depth) cpu_stop(c, STOP_ILLEGAL, 0);
+    if (!rt || !rt->st.depth) cpu_stop(c, STOP_ILLEGAL, 0);
     return rt;
 }
 
@@ -457,7 +446,7 @@ static void exec_rdpmc(cpu_t *c, insn_t *in)
 static struct mem *program_mem(cpu_t *c)
 {
     runtime_t *rt = runtime_of(c);
-    return rt->frames[0].resume_mem;
+    return rt->st.frames[0].resume_mem;
 }
 
 /* hps.ldp: a doubleword of the program's memory (0 where it has none). */

@@ -1,0 +1,80 @@
+/*
+ * edit.h - the machine's side of a stream editor's common case: the count
+ * that the functional core's block loop (blocks.h) does by itself for an
+ * instruction the editor (DISE, dise_engine.h) classified at decode, instead
+ * of calling the editor's semantics for it.
+ *
+ * The editor gives a classified instruction a dispatch entry (insn_t.dise)
+ * and its own semantics (insn_t.exec).  What those semantics do depends on
+ * the entry and on the editor's state (DISE: the HPS flags the patterns
+ * test), and in the commonest case it is only a count: one production
+ * matches, it has no replacement, and its control is null or one
+ * increment of a counter that changes no flag; then the instruction runs
+ * as it would without the editor.  For each entry and each state, the
+ * editor keeps a record (edit_count_t) saying whether the case is that
+ * one, which counter word and which match word it adds 1 to (words the
+ * editor owns: the match words are its own, the totals it derives from
+ * them when it reports), and the instruction's own semantics; it publishes
+ * the records of its state now (edit_view_t, cpu_t.edit), and keeps them
+ * current as its state changes.
+ *
+ * edit_try_count() does that count, exactly as the editor's semantics
+ * would (the editor's semantics call it too: one definition), or says that
+ * the editor's semantics must run: the record is not the common case, or
+ * the increment would carry into or out of a flag (the counter is 0 or at
+ * its top).  The block loop then runs the instruction's own kind inline.
+ */
+#ifndef HPS_EDIT_H
+#define HPS_EDIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "isa.h"
+
+/* One dispatch entry under one state of the editor. */
+typedef struct edit_count {
+    exec_fn exec;               /* the instruction's own semantics (every
+                                   state of an entry has the same)          */
+    uint64_t *counter;          /* the counter word incremented, or NULL    */
+    uint64_t *match;            /* the match word incremented; NULL: not the
+                                   common case (the editor's semantics run)  */
+} edit_count_t;
+
+/* What the editor publishes (cpu_t.edit) and keeps current. */
+typedef struct edit_view {
+    const edit_count_t *now;    /* the records of every dispatch entry
+                                   under the editor's state now: [insn->dise] */
+    uint64_t counter_top;       /* a counter's largest value                */
+} edit_view_t;
+
+/* The record of classified instruction `in` under the state now. */
+static inline const edit_count_t *edit_record(const edit_view_t *v, const insn_t *in)
+{
+    return &v->now[in->dise];
+}
+
+/* The instruction's own semantics, whatever the state. */
+static inline exec_fn edit_own_exec(const edit_view_t *v, const insn_t *in)
+{
+    return v->now[in->dise].exec;
+}
+
+/* The common case's count for classified instruction `in`, done: its
+ * record (whose exec must now run the instruction); or NULL, nothing done:
+ * the editor's semantics (in->exec) must run instead.  A counter between
+ * 0 and its top exclusive takes an increment without a flag changing. */
+static inline const edit_count_t *edit_try_count(const edit_view_t *v, const insn_t *in)
+{
+    const edit_count_t *x = edit_record(v, in);
+    uint64_t *m = x->match, *w = x->counter;
+    if (!m) return NULL;
+    if (w) {
+        if (__builtin_expect(((*w + 1) & v->counter_top) < 2, 0)) return NULL;
+        (*w)++;
+    }
+    (*m)++;
+    return x;
+}
+
+#endif /* HPS_EDIT_H */
