@@ -647,7 +647,7 @@ typedef struct tallies {
 
 /* Procedures with more paths than this keep PathCount_handler (their
  * words would crowd the others out of the table). */
-#define TALLY_MAX_PATHS 4096
+#define TALLY_MAX_PATHS (1u << 16)
 
 /* A procedure that may count in line. */
 static void add_tally(tallies_t *t, uint64_t entry, uint64_t npaths)

@@ -21,7 +21,7 @@
  * moves nothing else); `tally dN` adds 1 to word dN, and to word 0 when dN
  * is past the end, so word 0 counts the tallies outside the table.  PP on
  * DISE keeps its path counts there (tools/hps-pp-acf.c, table PPTALLY). */
-#define DISE_TALLY_WORDS 65536
+#define DISE_TALLY_WORDS 262144
 
 /* Sample kinds. */
 #define HPS_SAMPLE_NONE      0
