@@ -25,6 +25,15 @@
  * chosen by small marker tables (one production each), so no sequence
  * dispatches on its kind at run time.
  *
+ * Counting a path is PP's count[r]++ in line: DISE's `tally` adds 1 to a
+ * word of its tally table (hps_profile.h), the procedure's first word
+ * (column tally) plus r.  Procedures get their words fewest paths first;
+ * one that gets none (too many paths for the table) appends a sample by
+ * PathCount_handler instead.  Table PPTALLY (entry: first word, paths)
+ * tells the host where to read the counts after the run.  With --cct
+ * (counts per context) and --metrics (a reading per path) every count is
+ * a sample.
+ *
  * Calls: PathPush_handler saves r with the return address and sp, the call
  * sets d6 (an entry is due) and poisons r; a procedure's entry row (its
  * first block, and Alpha's same-gp entry 8 bytes in) starts r at
