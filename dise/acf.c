@@ -538,7 +538,7 @@ static bool is_field_word(const token_t *t)
 static bool is_insn_word(const token_t *t)
 {
     return is_word(t, "call") || is_word(t, "mov") || is_word(t, "add") || is_word(t, "sub") ||
-           is_word(t, "beqz") || is_word(t, "bnez") || is_word(t, "j");
+           is_word(t, "beqz") || is_word(t, "bnez") || is_word(t, "j") || is_word(t, "tally");
 }
 
 static bool is_uop_word(const token_t *t)
@@ -1298,6 +1298,8 @@ static bool parse_operands(parser_t *ps, raw_insn_t *ri)
     case DOP_BNEZ:
         return dreg_number(ps, cur(ps), &ri->rs) &&
                expect(ps, TK_COMMA, "',' after the tested register") && parse_label_ref(ps, ri);
+    case DOP_TALLY:
+        return dreg_number(ps, cur(ps), &ri->rs);
     default: /* DOP_JUMP */
         return parse_label_ref(ps, ri);
     }
@@ -1308,7 +1310,7 @@ static bool parse_insn(parser_t *ps, size_t k, uint8_t role)
 {
     static const struct { const char *name; uint8_t op; } ops[] = {
         { "call", DOP_CALL }, { "mov", DOP_MOV }, { "add", DOP_ADD }, { "sub", DOP_SUB },
-        { "beqz", DOP_BEQZ }, { "bnez", DOP_BNEZ }, { "j", DOP_JUMP },
+        { "beqz", DOP_BEQZ }, { "bnez", DOP_BNEZ }, { "j", DOP_JUMP }, { "tally", DOP_TALLY },
     };
     const token_t *prefix = NULL;
     if (cur(ps)->kind == TK_LBRACK) {
@@ -2348,7 +2350,8 @@ static void print_uops(const dise_program_t *p, const dise_ctl_t *ctl, FILE *out
 
 static void print_repl(const dise_program_t *p, const dise_repl_t *r, FILE *out)
 {
-    static const char *const ops[] = { "T.INSN", "call", "mov", "add", "sub", "beqz", "bnez", "j" };
+    static const char *const ops[] = { "T.INSN", "call", "mov", "add", "sub", "beqz", "bnez", "j",
+                                       "tally" };
     if ((size_t)r->start + r->len > p->nrt) return;
     const dise_rinsn_t *rt = &p->rt[r->start];
     /* the header carries the commonest role (ties: sample, basic, check);
@@ -2391,6 +2394,9 @@ static void print_repl(const dise_program_t *p, const dise_repl_t *r, FILE *out)
             break;
         case DOP_JUMP:
             fprintf(out, " L%u", x->target - r->start);
+            break;
+        case DOP_TALLY:
+            fprintf(out, " d%u", x->rs);
             break;
         default:
             break;

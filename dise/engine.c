@@ -90,6 +90,19 @@ done:
     return fits;
 }
 
+/* The tally table `tally dN` counts in: the runtime's dise_tally. */
+static bool resolve_tally(dise_t *d, char *err, size_t len)
+{
+    bool used = false;
+    for (size_t k = 0; k < d->prog->nrt && !used; k++) used = d->prog->rt[k].op == DOP_TALLY;
+    if (!used) return true;
+    d->tally_base = d->runtime ? runtime_symbol(d->runtime, DISE_TALLY_SYMBOL) : 0;
+    d->tally_words = d->runtime ? runtime_symbol_size(d->runtime, DISE_TALLY_SYMBOL) / 8 : 0;
+    if (d->tally_base && d->tally_words) return true;
+    snprintf(err, len, "tally: the handler runtime has no tally table (%s)", DISE_TALLY_SYMBOL);
+    return false;
+}
+
 static bool resolve_handlers(dise_t *d, char *err, size_t len)
 {
     for (size_t k = 0; k < d->prog->nhandlers; k++) {
@@ -196,7 +209,7 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *run
     d->count_matches = xcalloc(prog->nprods ? prog->nprods : 1, sizeof *d->count_matches);
     d->view.counter_top = d->ctr_mask;
     set_flag_index(d, flag_index_of(d, d->overflow_bits, d->zero_bits));
-    if (!resolve_handlers(d, err, errlen)) {
+    if (!resolve_handlers(d, err, errlen) || !resolve_tally(d, err, errlen)) {
         dise_free(d);
         return NULL;
     }
@@ -636,8 +649,22 @@ static void dop_bnez(cpu_t *c, insn_t *i)
 static void dop_jump(cpu_t *c, insn_t *i) { c->dise->branch_to = (int32_t)i->target; }
 static void dop_call(cpu_t *c, insn_t *i) { (void)c; (void)i; }  /* dise_step_seq calls it */
 
+/* tally dN: a word of the runtime's memory (DISE's own data, never the
+ * program's) read and written back; the timing models see the access at
+ * c->mem_addr as a load and a store (IF_LOAD | IF_STORE). */
+static void dop_tally(cpu_t *c, insn_t *i)
+{
+    uint64_t a = dise_tally_addr(c, i), v = 0;
+    mem_t *m = runtime_mem(c->dise->runtime);
+    c->mem_addr = a;
+    if (mem_read(m, a, &v, sizeof v)) {
+        v++;
+        mem_write(m, a, &v, sizeof v);
+    }
+}
+
 static const char *const dop_names[DOP_COUNT] = {
-    "T.INSN", "call", "mov", "add", "sub", "beqz", "bnez", "j"
+    "T.INSN", "call", "mov", "add", "sub", "beqz", "bnez", "j", "tally"
 };
 
 /* A source operand becomes either an immediate (known when the sequence is
@@ -784,6 +811,15 @@ static dise_seq_t *instantiate(dise_t *d, const insn_t *orig, int32_t repl)
         case DOP_MOV: case DOP_ADD: case DOP_SUB:
             init_inserted(&x[1], orig, r);      /* room for a two-instruction form */
             n += instantiate_alu(d, orig, r, x);
+            break;
+        case DOP_TALLY:
+            x->exec = dop_tally;
+            x->flags |= IF_LOAD | IF_STORE;
+            x->memsize = 8;
+            x->rs1 = (uint8_t)(REG_DISE0 + r->rs);
+            x->imm = (int64_t)d->tally_base;
+            x->target = d->tally_words;
+            n++;
             break;
         default:                                /* beqz / bnez / j */
             x->exec = r->op == DOP_BEQZ ? dop_beqz : r->op == DOP_BNEZ ? dop_bnez : dop_jump;
@@ -1088,6 +1124,9 @@ int dise_format(const insn_t *x, char *buf, size_t len)
         return snprintf(buf, len, "dise: call 0x%" PRIx64, x->target);
     if (x->op == DOP_BEQZ || x->op == DOP_BNEZ || x->op == DOP_JUMP)
         return snprintf(buf, len, "dise: %s -> %" PRIu64, op, x->target);
+    if (x->op == DOP_TALLY)
+        return snprintf(buf, len, "dise: tally %s",
+                        x->rs1 >= REG_DISE0 && x->rs1 < REG_DISE0 + 16 ? dreg[x->rs1 - REG_DISE0] : "?");
     return snprintf(buf, len, "dise: %s %s", op, rd);
 }
 

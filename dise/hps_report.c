@@ -18,6 +18,7 @@
 
 #include "hps_streams.h"
 #include "ppcct.h"
+#include "mem.h"
 #include "runtime.h"   /* hps_sample_t */
 #include "symtab.h"
 
@@ -98,6 +99,41 @@ void hps_session_take(void *ctx, const hps_sample_t *s)
         profile_add(h->path_misses, h->last_proc, h->last_path, s->b);
         break;
     }
+}
+
+/* The table named `name` of prog, or NULL. */
+static const dise_table_t *table_named(const dise_program_t *prog, const char *name)
+{
+    for (size_t k = 0; prog && k < prog->ntables; k++)
+        if (!strcmp(prog->tables[k].name, name)) return &prog->tables[k];
+    return NULL;
+}
+
+/* A word of the tally table (0 when it cannot be read). */
+static uint64_t tally_word(const runtime_t *rt, uint64_t base, uint64_t k)
+{
+    uint64_t v = 0;
+    if (!mem_read(runtime_mem(rt), base + 8 * k, &v, sizeof v)) v = 0;
+    return v;
+}
+
+void hps_session_read_tallies(hps_session_t *h, const dise_program_t *prog, const runtime_t *rt)
+{
+    const dise_table_t *t = table_named(prog, HPS_PP_TALLY_TABLE);
+    uint64_t base = runtime_symbol(rt, DISE_TALLY_SYMBOL);
+    uint64_t words = runtime_symbol_size(rt, DISE_TALLY_SYMBOL) / 8;
+    if (!t || !base) return;
+    if (!h->paths) h->paths = profile_new();
+    for (size_t r = 0; r < t->nrows; r++) {
+        const int64_t *v = &t->vals[r * DISE_TABLE_COLS];
+        uint64_t first = (uint64_t)v[0], n = (uint64_t)v[1];
+        for (uint64_t k = 0; k < n && first + k < words; k++) {
+            uint64_t count = tally_word(rt, base, first + k);
+            if (count) profile_add(h->paths, t->pcs[r], k, count);
+        }
+    }
+    uint64_t outside = tally_word(rt, base, 0);     /* r poisoned: a path that never ended */
+    if (outside) profile_add(h->paths, 0, UINT64_MAX, outside);
 }
 
 /* ---- key mapping and names ------------------------------------------------------ */

@@ -116,6 +116,8 @@ typedef enum {
     DOP_BEQZ,       /* if dRS == 0 continue at RT index `target`             */
     DOP_BNEZ,       /* if dRS != 0 continue at RT index `target`             */
     DOP_JUMP,       /* continue at RT index `target`                          */
+    DOP_TALLY,      /* word dRS of DISE's tally table += 1 (a load and a store
+                       of the runtime's memory; dise/README.md)              */
     DOP_COUNT
 } dise_op_t;
 

@@ -67,6 +67,8 @@ struct dise {
     dise_hw_t hw;
     struct runtime *runtime;
     uint64_t handler_addr[DISE_MAX_HANDLERS];
+    /* the tally table (`tally dN`): the runtime's dise_tally, its words */
+    uint64_t tally_base, tally_words;
 
     /* HPS counters 1..N and their flags (bit N) */
     uint64_t ctr[DISE_MAX_COUNTERS + 1];
@@ -241,6 +243,15 @@ static inline void dise_step_original(dise_t *d, cpu_t *c, insn_t *in)
     in->count++;
     c->pc = in->pc + in->len;
     dise_exec_original(d, c, in);
+}
+
+/* The word `tally dN` increments: word dN of the tally table, or word 0
+ * (the tallies outside it) when dN is past its end (x->imm is the table's
+ * address, x->target its words). */
+static inline uint64_t dise_tally_addr(const cpu_t *c, const insn_t *x)
+{
+    uint64_t k = c->reg[x->rs1];
+    return (uint64_t)x->imm + 8 * (k < x->target ? k : 0);
 }
 
 /* n instructions executed inside the current handler. */

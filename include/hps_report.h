@@ -47,6 +47,13 @@ void hps_session_init(hps_session_t *h, const dise_program_t *prog, const struct
 void hps_session_free(hps_session_t *h);
 /* dise_on_sample() callback: one sample read from the profile buffer. */
 void hps_session_take(void *ctx, const struct hps_sample *s);
+/* PP's path counts kept in line (hps-pp-acf: `tally`, table PPTALLY, whose
+ * rows are procedure entry: first word, paths): read from the runtime's
+ * tally table after the run into the path profile, as if each had been a
+ * sample; the words of the tallies outside the table are lost paths. */
+#define HPS_PP_TALLY_TABLE "PPTALLY"
+struct runtime;
+void hps_session_read_tallies(hps_session_t *h, const dise_program_t *prog, const struct runtime *rt);
 
 /* Accuracy (0..100) of the sampled profile of `kind` against the exact
  * one, over the members making up the top `fraction` of each. */

@@ -66,6 +66,10 @@ void runtime_free(runtime_t *rt);
 struct mem *runtime_mem(const runtime_t *rt);
 const struct symtab *runtime_symtab(const runtime_t *rt);
 uint64_t runtime_symbol(const runtime_t *rt, const char *name);
+/* A symbol's size in bytes (0 if absent).  DISE_TALLY_SYMBOL is the tally
+ * table's (hps_profile.h). */
+#define DISE_TALLY_SYMBOL "dise_tally"
+uint64_t runtime_symbol_size(const runtime_t *rt, const char *name);
 uint64_t runtime_stack_top(const runtime_t *rt);
 /* Guest address of the profile buffer. */
 uint64_t runtime_buffer(const runtime_t *rt);

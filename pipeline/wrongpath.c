@@ -19,7 +19,8 @@
  * DISE decodes the wrong path too: a classified instruction is matched on
  * the engine's counters (dise_spec_match; dise.spec_counters says whether
  * the squash restores them) and a replacement's operations are walked as
- * wrong-path instructions; a handler call ends the walk (never run).
+ * wrong-path instructions (a `tally` gives its address, its word is not
+ * written); a handler call ends the walk (never run).
  */
 #include "wrongpath.h"
 
@@ -305,6 +306,9 @@ static int walk_replacement(wrongpath_t *w, walk_state_t *ws, insn_t *orig, dise
                 idx = (uint32_t)to;
                 after = x->pc;                          /* ends the fetch group */
             }
+        } else if (x->op == DOP_TALLY) {               /* its address only: never written */
+            d->spec.inserted++;
+            addr = dise_tally_addr(shadow, x);
         } else {
             d->spec.inserted++;
             x->exec(shadow, x);

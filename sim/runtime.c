@@ -267,6 +267,12 @@ uint64_t runtime_symbol(const runtime_t *rt, const char *name)
     return s ? s->addr : 0;
 }
 
+uint64_t runtime_symbol_size(const runtime_t *rt, const char *name)
+{
+    const rt_symbol_t *s = rt && name ? find_symbol(rt, name) : NULL;
+    return s ? s->size : 0;
+}
+
 const char *const runtime_handlers_names[2] = { "c", "asm" };
 
 void runtime_set_handlers(runtime_t *rt, runtime_handlers_t which) { rt->handlers = which; }

@@ -25,6 +25,15 @@
  * chosen by small marker tables (one production each), so no sequence
  * dispatches on its kind at run time.
  *
+ * Counting a path is PP's count[r]++ in line: DISE's `tally` adds 1 to a
+ * word of its tally table (hps_profile.h), the procedure's first word
+ * (column tally) plus r.  Procedures get their words fewest paths first;
+ * one that gets none (too many paths for the table) appends a sample by
+ * PathCount_handler instead.  Table PPTALLY (entry: first word, paths)
+ * tells the host where to read the counts after the run.  With --cct
+ * (counts per context) and --metrics (a reading per path) every count is
+ * a sample.
+ *
  * Calls: PathPush_handler saves r with the return address and sp, the call
  * sets d6 (an entry is due) and poisons r; a procedure's entry row (its
  * first block, and Alpha's same-gp entry 8 bytes in) starts r at
@@ -64,6 +73,7 @@
 #include <string.h>
 
 #include "datadir.h"
+#include "hps_profile.h"
 #include "isa.h"
 #include "loader.h"
 #include "pathnum.h"
@@ -89,6 +99,8 @@ enum {
     C_TAIL,         /* 1: a way out that enters another procedure's entry    */
     C_KIND,         /* kind_t (--sampled's burst sequence dispatches on it)   */
     C_TAILTO,       /* --cct: a jump out's target when it is a procedure entry */
+    C_TALLY,        /* the procedure's first word in DISE's tally table (0: its
+                       paths are counted by PathCount_handler)               */
     C_COUNT
 };
 
@@ -630,8 +642,103 @@ static void put_calls(FILE *out, const char *text, bool metrics)
     }
 }
 
+/* The procedures whose paths are counted in line, in DISE's tally table. */
+typedef struct tally {
+    uint64_t entry, first, npaths;
+} tally_t;
+
+typedef struct tallies {
+    tally_t *v;
+    size_t n;
+    uint64_t next;                  /* the next free word (word 0: outside)    */
+    size_t procs;                   /* procedures instrumented                  */
+} tallies_t;
+
+/* Procedures with more paths than this keep PathCount_handler (their
+ * words would crowd the others out of the table). */
+#define TALLY_MAX_PATHS (1u << 16)
+
+/* A procedure that may count in line. */
+static void add_tally(tallies_t *t, uint64_t entry, uint64_t npaths)
+{
+    t->procs++;
+    if (!npaths || npaths > TALLY_MAX_PATHS) return;
+    t->v = xrealloc(t->v, (t->n + 1) * sizeof *t->v);
+    t->v[t->n++] = (tally_t){ entry, 0, npaths };
+}
+
+static int by_paths(const void *a, const void *b)
+{
+    const tally_t *x = a, *y = b;
+    if (x->npaths != y->npaths) return x->npaths < y->npaths ? -1 : 1;
+    return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+static int by_entry(const void *a, const void *b)
+{
+    const tally_t *x = a, *y = b;
+    return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+/* Words for the procedures with the fewest paths first (so the most of
+ * them count in line), the rest dropped; then every row that ends a path
+ * gets its procedure's first word. */
+static void place_tallies(tallies_t *t, rows_t *rows)
+{
+    qsort(t->v, t->n, sizeof *t->v, by_paths);
+    size_t kept = 0;
+    for (size_t k = 0; k < t->n && t->next + t->v[k].npaths <= DISE_TALLY_WORDS; k++, kept++) {
+        t->v[k].first = t->next;
+        t->next += t->v[k].npaths;
+    }
+    t->n = kept;
+    qsort(t->v, t->n, sizeof *t->v, by_entry);
+    for (size_t k = 0; k < rows->n; k++) {
+        row_t *r = &rows->v[k];
+        if (r->kind == K_NONE) continue;
+        tally_t key = { .entry = (uint64_t)r->v[C_PROC] };
+        const tally_t *found = bsearch(&key, t->v, t->n, sizeof *t->v, by_entry);
+        if (found) r->v[C_TALLY] = (int64_t)found->first;
+    }
+}
+
+/* The path counts: in line where the procedure has tally words (a load,
+ * an add and a store of DISE's: `tally`), else a handler call that
+ * appends a sample; a return also pops the caller's r. */
+static void write_counts(FILE *out, const tallies_t *t, bool metrics)
+{
+    static const char *const by_handler =
+        "mov d8, PPT[5]; mov d9, d0; call(PathCount_handler)";
+    static const char *const ret_by_handler =
+        "mov d8, PPT[5]; mov d9, d0; mov d10, T.TARGET; call(PathReturn_handler); mov d3, T.TARGET";
+    char text[1024];
+    if (!t->n)
+        snprintf(text, sizeof text, "PP_count [sample]: %s\nPP_retcount [sample]: %s\n", by_handler,
+                 ret_by_handler);
+    else if (t->n == t->procs)
+        snprintf(text, sizeof text, "PP_count [sample]: add d4, d0, PPT[17]; tally d4\n"
+                 "PP_retcount [sample]: add d4, d0, PPT[17]; tally d4; PP_retpop\n");
+    else
+        snprintf(text, sizeof text,
+                 "PP_count [sample]: mov d4, PPT[17]; beqz d4, pch; add d4, d4, d0; tally d4; j pcd\n"
+                 "pch: %s\npcd:\n"
+                 "PP_retcount [sample]: mov d4, PPT[17]; beqz d4, rch; add d4, d4, d0; tally d4; PP_retpop;"
+                 " j rcd\nrch: %s\nrcd:\n", by_handler, ret_by_handler);
+    if (t->n) {                     /* first: a sequence ending in a label cannot precede a table */
+        fprintf(out, "# %zu of %zu procedures count their paths in line, in DISE's tally table (%" PRIu64
+                " words);\n# PPTALLY rows: procedure entry: first word, paths (read by the host after "
+                "the run)\ntable PPTALLY [", t->n, t->procs, t->next);
+        for (size_t k = 0; k < t->n; k++)
+            fprintf(out, "%s\n  0x%" PRIx64 ": %" PRIu64 " %" PRIu64, k ? ";" : "", t->v[k].entry,
+                    t->v[k].first, t->v[k].npaths);
+        fputs("\n]\n", out);
+    }
+    put_calls(out, text, metrics);
+}
+
 static void write_acf(FILE *out, const char *prog, const rows_t *rows, bool sampled, bool cct,
-                      bool metrics, size_t nprocs, const char *skipped, const size_t stats[2])
+                      bool metrics, size_t nprocs, const char *skipped, const size_t stats[2],
+                      const tallies_t *tallies)
 {
     char framework[4096];
     if (sampled && !datadir_find("productions", "sampling_framework.acf", NULL, framework, sizeof framework))
@@ -650,7 +757,7 @@ static void write_acf(FILE *out, const char *prog, const rows_t *rows, bool samp
             "# the maximum-weight spanning tree's); start parts at level %d.\n"
             "# Run with --paths FILE (the exact paths the counts are scored against).\n",
             prog, options, nprocs, rows->n, ends, stats[1], stats[0] + stats[1], level);
-    fprintf(out, "# PPT columns: pop entry re land rl proc ta tk tr fa fk fr d ret tail kind tailto\n");
+    fprintf(out, "# PPT columns: pop entry re land rl proc ta tk tr fa fk fr d ret tail kind tailto tally\n");
     if (metrics)
         fprintf(out, "# --metrics: the path handlers read the cycle and L1D-miss counters at path\n"
                 "# boundaries (hps.rdpmc); needs a timing model.\n");
@@ -660,10 +767,8 @@ static void write_acf(FILE *out, const char *prog, const rows_t *rows, bool samp
     if (skipped[0]) fprintf(out, "# not instrumented:%s\n", skipped);
     if (sampled) fprintf(out, "param sampleFreq = 99\nparam burstLength = 1\ninclude \"%s\"\n", framework);
     write_table(out, "PPT", rows, level, -1, 0);
-    put_calls(out, "PP_count [sample]: mov d8, PPT[5]; mov d9, d0; call(PathCount_handler)\n"
-              "PP_retcount [sample]: mov d8, PPT[5]; mov d9, d0; mov d10, T.TARGET; call(PathReturn_handler);"
-              " mov d3, T.TARGET\n"
-              "PP_retpop [check]: mov d8, T.TARGET; call(PathPop_handler); mov d3, T.TARGET\n", metrics);
+    write_counts(out, tallies, metrics);
+    put_calls(out, "PP_retpop [check]: mov d8, T.TARGET; call(PathPop_handler); mov d3, T.TARGET\n", metrics);
     put_calls(out, start_defs, metrics);
     char push[512];
     snprintf(push, sizeof push, push_def, cct ? push_cct : "");
@@ -759,6 +864,7 @@ int main(int argc, char **argv)
     paths_t *p = paths_new_file(isa, st, prog);
     rows_t rows = { 0 };
     size_t nprocs = 0, stats[2] = { 0, 0 };
+    tallies_t tallies = { .next = 1 };
     char *skipped = xcalloc(1, 1);
     uint64_t *by_ret = xcalloc(st->count + 1, sizeof *by_ret);
     size_t nby_ret = 0;
@@ -770,6 +876,7 @@ int main(int argc, char **argv)
         if (!paths_procedure(p, st->syms[k].addr, &g, &bl)) continue;
         if (add_procedure(&rows, st->syms[k].addr, g, bl, st, &why, stats, &only_ret)) {
             nprocs++;
+            if (!cct && !metrics) add_tally(&tallies, st->syms[k].addr, bl->npaths);
             if (only_ret) by_ret[nby_ret++] = st->syms[k].addr;
         } else {
             size_t n = strlen(skipped) + strlen(st->syms[k].name) + strlen(why) + 8;
@@ -777,12 +884,14 @@ int main(int argc, char **argv)
             snprintf(skipped + strlen(skipped), n - strlen(skipped), " %s (%s)", st->syms[k].name, why);
         }
     }
+    place_tallies(&tallies, &rows);
     prune_pops(&rows, by_ret, nby_ret);
     free(by_ret);
     qsort(rows.v, rows.n, sizeof *rows.v, cmp_rows);
     for (size_t k = 1; k < rows.n; k++)
         if (rows.v[k].pc == rows.v[k - 1].pc) die("%s: two rows for pc 0x%" PRIx64, prog, rows.v[k].pc);
-    write_acf(stdout, prog, &rows, sampled, cct, metrics, nprocs, skipped, stats);
+    write_acf(stdout, prog, &rows, sampled, cct, metrics, nprocs, skipped, stats, &tallies);
+    free(tallies.v);
     free(skipped);
     free(rows.v);
     paths_free(p);

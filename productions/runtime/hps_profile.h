@@ -16,6 +16,13 @@
  * assembly handlers (runtime/ISA/handlers_asm.S) can use them too. */
 #define HPS_PROFILE_CAPACITY 4096
 
+/* DISE's tally table (`tally dN`, dise/README.md): DISE_TALLY_WORDS 64-bit
+ * words, the symbol dise_tally at the end of the runtime's .bss (so it
+ * moves nothing else); `tally dN` adds 1 to word dN, and to word 0 when dN
+ * is past the end, so word 0 counts the tallies outside the table.  PP on
+ * DISE keeps its path counts there (tools/hps-pp-acf.c, table PPTALLY). */
+#define DISE_TALLY_WORDS 262144
+
 /* Sample kinds. */
 #define HPS_SAMPLE_NONE      0
 #define HPS_SAMPLE_METHOD    1 /* a = method address: a call's target, or a

@@ -943,6 +943,11 @@ int main(int argc, char **argv)
     memset(&pf, 0, sizeof pf);
     runtime_t *runtime = NULL;          /* the guest runtime both profilers share */
     if (o.acf_path) profiling_setup(&pf, &o, isa, symtab, &runtime);
+    for (size_t k = 0; pf.prog && !o.paths_path && k < pf.prog->ntables; k++)
+        if (!strcmp(pf.prog->tables[k].name, HPS_PP_TALLY_TABLE))
+            bad_input("%s: the ACF counts paths (table %s, PP on DISE): add --paths FILE "
+                      "for them and the exact paths they are scored against", o.acf_path,
+                      HPS_PP_TALLY_TABLE);
     for (size_t k = 0; pf.prog && !o.paths_path && k < pf.prog->nhandlers; k++)
         if (!strcmp(pf.prog->handlers[k], "PathCount_handler"))
             bad_input("%s: the ACF counts paths (PathCount_handler, PP on DISE): add --paths FILE "
@@ -1068,6 +1073,7 @@ int main(int argc, char **argv)
         if (gt_out) close_output(gt_out);
     }
     if (pf.dise) {
+        if (runtime) hps_session_read_tallies(&pf.session, pf.prog, runtime);
         pf.overhead.acf_cycles = cpu->cycle;
         dise_role_cycles(pf.dise, pf.overhead.role_cycles);
         pf.overhead.handlers = runtime_handlers_names[o.handlers];

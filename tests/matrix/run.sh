@@ -17,7 +17,9 @@
 #   paths      --paths: every path's instructions are count x its length,
 #              the paths and counts are the functional run's under every
 #              model, timed models put cycles on them
-#   pp         PP on DISE (hps-pp-acf's exhaustive ACF, --handlers c): every
+#   pp         PP on DISE (hps-pp-acf's exhaustive ACF, --handlers c; the
+#              paths counted in line by DISE's `tally`, a load and a store
+#              every model times, the rest by PathCount_handler): every
 #              path of every instrumented procedure counted exactly; with
 #              --cct (asm handlers), the guest's CCT scored against --cct
 #   pipeview   a Kanata log whose retired instructions are the first ones

@@ -575,6 +575,21 @@ static void test_seq_instructions(void **state)
     dise_program_free(p);
 }
 
+/* tally dN: one register operand; a reserved word; printed back. */
+static void test_seq_tally(void **state)
+{
+    (void)state;
+    dise_program_t *p = parse_ok("P: T.OPCLASS == return => R\nR [sample]: add d4, d0, 7; tally d4; T.INSN\n");
+    assert_int_equal(p->nrt, 3);
+    assert_int_equal(p->rt[1].op, DOP_TALLY);
+    assert_int_equal(p->rt[1].rs, 4);
+    assert_int_equal(p->rt[1].role, DISE_ROLE_SAMPLE);
+    expect_round_trip(p);
+    dise_program_free(p);
+    expect_error("P: T.OPCLASS == return => R\nR: tally 3; T.INSN\n", "2:10: expected a DISE register d0..d15, found '3'");
+    expect_error("tally: T.OPCLASS == return => null\n", "1:1: 'tally' is a reserved word and cannot name a definition");
+}
+
 static void test_roles(void **state)
 {
     (void)state;
@@ -1343,6 +1358,7 @@ int main(void)
         cmocka_unit_test(test_errors_statements),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_seq_tally),
         cmocka_unit_test(test_print_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

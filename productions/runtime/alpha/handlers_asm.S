@@ -305,4 +305,14 @@ PathEnter_handler_asm:
     br      $31, PathEnter_handler
     .size PathEnter_handler_asm, . - PathEnter_handler_asm
 
+    /* DISE's tally table (hps_profile.h; `tally dN`): the linker script
+       puts it after all the rest of .bss */
+    .section .bss_tally, "aw", @nobits
+    .balign 8
+    .globl dise_tally
+    .type dise_tally, @object
+dise_tally:
+    .skip 8 * DISE_TALLY_WORDS
+    .size dise_tally, . - dise_tally
+
     .section .note.GNU-stack, "", @progbits
