@@ -73,33 +73,37 @@ static const char *const ooo_stage_names[5] = { "F", "D", "I", "X", "G" };
 /* ---- small structures ------------------------------------------------------------ */
 
 /* A value for each of the last n instructions of a kind, oldest first out:
- * ring_oldest() is the value of the n-th previous one (0 before there were n). */
+ * ring_oldest() is the value of the n-th previous one (0 before there were n).
+ * The values pushed so far are v[0 .. pushed - 1] modulo a power of two
+ * at least n, so the n-th previous is at pushed - n (a slot not written
+ * yet, 0, while fewer than n were pushed). */
 typedef struct ring {
     uint64_t *v;
-    unsigned n, pos;
+    unsigned n, mask, pushed;
 } ring_t;
 
 static void ring_init(ring_t *r, unsigned n)
 {
-    r->v = xcalloc(n, sizeof *r->v);
+    unsigned size = 1;
+    while (size < n) size *= 2;
+    r->v = xcalloc(size, sizeof *r->v);
     r->n = n;
-    r->pos = 0;
+    r->mask = size - 1;
+    r->pushed = 0;
 }
 
-static inline uint64_t ring_oldest(const ring_t *r) { return r->v[r->pos]; }
+static inline uint64_t ring_oldest(const ring_t *r) { return r->v[(r->pushed - r->n) & r->mask]; }
 
 /* The value of the (n - k)-th previous one (k < n): what the k-th
  * instruction after the next one pushed would find oldest. */
 static inline uint64_t ring_ahead(const ring_t *r, unsigned k)
 {
-    unsigned at = r->pos + k;
-    return r->v[at >= r->n ? at - r->n : at];
+    return r->v[(r->pushed - r->n + k) & r->mask];
 }
 
 static inline void ring_push(ring_t *r, uint64_t x)
 {
-    r->v[r->pos] = x;
-    if (++r->pos == r->n) r->pos = 0;
+    r->v[r->pushed++ & r->mask] = x;
 }
 
 /* The cycles at which the occupants of a structure leave it, kept sorted
@@ -191,13 +195,38 @@ static inline uint64_t calendar_find(const calendar_t *k, uint64_t c, unsigned s
     }
 }
 
+/* One more booking in the slot of cycle c (free: calendar_free_at). */
+static inline void calendar_book_one(uint64_t *s, uint64_t c)
+{
+    *s = (*s >> 8 == c ? *s : c << 8) + 1;
+}
+
 static inline void calendar_book(calendar_t *k, uint64_t c, unsigned span)
 {
+    if (likely(span == 1)) {
+        calendar_book_one(&k->slot[c & (CAL_WINDOW - 1)], c);
+        return;
+    }
     for (unsigned j = 0; j < span; j++, c++) {
         uint64_t *s = &k->slot[c & (CAL_WINDOW - 1)];
         if (*s >> 8 != c) *s = c << 8;
         (*s)++;
     }
+}
+
+/* The first cycle from c at which a unit is free for `span` cycles, booked
+ * (calendar_find and calendar_book in one). */
+static inline uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span)
+{
+    if (likely(span == 1)) {
+        uint64_t *s;
+        while (*(s = &k->slot[c & (CAL_WINDOW - 1)]) >= (c << 8 | k->units)) c++;
+        calendar_book_one(s, c);
+        return c;
+    }
+    c = calendar_find(k, c, span);
+    calendar_book(k, c, span);
+    return c;
 }
 
 /* ---- the model's state -------------------------------------------------------------- */
@@ -251,12 +280,29 @@ typedef struct store_sets {
     uint64_t clear_interval, next_clear;
 } store_sets_t;
 
+/* An instruction's unit, queue and cycles on the unit, by operation class
+ * and memory access (build_shapes), and what it takes at dispatch (use_of). */
+typedef struct shape {
+    uint8_t fu, queue;          /* enum fu_kind, enum queue_kind */
+    unsigned span;              /* occupancy() */
+} shape_t;
+
+enum { WRITES_INT = 1, WRITES_FP = 2 };     /* the rename registers it takes */
+typedef struct use {
+    unsigned fu, queue, span;
+    unsigned writes;            /* WRITES_* */
+    bool serial;                /* serializing() */
+} use_t;
+
 struct ooo {
     /* parameters */
     unsigned fetch_width, dispatch_width, retire_width, frontend_depth, mispredict_penalty;
     bool mul_pipelined;
     int memdep;                 /* CFG_MEMDEP_* */
     unsigned replay_penalty;
+    bool shapes_built;
+    shape_t shapes[OC_COUNT][2];        /* by opclass and memory access */
+    uint8_t reg_writes[256];            /* by destination: WRITES_* */
     /* fetch */
     uint64_t fetch_cycle, fetch_line;
     unsigned fetch_n;
@@ -419,14 +465,43 @@ static bool serializing(const insn_t *in)
     return (in->flags & (IF_SERIAL | IF_SYSCALL)) || in->opclass == OC_FENCE;
 }
 
-static bool writes_int(const insn_t *in)
+static bool writes_int_reg(unsigned rd)
 {
-    return in->rd != REG_NONE && in->rd != REG_SINK && (in->rd < REG_FP0 || in->rd >= REG_DISE0);
+    return rd != REG_NONE && rd != REG_SINK && (rd < REG_FP0 || rd >= REG_DISE0);
 }
 
-static bool writes_fp(const insn_t *in)
+static bool writes_fp_reg(unsigned rd)
 {
-    return in->rd >= REG_FP0 && in->rd < REG_DISE0;
+    return rd >= REG_FP0 && rd < REG_DISE0;
+}
+
+/* The tables shape_of() reads, from the functions above: by operation
+ * class and whether it accesses memory, and by destination register.
+ * Built at the first instruction (the latencies are the timing's). */
+static void build_shapes(const timing_t *t, ooo_t *o)
+{
+    for (unsigned oc = 0; oc < OC_COUNT; oc++)
+        for (unsigned mem = 0; mem < 2; mem++) {
+            insn_t in = { .opclass = (uint8_t)oc, .flags = mem ? IF_LOAD : 0 };
+            unsigned span = occupancy(t, o, &in);
+            o->shapes[oc][mem] = (shape_t){ .fu = (uint8_t)fu_of(&in),
+                                           .queue = (uint8_t)queue_of(&in), .span = span };
+        }
+    for (unsigned rd = 0; rd < 256; rd++)
+        o->reg_writes[rd] = (uint8_t)((writes_int_reg(rd) ? WRITES_INT : 0) |
+                                      (writes_fp_reg(rd) ? WRITES_FP : 0));
+    o->shapes_built = true;
+}
+
+/* What the instruction takes in the machine, looked up once: its unit,
+ * queue and unit cycles, the rename registers it needs, whether it
+ * serializes. */
+static inline use_t use_of(const timing_t *t, ooo_t *o, const insn_t *in)
+{
+    if (unlikely(!o->shapes_built)) build_shapes(t, o);
+    const shape_t *s = &o->shapes[in->opclass][(in->flags & (IF_LOAD | IF_STORE)) != 0];
+    return (use_t){ .fu = s->fu, .queue = s->queue, .span = s->span,
+                    .writes = o->reg_writes[in->rd], .serial = serializing(in) };
 }
 
 /* ---- the stages ----------------------------------------------------------------------- */
@@ -465,16 +540,16 @@ static uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, why_t *front)
 }
 
 /* D: the cycle it is renamed and dispatched. */
-static uint64_t dispatch(ooo_t *o, const insn_t *in, uint64_t f)
+static uint64_t dispatch(ooo_t *o, const insn_t *in, use_t u, uint64_t f)
 {
     uint64_t d = max2(f + o->frontend_depth,
                       o->dispatch_cycle + (o->dispatch_n >= o->dispatch_width));
     hold(o, &d, ring_oldest(&o->rob) + 1, DS_ROB);
     hold(o, &d, o->serial_after, DS_SERIAL);
-    if (serializing(in)) hold(o, &d, o->grad_cycle + 1, DS_SERIAL);
-    if (writes_int(in)) hold(o, &d, ring_oldest(&o->int_writers) + 1, DS_RENAME);
-    if (writes_fp(in)) hold(o, &d, ring_oldest(&o->fp_writers) + 1, DS_RENAME);
-    int q = queue_of(in);
+    if (u.serial) hold(o, &d, o->grad_cycle + 1, DS_SERIAL);
+    if (u.writes & WRITES_INT) hold(o, &d, ring_oldest(&o->int_writers) + 1, DS_RENAME);
+    if (u.writes & WRITES_FP) hold(o, &d, ring_oldest(&o->fp_writers) + 1, DS_RENAME);
+    unsigned q = u.queue;
     if (q == Q_MEM) hold(o, &d, ring_oldest(&o->mem_queue) + 1, DS_MEM_QUEUE);
     else hold(o, &d, leave_room(&o->queue[q], d), q == Q_INT ? DS_INT_QUEUE : DS_FP_QUEUE);
     if (in->flags & IF_BRANCH) hold(o, &d, leave_room(&o->branches, d), DS_BRANCHES);
@@ -513,7 +588,7 @@ static inline uint64_t wait_for_store(uint64_t *ready, why_t *why, const last_st
  * older store it takes its data from (oracle: waited for); `predicted`:
  * the store the memory-dependence policy makes it wait for (or NULL). */
 static inline __attribute__((always_inline))   /* inlined in time_ooo as before memdep */
-uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d, why_t front,
+uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d, why_t front,
                const store_entry_t *fwd, const last_store_t *predicted, why_t *why)
 {
     why_t dep;
@@ -535,11 +610,8 @@ uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d, why_t front,
             o->memdep_wait_cycles += waited;
         }
     }
-    enum fu_kind k = fu_of(in);
-    unsigned span = occupancy(t, o, in);
-    uint64_t i = calendar_find(&o->fu[k], ready, span);
+    uint64_t i = calendar_take(&o->fu[u.fu], ready, u.span);
     if (i > ready) *why = (why_t){ .cause = STALL_FU };
-    calendar_book(&o->fu[k], i, span);
     return i;
 }
 
@@ -671,8 +743,7 @@ static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entr
     *detected = fwd->data_ready;
     o->violations++;
     store_sets_train(o, in->pc, fwd->pc);
-    uint64_t again = calendar_find(&o->fu[FU_MEM], *detected + o->replay_penalty, 1);
-    calendar_book(&o->fu[FU_MEM], again, 1);
+    uint64_t again = calendar_take(&o->fu[FU_MEM], *detected + o->replay_penalty, 1);
     o->replay_cycles += again - *detected;     /* waiting, it would have issued at *detected */
     pair_table_add(&o->replay_at, in->pc, 0, again - *detected);
     lost_row_t *l = lost_of(t, o, in->pc);
@@ -683,13 +754,14 @@ static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entr
 }
 
 /* I under ooo.memdep = conservative or store_sets (issue() does oracle). */
-static uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d, why_t front,
+static uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
+                             why_t front,
                              const store_entry_t *fwd, why_t *why)
 {
     bool is_load = in->flags & IF_LOAD, is_store = in->flags & IF_STORE;
     uint64_t i;
     if (o->memdep == CFG_MEMDEP_CONSERVATIVE) {
-        i = issue(t, o, in, d, front, fwd, is_load ? &o->stores_known : NULL, why);
+        i = issue(t, o, in, u, d, front, fwd, is_load ? &o->stores_known : NULL, why);
         if (is_store) note_store(t, o, in, i);
         return i;
     }
@@ -698,7 +770,7 @@ static uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d
         ssit_maybe_clear(o, d);
         predicted = store_set_wait(o, in);
     }
-    i = issue(t, o, in, d, front, NULL, predicted, why);
+    i = issue(t, o, in, u, d, front, NULL, predicted, why);
     uint64_t detected = 0, wrong_value_at = i + t->p.lat[OC_LOAD];
     if (fwd && fwd->data_ready > i) i = replay(t, o, in, fwd, why, &detected);
     if (is_store) note_store(t, o, in, i);
@@ -785,7 +857,8 @@ static uint64_t wp_fetch_bytes(timing_t *t, ooo_t *o, uint64_t pc, uint64_t f)
 /* D of the k-th wrong-path instruction, with the older ones still holding
  * their entries (rings read k entries ahead: the ones the wrong path took
  * are its own); UINT64_MAX when it cannot dispatch before the squash. */
-static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, unsigned k, uint64_t f)
+static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, unsigned k,
+                            uint64_t f)
 {
     uint64_t squash = o->wp_squash, never = UINT64_MAX;
     uint64_t d = max2(f + o->frontend_depth,
@@ -793,15 +866,15 @@ static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, unsigned k,
     if (k >= o->rob.n) return never;
     d = max2(d, ring_ahead(&o->rob, k) + 1);
     d = max2(d, o->serial_after);
-    if (writes_int(in)) {
+    if (u.writes & WRITES_INT) {
         if (r->ints >= o->int_writers.n) return never;
         d = max2(d, ring_ahead(&o->int_writers, r->ints) + 1);
     }
-    if (writes_fp(in)) {
+    if (u.writes & WRITES_FP) {
         if (r->fps >= o->fp_writers.n) return never;
         d = max2(d, ring_ahead(&o->fp_writers, r->fps) + 1);
     }
-    int q = queue_of(in);
+    unsigned q = u.queue;
     if (q == Q_MEM) {
         if (r->mems >= o->mem_queue.n) return never;
         d = max2(d, ring_ahead(&o->mem_queue, r->mems) + 1);
@@ -810,8 +883,8 @@ static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, unsigned k,
     if (q != Q_MEM) d = leave_room(&o->queue[q], d);
     if (in->flags & IF_BRANCH) d = leave_room(&o->branches, d);
     if (d >= squash) return never;
-    r->ints += writes_int(in);
-    r->fps += writes_fp(in);
+    r->ints += (u.writes & WRITES_INT) != 0;
+    r->fps += (u.writes & WRITES_FP) != 0;
     r->mems += q == Q_MEM;
     if (d != o->dispatch_cycle) o->dispatch_n = 0;
     o->dispatch_cycle = d;
@@ -823,8 +896,8 @@ static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, unsigned k,
  * wrong path's scoreboard or the real one, a free unit before the squash;
  * a load reads the D-cache (and D-TLB) at I.  Sets st[2], st[3]; returns
  * the stages reached (2: not issued before the squash). */
-static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t d,
-                         uint64_t st[5])
+static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
+                         uint64_t d, uint64_t st[5])
 {
     uint64_t squash = o->wp_squash, ops = d + 1;
     const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
@@ -832,13 +905,11 @@ static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr,
         unsigned reg = srcs[k];
         ops = max2(ops, o->wp_gen[reg] == o->wp_gen_now ? o->wp_ready[reg] : t->reg_ready[reg]);
     }
-    enum fu_kind kind = fu_of(in);
-    unsigned span = occupancy(t, o, in);
-    uint64_t i = ops < squash ? calendar_find(&o->fu[kind], ops, span) : squash;
+    uint64_t i = ops < squash ? calendar_find(&o->fu[u.fu], ops, u.span) : squash;
     bool issued = i < squash;
     uint64_t x = UINT64_MAX;
     if (issued) {
-        calendar_book(&o->fu[kind], i, span);
+        calendar_book(&o->fu[u.fu], i, u.span);
         o->wp_issued++;
         x = i + t->p.lat[in->opclass];
         if (in->flags & IF_STORE) {
@@ -857,8 +928,7 @@ static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr,
             }
         }
     }
-    int q = queue_of(in);
-    if (q != Q_MEM) leave_insert(&o->queue[q], issued ? i : squash);
+    if (u.queue != Q_MEM) leave_insert(&o->queue[u.queue], issued ? i : squash);
     if (in->flags & IF_BRANCH) leave_insert(&o->branches, x < squash ? x : squash);
     if (in->rd != REG_NONE && in->rd != REG_SINK) {
         o->wp_ready[in->rd] = x;
@@ -903,7 +973,8 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
     unsigned reached = 1;
     bool more = true;
     if (o->wp_dispatches) {
-        uint64_t d = wp_dispatch(o, r, in, k, got);
+        use_t u = use_of(t, o, in);
+        uint64_t d = wp_dispatch(o, r, in, u, k, got);
         if (d == UINT64_MAX) {
             more = false;                   /* in order: nothing after it dispatches */
         } else {
@@ -911,7 +982,7 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
             o->wp_dispatched++;
             o->wp_rob_cycles += squash - d;
             st[1] = d;
-            reached = wp_issue(t, o, in, addr, d, st);
+            reached = wp_issue(t, o, in, u, addr, d, st);
         }
     }
     if (t->views) tm_view_flushed(t, in, ooo_stage_names, st, reached, squash);
@@ -1012,14 +1083,14 @@ static uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t ad
 }
 
 /* Once it has graduated: the structures it held free from g + 1. */
-static void release(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t d,
-                    uint64_t i, uint64_t x, uint64_t g)
+static void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
+                    uint64_t d, uint64_t i, uint64_t x, uint64_t g)
 {
     ring_push(&o->fetch_buffer, d);
     ring_push(&o->rob, g);
-    if (writes_int(in)) ring_push(&o->int_writers, g);
-    if (writes_fp(in)) ring_push(&o->fp_writers, g);
-    int q = queue_of(in);
+    if (u.writes & WRITES_INT) ring_push(&o->int_writers, g);
+    if (u.writes & WRITES_FP) ring_push(&o->fp_writers, g);
+    unsigned q = u.queue;
     if (q == Q_MEM) {
         /* The address queue frees in order; a store leaves once the D-cache
          * has taken its write (a miss: once its fill has an MSHR). */
@@ -1030,7 +1101,7 @@ static void release(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint
     }
     else leave_insert(&o->queue[q], i);
     if (in->flags & IF_BRANCH) leave_insert(&o->branches, x);
-    if (serializing(in)) o->serial_after = g + 1;
+    if (u.serial) o->serial_after = g + 1;
 }
 
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
@@ -1040,17 +1111,18 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
     uint8_t rcause;
     uint64_t prev_g = o->grad_cycle;
     uint64_t f = fetch(t, o, in, &front);
-    uint64_t d = dispatch(o, in, f);
+    use_t u = use_of(t, o, in);
+    uint64_t d = dispatch(o, in, u, f);
     const store_entry_t *fwd = forwarding_store(o, in, addr, d);
     uint64_t i = likely(o->memdep == CFG_MEMDEP_ORACLE)
-                     ? issue(t, o, in, d, front, fwd, NULL, &issue_why)
-                     : memdep_issue(t, o, in, d, front, fwd, &issue_why);
+                     ? issue(t, o, in, u, d, front, fwd, NULL, &issue_why)
+                     : memdep_issue(t, o, in, u, d, front, fwd, &issue_why);
     uint64_t x = complete(t, o, in, addr, i, fwd, &exec_why, &rcause);
     tm_set_result(t, in, x, rcause);
     control(t, o, in, next_pc, f, x);
     uint64_t g = graduate(o, x);
     account(t, in, prev_g, i, x, g, issue_why, exec_why);
-    release(t, o, in, addr, d, i, x, g);
+    release(t, o, in, u, addr, d, i, x, g);
     o->rob_occupancy += g - d;
     o->queue_occupancy += i - d;
     o->insts++;
