@@ -106,39 +106,124 @@ static inline void ring_push(ring_t *r, uint64_t x)
     r->v[r->pushed++ & r->mask] = x;
 }
 
-/* The cycles at which the occupants of a structure leave it, kept sorted
- * in a ring (the oldest leaves first; a new one usually leaves last, so an
- * insertion rarely moves anything). */
+/* The cycles at which the occupants of a structure leave it: how many leave
+ * in each cycle of a window of LEAVE_WINDOW cycles from `base` (indexed by
+ * cycle modulo the window), and those leaving later in a short unsorted
+ * list until the window reaches them.  No occupant leaves before base.
+ * Dispatch asks in order of its cycle, so base only moves on but for an
+ * occupant inserted before it (the wrong path can move base past a cycle the
+ * correct path then dispatches in): base moves back to it. */
+#define LEAVE_WINDOW 1024u
+
 typedef struct leave_queue {
-    uint64_t *v;                /* ascending from v[head] */
-    unsigned mask, head, n, cap;
+    uint16_t *count;            /* per cycle of [base, base + LEAVE_WINDOW) */
+    uint64_t base;
+    unsigned n, cap;            /* occupants (in the window and later) */
+    unsigned in_window;
+    uint64_t *later;            /* leaving from base + LEAVE_WINDOW on */
+    unsigned n_later;
 } leave_queue_t;
 
 static void leave_init(leave_queue_t *q, unsigned cap)
 {
-    unsigned size = 1;
-    while (size < cap + 1) size *= 2;
-    q->v = xcalloc(size, sizeof *q->v);
-    q->mask = size - 1;
-    q->head = q->n = 0;
+    q->count = xcalloc(LEAVE_WINDOW, sizeof *q->count);
+    q->later = xcalloc(cap + 1, sizeof *q->later);
+    q->base = 0;
+    q->n = q->in_window = q->n_later = 0;
     q->cap = cap;
+}
+
+static void leave_free(leave_queue_t *q)
+{
+    free(q->count);
+    free(q->later);
+}
+
+/* The occupants of the later list the window now covers move into it;
+ * those leaving before base are gone. */
+static void leave_pull_later(leave_queue_t *q)
+{
+    for (unsigned k = 0; k < q->n_later;) {
+        uint64_t x = q->later[k];
+        if (x - q->base < LEAVE_WINDOW || x < q->base) {
+            if (x < q->base) {
+                q->n--;
+            } else {
+                q->count[x & (LEAVE_WINDOW - 1)]++;
+                q->in_window++;
+            }
+            q->later[k] = q->later[--q->n_later];
+        } else {
+            k++;
+        }
+    }
+}
+
+/* base moves back to x: the window's occupants it no longer covers go to
+ * the later list. */
+static void leave_rewind(leave_queue_t *q, uint64_t x)
+{
+    uint64_t end = q->base + LEAVE_WINDOW;
+    uint64_t from = q->base - x < LEAVE_WINDOW ? x + LEAVE_WINDOW : q->base;
+    for (uint64_t c = from; c < end && q->in_window; c++) {
+        uint16_t *s = &q->count[c & (LEAVE_WINDOW - 1)];
+        for (; *s; --*s, q->in_window--) q->later[q->n_later++] = c;
+    }
+    q->base = x;
+}
+
+static void leave_insert_outside(leave_queue_t *q, uint64_t x)
+{
+    if (x < q->base) {
+        leave_rewind(q, x);
+        q->count[x & (LEAVE_WINDOW - 1)]++;
+        q->in_window++;
+    } else {
+        q->later[q->n_later++] = x;
+    }
 }
 
 static inline void leave_insert(leave_queue_t *q, uint64_t x)
 {
-    unsigned k = q->n++;
-    for (; k > 0; k--) {
-        uint64_t y = q->v[(q->head + k - 1) & q->mask];
-        if (y <= x) break;
-        q->v[(q->head + k) & q->mask] = y;
+    q->n++;
+    if (likely(x - q->base < LEAVE_WINDOW)) {
+        q->count[x & (LEAVE_WINDOW - 1)]++;
+        q->in_window++;
+    } else {
+        leave_insert_outside(q, x);
     }
-    q->v[(q->head + k) & q->mask] = x;
 }
 
-static inline void leave_pop(leave_queue_t *q)
+/* Those leaving before d are gone; base moves on to d (> base). */
+static inline void leave_advance(leave_queue_t *q, uint64_t d)
 {
-    q->head = (q->head + 1) & q->mask;
+    for (uint64_t c = q->base; c < d && q->in_window; c++) {
+        uint16_t *s = &q->count[c & (LEAVE_WINDOW - 1)];
+        q->n -= *s;
+        q->in_window -= *s;
+        *s = 0;
+    }
+    q->base = d;
+    if (unlikely(q->n_later)) leave_pull_later(q);
+}
+
+/* The earliest occupant leaves now (the structure is full). */
+static uint64_t leave_take_earliest(leave_queue_t *q)
+{
+    uint64_t c;
+    if (q->in_window) {
+        for (c = q->base; !q->count[c & (LEAVE_WINDOW - 1)]; c++) continue;
+    } else {
+        unsigned first = 0;
+        for (unsigned k = 1; k < q->n_later; k++)
+            if (q->later[k] < q->later[first]) first = k;
+        c = q->later[first];
+    }
+    if (c > q->base) leave_advance(q, c);
+    q->count[c & (LEAVE_WINDOW - 1)]--;
+    q->in_window--;
     q->n--;
+    return c;
 }
 
 /* The first cycle from d at which the structure has a free entry (an
@@ -146,11 +231,9 @@ static inline void leave_pop(leave_queue_t *q)
  * are dropped.  The caller then inserts the new occupant's leaving cycle. */
 static inline uint64_t leave_room(leave_queue_t *q, uint64_t d)
 {
-    while (q->n && q->v[q->head] < d) leave_pop(q);
+    if (d > q->base) leave_advance(q, d);
     if (q->n < q->cap) return d;
-    d = q->v[q->head] + 1;
-    leave_pop(q);
-    return d;
+    return leave_take_earliest(q) + 1;
 }
 
 /* Functional units of one kind: how many are booked in each cycle of a
@@ -408,9 +491,9 @@ void ooo_free(void *state)
     free(o->int_writers.v);
     free(o->fp_writers.v);
     free(o->mem_queue.v);
-    free(o->queue[Q_INT].v);
-    free(o->queue[Q_FP].v);
-    free(o->branches.v);
+    leave_free(&o->queue[Q_INT]);
+    leave_free(&o->queue[Q_FP]);
+    leave_free(&o->branches);
     for (int k = 0; k < FU_KINDS; k++) free(o->fu[k].slot);
     free(o->sets.ssit);
     free(o->sets.lfst);
