@@ -72,6 +72,16 @@ static const char *const ooo_stage_names[5] = { "F", "D", "I", "X", "G" };
 
 /* ---- small structures ------------------------------------------------------------ */
 
+/* A stage taking a group of instructions a cycle (fetch, dispatch,
+ * graduation): the count in the group of `cycle` once the next instruction
+ * has entered it in cycle c (>= cycle).  Arithmetic rather than a branch:
+ * whether two instructions share a cycle follows the timing, which the
+ * host's branch predictor cannot foresee. */
+static inline unsigned group_count(unsigned n, uint64_t cycle, uint64_t c)
+{
+    return (n & -(unsigned)(c == cycle)) + 1;
+}
+
 /* A value for each of the last n instructions of a kind, oldest first out:
  * ring_oldest() is the value of the n-th previous one (0 before there were n).
  * The values pushed so far are v[0 .. pushed - 1] modulo a power of two
@@ -231,7 +241,20 @@ static uint64_t leave_take_earliest(leave_queue_t *q)
  * are dropped.  The caller then inserts the new occupant's leaving cycle. */
 static inline uint64_t leave_room(leave_queue_t *q, uint64_t d)
 {
-    if (d > q->base) leave_advance(q, d);
+    if (likely(d - q->base <= 1)) {
+        /* dispatch in base's cycle or the next (the common case): the
+         * occupants leaving in base's cycle are gone if it is the next,
+         * by arithmetic rather than a branch the host would mispredict */
+        uint16_t *s = &q->count[q->base & (LEAVE_WINDOW - 1)];
+        unsigned gone = *s & -(unsigned)(d != q->base);
+        q->n -= gone;
+        q->in_window -= gone;
+        *s = (uint16_t)(*s - gone);
+        q->base = d;
+        if (unlikely(q->n_later)) leave_pull_later(q);
+    } else if (d > q->base) {
+        leave_advance(q, d);
+    }
     if (q->n < q->cap) return d;
     return leave_take_earliest(q) + 1;
 }
@@ -603,7 +626,7 @@ static uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, why_t *front)
 {
     uint64_t line = in->pc >> t->line_shift;
     uint64_t f = o->fetch_cycle;
-    if (o->fetch_n >= o->fetch_width || line != o->fetch_line || o->group_ended) f++;
+    f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line) | o->group_ended;
     *front = (why_t){ .cause = STALL_FETCH };
     if (t->redirect > f) {
         f = t->redirect;
@@ -614,10 +637,9 @@ static uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, why_t *front)
     uint8_t icause;
     uint64_t got = tm_fetch_bytes(t, in->pc, f, &icause) - t->p.l1i_hit;
     if (icause != STALL_NONE) *front = (why_t){ .cause = icause };
-    if (got != o->fetch_cycle) o->fetch_n = 0;
+    o->fetch_n = group_count(o->fetch_n, o->fetch_cycle, got);
     o->fetch_cycle = got;
     o->fetch_line = line;
-    o->fetch_n++;
     o->group_ended = false;
     return got;
 }
@@ -636,9 +658,8 @@ static uint64_t dispatch(ooo_t *o, const insn_t *in, use_t u, uint64_t f)
     if (q == Q_MEM) hold(o, &d, ring_oldest(&o->mem_queue) + 1, DS_MEM_QUEUE);
     else hold(o, &d, leave_room(&o->queue[q], d), q == Q_INT ? DS_INT_QUEUE : DS_FP_QUEUE);
     if (in->flags & IF_BRANCH) hold(o, &d, leave_room(&o->branches, d), DS_BRANCHES);
-    if (d != o->dispatch_cycle) o->dispatch_n = 0;
+    o->dispatch_n = group_count(o->dispatch_n, o->dispatch_cycle, d);
     o->dispatch_cycle = d;
-    o->dispatch_n++;
     return d;
 }
 
@@ -969,9 +990,8 @@ static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, un
     r->ints += (u.writes & WRITES_INT) != 0;
     r->fps += (u.writes & WRITES_FP) != 0;
     r->mems += q == Q_MEM;
-    if (d != o->dispatch_cycle) o->dispatch_n = 0;
+    o->dispatch_n = group_count(o->dispatch_n, o->dispatch_cycle, d);
     o->dispatch_cycle = d;
-    o->dispatch_n++;
     return d;
 }
 
@@ -1033,17 +1053,16 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
     if (k >= o->wp_max) return false;
     uint64_t line = in->pc >> t->line_shift, squash = o->wp_squash;
     uint64_t f = o->fetch_cycle;
-    if (o->fetch_n >= o->fetch_width || line != o->fetch_line || o->group_ended) f++;
+    f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line) | o->group_ended;
     unsigned fb = o->fetch_buffer.n;
     f = max2(f, k < fb ? ring_ahead(&o->fetch_buffer, k) : o->wp_d[k - fb]);
     f += wrongpath_decode_stall(o->walker);            /* a DISE replacement's */
     if (f >= squash) return false;
     uint64_t got = wp_fetch_bytes(t, o, in->pc, f);
     if (got >= squash) return false;
-    if (got != o->fetch_cycle) o->fetch_n = 0;
+    o->fetch_n = group_count(o->fetch_n, o->fetch_cycle, got);
     o->fetch_cycle = got;
     o->fetch_line = line;
-    o->fetch_n++;
     o->group_ended = next != in->pc + in->len;
     if (!k) r->first_fetch = got;
     r->last_fetch = got;
@@ -1124,10 +1143,9 @@ static void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, u
 static uint64_t graduate(ooo_t *o, uint64_t x)
 {
     uint64_t g = max2(x, o->grad_cycle);
-    if (g == o->grad_cycle && o->grad_n >= o->retire_width) g++;
-    if (g != o->grad_cycle) o->grad_n = 0;
+    g += (g == o->grad_cycle) & (o->grad_n >= o->retire_width);
+    o->grad_n = group_count(o->grad_n, o->grad_cycle, g);
     o->grad_cycle = g;
-    o->grad_n++;
     return g;
 }
 
