@@ -21,8 +21,8 @@
  *   X  complete: its result can be used from this cycle;
  *   G  graduated, in order, ooo.retire_width a cycle, not before X.
  * Resources are counted exactly from these times: an entry freed in cycle
- * c is usable from c + 1 (queues and the branch stack as sorted lists of
- * the cycles their occupants leave; the active list, rename registers and
+ * c is usable from c + 1 (queues and the branch stack as calendars of how
+ * many occupants leave in each cycle; the active list, rename registers and
  * address queue as rings of the graduation cycles of the last N users;
  * functional units as a calendar of bookings per cycle).
  *
@@ -293,11 +293,15 @@ static inline uint64_t calendar_find(const calendar_t *k, uint64_t c, unsigned s
         while (!calendar_free_at(k, c)) c++;
         return c;
     }
+    /* [c, known) is free; the span is looked at from its last cycle down,
+     * so a unit busy with a long operation is passed span cycles at a time */
+    uint64_t known = c;
     for (;;) {
-        unsigned j = 0;
-        while (j < span && calendar_free_at(k, c + j)) j++;
-        if (j == span) return c;
-        c += j + 1;
+        uint64_t end = c + span;
+        while (end > known && calendar_free_at(k, end - 1)) end--;
+        if (end == known) return c;
+        known = c + span;               /* end - 1 is taken, the cycles after it free */
+        c = end;
     }
 }
 
