@@ -21,8 +21,8 @@
  *   X  complete: its result can be used from this cycle;
  *   G  graduated, in order, ooo.retire_width a cycle, not before X.
  * Resources are counted exactly from these times: an entry freed in cycle
- * c is usable from c + 1 (queues and the branch stack as sorted lists of
- * the cycles their occupants leave; the active list, rename registers and
+ * c is usable from c + 1 (queues and the branch stack as calendars of how
+ * many occupants leave in each cycle; the active list, rename registers and
  * address queue as rings of the graduation cycles of the last N users;
  * functional units as a calendar of bookings per cycle).
  *
@@ -72,69 +72,168 @@ static const char *const ooo_stage_names[5] = { "F", "D", "I", "X", "G" };
 
 /* ---- small structures ------------------------------------------------------------ */
 
+/* A stage taking a group of instructions a cycle (fetch, dispatch,
+ * graduation): the count in the group of `cycle` once the next instruction
+ * has entered it in cycle c (>= cycle).  Arithmetic rather than a branch:
+ * whether two instructions share a cycle follows the timing, which the
+ * host's branch predictor cannot foresee. */
+static inline unsigned group_count(unsigned n, uint64_t cycle, uint64_t c)
+{
+    return (n & -(unsigned)(c == cycle)) + 1;
+}
+
 /* A value for each of the last n instructions of a kind, oldest first out:
- * ring_oldest() is the value of the n-th previous one (0 before there were n). */
+ * ring_oldest() is the value of the n-th previous one (0 before there were n).
+ * The values pushed so far are v[0 .. pushed - 1] modulo a power of two
+ * at least n, so the n-th previous is at pushed - n (a slot not written
+ * yet, 0, while fewer than n were pushed). */
 typedef struct ring {
     uint64_t *v;
-    unsigned n, pos;
+    unsigned n, mask, pushed;
 } ring_t;
 
 static void ring_init(ring_t *r, unsigned n)
 {
-    r->v = xcalloc(n, sizeof *r->v);
+    unsigned size = 1;
+    while (size < n) size *= 2;
+    r->v = xcalloc(size, sizeof *r->v);
     r->n = n;
-    r->pos = 0;
+    r->mask = size - 1;
+    r->pushed = 0;
 }
 
-static inline uint64_t ring_oldest(const ring_t *r) { return r->v[r->pos]; }
+static inline uint64_t ring_oldest(const ring_t *r) { return r->v[(r->pushed - r->n) & r->mask]; }
 
 /* The value of the (n - k)-th previous one (k < n): what the k-th
  * instruction after the next one pushed would find oldest. */
 static inline uint64_t ring_ahead(const ring_t *r, unsigned k)
 {
-    unsigned at = r->pos + k;
-    return r->v[at >= r->n ? at - r->n : at];
+    return r->v[(r->pushed - r->n + k) & r->mask];
 }
 
 static inline void ring_push(ring_t *r, uint64_t x)
 {
-    r->v[r->pos] = x;
-    if (++r->pos == r->n) r->pos = 0;
+    r->v[r->pushed++ & r->mask] = x;
 }
 
-/* The cycles at which the occupants of a structure leave it, kept sorted
- * in a ring (the oldest leaves first; a new one usually leaves last, so an
- * insertion rarely moves anything). */
+/* The cycles at which the occupants of a structure leave it: how many leave
+ * in each cycle of a window of LEAVE_WINDOW cycles from `base` (indexed by
+ * cycle modulo the window), and those leaving later in a short unsorted
+ * list until the window reaches them.  No occupant leaves before base.
+ * Dispatch asks in order of its cycle, so base only moves on but for an
+ * occupant inserted before it (the wrong path can move base past a cycle the
+ * correct path then dispatches in): base moves back to it. */
+#define LEAVE_WINDOW 1024u
+
 typedef struct leave_queue {
-    uint64_t *v;                /* ascending from v[head] */
-    unsigned mask, head, n, cap;
+    uint16_t *count;            /* per cycle of [base, base + LEAVE_WINDOW) */
+    uint64_t base;
+    unsigned n, cap;            /* occupants (in the window and later) */
+    unsigned in_window;
+    uint64_t *later;            /* leaving from base + LEAVE_WINDOW on */
+    unsigned n_later;
 } leave_queue_t;
 
 static void leave_init(leave_queue_t *q, unsigned cap)
 {
-    unsigned size = 1;
-    while (size < cap + 1) size *= 2;
-    q->v = xcalloc(size, sizeof *q->v);
-    q->mask = size - 1;
-    q->head = q->n = 0;
+    q->count = xcalloc(LEAVE_WINDOW, sizeof *q->count);
+    q->later = xcalloc(cap + 1, sizeof *q->later);
+    q->base = 0;
+    q->n = q->in_window = q->n_later = 0;
     q->cap = cap;
+}
+
+static void leave_free(leave_queue_t *q)
+{
+    free(q->count);
+    free(q->later);
+}
+
+/* The occupants of the later list the window now covers move into it;
+ * those leaving before base are gone. */
+static void leave_pull_later(leave_queue_t *q)
+{
+    for (unsigned k = 0; k < q->n_later;) {
+        uint64_t x = q->later[k];
+        if (x - q->base < LEAVE_WINDOW || x < q->base) {
+            if (x < q->base) {
+                q->n--;
+            } else {
+                q->count[x & (LEAVE_WINDOW - 1)]++;
+                q->in_window++;
+            }
+            q->later[k] = q->later[--q->n_later];
+        } else {
+            k++;
+        }
+    }
+}
+
+/* base moves back to x: the window's occupants it no longer covers go to
+ * the later list. */
+static void leave_rewind(leave_queue_t *q, uint64_t x)
+{
+    uint64_t end = q->base + LEAVE_WINDOW;
+    uint64_t from = q->base - x < LEAVE_WINDOW ? x + LEAVE_WINDOW : q->base;
+    for (uint64_t c = from; c < end && q->in_window; c++) {
+        uint16_t *s = &q->count[c & (LEAVE_WINDOW - 1)];
+        for (; *s; --*s, q->in_window--) q->later[q->n_later++] = c;
+    }
+    q->base = x;
+}
+
+static void leave_insert_outside(leave_queue_t *q, uint64_t x)
+{
+    if (x < q->base) {
+        leave_rewind(q, x);
+        q->count[x & (LEAVE_WINDOW - 1)]++;
+        q->in_window++;
+    } else {
+        q->later[q->n_later++] = x;
+    }
 }
 
 static inline void leave_insert(leave_queue_t *q, uint64_t x)
 {
-    unsigned k = q->n++;
-    for (; k > 0; k--) {
-        uint64_t y = q->v[(q->head + k - 1) & q->mask];
-        if (y <= x) break;
-        q->v[(q->head + k) & q->mask] = y;
+    q->n++;
+    if (likely(x - q->base < LEAVE_WINDOW)) {
+        q->count[x & (LEAVE_WINDOW - 1)]++;
+        q->in_window++;
+    } else {
+        leave_insert_outside(q, x);
     }
-    q->v[(q->head + k) & q->mask] = x;
 }
 
-static inline void leave_pop(leave_queue_t *q)
+/* Those leaving before d are gone; base moves on to d (> base). */
+static inline void leave_advance(leave_queue_t *q, uint64_t d)
 {
-    q->head = (q->head + 1) & q->mask;
+    for (uint64_t c = q->base; c < d && q->in_window; c++) {
+        uint16_t *s = &q->count[c & (LEAVE_WINDOW - 1)];
+        q->n -= *s;
+        q->in_window -= *s;
+        *s = 0;
+    }
+    q->base = d;
+    if (unlikely(q->n_later)) leave_pull_later(q);
+}
+
+/* The earliest occupant leaves now (the structure is full). */
+static uint64_t leave_take_earliest(leave_queue_t *q)
+{
+    uint64_t c;
+    if (q->in_window) {
+        for (c = q->base; !q->count[c & (LEAVE_WINDOW - 1)]; c++) continue;
+    } else {
+        unsigned first = 0;
+        for (unsigned k = 1; k < q->n_later; k++)
+            if (q->later[k] < q->later[first]) first = k;
+        c = q->later[first];
+    }
+    if (c > q->base) leave_advance(q, c);
+    q->count[c & (LEAVE_WINDOW - 1)]--;
+    q->in_window--;
     q->n--;
+    return c;
 }
 
 /* The first cycle from d at which the structure has a free entry (an
@@ -142,11 +241,22 @@ static inline void leave_pop(leave_queue_t *q)
  * are dropped.  The caller then inserts the new occupant's leaving cycle. */
 static inline uint64_t leave_room(leave_queue_t *q, uint64_t d)
 {
-    while (q->n && q->v[q->head] < d) leave_pop(q);
+    if (likely(d - q->base <= 1)) {
+        /* dispatch in base's cycle or the next (the common case): the
+         * occupants leaving in base's cycle are gone if it is the next,
+         * by arithmetic rather than a branch the host would mispredict */
+        uint16_t *s = &q->count[q->base & (LEAVE_WINDOW - 1)];
+        unsigned gone = *s & -(unsigned)(d != q->base);
+        q->n -= gone;
+        q->in_window -= gone;
+        *s = (uint16_t)(*s - gone);
+        q->base = d;
+        if (unlikely(q->n_later)) leave_pull_later(q);
+    } else if (d > q->base) {
+        leave_advance(q, d);
+    }
     if (q->n < q->cap) return d;
-    d = q->v[q->head] + 1;
-    leave_pop(q);
-    return d;
+    return leave_take_earliest(q) + 1;
 }
 
 /* Functional units of one kind: how many are booked in each cycle of a
@@ -183,21 +293,50 @@ static inline uint64_t calendar_find(const calendar_t *k, uint64_t c, unsigned s
         while (!calendar_free_at(k, c)) c++;
         return c;
     }
+    /* [c, known) is free; the span is looked at from its last cycle down,
+     * so a unit busy with a long operation is passed span cycles at a time */
+    uint64_t known = c;
     for (;;) {
-        unsigned j = 0;
-        while (j < span && calendar_free_at(k, c + j)) j++;
-        if (j == span) return c;
-        c += j + 1;
+        uint64_t end = c + span;
+        while (end > known && calendar_free_at(k, end - 1)) end--;
+        if (end == known) return c;
+        known = c + span;               /* end - 1 is taken, the cycles after it free */
+        c = end;
     }
+}
+
+/* One more booking in the slot of cycle c (free: calendar_free_at). */
+static inline void calendar_book_one(uint64_t *s, uint64_t c)
+{
+    *s = (*s >> 8 == c ? *s : c << 8) + 1;
 }
 
 static inline void calendar_book(calendar_t *k, uint64_t c, unsigned span)
 {
+    if (likely(span == 1)) {
+        calendar_book_one(&k->slot[c & (CAL_WINDOW - 1)], c);
+        return;
+    }
     for (unsigned j = 0; j < span; j++, c++) {
         uint64_t *s = &k->slot[c & (CAL_WINDOW - 1)];
         if (*s >> 8 != c) *s = c << 8;
         (*s)++;
     }
+}
+
+/* The first cycle from c at which a unit is free for `span` cycles, booked
+ * (calendar_find and calendar_book in one). */
+static inline uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span)
+{
+    if (likely(span == 1)) {
+        uint64_t *s;
+        while (*(s = &k->slot[c & (CAL_WINDOW - 1)]) >= (c << 8 | k->units)) c++;
+        calendar_book_one(s, c);
+        return c;
+    }
+    c = calendar_find(k, c, span);
+    calendar_book(k, c, span);
+    return c;
 }
 
 /* ---- the model's state -------------------------------------------------------------- */
@@ -251,12 +390,29 @@ typedef struct store_sets {
     uint64_t clear_interval, next_clear;
 } store_sets_t;
 
+/* An instruction's unit, queue and cycles on the unit, by operation class
+ * and memory access (build_shapes), and what it takes at dispatch (use_of). */
+typedef struct shape {
+    uint8_t fu, queue;          /* enum fu_kind, enum queue_kind */
+    unsigned span;              /* occupancy() */
+} shape_t;
+
+enum { WRITES_INT = 1, WRITES_FP = 2 };     /* the rename registers it takes */
+typedef struct use {
+    unsigned fu, queue, span;
+    unsigned writes;            /* WRITES_* */
+    bool serial;                /* serializing() */
+} use_t;
+
 struct ooo {
     /* parameters */
     unsigned fetch_width, dispatch_width, retire_width, frontend_depth, mispredict_penalty;
     bool mul_pipelined;
     int memdep;                 /* CFG_MEMDEP_* */
     unsigned replay_penalty;
+    bool shapes_built;
+    shape_t shapes[OC_COUNT][2];        /* by opclass and memory access */
+    uint8_t reg_writes[256];            /* by destination: WRITES_* */
     /* fetch */
     uint64_t fetch_cycle, fetch_line;
     unsigned fetch_n;
@@ -362,9 +518,9 @@ void ooo_free(void *state)
     free(o->int_writers.v);
     free(o->fp_writers.v);
     free(o->mem_queue.v);
-    free(o->queue[Q_INT].v);
-    free(o->queue[Q_FP].v);
-    free(o->branches.v);
+    leave_free(&o->queue[Q_INT]);
+    leave_free(&o->queue[Q_FP]);
+    leave_free(&o->branches);
     for (int k = 0; k < FU_KINDS; k++) free(o->fu[k].slot);
     free(o->sets.ssit);
     free(o->sets.lfst);
@@ -419,14 +575,43 @@ static bool serializing(const insn_t *in)
     return (in->flags & (IF_SERIAL | IF_SYSCALL)) || in->opclass == OC_FENCE;
 }
 
-static bool writes_int(const insn_t *in)
+static bool writes_int_reg(unsigned rd)
 {
-    return in->rd != REG_NONE && in->rd != REG_SINK && (in->rd < REG_FP0 || in->rd >= REG_DISE0);
+    return rd != REG_NONE && rd != REG_SINK && (rd < REG_FP0 || rd >= REG_DISE0);
 }
 
-static bool writes_fp(const insn_t *in)
+static bool writes_fp_reg(unsigned rd)
 {
-    return in->rd >= REG_FP0 && in->rd < REG_DISE0;
+    return rd >= REG_FP0 && rd < REG_DISE0;
+}
+
+/* The tables shape_of() reads, from the functions above: by operation
+ * class and whether it accesses memory, and by destination register.
+ * Built at the first instruction (the latencies are the timing's). */
+static void build_shapes(const timing_t *t, ooo_t *o)
+{
+    for (unsigned oc = 0; oc < OC_COUNT; oc++)
+        for (unsigned mem = 0; mem < 2; mem++) {
+            insn_t in = { .opclass = (uint8_t)oc, .flags = mem ? IF_LOAD : 0 };
+            unsigned span = occupancy(t, o, &in);
+            o->shapes[oc][mem] = (shape_t){ .fu = (uint8_t)fu_of(&in),
+                                           .queue = (uint8_t)queue_of(&in), .span = span };
+        }
+    for (unsigned rd = 0; rd < 256; rd++)
+        o->reg_writes[rd] = (uint8_t)((writes_int_reg(rd) ? WRITES_INT : 0) |
+                                      (writes_fp_reg(rd) ? WRITES_FP : 0));
+    o->shapes_built = true;
+}
+
+/* What the instruction takes in the machine, looked up once: its unit,
+ * queue and unit cycles, the rename registers it needs, whether it
+ * serializes. */
+static inline use_t use_of(const timing_t *t, ooo_t *o, const insn_t *in)
+{
+    if (unlikely(!o->shapes_built)) build_shapes(t, o);
+    const shape_t *s = &o->shapes[in->opclass][(in->flags & (IF_LOAD | IF_STORE)) != 0];
+    return (use_t){ .fu = s->fu, .queue = s->queue, .span = s->span,
+                    .writes = o->reg_writes[in->rd], .serial = serializing(in) };
 }
 
 /* ---- the stages ----------------------------------------------------------------------- */
@@ -445,7 +630,7 @@ static uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, why_t *front)
 {
     uint64_t line = in->pc >> t->line_shift;
     uint64_t f = o->fetch_cycle;
-    if (o->fetch_n >= o->fetch_width || line != o->fetch_line || o->group_ended) f++;
+    f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line) | o->group_ended;
     *front = (why_t){ .cause = STALL_FETCH };
     if (t->redirect > f) {
         f = t->redirect;
@@ -456,31 +641,29 @@ static uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, why_t *front)
     uint8_t icause;
     uint64_t got = tm_fetch_bytes(t, in->pc, f, &icause) - t->p.l1i_hit;
     if (icause != STALL_NONE) *front = (why_t){ .cause = icause };
-    if (got != o->fetch_cycle) o->fetch_n = 0;
+    o->fetch_n = group_count(o->fetch_n, o->fetch_cycle, got);
     o->fetch_cycle = got;
     o->fetch_line = line;
-    o->fetch_n++;
     o->group_ended = false;
     return got;
 }
 
 /* D: the cycle it is renamed and dispatched. */
-static uint64_t dispatch(ooo_t *o, const insn_t *in, uint64_t f)
+static uint64_t dispatch(ooo_t *o, const insn_t *in, use_t u, uint64_t f)
 {
     uint64_t d = max2(f + o->frontend_depth,
                       o->dispatch_cycle + (o->dispatch_n >= o->dispatch_width));
     hold(o, &d, ring_oldest(&o->rob) + 1, DS_ROB);
     hold(o, &d, o->serial_after, DS_SERIAL);
-    if (serializing(in)) hold(o, &d, o->grad_cycle + 1, DS_SERIAL);
-    if (writes_int(in)) hold(o, &d, ring_oldest(&o->int_writers) + 1, DS_RENAME);
-    if (writes_fp(in)) hold(o, &d, ring_oldest(&o->fp_writers) + 1, DS_RENAME);
-    int q = queue_of(in);
+    if (u.serial) hold(o, &d, o->grad_cycle + 1, DS_SERIAL);
+    if (u.writes & WRITES_INT) hold(o, &d, ring_oldest(&o->int_writers) + 1, DS_RENAME);
+    if (u.writes & WRITES_FP) hold(o, &d, ring_oldest(&o->fp_writers) + 1, DS_RENAME);
+    unsigned q = u.queue;
     if (q == Q_MEM) hold(o, &d, ring_oldest(&o->mem_queue) + 1, DS_MEM_QUEUE);
     else hold(o, &d, leave_room(&o->queue[q], d), q == Q_INT ? DS_INT_QUEUE : DS_FP_QUEUE);
     if (in->flags & IF_BRANCH) hold(o, &d, leave_room(&o->branches, d), DS_BRANCHES);
-    if (d != o->dispatch_cycle) o->dispatch_n = 0;
+    o->dispatch_n = group_count(o->dispatch_n, o->dispatch_cycle, d);
     o->dispatch_cycle = d;
-    o->dispatch_n++;
     return d;
 }
 
@@ -513,7 +696,7 @@ static inline uint64_t wait_for_store(uint64_t *ready, why_t *why, const last_st
  * older store it takes its data from (oracle: waited for); `predicted`:
  * the store the memory-dependence policy makes it wait for (or NULL). */
 static inline __attribute__((always_inline))   /* inlined in time_ooo as before memdep */
-uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d, why_t front,
+uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d, why_t front,
                const store_entry_t *fwd, const last_store_t *predicted, why_t *why)
 {
     why_t dep;
@@ -535,11 +718,8 @@ uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d, why_t front,
             o->memdep_wait_cycles += waited;
         }
     }
-    enum fu_kind k = fu_of(in);
-    unsigned span = occupancy(t, o, in);
-    uint64_t i = calendar_find(&o->fu[k], ready, span);
+    uint64_t i = calendar_take(&o->fu[u.fu], ready, u.span);
     if (i > ready) *why = (why_t){ .cause = STALL_FU };
-    calendar_book(&o->fu[k], i, span);
     return i;
 }
 
@@ -671,8 +851,7 @@ static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entr
     *detected = fwd->data_ready;
     o->violations++;
     store_sets_train(o, in->pc, fwd->pc);
-    uint64_t again = calendar_find(&o->fu[FU_MEM], *detected + o->replay_penalty, 1);
-    calendar_book(&o->fu[FU_MEM], again, 1);
+    uint64_t again = calendar_take(&o->fu[FU_MEM], *detected + o->replay_penalty, 1);
     o->replay_cycles += again - *detected;     /* waiting, it would have issued at *detected */
     pair_table_add(&o->replay_at, in->pc, 0, again - *detected);
     lost_row_t *l = lost_of(t, o, in->pc);
@@ -683,13 +862,14 @@ static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entr
 }
 
 /* I under ooo.memdep = conservative or store_sets (issue() does oracle). */
-static uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d, why_t front,
+static uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
+                             why_t front,
                              const store_entry_t *fwd, why_t *why)
 {
     bool is_load = in->flags & IF_LOAD, is_store = in->flags & IF_STORE;
     uint64_t i;
     if (o->memdep == CFG_MEMDEP_CONSERVATIVE) {
-        i = issue(t, o, in, d, front, fwd, is_load ? &o->stores_known : NULL, why);
+        i = issue(t, o, in, u, d, front, fwd, is_load ? &o->stores_known : NULL, why);
         if (is_store) note_store(t, o, in, i);
         return i;
     }
@@ -698,7 +878,7 @@ static uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d
         ssit_maybe_clear(o, d);
         predicted = store_set_wait(o, in);
     }
-    i = issue(t, o, in, d, front, NULL, predicted, why);
+    i = issue(t, o, in, u, d, front, NULL, predicted, why);
     uint64_t detected = 0, wrong_value_at = i + t->p.lat[OC_LOAD];
     if (fwd && fwd->data_ready > i) i = replay(t, o, in, fwd, why, &detected);
     if (is_store) note_store(t, o, in, i);
@@ -785,7 +965,8 @@ static uint64_t wp_fetch_bytes(timing_t *t, ooo_t *o, uint64_t pc, uint64_t f)
 /* D of the k-th wrong-path instruction, with the older ones still holding
  * their entries (rings read k entries ahead: the ones the wrong path took
  * are its own); UINT64_MAX when it cannot dispatch before the squash. */
-static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, unsigned k, uint64_t f)
+static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, unsigned k,
+                            uint64_t f)
 {
     uint64_t squash = o->wp_squash, never = UINT64_MAX;
     uint64_t d = max2(f + o->frontend_depth,
@@ -793,15 +974,15 @@ static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, unsigned k,
     if (k >= o->rob.n) return never;
     d = max2(d, ring_ahead(&o->rob, k) + 1);
     d = max2(d, o->serial_after);
-    if (writes_int(in)) {
+    if (u.writes & WRITES_INT) {
         if (r->ints >= o->int_writers.n) return never;
         d = max2(d, ring_ahead(&o->int_writers, r->ints) + 1);
     }
-    if (writes_fp(in)) {
+    if (u.writes & WRITES_FP) {
         if (r->fps >= o->fp_writers.n) return never;
         d = max2(d, ring_ahead(&o->fp_writers, r->fps) + 1);
     }
-    int q = queue_of(in);
+    unsigned q = u.queue;
     if (q == Q_MEM) {
         if (r->mems >= o->mem_queue.n) return never;
         d = max2(d, ring_ahead(&o->mem_queue, r->mems) + 1);
@@ -810,12 +991,11 @@ static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, unsigned k,
     if (q != Q_MEM) d = leave_room(&o->queue[q], d);
     if (in->flags & IF_BRANCH) d = leave_room(&o->branches, d);
     if (d >= squash) return never;
-    r->ints += writes_int(in);
-    r->fps += writes_fp(in);
+    r->ints += (u.writes & WRITES_INT) != 0;
+    r->fps += (u.writes & WRITES_FP) != 0;
     r->mems += q == Q_MEM;
-    if (d != o->dispatch_cycle) o->dispatch_n = 0;
+    o->dispatch_n = group_count(o->dispatch_n, o->dispatch_cycle, d);
     o->dispatch_cycle = d;
-    o->dispatch_n++;
     return d;
 }
 
@@ -823,8 +1003,8 @@ static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, unsigned k,
  * wrong path's scoreboard or the real one, a free unit before the squash;
  * a load reads the D-cache (and D-TLB) at I.  Sets st[2], st[3]; returns
  * the stages reached (2: not issued before the squash). */
-static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t d,
-                         uint64_t st[5])
+static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
+                         uint64_t d, uint64_t st[5])
 {
     uint64_t squash = o->wp_squash, ops = d + 1;
     const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
@@ -832,13 +1012,11 @@ static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr,
         unsigned reg = srcs[k];
         ops = max2(ops, o->wp_gen[reg] == o->wp_gen_now ? o->wp_ready[reg] : t->reg_ready[reg]);
     }
-    enum fu_kind kind = fu_of(in);
-    unsigned span = occupancy(t, o, in);
-    uint64_t i = ops < squash ? calendar_find(&o->fu[kind], ops, span) : squash;
+    uint64_t i = ops < squash ? calendar_find(&o->fu[u.fu], ops, u.span) : squash;
     bool issued = i < squash;
     uint64_t x = UINT64_MAX;
     if (issued) {
-        calendar_book(&o->fu[kind], i, span);
+        calendar_book(&o->fu[u.fu], i, u.span);
         o->wp_issued++;
         x = i + t->p.lat[in->opclass];
         if (in->flags & IF_STORE) {
@@ -857,8 +1035,7 @@ static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr,
             }
         }
     }
-    int q = queue_of(in);
-    if (q != Q_MEM) leave_insert(&o->queue[q], issued ? i : squash);
+    if (u.queue != Q_MEM) leave_insert(&o->queue[u.queue], issued ? i : squash);
     if (in->flags & IF_BRANCH) leave_insert(&o->branches, x < squash ? x : squash);
     if (in->rd != REG_NONE && in->rd != REG_SINK) {
         o->wp_ready[in->rd] = x;
@@ -880,17 +1057,16 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
     if (k >= o->wp_max) return false;
     uint64_t line = in->pc >> t->line_shift, squash = o->wp_squash;
     uint64_t f = o->fetch_cycle;
-    if (o->fetch_n >= o->fetch_width || line != o->fetch_line || o->group_ended) f++;
+    f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line) | o->group_ended;
     unsigned fb = o->fetch_buffer.n;
     f = max2(f, k < fb ? ring_ahead(&o->fetch_buffer, k) : o->wp_d[k - fb]);
     f += wrongpath_decode_stall(o->walker);            /* a DISE replacement's */
     if (f >= squash) return false;
     uint64_t got = wp_fetch_bytes(t, o, in->pc, f);
     if (got >= squash) return false;
-    if (got != o->fetch_cycle) o->fetch_n = 0;
+    o->fetch_n = group_count(o->fetch_n, o->fetch_cycle, got);
     o->fetch_cycle = got;
     o->fetch_line = line;
-    o->fetch_n++;
     o->group_ended = next != in->pc + in->len;
     if (!k) r->first_fetch = got;
     r->last_fetch = got;
@@ -903,7 +1079,8 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
     unsigned reached = 1;
     bool more = true;
     if (o->wp_dispatches) {
-        uint64_t d = wp_dispatch(o, r, in, k, got);
+        use_t u = use_of(t, o, in);
+        uint64_t d = wp_dispatch(o, r, in, u, k, got);
         if (d == UINT64_MAX) {
             more = false;                   /* in order: nothing after it dispatches */
         } else {
@@ -911,7 +1088,7 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
             o->wp_dispatched++;
             o->wp_rob_cycles += squash - d;
             st[1] = d;
-            reached = wp_issue(t, o, in, addr, d, st);
+            reached = wp_issue(t, o, in, u, addr, d, st);
         }
     }
     if (t->views) tm_view_flushed(t, in, ooo_stage_names, st, reached, squash);
@@ -970,10 +1147,9 @@ static void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, u
 static uint64_t graduate(ooo_t *o, uint64_t x)
 {
     uint64_t g = max2(x, o->grad_cycle);
-    if (g == o->grad_cycle && o->grad_n >= o->retire_width) g++;
-    if (g != o->grad_cycle) o->grad_n = 0;
+    g += (g == o->grad_cycle) & (o->grad_n >= o->retire_width);
+    o->grad_n = group_count(o->grad_n, o->grad_cycle, g);
     o->grad_cycle = g;
-    o->grad_n++;
     return g;
 }
 
@@ -1012,14 +1188,14 @@ static uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t ad
 }
 
 /* Once it has graduated: the structures it held free from g + 1. */
-static void release(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t d,
-                    uint64_t i, uint64_t x, uint64_t g)
+static void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
+                    uint64_t d, uint64_t i, uint64_t x, uint64_t g)
 {
     ring_push(&o->fetch_buffer, d);
     ring_push(&o->rob, g);
-    if (writes_int(in)) ring_push(&o->int_writers, g);
-    if (writes_fp(in)) ring_push(&o->fp_writers, g);
-    int q = queue_of(in);
+    if (u.writes & WRITES_INT) ring_push(&o->int_writers, g);
+    if (u.writes & WRITES_FP) ring_push(&o->fp_writers, g);
+    unsigned q = u.queue;
     if (q == Q_MEM) {
         /* The address queue frees in order; a store leaves once the D-cache
          * has taken its write (a miss: once its fill has an MSHR). */
@@ -1030,7 +1206,7 @@ static void release(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint
     }
     else leave_insert(&o->queue[q], i);
     if (in->flags & IF_BRANCH) leave_insert(&o->branches, x);
-    if (serializing(in)) o->serial_after = g + 1;
+    if (u.serial) o->serial_after = g + 1;
 }
 
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
@@ -1040,17 +1216,18 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
     uint8_t rcause;
     uint64_t prev_g = o->grad_cycle;
     uint64_t f = fetch(t, o, in, &front);
-    uint64_t d = dispatch(o, in, f);
+    use_t u = use_of(t, o, in);
+    uint64_t d = dispatch(o, in, u, f);
     const store_entry_t *fwd = forwarding_store(o, in, addr, d);
     uint64_t i = likely(o->memdep == CFG_MEMDEP_ORACLE)
-                     ? issue(t, o, in, d, front, fwd, NULL, &issue_why)
-                     : memdep_issue(t, o, in, d, front, fwd, &issue_why);
+                     ? issue(t, o, in, u, d, front, fwd, NULL, &issue_why)
+                     : memdep_issue(t, o, in, u, d, front, fwd, &issue_why);
     uint64_t x = complete(t, o, in, addr, i, fwd, &exec_why, &rcause);
     tm_set_result(t, in, x, rcause);
     control(t, o, in, next_pc, f, x);
     uint64_t g = graduate(o, x);
     account(t, in, prev_g, i, x, g, issue_why, exec_why);
-    release(t, o, in, addr, d, i, x, g);
+    release(t, o, in, u, addr, d, i, x, g);
     o->rob_occupancy += g - d;
     o->queue_occupancy += i - d;
     o->insts++;

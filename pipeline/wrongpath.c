@@ -96,8 +96,12 @@ static insn_t *shadow_fetch(cpu_t *s, uint64_t pc)
  * the operating system, a serialization or memory ordering. */
 static bool ends_walk(const insn_t *in)
 {
-    return (in->flags & (IF_SYSCALL | IF_SERIAL | IF_ATOMIC | IF_DISE)) ||
-           in->opclass == OC_FENCE || in->opclass == OC_CSR || in->opclass == OC_SYSCALL;
+    /* by a table (a chain of compares was a branch the host mispredicted) */
+    static const bool class_ends[OC_COUNT] = {
+        [OC_FENCE] = true, [OC_CSR] = true, [OC_SYSCALL] = true,
+    };
+    return ((in->flags & (IF_SYSCALL | IF_SERIAL | IF_ATOMIC | IF_DISE)) != 0) |
+           class_ends[in->opclass];
 }
 
 /* The next pc the front end would fetch after a transfer, or 0 when it
