@@ -349,6 +349,9 @@ static uint64_t miss(cache_t *c, way_t *set, uint64_t line, bool write,
     return count_miss(c, write, now, start, ready);
 }
 
+static uint64_t access_not_ready(cache_t *c, way_t *set, way_t *w, uint64_t line, bool write,
+                                 uint64_t now, uint64_t t);
+
 uint64_t cache_access(cache_t *c, uint64_t addr, bool write, uint64_t now)
 {
     uint64_t line = addr >> c->line_shift;
@@ -360,14 +363,25 @@ uint64_t cache_access(cache_t *c, uint64_t addr, bool write, uint64_t now)
     else c->reads++;
 
     way_t *w = find_way(set, c->assoc, line + 1);
-    if (!w) return miss(c, set, line, write, now, t);
-    w->stamp = ++c->tick;
-    w->dirty |= write;
-    if (w->ready <= t) {
+    if (__builtin_expect(w && w->ready <= t, 1)) {   /* a hit: the rest out of line */
+        w->stamp = ++c->tick;
+        w->dirty |= write;
         c->hits++;
         c->last_hit = true;
         return t;
     }
+    return access_not_ready(c, set, w, line, write, now, t);
+}
+
+/* cache_access() of a line not present (w NULL) or whose fill is not
+ * there by t. */
+static __attribute__((noinline)) uint64_t access_not_ready(cache_t *c, way_t *set, way_t *w,
+                                                          uint64_t line, bool write,
+                                                          uint64_t now, uint64_t t)
+{
+    if (!w) return miss(c, set, line, write, now, t);
+    w->stamp = ++c->tick;
+    w->dirty |= write;
     if (t < w->fill_req) {              /* its fill was asked for later: */
         uint64_t start, ready = request_fill(c, line, t, &start);  /* this one fills it first */
         if (ready < w->ready) {

@@ -151,7 +151,7 @@ static void leave_free(leave_queue_t *q)
 
 /* The occupants of the later list the window now covers move into it;
  * those leaving before base are gone. */
-static void leave_pull_later(leave_queue_t *q)
+static __attribute__((noinline)) void leave_pull_later(leave_queue_t *q)
 {
     for (unsigned k = 0; k < q->n_later;) {
         uint64_t x = q->later[k];
@@ -207,18 +207,29 @@ static inline void leave_insert(leave_queue_t *q, uint64_t x)
 /* Those leaving before d are gone; base moves on to d (> base). */
 static inline void leave_advance(leave_queue_t *q, uint64_t d)
 {
-    for (uint64_t c = q->base; c < d && q->in_window; c++) {
+    /* every occupant of the window leaves before base + LEAVE_WINDOW */
+    uint64_t end = d - q->base < LEAVE_WINDOW ? d : q->base + LEAVE_WINDOW;
+    unsigned gone = 0, in_window = q->in_window;
+    for (uint64_t c = q->base; c < end && gone < in_window; c++) {
         uint16_t *s = &q->count[c & (LEAVE_WINDOW - 1)];
-        q->n -= *s;
-        q->in_window -= *s;
+        gone += *s;
         *s = 0;
     }
+    q->n -= gone;
+    q->in_window = in_window - gone;
     q->base = d;
     if (unlikely(q->n_later)) leave_pull_later(q);
 }
 
+/* leave_advance() out of the callers' line: base moving on by more than
+ * a cycle is the uncommon case of leave_room(). */
+static __attribute__((noinline)) void leave_advance_far(leave_queue_t *q, uint64_t d)
+{
+    leave_advance(q, d);
+}
+
 /* The earliest occupant leaves now (the structure is full). */
-static uint64_t leave_take_earliest(leave_queue_t *q)
+static __attribute__((noinline)) uint64_t leave_take_earliest(leave_queue_t *q)
 {
     uint64_t c;
     if (q->in_window) {
@@ -239,7 +250,7 @@ static uint64_t leave_take_earliest(leave_queue_t *q)
 /* The first cycle from d at which the structure has a free entry (an
  * occupant leaving in cycle c frees it for c + 1); occupants gone by then
  * are dropped.  The caller then inserts the new occupant's leaving cycle. */
-static inline uint64_t leave_room(leave_queue_t *q, uint64_t d)
+static inline __attribute__((always_inline)) uint64_t leave_room(leave_queue_t *q, uint64_t d)
 {
     if (likely(d - q->base <= 1)) {
         /* dispatch in base's cycle or the next (the common case): the
@@ -253,9 +264,9 @@ static inline uint64_t leave_room(leave_queue_t *q, uint64_t d)
         q->base = d;
         if (unlikely(q->n_later)) leave_pull_later(q);
     } else if (d > q->base) {
-        leave_advance(q, d);
+        leave_advance_far(q, d);
     }
-    if (q->n < q->cap) return d;
+    if (likely(q->n < q->cap)) return d;
     return leave_take_earliest(q) + 1;
 }
 

@@ -59,6 +59,11 @@ struct wrongpath {
      * has been handed from it to the shadow (hand_fp_over) */
     cpu_t *real;
     bool fp_handed;
+    /* pages found present with execute / read permission during the walk
+     * under way (page number + 1, 0: none): nothing a walk does maps,
+     * unmaps or protects a page, so a run of instructions or loads on one
+     * page looks it up once */
+    uint64_t exec_page, read_page;
 };
 
 wrongpath_t *wrongpath_new(void) { return xcalloc(1, sizeof(wrongpath_t)); }
@@ -73,22 +78,38 @@ unsigned wrongpath_decode_stall(const wrongpath_t *w) { return w->decode_stall; 
 
 /* The page holding [addr, addr + size) is mapped with `prot`, present
  * (a read of it allocates nothing) and the range does not cross it. */
-static bool page_ready(const mem_t *m, uint64_t addr, unsigned size, int prot)
+static __attribute__((noinline)) bool page_ready(const mem_t *m, uint64_t addr, unsigned size,
+                                                 int prot)
 {
     if ((addr & GUEST_PAGE_MASK) > GUEST_PAGE_SIZE - size) return false;
     const guest_page_t *pg = mem_page(m, addr);
     return pg && pg->mapped && pg->data && (pg->prot & prot);
 }
 
+/* page_ready() for the walk under way, with *known the last page found
+ * ready with `prot` in it. */
+static inline __attribute__((always_inline))
+bool walk_page_ready(const mem_t *m, uint64_t addr, unsigned size, int prot, uint64_t *known)
+{
+    if ((addr & GUEST_PAGE_MASK) > GUEST_PAGE_SIZE - size) return false;
+    uint64_t page = (addr >> GUEST_PAGE_SHIFT) + 1;
+    if (page == *known) return true;
+    if (!page_ready(m, addr, size, prot)) return false;
+    *known = page;
+    return true;
+}
+
 /* The decoded instruction at pc through the decoded cache, or NULL when
  * its bytes are not on a present executable page. */
-static insn_t *shadow_fetch(cpu_t *s, uint64_t pc)
+static insn_t *shadow_fetch(wrongpath_t *w, uint64_t pc)
 {
-    if (pc & (s->isa->insn_align - 1) || !page_ready(s->mem, pc, s->isa->insn_align, MEM_PROT_EXEC))
+    cpu_t *s = &w->shadow;
+    if (pc & (s->isa->insn_align - 1) ||
+        !walk_page_ready(s->mem, pc, s->isa->insn_align, MEM_PROT_EXEC, &w->exec_page))
         return NULL;
     insn_t *slot = &mem_code_slots(s->mem, pc)[(pc & GUEST_PAGE_MASK) >> 1];
     if (slot->exec) return slot;
-    if (!page_ready(s->mem, pc, 4, MEM_PROT_EXEC)) return NULL;   /* may be 4 bytes */
+    if (!walk_page_ready(s->mem, pc, 4, MEM_PROT_EXEC, &w->exec_page)) return NULL;   /* may be 4 bytes */
     return cpu_fetch_decode(s, pc);
 }
 
@@ -165,7 +186,7 @@ static void overlay_load(wrongpath_t *w, insn_t *in, exec_fn exec, uint64_t lo)
 {
     cpu_t *s = &w->shadow;
     uint8_t *host = NULL, saved[16];
-    if (w->overlay_n && page_ready(s->mem, lo, 16, MEM_PROT_READ)) {
+    if (w->overlay_n && walk_page_ready(s->mem, lo, 16, MEM_PROT_READ, &w->read_page)) {
         uint8_t *page = mem_page(s->mem, lo)->data;
         for (unsigned k = 0; k < w->overlay_n; k++) {
             const spec_store_t *e = &w->overlay[k];
@@ -211,8 +232,9 @@ static uint64_t shadow_exec(wrongpath_t *w, insn_t *in)
         if (in->rs1 == REG_NONE) return 1;
         uint64_t addr = s->reg[in->rs1] + (uint64_t)in->imm;
         if (in->opclass != OC_LOAD && in->opclass != OC_FLOAD) return addr ? addr : 1;
-        if (!page_ready(s->mem, addr & ~7ull, 8, MEM_PROT_READ) ||
-            !page_ready(s->mem, addr, in->memsize ? in->memsize : 1, MEM_PROT_READ))
+        if (!walk_page_ready(s->mem, addr & ~7ull, 8, MEM_PROT_READ, &w->read_page) ||
+            !walk_page_ready(s->mem, addr, in->memsize ? in->memsize : 1, MEM_PROT_READ,
+                             &w->read_page))
             return 1;
         overlay_load(w, in, exec, addr & ~7ull);
         return s->mem_addr;
@@ -327,7 +349,7 @@ static int walk(wrongpath_t *w, walk_state_t *ws, uint64_t pc)
 {
     cpu_t *shadow = &w->shadow;
     while (ws->n < ws->max) {
-        insn_t *in = shadow_fetch(shadow, pc);
+        insn_t *in = shadow_fetch(w, pc);
         if (!in) return WP_END_FAULT;
         if (ends_walk(in)) return WP_END_SERIAL;
         uint64_t next, addr;
@@ -362,6 +384,7 @@ int wrongpath_walk(wrongpath_t *w, cpu_t *c, const bpred_t *bp, uint64_t pc, uns
     if (c->dise) dise_spec_save(c->dise, &ckpt);
     w->overlay_n = 0;
     w->decode_stall = 0;
+    w->exec_page = w->read_page = 0;
     w->shadow.stop_jmp = &here;
     m->fault_jmp = &here;
     walk_state_t ws = { .bp = bp, .max = max, .visit = visit, .ctx = ctx };
