@@ -261,7 +261,8 @@ static inline bool direction_predict(bpred_t *b, uint64_t pc, lookup_t *l)
     }
 }
 
-static void tournament_train(bpred_t *b, const lookup_t *l, bool taken)
+static inline __attribute__((always_inline)) void tournament_train(bpred_t *b, const lookup_t *l,
+                                                                   bool taken)
 {
     uint8_t *chooser = &b->choice[b->ghist & b->choice_mask];
     if (*chooser >= 2) b->st.chose_global++;
@@ -391,7 +392,8 @@ bpred_result_t bpred_predict(bpred_t *b, const insn_t *in)
     return r;
 }
 
-static void update_ras(bpred_t *b, const insn_t *in, const lookup_t *l, uint64_t next_pc)
+static inline __attribute__((always_inline)) void update_ras(bpred_t *b, const insn_t *in,
+                                                             const lookup_t *l, uint64_t next_pc)
 {
     if (in->flags & IF_RETURN) {
         if (l->used_ras) {

@@ -405,6 +405,7 @@ typedef struct store_sets {
  * and memory access (build_shapes), and what it takes at dispatch (use_of). */
 typedef struct shape {
     uint8_t fu, queue;          /* enum fu_kind, enum queue_kind */
+    bool serial_class;          /* serializing() by its class alone (a fence) */
     unsigned span;              /* occupancy() */
 } shape_t;
 
@@ -606,7 +607,8 @@ static void build_shapes(const timing_t *t, ooo_t *o)
             insn_t in = { .opclass = (uint8_t)oc, .flags = mem ? IF_LOAD : 0 };
             unsigned span = occupancy(t, o, &in);
             o->shapes[oc][mem] = (shape_t){ .fu = (uint8_t)fu_of(&in),
-                                           .queue = (uint8_t)queue_of(&in), .span = span };
+                                           .queue = (uint8_t)queue_of(&in),
+                                           .serial_class = serializing(&in), .span = span };
         }
     for (unsigned rd = 0; rd < 256; rd++)
         o->reg_writes[rd] = (uint8_t)((writes_int_reg(rd) ? WRITES_INT : 0) |
@@ -616,13 +618,14 @@ static void build_shapes(const timing_t *t, ooo_t *o)
 
 /* What the instruction takes in the machine, looked up once: its unit,
  * queue and unit cycles, the rename registers it needs, whether it
- * serializes. */
+ * serializes (serializing(): by its class from the table, or its flags). */
 static inline use_t use_of(const timing_t *t, ooo_t *o, const insn_t *in)
 {
     if (unlikely(!o->shapes_built)) build_shapes(t, o);
     const shape_t *s = &o->shapes[in->opclass][(in->flags & (IF_LOAD | IF_STORE)) != 0];
+    bool serial = s->serial_class | ((in->flags & (IF_SERIAL | IF_SYSCALL)) != 0);
     return (use_t){ .fu = s->fu, .queue = s->queue, .span = s->span,
-                    .writes = o->reg_writes[in->rd], .serial = serializing(in) };
+                    .writes = o->reg_writes[in->rd], .serial = serial };
 }
 
 /* ---- the stages ----------------------------------------------------------------------- */
