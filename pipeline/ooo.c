@@ -124,6 +124,7 @@ static inline void ring_push(ring_t *r, uint64_t x)
  * occupant inserted before it (the wrong path can move base past a cycle the
  * correct path then dispatches in): base moves back to it. */
 #define LEAVE_WINDOW 1024u
+#define LEAVE_BY_CYCLE 12u       /* leave_advance: cycles passed one at a time */
 
 typedef struct leave_queue {
     uint16_t *count;            /* per cycle of [base, base + LEAVE_WINDOW) */
@@ -207,13 +208,34 @@ static inline void leave_insert(leave_queue_t *q, uint64_t x)
 /* Those leaving before d are gone; base moves on to d (> base). */
 static inline void leave_advance(leave_queue_t *q, uint64_t d)
 {
-    /* every occupant of the window leaves before base + LEAVE_WINDOW */
+    /* every occupant of the window leaves before base + LEAVE_WINDOW; past
+     * a few cycles, the counts are taken four cycles (one aligned 8-byte
+     * word) at a time, masked to the cycles from base to end */
     uint64_t end = d - q->base < LEAVE_WINDOW ? d : q->base + LEAVE_WINDOW;
     unsigned gone = 0, in_window = q->in_window;
-    for (uint64_t c = q->base; c < end && gone < in_window; c++) {
-        uint16_t *s = &q->count[c & (LEAVE_WINDOW - 1)];
-        gone += *s;
-        *s = 0;
+    if (end - q->base <= LEAVE_BY_CYCLE) {
+        for (uint64_t c = q->base; c < end && gone < in_window; c++) {
+            uint16_t *s = &q->count[c & (LEAVE_WINDOW - 1)];
+            gone += *s;
+            *s = 0;
+        }
+    } else {
+        uint64_t lanes = ~0ull << (16 * (q->base & 3));
+        for (uint64_t c = q->base & ~3ull; c < end && gone < in_window; c += 4) {
+            if (end - c < 4) lanes &= ~(~0ull << (16 * (end - c)));
+            uint16_t *s = &q->count[c & (LEAVE_WINDOW - 1)];
+            uint64_t four;
+            memcpy(&four, s, sizeof four);
+            uint64_t passed = four & lanes;
+            if (passed) {
+                uint64_t pairs = (passed & 0x0000ffff0000ffffull) +
+                                 ((passed >> 16) & 0x0000ffff0000ffffull);
+                gone += (unsigned)((pairs & 0xffffffffull) + (pairs >> 32));
+                four &= ~lanes;
+                memcpy(s, &four, sizeof four);
+            }
+            lanes = ~0ull;
+        }
     }
     q->n -= gone;
     q->in_window = in_window - gone;
