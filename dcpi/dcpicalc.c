@@ -612,6 +612,8 @@ static bool reads_between(const cfg_t *g, size_t from, size_t to, unsigned r)
     return false;
 }
 
+static bool miss_seen(const dcpicalc_t *dc, size_t k);
+
 /* What a producer outside the static schedule of instruction k's block can
  * make it wait for: a D-cache miss of a load (in its block or at the end of
  * a predecessor), or a dependency on a callee's result or a predecessor's
@@ -641,8 +643,11 @@ static uint32_t operand_culprits(const dcpicalc_t *dc, size_t b, size_t k)
                 reads_between(g, g->blocks[b].first, k, r))
                 continue;
             if (w->flags & IF_CALL) c |= 1u << STALL_DEP;
-            else if (w->flags & IF_LOAD) c |= 1u << STALL_DCACHE;
-            else if (long_latency(w)) c |= 1u << STALL_DEP;
+            else if (w->flags & IF_LOAD) {
+                c |= 1u << STALL_DCACHE;
+                size_t apart = (size_t)(p->first + p->n - (size_t)(w - g->insns)) + (k - g->blocks[b].first);
+                if (apart <= dc->load_use_reach && !miss_seen(dc, k)) c |= 1u << STALL_DEP;
+            } else if (long_latency(w)) c |= 1u << STALL_DEP;
         }
     }
     return c;
@@ -764,6 +769,15 @@ static bool unit_may_be_busy(const dcpicalc_t *dc, size_t b, size_t k)
     free(left);
     free(seen);
     return busy;
+}
+
+/* Whether DMISS samples say a load near instruction k missed: samples
+ * from SKID_INSNS before it to SKID_INSNS after it, where DMISS was
+ * collected. */
+static bool miss_seen(const dcpicalc_t *dc, size_t k)
+{
+    size_t from = k >= SKID_INSNS ? k - SKID_INSNS : 0;
+    return dc->has_dmiss && event_samples(dc, PMU_DMISS, from, k + SKID_INSNS);
 }
 
 /* Candidate culprits of an instruction by where it is: the I-cache at the
@@ -985,6 +999,7 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
     if (cfg->model == CFG_MODEL_EV5) {
         if (!cfg->lat_int_div_pipelined) dc->unit_waiters |= 1u << OC_IDIV;
         if (!cfg->lat_fp_div_pipelined) dc->unit_waiters |= 1u << OC_FDIV | 1u << OC_FSQRT;
+        dc->load_use_reach = (size_t)cfg->lat_load_use;
         unsigned lat = cfg->lat_int_div > cfg->lat_fp_div ? cfg->lat_int_div : cfg->lat_fp_div;
         dc->unit_reach = (size_t)lat * cfg->ev5_width;
     } else {

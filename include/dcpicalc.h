@@ -83,6 +83,9 @@ typedef struct dcpicalc {
     uint32_t unit_waiters;      /* opclasses that wait for a busy unit
                                    themselves (ev5: divides on an unpipelined
                                    divider), 1u << opclass                 */
+    size_t load_use_reach;      /* instructions after a load its consumer can
+                                   still wait for a hit (the load-use
+                                   latency)                                */
     size_t unit_reach;          /* instructions back a unit's last user can
                                    keep it busy (its latency x issue width) */
     bool waits_behind_long_op;  /* inorder5: the instruction after a

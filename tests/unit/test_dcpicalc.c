@@ -543,6 +543,38 @@ static void test_divider_busy_only_without_its_result(void **state)
     }
 }
 
+/* A: add, ld t1, beq -> B | B: add t2, t1, a1 (stalls 1 cycle), ret: the
+ * load ends the block before B, so its hit's latency is not in B's
+ * schedule; the stall is a dependency (or its miss).  With three adds
+ * between the load and the beq the load is too far back for the hit to
+ * matter: a D-cache miss only. */
+static void test_load_at_predecessor_end(void **state)
+{
+    enum { NEAR = 5, FAR = 8 };
+    const uint32_t near[NEAR] = { ADD(T0, A1, A2), LD(T1, A0, 8), BEQ(A2, ZERO, 4),
+                                  ADD(T2, T1, A1), RET };
+    const uint32_t far[FAR] = { ADD(T0, A1, A2), LD(T1, A0, 8), ADD(A3, A1, A2),
+                                ADD(A3, A3, A2), ADD(A3, A3, A1), BEQ(A2, ZERO, 4),
+                                ADD(T2, T1, A1), RET };
+    const uint32_t *codes[2] = { near, far };
+    const size_t n[2] = { NEAR, FAR };
+    config_t cfg = preset("ev5");
+    for (int c = 0; c < 2; c++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        char err[256];
+        size_t k = n[c] - 2;
+        learn_schedule(&s, &cfg, codes[c], n[c]);
+        for (size_t j = 0; j < n[c]; j++) s.count[j] = 1000;
+        s.extra[k] = 1;
+        assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)codes[c], BASE, n[c] * 4,
+                                 code_samples, &s, err, sizeof err));
+        assert_true(dc.insn[k].culprits & 1u << STALL_DCACHE);
+        assert_int_equal(!!(dc.insn[k].culprits & 1u << STALL_DEP), c == 0);
+        dcpicalc_free(&dc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -563,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_operand_read_before),
         cmocka_unit_test(test_points_that_cannot_stall),
         cmocka_unit_test(test_divider_busy_only_without_its_result),
+        cmocka_unit_test(test_load_at_predecessor_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
