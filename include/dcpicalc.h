@@ -14,8 +14,9 @@
  *     each with the samples of the M = 0 instructions its schedule issues
  *     with it (its issue group): the cluster of points consistent with one
  *     F within their Poisson noise that holds the most of them (at least a
- *     quarter), re-centred on its sum(S) / sum(M); a class with few samples
- *     uses sum(S) / sum(M) instead;
+ *     quarter), re-centred on its sum(S) / sum(M) -- sought first among the
+ *     points no culprit rule could explain a stall of, when two or more of
+ *     them agree; a class with few samples uses sum(S) / sum(M) instead;
  *  4. a class resting on one issue point is an upper bound (its stalls
  *     count as frequency): where the flow constraints with the other
  *     estimates make it lower, it takes that value; classes without an
@@ -28,11 +29,15 @@
  *     culprit that cannot be ruled out: an I-cache miss (first instruction
  *     of a cache line, of a block entered from another line, or after a
  *     call), a D-cache miss (an operand loaded in this block or a
- *     predecessor), a branch misprediction (a block entered from a
+ *     predecessor, unless an instruction in between read it: in order, it
+ *     waited then), a dependency (a callee's result, a predecessor's long
+ *     operation, a load ending a predecessor within the load-use latency),
+ *     a branch misprediction (a block entered from a
  *     conditional or indirect transfer, unless the edge frequencies bound
  *     it below a tenth of the stall; the return point after a call when
  *     the model has no return stack),
- *     the write buffer (a store), a busy unit (a multiply or divide); where
+ *     the write buffer (a store), a busy unit (a divide whose unit's last
+ *     user is close before it and its result unread since); where
  *     IMISS or DMISS were collected, no such sample from the instruction
  *     through the skid after it rules the miss out.  D-TLB misses are not
  *     told apart from D-cache misses (no DTB event is sampled).
@@ -83,6 +88,11 @@ typedef struct dcpicalc {
     uint32_t unit_waiters;      /* opclasses that wait for a busy unit
                                    themselves (ev5: divides on an unpipelined
                                    divider), 1u << opclass                 */
+    size_t load_use_reach;      /* instructions after a load its consumer can
+                                   still wait for a hit (the load-use
+                                   latency)                                */
+    size_t unit_reach;          /* instructions back a unit's last user can
+                                   keep it busy (its latency x issue width) */
     bool waits_behind_long_op;  /* inorder5: the instruction after a
                                    multi-cycle operation waits for EX      */
 } dcpicalc_t;

@@ -257,6 +257,7 @@ typedef struct code_synth {
     size_t n;
     timing_static_t sched[MAXCODE];
     uint64_t count[MAXCODE], extra[MAXCODE];
+    uint64_t extra_total[MAXCODE];      /* dynamic stall cycles in all */
     int moved_to[MAXCODE];              /* samples land on this instruction (-1: own) */
 } code_synth_t;
 
@@ -268,7 +269,7 @@ static uint64_t code_samples(void *ctx, int event, uint64_t addr)
     uint64_t n = 0;
     for (size_t j = 0; j < s->n; j++) {
         size_t to = s->moved_to[j] >= 0 ? (size_t)s->moved_to[j] : j;
-        if (to == k) n += s->count[j] * (s->sched[j].head + s->extra[j]);
+        if (to == k) n += s->count[j] * (s->sched[j].head + s->extra[j]) + s->extra_total[j];
     }
     return n;
 }
@@ -453,6 +454,127 @@ static void test_mispredict_edges_as_ceilings(void **state)
     dcpicalc_free(&dc);
 }
 
+/* call | add t1, a0, a1 | add t2, a0, a2 (stalls 10 cycles) | ret, and
+ * ld t1 | add t2, t1, a1 | add a3, t1, a2 (stalls 10 cycles) | ret: in
+ * order, the first reader of a0 (t1) waited for the callee's result (the
+ * load) if anyone did, so the second cannot wait for it: no dependency
+ * (D-cache) culprit on it, while the first reader, stalled alone, has it. */
+static void test_operand_read_before(void **state)
+{
+    enum { N = 4 };
+    const uint32_t after_call[N] = { enc_j(100, 1), ADD(T1, A0, A1), ADD(T2, A0, A2), RET };
+    const uint32_t after_load[N] = { LD(T1, A0, 8), ADD(T2, T1, A1), ADD(A3, T1, A2), RET };
+    const uint32_t *codes[2] = { after_call, after_load };
+    const uint32_t cause[2] = { 1u << STALL_DEP, 1u << STALL_DCACHE };
+    config_t cfg = preset("ev5");
+    for (int c = 0; c < 2; c++) {
+        for (size_t stalled = 1; stalled <= 2; stalled++) {
+            code_synth_t s;
+            dcpicalc_t dc;
+            char err[256];
+            learn_schedule(&s, &cfg, codes[c], N);
+            for (size_t k = 0; k < N; k++) s.count[k] = 1000;
+            s.extra[stalled] = 10;
+            assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)codes[c], BASE,
+                                     N * 4, code_samples, &s, err, sizeof err));
+            assert_float_equal(dcpicalc_dynamic_stall(&dc, stalled), 10.0, 0.5);
+            if (stalled == 1) assert_true(dc.insn[1].culprits & cause[c]);
+            else assert_false(dc.insn[2].culprits & cause[c]);
+            dcpicalc_free(&dc);
+        }
+    }
+}
+
+/* A block of 10000 executions whose issue points with a possible culprit
+ * (the block's head, the consumers of loads, the first instruction of a
+ * cache line) all stall 3% of their cycles, a cluster of four points at
+ * 1.03 x the count, while the two that cannot stall (adds of adds' results)
+ * do not: the count comes from the two (the cluster of all points would
+ * be the four's, 3% high). */
+static void test_points_that_cannot_stall(void **state)
+{
+    enum { N = 9 };
+    const uint32_t code[N] = { LD(T1, A0, 8), LD(T2, A0, 16), LD(A3, A0, 24), ADD(T1, T1, A1),
+                               ADD(T2, T2, T1), ADD(A3, A3, T2), ADD(T0, A3, T1), ADD(T0, T0, A1),
+                               RET };
+    config_t cfg = preset("ev5");
+    code_synth_t s;
+    dcpicalc_t dc;
+    char err[256];
+    assert_int_equal(cfg.l1i_line, 32);               /* the ret starts a line */
+    learn_schedule(&s, &cfg, code, N);
+    for (size_t k = 0; k < N; k++) s.count[k] = 10000;
+    static const int stalls[] = { 0, 3, 4, 5, 8 };
+    for (size_t j = 0; j < sizeof stalls / sizeof *stalls; j++) {
+        int k = stalls[j];
+        assert_true(s.sched[k].head >= 1);
+        s.extra_total[k] = 300 * s.sched[k].head;
+    }
+    assert_true(s.sched[6].head >= 1 && s.sched[7].head >= 1);
+    assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, sizeof code,
+                             code_samples, &s, err, sizeof err));
+    assert_float_equal(dc.insn[0].freq, 10000.0, 20.0);
+    dcpicalc_free(&dc);
+}
+
+/* Two FP divides, the second stalled 10 cycles: on ev5's unpipelined
+ * divider it may wait for the unit when it does not read the first one's
+ * result; when it does, the unit is free by the time the result is, and
+ * the busy unit is no culprit. */
+static void test_divider_busy_only_without_its_result(void **state)
+{
+    enum { N = 3 };
+    const uint32_t apart[N] = { FDIV(1, 2, 3), FDIV(4, 5, 6), RET };
+    const uint32_t chained[N] = { FDIV(1, 2, 3), FDIV(4, 1, 6), RET };
+    const uint32_t *codes[2] = { apart, chained };
+    config_t cfg = preset("ev5");
+    assert_false(cfg.lat_fp_div_pipelined);
+    for (int c = 0; c < 2; c++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        char err[256];
+        learn_schedule(&s, &cfg, codes[c], N);
+        for (size_t k = 0; k < N; k++) s.count[k] = 1000;
+        s.extra[1] = 10;
+        assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)codes[c], BASE, N * 4,
+                                 code_samples, &s, err, sizeof err));
+        assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_FU), c == 0);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* A: add, ld t1, beq -> B | B: add t2, t1, a1 (stalls 1 cycle), ret: the
+ * load ends the block before B, so its hit's latency is not in B's
+ * schedule; the stall is a dependency (or its miss).  With three adds
+ * between the load and the beq the load is too far back for the hit to
+ * matter: a D-cache miss only. */
+static void test_load_at_predecessor_end(void **state)
+{
+    enum { NEAR = 5, FAR = 8 };
+    const uint32_t near[NEAR] = { ADD(T0, A1, A2), LD(T1, A0, 8), BEQ(A2, ZERO, 4),
+                                  ADD(T2, T1, A1), RET };
+    const uint32_t far[FAR] = { ADD(T0, A1, A2), LD(T1, A0, 8), ADD(A3, A1, A2),
+                                ADD(A3, A3, A2), ADD(A3, A3, A1), BEQ(A2, ZERO, 4),
+                                ADD(T2, T1, A1), RET };
+    const uint32_t *codes[2] = { near, far };
+    const size_t n[2] = { NEAR, FAR };
+    config_t cfg = preset("ev5");
+    for (int c = 0; c < 2; c++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        char err[256];
+        size_t k = n[c] - 2;
+        learn_schedule(&s, &cfg, codes[c], n[c]);
+        for (size_t j = 0; j < n[c]; j++) s.count[j] = 1000;
+        s.extra[k] = 1;
+        assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)codes[c], BASE, n[c] * 4,
+                                 code_samples, &s, err, sizeof err));
+        assert_true(dc.insn[k].culprits & 1u << STALL_DCACHE);
+        assert_int_equal(!!(dc.insn[k].culprits & 1u << STALL_DEP), c == 0);
+        dcpicalc_free(&dc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -470,6 +592,10 @@ int main(void)
         cmocka_unit_test(test_mispredict_bounded_by_edges),
         cmocka_unit_test(test_mispredict_edges_as_ceilings),
         cmocka_unit_test(test_call_keeps_callee_saved),
+        cmocka_unit_test(test_operand_read_before),
+        cmocka_unit_test(test_points_that_cannot_stall),
+        cmocka_unit_test(test_divider_busy_only_without_its_result),
+        cmocka_unit_test(test_load_at_predecessor_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
