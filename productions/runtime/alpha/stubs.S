@@ -127,7 +127,7 @@ HPS_HANDLER CSPROF_trampoline,      csprof_trampoline, 2, 1 /* d8 tid, d9 pc */
  * tail handler's _asm name reaches the same stub, PathEnter_handler_asm
  * (handlers_asm.S) does the common case and jumps here for the rest;
  * they touch no path stack, only d5 and the tree */
-HPS_HANDLER PathEnter_handler,      hps_path_enter,  2, 0, , text_late  /* d8 call site, d9 target */
+HPS_HANDLER PathEnter_handler,      hps_path_enter,  3, 0, , text_late  /* d8 call site, d9 target, d10 site index and count */
 HPS_HANDLER PathTail_handler,       hps_path_tail,   2, 0, , text_late  /* d8 the jump's target, d9 its procedure */
     .globl PathTail_handler_asm
     PathTail_handler_asm = PathTail_handler     /* PathEnter_handler_asm: handlers_asm.S */
