@@ -102,7 +102,14 @@ bool ppcct_attach(ppcct_t *p, const runtime_t *rt, const symtab_t *st, char *err
         uint64_t a = st->syms[k].addr;
         ok = mem_write(m, base + offsetof(ppc_tree_t, entries) + k * sizeof a, &a, sizeof a);
     }
-    return ok ? true : set_error(err, errlen, "cannot write the procedure entries into the runtime");
+    if (!ok) return set_error(err, errlen, "cannot write the procedure entries into the runtime");
+    /* the child slots' code reaches the list lookup by this address */
+    uint64_t slots = runtime_symbol(rt, "hps_pp_slots"), enter = runtime_symbol(rt, "hps_path_enter");
+    if (!slots || !enter)
+        return set_error(err, errlen, "the handler runtime has no hps_pp_slots or hps_path_enter (pp_cct.h)");
+    if (!mem_write(m, slots + offsetof(ppc_slots_t, list_enter), &enter, sizeof enter))
+        return set_error(err, errlen, "cannot write the list lookup's address into the runtime");
+    return true;
 }
 
 static uint64_t read_u64(mem_t *m, uint64_t addr)
@@ -122,8 +129,9 @@ void ppcct_read(ppcct_t *p, const runtime_t *rt, uint64_t entry_pc)
     p->nodes_full = base ? read_u64(m, base + offsetof(ppc_tree_t, nodes_full)) : 0;
     p->lookups = base ? read_u64(m, base + offsetof(ppc_tree_t, lookups)) : 0;
     p->steps = base ? read_u64(m, base + offsetof(ppc_tree_t, steps)) : 0;
-    p->slots = base ? read_u64(m, base + offsetof(ppc_tree_t, nslots)) : 0;
-    p->slots_full = base ? read_u64(m, base + offsetof(ppc_tree_t, slots_full)) : 0;
+    uint64_t slots = runtime_symbol(rt, "hps_pp_slots");
+    p->slots = slots ? read_u64(m, slots + offsetof(ppc_slots_t, used)) : 0;
+    p->slots_full = slots ? read_u64(m, slots + offsetof(ppc_slots_t, full)) : 0;
     p->nguest = n ? n : 1;                       /* node 0 exists before any call */
     p->id_of = xcalloc(p->nguest, sizeof *p->id_of);
     p->id_of[0] = cct_child(&p->tree, CCT_ROOT, 0, entry_pc);

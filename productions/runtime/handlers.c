@@ -71,11 +71,8 @@ void hps_data_stream(uint64_t pc, uint64_t ea, uint64_t burst)
 static struct { uint64_t r, ret, sp, node, acc_cycles, acc_misses; } path_stack[PATH_STACK];
 static uint64_t path_depth, path_overflows;
 
-/* The calling context tree (hps-pp-acf --cct).  Its code is in section
- * .text_late (runtime.ld: after every other handler), so the tree's
- * changes move no other handler's address. */
+/* The calling context tree (hps-pp-acf --cct). */
 ppc_tree_t hps_pp_cct;
-#define PP_CCT_CODE __attribute__((section(".text_late.pp_cct")))
 
 void hps_path_count(uint64_t entry, uint64_t sum)
 {
@@ -122,70 +119,27 @@ int hps_path_pop(uint64_t pc)
     return 0;
 }
 
-/* The list a child of parent made by a call at site index `index` is in:
- * the parent's slot for it, or (no slot: none left, or an index past the
- * parent's k) the parent's own list.  The parent's first call (nsites > 0)
- * gives it its nsites slots, or, when they ran out (counted), slot word
- * 0's empty set (k = 0), so every later lookup takes the list. */
-PP_CCT_CODE static uint32_t *pp_list(ppc_tree_t *t, uint32_t parent, uint32_t index, uint32_t nsites)
+/* The child of parent for (site, entry), made when new; the parent itself
+ * when the nodes ran out (counted).  Children are a list kept most
+ * recently used first, so a loop's repeated call finds its node first. */
+static uint32_t pp_child(ppc_tree_t *t, uint32_t parent, uint64_t site, uint64_t entry)
 {
-    ppc_node_t *p = &t->nodes[parent];
-    if (p->slots == 0 && nsites) {
-        if (t->nslots == 0) t->nslots = 1;      /* word 0: k = 0, the empty set */
-        if (t->nslots + 1 + nsites <= PPC_MAX_SLOTS) {
-            t->slots[t->nslots] = nsites;
-            p->slots = (uint32_t)t->nslots + 1;
-            t->nslots += 1 + nsites;
-        } else {
-            t->slots_full++;
-            p->slots = 1;
-        }
+    if (t->nnodes == 0) {                       /* node 0: the first procedure */
+        t->nodes[0].parent = t->nodes[0].child = t->nodes[0].sibling = PPC_NONE;
+        t->nnodes = 1;
     }
-    if (p->slots && index < t->slots[p->slots - 1]) return &t->slots[p->slots + index];
-    return &p->child;
-}
-
-/* The node of list *head keyed (site, entry), moved to the front; 0 when
- * none (node 0 is nobody's child).  Every entry looked at is a step. */
-PP_CCT_CODE static uint32_t pp_find(ppc_tree_t *t, uint32_t *head, uint64_t site, uint64_t entry)
-{
-    uint32_t prev = 0;
-    for (uint32_t k = *head; k; prev = k, k = t->nodes[k].sibling) {
+    ppc_node_t *p = &t->nodes[parent];
+    uint32_t prev = PPC_NONE;
+    t->lookups++;
+    for (uint32_t k = p->child; k != PPC_NONE; prev = k, k = t->nodes[k].sibling) {
         ppc_node_t *c = &t->nodes[k];
         t->steps++;
         if (c->site != site || c->entry != entry) continue;
-        if (prev) {
+        if (prev != PPC_NONE) {
             t->nodes[prev].sibling = c->sibling;
-            c->sibling = *head;
-            *head = k;
+            c->sibling = p->child;
+            p->child = k;
         }
-        return k;
-    }
-    return 0;
-}
-
-/* The child of parent for (site, entry), the call site being number
- * `index` of nsites in its procedure (PPC_SITE_INFO), made when new; the
- * parent itself when the nodes ran out (counted).  A child a slot lacks
- * may be in the parent's list (made before the parent had slots: a call
- * from a procedure with none, uninstrumented code's context): it moves to
- * its slot, so one key is never two nodes. */
-PP_CCT_CODE static uint32_t pp_child(ppc_tree_t *t, uint32_t parent, uint64_t site, uint64_t entry, uint64_t info)
-{
-    if (t->nnodes == 0) {                       /* node 0: the first procedure */
-        t->nodes[0].parent = t->nodes[0].bucket = PPC_NONE;
-        t->nnodes = 1;
-    }
-    uint32_t index = (uint32_t)info;
-    uint32_t *head = pp_list(t, parent, index, (uint32_t)(info >> 32));
-    t->lookups++;
-    uint32_t k = pp_find(t, head, site, entry);
-    if (k) return k;
-    uint32_t *list = &t->nodes[parent].child;
-    if (head != list && (k = pp_find(t, list, site, entry))) {
-        *list = t->nodes[k].sibling;
-        t->nodes[k].sibling = *head;
-        *head = k;
         return k;
     }
     if (t->nnodes >= PPC_MAX_NODES) {
@@ -196,27 +150,25 @@ PP_CCT_CODE static uint32_t pp_child(ppc_tree_t *t, uint32_t parent, uint64_t si
     ppc_node_t *c = &t->nodes[n];
     c->site = site;
     c->entry = entry;
-    c->calls = 0;
-    c->tail_calls = 0;
-    c->bucket = index;
+    c->calls = c->tail_calls = 0;
     c->parent = parent;
-    c->child = c->slots = 0;
-    c->sibling = *head;
-    *head = n;
+    c->child = PPC_NONE;
+    c->sibling = p->child;
+    p->child = n;
     return n;
 }
 
-/* A call at site to entry (info: the site's index and its procedure's
- * call sites): d5 moves to that child (the push saved the caller's). */
-PP_CCT_CODE void hps_path_enter(uint64_t site, uint64_t entry, uint64_t info)
+/* A call at site to entry: d5 moves to that child (the push saved the
+ * caller's). */
+void hps_path_enter(uint64_t site, uint64_t entry)
 {
-    uint32_t n = pp_child(&hps_pp_cct, (uint32_t)hps_mfd5(), site, entry, info);
+    uint32_t n = pp_child(&hps_pp_cct, (uint32_t)hps_mfd5(), site, entry);
     hps_pp_cct.nodes[n].calls++;
     hps_mtd5(n);
 }
 
 /* Is target one of the program's procedure entries (a binary search)? */
-PP_CCT_CODE static int pp_is_entry(const ppc_tree_t *t, uint64_t target)
+static int pp_is_entry(const ppc_tree_t *t, uint64_t target)
 {
     uint64_t lo = 0, hi = t->nentries < PPC_MAX_ENTRIES ? t->nentries : PPC_MAX_ENTRIES;
     while (lo < hi) {
@@ -230,14 +182,13 @@ PP_CCT_CODE static int pp_is_entry(const ppc_tree_t *t, uint64_t target)
 /* A jump out of procedure self to target: when target is another
  * procedure's entry, the callee replaces the current context under its
  * parent, at its call site (the exact CCT's tail call). */
-PP_CCT_CODE void hps_path_tail(uint64_t target, uint64_t self)
+void hps_path_tail(uint64_t target, uint64_t self)
 {
     ppc_tree_t *t = &hps_pp_cct;
     uint32_t cur = (uint32_t)hps_mfd5();
     if (target == self || !pp_is_entry(t, target)) return;
     if (t->nnodes == 0 || t->nodes[cur].parent == PPC_NONE) return;
-    uint32_t n = pp_child(t, t->nodes[cur].parent, t->nodes[cur].site, target,
-                          PPC_SITE_INFO(t->nodes[cur].bucket, 0));
+    uint32_t n = pp_child(t, t->nodes[cur].parent, t->nodes[cur].site, target);
     t->nodes[n].calls++;
     t->nodes[n].tail_calls++;
     hps_mtd5(n);
@@ -349,4 +300,63 @@ void hps_pathm_return(uint64_t entry, uint64_t sum, uint64_t target)
     cost_count(entry, sum);
     cost_pop(target);
     cost_resume();
+}
+
+/* ---- PP's CCT child slots (pp_cct.h; PathEnter_handler) ------------------------------
+ * A call's lookup in its context's slot for the call site first, in the
+ * children's list (hps_path_enter) when the slot does not hold the
+ * call's child, which the slot then keeps.  The slot words `s` are
+ * hps_pp_slots (handlers_asm.S), whose address the stub passes.  This
+ * code is in section .text_cct, which runtime.ld puts after all the rest
+ * of the runtime, so adding it moved no other handler's address; from
+ * there it calls hps_path_enter by the address the host wrote into the
+ * slots (Alpha's bsr does not reach that far, and a GOT entry would move
+ * the data). */
+#define PP_SLOTS_CODE __attribute__((section(".text_cct.pp_slots")))
+
+/* The slot of node `parent` for call site `index` of its procedure's
+ * nsites; 0 when it has none.  A node's first call gives it its nsites
+ * words, or (none left, counted) word 0's empty set, k = 0. */
+PP_SLOTS_CODE static uint32_t *pp_slot(ppc_slots_t *s, ppc_node_t *parent, uint32_t index,
+                                       uint32_t nsites)
+{
+    if (parent->slots == 0 && nsites) {
+        if (s->used == 0) s->used = 1;
+        if (s->used + 1 + nsites <= PPC_MAX_SLOTS) {
+            s->words[s->used] = nsites;
+            parent->slots = (uint32_t)s->used + 1;
+            s->used += 1 + nsites;
+        } else {
+            s->full++;
+            parent->slots = 1;
+        }
+    }
+    if (parent->slots == 0 || index >= s->words[parent->slots - 1]) return 0;
+    return &s->words[parent->slots + index];
+}
+
+/* A call at site to entry (info: PPC_SITE_INFO): d5 moves to that child,
+ * its calls + 1 (the push saved the caller's d5).  A slot hit is a lookup
+ * of one step; otherwise the list's lookup, and the slot keeps what it
+ * found unless that was the parent itself (the nodes ran out: each such
+ * call is counted there). */
+PP_SLOTS_CODE void hps_path_enter_slot(uint64_t site, uint64_t entry, uint64_t info, ppc_slots_t *s)
+{
+    ppc_tree_t *t = &hps_pp_cct;
+    uint32_t parent = (uint32_t)hps_mfd5();
+    uint32_t *slot = pp_slot(s, &t->nodes[parent], (uint32_t)info, (uint32_t)(info >> 32));
+    if (slot && *slot) {
+        ppc_node_t *c = &t->nodes[*slot];
+        if (c->site == site && c->entry == entry) {
+            t->lookups++;
+            t->steps++;
+            c->calls++;
+            hps_mtd5(*slot);
+            return;
+        }
+    }
+    uint64_t full = t->nodes_full;
+    void (*list_enter)(uint64_t, uint64_t) = (void (*)(uint64_t, uint64_t))(uintptr_t)s->list_enter;
+    list_enter(site, entry);                    /* hps_path_enter */
+    if (slot && t->nodes_full == full) *slot = (uint32_t)hps_mfd5();
 }

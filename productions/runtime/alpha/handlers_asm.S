@@ -240,23 +240,24 @@ PathPop_handler_asm:
 /* PathEnter_handler_asm (hps-pp-acf --cct, pp_cct.h): d8 = call site,
  * d9 = target, d10 = the site's index (low longword) and its procedure's
  * call sites.  The common case in assembly: the current context has its
- * slots, the index is below their count, and the slot's first child is
- * (site, target) -- a direct call's only child: its calls + 1, d5 = it.
- * Anything else goes on to the C stub PathEnter_handler (which reads d10
- * too), which walks the slot's list and makes slots and nodes; both count
- * the lookup and its steps the same way.  $1..$4 parked in d13, d11, d3,
- * d4 (d4: the sequences' scratch, dead after PP_push; d3: PP_push clears
- * it after). */
+ * child slots (pp_cct.h), the index is below their count, and the slot
+ * holds the child (site, target) -- a direct call's only one: its calls
+ * + 1, d5 = it.  Anything else goes on to the C stub PathEnter_handler
+ * (which reads d10 too), which makes the slots, walks the children's
+ * list and fills the slot; both count the lookup and its steps the same
+ * way.  $1..$4 parked in d13, d11, d3, d4 (d4: the sequences' scratch,
+ * dead after PP_push; d3: PP_push clears it after).  Section .text_cct:
+ * after the rest of the runtime (runtime.ld). */
 #define NODES_LO  (((PPC_OFF_NODES + 32768) & 0xffff) - 32768)
 #define NODES_HI  ((PPC_OFF_NODES - NODES_LO) >> 16)
-#define SLOTS_LO  (((PPC_OFF_SLOTS + 32768) & 0xffff) - 32768)
-#define SLOTS_HI  ((PPC_OFF_SLOTS - SLOTS_LO) >> 16)
-    .section .text_asm.PathEnter_handler_asm, "ax", @progbits
+    .section .text_cct.PathEnter_handler_asm, "ax", @progbits
     .globl PathEnter_handler_asm
     .type PathEnter_handler_asm, @function
     .align 4
 .Lenter_tree:
     .quad hps_pp_cct
+.Lenter_words:
+    .quad hps_pp_slots + PPC_OFF_WORDS
 PathEnter_handler_asm:
     hps.mtd 13, 1
     hps.mtd 11, 2
@@ -264,6 +265,7 @@ PathEnter_handler_asm:
     hps.mtd 4, 4
     br      $1, .Lenter_pc
 .Lenter_pc:
+    ldq     $3, (.Lenter_words - .Lenter_pc)($1)   /* $3 = the slot words */
     ldq     $1, (.Lenter_tree - .Lenter_pc)($1)    /* $1 = hps_pp_cct */
     ldah    $4, NODES_HI($1)    /* $4 = the nodes                        */
     lda     $4, NODES_LO($4)
@@ -274,16 +276,14 @@ PathEnter_handler_asm:
                                    before the first call, node 0's)     */
     beq     $2, 9f
     zapnot  $2, 15, $2
-    ldah    $3, SLOTS_HI($1)
-    lda     $3, SLOTS_LO($3)
-    s4addq  $2, $3, $2          /* $2 = &slots[first]                    */
-    ldl     $3, -4($2)          /* k, its count                          */
+    s4addq  $2, $3, $2          /* $2 = &words[first]                    */
+    ldl     $3, -4($2)          /* k, the node's slots                   */
     hps.mfd 1, 10
     zapnot  $1, 15, $1          /* the site's index                      */
     cmpult  $1, $3, $3
-    beq     $3, 9f              /* past k: the node's list               */
+    beq     $3, 9f              /* past k: no slot                       */
     s4addq  $1, $2, $2
-    ldl     $2, 0($2)           /* the slot's first child; 0: none       */
+    ldl     $2, 0($2)           /* the slot's child; 0: none             */
     beq     $2, 9f
     zapnot  $2, 15, $2
     mulq    $2, PPC_NODE_SIZE, $1
@@ -320,6 +320,34 @@ PathEnter_handler_asm:
     hps.mfd 4, 4
     br      $31, PathEnter_handler
     .size PathEnter_handler_asm, . - PathEnter_handler_asm
+
+/* PathEnter_handler (both modes: PathEnter_handler_asm's way on): d11 =
+ * hps_pp_slots, the slot words, for the C stub PathEnter_handler_c
+ * (stubs.S, hps_path_enter_slot); $1 parked in d4. */
+    .section .text_cct.PathEnter_handler, "ax", @progbits
+    .globl PathEnter_handler
+    .type PathEnter_handler, @function
+    .align 4
+.Lslots_at:
+    .quad hps_pp_slots
+PathEnter_handler:
+    hps.mtd 4, 1
+    br      $1, .Lslots_pc
+.Lslots_pc:
+    ldq     $1, (.Lslots_at - .Lslots_pc)($1)
+    hps.mtd 11, 1
+    hps.mfd 1, 4
+    br      $31, PathEnter_handler_c
+    .size PathEnter_handler, . - PathEnter_handler
+
+    /* PP's CCT child slots (pp_cct.h), after the tally table */
+    .section .bss_cct, "aw", @nobits
+    .align 3
+    .globl hps_pp_slots
+    .type hps_pp_slots, @object
+hps_pp_slots:
+    .skip PPC_OFF_WORDS + 4 * PPC_MAX_SLOTS
+    .size hps_pp_slots, . - hps_pp_slots
 
     /* DISE's tally table (hps_profile.h; `tally dN`): the linker script
        puts it after all the rest of .bss */

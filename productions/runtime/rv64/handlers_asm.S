@@ -194,15 +194,17 @@ PathPop_handler_asm:
 
 /* PathEnter_handler_asm (hps-pp-acf --cct, pp_cct.h): d8 = call site,
  * d9 = target, d10 = the site's index (low word) and its procedure's call
- * sites.  The common case in assembly: the current context has its
- * slots, the index is below their count, and the slot's first child is
- * (site, target) -- a direct call's only child: its calls + 1, d5 = it.
- * Anything else (no slots yet, an empty slot, another child) goes on to
- * the C stub PathEnter_handler (which reads d10 too), which walks the
- * slot's list, makes slots and nodes; both count the lookup and its steps
- * the same way.  t0..t3 parked in d13, d11, d3, d4 (d4: the sequences'
- * scratch, dead after PP_push; d3: PP_push clears it after). */
-    .section .text_asm.PathEnter_handler_asm, "ax", @progbits
+ * sites.  The common case in assembly: the current context has its child
+ * slots (pp_cct.h), the index is below their count, and the slot holds
+ * the child (site, target) -- a direct call's only one: its calls + 1,
+ * d5 = it.  Anything else (no slots yet, an empty slot, another child)
+ * goes on to the C stub PathEnter_handler (which reads d10 too), which
+ * makes the slots, walks the children's list and fills the slot; both
+ * count the lookup and its steps the same way.  t0..t3 parked in d13,
+ * d11, d3, d4 (d4: the sequences' scratch, dead after PP_push; d3:
+ * PP_push clears it after).  Section .text_cct: after the rest of the
+ * runtime (runtime.ld). */
+    .section .text_cct.PathEnter_handler_asm, "ax", @progbits
     .globl PathEnter_handler_asm
     .type PathEnter_handler_asm, @function
     .balign 4
@@ -222,18 +224,17 @@ PathEnter_handler_asm:
     lwu     t1, PPC_NODE_SLOTS(t1)  /* its first slot; 0: none yet (and
                                    before the first call, node 0's)      */
     beqz    t1, 9f
-    li      t2, PPC_OFF_SLOTS
-    add     t0, t0, t2
+    la      t2, hps_pp_slots + PPC_OFF_WORDS
     slli    t1, t1, 2
-    add     t1, t0, t1          /* t1 = &slots[first]                     */
-    lwu     t2, -4(t1)          /* k, its count                           */
+    add     t1, t2, t1          /* t1 = &words[first]                     */
+    lwu     t2, -4(t1)          /* k, the node's slots                    */
     hps.mfd t0, 10
     slli    t0, t0, 32
     srli    t0, t0, 32          /* the site's index                       */
-    bgeu    t0, t2, 9f          /* past k: the node's list                */
+    bgeu    t0, t2, 9f          /* past k: no slot                        */
     slli    t0, t0, 2
     add     t1, t1, t0
-    lwu     t1, 0(t1)           /* the slot's first child; 0: none        */
+    lwu     t1, 0(t1)           /* the slot's child; 0: none              */
     beqz    t1, 9f
     slli    t2, t1, 4           /* t3 = &nodes[child]                     */
     slli    t0, t1, 5
@@ -267,6 +268,30 @@ PathEnter_handler_asm:
     hps.mfd t3, 4
     j       PathEnter_handler
     .size PathEnter_handler_asm, . - PathEnter_handler_asm
+
+/* PathEnter_handler (both modes: PathEnter_handler_asm's way on): d11 =
+ * hps_pp_slots, the slot words, for the C stub PathEnter_handler_c
+ * (stubs.S, hps_path_enter_slot); t0 parked in d4. */
+    .section .text_cct.PathEnter_handler, "ax", @progbits
+    .globl PathEnter_handler
+    .type PathEnter_handler, @function
+    .balign 4
+PathEnter_handler:
+    hps.mtd 4, t0
+    la      t0, hps_pp_slots
+    hps.mtd 11, t0
+    hps.mfd t0, 4
+    j       PathEnter_handler_c
+    .size PathEnter_handler, . - PathEnter_handler
+
+    /* PP's CCT child slots (pp_cct.h), after the tally table */
+    .section .bss_cct, "aw", @nobits
+    .balign 8
+    .globl hps_pp_slots
+    .type hps_pp_slots, @object
+hps_pp_slots:
+    .skip PPC_OFF_WORDS + 4 * PPC_MAX_SLOTS
+    .size hps_pp_slots, . - hps_pp_slots
 
     /* DISE's tally table (hps_profile.h; `tally dN`): the linker script
        puts it after all the rest of .bss */
