@@ -102,14 +102,7 @@ bool ppcct_attach(ppcct_t *p, const runtime_t *rt, const symtab_t *st, char *err
         uint64_t a = st->syms[k].addr;
         ok = mem_write(m, base + offsetof(ppc_tree_t, entries) + k * sizeof a, &a, sizeof a);
     }
-    if (!ok) return set_error(err, errlen, "cannot write the procedure entries into the runtime");
-    /* the child slots' code reaches the list lookup by this address */
-    uint64_t slots = runtime_symbol(rt, "hps_pp_slots"), enter = runtime_symbol(rt, "hps_path_enter");
-    if (!slots || !enter)
-        return set_error(err, errlen, "the handler runtime has no hps_pp_slots or hps_path_enter (pp_cct.h)");
-    if (!mem_write(m, slots + offsetof(ppc_slots_t, list_enter), &enter, sizeof enter))
-        return set_error(err, errlen, "cannot write the list lookup's address into the runtime");
-    return true;
+    return ok ? true : set_error(err, errlen, "cannot write the procedure entries into the runtime");
 }
 
 static uint64_t read_u64(mem_t *m, uint64_t addr)

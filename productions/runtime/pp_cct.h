@@ -56,6 +56,7 @@
 #define PPC_NODE_CALLS  16
 #define PPC_NODE_CHILD  36
 #define PPC_NODE_SLOTS  44
+#define PPC_OFF_ENTER   16
 #define PPC_OFF_WORDS   24
 
 #ifndef __ASSEMBLER__
@@ -83,9 +84,9 @@ typedef struct ppc_tree {
 typedef struct ppc_slots {
     uint64_t used;              /* words handed out (word 0: k = 0, the empty set) */
     uint64_t full;              /* nodes the words ran out for: they walk the list */
-    uint64_t list_enter;        /* hps_path_enter's address (the host writes it:
-                                   the slots' code, above the data, reaches no
-                                   .text directly; pp_cct.h, runtime.ld) */
+    uint64_t list_enter;        /* hps_path_enter's address, which the stub
+                                   writes: the slots' code, above the data,
+                                   reaches no .text directly (runtime.ld) */
     uint32_t words[PPC_MAX_SLOTS];
 } ppc_slots_t;
 
@@ -96,6 +97,7 @@ _Static_assert(__builtin_offsetof(ppc_node_t, slots) == PPC_NODE_SLOTS, "ppc_nod
 _Static_assert(__builtin_offsetof(ppc_tree_t, lookups) == PPC_OFF_LOOKUPS, "ppc_tree_t lookups");
 _Static_assert(__builtin_offsetof(ppc_tree_t, steps) == PPC_OFF_STEPS, "ppc_tree_t steps");
 _Static_assert(__builtin_offsetof(ppc_tree_t, nodes) == PPC_OFF_NODES, "ppc_tree_t nodes");
+_Static_assert(__builtin_offsetof(ppc_slots_t, list_enter) == PPC_OFF_ENTER, "ppc_slots_t list_enter");
 _Static_assert(__builtin_offsetof(ppc_slots_t, words) == PPC_OFF_WORDS, "ppc_slots_t words");
 
 /* handlers.c: a call's lookup in the children's list (d5 -> the child);

@@ -323,18 +323,26 @@ PathEnter_handler_asm:
 
 /* PathEnter_handler (both modes: PathEnter_handler_asm's way on): d11 =
  * hps_pp_slots, the slot words, for the C stub PathEnter_handler_c
- * (stubs.S, hps_path_enter_slot); $1 parked in d4. */
+ * (stubs.S, hps_path_enter_slot), and their list_enter = hps_path_enter
+ * (which the C code, this far from .text, calls by it); $1 and $2 parked
+ * in d4 and d11. */
     .section .text_cct.PathEnter_handler, "ax", @progbits
     .globl PathEnter_handler
     .type PathEnter_handler, @function
     .align 4
 .Lslots_at:
     .quad hps_pp_slots
+.Llist_enter:
+    .quad hps_path_enter
 PathEnter_handler:
     hps.mtd 4, 1
+    hps.mtd 11, 2
     br      $1, .Lslots_pc
 .Lslots_pc:
+    ldq     $2, (.Llist_enter - .Lslots_pc)($1)
     ldq     $1, (.Lslots_at - .Lslots_pc)($1)
+    stq     $2, PPC_OFF_ENTER($1)
+    hps.mfd 2, 11
     hps.mtd 11, 1
     hps.mfd 1, 4
     br      $31, PathEnter_handler_c

@@ -271,14 +271,20 @@ PathEnter_handler_asm:
 
 /* PathEnter_handler (both modes: PathEnter_handler_asm's way on): d11 =
  * hps_pp_slots, the slot words, for the C stub PathEnter_handler_c
- * (stubs.S, hps_path_enter_slot); t0 parked in d4. */
+ * (stubs.S, hps_path_enter_slot), and their list_enter = hps_path_enter
+ * (which the C code, this far from .text, calls by it); t0 and t1 parked
+ * in d4 and d11. */
     .section .text_cct.PathEnter_handler, "ax", @progbits
     .globl PathEnter_handler
     .type PathEnter_handler, @function
     .balign 4
 PathEnter_handler:
     hps.mtd 4, t0
+    hps.mtd 11, t1
     la      t0, hps_pp_slots
+    la      t1, hps_path_enter
+    sd      t1, PPC_OFF_ENTER(t0)
+    hps.mfd t1, 11
     hps.mtd 11, t0
     hps.mfd t0, 4
     j       PathEnter_handler_c
