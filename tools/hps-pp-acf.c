@@ -58,7 +58,10 @@
  * --cct: PP's calling context tree in the guest (productions/runtime/
  * pp_cct.h): the current context is d5, which the path stack saves and
  * restores with r; a call's push is followed by PathEnter_handler (d8 =
- * the call's pc, d9 = T.TARGET: d5 moves to that child); a jump out to a
+ * the call's pc, d9 = T.TARGET, d10 = column site: the call's index among
+ * its procedure's calls, numbered in address order, and their number,
+ * which picks the node's child slot, PP's layout: d5 moves to that
+ * child); a jump out to a
  * procedure entry (column tailto) and every indirect jump call
  * PathTail_handler (the callee replaces the context when the target is
  * another procedure's entry).  Path samples carry d5, so the host counts
