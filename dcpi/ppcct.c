@@ -26,6 +26,7 @@ struct ppcct {
     cct_t tree;                 /* the guest's, as read (insts: its paths')  */
     uint32_t *id_of;            /* guest node -> tree id                      */
     uint64_t nguest, nodes_full, lookups, steps;
+    uint64_t slots, slots_full;  /* slot words handed out; nodes that found none */
     bool read;
 };
 
@@ -121,6 +122,9 @@ void ppcct_read(ppcct_t *p, const runtime_t *rt, uint64_t entry_pc)
     p->nodes_full = base ? read_u64(m, base + offsetof(ppc_tree_t, nodes_full)) : 0;
     p->lookups = base ? read_u64(m, base + offsetof(ppc_tree_t, lookups)) : 0;
     p->steps = base ? read_u64(m, base + offsetof(ppc_tree_t, steps)) : 0;
+    uint64_t slots = runtime_symbol(rt, "hps_pp_slots");
+    p->slots = slots ? read_u64(m, slots + offsetof(ppc_slots_t, used)) : 0;
+    p->slots_full = slots ? read_u64(m, slots + offsetof(ppc_slots_t, full)) : 0;
     p->nguest = n ? n : 1;                       /* node 0 exists before any call */
     p->id_of = xcalloc(p->nguest, sizeof *p->id_of);
     p->id_of[0] = cct_child(&p->tree, CCT_ROOT, 0, entry_pc);
@@ -300,6 +304,9 @@ void ppcct_report(const ppcct_t *p, const cct_t *exact, const paths_t *paths,
             "%" PRIu64 " child lookups walked %" PRIu64 " list entries (%.2f each)\n",
             s.contexts, p->nodes_full, PPC_MAX_NODES, p->lookups, p->steps,
             p->lookups ? (double)p->steps / (double)p->lookups : 0.0);
+    fprintf(out, "  child slots (one per call site): %" PRIu64 " of %u words used; %" PRIu64
+            " nodes found none left (their children in one list)\n", p->slots, PPC_MAX_SLOTS,
+            p->slots_full);
     fprintf(out, "  %" PRIu64 " path samples in %zu (context, procedure, path) cells\n",
             p->samples, p->used);
     profile_t *len = path_lengths(paths);

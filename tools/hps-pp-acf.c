@@ -58,7 +58,10 @@
  * --cct: PP's calling context tree in the guest (productions/runtime/
  * pp_cct.h): the current context is d5, which the path stack saves and
  * restores with r; a call's push is followed by PathEnter_handler (d8 =
- * the call's pc, d9 = T.TARGET: d5 moves to that child); a jump out to a
+ * the call's pc, d9 = T.TARGET, d10 = column site: the call's index among
+ * its procedure's calls, numbered in address order, and their number,
+ * which picks the node's child slot, PP's layout: d5 moves to that
+ * child); a jump out to a
  * procedure entry (column tailto) and every indirect jump call
  * PathTail_handler (the callee replaces the context when the target is
  * another procedure's entry).  Path samples carry d5, so the host counts
@@ -78,6 +81,7 @@
 #include "loader.h"
 #include "pathnum.h"
 #include "paths.h"
+#include "pp_cct.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -101,6 +105,8 @@ enum {
     C_TAILTO,       /* --cct: a jump out's target when it is a procedure entry */
     C_TALLY,        /* the procedure's first word in DISE's tally table (0: its
                        paths are counted by PathCount_handler)               */
+    C_SITE,         /* --cct: a call's index among its procedure's call sites
+                       and their number (PPC_SITE_INFO: its child slot)      */
     C_COUNT
 };
 
@@ -400,6 +406,17 @@ static int64_t entry_at(const symtab_t *st, uint64_t target)
     return s && s->addr == target ? (int64_t)target : 0;
 }
 
+/* --cct's child slots: the procedure's calls numbered 0..k-1 in address
+ * order, each row with its index and k. */
+static void number_sites(rows_t *rows, const cfg_t *g)
+{
+    uint64_t nsites = 0, index = 0;
+    for (size_t k = 0; k < g->ninsns; k++) nsites += (g->insns[k].flags & IF_CALL) != 0;
+    for (size_t k = 0; k < g->ninsns; k++)
+        if (g->insns[k].flags & IF_CALL)
+            row_at(rows, g->insns[k].pc)->v[C_SITE] = (int64_t)PPC_SITE_INFO(index++, nsites);
+}
+
 static bool add_procedure(rows_t *rows, uint64_t entry, const cfg_t *g, const bl_number_t *bl,
                           const symtab_t *st, const char **why, size_t stats[2], bool *by_ret)
 {
@@ -475,6 +492,7 @@ static bool add_procedure(rows_t *rows, uint64_t entry, const cfg_t *g, const bl
             e->v[C_TAILTO] = entry_at(st, last->pc + last->len);
         }
     }
+    number_sites(rows, g);
     stats[0] += c.ntree;
     stats[1] += c.nchords;
     *by_ret = true;
@@ -548,7 +566,8 @@ static const char *const start_defs =
 static const char *const push_def =
     "PP_push [check]: mov d8, d0; mov d9, PPT[13]; call(PathPush_handler);%s mov d0, 4611686018427387904;"
     " mov d6, 1; mov d3, 0\n";
-static const char *const push_cct = " mov d8, T.PC; mov d9, T.TARGET; call(PathEnter_handler);";
+static const char *const push_cct =
+    " mov d8, T.PC; mov d9, T.TARGET; mov d10, PPT[18]; call(PathEnter_handler);";
 
 /* --cct: a jump out to a procedure's entry is a tail call (PathTail_handler). */
 static const char *const exit_cct =
@@ -757,7 +776,8 @@ static void write_acf(FILE *out, const char *prog, const rows_t *rows, bool samp
             "# the maximum-weight spanning tree's); start parts at level %d.\n"
             "# Run with --paths FILE (the exact paths the counts are scored against).\n",
             prog, options, nprocs, rows->n, ends, stats[1], stats[0] + stats[1], level);
-    fprintf(out, "# PPT columns: pop entry re land rl proc ta tk tr fa fk fr d ret tail kind tailto tally\n");
+    fprintf(out, "# PPT columns: pop entry re land rl proc ta tk tr fa fk fr d ret tail kind tailto tally%s\n",
+            cct ? " site" : "");
     if (metrics)
         fprintf(out, "# --metrics: the path handlers read the cycle and L1D-miss counters at path\n"
                 "# boundaries (hps.rdpmc); needs a timing model.\n");
@@ -885,6 +905,7 @@ int main(int argc, char **argv)
         }
     }
     place_tallies(&tallies, &rows);
+    for (size_t k = 0; !cct && k < rows.n; k++) rows.v[k].v[C_SITE] = 0;
     prune_pops(&rows, by_ret, nby_ret);
     free(by_ret);
     qsort(rows.v, rows.n, sizeof *rows.v, cmp_rows);

@@ -301,3 +301,62 @@ void hps_pathm_return(uint64_t entry, uint64_t sum, uint64_t target)
     cost_pop(target);
     cost_resume();
 }
+
+/* ---- PP's CCT child slots (pp_cct.h; PathEnter_handler) ------------------------------
+ * A call's lookup in its context's slot for the call site first, in the
+ * children's list (hps_path_enter) when the slot does not hold the
+ * call's child, which the slot then keeps.  The slot words `s` are
+ * hps_pp_slots (handlers_asm.S), whose address the stub passes.  This
+ * code is in section .text_cct, which runtime.ld puts after all the rest
+ * of the runtime, so adding it moved no other handler's address; from
+ * there it calls hps_path_enter by the address the stub wrote into the
+ * slots (Alpha's bsr does not reach that far, and a GOT entry would move
+ * the data). */
+#define PP_SLOTS_CODE __attribute__((section(".text_cct.pp_slots")))
+
+/* The slot of node `parent` for call site `index` of its procedure's
+ * nsites; 0 when it has none.  A node's first call gives it its nsites
+ * words, or (none left, counted) word 0's empty set, k = 0. */
+PP_SLOTS_CODE static uint32_t *pp_slot(ppc_slots_t *s, ppc_node_t *parent, uint32_t index,
+                                       uint32_t nsites)
+{
+    if (parent->slots == 0 && nsites) {
+        if (s->used == 0) s->used = 1;
+        if (s->used + 1 + nsites <= PPC_MAX_SLOTS) {
+            s->words[s->used] = nsites;
+            parent->slots = (uint32_t)s->used + 1;
+            s->used += 1 + nsites;
+        } else {
+            s->full++;
+            parent->slots = 1;
+        }
+    }
+    if (parent->slots == 0 || index >= s->words[parent->slots - 1]) return 0;
+    return &s->words[parent->slots + index];
+}
+
+/* A call at site to entry (info: PPC_SITE_INFO): d5 moves to that child,
+ * its calls + 1 (the push saved the caller's d5).  A slot hit is a lookup
+ * of one step; otherwise the list's lookup, and the slot keeps what it
+ * found unless that was the parent itself (the nodes ran out: each such
+ * call is counted there). */
+PP_SLOTS_CODE void hps_path_enter_slot(uint64_t site, uint64_t entry, uint64_t info, ppc_slots_t *s)
+{
+    ppc_tree_t *t = &hps_pp_cct;
+    uint32_t parent = (uint32_t)hps_mfd5();
+    uint32_t *slot = pp_slot(s, &t->nodes[parent], (uint32_t)info, (uint32_t)(info >> 32));
+    if (slot && *slot) {
+        ppc_node_t *c = &t->nodes[*slot];
+        if (c->site == site && c->entry == entry) {
+            t->lookups++;
+            t->steps++;
+            c->calls++;
+            hps_mtd5(*slot);
+            return;
+        }
+    }
+    uint64_t full = t->nodes_full;
+    void (*list_enter)(uint64_t, uint64_t) = (void (*)(uint64_t, uint64_t))(uintptr_t)s->list_enter;
+    list_enter(site, entry);                    /* hps_path_enter */
+    if (slot && t->nodes_full == full) *slot = (uint32_t)hps_mfd5();
+}

@@ -13,6 +13,8 @@
 #               path, exit left it unfinished) have path instructions equal
 #               to their exact self instructions; the known contexts
 #               (work under tail_target 25 calls, under square 20, cube 10)
+#               a child slot per call site: words used, none ran out, and
+#               fewer than 1.5 list entries walked per lookup
 #   handlers    the assembly and C handlers give the same section
 #   sampled     --sampled --cct at 1/10: the tree is still exact (the calls
 #               and returns are maintained outside bursts)
@@ -67,6 +69,14 @@ for isa_cfg in rv64:inorder5 alpha-static:ev5; do
        [ "$matched" -ge $((guest - 1)) ]; then
         ok "$isa: $matched of $guest guest contexts are the run's ($exact exact), all with the exact call count"
     else bad "$isa: contexts: $line"; fi
+    # PP's layout: a child slot per call site (pp_cct.h); the lookups find
+    # their child in the slot nearly always, so they walk few list entries
+    slots=$(sed -nE 's/^  child slots \(one per call site\): ([0-9]+) of [0-9]+ words used; ([0-9]+) nodes.*/\1 \2/p' "$sec")
+    walk=$(sed -nE 's/.* child lookups walked [0-9]+ list entries \(([0-9.]+) each\)$/\1/p' "$sec")
+    read -r used full <<<"$slots"
+    if [ "${used:-0}" -gt 1 ] && [ "${full:-x}" = 0 ] && awk -v w="${walk:-9}" 'BEGIN { exit !(w < 1.5) }'; then
+        ok "$isa: child slots: $used words, none ran out; $walk list entries per lookup"
+    else bad "$isa: child slots: '$slots', $walk list entries per lookup"; fi
     if sed -n '/^  contexts that differ from the exact tree/,/^  [a-h]/p' "$sec" |
        grep -qE "^    ($own|main) <-"; then
         bad "$isa: a context of the program's procedures differs: $(grep -E "^    ($own|main) <-" "$sec" | head -2)"

@@ -238,55 +238,71 @@ PathPop_handler_asm:
     .size PathPop_handler_asm, . - PathPop_handler_asm
 
 /* PathEnter_handler_asm (hps-pp-acf --cct, pp_cct.h): d8 = call site,
- * d9 = target.  The common case in assembly: the current context's first
- * child (most recently used first) is (site, target): its calls + 1,
- * d5 = it.  Anything else goes on to the C stub PathEnter_handler, which
- * walks the list and makes new nodes; both count the lookup and its steps
- * the same way.  $1..$4 parked in d13, d11, d10, d4 (d4: the sequences'
- * scratch, dead after PP_push), k kept in d3 (which PP_push clears). */
+ * d9 = target, d10 = the site's index (low longword) and its procedure's
+ * call sites.  The common case in assembly: the current context has its
+ * child slots (pp_cct.h), the index is below their count, and the slot
+ * holds the child (site, target) -- a direct call's only one: its calls
+ * + 1, d5 = it.  Anything else goes on to the C stub PathEnter_handler
+ * (which reads d10 too), which makes the slots, walks the children's
+ * list and fills the slot; both count the lookup and its steps the same
+ * way.  $1..$4 parked in d13, d11, d3, d4 (d4: the sequences' scratch,
+ * dead after PP_push; d3: PP_push clears it after).  Section .text_cct:
+ * after the rest of the runtime (runtime.ld). */
 #define NODES_LO  (((PPC_OFF_NODES + 32768) & 0xffff) - 32768)
 #define NODES_HI  ((PPC_OFF_NODES - NODES_LO) >> 16)
-    .section .text_asm.PathEnter_handler_asm, "ax", @progbits
+    .section .text_cct.PathEnter_handler_asm, "ax", @progbits
     .globl PathEnter_handler_asm
     .type PathEnter_handler_asm, @function
     .align 4
 .Lenter_tree:
     .quad hps_pp_cct
+.Lenter_words:
+    .quad hps_pp_slots + PPC_OFF_WORDS
 PathEnter_handler_asm:
     hps.mtd 13, 1
     hps.mtd 11, 2
-    hps.mtd 10, 3
+    hps.mtd 3, 3
     hps.mtd 4, 4
     br      $1, .Lenter_pc
 .Lenter_pc:
+    ldq     $3, (.Lenter_words - .Lenter_pc)($1)   /* $3 = the slot words */
     ldq     $1, (.Lenter_tree - .Lenter_pc)($1)    /* $1 = hps_pp_cct */
-    ldq     $2, 0($1)           /* nnodes: 0 before the first call      */
-    beq     $2, 9f
     ldah    $4, NODES_HI($1)    /* $4 = the nodes                        */
     lda     $4, NODES_LO($4)
     hps.mfd 2, 5                /* &nodes[d5]                            */
     mulq    $2, PPC_NODE_SIZE, $2
     addq    $4, $2, $2
-    ldl     $2, PPC_NODE_CHILD($2)  /* k = its first child (sign-extended) */
-    addq    $2, 1, $3
-    beq     $3, 9f              /* none                                   */
+    ldl     $2, PPC_NODE_SLOTS($2)  /* its first slot; 0: none yet (and
+                                   before the first call, node 0's)     */
+    beq     $2, 9f
     zapnot  $2, 15, $2
-    hps.mtd 3, 2                /* k, in d3                              */
-    mulq    $2, PPC_NODE_SIZE, $2
-    addq    $4, $2, $4          /* $4 = &nodes[k]                        */
-    ldq     $2, 0($4)           /* its site ...                          */
+    s4addq  $2, $3, $2          /* $2 = &words[first]                    */
+    ldl     $3, -4($2)          /* k, the node's slots                   */
+    hps.mfd 1, 10
+    zapnot  $1, 15, $1          /* the site's index                      */
+    cmpult  $1, $3, $3
+    beq     $3, 9f              /* past k: no slot                       */
+    s4addq  $1, $2, $2
+    ldl     $2, 0($2)           /* the slot's child; 0: none             */
+    beq     $2, 9f
+    zapnot  $2, 15, $2
+    mulq    $2, PPC_NODE_SIZE, $1
+    addq    $4, $1, $4          /* $4 = &nodes[child]                    */
+    ldq     $1, 0($4)           /* its site ...                          */
     hps.mfd 3, 8
-    cmpeq   $2, $3, $2
-    beq     $2, 9f
-    ldq     $2, 8($4)           /* ... and its entry                     */
+    cmpeq   $1, $3, $1
+    beq     $1, 9f
+    ldq     $1, 8($4)           /* ... and its entry                     */
     hps.mfd 3, 9
-    cmpeq   $2, $3, $2
-    beq     $2, 9f
-    ldq     $2, PPC_NODE_CALLS($4)
-    addq    $2, 1, $2
-    stq     $2, PPC_NODE_CALLS($4)
-    hps.mfd 2, 3
-    hps.mtd 5, 2                /* d5 = k                                */
+    cmpeq   $1, $3, $1
+    beq     $1, 9f
+    ldq     $1, PPC_NODE_CALLS($4)
+    addq    $1, 1, $1
+    stq     $1, PPC_NODE_CALLS($4)
+    hps.mtd 5, 2                /* d5 = the child                        */
+    br      $1, .Lenter_pc2
+.Lenter_pc2:
+    ldq     $1, (.Lenter_tree - .Lenter_pc2)($1)
     ldq     $2, PPC_OFF_LOOKUPS($1)
     addq    $2, 1, $2
     stq     $2, PPC_OFF_LOOKUPS($1)
@@ -295,15 +311,51 @@ PathEnter_handler_asm:
     stq     $2, PPC_OFF_STEPS($1)
     hps.mfd 1, 13
     hps.mfd 2, 11
-    hps.mfd 3, 10
+    hps.mfd 3, 3
     hps.mfd 4, 4
     hps.ret
 9:  hps.mfd 1, 13
     hps.mfd 2, 11
-    hps.mfd 3, 10
+    hps.mfd 3, 3
     hps.mfd 4, 4
     br      $31, PathEnter_handler
     .size PathEnter_handler_asm, . - PathEnter_handler_asm
+
+/* PathEnter_handler (both modes: PathEnter_handler_asm's way on): d11 =
+ * hps_pp_slots, the slot words, for the C stub PathEnter_handler_c
+ * (stubs.S, hps_path_enter_slot), and their list_enter = hps_path_enter
+ * (which the C code, this far from .text, calls by it); $1 and $2 parked
+ * in d4 and d11. */
+    .section .text_cct.PathEnter_handler, "ax", @progbits
+    .globl PathEnter_handler
+    .type PathEnter_handler, @function
+    .align 4
+.Lslots_at:
+    .quad hps_pp_slots
+.Llist_enter:
+    .quad hps_path_enter
+PathEnter_handler:
+    hps.mtd 4, 1
+    hps.mtd 11, 2
+    br      $1, .Lslots_pc
+.Lslots_pc:
+    ldq     $2, (.Llist_enter - .Lslots_pc)($1)
+    ldq     $1, (.Lslots_at - .Lslots_pc)($1)
+    stq     $2, PPC_OFF_ENTER($1)
+    hps.mfd 2, 11
+    hps.mtd 11, 1
+    hps.mfd 1, 4
+    br      $31, PathEnter_handler_c
+    .size PathEnter_handler, . - PathEnter_handler
+
+    /* PP's CCT child slots (pp_cct.h), after the tally table */
+    .section .bss_cct, "aw", @nobits
+    .align 3
+    .globl hps_pp_slots
+    .type hps_pp_slots, @object
+hps_pp_slots:
+    .skip PPC_OFF_WORDS + 4 * PPC_MAX_SLOTS
+    .size hps_pp_slots, . - hps_pp_slots
 
     /* DISE's tally table (hps_profile.h; `tally dN`): the linker script
        puts it after all the rest of .bss */

@@ -126,8 +126,9 @@ HPS_HANDLER CSPROF_trampoline,      csprof_trampoline, 2, 1 /* d8 tid, d9 pc */
 /* PP's calling context tree (hps-pp-acf --cct, pp_cct.h): C versions; the
  * tail handler's _asm name reaches the same stub, PathEnter_handler_asm
  * (handlers_asm.S) does the common case and jumps here for the rest;
- * they touch no path stack, only d5 and the tree */
-HPS_HANDLER PathEnter_handler,      hps_path_enter,  2, 0, , text_late  /* d8 call site, d9 target */
+ * they touch no path stack, only d5 and the tree; PathEnter_handler_c is in
+ * section .text_cct, after the rest of the runtime (runtime.ld) */
+HPS_HANDLER PathEnter_handler_c,    hps_path_enter_slot, 4, 0, , text_cct  /* d8 call site, d9 target, d10 PPC_SITE_INFO, d11 hps_pp_slots (PathEnter_handler: handlers_asm.S) */
 HPS_HANDLER PathTail_handler,       hps_path_tail,   2, 0, , text_late  /* d8 the jump's target, d9 its procedure */
     .globl PathTail_handler_asm
     PathTail_handler_asm = PathTail_handler     /* PathEnter_handler_asm: handlers_asm.S */

@@ -193,54 +193,64 @@ PathPop_handler_asm:
     .size PathPop_handler_asm, . - PathPop_handler_asm
 
 /* PathEnter_handler_asm (hps-pp-acf --cct, pp_cct.h): d8 = call site,
- * d9 = target.  The common case in assembly: the current context's first
- * child (the list is kept most recently used first, so a repeated call
- * finds it there) is (site, target): its calls + 1, d5 = it.  Anything
- * else (no node yet, another first child, no child) goes on to the C
- * stub PathEnter_handler, which walks the list, makes new nodes and moves
- * the found one to the front; both count the lookup and its steps the
- * same way.  t0..t3 parked in d13, d11, d10, d4 (d4: the sequences'
- * scratch, dead after PP_push), k kept in d3 (which PP_push clears). */
-    .section .text_asm.PathEnter_handler_asm, "ax", @progbits
+ * d9 = target, d10 = the site's index (low word) and its procedure's call
+ * sites.  The common case in assembly: the current context has its child
+ * slots (pp_cct.h), the index is below their count, and the slot holds
+ * the child (site, target) -- a direct call's only one: its calls + 1,
+ * d5 = it.  Anything else (no slots yet, an empty slot, another child)
+ * goes on to the C stub PathEnter_handler (which reads d10 too), which
+ * makes the slots, walks the children's list and fills the slot; both
+ * count the lookup and its steps the same way.  t0..t3 parked in d13,
+ * d11, d3, d4 (d4: the sequences' scratch, dead after PP_push; d3:
+ * PP_push clears it after).  Section .text_cct: after the rest of the
+ * runtime (runtime.ld). */
+    .section .text_cct.PathEnter_handler_asm, "ax", @progbits
     .globl PathEnter_handler_asm
     .type PathEnter_handler_asm, @function
     .balign 4
 PathEnter_handler_asm:
     hps.mtd 13, t0
     hps.mtd 11, t1
-    hps.mtd 10, t2
+    hps.mtd 3, t2
     hps.mtd 4, t3
     la      t0, hps_pp_cct
-    ld      t1, 0(t0)           /* nnodes: 0 before the first call      */
-    beqz    t1, 9f
-    addi    t3, t0, 2047        /* t3 = the nodes                        */
-    li      t2, PPC_OFF_NODES - 2047
-    add     t3, t3, t2
-    hps.mfd t1, 5               /* &nodes[d5]                            */
+    li      t2, PPC_OFF_NODES
+    add     t3, t0, t2          /* t3 = the nodes                         */
+    hps.mfd t1, 5               /* &nodes[d5]                             */
     slli    t2, t1, 4
     slli    t1, t1, 5
     add     t1, t1, t2
     add     t1, t3, t1
-    lwu     t1, PPC_NODE_CHILD(t1)  /* k = its first child               */
-    not     t2, t1
-    slli    t2, t2, 32
-    beqz    t2, 9f              /* none                                   */
-    slli    t2, t1, 4           /* t3 = &nodes[k]                         */
-    add     t3, t3, t2
-    slli    t2, t2, 1
-    add     t3, t3, t2
+    lwu     t1, PPC_NODE_SLOTS(t1)  /* its first slot; 0: none yet (and
+                                   before the first call, node 0's)      */
+    beqz    t1, 9f
+    la      t2, hps_pp_slots + PPC_OFF_WORDS
+    slli    t1, t1, 2
+    add     t1, t2, t1          /* t1 = &words[first]                     */
+    lwu     t2, -4(t1)          /* k, the node's slots                    */
+    hps.mfd t0, 10
+    slli    t0, t0, 32
+    srli    t0, t0, 32          /* the site's index                       */
+    bgeu    t0, t2, 9f          /* past k: no slot                        */
+    slli    t0, t0, 2
+    add     t1, t1, t0
+    lwu     t1, 0(t1)           /* the slot's child; 0: none              */
+    beqz    t1, 9f
+    slli    t2, t1, 4           /* t3 = &nodes[child]                     */
+    slli    t0, t1, 5
+    add     t0, t0, t2
+    add     t3, t3, t0
     ld      t2, 0(t3)           /* its site ...                           */
-    hps.mtd 3, t1               /* k, in d3 (PP_push clears it after)    */
-    hps.mfd t1, 8
-    bne     t2, t1, 8f
+    hps.mfd t0, 8
+    bne     t2, t0, 9f
     ld      t2, 8(t3)           /* ... and its entry                      */
-    hps.mfd t1, 9
-    bne     t2, t1, 8f
+    hps.mfd t0, 9
+    bne     t2, t0, 9f
     ld      t2, PPC_NODE_CALLS(t3)
     addi    t2, t2, 1
     sd      t2, PPC_NODE_CALLS(t3)
-    hps.mfd t1, 3
-    hps.mtd 5, t1               /* d5 = k                                 */
+    hps.mtd 5, t1               /* d5 = the child                         */
+    la      t0, hps_pp_cct
     ld      t2, PPC_OFF_LOOKUPS(t0)
     addi    t2, t2, 1
     sd      t2, PPC_OFF_LOOKUPS(t0)
@@ -249,16 +259,45 @@ PathEnter_handler_asm:
     sd      t2, PPC_OFF_STEPS(t0)
     hps.mfd t0, 13
     hps.mfd t1, 11
-    hps.mfd t2, 10
+    hps.mfd t2, 3
     hps.mfd t3, 4
     hps.ret
-8:
 9:  hps.mfd t0, 13
     hps.mfd t1, 11
-    hps.mfd t2, 10
+    hps.mfd t2, 3
     hps.mfd t3, 4
     j       PathEnter_handler
     .size PathEnter_handler_asm, . - PathEnter_handler_asm
+
+/* PathEnter_handler (both modes: PathEnter_handler_asm's way on): d11 =
+ * hps_pp_slots, the slot words, for the C stub PathEnter_handler_c
+ * (stubs.S, hps_path_enter_slot), and their list_enter = hps_path_enter
+ * (which the C code, this far from .text, calls by it); t0 and t1 parked
+ * in d4 and d11. */
+    .section .text_cct.PathEnter_handler, "ax", @progbits
+    .globl PathEnter_handler
+    .type PathEnter_handler, @function
+    .balign 4
+PathEnter_handler:
+    hps.mtd 4, t0
+    hps.mtd 11, t1
+    la      t0, hps_pp_slots
+    la      t1, hps_path_enter
+    sd      t1, PPC_OFF_ENTER(t0)
+    hps.mfd t1, 11
+    hps.mtd 11, t0
+    hps.mfd t0, 4
+    j       PathEnter_handler_c
+    .size PathEnter_handler, . - PathEnter_handler
+
+    /* PP's CCT child slots (pp_cct.h), after the tally table */
+    .section .bss_cct, "aw", @nobits
+    .balign 8
+    .globl hps_pp_slots
+    .type hps_pp_slots, @object
+hps_pp_slots:
+    .skip PPC_OFF_WORDS + 4 * PPC_MAX_SLOTS
+    .size hps_pp_slots, . - hps_pp_slots
 
     /* DISE's tally table (hps_profile.h; `tally dN`): the linker script
        puts it after all the rest of .bss */
