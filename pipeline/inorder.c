@@ -139,6 +139,22 @@ static inline uint64_t result_ready_5(const timing_t *t, const insn_t *in, uint6
     return t->p.fwd_mem_ex ? m + 1 : w + 1;
 }
 
+/* EX's end, MEM and WB of an instruction that enters EX at cycle x, for
+ * both paths of time_inorder5: a memory access takes one EX cycle (the
+ * address add) and then the D-cache in MEM; anything else its latency.
+ * Returns the WB cycle; *mcause is the access's stall cause, if any. */
+static inline uint64_t back_stages_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t x,
+                                     uint64_t *xdone, uint64_t *m, uint64_t *mdone,
+                                     uint8_t *mcause)
+{
+    bool memop = in->flags & (IF_LOAD | IF_STORE);
+    *xdone = x + (memop ? 1 : t->p.lat[in->opclass]);
+    *m = max2(*xdone, t->prev_w);
+    *mdone = *m + 1;
+    if (memop) *mdone = max2(*mdone, tm_data_access(t, in, addr, *m, mcause));
+    return max2(*mdone, t->prev_w + 1);
+}
+
 /* The quick path of time_inorder5 (tm_quick_insn: a program instruction
  * with no divider and no output but its head; and no forwarding gap) when
  * its bytes come from the I-cache line fetched last: what the general
@@ -154,12 +170,8 @@ static inline bool quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_
     uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t x = max2(max2(d + 1, t->prev_m), ops);
-    bool memop = in->flags & (IF_LOAD | IF_STORE);
-    uint64_t xdone = x + (memop ? 1 : t->p.lat[in->opclass]);   /* address add */
-    uint64_t m = max2(xdone, t->prev_w);
-    uint64_t mdone = m + 1;
-    if (memop) mdone = max2(mdone, tm_data_access(t, in, addr, m, &mcause));
-    uint64_t w = max2(mdone, t->prev_w + 1);
+    uint64_t xdone, m, mdone;
+    uint64_t w = back_stages_5(t, in, addr, x, &xdone, &m, &mdone, &mcause);
     uint64_t head = x - t->prev_x;
     if (head > 1)
         head_5(t, in, head, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
@@ -192,12 +204,8 @@ static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, u
         uint64_t xg = past_gaps_5(t, in, x, &gap_reg);
         if (xg > x) x = ops = xg;             /* an operand with no forwarding path */
     }
-    bool memop = in->flags & (IF_LOAD | IF_STORE);
-    uint64_t xdone = x + (memop ? 1 : t->p.lat[in->opclass]);   /* address add */
-    uint64_t m = max2(xdone, t->prev_w);
-    uint64_t mdone = m + 1;
-    if (memop) mdone = max2(mdone, tm_data_access(t, in, addr, m, &mcause));
-    uint64_t w = max2(mdone, t->prev_w + 1);
+    uint64_t xdone, m, mdone;
+    uint64_t w = back_stages_5(t, in, addr, x, &xdone, &m, &mdone, &mcause);
 
     uint64_t head = t->seq == 0 ? x + 1 : x - t->prev_x;
     if (tm_head_needs_why(t, head))
