@@ -746,12 +746,12 @@ static bool unit_may_be_busy(const dcpicalc_t *dc, size_t b, size_t k)
     /* the blocks whose predecessors are still to look at, each with the
      * budget left at its start; every block is looked at once (k's own
      * from its end: the loop around it) */
-    size_t *todo = xcalloc(nb + 1, sizeof *todo), *left = xcalloc(nb, sizeof *left), n = 0;
+    size_t *worklist = xcalloc(nb + 1, sizeof *worklist), *left = xcalloc(nb, sizeof *left), n = 0;
     bool *seen = xcalloc(nb, 1), busy = false;
-    todo[n++] = b;
+    worklist[n++] = b;
     left[b] = budget;
     while (n && !busy) {
-        size_t x = todo[--n];
+        size_t x = worklist[--n];
         for (size_t e = 0; e < g->nedges && !busy; e++) {
             const cfg_edge_t *y = &g->edges[e];
             if (y->to != (int)x) continue;
@@ -762,10 +762,10 @@ static bool unit_may_be_busy(const dcpicalc_t *dc, size_t b, size_t k)
             size_t bud = left[x];
             found = unit_busy_back(g, p, g->blocks[p].first + g->blocks[p].n, u, b, k, &bud);
             if (found > 0) busy = true;
-            else if (found < 0) { left[p] = bud; todo[n++] = p; }
+            else if (found < 0) { left[p] = bud; worklist[n++] = p; }
         }
     }
-    free(todo);
+    free(worklist);
     free(left);
     free(seen);
     return busy;
@@ -882,6 +882,20 @@ static double edge_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x)
     return c;
 }
 
+/* The candidate culprits of instruction k of block b (candidates_of) that
+ * the miss events leave, where they were collected: no IMISS sample on k
+ * or the next (IMISS_INSNS), no I-cache miss; no DMISS sample near it
+ * (miss_seen), no D-cache miss. */
+static uint32_t evident_candidates(const dcpicalc_t *dc, size_t b, size_t k)
+{
+    uint64_t line = dc->line_bytes ? dc->line_bytes : 32;
+    uint32_t c = candidates_of(dc, k, b, line);
+    if (dc->has_imiss && !event_samples(dc, PMU_IMISS, k, k + IMISS_INSNS))
+        c &= ~(1u << STALL_ICACHE);
+    if (dc->has_dmiss && !miss_seen(dc, k)) c &= ~(1u << STALL_DCACHE);
+    return c;
+}
+
 /* Candidates ruled out by the miss events where they were collected (the
  * paper's Figure 10 evidence): no IMISS or DMISS sample from the
  * instruction through the skid that follows it, no such miss; a store
@@ -891,13 +905,7 @@ static double edge_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x)
 static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
 {
     size_t b = cfg_block_of(&dc->cfg, k);
-    uint64_t line = dc->line_bytes ? dc->line_bytes : 32;
-    uint32_t c = candidates_of(dc, k, b, line);
-    size_t from = k >= SKID_INSNS ? k - SKID_INSNS : 0;
-    if (dc->has_imiss && !event_samples(dc, PMU_IMISS, k, k + IMISS_INSNS))
-        c &= ~(1u << STALL_ICACHE);
-    if (dc->has_dmiss && !event_samples(dc, PMU_DMISS, from, k + SKID_INSNS))
-        c &= ~(1u << STALL_DCACHE);
+    uint32_t c = evident_candidates(dc, b, k);
     if ((c >> STALL_DCACHE & 1) && (c >> STALL_WBUF & 1) && !store_burst(&dc->cfg, b, k))
         c &= ~(1u << STALL_WBUF);             /* a lone store waits for its loaded operand */
     uint32_t others = c & ~(1u << STALL_MISPREDICT);
@@ -918,13 +926,7 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
  * for a store that no other store closely precedes (store_burst). */
 static bool may_stall(const dcpicalc_t *dc, size_t b, size_t k)
 {
-    uint64_t line = dc->line_bytes ? dc->line_bytes : 32;
-    uint32_t c = candidates_of(dc, k, b, line);
-    size_t from = k >= SKID_INSNS ? k - SKID_INSNS : 0;
-    if (dc->has_imiss && !event_samples(dc, PMU_IMISS, k, k + IMISS_INSNS))
-        c &= ~(1u << STALL_ICACHE);
-    if (dc->has_dmiss && !event_samples(dc, PMU_DMISS, from, k + SKID_INSNS))
-        c &= ~(1u << STALL_DCACHE);
+    uint32_t c = evident_candidates(dc, b, k);
     if ((c >> STALL_WBUF & 1) && !store_burst(&dc->cfg, b, k)) c &= ~(1u << STALL_WBUF);
     return c != 0;
 }

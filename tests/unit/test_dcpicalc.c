@@ -274,18 +274,30 @@ static uint64_t code_samples(void *ctx, int event, uint64_t addr)
     return n;
 }
 
-/* The static schedule of code[n] into s, counts and extras zero. */
-static void learn_schedule(code_synth_t *s, const config_t *cfg, const uint32_t *code, size_t n)
+/* The analysis of code[s->n] on the samples s makes; fails the test on an
+ * error. */
+static void analyse(dcpicalc_t *dc, const config_t *cfg, const uint32_t *code, code_synth_t *s)
+{
+    char err[256];
+    if (!dcpicalc_run(dc, cfg, &isa_rv64, (const uint8_t *)code, BASE, s->n * 4, code_samples, s,
+                      err, sizeof err))
+        fail_msg("%s", err);
+}
+
+/* The static schedule of code[n] into s, every instruction run `each`
+ * times, no extra stall. */
+static void learn_schedule(code_synth_t *s, const config_t *cfg, const uint32_t *code, size_t n,
+                           uint64_t each)
 {
     dcpicalc_t dc;
-    char err[256];
     memset(s, 0, sizeof *s);
     s->n = n;
     for (size_t k = 0; k < n; k++) s->moved_to[k] = -1;
-    if (!dcpicalc_run(&dc, cfg, &isa_rv64, (const uint8_t *)code, BASE, n * 4, code_samples, s,
-                      err, sizeof err))
-        fail_msg("%s", err);
-    for (size_t k = 0; k < n; k++) s->sched[k] = dc.insn[k].sched;
+    analyse(&dc, cfg, code, s);
+    for (size_t k = 0; k < n; k++) {
+        s->sched[k] = dc.insn[k].sched;
+        s->count[k] = each;
+    }
     dcpicalc_free(&dc);
 }
 
@@ -297,9 +309,8 @@ static void test_issue_group_moves_samples(void **state)
     config_t cfg = preset("ev5");
     code_synth_t s;
     dcpicalc_t dc;
-    char err[256];
     assemble_loop();
-    learn_schedule(&s, &cfg, loop, NLOOP);
+    learn_schedule(&s, &cfg, loop, NLOOP, 0);
     for (size_t k = 0; k < NLOOP; k++) s.count[k] = (k >= 1 && k <= 4) ? 1000 : 1;
     int lead = -1;                      /* an issue point followed by an M = 0 one */
     for (int k = 3; k >= 1 && lead < 0; k--)
@@ -307,8 +318,7 @@ static void test_issue_group_moves_samples(void **state)
     assert_true(lead >= 0);
     s.moved_to[lead] = lead + 1;
     s.extra[1] = s.extra[2] = 5;        /* the other issue points stall */
-    assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE, sizeof loop,
-                             code_samples, &s, err, sizeof err));
+    analyse(&dc, &cfg, loop, &s);
     assert_float_equal(dc.insn[1].freq, 1000.0, 10.0);
     dcpicalc_free(&dc);
 }
@@ -329,13 +339,11 @@ static void test_single_issue_point_by_flow(void **state)
     config_t cfg = preset("ev5");
     code_synth_t s;
     dcpicalc_t dc;
-    char err[256];
-    learn_schedule(&s, &cfg, code, N);
+    learn_schedule(&s, &cfg, code, N, 0);
     memcpy(s.count, count, sizeof count);
     s.extra[3] = 20;
     s.extra[4] = 5;
-    assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, sizeof code,
-                             code_samples, &s, err, sizeof err));
+    analyse(&dc, &cfg, code, &s);
     assert_float_equal(dc.insn[0].freq, 1000.0, 10.0);
     assert_float_equal(dc.insn[5].freq, 700.0, 7.0);
     assert_float_equal(dc.insn[3].freq, 300.0, 10.0);
@@ -354,15 +362,12 @@ static void test_return_after_call(void **state)
     config_t cfg = preset("ev5");
     code_synth_t s;
     dcpicalc_t dc;
-    char err[256];
     assert_true(cfg.ras_entries > 0);
-    learn_schedule(&s, &cfg, code, N);
-    for (size_t k = 0; k < N; k++) s.count[k] = 1000;
+    learn_schedule(&s, &cfg, code, N, 1000);
     s.extra[2] = 10;
     for (int ras = 1; ras >= 0; ras--) {
         if (!ras) cfg.ras_entries = 0;
-        assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, sizeof code,
-                                 code_samples, &s, err, sizeof err));
+        analyse(&dc, &cfg, code, &s);
         assert_float_equal(dcpicalc_dynamic_stall(&dc, 2), 10.0, 0.5);
         assert_true(dc.insn[2].culprits & 1u << STALL_DEP);       /* the callee's result */
         assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_MISPREDICT), !ras);
@@ -381,12 +386,9 @@ static void test_call_keeps_callee_saved(void **state)
     config_t cfg = preset("ev5");
     code_synth_t s;
     dcpicalc_t dc;
-    char err[256];
-    learn_schedule(&s, &cfg, code, N);
-    for (size_t k = 0; k < N; k++) s.count[k] = 1000;
+    learn_schedule(&s, &cfg, code, N, 1000);
     s.extra[2] = 10;
-    assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, sizeof code,
-                             code_samples, &s, err, sizeof err));
+    analyse(&dc, &cfg, code, &s);
     assert_float_equal(dcpicalc_dynamic_stall(&dc, 2), 10.0, 0.5);
     assert_false(dc.insn[2].culprits & 1u << STALL_DEP);
     dcpicalc_free(&dc);
@@ -405,12 +407,10 @@ static void test_mispredict_bounded_by_edges(void **state)
     config_t cfg = preset("ev5");
     code_synth_t s;
     dcpicalc_t dc;
-    char err[256];
-    learn_schedule(&s, &cfg, code, N);
+    learn_schedule(&s, &cfg, code, N, 0);
     memcpy(s.count, count, sizeof count);
     s.extra[1] = 3;
-    assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, sizeof code,
-                             code_samples, &s, err, sizeof err));
+    analyse(&dc, &cfg, code, &s);
     assert_float_equal(dc.insn[1].freq, 1000.0, 10.0);
     assert_true(dc.insn[1].culprits & 1u << STALL_WBUF);
     assert_false(dc.insn[1].culprits & 1u << STALL_MISPREDICT);
@@ -437,13 +437,11 @@ static void test_mispredict_edges_as_ceilings(void **state)
     config_t cfg = preset("ev5");
     code_synth_t s;
     dcpicalc_t dc;
-    char err[256];
-    learn_schedule(&s, &cfg, code, N);
+    learn_schedule(&s, &cfg, code, N, 0);
     memcpy(s.count, count, sizeof count);
     s.extra[5] = 2;
     s.extra[6] = 2;
-    assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, sizeof code,
-                             code_samples, &s, err, sizeof err));
+    analyse(&dc, &cfg, code, &s);
     assert_float_equal(dc.insn[0].freq, 1000.0, 10.0);
     assert_float_equal(dc.insn[7].freq, 1000.0, 10.0);
     /* B: its own estimate (1800) is above its ceiling, A's 1000 */
@@ -471,12 +469,9 @@ static void test_operand_read_before(void **state)
         for (size_t stalled = 1; stalled <= 2; stalled++) {
             code_synth_t s;
             dcpicalc_t dc;
-            char err[256];
-            learn_schedule(&s, &cfg, codes[c], N);
-            for (size_t k = 0; k < N; k++) s.count[k] = 1000;
+            learn_schedule(&s, &cfg, codes[c], N, 1000);
             s.extra[stalled] = 10;
-            assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)codes[c], BASE,
-                                     N * 4, code_samples, &s, err, sizeof err));
+            analyse(&dc, &cfg, codes[c], &s);
             assert_float_equal(dcpicalc_dynamic_stall(&dc, stalled), 10.0, 0.5);
             if (stalled == 1) assert_true(dc.insn[1].culprits & cause[c]);
             else assert_false(dc.insn[2].culprits & cause[c]);
@@ -500,10 +495,8 @@ static void test_points_that_cannot_stall(void **state)
     config_t cfg = preset("ev5");
     code_synth_t s;
     dcpicalc_t dc;
-    char err[256];
     assert_int_equal(cfg.l1i_line, 32);               /* the ret starts a line */
-    learn_schedule(&s, &cfg, code, N);
-    for (size_t k = 0; k < N; k++) s.count[k] = 10000;
+    learn_schedule(&s, &cfg, code, N, 10000);
     static const int stalls[] = { 0, 3, 4, 5, 8 };
     for (size_t j = 0; j < sizeof stalls / sizeof *stalls; j++) {
         int k = stalls[j];
@@ -511,8 +504,7 @@ static void test_points_that_cannot_stall(void **state)
         s.extra_total[k] = 300 * s.sched[k].head;
     }
     assert_true(s.sched[6].head >= 1 && s.sched[7].head >= 1);
-    assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, sizeof code,
-                             code_samples, &s, err, sizeof err));
+    analyse(&dc, &cfg, code, &s);
     assert_float_equal(dc.insn[0].freq, 10000.0, 20.0);
     dcpicalc_free(&dc);
 }
@@ -532,12 +524,9 @@ static void test_divider_busy_only_without_its_result(void **state)
     for (int c = 0; c < 2; c++) {
         code_synth_t s;
         dcpicalc_t dc;
-        char err[256];
-        learn_schedule(&s, &cfg, codes[c], N);
-        for (size_t k = 0; k < N; k++) s.count[k] = 1000;
+        learn_schedule(&s, &cfg, codes[c], N, 1000);
         s.extra[1] = 10;
-        assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)codes[c], BASE, N * 4,
-                                 code_samples, &s, err, sizeof err));
+        analyse(&dc, &cfg, codes[c], &s);
         assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_FU), c == 0);
         dcpicalc_free(&dc);
     }
@@ -562,13 +551,10 @@ static void test_load_at_predecessor_end(void **state)
     for (int c = 0; c < 2; c++) {
         code_synth_t s;
         dcpicalc_t dc;
-        char err[256];
         size_t k = n[c] - 2;
-        learn_schedule(&s, &cfg, codes[c], n[c]);
-        for (size_t j = 0; j < n[c]; j++) s.count[j] = 1000;
+        learn_schedule(&s, &cfg, codes[c], n[c], 1000);
         s.extra[k] = 1;
-        assert_true(dcpicalc_run(&dc, &cfg, &isa_rv64, (const uint8_t *)codes[c], BASE, n[c] * 4,
-                                 code_samples, &s, err, sizeof err));
+        analyse(&dc, &cfg, codes[c], &s);
         assert_true(dc.insn[k].culprits & 1u << STALL_DCACHE);
         assert_int_equal(!!(dc.insn[k].culprits & 1u << STALL_DEP), c == 0);
         dcpicalc_free(&dc);
