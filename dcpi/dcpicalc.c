@@ -725,7 +725,48 @@ static int unit_busy_back(const cfg_t *g, size_t x, size_t end, int u, size_t kb
     return -1;
 }
 
-/* Whether instruction k (a divide) can find its unit busy.  An
+/* Whether unit u can still be busy at instruction k (a divide) of block b
+ * on the paths that reach b by edge y: back through y's source and its
+ * predecessors, with `budget` instructions left to look at (around a loop,
+ * k's own block from its end); a call on the way or the procedure's entry
+ * counts as busy (the callee or the caller may have used it).  Every block
+ * is looked at once. */
+static bool busy_through_edge(const cfg_t *g, const cfg_edge_t *y, int u, size_t b, size_t k,
+                              size_t budget)
+{
+    if (y->from < 0) return true;                        /* from a caller */
+    size_t nb = g->nblocks, n = 0;
+    size_t *worklist = xcalloc(nb + 1, sizeof *worklist), *left = xcalloc(nb, sizeof *left);
+    bool *seen = xcalloc(nb, 1), busy = false;
+    size_t p = (size_t)y->from, bud = budget;
+    int found = unit_busy_back(g, p, g->blocks[p].first + g->blocks[p].n, u, b, k, &bud);
+    seen[p] = true;
+    if (found > 0) busy = true;
+    else if (found < 0) { left[p] = bud; worklist[n++] = p; }
+    while (n && !busy) {
+        size_t x = worklist[--n];
+        for (size_t e = 0; e < g->nedges && !busy; e++) {
+            const cfg_edge_t *z = &g->edges[e];
+            if (z->to != (int)x) continue;
+            if (z->from < 0) { busy = true; break; }
+            p = (size_t)z->from;
+            if (seen[p]) continue;
+            seen[p] = true;
+            bud = left[x];
+            found = unit_busy_back(g, p, g->blocks[p].first + g->blocks[p].n, u, b, k, &bud);
+            if (found > 0) busy = true;
+            else if (found < 0) { left[p] = bud; worklist[n++] = p; }
+        }
+    }
+    free(worklist);
+    free(left);
+    free(seen);
+    return busy;
+}
+
+static double edge_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x);
+
+/* Whether instruction k (a divide) of block b can find its unit busy.  An
  * unpipelined unit is busy until its last user's result is ready, so that
  * user must be within the unit's latency before k, issue slots counted as
  * instructions (dc->unit_reach): in k's block, or on a path back through
@@ -735,39 +776,30 @@ static int unit_busy_back(const cfg_t *g, size_t x, size_t end, int u, size_t kb
  * the call) -- and nothing between it and k in k's block or the user's
  * reads its result, which waits for the unit to free first (raytrace's
  * shade_ao: an fdiv of the result of the fsqrt before it listed the busy
- * divider beside the dependency the truth charges). */
-static bool unit_may_be_busy(const dcpicalc_t *dc, size_t b, size_t k)
+ * divider beside the dependency the truth charges).  With `entries` (not
+ * NULL), also the most executions of k that can find it busy: the sum of
+ * the ceilings (edge_ceiling) of b's in-edges with a path on which it can
+ * be, or < 0 when every execution can or nothing bounds them. */
+static bool unit_may_be_busy(const dcpicalc_t *dc, size_t b, size_t k, double *entries)
 {
     const cfg_t *g = &dc->cfg;
     int u = unit_of(&g->insns[k]);
-    size_t nb = g->nblocks, budget = dc->unit_reach;
+    size_t budget = dc->unit_reach;
+    if (entries) *entries = -1;
     int found = unit_busy_back(g, b, k, u, b, k, &budget);
     if (found >= 0) return found;
-    /* the blocks whose predecessors are still to look at, each with the
-     * budget left at its start; every block is looked at once (k's own
-     * from its end: the loop around it) */
-    size_t *worklist = xcalloc(nb + 1, sizeof *worklist), *left = xcalloc(nb, sizeof *left), n = 0;
-    bool *seen = xcalloc(nb, 1), busy = false;
-    worklist[n++] = b;
-    left[b] = budget;
-    while (n && !busy) {
-        size_t x = worklist[--n];
-        for (size_t e = 0; e < g->nedges && !busy; e++) {
-            const cfg_edge_t *y = &g->edges[e];
-            if (y->to != (int)x) continue;
-            if (y->from < 0) { busy = true; break; }          /* from a caller */
-            size_t p = (size_t)y->from;
-            if (seen[p]) continue;
-            seen[p] = true;
-            size_t bud = left[x];
-            found = unit_busy_back(g, p, g->blocks[p].first + g->blocks[p].n, u, b, k, &bud);
-            if (found > 0) busy = true;
-            else if (found < 0) { left[p] = bud; worklist[n++] = p; }
-        }
+    bool busy = false;
+    double n = 0;
+    for (size_t e = 0; e < g->nedges; e++) {
+        const cfg_edge_t *y = &g->edges[e];
+        if (y->to != (int)b || !busy_through_edge(g, y, u, b, k, budget)) continue;
+        busy = true;
+        if (!entries) break;
+        double c = edge_ceiling(dc, y);
+        if (c < 0 || n < 0) n = -1;
+        else n += c;
     }
-    free(worklist);
-    free(left);
-    free(seen);
+    if (entries) *entries = busy ? n : 0;
     return busy;
 }
 
@@ -801,7 +833,8 @@ static uint32_t candidates_of(const dcpicalc_t *dc, size_t k, size_t b, uint64_t
     if (dc->insn[k].imiss) c |= 1u << STALL_ICACHE;
     c |= operand_culprits(dc, b, k);
     if (in->flags & IF_STORE) c |= 1u << STALL_WBUF;
-    if ((dc->unit_waiters >> in->opclass & 1) && unit_may_be_busy(dc, b, k)) c |= 1u << STALL_FU;
+    if ((dc->unit_waiters >> in->opclass & 1) && unit_may_be_busy(dc, b, k, NULL))
+        c |= 1u << STALL_FU;
     if (dc->waits_behind_long_op && k > first &&
         (long_latency(&g->insns[k - 1]) || g->insns[k - 1].opclass == OC_IDIV))
         c |= 1u << STALL_FU;
@@ -836,8 +869,6 @@ static bool store_burst(const cfg_t *g, size_t b, size_t k)
  * `mv t3,a0` alone in the block a bge skips, estimated at 1.67x its count,
  * left 0 for the taken edge and ruled out the misprediction at the
  * target, 2 M cycles). */
-static double edge_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x);
-
 static double mispredicted_entries(const dcpicalc_t *dc, size_t b)
 {
     const cfg_t *g = &dc->cfg;
@@ -882,6 +913,27 @@ static double edge_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x)
     return c;
 }
 
+/* Whether a busy unit can be at most a minor part of the dynamic stall
+ * of instruction k (a divide) of block b, `stall` cycles an execution: a
+ * divide waits for its unit at most dc->unit_wait_bound cycles, and only
+ * on the executions that reach it on a path where the unit can be busy
+ * (unit_may_be_busy); when those cycles together are below 1/MINOR_SHARE
+ * of the stall, the stall has another cause (minicc's _itoa_word: its
+ * remu at a loop's head reads the divu's result of the iteration before,
+ * and the unit can be busy only on the loop's entry, from the caller;
+ * raytrace's shade_ao: its fdiv reads the fsqrt's result, or on a rare
+ * path the result of a call to sqrt, where the callee may have used the
+ * divider).  The paper's upper bounds, as for a misprediction. */
+static bool unit_wait_minor(const dcpicalc_t *dc, size_t b, size_t k, double stall)
+{
+    double most = (double)dc->unit_wait_bound;
+    if (!dc->unit_wait_bound || !(dc->unit_waiters >> dc->cfg.insns[k].opclass & 1)) return false;
+    if (stall > MINOR_SHARE * most) return true;
+    double entries;
+    unit_may_be_busy(dc, b, k, &entries);
+    return entries >= 0 && entries * most * MINOR_SHARE < stall * dc->insn[k].freq;
+}
+
 /* The candidate culprits of instruction k of block b (candidates_of) that
  * the miss events leave, where they were collected: no IMISS sample on k
  * or the next (IMISS_INSNS), no I-cache miss; no DMISS sample near it
@@ -908,8 +960,10 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
     uint32_t c = evident_candidates(dc, b, k);
     if ((c >> STALL_DCACHE & 1) && (c >> STALL_WBUF & 1) && !store_burst(&dc->cfg, b, k))
         c &= ~(1u << STALL_WBUF);             /* a lone store waits for its loaded operand */
-    uint32_t others = c & ~(1u << STALL_MISPREDICT);
     double stall = dcpicalc_dynamic_stall(dc, k);
+    if ((c >> STALL_FU & 1) && unit_wait_minor(dc, b, k, stall))
+        c &= ~(1u << STALL_FU);
+    uint32_t others = c & ~(1u << STALL_MISPREDICT);
     if (others && stall > MINOR_SHARE * (double)dc->mispredict_bound)
         c = others;                           /* a misprediction would be a minor part */
     if (others && (c >> STALL_MISPREDICT & 1) && k == dc->cfg.blocks[b].first) {
@@ -1004,6 +1058,7 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
         dc->load_use_reach = (size_t)cfg->lat_load_use;
         unsigned lat = cfg->lat_int_div > cfg->lat_fp_div ? cfg->lat_int_div : cfg->lat_fp_div;
         dc->unit_reach = (size_t)lat * cfg->ev5_width;
+        if (dc->unit_waiters) dc->unit_wait_bound = lat;
     } else {
         dc->waits_behind_long_op = true;
     }

@@ -93,6 +93,9 @@ typedef struct dcpicalc {
                                    latency)                                */
     size_t unit_reach;          /* instructions back a unit's last user can
                                    keep it busy (its latency x issue width) */
+    unsigned unit_wait_bound;   /* most cycles a divide waits for its busy
+                                   unit (the longest unpipelined latency;
+                                   0: no such wait on this model)          */
     bool waits_behind_long_op;  /* inorder5: the instruction after a
                                    multi-cycle operation waits for EX      */
 } dcpicalc_t;

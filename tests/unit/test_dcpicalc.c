@@ -561,6 +561,35 @@ static void test_load_at_predecessor_end(void **state)
     }
 }
 
+/* A loop whose head, an FP divide, reads the divide's result of the
+ * iteration before and waits 20 cycles for it on each of 1000 iterations:
+ * around the loop the divider is free once its result is (the read), and
+ * only the entry, from a caller that may have used it, can find it busy.
+ * Entered once, that is at most 1 x fp_div cycles of the 20000, a minor
+ * part: no busy unit, the dependency stays.  Entered on every iteration
+ * (a loop that never loops), every execution may find it busy: listed. */
+static void test_busy_unit_bounded_by_entries(void **state)
+{
+    enum { N = 5 };
+    const uint32_t code[N] = { ADD(T0, A1, A2), FDIV(4, 4, 6), ADDI(A0, A0, 8),
+                               BNE(A0, A3, -8), RET };
+    static const uint64_t entries[2] = { 1, 1000 };
+    config_t cfg = preset("ev5");
+    assert_false(cfg.lat_fp_div_pipelined);
+    for (int c = 0; c < 2; c++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        learn_schedule(&s, &cfg, code, N, 1000);
+        s.count[0] = s.count[4] = entries[c];
+        s.extra[1] = 20;
+        analyse(&dc, &cfg, code, &s);
+        assert_float_equal(dc.insn[1].freq, 1000.0, 10.0);
+        assert_true(dc.insn[1].culprits & 1u << STALL_DEP);
+        assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_FU), c == 1);
+        dcpicalc_free(&dc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -582,6 +611,7 @@ int main(void)
         cmocka_unit_test(test_points_that_cannot_stall),
         cmocka_unit_test(test_divider_busy_only_without_its_result),
         cmocka_unit_test(test_load_at_predecessor_end),
+        cmocka_unit_test(test_busy_unit_bounded_by_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
