@@ -614,6 +614,17 @@ static bool reads_between(const cfg_t *g, size_t from, size_t to, unsigned r)
 
 static bool miss_seen(const dcpicalc_t *dc, size_t k);
 
+/* The culprit a call is of an operand r it wrote: a dependency on the
+ * callee when r is where the callee returns its result; none when r is
+ * the call's own link register (the return address, there when the call
+ * issues; the callee's return jumped through it): Alpha's `ldah gp,X(ra)`
+ * after each jsr listed a dependency beside the I-cache miss of the
+ * return point, 42 of the 50 largest false dependency culprits. */
+static uint32_t call_dependency(const dcpicalc_t *dc, unsigned r)
+{
+    return r < 64 && (dc->call_results >> r & 1) ? 1u << STALL_DEP : 0;
+}
+
 /* What a producer outside the static schedule of instruction k's block can
  * make it wait for: a D-cache miss of a load (in its block or at the end of
  * a predecessor), or a dependency on a callee's result or a predecessor's
@@ -630,7 +641,7 @@ static uint32_t operand_culprits(const dcpicalc_t *dc, size_t b, size_t k)
         const insn_t *w = writer_in_block(g, b, k, r, dc->call_results);
         if (w) {
             if (reads_between(g, (size_t)(w - g->insns) + 1, k, r)) continue;
-            if (w->flags & IF_CALL) c |= 1u << STALL_DEP;
+            if (w->flags & IF_CALL) c |= call_dependency(dc, r);
             else if (w->flags & IF_LOAD) c |= 1u << STALL_DCACHE;
             continue;
         }
@@ -642,7 +653,7 @@ static uint32_t operand_culprits(const dcpicalc_t *dc, size_t b, size_t k)
             if (!w || reads_between(g, (size_t)(w - g->insns) + 1, p->first + p->n, r) ||
                 reads_between(g, g->blocks[b].first, k, r))
                 continue;
-            if (w->flags & IF_CALL) c |= 1u << STALL_DEP;
+            if (w->flags & IF_CALL) c |= call_dependency(dc, r);
             else if (w->flags & IF_LOAD) {
                 c |= 1u << STALL_DCACHE;
                 size_t apart = (size_t)(p->first + p->n - (size_t)(w - g->insns)) + (k - g->blocks[b].first);

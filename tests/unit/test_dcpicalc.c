@@ -394,6 +394,26 @@ static void test_call_keeps_callee_saved(void **state)
     dcpicalc_free(&dc);
 }
 
+/* add t0 | call (jal ra) | add t1, ra, a2 (stalls 10 cycles) | ret: ra is
+ * the call's link, the return address, there when the call issues (the
+ * callee's return jumped through it), not a result of the callee: no
+ * dependency culprit (Alpha's `ldah gp,X(ra)` after each jsr). */
+static void test_link_register_is_no_dependency(void **state)
+{
+    enum { N = 4, RA = 1 };
+    const uint32_t code[N] = { ADD(T0, A1, A2), enc_j(100, RA), ADD(T1, RA, A2), RET };
+    config_t cfg = preset("ev5");
+    code_synth_t s;
+    dcpicalc_t dc;
+    learn_schedule(&s, &cfg, code, N, 1000);
+    s.extra[2] = 10;
+    analyse(&dc, &cfg, code, &s);
+    assert_float_equal(dcpicalc_dynamic_stall(&dc, 2), 10.0, 0.5);
+    assert_true(dc.insn[2].culprits);                 /* the return point's I-cache miss */
+    assert_false(dc.insn[2].culprits & 1u << STALL_DEP);
+    dcpicalc_free(&dc);
+}
+
 /* A store at a loop's head stalls 3 cycles each of 1000 iterations: its
  * block is entered by the back edge, but a loop branch taken 999 times of
  * 1000 mispredicts about twice, far below a tenth of 3000 cycles: the
@@ -607,6 +627,7 @@ int main(void)
         cmocka_unit_test(test_mispredict_bounded_by_edges),
         cmocka_unit_test(test_mispredict_edges_as_ceilings),
         cmocka_unit_test(test_call_keeps_callee_saved),
+        cmocka_unit_test(test_link_register_is_no_dependency),
         cmocka_unit_test(test_operand_read_before),
         cmocka_unit_test(test_points_that_cannot_stall),
         cmocka_unit_test(test_divider_busy_only_without_its_result),
