@@ -945,6 +945,24 @@ static bool unit_wait_minor(const dcpicalc_t *dc, size_t b, size_t k, double sta
     return entries >= 0 && entries * most * MINOR_SHARE < stall * dc->insn[k].freq;
 }
 
+/* Whether the I-cache can be at most a minor part of the dynamic stall of
+ * instruction k, `stall` cycles an execution, by the misses IMISS projects
+ * (where it was collected, with its period): an I-cache miss holds k out
+ * of the queue, so its IMISS samples land on k or the next (IMISS_INSNS);
+ * those samples, at their Poisson upper bound (+ 2 standard deviations),
+ * times the misses each stands for and the most a lone miss costs
+ * (dc->miss_bound: to memory and the line back), below 1/MINOR_SHARE of
+ * the stall's cycles.  (The paper's Figure 10 evidence, as a bound: an
+ * instruction at the start of a line with one IMISS sample from its
+ * occasional miss listed the I-cache for a 60-cycle D-cache wait.) */
+static bool icache_minor(const dcpicalc_t *dc, size_t k, double stall)
+{
+    if (!dc->has_imiss || dc->imiss_per_period <= 0 || dc->insn[k].freq <= 0) return false;
+    double s = (double)event_samples(dc, PMU_IMISS, k, k + IMISS_INSNS);
+    double misses = (s + 2 * sqrt(s) + 1) * dc->imiss_per_period;
+    return misses * dc->miss_bound * MINOR_SHARE < stall * dc->insn[k].freq;
+}
+
 /* The candidate culprits of instruction k of block b (candidates_of) that
  * the miss events leave, where they were collected: no IMISS sample on k
  * or the next (IMISS_INSNS), no I-cache miss; no DMISS sample near it
@@ -972,6 +990,7 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
     if ((c >> STALL_DCACHE & 1) && (c >> STALL_WBUF & 1) && !store_burst(&dc->cfg, b, k))
         c &= ~(1u << STALL_WBUF);             /* a lone store waits for its loaded operand */
     double stall = dcpicalc_dynamic_stall(dc, k);
+    if ((c >> STALL_ICACHE & 1) && icache_minor(dc, k, stall)) c &= ~(1u << STALL_ICACHE);
     if ((c >> STALL_FU & 1) && unit_wait_minor(dc, b, k, stall))
         c &= ~(1u << STALL_FU);
     uint32_t others = c & ~(1u << STALL_MISPREDICT);
@@ -1045,13 +1064,13 @@ bool dcpicalc_run(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa, const u
                   char *err, size_t errlen)
 {
     return dcpicalc_run_events(dc, cfg, isa, code, start, size, samples, ctx,
-                               DCPICALC_EVENTS_SEEN, err, errlen);
+                               DCPICALC_EVENTS_SEEN, NULL, err, errlen);
 }
 
 bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
                          const uint8_t *code, uint64_t start, size_t size,
-                         dcpicalc_samples_fn samples, void *ctx, uint32_t collected, char *err,
-                         size_t errlen)
+                         dcpicalc_samples_fn samples, void *ctx, uint32_t collected,
+                         const double *periods, char *err, size_t errlen)
 {
     memset(dc, 0, sizeof *dc);
     if (!cfg_build(isa, code, start, size, &dc->cfg))
@@ -1075,6 +1094,11 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
     }
     dc->mispredict_bound = (unsigned)cfg->ev5_mispredict_penalty + 1;
     dc->has_ras = cfg->ras_entries > 0;
+    if (periods && periods[PMU_CYCLES] > 0)
+        dc->imiss_per_period = periods[PMU_IMISS] / periods[PMU_CYCLES];
+    dc->miss_bound = (cfg->l2_enabled ? (unsigned)cfg->l2_hit_latency : 0) +
+                     (unsigned)cfg->mem_latency +
+                     (unsigned)(cfg->l2_line / (cfg->mem_bytes_per_cycle ? cfg->mem_bytes_per_cycle : 1));
     dc->insn = xcalloc(dc->cfg.ninsns, sizeof *dc->insn);
     for (size_t k = 0; k < dc->cfg.ninsns; k++) {
         dc->insn[k].samples = samples(ctx, PMU_CYCLES, dc->cfg.insns[k].pc);

@@ -84,6 +84,11 @@ typedef struct dcpicalc {
                                    (the ABI's; unified numbers < 64)       */
     bool has_imiss, has_dmiss;  /* the procedure has samples of the event  */
     unsigned mispredict_bound;  /* most cycles a misprediction costs        */
+    double imiss_per_period;    /* I-cache misses an IMISS sample stands for,
+                                   per CYCLES period (their periods' ratio;
+                                   0: unknown)                             */
+    unsigned miss_bound;        /* most cycles an L1 miss costs when it is
+                                   alone: to memory and the line back      */
     bool has_ras;               /* the model predicts returns by a stack    */
     uint32_t unit_waiters;      /* opclasses that wait for a busy unit
                                    themselves (ev5: divides on an unpipelined
@@ -112,12 +117,15 @@ bool dcpicalc_run(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
 /* The same, told which events were collected for the image (a mask of
  * 1 << pmu_event_t): an IMISS or DMISS event that was collected but has no
  * sample near an instruction rules out an I-cache or D-cache miss there.
- * DCPICALC_EVENTS_SEEN: the events with samples in the procedure. */
+ * DCPICALC_EVENTS_SEEN: the events with samples in the procedure.  periods
+ * (NULL: unknown), indexed by pmu_event_t, is each event's mean sampling
+ * period (0: unknown): with CYCLES' and IMISS's, the I-cache misses IMISS
+ * projects bound the I-cache's part of a stall. */
 #define DCPICALC_EVENTS_SEEN UINT32_MAX
 bool dcpicalc_run_events(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
                          const uint8_t *code, uint64_t start, size_t size,
-                         dcpicalc_samples_fn samples, void *ctx, uint32_t collected, char *err,
-                         size_t errlen);
+                         dcpicalc_samples_fn samples, void *ctx, uint32_t collected,
+                         const double *periods, char *err, size_t errlen);
 void dcpicalc_free(dcpicalc_t *dc);
 
 /* The dynamic stall of instruction k, in cycles per execution (CPI - M),

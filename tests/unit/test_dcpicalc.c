@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "config.h"
@@ -200,7 +201,8 @@ static void test_culprits_from_imiss(void **state)
     s.extra[1] = 20;
     uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
     assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
-                                    sizeof loop, synth_samples, &s, collected, err, sizeof err));
+                                    sizeof loop, synth_samples, &s, collected, NULL, err,
+                                    sizeof err));
     assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 20.0, 0.5);
     assert_true(dc.insn[1].culprits & 1u << STALL_MISPREDICT);
     assert_false(dc.insn[1].culprits & 1u << STALL_ICACHE);
@@ -208,9 +210,39 @@ static void test_culprits_from_imiss(void **state)
     dcpicalc_free(&dc);
     s.imiss[1] = 7;
     assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
-                                    sizeof loop, synth_samples, &s, collected, err, sizeof err));
+                                    sizeof loop, synth_samples, &s, collected, NULL, err,
+                                    sizeof err));
     assert_true(dc.insn[1].culprits & 1u << STALL_ICACHE);
     dcpicalc_free(&dc);
+}
+
+/* The loop's head stalls 20 cycles on each of its 1000 executions, 20000
+ * cycles, with IMISS samples on it, and the periods known (1 cycle a
+ * CYCLES sample, 1 miss an IMISS sample): 7 samples, at most 7 + 2 x
+ * sqrt(7) + 1 misses, each costing at most a trip to memory and the line
+ * back, are under an eighth of 20000 cycles: no I-cache culprit; 70
+ * samples are not. */
+static void test_icache_bounded_by_imiss(void **state)
+{
+    config_t cfg = preset("ev5");
+    dcpicalc_t dc;
+    synth_t s;
+    char err[256];
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_IMISS] = 1 };
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
+    unsigned miss = cfg.l2_hit_latency + cfg.mem_latency + cfg.l2_line / cfg.mem_bytes_per_cycle;
+    assert_true((7 + 2 * sqrt(7) + 1) * miss * 8 < 20000 && 70.0 * miss * 8 > 20000);
+    setup_synth(&s, &cfg, &dc);
+    s.extra[1] = 20;
+    for (int n = 7; n <= 70; n *= 10) {
+        s.imiss[1] = (uint64_t)n;
+        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
+                                        sizeof loop, synth_samples, &s, collected, periods, err,
+                                        sizeof err));
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 20.0, 0.5);
+        assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_ICACHE), n == 70);
+        dcpicalc_free(&dc);
+    }
 }
 
 /* memset's inner loop: sd x 8, addi, bne back. */
@@ -619,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_propagation),
         cmocka_unit_test(test_out_of_order_refused),
         cmocka_unit_test(test_culprits_from_imiss),
+        cmocka_unit_test(test_icache_bounded_by_imiss),
         cmocka_unit_test(test_store_loop_schedule_is_static),
         cmocka_unit_test(test_load_use_is_the_latency),
         cmocka_unit_test(test_issue_group_moves_samples),
