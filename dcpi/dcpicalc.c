@@ -929,12 +929,11 @@ static double edge_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x)
  * divide waits for its unit at most dc->unit_wait_bound cycles, and only
  * on the executions that reach it on a path where the unit can be busy
  * (unit_may_be_busy); when those cycles together are below 1/MINOR_SHARE
- * of the stall, the stall has another cause (minicc's _itoa_word: its
- * remu at a loop's head reads the divu's result of the iteration before,
- * and the unit can be busy only on the loop's entry, from the caller;
- * raytrace's shade_ao: its fdiv reads the fsqrt's result, or on a rare
- * path the result of a call to sqrt, where the callee may have used the
- * divider).  The paper's upper bounds, as for a misprediction. */
+ * of the stall, the stall has another cause (raytrace's shade_ao: its
+ * fdiv reads the fsqrt's result, or on a rare path the result of a call
+ * to sqrt, where the callee may have used the divider: 1.9 M cycles of
+ * dependency listed the busy unit too).  The paper's upper bounds, as for
+ * a misprediction. */
 static bool unit_wait_minor(const dcpicalc_t *dc, size_t b, size_t k, double stall)
 {
     double most = (double)dc->unit_wait_bound;
