@@ -642,6 +642,35 @@ static void test_busy_unit_bounded_by_entries(void **state)
     }
 }
 
+/* ld t1 | stores | sd t1 (stalls 10 cycles, right after another store) |
+ * ret: the last store may wait for its loaded operand or for the write
+ * buffer.  With two stores in the block, fewer than ev5's six entries, it
+ * waits for the operand: no write-buffer culprit; with six, as many as
+ * the buffer holds, the block can fill it: both are listed. */
+static void test_store_waits_for_operand(void **state)
+{
+    enum { FEW = 4, MANY = 8 };
+    const uint32_t few[FEW] = { LD(T1, A0, 8), SD(A1, A2, 0), SD(T1, A2, 8), RET };
+    const uint32_t many[MANY] = { LD(T1, A0, 8), SD(A1, A2, 0), SD(A1, A2, 32), SD(A1, A2, 64),
+                                  SD(A1, A2, 96), SD(A1, A2, 128), SD(T1, A2, 136), RET };
+    const uint32_t *codes[2] = { few, many };
+    const size_t n[2] = { FEW, MANY };
+    config_t cfg = preset("ev5");
+    assert_int_equal(cfg.wbuf_entries, 6);
+    for (int c = 0; c < 2; c++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        size_t k = n[c] - 2;
+        learn_schedule(&s, &cfg, codes[c], n[c], 1000);
+        s.extra[k] = 10;
+        analyse(&dc, &cfg, codes[c], &s);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, k), 10.0, 0.5);
+        assert_true(dc.insn[k].culprits & 1u << STALL_DCACHE);
+        assert_int_equal(!!(dc.insn[k].culprits & 1u << STALL_WBUF), c == 1);
+        dcpicalc_free(&dc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -666,6 +695,7 @@ int main(void)
         cmocka_unit_test(test_divider_busy_only_without_its_result),
         cmocka_unit_test(test_load_at_predecessor_end),
         cmocka_unit_test(test_busy_unit_bounded_by_entries),
+        cmocka_unit_test(test_store_waits_for_operand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
