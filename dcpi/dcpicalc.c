@@ -880,11 +880,11 @@ static unsigned block_stores(const cfg_t *g, size_t b)
  * buffer: when no other store closely precedes it (store_burst), or its
  * block has fewer stores than the buffer has entries -- it cannot fill the
  * buffer itself, and what earlier blocks left there drains while the
- * operand comes from memory.  (objdb's key_dept_salary: four stores after
- * a call to memset, one waiting 75 cycles an execution on a loaded value,
- * listed the buffer beside the D-cache: 10.8 M cycles, 11 of them the
- * buffer's.  anneal_place's commit_move, six stores a loop iteration,
- * as many as ev5's entries, does wait for the buffer.) */
+ * operand comes from memory.  (On the 24 short-period runs 75 stores lose
+ * the buffer, the largest 1.3 M cycles of D-cache wait in bytecode_vm,
+ * 40 of them the buffer's.  anneal_place's commit_move, six stores a loop
+ * iteration, as many as ev5's entries, does wait for the buffer; counting
+ * only the stores before the store in its block lost it there.) */
 static bool waits_for_operand(const dcpicalc_t *dc, size_t b, size_t k)
 {
     return !store_burst(&dc->cfg, b, k) || block_stores(&dc->cfg, b) < dc->wbuf_entries;
