@@ -30,17 +30,22 @@
  *     of a cache line, of a block entered from another line, or after a
  *     call), a D-cache miss (an operand loaded in this block or a
  *     predecessor, unless an instruction in between read it: in order, it
- *     waited then), a dependency (a callee's result, a predecessor's long
- *     operation, a load ending a predecessor within the load-use latency),
- *     a branch misprediction (a block entered from a
- *     conditional or indirect transfer, unless the edge frequencies bound
- *     it below a tenth of the stall; the return point after a call when
- *     the model has no return stack),
- *     the write buffer (a store), a busy unit (a divide whose unit's last
- *     user is close before it and its result unread since); where
- *     IMISS or DMISS were collected, no such sample from the instruction
- *     through the skid after it rules the miss out.  D-TLB misses are not
- *     told apart from D-cache misses (no DTB event is sampled).
+ *     waited then), a dependency (a callee's result -- not the call's link
+ *     register --, a predecessor's long operation, a load ending a
+ *     predecessor within the load-use latency), a branch misprediction (a
+ *     block entered from a conditional or indirect transfer, unless the
+ *     edge frequencies bound it below an eighth of the stall; the return
+ *     point after a call when the model has no return stack), the write
+ *     buffer (a store, unless its loaded operand may have missed and it is
+ *     alone or in a block of fewer stores than the buffer's entries), a
+ *     busy unit (a divide whose unit's last user is close before it and
+ *     its result unread since, unless the executions that can find it busy
+ *     bound it below an eighth of the stall); where IMISS or DMISS were
+ *     collected, no such sample from the instruction through the skid
+ *     after it rules the miss out, and the I-cache misses IMISS projects
+ *     (with its period) can bound the I-cache below an eighth of the
+ *     stall.  D-TLB misses are not told apart from D-cache misses (no DTB
+ *     event is sampled).
  * F is in executions per sampling period, so F x P estimates the count.
  */
 #ifndef HPS_DCPICALC_H
