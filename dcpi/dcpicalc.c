@@ -744,27 +744,26 @@ static bool busy_through_edge(const cfg_t *g, const cfg_edge_t *y, int u, size_t
                               size_t budget)
 {
     if (y->from < 0) return true;                        /* from a caller */
+    /* the blocks still to look at, each with the budget left at its end */
     size_t nb = g->nblocks, n = 0;
-    size_t *worklist = xcalloc(nb + 1, sizeof *worklist), *left = xcalloc(nb, sizeof *left);
+    size_t *worklist = xcalloc(nb, sizeof *worklist), *left = xcalloc(nb, sizeof *left);
     bool *seen = xcalloc(nb, 1), busy = false;
-    size_t p = (size_t)y->from, bud = budget;
-    int found = unit_busy_back(g, p, g->blocks[p].first + g->blocks[p].n, u, b, k, &bud);
-    seen[p] = true;
-    if (found > 0) busy = true;
-    else if (found < 0) { left[p] = bud; worklist[n++] = p; }
+    worklist[n++] = (size_t)y->from;
+    left[y->from] = budget;
+    seen[y->from] = true;
     while (n && !busy) {
-        size_t x = worklist[--n];
+        size_t x = worklist[--n], bud = left[x];
+        int found = unit_busy_back(g, x, g->blocks[x].first + g->blocks[x].n, u, b, k, &bud);
+        if (found > 0) busy = true;
+        if (found >= 0) continue;
         for (size_t e = 0; e < g->nedges && !busy; e++) {
             const cfg_edge_t *z = &g->edges[e];
             if (z->to != (int)x) continue;
             if (z->from < 0) { busy = true; break; }
-            p = (size_t)z->from;
-            if (seen[p]) continue;
-            seen[p] = true;
-            bud = left[x];
-            found = unit_busy_back(g, p, g->blocks[p].first + g->blocks[p].n, u, b, k, &bud);
-            if (found > 0) busy = true;
-            else if (found < 0) { left[p] = bud; worklist[n++] = p; }
+            if (seen[z->from]) continue;
+            seen[z->from] = true;
+            left[z->from] = bud;
+            worklist[n++] = (size_t)z->from;
         }
     }
     free(worklist);
@@ -973,9 +972,10 @@ static bool unit_wait_minor(const dcpicalc_t *dc, size_t b, size_t k, double sta
  * those samples, at their Poisson upper bound (+ 2 standard deviations),
  * times the misses each stands for and the most a lone miss costs
  * (dc->miss_bound: to memory and the line back), below 1/MINOR_SHARE of
- * the stall's cycles.  (The paper's Figure 10 evidence, as a bound: an
- * instruction at the start of a line with one IMISS sample from its
- * occasional miss listed the I-cache for a 60-cycle D-cache wait.) */
+ * the stall's cycles.  (The paper's Figure 10 evidence, as a bound:
+ * nlparse's store at a line's start, a few IMISS samples from its
+ * occasional miss, listed the I-cache beside the write buffer for a
+ * 9.6 M-cycle wait for the buffer.) */
 static bool icache_minor(const dcpicalc_t *dc, size_t k, double stall)
 {
     if (!dc->has_imiss || dc->imiss_per_period <= 0 || dc->insn[k].freq <= 0) return false;
@@ -1088,6 +1088,16 @@ bool dcpicalc_run(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa, const u
                                DCPICALC_EVENTS_SEEN, NULL, err, errlen);
 }
 
+/* The most cycles an L1 miss costs on the model when nothing else is in
+ * flight: the L2's hit latency, memory's, and the line at memory's
+ * bandwidth (the L2's line, or the L1 I-cache's without an L2). */
+static unsigned lone_miss_cycles(const config_t *cfg)
+{
+    uint64_t line = cfg->l2_enabled ? cfg->l2_line : cfg->l1i_line;
+    return (unsigned)((cfg->l2_enabled ? cfg->l2_hit_latency : 0) + cfg->mem_latency +
+                      line / cfg->mem_bytes_per_cycle);
+}
+
 bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
                          const uint8_t *code, uint64_t start, size_t size,
                          dcpicalc_samples_fn samples, void *ctx, uint32_t collected,
@@ -1117,9 +1127,7 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
     dc->has_ras = cfg->ras_entries > 0;
     if (periods && periods[PMU_CYCLES] > 0)
         dc->imiss_per_period = periods[PMU_IMISS] / periods[PMU_CYCLES];
-    dc->miss_bound = (cfg->l2_enabled ? (unsigned)cfg->l2_hit_latency : 0) +
-                     (unsigned)cfg->mem_latency +
-                     (unsigned)(cfg->l2_line / (cfg->mem_bytes_per_cycle ? cfg->mem_bytes_per_cycle : 1));
+    dc->miss_bound = lone_miss_cycles(cfg);
     dc->insn = xcalloc(dc->cfg.ninsns, sizeof *dc->insn);
     for (size_t k = 0; k < dc->cfg.ninsns; k++) {
         dc->insn[k].samples = samples(ctx, PMU_CYCLES, dc->cfg.insns[k].pc);
