@@ -145,13 +145,8 @@ int main(int argc, char **argv)
     size_t size = t.sym.size ? (size_t)t.sym.size : 4096;
     uint8_t *code = xcalloc(size, 1);
     size = symtab_read_code(t.im->path, t.sym.addr, code, size);
-    uint32_t collected = 0;
-    double periods[PMU_EVENT_COUNT] = { 0 };
-    for (int e = 0; e < PMU_EVENT_COUNT; e++)
-        if (t.im->has[e]) {
-            collected |= 1u << e;
-            periods[e] = ((double)t.im->prof[e].period_min + (double)t.im->prof[e].period_max) / 2;
-        }
+    double periods[PROFDB_EVENTS];
+    uint32_t collected = profdb_image_events(t.im, periods);
     dcpicalc_t dc;
     if (!dcpicalc_run_events(&dc, &cfg, isa, code, t.sym.addr, size, image_samples,
                              (void *)t.im, collected, periods, err, sizeof err))
