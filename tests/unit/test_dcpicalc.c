@@ -19,7 +19,11 @@
  * misprediction ruled out by the loop branch's edge frequencies, but not by
  * an edge left too low beside an over-estimated one-point class, which
  * is lowered to its flow ceiling; a call is
- * a culprit (its result) only of a register the callee returns a value in.  Run from
+ * a culprit (its result) only of a register the callee returns a value in,
+ * never of its link register; a busy divider ruled out when only a rare
+ * entry can find it busy, an I-cache miss when the misses IMISS projects
+ * are too few, the write buffer for a store waiting on its loaded operand
+ * in a block of fewer stores than the buffer's entries.  Run from
  * the top of the tree (presets in ./configs).
  */
 #include <setjmp.h>
