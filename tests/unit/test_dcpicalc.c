@@ -337,6 +337,17 @@ static void learn_schedule(code_synth_t *s, const config_t *cfg, const uint32_t 
     dcpicalc_free(&dc);
 }
 
+/* code[n], each instruction run 1000 times, instruction k stalled `extra`
+ * cycles more each time: its analysis in dc. */
+static void analyse_stall(dcpicalc_t *dc, const config_t *cfg, const uint32_t *code, size_t n,
+                          size_t k, uint64_t extra)
+{
+    code_synth_t s;
+    learn_schedule(&s, cfg, code, n, 1000);
+    s.extra[k] = extra;
+    analyse(dc, cfg, code, &s);
+}
+
 /* An issue group's cycle lands on its second instruction when the first
  * paired with what ran before the block (the static schedule cannot know):
  * the group's samples still give the count. */
@@ -396,14 +407,11 @@ static void test_return_after_call(void **state)
     enum { N = 4 };
     const uint32_t code[N] = { ADD(T0, A1, A2), enc_j(100, 1), ADD(T1, A0, A1), RET };
     config_t cfg = preset("ev5");
-    code_synth_t s;
     dcpicalc_t dc;
     assert_true(cfg.ras_entries > 0);
-    learn_schedule(&s, &cfg, code, N, 1000);
-    s.extra[2] = 10;
     for (int ras = 1; ras >= 0; ras--) {
         if (!ras) cfg.ras_entries = 0;
-        analyse(&dc, &cfg, code, &s);
+        analyse_stall(&dc, &cfg, code, N, 2, 10);
         assert_float_equal(dcpicalc_dynamic_stall(&dc, 2), 10.0, 0.5);
         assert_true(dc.insn[2].culprits & 1u << STALL_DEP);       /* the callee's result */
         assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_MISPREDICT), !ras);
@@ -420,11 +428,8 @@ static void test_call_keeps_callee_saved(void **state)
     enum { N = 4, S0 = 8 };
     const uint32_t code[N] = { ADD(S0, A1, A2), enc_j(100, 1), ADD(T1, S0, A2), RET };
     config_t cfg = preset("ev5");
-    code_synth_t s;
     dcpicalc_t dc;
-    learn_schedule(&s, &cfg, code, N, 1000);
-    s.extra[2] = 10;
-    analyse(&dc, &cfg, code, &s);
+    analyse_stall(&dc, &cfg, code, N, 2, 10);
     assert_float_equal(dcpicalc_dynamic_stall(&dc, 2), 10.0, 0.5);
     assert_false(dc.insn[2].culprits & 1u << STALL_DEP);
     dcpicalc_free(&dc);
@@ -439,11 +444,8 @@ static void test_link_register_is_no_dependency(void **state)
     enum { N = 4, RA = 1 };
     const uint32_t code[N] = { ADD(T0, A1, A2), enc_j(100, RA), ADD(T1, RA, A2), RET };
     config_t cfg = preset("ev5");
-    code_synth_t s;
     dcpicalc_t dc;
-    learn_schedule(&s, &cfg, code, N, 1000);
-    s.extra[2] = 10;
-    analyse(&dc, &cfg, code, &s);
+    analyse_stall(&dc, &cfg, code, N, 2, 10);
     assert_float_equal(dcpicalc_dynamic_stall(&dc, 2), 10.0, 0.5);
     assert_true(dc.insn[2].culprits);                 /* the return point's I-cache miss */
     assert_false(dc.insn[2].culprits & 1u << STALL_DEP);
@@ -523,11 +525,8 @@ static void test_operand_read_before(void **state)
     config_t cfg = preset("ev5");
     for (int c = 0; c < 2; c++) {
         for (size_t stalled = 1; stalled <= 2; stalled++) {
-            code_synth_t s;
             dcpicalc_t dc;
-            learn_schedule(&s, &cfg, codes[c], N, 1000);
-            s.extra[stalled] = 10;
-            analyse(&dc, &cfg, codes[c], &s);
+            analyse_stall(&dc, &cfg, codes[c], N, stalled, 10);
             assert_float_equal(dcpicalc_dynamic_stall(&dc, stalled), 10.0, 0.5);
             if (stalled == 1) assert_true(dc.insn[1].culprits & cause[c]);
             else assert_false(dc.insn[2].culprits & cause[c]);
@@ -578,11 +577,8 @@ static void test_divider_busy_only_without_its_result(void **state)
     config_t cfg = preset("ev5");
     assert_false(cfg.lat_fp_div_pipelined);
     for (int c = 0; c < 2; c++) {
-        code_synth_t s;
         dcpicalc_t dc;
-        learn_schedule(&s, &cfg, codes[c], N, 1000);
-        s.extra[1] = 10;
-        analyse(&dc, &cfg, codes[c], &s);
+        analyse_stall(&dc, &cfg, codes[c], N, 1, 10);
         assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_FU), c == 0);
         dcpicalc_free(&dc);
     }
@@ -605,12 +601,9 @@ static void test_load_at_predecessor_end(void **state)
     const size_t n[2] = { NEAR, FAR };
     config_t cfg = preset("ev5");
     for (int c = 0; c < 2; c++) {
-        code_synth_t s;
         dcpicalc_t dc;
         size_t k = n[c] - 2;
-        learn_schedule(&s, &cfg, codes[c], n[c], 1000);
-        s.extra[k] = 1;
-        analyse(&dc, &cfg, codes[c], &s);
+        analyse_stall(&dc, &cfg, codes[c], n[c], k, 1);
         assert_true(dc.insn[k].culprits & 1u << STALL_DCACHE);
         assert_int_equal(!!(dc.insn[k].culprits & 1u << STALL_DEP), c == 0);
         dcpicalc_free(&dc);
@@ -662,12 +655,9 @@ static void test_store_waits_for_operand(void **state)
     config_t cfg = preset("ev5");
     assert_int_equal(cfg.wbuf_entries, 6);
     for (int c = 0; c < 2; c++) {
-        code_synth_t s;
         dcpicalc_t dc;
         size_t k = n[c] - 2;
-        learn_schedule(&s, &cfg, codes[c], n[c], 1000);
-        s.extra[k] = 10;
-        analyse(&dc, &cfg, codes[c], &s);
+        analyse_stall(&dc, &cfg, codes[c], n[c], k, 10);
         assert_float_equal(dcpicalc_dynamic_stall(&dc, k), 10.0, 0.5);
         assert_true(dc.insn[k].culprits & 1u << STALL_DCACHE);
         assert_int_equal(!!(dc.insn[k].culprits & 1u << STALL_WBUF), c == 1);
