@@ -155,6 +155,7 @@ static double estimate_class(point_t *pts, size_t n, uint64_t s_sum, uint64_t m_
  * its samples within 5%.)  The number of points written to pts. */
 static uint32_t operand_culprits(const dcpicalc_t *dc, size_t b, size_t k);
 static bool store_burst(const cfg_t *g, size_t b, size_t k);
+static unsigned block_stores(const cfg_t *g, size_t b);
 static bool may_stall(const dcpicalc_t *dc, size_t b, size_t k);
 
 static size_t issue_groups(const dcpicalc_t *dc, size_t b, point_t *pts)
@@ -164,10 +165,7 @@ static size_t issue_groups(const dcpicalc_t *dc, size_t b, point_t *pts)
     uint64_t lead = 0;                 /* samples of M = 0 instructions before the first point */
     bool left_out = false;             /* the group's point was left out */
     bool lead_clean = true;
-    unsigned stores = 0;
-    for (size_t k = blk->first; k < blk->first + blk->n; k++)
-        stores += (dc->cfg.insns[k].flags & IF_STORE) != 0;
-    bool drains_behind = dc->wbuf_entries && stores > dc->wbuf_entries;
+    bool drains_behind = dc->wbuf_entries && block_stores(&dc->cfg, b) > dc->wbuf_entries;
     for (size_t k = blk->first; k < blk->first + blk->n; k++) {
         const dcpicalc_insn_t *x = &dc->insn[k];
         if (!x->sched.head) {
@@ -614,6 +612,17 @@ static bool reads_between(const cfg_t *g, size_t from, size_t to, unsigned r)
 
 static bool miss_seen(const dcpicalc_t *dc, size_t k);
 
+/* The culprit a call is of an operand r it wrote: a dependency on the
+ * callee when r is where the callee returns its result; none when r is
+ * the call's own link register (the return address, there when the call
+ * issues; the callee's return jumped through it): Alpha's `ldah gp,X(ra)`
+ * after each jsr listed a dependency beside the I-cache miss of the
+ * return point, 42 of the 50 largest false dependency culprits. */
+static uint32_t call_dependency(const dcpicalc_t *dc, unsigned r)
+{
+    return r < 64 && (dc->call_results >> r & 1) ? 1u << STALL_DEP : 0;
+}
+
 /* What a producer outside the static schedule of instruction k's block can
  * make it wait for: a D-cache miss of a load (in its block or at the end of
  * a predecessor), or a dependency on a callee's result or a predecessor's
@@ -630,7 +639,7 @@ static uint32_t operand_culprits(const dcpicalc_t *dc, size_t b, size_t k)
         const insn_t *w = writer_in_block(g, b, k, r, dc->call_results);
         if (w) {
             if (reads_between(g, (size_t)(w - g->insns) + 1, k, r)) continue;
-            if (w->flags & IF_CALL) c |= 1u << STALL_DEP;
+            if (w->flags & IF_CALL) c |= call_dependency(dc, r);
             else if (w->flags & IF_LOAD) c |= 1u << STALL_DCACHE;
             continue;
         }
@@ -642,7 +651,7 @@ static uint32_t operand_culprits(const dcpicalc_t *dc, size_t b, size_t k)
             if (!w || reads_between(g, (size_t)(w - g->insns) + 1, p->first + p->n, r) ||
                 reads_between(g, g->blocks[b].first, k, r))
                 continue;
-            if (w->flags & IF_CALL) c |= 1u << STALL_DEP;
+            if (w->flags & IF_CALL) c |= call_dependency(dc, r);
             else if (w->flags & IF_LOAD) {
                 c |= 1u << STALL_DCACHE;
                 size_t apart = (size_t)(p->first + p->n - (size_t)(w - g->insns)) + (k - g->blocks[b].first);
@@ -725,7 +734,47 @@ static int unit_busy_back(const cfg_t *g, size_t x, size_t end, int u, size_t kb
     return -1;
 }
 
-/* Whether instruction k (a divide) can find its unit busy.  An
+/* Whether unit u can still be busy at instruction k (a divide) of block b
+ * on the paths that reach b by edge y: back through y's source and its
+ * predecessors, with `budget` instructions left to look at (around a loop,
+ * k's own block from its end); a call on the way or the procedure's entry
+ * counts as busy (the callee or the caller may have used it).  Every block
+ * is looked at once. */
+static bool busy_through_edge(const cfg_t *g, const cfg_edge_t *y, int u, size_t b, size_t k,
+                              size_t budget)
+{
+    if (y->from < 0) return true;                        /* from a caller */
+    /* the blocks still to look at, each with the budget left at its end */
+    size_t nb = g->nblocks, n = 0;
+    size_t *worklist = xcalloc(nb, sizeof *worklist), *left = xcalloc(nb, sizeof *left);
+    bool *seen = xcalloc(nb, 1), busy = false;
+    worklist[n++] = (size_t)y->from;
+    left[y->from] = budget;
+    seen[y->from] = true;
+    while (n && !busy) {
+        size_t x = worklist[--n], bud = left[x];
+        int found = unit_busy_back(g, x, g->blocks[x].first + g->blocks[x].n, u, b, k, &bud);
+        if (found > 0) busy = true;
+        if (found >= 0) continue;
+        for (size_t e = 0; e < g->nedges && !busy; e++) {
+            const cfg_edge_t *z = &g->edges[e];
+            if (z->to != (int)x) continue;
+            if (z->from < 0) { busy = true; break; }
+            if (seen[z->from]) continue;
+            seen[z->from] = true;
+            left[z->from] = bud;
+            worklist[n++] = (size_t)z->from;
+        }
+    }
+    free(worklist);
+    free(left);
+    free(seen);
+    return busy;
+}
+
+static double edge_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x);
+
+/* Whether instruction k (a divide) of block b can find its unit busy.  An
  * unpipelined unit is busy until its last user's result is ready, so that
  * user must be within the unit's latency before k, issue slots counted as
  * instructions (dc->unit_reach): in k's block, or on a path back through
@@ -735,39 +784,30 @@ static int unit_busy_back(const cfg_t *g, size_t x, size_t end, int u, size_t kb
  * the call) -- and nothing between it and k in k's block or the user's
  * reads its result, which waits for the unit to free first (raytrace's
  * shade_ao: an fdiv of the result of the fsqrt before it listed the busy
- * divider beside the dependency the truth charges). */
-static bool unit_may_be_busy(const dcpicalc_t *dc, size_t b, size_t k)
+ * divider beside the dependency the truth charges).  With `entries` (not
+ * NULL), also the most executions of k that can find it busy: the sum of
+ * the ceilings (edge_ceiling) of b's in-edges with a path on which it can
+ * be, or < 0 when every execution can or nothing bounds them. */
+static bool unit_may_be_busy(const dcpicalc_t *dc, size_t b, size_t k, double *entries)
 {
     const cfg_t *g = &dc->cfg;
     int u = unit_of(&g->insns[k]);
-    size_t nb = g->nblocks, budget = dc->unit_reach;
+    size_t budget = dc->unit_reach;
+    if (entries) *entries = -1;
     int found = unit_busy_back(g, b, k, u, b, k, &budget);
     if (found >= 0) return found;
-    /* the blocks whose predecessors are still to look at, each with the
-     * budget left at its start; every block is looked at once (k's own
-     * from its end: the loop around it) */
-    size_t *todo = xcalloc(nb + 1, sizeof *todo), *left = xcalloc(nb, sizeof *left), n = 0;
-    bool *seen = xcalloc(nb, 1), busy = false;
-    todo[n++] = b;
-    left[b] = budget;
-    while (n && !busy) {
-        size_t x = todo[--n];
-        for (size_t e = 0; e < g->nedges && !busy; e++) {
-            const cfg_edge_t *y = &g->edges[e];
-            if (y->to != (int)x) continue;
-            if (y->from < 0) { busy = true; break; }          /* from a caller */
-            size_t p = (size_t)y->from;
-            if (seen[p]) continue;
-            seen[p] = true;
-            size_t bud = left[x];
-            found = unit_busy_back(g, p, g->blocks[p].first + g->blocks[p].n, u, b, k, &bud);
-            if (found > 0) busy = true;
-            else if (found < 0) { left[p] = bud; todo[n++] = p; }
-        }
+    bool busy = false;
+    double n = 0;
+    for (size_t e = 0; e < g->nedges; e++) {
+        const cfg_edge_t *y = &g->edges[e];
+        if (y->to != (int)b || !busy_through_edge(g, y, u, b, k, budget)) continue;
+        busy = true;
+        if (!entries) break;
+        double c = edge_ceiling(dc, y);
+        if (c < 0 || n < 0) n = -1;
+        else n += c;
     }
-    free(todo);
-    free(left);
-    free(seen);
+    if (entries) *entries = busy ? n : 0;
     return busy;
 }
 
@@ -801,7 +841,8 @@ static uint32_t candidates_of(const dcpicalc_t *dc, size_t k, size_t b, uint64_t
     if (dc->insn[k].imiss) c |= 1u << STALL_ICACHE;
     c |= operand_culprits(dc, b, k);
     if (in->flags & IF_STORE) c |= 1u << STALL_WBUF;
-    if ((dc->unit_waiters >> in->opclass & 1) && unit_may_be_busy(dc, b, k)) c |= 1u << STALL_FU;
+    if ((dc->unit_waiters >> in->opclass & 1) && unit_may_be_busy(dc, b, k, NULL))
+        c |= 1u << STALL_FU;
     if (dc->waits_behind_long_op && k > first &&
         (long_latency(&g->insns[k - 1]) || g->insns[k - 1].opclass == OC_IDIV))
         c |= 1u << STALL_FU;
@@ -824,6 +865,30 @@ static bool store_burst(const cfg_t *g, size_t b, size_t k)
     return false;
 }
 
+/* The stores of block b. */
+static unsigned block_stores(const cfg_t *g, size_t b)
+{
+    unsigned n = 0;
+    for (size_t k = g->blocks[b].first; k < g->blocks[b].first + g->blocks[b].n; k++)
+        n += (g->insns[k].flags & IF_STORE) != 0;
+    return n;
+}
+
+/* Whether store k of block b, whose loaded operand may have missed (a
+ * D-cache candidate), waits for that operand rather than for the write
+ * buffer: when no other store closely precedes it (store_burst), or its
+ * block has fewer stores than the buffer has entries -- it cannot fill the
+ * buffer itself, and what earlier blocks left there drains while the
+ * operand comes from memory.  (On the 24 short-period runs 75 stores lose
+ * the buffer, the largest 1.3 M cycles of D-cache wait in bytecode_vm,
+ * 40 of them the buffer's.  anneal_place's commit_move, six stores a loop
+ * iteration, as many as ev5's entries, does wait for the buffer; counting
+ * only the stores before the store in its block lost it there.) */
+static bool waits_for_operand(const dcpicalc_t *dc, size_t b, size_t k)
+{
+    return !store_burst(&dc->cfg, b, k) || block_stores(&dc->cfg, b) < dc->wbuf_entries;
+}
+
 /* The most executions of block b's head that can follow a misprediction,
  * by the estimated edge frequencies, or < 0 when they do not bound it.  A
  * conditional branch mispredicts about as often as it changes direction,
@@ -836,8 +901,6 @@ static bool store_burst(const cfg_t *g, size_t b, size_t k)
  * `mv t3,a0` alone in the block a bge skips, estimated at 1.67x its count,
  * left 0 for the taken edge and ruled out the misprediction at the
  * target, 2 M cycles). */
-static double edge_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x);
-
 static double mispredicted_entries(const dcpicalc_t *dc, size_t b)
 {
     const cfg_t *g = &dc->cfg;
@@ -882,26 +945,76 @@ static double edge_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x)
     return c;
 }
 
+/* Whether a busy unit can be at most a minor part of the dynamic stall
+ * of instruction k (a divide) of block b, `stall` cycles an execution: a
+ * divide waits for its unit at most dc->unit_wait_bound cycles, and only
+ * on the executions that reach it on a path where the unit can be busy
+ * (unit_may_be_busy); when those cycles together are below 1/MINOR_SHARE
+ * of the stall, the stall has another cause (raytrace's shade_ao: its
+ * fdiv reads the fsqrt's result, or on a rare path the result of a call
+ * to sqrt, where the callee may have used the divider: 1.9 M cycles of
+ * dependency listed the busy unit too).  The paper's upper bounds, as for
+ * a misprediction. */
+static bool unit_wait_minor(const dcpicalc_t *dc, size_t b, size_t k, double stall)
+{
+    double most = (double)dc->unit_wait_bound;
+    if (!dc->unit_wait_bound || !(dc->unit_waiters >> dc->cfg.insns[k].opclass & 1)) return false;
+    if (stall > MINOR_SHARE * most) return true;
+    double entries;
+    unit_may_be_busy(dc, b, k, &entries);
+    return entries >= 0 && entries * most * MINOR_SHARE < stall * dc->insn[k].freq;
+}
+
+/* Whether the I-cache can be at most a minor part of the dynamic stall of
+ * instruction k, `stall` cycles an execution, by the misses IMISS projects
+ * (where it was collected, with its period): an I-cache miss holds k out
+ * of the queue, so its IMISS samples land on k or the next (IMISS_INSNS);
+ * those samples, at their Poisson upper bound (+ 2 standard deviations),
+ * times the misses each stands for and the most a lone miss costs
+ * (dc->miss_bound: to memory and the line back), below 1/MINOR_SHARE of
+ * the stall's cycles.  (The paper's Figure 10 evidence, as a bound:
+ * nlparse's store at a line's start, a few IMISS samples from its
+ * occasional miss, listed the I-cache beside the write buffer for a
+ * 9.6 M-cycle wait for the buffer.) */
+static bool icache_minor(const dcpicalc_t *dc, size_t k, double stall)
+{
+    if (!dc->has_imiss || dc->imiss_per_period <= 0 || dc->insn[k].freq <= 0) return false;
+    double s = (double)event_samples(dc, PMU_IMISS, k, k + IMISS_INSNS);
+    double misses = (s + 2 * sqrt(s) + 1) * dc->imiss_per_period;
+    return misses * dc->miss_bound * MINOR_SHARE < stall * dc->insn[k].freq;
+}
+
+/* The candidate culprits of instruction k of block b (candidates_of) that
+ * the miss events leave, where they were collected: no IMISS sample on k
+ * or the next (IMISS_INSNS), no I-cache miss; no DMISS sample near it
+ * (miss_seen), no D-cache miss. */
+static uint32_t evident_candidates(const dcpicalc_t *dc, size_t b, size_t k)
+{
+    uint64_t line = dc->line_bytes ? dc->line_bytes : 32;
+    uint32_t c = candidates_of(dc, k, b, line);
+    if (dc->has_imiss && !event_samples(dc, PMU_IMISS, k, k + IMISS_INSNS))
+        c &= ~(1u << STALL_ICACHE);
+    if (dc->has_dmiss && !miss_seen(dc, k)) c &= ~(1u << STALL_DCACHE);
+    return c;
+}
+
 /* Candidates ruled out by the miss events where they were collected (the
  * paper's Figure 10 evidence): no IMISS or DMISS sample from the
  * instruction through the skid that follows it, no such miss; a store
- * whose operand missed in the D-cache, with no other store just before it,
- * waits for that operand rather than for the write buffer; a stall too long
- * for a misprediction has another cause. */
+ * whose operand missed in the D-cache waits for that operand rather than
+ * for the write buffer (waits_for_operand); a stall too long for a
+ * misprediction, a busy unit or an I-cache miss has another cause. */
 static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
 {
     size_t b = cfg_block_of(&dc->cfg, k);
-    uint64_t line = dc->line_bytes ? dc->line_bytes : 32;
-    uint32_t c = candidates_of(dc, k, b, line);
-    size_t from = k >= SKID_INSNS ? k - SKID_INSNS : 0;
-    if (dc->has_imiss && !event_samples(dc, PMU_IMISS, k, k + IMISS_INSNS))
-        c &= ~(1u << STALL_ICACHE);
-    if (dc->has_dmiss && !event_samples(dc, PMU_DMISS, from, k + SKID_INSNS))
-        c &= ~(1u << STALL_DCACHE);
-    if ((c >> STALL_DCACHE & 1) && (c >> STALL_WBUF & 1) && !store_burst(&dc->cfg, b, k))
-        c &= ~(1u << STALL_WBUF);             /* a lone store waits for its loaded operand */
-    uint32_t others = c & ~(1u << STALL_MISPREDICT);
+    uint32_t c = evident_candidates(dc, b, k);
+    if ((c >> STALL_DCACHE & 1) && (c >> STALL_WBUF & 1) && waits_for_operand(dc, b, k))
+        c &= ~(1u << STALL_WBUF);
     double stall = dcpicalc_dynamic_stall(dc, k);
+    if ((c >> STALL_ICACHE & 1) && icache_minor(dc, k, stall)) c &= ~(1u << STALL_ICACHE);
+    if ((c >> STALL_FU & 1) && unit_wait_minor(dc, b, k, stall))
+        c &= ~(1u << STALL_FU);
+    uint32_t others = c & ~(1u << STALL_MISPREDICT);
     if (others && stall > MINOR_SHARE * (double)dc->mispredict_bound)
         c = others;                           /* a misprediction would be a minor part */
     if (others && (c >> STALL_MISPREDICT & 1) && k == dc->cfg.blocks[b].first) {
@@ -918,13 +1031,7 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
  * for a store that no other store closely precedes (store_burst). */
 static bool may_stall(const dcpicalc_t *dc, size_t b, size_t k)
 {
-    uint64_t line = dc->line_bytes ? dc->line_bytes : 32;
-    uint32_t c = candidates_of(dc, k, b, line);
-    size_t from = k >= SKID_INSNS ? k - SKID_INSNS : 0;
-    if (dc->has_imiss && !event_samples(dc, PMU_IMISS, k, k + IMISS_INSNS))
-        c &= ~(1u << STALL_ICACHE);
-    if (dc->has_dmiss && !event_samples(dc, PMU_DMISS, from, k + SKID_INSNS))
-        c &= ~(1u << STALL_DCACHE);
+    uint32_t c = evident_candidates(dc, b, k);
     if ((c >> STALL_WBUF & 1) && !store_burst(&dc->cfg, b, k)) c &= ~(1u << STALL_WBUF);
     return c != 0;
 }
@@ -978,13 +1085,23 @@ bool dcpicalc_run(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa, const u
                   char *err, size_t errlen)
 {
     return dcpicalc_run_events(dc, cfg, isa, code, start, size, samples, ctx,
-                               DCPICALC_EVENTS_SEEN, err, errlen);
+                               DCPICALC_EVENTS_SEEN, NULL, err, errlen);
+}
+
+/* The most cycles an L1 miss costs on the model when nothing else is in
+ * flight: the L2's hit latency, memory's, and the line at memory's
+ * bandwidth (the L2's line, or the L1 I-cache's without an L2). */
+static unsigned lone_miss_cycles(const config_t *cfg)
+{
+    uint64_t line = cfg->l2_enabled ? cfg->l2_line : cfg->l1i_line;
+    return (unsigned)((cfg->l2_enabled ? cfg->l2_hit_latency : 0) + cfg->mem_latency +
+                      line / cfg->mem_bytes_per_cycle);
 }
 
 bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
                          const uint8_t *code, uint64_t start, size_t size,
-                         dcpicalc_samples_fn samples, void *ctx, uint32_t collected, char *err,
-                         size_t errlen)
+                         dcpicalc_samples_fn samples, void *ctx, uint32_t collected,
+                         const double *periods, char *err, size_t errlen)
 {
     memset(dc, 0, sizeof *dc);
     if (!cfg_build(isa, code, start, size, &dc->cfg))
@@ -1002,11 +1119,15 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
         dc->load_use_reach = (size_t)cfg->lat_load_use;
         unsigned lat = cfg->lat_int_div > cfg->lat_fp_div ? cfg->lat_int_div : cfg->lat_fp_div;
         dc->unit_reach = (size_t)lat * cfg->ev5_width;
+        if (dc->unit_waiters) dc->unit_wait_bound = lat;
     } else {
         dc->waits_behind_long_op = true;
     }
     dc->mispredict_bound = (unsigned)cfg->ev5_mispredict_penalty + 1;
     dc->has_ras = cfg->ras_entries > 0;
+    if (periods && periods[PMU_CYCLES] > 0)
+        dc->imiss_per_period = periods[PMU_IMISS] / periods[PMU_CYCLES];
+    dc->miss_bound = lone_miss_cycles(cfg);
     dc->insn = xcalloc(dc->cfg.ninsns, sizeof *dc->insn);
     for (size_t k = 0; k < dc->cfg.ninsns; k++) {
         dc->insn[k].samples = samples(ctx, PMU_CYCLES, dc->cfg.insns[k].pc);

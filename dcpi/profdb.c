@@ -328,6 +328,18 @@ uint64_t profdb_samples_at(const profdb_file_t *f, uint64_t offset)
     return lo < f->n && f->rec[lo].offset == offset ? f->rec[lo].count : 0;
 }
 
+uint32_t profdb_image_events(const profdb_image_t *im, double *periods)
+{
+    uint32_t collected = 0;
+    for (int e = 0; e < PROFDB_EVENTS; e++) {
+        periods[e] = 0;
+        if (!im->has[e]) continue;
+        collected |= 1u << e;
+        periods[e] = ((double)im->prof[e].period_min + (double)im->prof[e].period_max) / 2;
+    }
+    return collected;
+}
+
 const profdb_image_t *profdb_find_image(const profdb_epoch_data_t *e, const char *name)
 {
     for (size_t k = 0; k < e->n; k++) {

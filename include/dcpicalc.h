@@ -30,17 +30,22 @@
  *     of a cache line, of a block entered from another line, or after a
  *     call), a D-cache miss (an operand loaded in this block or a
  *     predecessor, unless an instruction in between read it: in order, it
- *     waited then), a dependency (a callee's result, a predecessor's long
- *     operation, a load ending a predecessor within the load-use latency),
- *     a branch misprediction (a block entered from a
- *     conditional or indirect transfer, unless the edge frequencies bound
- *     it below a tenth of the stall; the return point after a call when
- *     the model has no return stack),
- *     the write buffer (a store), a busy unit (a divide whose unit's last
- *     user is close before it and its result unread since); where
- *     IMISS or DMISS were collected, no such sample from the instruction
- *     through the skid after it rules the miss out.  D-TLB misses are not
- *     told apart from D-cache misses (no DTB event is sampled).
+ *     waited then), a dependency (a callee's result -- not the call's link
+ *     register --, a predecessor's long operation, a load ending a
+ *     predecessor within the load-use latency), a branch misprediction (a
+ *     block entered from a conditional or indirect transfer, unless the
+ *     edge frequencies bound it below an eighth of the stall; the return
+ *     point after a call when the model has no return stack), the write
+ *     buffer (a store, unless its loaded operand may have missed and it is
+ *     alone or in a block of fewer stores than the buffer's entries), a
+ *     busy unit (a divide whose unit's last user is close before it and
+ *     its result unread since, unless the executions that can find it busy
+ *     bound it below an eighth of the stall); where IMISS or DMISS were
+ *     collected, no such sample from the instruction through the skid
+ *     after it rules the miss out, and the I-cache misses IMISS projects
+ *     (with its period) can bound the I-cache below an eighth of the
+ *     stall.  D-TLB misses are not told apart from D-cache misses (no DTB
+ *     event is sampled).
  * F is in executions per sampling period, so F x P estimates the count.
  */
 #ifndef HPS_DCPICALC_H
@@ -84,6 +89,11 @@ typedef struct dcpicalc {
                                    (the ABI's; unified numbers < 64)       */
     bool has_imiss, has_dmiss;  /* the procedure has samples of the event  */
     unsigned mispredict_bound;  /* most cycles a misprediction costs        */
+    double imiss_per_period;    /* I-cache misses an IMISS sample stands for,
+                                   per CYCLES period (their periods' ratio;
+                                   0: unknown)                             */
+    unsigned miss_bound;        /* most cycles an L1 miss costs when it is
+                                   alone: to memory and the line back      */
     bool has_ras;               /* the model predicts returns by a stack    */
     uint32_t unit_waiters;      /* opclasses that wait for a busy unit
                                    themselves (ev5: divides on an unpipelined
@@ -93,6 +103,9 @@ typedef struct dcpicalc {
                                    latency)                                */
     size_t unit_reach;          /* instructions back a unit's last user can
                                    keep it busy (its latency x issue width) */
+    unsigned unit_wait_bound;   /* most cycles a divide waits for its busy
+                                   unit (the longest unpipelined latency;
+                                   0: no such wait on this model)          */
     bool waits_behind_long_op;  /* inorder5: the instruction after a
                                    multi-cycle operation waits for EX      */
 } dcpicalc_t;
@@ -109,12 +122,15 @@ bool dcpicalc_run(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
 /* The same, told which events were collected for the image (a mask of
  * 1 << pmu_event_t): an IMISS or DMISS event that was collected but has no
  * sample near an instruction rules out an I-cache or D-cache miss there.
- * DCPICALC_EVENTS_SEEN: the events with samples in the procedure. */
+ * DCPICALC_EVENTS_SEEN: the events with samples in the procedure.  periods
+ * (NULL: unknown), indexed by pmu_event_t, is each event's mean sampling
+ * period (0: unknown): with CYCLES' and IMISS's, the I-cache misses IMISS
+ * projects bound the I-cache's part of a stall. */
 #define DCPICALC_EVENTS_SEEN UINT32_MAX
 bool dcpicalc_run_events(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
                          const uint8_t *code, uint64_t start, size_t size,
-                         dcpicalc_samples_fn samples, void *ctx, uint32_t collected, char *err,
-                         size_t errlen);
+                         dcpicalc_samples_fn samples, void *ctx, uint32_t collected,
+                         const double *periods, char *err, size_t errlen);
 void dcpicalc_free(dcpicalc_t *dc);
 
 /* The dynamic stall of instruction k, in cycles per execution (CPI - M),

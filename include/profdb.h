@@ -92,6 +92,10 @@ void profdb_unload(profdb_epoch_data_t *e);
 uint64_t profdb_samples_at(const profdb_file_t *f, uint64_t offset);
 /* The image whose path or basename is name, or NULL. */
 const profdb_image_t *profdb_find_image(const profdb_epoch_data_t *e, const char *name);
+/* The events collected for an image, 1 << event each, and each one's mean
+ * sampling period into periods[PROFDB_EVENTS] (0 when not collected, or
+ * when runs of different ranges were merged). */
+uint32_t profdb_image_events(const profdb_image_t *im, double *periods);
 
 /* The images of an epoch: calls fn with each image directory's path and
  * the image path it records, in name order. */

@@ -415,11 +415,10 @@ static bool analyse(const job_t *j, const symbol_t *sym, score_t *sc, char *err,
     uint8_t *code = xcalloc(size, 1);
     size = symtab_read_code(j->im->path, sym->addr, code, size);
     dcpicalc_t dc;
-    uint32_t collected = 0;
-    for (int e = 0; e < PMU_EVENT_COUNT; e++)
-        if (j->im->has[e]) collected |= 1u << e;
+    double periods[PROFDB_EVENTS];
+    uint32_t collected = profdb_image_events(j->im, periods);
     if (!dcpicalc_run_events(&dc, j->cfg, j->isa, code, sym->addr, size, samples_of,
-                             (void *)j->im, collected, err, errlen)) {
+                             (void *)j->im, collected, periods, err, errlen)) {
         free(code);
         return false;
     }

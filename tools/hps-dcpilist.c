@@ -145,12 +145,11 @@ int main(int argc, char **argv)
     size_t size = t.sym.size ? (size_t)t.sym.size : 4096;
     uint8_t *code = xcalloc(size, 1);
     size = symtab_read_code(t.im->path, t.sym.addr, code, size);
-    uint32_t collected = 0;
-    for (int e = 0; e < PMU_EVENT_COUNT; e++)
-        if (t.im->has[e]) collected |= 1u << e;
+    double periods[PROFDB_EVENTS];
+    uint32_t collected = profdb_image_events(t.im, periods);
     dcpicalc_t dc;
     if (!dcpicalc_run_events(&dc, &cfg, isa, code, t.sym.addr, size, image_samples,
-                             (void *)t.im, collected, err, sizeof err))
+                             (void *)t.im, collected, periods, err, sizeof err))
         die("%s: %s", t.sym.name, err);
     const profdb_file_t *cyc = &t.im->prof[PMU_CYCLES];
     list(&dc, &t, isa, ((double)cyc->period_min + (double)cyc->period_max) / 2.0);
