@@ -476,8 +476,10 @@ struct ooo {
     /* memory-dependence policies other than the oracle */
     last_store_t stores_known;  /* conservative: when every older store's address is known */
     store_sets_t sets;
-    uint64_t replay_taint[REG_COUNT];   /* store_sets: see note_replayed() */
-    uint64_t replay_origin[REG_COUNT];  /* and the violating load behind it */
+    /* by register as decoded (256: REG_NONE's and REG_SINK's entries stay
+     * 0, so the common case clears a destination without testing it) */
+    uint64_t replay_taint[256];         /* store_sets: see note_replayed() */
+    uint64_t replay_origin[256];        /* and the violating load behind it */
     uint64_t taint_high;        /* no replay_taint[] is above it */
     lost_t *lost;               /* per-pc losses to wrong paths and replays */
     pair_table_t replay_at;     /* (load pc, 0) -> replay cycles */
@@ -850,8 +852,9 @@ static void note_replayed(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d,
 {
     if (!detected && o->taint_high <= d + 1) {
         /* no source can carry a mark beyond D + 1: not a dependant (an
-         * unmarked register's origin is never read) */
-        if (in->rd != REG_NONE && in->rd != REG_SINK) o->replay_taint[in->rd] = 0;
+         * unmarked register's origin is never read; REG_NONE's and
+         * REG_SINK's entries are only ever cleared) */
+        o->replay_taint[in->rd] = 0;
         return;
     }
     uint64_t origin;
@@ -1084,7 +1087,8 @@ static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint6
 
 /* One wrong-path instruction (wrongpath_walk's visit): F as fetch() does
  * it, until the squash; then D, I, X for a mispredict's path. */
-static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
+static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
+                     unsigned decode_stall)
 {
     wp_run_t *r = ctx;
     timing_t *t = r->t;
@@ -1096,7 +1100,7 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
     f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line) | o->group_ended;
     unsigned fb = o->fetch_buffer.n;
     f = max2(f, k < fb ? ring_ahead(&o->fetch_buffer, k) : o->wp_d[k - fb]);
-    f += wrongpath_decode_stall(o->walker);            /* a DISE replacement's */
+    f += decode_stall;                                 /* a DISE replacement's */
     if (f >= squash) return false;
     uint64_t got = wp_fetch_bytes(t, o, in->pc, f);
     if (got >= squash) return false;
