@@ -432,10 +432,11 @@ typedef struct shape {
 } shape_t;
 
 enum { WRITES_INT = 1, WRITES_FP = 2 };     /* the rename registers it takes */
-typedef struct use {
-    unsigned fu, queue, span;
-    unsigned writes;            /* WRITES_* */
+typedef struct use {            /* 8 bytes: kept in one host register */
+    uint8_t fu, queue;
+    uint8_t writes;             /* WRITES_* */
     bool serial;                /* serializing() */
+    uint16_t span;              /* at most a latency: 1000 (config_params.def) */
 } use_t;
 
 struct ooo {
