@@ -122,13 +122,21 @@ static inline void ring_push(ring_t *r, uint64_t x)
  * list until the window reaches them.  No occupant leaves before base.
  * Dispatch asks in order of its cycle, so base only moves on but for an
  * occupant inserted before it (the wrong path can move base past a cycle the
- * correct path then dispatches in): base moves back to it. */
+ * correct path then dispatches in): base moves back to it.
+ * The window catches up lazily: `want` is where base would be, and the
+ * occupants leaving before it are gone but still counted (in n too) until
+ * base moves on to it -- when the structure looks full, when want is
+ * LEAVE_LAG cycles ahead, or before an occupant leaving before want is
+ * inserted.  While it does not look full it has room whatever the gone
+ * ones, so leave_room() answers the same as with base kept at want. */
 #define LEAVE_WINDOW 1024u
 #define LEAVE_BY_CYCLE 12u       /* leave_advance: cycles passed one at a time */
+#define LEAVE_LAG 128u            /* want may run ahead of base by less */
 
 typedef struct leave_queue {
     uint16_t *count;            /* per cycle of [base, base + LEAVE_WINDOW) */
     uint64_t base;
+    uint64_t want;              /* >= base: leaving before it is gone */
     unsigned n, cap;            /* occupants (in the window and later) */
     unsigned in_window;
     uint64_t *later;            /* leaving from base + LEAVE_WINDOW on */
@@ -139,7 +147,7 @@ static void leave_init(leave_queue_t *q, unsigned cap)
 {
     q->count = xcalloc(LEAVE_WINDOW, sizeof *q->count);
     q->later = xcalloc(cap + 1, sizeof *q->later);
-    q->base = 0;
+    q->base = q->want = 0;
     q->n = q->in_window = q->n_later = 0;
     q->cap = cap;
 }
@@ -183,10 +191,16 @@ static void leave_rewind(leave_queue_t *q, uint64_t x)
     q->base = x;
 }
 
-static void leave_insert_outside(leave_queue_t *q, uint64_t x)
+static void leave_advance(leave_queue_t *q, uint64_t d);
+
+/* An occupant leaving before want (base catches up to want first, then
+ * moves back to it) or after the window. */
+static __attribute__((noinline)) void leave_insert_outside(leave_queue_t *q, uint64_t x)
 {
-    if (x < q->base) {
+    if (x < q->want) {
+        if (q->want > q->base) leave_advance(q, q->want);
         leave_rewind(q, x);
+        q->want = x;
         q->count[x & (LEAVE_WINDOW - 1)]++;
         q->in_window++;
     } else {
@@ -197,7 +211,7 @@ static void leave_insert_outside(leave_queue_t *q, uint64_t x)
 static inline void leave_insert(leave_queue_t *q, uint64_t x)
 {
     q->n++;
-    if (likely(x - q->base < LEAVE_WINDOW)) {
+    if (likely(x - q->base < LEAVE_WINDOW) && likely(x >= q->want)) {
         q->count[x & (LEAVE_WINDOW - 1)]++;
         q->in_window++;
     } else {
@@ -240,14 +254,8 @@ static inline void leave_advance(leave_queue_t *q, uint64_t d)
     q->n -= gone;
     q->in_window = in_window - gone;
     q->base = d;
+    if (q->want < d) q->want = d;
     if (unlikely(q->n_later)) leave_pull_later(q);
-}
-
-/* leave_advance() out of the callers' line: base moving on by more than
- * a cycle is the uncommon case of leave_room(). */
-static __attribute__((noinline)) void leave_advance_far(leave_queue_t *q, uint64_t d)
-{
-    leave_advance(q, d);
 }
 
 /* The earliest occupant leaves now (the structure is full). */
@@ -269,27 +277,25 @@ static __attribute__((noinline)) uint64_t leave_take_earliest(leave_queue_t *q)
     return c;
 }
 
+/* leave_room() when the structure looks full or base lags too far:
+ * base catches up with want, and if it is full, the earliest occupant
+ * leaves. */
+static __attribute__((noinline)) uint64_t leave_room_slow(leave_queue_t *q, uint64_t d)
+{
+    if (q->want > q->base) leave_advance(q, q->want);
+    if (q->n < q->cap) return d;
+    return leave_take_earliest(q) + 1;
+}
+
 /* The first cycle from d at which the structure has a free entry (an
  * occupant leaving in cycle c frees it for c + 1); occupants gone by then
- * are dropped.  The caller then inserts the new occupant's leaving cycle. */
+ * are dropped (base moves on to d, lazily: see leave_queue_t).  The caller
+ * then inserts the new occupant's leaving cycle. */
 static inline __attribute__((always_inline)) uint64_t leave_room(leave_queue_t *q, uint64_t d)
 {
-    if (likely(d - q->base <= 1)) {
-        /* dispatch in base's cycle or the next (the common case): the
-         * occupants leaving in base's cycle are gone if it is the next,
-         * by arithmetic rather than a branch the host would mispredict */
-        uint16_t *s = &q->count[q->base & (LEAVE_WINDOW - 1)];
-        unsigned gone = *s & -(unsigned)(d != q->base);
-        q->n -= gone;
-        q->in_window -= gone;
-        *s = (uint16_t)(*s - gone);
-        q->base = d;
-        if (unlikely(q->n_later)) leave_pull_later(q);
-    } else if (d > q->base) {
-        leave_advance_far(q, d);
-    }
-    if (likely(q->n < q->cap)) return d;
-    return leave_take_earliest(q) + 1;
+    q->want = d > q->want ? d : q->want;
+    if (likely(q->n < q->cap) && likely(q->want - q->base < LEAVE_LAG)) return d;
+    return leave_room_slow(q, d);
 }
 
 /* Functional units of one kind: how many are booked in each cycle of a
