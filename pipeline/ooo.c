@@ -116,6 +116,44 @@ static inline void ring_push(ring_t *r, uint64_t x)
     r->v[r->pushed++ & r->mask] = x;
 }
 
+/* Two rings every instruction is pushed to, sharing the count and the
+ * slots: the dispatch cycles of the last fetch_buffer instructions (the
+ * fetch buffer) and the graduation cycles of the last rob_entries (the
+ * active list), as ring_t's each. */
+enum { IR_DISPATCHED, IR_GRADUATED };
+typedef struct insn_rings {
+    uint64_t (*v)[2];           /* by slot: IR_* */
+    unsigned n[2], mask, pushed;
+} insn_rings_t;
+
+static void insn_rings_init(insn_rings_t *r, unsigned fetch_buffer, unsigned rob)
+{
+    unsigned size = 1;
+    while (size < fetch_buffer || size < rob) size *= 2;
+    r->v = xcalloc(size, sizeof *r->v);
+    r->n[IR_DISPATCHED] = fetch_buffer;
+    r->n[IR_GRADUATED] = rob;
+    r->mask = size - 1;
+    r->pushed = 0;
+}
+
+static inline uint64_t insn_rings_oldest(const insn_rings_t *r, int which)
+{
+    return r->v[(r->pushed - r->n[which]) & r->mask][which];
+}
+
+static inline uint64_t insn_rings_ahead(const insn_rings_t *r, int which, unsigned k)
+{
+    return r->v[(r->pushed - r->n[which] + k) & r->mask][which];
+}
+
+static inline void insn_rings_push(insn_rings_t *r, uint64_t d, uint64_t g)
+{
+    uint64_t *slot = r->v[r->pushed++ & r->mask];
+    slot[IR_DISPATCHED] = d;
+    slot[IR_GRADUATED] = g;
+}
+
 /* The cycles at which the occupants of a structure leave it: how many leave
  * in each cycle of a window of LEAVE_WINDOW cycles from `base` (indexed by
  * cycle modulo the window), and those leaving later in a short unsorted
@@ -458,11 +496,12 @@ struct ooo {
     uint64_t fetch_cycle, fetch_line;
     unsigned fetch_n;
     bool group_ended;           /* a taken transfer ended the fetch group */
-    ring_t fetch_buffer;        /* dispatch cycles of the last fetch_buffer insts */
+    insn_rings_t last;          /* D of the last fetch_buffer insts, G of the last
+                                   rob_entries */
     /* dispatch */
     uint64_t dispatch_cycle;
     unsigned dispatch_n;
-    ring_t rob, int_writers, fp_writers, mem_queue;   /* graduation cycles */
+    ring_t int_writers, fp_writers, mem_queue;        /* graduation cycles */
     uint64_t mem_queue_last;    /* when the youngest address-queue entry frees */
     leave_queue_t queue[2];     /* integer and FP queues: issue cycles */
     leave_queue_t branches;     /* unresolved branches: resolution cycles */
@@ -518,8 +557,7 @@ void *ooo_new(const config_t *cfg)
     o->mispredict_penalty = (unsigned)cfg->ooo_mispredict_penalty;
     o->mul_pipelined = cfg->ooo_int_mul_pipelined;
     o->fetch_line = ~0ull;
-    ring_init(&o->fetch_buffer, (unsigned)cfg->ooo_fetch_buffer);
-    ring_init(&o->rob, (unsigned)cfg->ooo_rob_entries);
+    insn_rings_init(&o->last, (unsigned)cfg->ooo_fetch_buffer, (unsigned)cfg->ooo_rob_entries);
     ring_init(&o->int_writers, (unsigned)cfg->ooo_int_rename);
     ring_init(&o->fp_writers, (unsigned)cfg->ooo_fp_rename);
     ring_init(&o->mem_queue, (unsigned)cfg->ooo_mem_queue);
@@ -556,8 +594,7 @@ void ooo_free(void *state)
 {
     ooo_t *o = state;
     if (!o) return;
-    free(o->fetch_buffer.v);
-    free(o->rob.v);
+    free(o->last.v);
     free(o->int_writers.v);
     free(o->fp_writers.v);
     free(o->mem_queue.v);
@@ -681,7 +718,7 @@ static uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, why_t *front)
         f = t->redirect;
         *front = t->redirect_why;
     }
-    f = max2(f, ring_oldest(&o->fetch_buffer));
+    f = max2(f, insn_rings_oldest(&o->last, IR_DISPATCHED));
     f += t->front_penalty;                              /* DISE decode stall */
     uint8_t icause;
     uint64_t got = tm_fetch_bytes(t, in->pc, f, &icause) - t->p.l1i_hit;
@@ -698,7 +735,7 @@ static uint64_t dispatch(ooo_t *o, const insn_t *in, use_t u, uint64_t f)
 {
     uint64_t d = max2(f + o->frontend_depth,
                       o->dispatch_cycle + (o->dispatch_n >= o->dispatch_width));
-    hold(o, &d, ring_oldest(&o->rob) + 1, DS_ROB);
+    hold(o, &d, insn_rings_oldest(&o->last, IR_GRADUATED) + 1, DS_ROB);
     hold(o, &d, o->serial_after, DS_SERIAL);
     if (u.serial) hold(o, &d, o->grad_cycle + 1, DS_SERIAL);
     if (u.writes & WRITES_INT) hold(o, &d, ring_oldest(&o->int_writers) + 1, DS_RENAME);
@@ -1017,8 +1054,8 @@ static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, un
     uint64_t squash = o->wp_squash, never = UINT64_MAX;
     uint64_t d = max2(f + o->frontend_depth,
                       o->dispatch_cycle + (o->dispatch_n >= o->dispatch_width));
-    if (k >= o->rob.n) return never;
-    d = max2(d, ring_ahead(&o->rob, k) + 1);
+    if (k >= o->last.n[IR_GRADUATED]) return never;
+    d = max2(d, insn_rings_ahead(&o->last, IR_GRADUATED, k) + 1);
     d = max2(d, o->serial_after);
     if (u.writes & WRITES_INT) {
         if (r->ints >= o->int_writers.n) return never;
@@ -1105,8 +1142,8 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
     uint64_t line = in->pc >> t->line_shift, squash = o->wp_squash;
     uint64_t f = o->fetch_cycle;
     f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line) | o->group_ended;
-    unsigned fb = o->fetch_buffer.n;
-    f = max2(f, k < fb ? ring_ahead(&o->fetch_buffer, k) : o->wp_d[k - fb]);
+    unsigned fb = o->last.n[IR_DISPATCHED];
+    f = max2(f, k < fb ? insn_rings_ahead(&o->last, IR_DISPATCHED, k) : o->wp_d[k - fb]);
     f += decode_stall;                                 /* a DISE replacement's */
     if (f >= squash) return false;
     uint64_t got = wp_fetch_bytes(t, o, in->pc, f);
@@ -1238,8 +1275,7 @@ static uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t ad
 static void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
                     uint64_t d, uint64_t i, uint64_t x, uint64_t g)
 {
-    ring_push(&o->fetch_buffer, d);
-    ring_push(&o->rob, g);
+    insn_rings_push(&o->last, d, g);
     if (u.writes & WRITES_INT) ring_push(&o->int_writers, g);
     if (u.writes & WRITES_FP) ring_push(&o->fp_writers, g);
     unsigned q = u.queue;
