@@ -972,10 +972,10 @@ static uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, u
 /* X: the cycle its result is available (loads: their data); *why: what
  * its own execution waited for, when that took more than a cycle. */
 static uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t i,
-                         const store_entry_t *fwd, why_t *why, uint8_t *cause)
+                         const store_entry_t *fwd, uint8_t *exec_cause, uint8_t *cause)
 {
     *cause = STALL_DEP;
-    *why = tm_why(STALL_FU, in->pc, t->cur_role);
+    *exec_cause = STALL_FU;
     if (in->flags & IF_STORE) return i + 1;      /* the D-cache is written at graduation */
     if (!(in->flags & IF_LOAD)) return i + t->p.lat[in->opclass];
     uint64_t done = i + t->p.lat[OC_LOAD];
@@ -987,7 +987,7 @@ static uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr,
     uint64_t data = tm_data_access(t, in, addr, i, &mcause);
     if (mcause == STALL_DCACHE || mcause == STALL_DTLB) {
         *cause = mcause;
-        *why = tm_why(mcause, in->pc, t->cur_role);
+        *exec_cause = mcause;
     }
     return max2(done, data);
 }
@@ -1239,9 +1239,10 @@ static uint64_t graduate(ooo_t *o, uint64_t x)
 
 /* Head accounting at graduation (see the top of the file): of the time
  * from the previous graduation to its completion, the larger part is
- * either waiting to issue or executing, and names the cause. */
+ * either waiting to issue or executing, and names the cause (executing:
+ * exec_cause, the instruction itself the culprit). */
 static void account(timing_t *t, const insn_t *in, uint64_t prev_g, uint64_t i, uint64_t x,
-                    uint64_t g, why_t issue_why, why_t exec_why)
+                    uint64_t g, why_t issue_why, uint8_t exec_cause)
 {
     uint64_t head = t->seq == 0 ? g + 1 : g - prev_g;
     uint64_t waited = i > prev_g ? i - prev_g : 0;
@@ -1251,9 +1252,9 @@ static void account(timing_t *t, const insn_t *in, uint64_t prev_g, uint64_t i, 
      * byte of one and load it back as a word, which store forwarding
      * cannot serve (a stall of some 10 cycles an instruction) */
     bool exec = executing > waited;
-    tm_record_head(t, in, head, tm_why(exec ? exec_why.cause : issue_why.cause,
-                                       exec ? exec_why.culprit : issue_why.culprit,
-                                       exec ? exec_why.role : issue_why.role));
+    tm_record_head(t, in, head, tm_why(exec ? exec_cause : (uint8_t)issue_why.cause,
+                                       exec ? in->pc : issue_why.culprit,
+                                       exec ? t->cur_role : (uint8_t)issue_why.role));
 }
 
 /* A graduated store writes the D-cache at g and becomes the last store to
@@ -1295,8 +1296,8 @@ static void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t a
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     ooo_t *o = t->model_state;
-    why_t front, issue_why, exec_why;
-    uint8_t rcause;
+    why_t front, issue_why;
+    uint8_t rcause, exec_cause;
     uint64_t prev_g = o->grad_cycle;
     uint64_t f = fetch(t, o, in, &front);
     use_t u = use_of(t, o, in);
@@ -1305,11 +1306,11 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
     uint64_t i = likely(o->memdep == CFG_MEMDEP_ORACLE)
                      ? issue(t, o, in, u, d, front, fwd, NULL, &issue_why)
                      : memdep_issue(t, o, in, u, d, front, fwd, &issue_why);
-    uint64_t x = complete(t, o, in, addr, i, fwd, &exec_why, &rcause);
+    uint64_t x = complete(t, o, in, addr, i, fwd, &exec_cause, &rcause);
     tm_set_result(t, in, x, rcause);
     control(t, o, in, next_pc, f, x);
     uint64_t g = graduate(o, x);
-    account(t, in, prev_g, i, x, g, issue_why, exec_why);
+    account(t, in, prev_g, i, x, g, issue_why, exec_cause);
     release(t, o, in, u, addr, d, i, x, g);
     o->rob_occupancy += g - d;
     o->queue_occupancy += i - d;
