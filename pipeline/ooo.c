@@ -116,19 +116,65 @@ static inline void ring_push(ring_t *r, uint64_t x)
     r->v[r->pushed++ & r->mask] = x;
 }
 
+/* Two rings every instruction is pushed to, sharing the count and the
+ * slots: the dispatch cycles of the last fetch_buffer instructions (the
+ * fetch buffer) and the graduation cycles of the last rob_entries (the
+ * active list), as ring_t's each. */
+enum { IR_DISPATCHED, IR_GRADUATED };
+typedef struct insn_rings {
+    uint64_t (*v)[2];           /* by slot: IR_* */
+    unsigned n[2], mask, pushed;
+} insn_rings_t;
+
+static void insn_rings_init(insn_rings_t *r, unsigned fetch_buffer, unsigned rob)
+{
+    unsigned size = 1;
+    while (size < fetch_buffer || size < rob) size *= 2;
+    r->v = xcalloc(size, sizeof *r->v);
+    r->n[IR_DISPATCHED] = fetch_buffer;
+    r->n[IR_GRADUATED] = rob;
+    r->mask = size - 1;
+    r->pushed = 0;
+}
+
+static inline uint64_t insn_rings_oldest(const insn_rings_t *r, int which)
+{
+    return r->v[(r->pushed - r->n[which]) & r->mask][which];
+}
+
+static inline uint64_t insn_rings_ahead(const insn_rings_t *r, int which, unsigned k)
+{
+    return r->v[(r->pushed - r->n[which] + k) & r->mask][which];
+}
+
+static inline void insn_rings_push(insn_rings_t *r, uint64_t d, uint64_t g)
+{
+    uint64_t *slot = r->v[r->pushed++ & r->mask];
+    slot[IR_DISPATCHED] = d;
+    slot[IR_GRADUATED] = g;
+}
+
 /* The cycles at which the occupants of a structure leave it: how many leave
  * in each cycle of a window of LEAVE_WINDOW cycles from `base` (indexed by
  * cycle modulo the window), and those leaving later in a short unsorted
  * list until the window reaches them.  No occupant leaves before base.
  * Dispatch asks in order of its cycle, so base only moves on but for an
  * occupant inserted before it (the wrong path can move base past a cycle the
- * correct path then dispatches in): base moves back to it. */
+ * correct path then dispatches in): base moves back to it.
+ * The window catches up lazily: `want` is where base would be, and the
+ * occupants leaving before it are gone but still counted (in n too) until
+ * base moves on to it -- when the structure looks full, when want is
+ * LEAVE_LAG cycles ahead, or before an occupant leaving before want is
+ * inserted.  While it does not look full it has room whatever the gone
+ * ones, so leave_room() answers the same as with base kept at want. */
 #define LEAVE_WINDOW 1024u
 #define LEAVE_BY_CYCLE 12u       /* leave_advance: cycles passed one at a time */
+#define LEAVE_LAG 128u            /* want may run ahead of base by less */
 
 typedef struct leave_queue {
     uint16_t *count;            /* per cycle of [base, base + LEAVE_WINDOW) */
     uint64_t base;
+    uint64_t want;              /* >= base: leaving before it is gone */
     unsigned n, cap;            /* occupants (in the window and later) */
     unsigned in_window;
     uint64_t *later;            /* leaving from base + LEAVE_WINDOW on */
@@ -139,7 +185,7 @@ static void leave_init(leave_queue_t *q, unsigned cap)
 {
     q->count = xcalloc(LEAVE_WINDOW, sizeof *q->count);
     q->later = xcalloc(cap + 1, sizeof *q->later);
-    q->base = 0;
+    q->base = q->want = 0;
     q->n = q->in_window = q->n_later = 0;
     q->cap = cap;
 }
@@ -183,10 +229,16 @@ static void leave_rewind(leave_queue_t *q, uint64_t x)
     q->base = x;
 }
 
-static void leave_insert_outside(leave_queue_t *q, uint64_t x)
+static void leave_advance(leave_queue_t *q, uint64_t d);
+
+/* An occupant leaving before want (base catches up to want first, then
+ * moves back to it) or after the window. */
+static __attribute__((noinline)) void leave_insert_outside(leave_queue_t *q, uint64_t x)
 {
-    if (x < q->base) {
+    if (x < q->want) {
+        if (q->want > q->base) leave_advance(q, q->want);
         leave_rewind(q, x);
+        q->want = x;
         q->count[x & (LEAVE_WINDOW - 1)]++;
         q->in_window++;
     } else {
@@ -197,7 +249,7 @@ static void leave_insert_outside(leave_queue_t *q, uint64_t x)
 static inline void leave_insert(leave_queue_t *q, uint64_t x)
 {
     q->n++;
-    if (likely(x - q->base < LEAVE_WINDOW)) {
+    if (likely(x - q->base < LEAVE_WINDOW) && likely(x >= q->want)) {
         q->count[x & (LEAVE_WINDOW - 1)]++;
         q->in_window++;
     } else {
@@ -240,14 +292,8 @@ static inline void leave_advance(leave_queue_t *q, uint64_t d)
     q->n -= gone;
     q->in_window = in_window - gone;
     q->base = d;
+    if (q->want < d) q->want = d;
     if (unlikely(q->n_later)) leave_pull_later(q);
-}
-
-/* leave_advance() out of the callers' line: base moving on by more than
- * a cycle is the uncommon case of leave_room(). */
-static __attribute__((noinline)) void leave_advance_far(leave_queue_t *q, uint64_t d)
-{
-    leave_advance(q, d);
 }
 
 /* The earliest occupant leaves now (the structure is full). */
@@ -269,27 +315,25 @@ static __attribute__((noinline)) uint64_t leave_take_earliest(leave_queue_t *q)
     return c;
 }
 
+/* leave_room() when the structure looks full or base lags too far:
+ * base catches up with want, and if it is full, the earliest occupant
+ * leaves. */
+static __attribute__((noinline)) uint64_t leave_room_slow(leave_queue_t *q, uint64_t d)
+{
+    if (q->want > q->base) leave_advance(q, q->want);
+    if (q->n < q->cap) return d;
+    return leave_take_earliest(q) + 1;
+}
+
 /* The first cycle from d at which the structure has a free entry (an
  * occupant leaving in cycle c frees it for c + 1); occupants gone by then
- * are dropped.  The caller then inserts the new occupant's leaving cycle. */
+ * are dropped (base moves on to d, lazily: see leave_queue_t).  The caller
+ * then inserts the new occupant's leaving cycle. */
 static inline __attribute__((always_inline)) uint64_t leave_room(leave_queue_t *q, uint64_t d)
 {
-    if (likely(d - q->base <= 1)) {
-        /* dispatch in base's cycle or the next (the common case): the
-         * occupants leaving in base's cycle are gone if it is the next,
-         * by arithmetic rather than a branch the host would mispredict */
-        uint16_t *s = &q->count[q->base & (LEAVE_WINDOW - 1)];
-        unsigned gone = *s & -(unsigned)(d != q->base);
-        q->n -= gone;
-        q->in_window -= gone;
-        *s = (uint16_t)(*s - gone);
-        q->base = d;
-        if (unlikely(q->n_later)) leave_pull_later(q);
-    } else if (d > q->base) {
-        leave_advance_far(q, d);
-    }
-    if (likely(q->n < q->cap)) return d;
-    return leave_take_earliest(q) + 1;
+    q->want = d > q->want ? d : q->want;
+    if (likely(q->n < q->cap) && likely(q->want - q->base < LEAVE_LAG)) return d;
+    return leave_room_slow(q, d);
 }
 
 /* Functional units of one kind: how many are booked in each cycle of a
@@ -432,10 +476,11 @@ typedef struct shape {
 } shape_t;
 
 enum { WRITES_INT = 1, WRITES_FP = 2 };     /* the rename registers it takes */
-typedef struct use {
-    unsigned fu, queue, span;
-    unsigned writes;            /* WRITES_* */
+typedef struct use {            /* 8 bytes: kept in one host register */
+    uint8_t fu, queue;
+    uint8_t writes;             /* WRITES_* */
     bool serial;                /* serializing() */
+    uint16_t span;              /* at most a latency: 1000 (config_params.def) */
 } use_t;
 
 struct ooo {
@@ -451,11 +496,12 @@ struct ooo {
     uint64_t fetch_cycle, fetch_line;
     unsigned fetch_n;
     bool group_ended;           /* a taken transfer ended the fetch group */
-    ring_t fetch_buffer;        /* dispatch cycles of the last fetch_buffer insts */
+    insn_rings_t last;          /* D of the last fetch_buffer insts, G of the last
+                                   rob_entries */
     /* dispatch */
     uint64_t dispatch_cycle;
     unsigned dispatch_n;
-    ring_t rob, int_writers, fp_writers, mem_queue;   /* graduation cycles */
+    ring_t int_writers, fp_writers, mem_queue;        /* graduation cycles */
     uint64_t mem_queue_last;    /* when the youngest address-queue entry frees */
     leave_queue_t queue[2];     /* integer and FP queues: issue cycles */
     leave_queue_t branches;     /* unresolved branches: resolution cycles */
@@ -476,8 +522,10 @@ struct ooo {
     /* memory-dependence policies other than the oracle */
     last_store_t stores_known;  /* conservative: when every older store's address is known */
     store_sets_t sets;
-    uint64_t replay_taint[REG_COUNT];   /* store_sets: see note_replayed() */
-    uint64_t replay_origin[REG_COUNT];  /* and the violating load behind it */
+    /* by register as decoded (256: REG_NONE's and REG_SINK's entries stay
+     * 0, so the common case clears a destination without testing it) */
+    uint64_t replay_taint[256];         /* store_sets: see note_replayed() */
+    uint64_t replay_origin[256];        /* and the violating load behind it */
     uint64_t taint_high;        /* no replay_taint[] is above it */
     lost_t *lost;               /* per-pc losses to wrong paths and replays */
     pair_table_t replay_at;     /* (load pc, 0) -> replay cycles */
@@ -509,8 +557,7 @@ void *ooo_new(const config_t *cfg)
     o->mispredict_penalty = (unsigned)cfg->ooo_mispredict_penalty;
     o->mul_pipelined = cfg->ooo_int_mul_pipelined;
     o->fetch_line = ~0ull;
-    ring_init(&o->fetch_buffer, (unsigned)cfg->ooo_fetch_buffer);
-    ring_init(&o->rob, (unsigned)cfg->ooo_rob_entries);
+    insn_rings_init(&o->last, (unsigned)cfg->ooo_fetch_buffer, (unsigned)cfg->ooo_rob_entries);
     ring_init(&o->int_writers, (unsigned)cfg->ooo_int_rename);
     ring_init(&o->fp_writers, (unsigned)cfg->ooo_fp_rename);
     ring_init(&o->mem_queue, (unsigned)cfg->ooo_mem_queue);
@@ -547,8 +594,7 @@ void ooo_free(void *state)
 {
     ooo_t *o = state;
     if (!o) return;
-    free(o->fetch_buffer.v);
-    free(o->rob.v);
+    free(o->last.v);
     free(o->int_writers.v);
     free(o->fp_writers.v);
     free(o->mem_queue.v);
@@ -672,7 +718,7 @@ static uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, why_t *front)
         f = t->redirect;
         *front = t->redirect_why;
     }
-    f = max2(f, ring_oldest(&o->fetch_buffer));
+    f = max2(f, insn_rings_oldest(&o->last, IR_DISPATCHED));
     f += t->front_penalty;                              /* DISE decode stall */
     uint8_t icause;
     uint64_t got = tm_fetch_bytes(t, in->pc, f, &icause) - t->p.l1i_hit;
@@ -689,7 +735,7 @@ static uint64_t dispatch(ooo_t *o, const insn_t *in, use_t u, uint64_t f)
 {
     uint64_t d = max2(f + o->frontend_depth,
                       o->dispatch_cycle + (o->dispatch_n >= o->dispatch_width));
-    hold(o, &d, ring_oldest(&o->rob) + 1, DS_ROB);
+    hold(o, &d, insn_rings_oldest(&o->last, IR_GRADUATED) + 1, DS_ROB);
     hold(o, &d, o->serial_after, DS_SERIAL);
     if (u.serial) hold(o, &d, o->grad_cycle + 1, DS_SERIAL);
     if (u.writes & WRITES_INT) hold(o, &d, ring_oldest(&o->int_writers) + 1, DS_RENAME);
@@ -850,8 +896,9 @@ static void note_replayed(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d,
 {
     if (!detected && o->taint_high <= d + 1) {
         /* no source can carry a mark beyond D + 1: not a dependant (an
-         * unmarked register's origin is never read) */
-        if (in->rd != REG_NONE && in->rd != REG_SINK) o->replay_taint[in->rd] = 0;
+         * unmarked register's origin is never read; REG_NONE's and
+         * REG_SINK's entries are only ever cleared) */
+        o->replay_taint[in->rd] = 0;
         return;
     }
     uint64_t origin;
@@ -925,10 +972,10 @@ static uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, u
 /* X: the cycle its result is available (loads: their data); *why: what
  * its own execution waited for, when that took more than a cycle. */
 static uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t i,
-                         const store_entry_t *fwd, why_t *why, uint8_t *cause)
+                         const store_entry_t *fwd, uint8_t *exec_cause, uint8_t *cause)
 {
     *cause = STALL_DEP;
-    *why = tm_why(STALL_FU, in->pc, t->cur_role);
+    *exec_cause = STALL_FU;
     if (in->flags & IF_STORE) return i + 1;      /* the D-cache is written at graduation */
     if (!(in->flags & IF_LOAD)) return i + t->p.lat[in->opclass];
     uint64_t done = i + t->p.lat[OC_LOAD];
@@ -940,7 +987,7 @@ static uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr,
     uint64_t data = tm_data_access(t, in, addr, i, &mcause);
     if (mcause == STALL_DCACHE || mcause == STALL_DTLB) {
         *cause = mcause;
-        *why = tm_why(mcause, in->pc, t->cur_role);
+        *exec_cause = mcause;
     }
     return max2(done, data);
 }
@@ -1007,8 +1054,8 @@ static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, un
     uint64_t squash = o->wp_squash, never = UINT64_MAX;
     uint64_t d = max2(f + o->frontend_depth,
                       o->dispatch_cycle + (o->dispatch_n >= o->dispatch_width));
-    if (k >= o->rob.n) return never;
-    d = max2(d, ring_ahead(&o->rob, k) + 1);
+    if (k >= o->last.n[IR_GRADUATED]) return never;
+    d = max2(d, insn_rings_ahead(&o->last, IR_GRADUATED, k) + 1);
     d = max2(d, o->serial_after);
     if (u.writes & WRITES_INT) {
         if (r->ints >= o->int_writers.n) return never;
@@ -1084,7 +1131,8 @@ static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint6
 
 /* One wrong-path instruction (wrongpath_walk's visit): F as fetch() does
  * it, until the squash; then D, I, X for a mispredict's path. */
-static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
+static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
+                     unsigned decode_stall)
 {
     wp_run_t *r = ctx;
     timing_t *t = r->t;
@@ -1094,9 +1142,9 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next)
     uint64_t line = in->pc >> t->line_shift, squash = o->wp_squash;
     uint64_t f = o->fetch_cycle;
     f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line) | o->group_ended;
-    unsigned fb = o->fetch_buffer.n;
-    f = max2(f, k < fb ? ring_ahead(&o->fetch_buffer, k) : o->wp_d[k - fb]);
-    f += wrongpath_decode_stall(o->walker);            /* a DISE replacement's */
+    unsigned fb = o->last.n[IR_DISPATCHED];
+    f = max2(f, k < fb ? insn_rings_ahead(&o->last, IR_DISPATCHED, k) : o->wp_d[k - fb]);
+    f += decode_stall;                                 /* a DISE replacement's */
     if (f >= squash) return false;
     uint64_t got = wp_fetch_bytes(t, o, in->pc, f);
     if (got >= squash) return false;
@@ -1191,9 +1239,10 @@ static uint64_t graduate(ooo_t *o, uint64_t x)
 
 /* Head accounting at graduation (see the top of the file): of the time
  * from the previous graduation to its completion, the larger part is
- * either waiting to issue or executing, and names the cause. */
+ * either waiting to issue or executing, and names the cause (executing:
+ * exec_cause, the instruction itself the culprit). */
 static void account(timing_t *t, const insn_t *in, uint64_t prev_g, uint64_t i, uint64_t x,
-                    uint64_t g, why_t issue_why, why_t exec_why)
+                    uint64_t g, why_t issue_why, uint8_t exec_cause)
 {
     uint64_t head = t->seq == 0 ? g + 1 : g - prev_g;
     uint64_t waited = i > prev_g ? i - prev_g : 0;
@@ -1203,9 +1252,9 @@ static void account(timing_t *t, const insn_t *in, uint64_t prev_g, uint64_t i, 
      * byte of one and load it back as a word, which store forwarding
      * cannot serve (a stall of some 10 cycles an instruction) */
     bool exec = executing > waited;
-    tm_record_head(t, in, head, tm_why(exec ? exec_why.cause : issue_why.cause,
-                                       exec ? exec_why.culprit : issue_why.culprit,
-                                       exec ? exec_why.role : issue_why.role));
+    tm_record_head(t, in, head, tm_why(exec ? exec_cause : (uint8_t)issue_why.cause,
+                                       exec ? in->pc : issue_why.culprit,
+                                       exec ? t->cur_role : (uint8_t)issue_why.role));
 }
 
 /* A graduated store writes the D-cache at g and becomes the last store to
@@ -1227,8 +1276,7 @@ static uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t ad
 static void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
                     uint64_t d, uint64_t i, uint64_t x, uint64_t g)
 {
-    ring_push(&o->fetch_buffer, d);
-    ring_push(&o->rob, g);
+    insn_rings_push(&o->last, d, g);
     if (u.writes & WRITES_INT) ring_push(&o->int_writers, g);
     if (u.writes & WRITES_FP) ring_push(&o->fp_writers, g);
     unsigned q = u.queue;
@@ -1248,8 +1296,8 @@ static void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t a
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     ooo_t *o = t->model_state;
-    why_t front, issue_why, exec_why;
-    uint8_t rcause;
+    why_t front, issue_why;
+    uint8_t rcause, exec_cause;
     uint64_t prev_g = o->grad_cycle;
     uint64_t f = fetch(t, o, in, &front);
     use_t u = use_of(t, o, in);
@@ -1258,11 +1306,11 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
     uint64_t i = likely(o->memdep == CFG_MEMDEP_ORACLE)
                      ? issue(t, o, in, u, d, front, fwd, NULL, &issue_why)
                      : memdep_issue(t, o, in, u, d, front, fwd, &issue_why);
-    uint64_t x = complete(t, o, in, addr, i, fwd, &exec_why, &rcause);
+    uint64_t x = complete(t, o, in, addr, i, fwd, &exec_cause, &rcause);
     tm_set_result(t, in, x, rcause);
     control(t, o, in, next_pc, f, x);
     uint64_t g = graduate(o, x);
-    account(t, in, prev_g, i, x, g, issue_why, exec_why);
+    account(t, in, prev_g, i, x, g, issue_why, exec_cause);
     release(t, o, in, u, addr, d, i, x, g);
     o->rob_occupancy += g - d;
     o->queue_occupancy += i - d;

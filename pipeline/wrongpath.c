@@ -74,8 +74,6 @@ const char *const wrongpath_end_names[WP_END_COUNT] = {
     "resolved", "limit", "fault", "serializing", "no_target", "handler",
 };
 
-unsigned wrongpath_decode_stall(const wrongpath_t *w) { return w->decode_stall; }
-
 /* The page holding [addr, addr + size) is mapped with `prot`, present
  * (a read of it allocates nothing) and the range does not cross it. */
 static __attribute__((noinline)) bool page_ready(const mem_t *m, uint64_t addr, unsigned size,
@@ -254,7 +252,8 @@ static uint64_t shadow_exec(wrongpath_t *w, insn_t *in)
  * for a transfer its link register written and the predicted next pc
  * taken.  Sets *addr (a load's address) and *next; false when it cannot
  * run (the walk ends with a fault). */
-static bool program_step(wrongpath_t *w, const bpred_t *bp, insn_t *in, uint64_t *addr,
+static inline __attribute__((always_inline))
+bool program_step(wrongpath_t *w, const bpred_t *bp, insn_t *in, uint64_t *addr,
                          uint64_t *next)
 {
     cpu_t *shadow = &w->shadow;
@@ -293,7 +292,7 @@ typedef struct walk_state {
 static bool hand_over(wrongpath_t *w, walk_state_t *ws, const insn_t *in, uint64_t addr,
                       uint64_t next)
 {
-    bool more = ws->visit(ws->ctx, in, addr, next);
+    bool more = ws->visit(ws->ctx, in, addr, next, w->decode_stall);
     w->decode_stall = 0;
     ws->n++;
     return more;

@@ -23,8 +23,11 @@ extern const char *const wrongpath_end_names[WP_END_COUNT];
 /* One wrong-path instruction: visit() times it and returns false to stop
  * the walk (the branch has resolved, the machine is full).  addr: the
  * effective address of a load (0 for everything else); next: the pc the
- * front end fetches after it (0: none known). */
-typedef bool (*wrongpath_visit_fn)(void *ctx, const insn_t *in, uint64_t addr, uint64_t next);
+ * front end fetches after it (0: none known); decode_stall: its DISE
+ * decode stall (the first of a wrong-path replacement waits
+ * dise.replace_penalty cycles, as on the correct path; 0 otherwise). */
+typedef bool (*wrongpath_visit_fn)(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
+                                   unsigned decode_stall);
 
 /* A walker: its shadow cpu and store overlay (one per timing model). */
 typedef struct wrongpath wrongpath_t;
@@ -44,10 +47,5 @@ void wrongpath_free(wrongpath_t *w);
  * dise.spec_counters = leak. */
 int wrongpath_walk(wrongpath_t *w, cpu_t *c, const bpred_t *bp, uint64_t pc, unsigned max,
                    wrongpath_visit_fn visit, void *ctx);
-
-/* The DISE decode stall of the instruction visit() is given: the first of
- * a wrong-path replacement waits dise.replace_penalty cycles, as on the
- * correct path; 0 otherwise. */
-unsigned wrongpath_decode_stall(const wrongpath_t *w);
 
 #endif /* HPS_WRONGPATH_H */
