@@ -139,12 +139,22 @@ static inline uint64_t result_ready_5(const timing_t *t, const insn_t *in, uint6
     return t->p.fwd_mem_ex ? m + 1 : w + 1;
 }
 
+/* The quick paths' head of 0 or 1 cycles (tm_record_short_head for a run
+ * the quick path serves: no ProfileMe, and ground truth of the heads only
+ * when `heads`, a constant). */
+static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head, const bool heads)
+{
+    t->head_sum += head;
+    if (heads) tm_record_head_only(t, in->pc, head);
+}
+
 /* The quick path of time_inorder5 (tm_quick_insn: a program instruction
  * with no divider and no output but its head; and no forwarding gap) when
  * its bytes come from the I-cache line fetched last: what the general
  * path does for it, without asking what cannot apply.  false: not such a
- * case, nothing done. */
-static inline bool quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+ * case, nothing done.  Inlined into both variants of the model (heads). */
+static inline __attribute__((always_inline)) bool
+quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
     if (t->p.fwd_gap || in->pc >> t->line_shift != t->fetch_line ||
@@ -164,7 +174,7 @@ static inline bool quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_
     if (head > 1)
         head_5(t, in, head, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
     else
-        t->head_sum += head;
+        quick_short_head(t, in, head, heads);
     tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     holds_5(t, in, x, xdone, m, mdone, mcause);
@@ -227,7 +237,14 @@ static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, u
 
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_quick_insn(t, in, IF_DISE) || !quick_5(t, in, addr, next_pc))
+    if (!tm_quick_insn(t, in, IF_DISE) || !quick_5(t, in, addr, next_pc, false))
+        general_5(t, in, addr, next_pc);
+}
+
+/* time_inorder5 of a run that keeps the heads' ground truth (note_outputs). */
+void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    if (!tm_quick_insn(t, in, IF_DISE) || !quick_5(t, in, addr, next_pc, true))
         general_5(t, in, addr, next_pc);
 }
 
@@ -384,8 +401,10 @@ static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, ui
 /* The quick path of time_ev5 (tm_quick_insn: no memory access, transfer,
  * divider or output but the head) in the fetch block of the instruction
  * before: what the general path does for it, without asking what cannot
- * apply.  false: not such a case, nothing done. */
-static inline bool quick_ev5(timing_t *t, const insn_t *in)
+ * apply.  false: not such a case, nothing done.  Inlined into both
+ * variants of the model (heads). */
+static inline __attribute__((always_inline)) bool
+quick_ev5(timing_t *t, const insn_t *in, const bool heads)
 {
     uint64_t block = in->pc >> t->p.block_shift;   /* plain: a shift */
     if (block != t->fetch_block) return false;     /* the first one never gets here */
@@ -400,7 +419,7 @@ static inline bool quick_ev5(timing_t *t, const insn_t *in)
     if (head > 1)
         head_ev5(t, in, head, e, arrive, ops, 0, e > ready, STALL_NONE, false);
     else
-        t->head_sum += head;
+        quick_short_head(t, in, head, heads);
     tm_set_result(t, in, complete, STALL_DEP);
     uint64_t retire = max2(complete, t->prev_retire) + 1;
     t->iq_ring[t->seq & t->iq_mask] = e;
@@ -478,6 +497,15 @@ static __attribute__((noinline)) void general_ev5(timing_t *t, const insn_t *in,
 
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_quick_insn(t, in, IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE) || !quick_ev5(t, in))
+    if (!tm_quick_insn(t, in, IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE) ||
+        !quick_ev5(t, in, false))
+        general_ev5(t, in, addr, next_pc);
+}
+
+/* time_ev5 of a run that keeps the heads' ground truth (note_outputs). */
+void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    if (!tm_quick_insn(t, in, IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE) ||
+        !quick_ev5(t, in, true))
         general_ev5(t, in, addr, next_pc);
 }

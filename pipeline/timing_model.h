@@ -335,7 +335,8 @@ static inline uint64_t tm_control_outcome(timing_t *t, const insn_t *in, bpred_r
                                           bool taken, bool correct, uint64_t decode_done,
                                           uint64_t resolved)
 {
-    if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_BRANCHES, resolved, in->pc);
+    if (unlikely(t->pmu) && pmu_counts_branches(t->pmu))
+        pmu_count(t->pmu, PMU_BRANCHES, resolved, in->pc);
     if (!correct) {
         t->mispredicts++;
         t->mispredict_at = t->seq + 1;
@@ -481,6 +482,8 @@ void tm_profileme_wrong_path(timing_t *t, const insn_t *in, uint64_t addr, const
 /* addr: its effective address (loads, stores); next_pc: where it went. */
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 
 /* The out-of-order model's own state and statistics (ooo.c). */
