@@ -145,7 +145,7 @@ static inline uint64_t result_ready_5(const timing_t *t, const insn_t *in, uint6
 static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head, const bool heads)
 {
     t->head_sum += head;
-    if (heads) tm_record_head_only(t, in->pc, head);
+    if (heads) tm_record_head_inline(t, in->pc, head);
 }
 
 /* The quick path of time_inorder5 (tm_quick_insn: a program instruction
@@ -345,7 +345,8 @@ static inline uint64_t block_of(const timing_t *t, uint64_t pc)
  * fetched last, or when a taken transfer or a redirect made fetch start
  * anew (the transfer set fetch_block to NO_BLOCK: time_ev5's end).
  * block_why: why it came late (a redirect, the I-cache). */
-static uint64_t ev5_fetch_block(timing_t *t, uint64_t pc, unsigned slot, uint64_t block)
+static inline __attribute__((always_inline)) uint64_t
+ev5_fetch_block(timing_t *t, uint64_t pc, unsigned slot, uint64_t block)
 {
     uint64_t space = t->iq_ring[slot];
     uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
@@ -365,8 +366,9 @@ static uint64_t ev5_fetch_block(timing_t *t, uint64_t pc, unsigned slot, uint64_
  * load's dependents wait for the data, and at least lat.load_use; a store
  * that finds the write buffer full stays at the head until an entry frees
  * (*e moves there). */
-static uint64_t ev5_memory(timing_t *t, const insn_t *in, uint64_t addr, uint64_t *e,
-                           uint64_t block, uint8_t *mcause)
+static inline __attribute__((always_inline)) uint64_t
+ev5_memory(timing_t *t, const insn_t *in, uint64_t addr, uint64_t *e,
+           uint64_t block, uint8_t *mcause)
 {
     uint64_t done = tm_data_access(t, in, addr, *e, mcause);
     if (in->flags & IF_LOAD) return max2(done, *e + t->p.lat[OC_LOAD]);
@@ -429,8 +431,10 @@ quick_ev5(timing_t *t, const insn_t *in, const bool heads)
     return true;
 }
 
-static __attribute__((noinline)) void general_ev5(timing_t *t, const insn_t *in, uint64_t addr,
-                                                  uint64_t next_pc)
+/* The general path of time_ev5; `heads` (a constant): of time_ev5_heads,
+ * which records a short head's ground truth inline. */
+static inline __attribute__((always_inline)) void
+general_ev5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads)
 {
     uint8_t mcause = STALL_NONE;
     unsigned slot = iq_slot(t);               /* seq does not change in here */
@@ -454,6 +458,8 @@ static __attribute__((noinline)) void general_ev5(timing_t *t, const insn_t *in,
     uint64_t head = t->seq == 0 ? e + 1 : e - t->prev_issue;
     if (tm_head_needs_why(t, head))
         head_ev5(t, in, head, e, arrive, ops, dfree, slotted, mcause, new_block);
+    else if (heads)
+        quick_short_head(t, in, head, true);
     else
         tm_record_short_head(t, in, head);
     tm_use_divider(t, in, dv, complete);
@@ -495,6 +501,18 @@ static __attribute__((noinline)) void general_ev5(timing_t *t, const insn_t *in,
     t->cycles = retire;
 }
 
+static __attribute__((noinline)) void general_ev5(timing_t *t, const insn_t *in, uint64_t addr,
+                                                  uint64_t next_pc)
+{
+    general_ev5_body(t, in, addr, next_pc, false);
+}
+
+static __attribute__((noinline)) void general_ev5_heads(timing_t *t, const insn_t *in,
+                                                        uint64_t addr, uint64_t next_pc)
+{
+    general_ev5_body(t, in, addr, next_pc, true);
+}
+
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_quick_insn(t, in, IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE) ||
@@ -507,5 +525,5 @@ void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_
 {
     if (!tm_quick_insn(t, in, IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE) ||
         !quick_ev5(t, in, true))
-        general_ev5(t, in, addr, next_pc);
+        general_ev5_heads(t, in, addr, next_pc);
 }

@@ -164,9 +164,9 @@ static void build_bpred(timing_t *t, const config_t *cfg)
  * path records them.  Asked again whenever one of those changes. */
 static void note_outputs(timing_t *t)
 {
-    bool heads = t->keep_truth && !t->keep_why && t->model && t->model->time_insn_heads;
-    t->plain = !t->views && !t->pm && !t->recent && (!t->keep_truth || heads) && t->iq_pow2 &&
-               t->p.block_shift != 0;
+    bool quick = !t->views && !t->pm && !t->recent && t->iq_pow2 && t->p.block_shift != 0;
+    bool heads = quick && t->keep_truth && !t->keep_why && t->model && t->model->time_insn_heads;
+    t->plain = quick && (!t->keep_truth || heads);
     if (t->model) t->time_insn = heads ? t->model->time_insn_heads : t->model->time_insn;
 }
 
