@@ -154,9 +154,16 @@ void pmu_set_regs_hook(pmu_t *p, pmu_regs_hook_t fn, void *ctx);
  * UINT64_MAX while nothing is due.  The run loop compares each program
  * instruction's head cycle with it (and the retired instructions with
  * pmu_due_insts) and calls pmu_interrupt when reached. */
-typedef struct pmu_due { uint64_t cycle, insts; } pmu_due_t;   /* struct pmu's first member */
+typedef struct pmu_due {        /* struct pmu's first member               */
+    uint64_t cycle, insts;
+    bool branches;              /* a counter counts branches or branches_spec:
+                                   else pmu_count of them does nothing      */
+} pmu_due_t;
 static inline uint64_t pmu_due_cycle(const pmu_t *p) { return ((const pmu_due_t *)p)->cycle; }
 static inline uint64_t pmu_due_insts(const pmu_t *p) { return ((const pmu_due_t *)p)->insts; }
+/* Would pmu_count of branches (or branches_spec) do anything?  The timing
+ * models ask before counting every branch. */
+static inline bool pmu_counts_branches(const pmu_t *p) { return ((const pmu_due_t *)p)->branches; }
 /* Deliver the due interrupt to the instruction at pc (already executed;
  * its head cycle is `head`): enters the handler in a runtime frame, which
  * the loop then runs until its hps.ret.  False when nothing was delivered

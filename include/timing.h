@@ -97,6 +97,9 @@ typedef struct timing_model {
     void *(*new_state)(const struct config *cfg);
     void (*free_state)(void *state);
     void (*state_stats)(const void *state, uint64_t cycles, stats_t *out);
+    timing_insn_fn time_insn_heads;   /* time_insn for a run that keeps the
+                                         heads' ground truth only (DCPI's): its
+                                         quick path records them; or NULL   */
 } timing_model_t;
 extern const timing_model_t timing_models[];
 extern const size_t timing_model_count;

@@ -155,12 +155,22 @@ static inline uint64_t back_stages_5(timing_t *t, const insn_t *in, uint64_t add
     return max2(*mdone, t->prev_w + 1);
 }
 
+/* The quick paths' head of 0 or 1 cycles (tm_record_short_head for a run
+ * the quick path serves: no ProfileMe, and ground truth of the heads only
+ * when `heads`, a constant). */
+static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head, const bool heads)
+{
+    t->head_sum += head;
+    if (heads) tm_record_head_inline(t, in->pc, head);
+}
+
 /* The quick path of time_inorder5 (tm_quick_insn: a program instruction
  * with no divider and no output but its head; and no forwarding gap) when
  * its bytes come from the I-cache line fetched last: what the general
  * path does for it, without asking what cannot apply.  false: not such a
- * case, nothing done. */
-static inline bool quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+ * case, nothing done.  Inlined into both variants of the model (heads). */
+static inline __attribute__((always_inline)) bool
+quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
     if (t->p.fwd_gap || in->pc >> t->line_shift != t->fetch_line ||
@@ -176,7 +186,7 @@ static inline bool quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_
     if (head > 1)
         head_5(t, in, head, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
     else
-        t->head_sum += head;
+        quick_short_head(t, in, head, heads);
     tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     holds_5(t, in, x, xdone, m, mdone, mcause);
@@ -235,7 +245,14 @@ static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, u
 
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_quick_insn(t, in, IF_DISE) || !quick_5(t, in, addr, next_pc))
+    if (!tm_quick_insn(t, in, IF_DISE) || !quick_5(t, in, addr, next_pc, false))
+        general_5(t, in, addr, next_pc);
+}
+
+/* time_inorder5 of a run that keeps the heads' ground truth (note_outputs). */
+void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    if (!tm_quick_insn(t, in, IF_DISE) || !quick_5(t, in, addr, next_pc, true))
         general_5(t, in, addr, next_pc);
 }
 
@@ -336,7 +353,8 @@ static inline uint64_t block_of(const timing_t *t, uint64_t pc)
  * fetched last, or when a taken transfer or a redirect made fetch start
  * anew (the transfer set fetch_block to NO_BLOCK: time_ev5's end).
  * block_why: why it came late (a redirect, the I-cache). */
-static uint64_t ev5_fetch_block(timing_t *t, uint64_t pc, unsigned slot, uint64_t block)
+static inline __attribute__((always_inline)) uint64_t
+ev5_fetch_block(timing_t *t, uint64_t pc, unsigned slot, uint64_t block)
 {
     uint64_t space = t->iq_ring[slot];
     uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
@@ -356,8 +374,9 @@ static uint64_t ev5_fetch_block(timing_t *t, uint64_t pc, unsigned slot, uint64_
  * load's dependents wait for the data, and at least lat.load_use; a store
  * that finds the write buffer full stays at the head until an entry frees
  * (*e moves there). */
-static uint64_t ev5_memory(timing_t *t, const insn_t *in, uint64_t addr, uint64_t *e,
-                           uint64_t block, uint8_t *mcause)
+static inline __attribute__((always_inline)) uint64_t
+ev5_memory(timing_t *t, const insn_t *in, uint64_t addr, uint64_t *e,
+           uint64_t block, uint8_t *mcause)
 {
     uint64_t done = tm_data_access(t, in, addr, *e, mcause);
     if (in->flags & IF_LOAD) return max2(done, *e + t->p.lat[OC_LOAD]);
@@ -392,8 +411,10 @@ static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, ui
 /* The quick path of time_ev5 (tm_quick_insn: no memory access, transfer,
  * divider or output but the head) in the fetch block of the instruction
  * before: what the general path does for it, without asking what cannot
- * apply.  false: not such a case, nothing done. */
-static inline bool quick_ev5(timing_t *t, const insn_t *in)
+ * apply.  false: not such a case, nothing done.  Inlined into both
+ * variants of the model (heads). */
+static inline __attribute__((always_inline)) bool
+quick_ev5(timing_t *t, const insn_t *in, const bool heads)
 {
     uint64_t block = in->pc >> t->p.block_shift;   /* plain: a shift */
     if (block != t->fetch_block) return false;     /* the first one never gets here */
@@ -408,7 +429,7 @@ static inline bool quick_ev5(timing_t *t, const insn_t *in)
     if (head > 1)
         head_ev5(t, in, head, e, arrive, ops, 0, e > ready, STALL_NONE, false);
     else
-        t->head_sum += head;
+        quick_short_head(t, in, head, heads);
     tm_set_result(t, in, complete, STALL_DEP);
     uint64_t retire = max2(complete, t->prev_retire) + 1;
     t->iq_ring[t->seq & t->iq_mask] = e;
@@ -418,8 +439,10 @@ static inline bool quick_ev5(timing_t *t, const insn_t *in)
     return true;
 }
 
-static __attribute__((noinline)) void general_ev5(timing_t *t, const insn_t *in, uint64_t addr,
-                                                  uint64_t next_pc)
+/* The general path of time_ev5; `heads` (a constant): of time_ev5_heads,
+ * which records a short head's ground truth inline. */
+static inline __attribute__((always_inline)) void
+general_ev5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads)
 {
     uint8_t mcause = STALL_NONE;
     unsigned slot = iq_slot(t);               /* seq does not change in here */
@@ -443,6 +466,8 @@ static __attribute__((noinline)) void general_ev5(timing_t *t, const insn_t *in,
     uint64_t head = t->seq == 0 ? e + 1 : e - t->prev_issue;
     if (tm_head_needs_why(t, head))
         head_ev5(t, in, head, e, arrive, ops, dfree, slotted, mcause, new_block);
+    else if (heads)
+        quick_short_head(t, in, head, true);
     else
         tm_record_short_head(t, in, head);
     tm_use_divider(t, in, dv, complete);
@@ -484,8 +509,29 @@ static __attribute__((noinline)) void general_ev5(timing_t *t, const insn_t *in,
     t->cycles = retire;
 }
 
+static __attribute__((noinline)) void general_ev5(timing_t *t, const insn_t *in, uint64_t addr,
+                                                  uint64_t next_pc)
+{
+    general_ev5_body(t, in, addr, next_pc, false);
+}
+
+static __attribute__((noinline)) void general_ev5_heads(timing_t *t, const insn_t *in,
+                                                        uint64_t addr, uint64_t next_pc)
+{
+    general_ev5_body(t, in, addr, next_pc, true);
+}
+
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_quick_insn(t, in, IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE) || !quick_ev5(t, in))
+    if (!tm_quick_insn(t, in, IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE) ||
+        !quick_ev5(t, in, false))
         general_ev5(t, in, addr, next_pc);
+}
+
+/* time_ev5 of a run that keeps the heads' ground truth (note_outputs). */
+void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    if (!tm_quick_insn(t, in, IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE) ||
+        !quick_ev5(t, in, true))
+        general_ev5_heads(t, in, addr, next_pc);
 }

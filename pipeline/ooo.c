@@ -1156,7 +1156,8 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
     r->last_fetch = got;
     r->n++;
     o->wp_fetched++;
-    if (t->pmu && (in->flags & (IF_BRANCH | IF_JUMP)) && !(in->flags & IF_DISE))
+    if (t->pmu && pmu_counts_branches(t->pmu) && (in->flags & (IF_BRANCH | IF_JUMP)) &&
+        !(in->flags & IF_DISE))
         pmu_count(t->pmu, PMU_BRANCHES_SPEC, got, in->pc);
     o->wp_d[k] = UINT64_MAX;
     uint64_t st[5] = { got, 0, 0, 0, 0 };

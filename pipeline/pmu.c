@@ -197,6 +197,7 @@ void pmu_program(pmu_t *p, unsigned k, pmu_event_t event, uint64_t value)
     if (k >= p->cfg.counters) return;
     p->ctr[k].event = (int)event;
     if ((unsigned)event < PMU_EVENT_COUNT) p->programmed[event] = true;
+    p->due.branches = p->programmed[PMU_BRANCHES] || p->programmed[PMU_BRANCHES_SPEC];
     load_counter(p, k, value, 0, 0);
     update_due(p);
 }

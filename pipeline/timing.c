@@ -32,9 +32,9 @@ const char *const stall_names[STALL_COUNT] = {
 /* ---- the models ------------------------------------------------------------ */
 
 const timing_model_t timing_models[] = {
-    { CFG_MODEL_INORDER5, time_inorder5, true,  NULL,    NULL,     NULL },
-    { CFG_MODEL_EV5,      time_ev5,      true,  NULL,    NULL,     NULL },
-    { CFG_MODEL_OOO,      time_ooo,      false, ooo_new, ooo_free, ooo_stats },
+    { CFG_MODEL_INORDER5, time_inorder5, true,  NULL,    NULL,     NULL,      time_inorder5_heads },
+    { CFG_MODEL_EV5,      time_ev5,      true,  NULL,    NULL,     NULL,      time_ev5_heads },
+    { CFG_MODEL_OOO,      time_ooo,      false, ooo_new, ooo_free, ooo_stats, NULL },
 };
 const size_t timing_model_count = sizeof timing_models / sizeof timing_models[0];
 
@@ -158,12 +158,16 @@ static void build_bpred(timing_t *t, const config_t *cfg)
 
 /* The in-order models' quick path (inorder.c) needs a run with none of
  * the outputs an instruction may add to: views, ProfileMe, the shell's
- * history, ground truth; and ev5's issue-queue slot and fetch block
- * without a divide.  Asked again whenever one of those changes. */
+ * history, ground truth with its stalls; and ev5's issue-queue slot and
+ * fetch block without a divide.  Ground truth of the heads only (DCPI's)
+ * is added to by the model's heads variant (time_insn_heads), whose quick
+ * path records them.  Asked again whenever one of those changes. */
 static void note_outputs(timing_t *t)
 {
-    t->plain = !t->views && !t->pm && !t->recent && !t->keep_truth && t->iq_pow2 &&
-               t->p.block_shift != 0;
+    bool quick = !t->views && !t->pm && !t->recent && t->iq_pow2 && t->p.block_shift != 0;
+    bool heads = quick && t->keep_truth && !t->keep_why && t->model && t->model->time_insn_heads;
+    t->plain = quick && (!t->keep_truth || heads);
+    if (t->model) t->time_insn = heads ? t->model->time_insn_heads : t->model->time_insn;
 }
 
 timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
@@ -190,8 +194,8 @@ timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
     t->iq_ring = xcalloc(t->p.iq_entries, sizeof *t->iq_ring);
     t->iq_mask = t->p.iq_entries - 1;
     t->iq_pow2 = (t->p.iq_entries & t->iq_mask) == 0;
-    note_outputs(t);
     t->model = model;
+    note_outputs(t);
     if (model->new_state) t->model_state = model->new_state(cfg);
     t->fetch_line = ~0ull;
     t->fetch_block = ~0ull;

@@ -77,10 +77,11 @@ typedef struct gt_why {
     uint64_t stall[STALL_COUNT];
     uint64_t culprit_pc, culprit_cycles;
 } gt_why_t;
-/* The records of 64 bytes of code, a slot per 2-byte parcel: instructions
+/* The records of 512 bytes of code, a slot per 2-byte parcel: instructions
  * that run one after another share a chunk, and the last chunk used is
- * looked at before the hash of chunks (timing.c). */
-enum { GT_CHUNK_SHIFT = 6, GT_CHUNK_SLOTS = 1 << (GT_CHUNK_SHIFT - 1) };
+ * looked at before the hash of chunks (timing.c).  (64 bytes sent a tenth
+ * of DCPI's records through the hash.) */
+enum { GT_CHUNK_SHIFT = 9, GT_CHUNK_SLOTS = 1 << (GT_CHUNK_SHIFT - 1) };
 typedef struct gt_chunk {
     uint64_t base;                    /* pc of slot 0                        */
     gt_entry_t e[GT_CHUNK_SLOTS];
@@ -335,7 +336,8 @@ static inline uint64_t tm_control_outcome(timing_t *t, const insn_t *in, bpred_r
                                           bool taken, bool correct, uint64_t decode_done,
                                           uint64_t resolved)
 {
-    if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_BRANCHES, resolved, in->pc);
+    if (unlikely(t->pmu) && pmu_counts_branches(t->pmu))
+        pmu_count(t->pmu, PMU_BRANCHES, resolved, in->pc);
     if (!correct) {
         t->mispredicts++;
         t->mispredict_at = t->seq + 1;
@@ -394,6 +396,21 @@ void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extr
  * in registers (a why_t handed by value cost a store and a reload every
  * instruction). */
 void tm_record_head_only(timing_t *t, uint64_t pc, uint64_t head);
+/* Its common case inline (an instruction seen before, in the chunk of the
+ * last one recorded), for the quick paths of the models' heads variants
+ * (time_insn_heads), which only the runs that keep the heads run. */
+static inline void tm_record_head_inline(timing_t *t, uint64_t pc, uint64_t head)
+{
+    if (likely(pc >> GT_CHUNK_SHIFT << GT_CHUNK_SHIFT == t->gt_cur_base)) {
+        gt_entry_t *g = &t->gt_cur[(pc >> 1) & (GT_CHUNK_SLOTS - 1)];
+        if (likely(g->count != 0)) {
+            g->count++;
+            g->head += head;
+            return;
+        }
+    }
+    tm_record_head_only(t, pc, head);
+}
 
 /* head = cycles from the previous instruction's issue to this one's (0 when
  * they issued together); every cycle beyond the first is a stall charged to
@@ -481,6 +498,8 @@ void tm_profileme_wrong_path(timing_t *t, const insn_t *in, uint64_t addr, const
 /* addr: its effective address (loads, stores); next_pc: where it went. */
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 
 /* The out-of-order model's own state and statistics (ooo.c). */

@@ -355,7 +355,8 @@ ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
         uint64_t pc = next;
         insn_t *in = core_lookup(c, pc, &cur.page_base, &cur.slots);
         next = core_step(c, in, pc);
-        if ((F & F_DISE) && unlikely(e->dise->seq != NULL)) {   /* replaced */
+        /* only an instruction DISE classified (insn_t.dise) starts a replacement */
+        if ((F & F_DISE) && unlikely(in->dise != 0) && e->dise->seq != NULL) {   /* replaced */
             if (!run_edited(e, c, F)) return;
             cur = CURSOR_NONE;
             next = c->pc;

@@ -58,16 +58,27 @@ static void totals_merge(insn_totals_t *into, const insn_totals_t *from)
 
 uint64_t count_static_call_sites(const cpu_t *c, const image_t *img)
 {
-    uint64_t sites = 0;
+    uint64_t sites = 0, page_base = 1;          /* 1: no page looked up yet */
+    guest_page_t *pg = NULL;
     for (uint64_t pc = img->lowest; pc + 2 <= img->highest;) {
-        guest_page_t *pg = mem_page(c->mem, pc);
+        if ((pc & ~GUEST_PAGE_MASK) != page_base) {
+            pg = mem_page(c->mem, pc);
+            page_base = pc & ~GUEST_PAGE_MASK;
+        }
         if (!pg || !(pg->prot & MEM_PROT_EXEC)) {
             pc = (pc | GUEST_PAGE_MASK) + 1;
             continue;
         }
         uint8_t bytes[4] = {0};
-        size_t avail = pc + 4 <= img->highest && mem_read(c->mem, pc, bytes, 4) ? 4 : 0;
-        if (!avail && mem_read(c->mem, pc, bytes, 2)) avail = 2;
+        uint64_t off = pc & GUEST_PAGE_MASK;
+        size_t avail = 0;
+        if (pc + 4 <= img->highest && off + 4 <= GUEST_PAGE_SIZE) {   /* within the page */
+            if (pg->data) memcpy(bytes, pg->data + off, 4);
+            avail = 4;
+        } else {                                 /* as mem_read has it across pages */
+            avail = pc + 4 <= img->highest && mem_read(c->mem, pc, bytes, 4) ? 4 : 0;
+            if (!avail && mem_read(c->mem, pc, bytes, 2)) avail = 2;
+        }
         insn_t in;
         if (avail && c->isa->decode(pc, bytes, avail, &in)) {
             if (in.flags & IF_CALL) sites++;

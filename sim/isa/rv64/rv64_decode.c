@@ -110,10 +110,32 @@ static void classify_control(uint32_t w, const insn_def_t *d, insn_t *out)
     }
 }
 
+/* The rows a word with each major opcode (bits 6:0) may match, in table
+ * order: those whose match has that opcode, and any whose mask leaves an
+ * opcode bit open.  Built on the first decode. */
+enum { RV_OPCODES = 128 };
+static uint16_t rows_of[RV_OPCODES][RV64_TABLE_SIZE];
+static uint16_t nrows_of[RV_OPCODES];
+static bool rows_built;
+
+static void build_rows(void)
+{
+    for (unsigned op = 0; op < RV_OPCODES; op++)
+        for (size_t k = 0; k < RV64_TABLE_SIZE; k++)
+            if ((op & rv64_table[k].mask & 0x7f) == (rv64_table[k].match & 0x7f))
+                rows_of[op][nrows_of[op]++] = (uint16_t)k;
+    rows_built = true;
+}
+
+/* The first row of the table that fits w (through rows_of: the same one). */
 static const insn_def_t *find_row(uint32_t w)
 {
-    for (size_t k = 0; k < RV64_TABLE_SIZE; k++)
-        if ((w & rv64_table[k].mask) == rv64_table[k].match) return &rv64_table[k];
+    if (!rows_built) build_rows();
+    const uint16_t *rows = rows_of[w & 0x7f];
+    for (unsigned k = 0; k < nrows_of[w & 0x7f]; k++) {
+        const insn_def_t *d = &rv64_table[rows[k]];
+        if ((w & d->mask) == d->match) return d;
+    }
     return NULL;
 }
 
