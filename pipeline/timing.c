@@ -363,8 +363,9 @@ void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extr
     }
 }
 
-/* An instruction outside the last chunk used, or recorded for the first time. */
-static __attribute__((noinline)) void record_head_slow(timing_t *t, uint64_t pc, uint64_t head)
+/* An instruction outside the last chunk used, or recorded for the first
+ * time: tm_record_head_inline's way out (timing_model.h). */
+__attribute__((noinline)) void tm_record_head_slow(timing_t *t, uint64_t pc, uint64_t head)
 {
     uint64_t base = chunk_base(pc);
     if (!t->gt_nchunks || t->gt[t->gt_last].base != base) {
@@ -380,15 +381,7 @@ static __attribute__((noinline)) void record_head_slow(timing_t *t, uint64_t pc,
 
 void tm_record_head_only(timing_t *t, uint64_t pc, uint64_t head)
 {
-    if (likely(chunk_base(pc) == t->gt_cur_base)) {
-        gt_entry_t *g = &t->gt_cur[(pc >> 1) & (GT_CHUNK_SLOTS - 1)];
-        if (likely(g->count != 0)) {
-            g->count++;
-            g->head += head;
-            return;
-        }
-    }
-    record_head_slow(t, pc, head);
+    tm_record_head_inline(t, pc, head);
 }
 
 /* The pcs recorded, in the order a table keyed by pc (linear probing,

@@ -396,6 +396,7 @@ void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extr
  * in registers (a why_t handed by value cost a store and a reload every
  * instruction). */
 void tm_record_head_only(timing_t *t, uint64_t pc, uint64_t head);
+void tm_record_head_slow(timing_t *t, uint64_t pc, uint64_t head);
 /* Its common case inline (an instruction seen before, in the chunk of the
  * last one recorded), for the quick paths of the models' heads variants
  * (time_insn_heads), which only the runs that keep the heads run. */
@@ -409,7 +410,7 @@ static inline void tm_record_head_inline(timing_t *t, uint64_t pc, uint64_t head
             return;
         }
     }
-    tm_record_head_only(t, pc, head);
+    tm_record_head_slow(t, pc, head);
 }
 
 /* head = cycles from the previous instruction's issue to this one's (0 when
