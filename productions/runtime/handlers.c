@@ -306,10 +306,10 @@ void hps_pathm_return(uint64_t entry, uint64_t sum, uint64_t target)
  * A call's lookup in its context's slot for the call site first, in the
  * children's list (hps_path_enter) when the slot does not hold the
  * call's child, which the slot then keeps.  The slot words `s` are
- * hps_pp_slots (handlers_asm.S), whose address the stub passes.  This
+ * hps_pp_slots (handlers_asm.S), whose address the entry wrapper (stubs.S) passes.  This
  * code is in section .text_cct, which runtime.ld puts after all the rest
  * of the runtime, so adding it moved no other handler's address; from
- * there it calls hps_path_enter by the address the stub wrote into the
+ * there it calls hps_path_enter by the address the entry wrapper wrote into the
  * slots (Alpha's bsr does not reach that far, and a GOT entry would move
  * the data). */
 #define PP_SLOTS_CODE __attribute__((section(".text_cct.pp_slots")))

@@ -84,7 +84,7 @@ typedef struct ppc_tree {
 typedef struct ppc_slots {
     uint64_t used;              /* words handed out (word 0: k = 0, the empty set) */
     uint64_t full;              /* nodes the words ran out for: they walk the list */
-    uint64_t list_enter;        /* hps_path_enter's address, which the stub
+    uint64_t list_enter;        /* hps_path_enter's address, which the entry wrapper
                                    writes: the slots' code, above the data,
                                    reaches no .text directly (runtime.ld) */
     uint32_t words[PPC_MAX_SLOTS];
@@ -101,7 +101,7 @@ _Static_assert(__builtin_offsetof(ppc_slots_t, list_enter) == PPC_OFF_ENTER, "pp
 _Static_assert(__builtin_offsetof(ppc_slots_t, words) == PPC_OFF_WORDS, "ppc_slots_t words");
 
 /* handlers.c: a call's lookup in the children's list (d5 -> the child);
- * in the slot first (the stub passes hps_pp_slots). */
+ * in the slot first (the entry wrapper in stubs.S passes hps_pp_slots). */
 void hps_path_enter(uint64_t site, uint64_t entry);
 void hps_path_enter_slot(uint64_t site, uint64_t entry, uint64_t info, ppc_slots_t *s);
 #endif /* __ASSEMBLER__ */

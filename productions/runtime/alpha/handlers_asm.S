@@ -242,7 +242,7 @@ PathPop_handler_asm:
  * call sites.  The common case in assembly: the current context has its
  * child slots (pp_cct.h), the index is below their count, and the slot
  * holds the child (site, target) -- a direct call's only one: its calls
- * + 1, d5 = it.  Anything else goes on to the C stub PathEnter_handler
+ * + 1, d5 = it.  Anything else goes on to the C-calling entry wrapper PathEnter_handler
  * (which reads d10 too), which makes the slots, walks the children's
  * list and fills the slot; both count the lookup and its steps the same
  * way.  $1..$4 parked in d13, d11, d3, d4 (d4: the sequences' scratch,
@@ -322,7 +322,7 @@ PathEnter_handler_asm:
     .size PathEnter_handler_asm, . - PathEnter_handler_asm
 
 /* PathEnter_handler (both modes: PathEnter_handler_asm's way on): d11 =
- * hps_pp_slots, the slot words, for the C stub PathEnter_handler_c
+ * hps_pp_slots, the slot words, for the C-calling entry wrapper PathEnter_handler_c
  * (stubs.S, hps_path_enter_slot), and their list_enter = hps_path_enter
  * (which the C code, this far from .text, calls by it); $1 and $2 parked
  * in d4 and d11. */
