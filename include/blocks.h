@@ -14,7 +14,11 @@
  * starts at a decoded slot of a page in the code-page cache and ends
  * before the run's next event (--max-insts, a signal or timer, the trace's
  * end, a single step of the shell); there, the engine's ordinary step
- * takes over, one instruction at a time.
+ * takes over, one instruction at a time.  A block remembers the blocks
+ * that followed it (block_t.link), so that the next one is usually found
+ * without the code-page cache and slot lookup; a link holds only within
+ * one epoch of the memory's decoded code (mem_t.code_epoch) and of the
+ * table (blocks_t.epoch).
  *
  * Exactness.  Each instruction that can fault or look at the cpu's state
  * (a load, a store, any called semantics function: fences, CSR reads,
@@ -102,6 +106,12 @@ typedef struct block {
     uint64_t runs;              /* whole runs not yet added to its slots' counts */
     uint32_t n;                 /* instructions (its entries, but for BK_END)  */
     uint32_t first;             /* its first entry in blocks_t.entry           */
+    /* the blocks that last followed it, found without the code-page cache:
+     * [0] at its end (falling through), [1] elsewhere (a transfer's target);
+     * valid while link_pc is the pc reached and link_epoch blocks_t.epoch */
+    uint64_t link_pc[2];
+    struct block *link[2];
+    uint64_t link_epoch[2];     /* 64 bits: an epoch never comes round again */
 } block_t;
 
 typedef struct blocks {
@@ -119,6 +129,14 @@ typedef struct blocks {
     const cpu_t *cpu;           /* the run attached (blocks_attach) and the   */
     mem_t *mem;                 /* memory whose settle hook it is, or NULL    */
     const void *const *code;    /* the block loop's code for each kind        */
+    /* the links' epoch (block_t.link): moved on when they may be stale,
+     * when the table is emptied or moved, when the loop runs on another
+     * memory and when its code_epoch moves (seen at the block loop's start,
+     * and from the settle hook that
+     * mem calls before it drops decoded code) */
+    uint64_t epoch;
+    uint64_t mem_epoch_seen;
+    const mem_t *mem_seen;
     uint64_t built;             /* blocks built and times the table was emptied */
     uint64_t resets;
 } blocks_t;

@@ -127,6 +127,12 @@ typedef struct mem {
      * loop's blocks (blocks.h) add the counts they hold back to the slots */
     void (*on_decoded_settle)(void *ctx);
     void *on_decoded_settle_ctx;
+    /* moved on whenever a page's decoded slots are emptied, which every
+     * change that stops code from running as decoded does (a store to it,
+     * fence.i / imb, eviction, munmap, mprotect without exec): what was
+     * looked up in an earlier epoch, such as a block's links to the blocks
+     * after it (blocks.h), must be looked up again */
+    uint64_t code_epoch;
     /* the semantics of the guest runtime's special instructions (isa.h
      * HPS_OP_*): set only on the runtime's own address space, the one
      * place they decode */

@@ -93,6 +93,7 @@ static void settle_hook(void *ctx)
 {
     blocks_t *bs = ctx;
     blocks_settle(bs, bs->cpu);
+    bs->epoch++;                        /* decoded code may be about to go */
 }
 
 void blocks_attach(blocks_t *bs, const cpu_t *c)
@@ -159,10 +160,12 @@ static void make_room(blocks_t *bs, size_t n)
         bs->nblk = 1;
         bs->nentry = 0;
         bs->resets++;
+        bs->epoch++;
     }
     if (bs->nblk == bs->blk_cap) {
         bs->blk_cap *= 2;
         bs->blk = xrealloc(bs->blk, bs->blk_cap * sizeof *bs->blk);
+        bs->epoch++;                    /* the links point into the old table */
     }
     while (bs->nentry + n > bs->entry_cap) {
         bs->entry_cap *= 2;
@@ -229,6 +232,25 @@ const block_t *blocks_build(blocks_t *bs, insn_t *in)
 
 /* ---- the block loop ------------------------------------------------------------------ */
 
+/* After `from` (link [way]) came `to`. */
+static void link_block(const blocks_t *bs, block_t *from, int way, block_t *to)
+{
+    from->link_pc[way] = to->pc;
+    from->link[way] = to;
+    from->link_epoch[way] = bs->epoch;
+}
+
+/* Links made in another memory (the guest runtime's has its own), or
+ * before this one's code epoch moved, are stale. */
+static void see_code_epoch(blocks_t *bs, const mem_t *m)
+{
+    if (bs->mem_seen != m || bs->mem_epoch_seen != m->code_epoch) {
+        bs->mem_seen = m;
+        bs->mem_epoch_seen = m->code_epoch;
+        bs->epoch++;
+    }
+}
+
 #define REG(r) (c->reg[r])
 
 uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
@@ -248,6 +270,10 @@ uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
     uint32_t n;
     uint64_t retired;
     insn_t *in;
+    uint32_t from = 0;                      /* the block before, to link to b (0: none) */
+    uint64_t from_epoch = 0;                /* the links' epoch when it ended */
+    int way = 0;                            /* its link to set: block_t.link */
+    see_code_epoch(bs, c->mem);
 
 next_block:
     if ((pc & ~GUEST_PAGE_MASK) != page_base) {     /* through the code-page cache only */
@@ -260,8 +286,11 @@ next_block:
     in = &slots[(pc & GUEST_PAGE_MASK) >> 1];
     if (!in->exec || in->block == BLOCK_NONE) goto leave;
     b = (block_t *)blocks_find(bs, in);
-    if (!b || b->n > c->event_at - c->instret) goto leave;
-    start = in;
+    if (!b) goto leave;
+    if (from && bs->epoch == from_epoch) link_block(bs, &bs->blk[from], way, b);
+enter:                                      /* b starts at pc */
+    if (b->n > c->event_at - c->instret) goto leave;
+    start = b->start;
     e = e0 = bs->entry + b->first;
     n = b->n;
     retired = c->instret;
@@ -444,6 +473,13 @@ completed:
         count_entries(bs, b, bs->flight_counted, n);
     }
     if (unlikely(c->instret >= c->event_at)) goto leave;
+    way = pc != b->end;
+    if (b->link_pc[way] == pc && b->link_epoch[way] == bs->epoch) {
+        b = b->link[way];
+        goto enter;
+    }
+    from = (uint32_t)(b - bs->blk);
+    from_epoch = bs->epoch;
     goto next_block;
 
 replaced:                                   /* the entries before e retired, e did not: */

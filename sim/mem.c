@@ -152,6 +152,7 @@ static void fold_decoded(mem_t *m, guest_page_t *pg)
 {
     if (!pg->decoded || !pg->code_live) return;
     if (m->on_decoded_settle) m->on_decoded_settle(m->on_decoded_settle_ctx);
+    m->code_epoch++;                    /* every way code stops running comes here */
     if (m->on_decoded_drop) m->on_decoded_drop(m->on_decoded_drop_ctx, pg->decoded, MEM_SLOTS);
     slots_clear(pg->decoded);
     pg->code_live = false;

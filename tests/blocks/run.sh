@@ -9,8 +9,9 @@
 # statistics (every count, class and unique address; the host's time
 # aside), stdout and exit status must be the oracle's.  selfmod_block
 # (here) rewrites an instruction ahead of it in its own block, and must
-# see the new one every time; fault programs stop inside blocks with the
-# oracle's report.  Prints "N passed, M failed".
+# see the new one every time; relink_block changes code the loop has
+# linked to (block_t.link: rewritten, mapped again, made not executable);
+# fault programs stop inside blocks with the oracle's report.  Prints "N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 build=${1:-build}
@@ -59,8 +60,9 @@ for isa in rv64 alpha; do
     cc=$cc_rv; flags=(-O2 -static)
     [ $isa = alpha ] && { cc=$cc_al; flags=(-O2 -static -Wl,--no-relax); }
     if ! command -v "$cc" >/dev/null 2>&1; then bad "$isa: no $cc (make deps)"; continue; fi
-    if ! "$cc" "${flags[@]}" -o "$tmp/smb.$isa" tests/blocks/selfmod_block.c 2>"$tmp/cc.err"; then
-        bad "$isa: selfmod_block does not build: $(head -c 200 "$tmp/cc.err")"; continue
+    if ! "$cc" "${flags[@]}" -o "$tmp/smb.$isa" tests/blocks/selfmod_block.c 2>"$tmp/cc.err" ||
+       ! "$cc" "${flags[@]}" -o "$tmp/rlb.$isa" tests/blocks/relink_block.c 2>"$tmp/cc.err"; then
+        bad "$isa: selfmod_block or relink_block does not build: $(head -c 200 "$tmp/cc.err")"; continue
     fi
     out=$("$sim" "$tmp/smb.$isa" 500 2>&1); rc=$?
     if [ $rc -eq 0 ] && [ "$out" = "selfmod_block: 500 rounds, sum 28250, 500 right" ]; then
@@ -70,6 +72,14 @@ for isa in rv64 alpha; do
     fi
     same "$isa selfmod_block" "$tmp/smb.$isa" 500
     same "$isa selfmod_block --max-insts 20006" --max-insts 20006 "$tmp/smb.$isa" 500
+    out=$("$sim" "$tmp/rlb.$isa" 400 2>/dev/null); rc=$?
+    want=$'linked: 400\nrewritten in place: 800\nmapped again: 1200\nnot executable: calling'
+    if [ $rc -eq 139 ] && [ "$out" = "$want" ]; then
+        ok "$isa relink_block: linked code rewritten, mapped again, made not executable"
+    else
+        bad "$isa relink_block: status $rc, $(echo "$out" | tr '\n' ' ')"
+    fi
+    same "$isa relink_block" "$tmp/rlb.$isa" 400
 done
 
 for f in load_unmapped store_rodata jump_unmapped; do
