@@ -20,13 +20,14 @@
  * one epoch of the memory's decoded code (mem_t.code_epoch) and of the
  * table (blocks_t.epoch).
  *
- * Exactness.  Each instruction that can fault or look at the cpu's state
- * (a load, a store, any called semantics function: fences, CSR reads,
- * traps) first sets stop_pc (its own pc), pc (the fall-through) and
- * instret (the instructions retired before it), so a fault inside a block
- * names the right pc with instret exact; the inline ALU kinds cannot fault
- * and read neither, and the block sets stop_pc, pc and instret at its end
- * as the ordinary step leaves them.
+ * Exactness.  Each called semantics function (fences, CSR reads, traps)
+ * runs with stop_pc (its own pc), pc (the fall-through) and instret (the
+ * instructions retired before it) set; an inline load or store, which
+ * reads none of them, only notes its entry (blocks_t.flight_at), from
+ * which blocks_stop sets the three when it faults, so a fault inside a
+ * block names the right pc with instret exact.  The inline ALU kinds
+ * cannot fault and read none of them, and the block sets stop_pc, pc and
+ * instret at its end as the ordinary step leaves them.
  *
  * Counting.  A block counts its whole runs (block_t.runs), not each
  * instruction; blocks_settle adds them to the slots' counts (insn_t.count)
@@ -122,9 +123,11 @@ typedef struct blocks {
     uint32_t *pending;          /* ids of the blocks whose runs > 0            */
     size_t npending, pending_cap;
     /* the block running now (NULL between blocks): the instret before it,
+     * its entry running (set by each entry that may fault, store or call),
      * and how many of its entries the slots' counts already include */
     const block_t *flight;
     uint64_t flight_retired;
+    const block_entry_t *flight_at;
     uint32_t flight_counted;
     const cpu_t *cpu;           /* the run attached (blocks_attach) and the   */
     mem_t *mem;                 /* memory whose settle hook it is, or NULL    */
@@ -150,12 +153,14 @@ void blocks_detach(blocks_t *bs);
 
 /* Add what the blocks counted to the decoded slots' counts (insn_t.count):
  * their whole runs, and the entries of the block in flight begun so far
- * (c->instret names the one running).  mem calls it before anything reads
- * or drops the counts; the run loop after every run. */
-void blocks_settle(blocks_t *bs, const cpu_t *c);
-/* The run stopped (a fault, the guest's exit): settle, and the block in
- * flight, if any, ends where it stopped. */
-void blocks_stop(blocks_t *bs, const cpu_t *c);
+ * (up to blocks_t.flight_at, the one running).  mem calls it before
+ * anything reads or drops the counts; the run loop after every run. */
+void blocks_settle(blocks_t *bs);
+/* The run stopped (a fault, the guest's exit): the cpu's pc, stop_pc and
+ * instret are made those of the entry that stopped it, if an inline load
+ * or store, and the counts settled; the block in flight, if any, ends
+ * where it stopped. */
+void blocks_stop(blocks_t *bs, cpu_t *c);
 
 /* Build the block starting at slot `in` (decoded, of the page the run loop
  * is on); NULL when none starts there (the slot is not plain, or the run

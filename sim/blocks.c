@@ -71,10 +71,16 @@ static __attribute__((noinline)) void note_pending(blocks_t *bs, const block_t *
     bs->pending[bs->npending++] = (uint32_t)(b - bs->blk);
 }
 
-void blocks_settle(blocks_t *bs, const cpu_t *c)
+/* The index in its block of the entry running. */
+static uint32_t flight_index(const blocks_t *bs)
+{
+    return (uint32_t)(bs->flight_at - (bs->entry + bs->flight->first));
+}
+
+void blocks_settle(blocks_t *bs)
 {
     if (bs->flight) {                   /* entries begun: up to the one running */
-        uint32_t begun = (uint32_t)(c->instret - bs->flight_retired) + 1;
+        uint32_t begun = flight_index(bs) + 1;
         if (begun > bs->flight->n) begun = bs->flight->n;
         count_entries(bs, bs->flight, bs->flight_counted, begun);
         if (begun > bs->flight_counted) bs->flight_counted = begun;
@@ -82,17 +88,28 @@ void blocks_settle(blocks_t *bs, const cpu_t *c)
     flush_runs(bs);
 }
 
-void blocks_stop(blocks_t *bs, const cpu_t *c)
+static bool memory_kind(uint8_t kind)
 {
-    blocks_settle(bs, c);
+    return kind >= BK_LD8U && kind <= BK_ST64;
+}
+
+void blocks_stop(blocks_t *bs, cpu_t *c)
+{
+    if (bs->flight && memory_kind(bs->flight_at->kind)) {   /* as a called one would be */
+        c->stop_pc = bs->flight->pc + bs->flight_at->offset;
+        c->pc = c->stop_pc + bs->flight_at->len;
+        c->instret = bs->flight_retired + flight_index(bs);
+    }
+    blocks_settle(bs);
     bs->flight = NULL;
+    bs->flight_counted = 0;
 }
 
 /* mem's hook: it is about to read or drop the decoded slots' counts. */
 static void settle_hook(void *ctx)
 {
     blocks_t *bs = ctx;
-    blocks_settle(bs, bs->cpu);
+    blocks_settle(bs);
     bs->epoch++;                        /* decoded code may be about to go */
 }
 
@@ -106,7 +123,8 @@ void blocks_attach(blocks_t *bs, const cpu_t *c)
 
 void blocks_detach(blocks_t *bs)
 {
-    blocks_stop(bs, bs->cpu);
+    blocks_settle(bs);                  /* none in flight: blocks_stop ended it */
+    bs->flight = NULL;
     if (bs->mem->on_decoded_settle_ctx == bs) {
         bs->mem->on_decoded_settle = NULL;
         bs->mem->on_decoded_settle_ctx = NULL;
@@ -296,13 +314,14 @@ enter:                                      /* b starts at pc */
     retired = c->instret;
     bs->flight = b;
     bs->flight_retired = retired;
-    bs->flight_counted = 0;
+    bs->flight_at = e;
     goto *e->code;
 
 /* Before an entry that may fault or read the cpu: where it is, and how many
  * instructions retired before it. */
 #define AT_ENTRY()                                    \
     do {                                              \
+        bs->flight_at = e;                            \
         pc = b->pc + e->offset;                       \
         c->stop_pc = pc;                              \
         c->pc = pc + e->len;                          \
@@ -319,18 +338,16 @@ enter:                                      /* b starts at pc */
 #define ALU(kind, expr) do_##kind: REG(e->rd) = (uint64_t)(expr); NEXT();
 #define LOAD(kind, size, expr)                                                   \
     do_##kind: {                                                                 \
-        AT_ENTRY();                                                              \
+        bs->flight_at = e;                                                       \
         uint64_t a = REG(e->rs1) + (uint64_t)e->imm;                             \
-        c->mem_addr = a;                                                         \
         REG(e->rd) = (uint64_t)(expr);                                           \
         if (truth) mem_mark_touched(c->mem, a, size);                            \
         NEXT();                                                                  \
     }
 #define STORE(kind, bits)                                                        \
     do_##kind: {                                                                 \
-        AT_ENTRY();                                                              \
+        bs->flight_at = e;                                                       \
         uint64_t a = REG(e->rs1) + (uint64_t)e->imm;                             \
-        c->mem_addr = a;                                                         \
         mem_store##bits(c->mem, a, REG(e->rs2));                                 \
         DROPPED();                                                               \
         if (truth) mem_mark_touched(c->mem, a, bits / 8);                        \
@@ -360,8 +377,10 @@ do_CALL:
 do_EDIT: {                                  /* DISE classified it: it may not retire */
     in = e->in;
     const edit_count_t *x = edit_try_count(edit, in);
-    if (likely(x != NULL) && e->own != BK_EDIT)
-        goto *dispatch[e->own];             /* counted: it runs as without DISE, inline */
+    if (likely(x != NULL) && e->own != BK_EDIT) {   /* counted: it runs as without DISE, inline */
+        if (memory_kind(e->own)) AT_ENTRY(); /* blocks_stop sets them only for a memory kind */
+        goto *dispatch[e->own];
+    }
     AT_ENTRY();
     if (likely(x != NULL)) {                /* counted: its own semantics */
         x->exec(c, in);
@@ -471,6 +490,7 @@ completed:
         if (b->runs++ == 0) note_pending(bs, b);
     } else {                                /* settled part-way: the rest one by one */
         count_entries(bs, b, bs->flight_counted, n);
+        bs->flight_counted = 0;
     }
     if (unlikely(c->instret >= c->event_at)) goto leave;
     way = pc != b->end;
@@ -498,5 +518,6 @@ dropped:                                    /* the entries before e ran, the las
     c->instret = retired + (uint64_t)(e - e0);
 leave:
     bs->flight = NULL;
+    bs->flight_counted = 0;
     return pc;
 }
