@@ -1221,8 +1221,8 @@ static void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, u
     }
     if (!(in->flags & (IF_BRANCH | IF_JUMP))) return;
     if (next_pc != in->pc + in->len) o->group_ended = true;
-    bpred_result_t pred = bpred_predict(t->bp, in);
-    uint64_t r = tm_resolve_control(t, in, pred, next_pc, decoded, resolved);
+    bpred_result_t pred;
+    uint64_t r = tm_predict_control_as(t, in, next_pc, decoded, resolved, &pred);
     if (!r) return;
     t->redirect = r;
     if (o->wrong_path && t->cur_role == DISE_ROLE_NONE) plan_wrong_path(o, t, in, pred, r);
