@@ -257,12 +257,30 @@ static inline void leave_insert(leave_queue_t *q, uint64_t x)
     }
 }
 
+/* The counts of the four cycles from c (a multiple of 4: one aligned
+ * 8-byte word) that `lanes` keeps, 16 bits a cycle: summed and cleared.
+ * They add up to at most the occupants, at most the structure's capacity
+ * (256: config_params.def), so the sum fits the top 16 bits of the
+ * product. */
+static inline unsigned leave_take_word(leave_queue_t *q, uint64_t c, uint64_t lanes)
+{
+    uint16_t *s = &q->count[c & (LEAVE_WINDOW - 1)];
+    uint64_t four;
+    memcpy(&four, s, sizeof four);
+    uint64_t passed = four & lanes;
+    if (!passed) return 0;
+    four &= ~lanes;
+    memcpy(s, &four, sizeof four);
+    return (unsigned)((passed * 0x0001000100010001ull) >> 48);
+}
+
 /* Those leaving before d are gone; base moves on to d (> base). */
 static inline void leave_advance(leave_queue_t *q, uint64_t d)
 {
     /* every occupant of the window leaves before base + LEAVE_WINDOW; past
-     * a few cycles, the counts are taken four cycles (one aligned 8-byte
-     * word) at a time, masked to the cycles from base to end */
+     * a few cycles, the counts are taken a word of four cycles at a time:
+     * the first and last words masked to the cycles from base to end, and
+     * once every occupant of the window is found the rest are 0 */
     uint64_t end = d - q->base < LEAVE_WINDOW ? d : q->base + LEAVE_WINDOW;
     unsigned gone = 0, in_window = q->in_window;
     if (end - q->base <= LEAVE_BY_CYCLE) {
@@ -272,22 +290,13 @@ static inline void leave_advance(leave_queue_t *q, uint64_t d)
             *s = 0;
         }
     } else {
-        uint64_t lanes = ~0ull << (16 * (q->base & 3));
-        for (uint64_t c = q->base & ~3ull; c < end && gone < in_window; c += 4) {
-            if (end - c < 4) lanes &= ~(~0ull << (16 * (end - c)));
-            uint16_t *s = &q->count[c & (LEAVE_WINDOW - 1)];
-            uint64_t four;
-            memcpy(&four, s, sizeof four);
-            uint64_t passed = four & lanes;
-            if (passed) {
-                uint64_t pairs = (passed & 0x0000ffff0000ffffull) +
-                                 ((passed >> 16) & 0x0000ffff0000ffffull);
-                gone += (unsigned)((pairs & 0xffffffffull) + (pairs >> 32));
-                four &= ~lanes;
-                memcpy(s, &four, sizeof four);
-            }
-            lanes = ~0ull;
-        }
+        uint64_t first = q->base & ~3ull, last = (end - 1) & ~3ull;
+        uint64_t first_lanes = ~0ull << (16 * (q->base & 3));
+        uint64_t last_lanes = ~0ull >> (16 * (3 - ((end - 1) & 3)));
+        gone = leave_take_word(q, first, first_lanes);
+        for (uint64_t c = first + 4; c < last && gone < in_window; c += 4)
+            gone += leave_take_word(q, c, ~0ull);
+        if (gone < in_window) gone += leave_take_word(q, last, last_lanes);
     }
     q->n -= gone;
     q->in_window = in_window - gone;
@@ -1221,8 +1230,8 @@ static void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, u
     }
     if (!(in->flags & (IF_BRANCH | IF_JUMP))) return;
     if (next_pc != in->pc + in->len) o->group_ended = true;
-    bpred_result_t pred = bpred_predict(t->bp, in);
-    uint64_t r = tm_resolve_control(t, in, pred, next_pc, decoded, resolved);
+    bpred_result_t pred;
+    uint64_t r = tm_predict_control_as(t, in, next_pc, decoded, resolved, &pred);
     if (!r) return;
     t->redirect = r;
     if (o->wrong_path && t->cur_role == DISE_ROLE_NONE) plan_wrong_path(o, t, in, pred, r);

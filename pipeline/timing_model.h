@@ -353,26 +353,24 @@ static inline uint64_t tm_control_outcome(timing_t *t, const insn_t *in, bpred_r
     return 0;
 }
 
-/* Branch prediction, `pred` being bpred_predict's for `in` (a model that
- * needs the prediction itself asks once): trains the predictor, and the
- * same. */
-static inline uint64_t tm_resolve_control(timing_t *t, const insn_t *in, bpred_result_t pred,
-                                          uint64_t next_pc, uint64_t decode_done,
-                                          uint64_t resolved)
+/* Branch prediction and training in one call: the cycle the next fetch
+ * may start (tm_control_outcome); *pred: the prediction, for a model that
+ * needs it too (ooo's wrong path). */
+static inline uint64_t tm_predict_control_as(timing_t *t, const insn_t *in, uint64_t next_pc,
+                                             uint64_t decode_done, uint64_t resolved,
+                                             bpred_result_t *pred)
 {
     bool taken = next_pc != in->pc + in->len;
-    bool correct = bpred_update(t->bp, in, taken, next_pc);
-    return tm_control_outcome(t, in, pred, taken, correct, decode_done, resolved);
+    bool correct = bpred_predict_update(t->bp, in, taken, next_pc, pred);
+    return tm_control_outcome(t, in, *pred, taken, correct, decode_done, resolved);
 }
 
-/* The same, predicting here (prediction and training in one call). */
+/* The same without the prediction. */
 static inline uint64_t tm_predict_control(timing_t *t, const insn_t *in, uint64_t next_pc,
                                           uint64_t decode_done, uint64_t resolved)
 {
-    bool taken = next_pc != in->pc + in->len;
     bpred_result_t pred;
-    bool correct = bpred_predict_update(t->bp, in, taken, next_pc, &pred);
-    return tm_control_outcome(t, in, pred, taken, correct, decode_done, resolved);
+    return tm_predict_control_as(t, in, next_pc, decode_done, resolved, &pred);
 }
 
 /* An inserted DISE operation that changed the flow: a call into a handler
