@@ -50,6 +50,10 @@ typedef struct bpred_result {
 bpred_t *bpred_new(const bpred_config_t *cfg);
 void bpred_free(bpred_t *b);
 bpred_result_t bpred_predict(bpred_t *b, const insn_t *in);
+/* The prediction bpred_predict would give, remembered nowhere: for the
+ * wrong path, whose lookups must not stand in for the next
+ * bpred_update's (bpred_warm's under sampling). */
+bpred_result_t bpred_peek(const bpred_t *b, const insn_t *in);
 /* Train with the real outcome; returns true if the prediction made for
  * this instruction (the last bpred_predict) was correct. */
 bool bpred_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc);

@@ -392,6 +392,12 @@ bpred_result_t bpred_predict(bpred_t *b, const insn_t *in)
     return r;
 }
 
+bpred_result_t bpred_peek(const bpred_t *b, const insn_t *in)
+{
+    lookup_t unused;
+    return look_up((bpred_t *)b, in, &unused);   /* look_up writes only its lookup */
+}
+
 static inline __attribute__((always_inline)) void update_ras(bpred_t *b, const insn_t *in,
                                                              const lookup_t *l, uint64_t next_pc)
 {

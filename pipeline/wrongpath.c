@@ -127,7 +127,7 @@ static bool ends_walk(const insn_t *in)
  * has no target to go to (an indirect jump the BTB does not know). */
 static uint64_t predicted_next(const bpred_t *bp, const insn_t *in)
 {
-    bpred_result_t p = bpred_predict((bpred_t *)bp, in);
+    bpred_result_t p = bpred_peek(bp, in);
     if (!p.taken) return in->pc + in->len;
     if (p.btb_hit) return p.target;
     return (in->flags & IF_DIRECT) ? in->target : 0;
