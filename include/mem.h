@@ -67,7 +67,7 @@ typedef struct guest_page {
 } guest_page_t;
 
 typedef struct mem_tlb_entry {
-    uint64_t  tag;          /* guest page number, or ~0 when invalid           */
+    uint64_t  page;         /* guest address of the page, or ~0 when invalid   */
     uintptr_t addend;       /* host address = addend + guest address           */
 } mem_tlb_entry_t;
 
@@ -234,10 +234,11 @@ uint64_t mem_load_slow(mem_t *m, uint64_t addr, unsigned size);
 void     mem_store_slow(mem_t *m, uint64_t addr, uint64_t value, unsigned size);
 _Noreturn void mem_raise(mem_t *m, uint64_t addr, int access, bool mapped);
 
+/* An aligned access to the entry's page (an aligned access never crosses
+ * a page; a misaligned one takes the slow path): one mask and compare. */
 static inline bool mem_tlb_hit(const mem_tlb_entry_t *e, uint64_t addr, unsigned size)
 {
-    return e->tag == (addr >> GUEST_PAGE_SHIFT) &&
-           (addr & GUEST_PAGE_MASK) <= GUEST_PAGE_SIZE - size;
+    return (addr & (~(uint64_t)GUEST_PAGE_MASK | (size - 1))) == e->page;
 }
 
 #define MEM_DEFINE_LOAD(bits)                                                   \

@@ -73,8 +73,9 @@ static void tlb_invalidate_page(mem_t *m, uint64_t addr)
 {
     uint64_t vpn = addr >> GUEST_PAGE_SHIFT;
     unsigned idx = vpn & (MEM_TLB_SIZE - 1);
-    if (m->rtlb[idx].tag == vpn) m->rtlb[idx].tag = ~0ull;
-    if (m->wtlb[idx].tag == vpn) m->wtlb[idx].tag = ~0ull;
+    uint64_t page = vpn << GUEST_PAGE_SHIFT;
+    if (m->rtlb[idx].page == page) m->rtlb[idx].page = ~0ull;
+    if (m->wtlb[idx].page == page) m->wtlb[idx].page = ~0ull;
     mem_itlb_entry_t *ie = &m->itlb[vpn & (MEM_ITLB_SIZE - 1)];
     if (ie->tag == vpn) ie->tag = ~0ull;
 }
@@ -661,8 +662,8 @@ static uint8_t *translate(mem_t *m, uint64_t addr, int access)
     } else {
         return data + (addr & GUEST_PAGE_MASK);
     }
-    e->tag = vpn;
-    e->addend = (uintptr_t)data - (uintptr_t)(vpn << GUEST_PAGE_SHIFT);
+    e->page = vpn << GUEST_PAGE_SHIFT;
+    e->addend = (uintptr_t)data - (uintptr_t)e->page;
     return data + (addr & GUEST_PAGE_MASK);
 }
 
@@ -772,7 +773,7 @@ void mem_note_code(mem_t *m, uint64_t pc, insn_t *slot)
     pg->code_live = true;
     uint64_t vpn = pc >> GUEST_PAGE_SHIFT;       /* no direct writes any more */
     mem_tlb_entry_t *e = &m->wtlb[vpn & (MEM_TLB_SIZE - 1)];
-    if (e->tag == vpn) e->tag = ~0ull;
+    if (e->page == vpn << GUEST_PAGE_SHIFT) e->page = ~0ull;
 }
 
 void mem_fetch(mem_t *m, uint64_t addr, uint8_t *buf, unsigned len)
