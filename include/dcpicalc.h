@@ -44,8 +44,8 @@
  *     collected, no such sample from the instruction through the skid
  *     after it rules the miss out, and the I-cache misses IMISS projects
  *     (with its period) can bound the I-cache below an eighth of the
- *     stall; where BRANCHMP was, the same for a misprediction at a block
- *     head (its samples land on the target, through the skid).  D-TLB misses are not told apart from D-cache misses (no DTB
+ *     stall; where BRANCHMP was, the mispredictions its samples through
+ *     the skid after a block head project bound the misprediction so.  D-TLB misses are not told apart from D-cache misses (no DTB
  *     event is sampled).
  * F is in executions per sampling period, so F x P estimates the count.
  */
@@ -125,9 +125,8 @@ bool dcpicalc_run(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
                   const uint8_t *code, uint64_t start, size_t size,
                   dcpicalc_samples_fn samples, void *ctx, char *err, size_t errlen);
 /* The same, told which events were collected for the image (a mask of
- * 1 << pmu_event_t): an IMISS, DMISS or BRANCHMP event that was collected
- * but has no sample near an instruction rules out an I-cache miss, D-cache
- * miss or misprediction there.
+ * 1 << pmu_event_t): an IMISS or DMISS event that was collected but has no
+ * sample near an instruction rules out an I-cache or D-cache miss there.
  * DCPICALC_EVENTS_SEEN: the events with samples in the procedure.  periods
  * (NULL: unknown), indexed by pmu_event_t, is each event's mean sampling
  * period (0: unknown): with CYCLES' and IMISS's, the I-cache misses IMISS
