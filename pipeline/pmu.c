@@ -31,6 +31,9 @@
  * the run's, and may come early by the cycles of a handler's last
  * instruction, which are charged after it: pmu_interrupt then finds
  * nothing due and moves due on.
+ * With pmu.period = geometric the PMU draws each re-armed period itself,
+ * geometric with the driver's mean (rearm_geometric), from a splitmix64
+ * stream of the run's seed: the sampling is memoryless.
  */
 #include "pmu.h"
 
