@@ -200,6 +200,12 @@ static void drain_all(dcpi_t *d)
 
 /* ---- setup --------------------------------------------------------------------------- */
 
+/* An event's mean period: the middle of its range (uniform or geometric). */
+static double mean_period(const dcpi_event_t *ev)
+{
+    return ((double)ev->period_min + (double)ev->period_max) / 2.0;
+}
+
 static bool configure_driver(dcpi_t *d, char *err, size_t errlen)
 {
     mem_t *m = runtime_mem(d->runtime);
@@ -214,12 +220,36 @@ static bool configure_driver(dcpi_t *d, char *err, size_t errlen)
     st.magic = DCPI_MAGIC;
     if (!mem_write(m, d->driver, &st, sizeof st))
         return set_error(err, errlen, "DCPI driver: its state is not mapped in the runtime");
-    /* the first periods, drawn like the driver draws the later ones */
+    /* the first periods, drawn like the driver draws the later ones (or
+     * like the PMU does, pmu.period = geometric) */
     for (unsigned k = 0; k < d->opt.nevents; k++) {
         uint64_t period = dcpi_next_period(&st, k);
         pmu_program(d->pmu, k, d->opt.events[k].event, st.wrap - period);
+        pmu_set_period_mean(d->pmu, k, mean_period(&d->opt.events[k]));
     }
     mem_write(m, d->driver + offsetof(dcpi_state_t, seed), &st.seed, sizeof st.seed);
+    return true;
+}
+
+/* pmu.period = geometric: a period longer than the counter (2^bits) cannot
+ * be drawn, so each event's mean must leave the tail beyond it negligible
+ * (below e^-32); and every overflow must be delivered (a counter whose
+ * period ended in the handler is re-armed behind the overflow's request,
+ * pmu_set_period_mean). */
+static bool geometric_periods_fit(const dcpi_options_t *o, char *err, size_t errlen)
+{
+    if (!o->hw.geometric) return true;
+    if (o->hw.precise == 3)
+        return set_error(err, errlen, "pmu.period = geometric: not with --dcpi-precise 3, which "
+                         "drops the overflows the PMU re-arms behind");
+    double longest = (double)(1ull << o->hw.counter_bits) / 32;
+    for (unsigned k = 0; k < o->nevents; k++)
+        if (mean_period(&o->events[k]) > longest)
+            return set_error(err, errlen, "pmu.period = geometric: %s's mean period %.0f is above "
+                             "2^pmu.counter_bits / 32 = %.0f; widen the counters "
+                             "(pmu.counter_bits) or shorten the period",
+                             pmu_event_names[o->events[k].event],
+                             mean_period(&o->events[k]), longest);
     return true;
 }
 
@@ -231,6 +261,7 @@ dcpi_t *dcpi_new(const dcpi_options_t *o, runtime_t *runtime, const images_t *im
              o->hw.counters);
         return NULL;
     }
+    if (!geometric_periods_fit(o, err, errlen)) return NULL;
     dcpi_t *d = xcalloc(1, sizeof *d);
     d->opt = *o;
     d->acc_procedure = d->acc_instruction = d->estimate_error = d->overhead_ratio = -1;
@@ -336,11 +367,6 @@ static void add_head(void *ctx, uint64_t pc, uint64_t count, uint64_t head)
 {
     (void)count;
     if (!runtime_contains(pc)) profile_add(ctx, pc, 0, head);
-}
-
-static double mean_period(const dcpi_event_t *ev)
-{
-    return ((double)ev->period_min + (double)ev->period_max) / 2.0;
 }
 
 static void report_collection(const dcpi_t *d, FILE *out)

@@ -16,16 +16,24 @@
 #   --size S           the workloads' input size, train (default) or ref
 #   --only "W..."      these workloads only (default: every one built)
 #   --isas "I..."      these ISAs only (default "rv64 alpha-static")
+#   --period-dist D    uniform (default: the driver's draw in MIN-MAX, DCPI's)
+#                      or geometric (pmu.period = geometric: drawn by the PMU,
+#                      memoryless, mean (MIN+MAX)/2, with 24-bit counters so
+#                      the paper's mean fits; its files are tagged .geo)
+#   --events "E,..."   the events sampled beside cycles (default "imiss,dmiss");
+#                      pmu.counters is set to their number + 1 (the 21164 has
+#                      3); other events tag the files .E+...
 #
-# Files per run: ISA.W[.ref].PERIOD.{db,gt,calc} for seed 1 (the names of
-# the one-run table), and for merged runs ISA.W[.ref].PERIOD.upto-K.db (the
+# Files per run: ISA.W[.ref].PERIOD[.geo][.E+...].{db,gt,calc} for seed 1 (the names of
+# the one-run table), and for merged runs ISA.W[.ref].PERIOD[.geo].upto-K.db (the
 # database after seeds 1..K), .seed-K.gt and .runs-K.calc.
 # Slow (a run of train takes 10-60 s of host CPU, more on a loaded machine):
 # run it with nice.  Not part of make test.
 set -u
 usage() { echo "usage: measure_accuracy.sh [--periods LIST] [--runs LIST] [--size train|ref]" \
-               "[--only WORKLOADS] [--isas ISAS] BUILD_DIR OUT_DIR" >&2; exit 2; }
-periods="60000-64000 275-775" runs=1 size=train only="" isas="rv64 alpha-static"
+               "[--only WORKLOADS] [--isas ISAS] [--period-dist uniform|geometric] [--events E,...]" \
+               "BUILD_DIR OUT_DIR" >&2; exit 2; }
+periods="60000-64000 275-775" runs=1 size=train only="" isas="rv64 alpha-static" dist=uniform events=imiss,dmiss
 while [ $# -gt 0 ]; do
     case $1 in
         --periods) [ $# -ge 2 ] || usage; periods=$2; shift 2 ;;
@@ -33,6 +41,8 @@ while [ $# -gt 0 ]; do
         --size) [ $# -ge 2 ] || usage; size=$2; shift 2 ;;
         --only) [ $# -ge 2 ] || usage; only=$2; shift 2 ;;
         --isas) [ $# -ge 2 ] || usage; isas=$2; shift 2 ;;
+        --period-dist) [ $# -ge 2 ] || usage; dist=$2; shift 2 ;;
+        --events) [ $# -ge 2 ] || usage; events=$2; shift 2 ;;
         -*) echo "measure_accuracy.sh: unknown option '$1'" >&2; usage ;;
         *) break ;;
     esac
@@ -40,6 +50,11 @@ done
 [ $# -eq 2 ] || usage
 build=$1 out=$2
 case $size in train|ref) ;; *) echo "measure_accuracy.sh: --size: '$size' is not train or ref" >&2; exit 2 ;; esac
+dist_set=()
+[ "$dist" = uniform ] || dist_set=(--set pmu.period=geometric --set pmu.counter_bits=24)
+[[ $events =~ ^[a-z_]+(,[a-z_]+)*$ ]] || { echo "measure_accuracy.sh: --events: '$events' is not E,..." >&2; exit 2; }
+ncounters=$(( $(tr -cd , <<<"$events" | wc -c) + 2 ))
+case $dist in uniform|geometric) ;; *) echo "measure_accuracy.sh: --period-dist: '$dist' is not uniform or geometric" >&2; exit 2 ;; esac
 for p in $periods; do
     [[ $p =~ ^[0-9]+-[0-9]+$ ]] || { echo "measure_accuracy.sh: --periods: '$p' is not MIN-MAX" >&2; exit 2; }
 done
@@ -69,8 +84,8 @@ corr() { local r; r=$(grep -m1 "$2" "$1" | sed -n 's/.*midpoint \(-*[0-9.a-z]*\)
 # (nothing when the truth is already there)
 simulate() {
     [ -s "$5" ] && return 0
-    "$build/hps-sim" --config ev5 --seed "$2" --dcpi "$4" \
-        --dcpi-events "cycles:$3,imiss,dmiss" --ground-truth "$5" \
+    "$build/hps-sim" --config ev5 "${dist_set[@]}" --set "pmu.counters=$ncounters" \
+        --seed "$2" --dcpi "$4" --dcpi-events "cycles:$3,$events" --ground-truth "$5" \
         --no-baseline --report /dev/null "$1" "$size" >/dev/null 2>&1 </dev/null
 }
 # the database and truth of seed $2 for the run tagged $1
@@ -102,6 +117,8 @@ for isa in $isas; do
         for period in $periods; do
             tag=$isa.$w.$period
             [ "$size" = train ] || tag=$isa.$w.$size.$period
+            [ "$dist" = uniform ] || tag=$tag.geo
+            [ "$events" = imiss,dmiss ] || tag=$tag.${events//,/+}
             run_seeds "$tag" "$p" "$maxruns" "$period"
             for k in $runs; do
                 truths=()

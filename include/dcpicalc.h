@@ -44,7 +44,8 @@
  *     collected, no such sample from the instruction through the skid
  *     after it rules the miss out, and the I-cache misses IMISS projects
  *     (with its period) can bound the I-cache below an eighth of the
- *     stall.  D-TLB misses are not told apart from D-cache misses (no DTB
+ *     stall; where BRANCHMP was, the mispredictions its samples through
+ *     the skid after a block head project bound the misprediction so.  D-TLB misses are not told apart from D-cache misses (no DTB
  *     event is sampled).
  * F is in executions per sampling period, so F x P estimates the count.
  */
@@ -67,6 +68,7 @@ typedef struct dcpicalc_insn {
     uint64_t samples;           /* S_i: CYCLES samples                      */
     uint64_t imiss;             /* IMISS samples (0 when not collected)     */
     uint64_t dmiss;             /* DMISS samples (0 when not collected)     */
+    uint64_t branchmp;          /* BRANCHMP samples (0 when not collected)  */
     timing_static_t sched;      /* M_i and its static stall                 */
     double freq;                /* F of its block's class; < 0 unknown      */
     double cpi;                 /* S_i / F, < 0 unknown                     */
@@ -88,10 +90,13 @@ typedef struct dcpicalc {
     uint64_t call_results;      /* registers a callee returns its result in
                                    (the ABI's; unified numbers < 64)       */
     bool has_imiss, has_dmiss;  /* the procedure has samples of the event  */
+    bool has_branchmp;
     unsigned mispredict_bound;  /* most cycles a misprediction costs        */
     double imiss_per_period;    /* I-cache misses an IMISS sample stands for,
                                    per CYCLES period (their periods' ratio;
                                    0: unknown)                             */
+    double branchmp_per_period; /* mispredictions a BRANCHMP sample stands
+                                   for, per CYCLES period (0: unknown)     */
     unsigned miss_bound;        /* most cycles an L1 miss costs when it is
                                    alone: to memory and the line back      */
     bool has_ras;               /* the model predicts returns by a stack    */
@@ -125,7 +130,8 @@ bool dcpicalc_run(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
  * DCPICALC_EVENTS_SEEN: the events with samples in the procedure.  periods
  * (NULL: unknown), indexed by pmu_event_t, is each event's mean sampling
  * period (0: unknown): with CYCLES' and IMISS's, the I-cache misses IMISS
- * projects bound the I-cache's part of a stall. */
+ * projects bound the I-cache's part of a stall; with BRANCHMP's, the
+ * mispredictions it projects bound the misprediction's. */
 #define DCPICALC_EVENTS_SEEN UINT32_MAX
 bool dcpicalc_run_events(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
                          const uint8_t *code, uint64_t start, size_t size,

@@ -94,6 +94,11 @@ typedef struct pmu_config {
                                    (else the counters stand still from its
                                    entry to its hps.ret: user mode only)   */
     unsigned precise;           /* 0..3, see above                         */
+    bool geometric;             /* pmu.period = geometric: the PMU draws the
+                                   periods of the counters given a mean
+                                   (pmu_set_period_mean), else the handler's
+                                   write sets them (uniform, DCPI's)       */
+    uint64_t seed;              /* the run's --seed, for those draws        */
 } pmu_config_t;
 
 typedef struct pmu pmu_t;
@@ -121,6 +126,15 @@ void pmu_free(pmu_t *p);
 /* Set counter k to count `event`, starting at `value` (2^bits - period).
  * Before the run: the driver rewrites it after every interrupt. */
 void pmu_program(pmu_t *p, unsigned k, pmu_event_t event, uint64_t value);
+
+/* pmu.period = geometric: from now on counter k's periods are drawn by the
+ * PMU from a geometric distribution of this mean (every counted event ends
+ * the period with probability 1/mean, so each is sampled alike, the ones
+ * right after a handler too), the first at once; the handler's re-arming
+ * writes keep their carry (the count since the overflow) and lose their
+ * period.  A period is at most 2^bits (the caller keeps the mean well
+ * below).  Nothing without cfg.geometric. */
+void pmu_set_period_mean(pmu_t *p, unsigned k, double mean);
 
 /* Attach to the cpu before the run (and the handler's runtime to the cpu
  * when it has none yet); head_sum is the timing model's running sum of

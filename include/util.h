@@ -10,7 +10,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
+/* The next number of a splitmix64 stream (its state advances): the
+ * seeded, deterministic pseudo-random numbers of the simulator. */
+static inline uint64_t splitmix64_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
 
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);

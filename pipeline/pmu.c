@@ -31,9 +31,13 @@
  * the run's, and may come early by the cycles of a handler's last
  * instruction, which are charged after it: pmu_interrupt then finds
  * nothing due and moves due on.
+ * With pmu.period = geometric the PMU draws each re-armed period itself,
+ * geometric with the driver's mean (rearm_geometric), from a splitmix64
+ * stream of the run's seed: the sampling is memoryless.
  */
 #include "pmu.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +66,9 @@ typedef struct counter {
     int event;                  /* pmu_event_t, or -1 when unused          */
     uint64_t value;             /* stepped counters: the count now         */
     uint64_t overflow_at;       /* cycles/insts counters: when it wraps    */
+    double log_keep;            /* geometric periods: log(1 - 1/mean), else 0 */
+    unsigned owed;              /* geometric: requests re-arming pushed, whose
+                                   deliveries find the counter armed       */
 } counter_t;
 
 typedef struct request {
@@ -77,6 +84,7 @@ struct pmu {
     pmu_config_t cfg;
     pmu_handler_t h;
     uint64_t wrap;              /* 2^counter_bits                          */
+    uint64_t rng;               /* splitmix64 state: geometric periods      */
     counter_t ctr[PMU_MAX_COUNTERS];
     request_t req[MAX_REQUESTS];
     unsigned nreq;
@@ -101,6 +109,7 @@ struct pmu {
     pmu_regs_hook_t regs_hook;       /* pmu_set_regs_hook, or NULL        */
     void *regs_ctx;
     uint64_t sample_regs[PM_REG_COUNT];   /* the delivered sample's        */
+    uint64_t sampled_pc;        /* the pc the running handler was given    */
 
     /* statistics */
     uint64_t interrupts[PMU_EVENT_COUNT];
@@ -166,6 +175,7 @@ pmu_t *pmu_new(const pmu_config_t *cfg, const pmu_handler_t *handler)
     if (p->cfg.counters > PMU_MAX_COUNTERS) p->cfg.counters = PMU_MAX_COUNTERS;
     p->h = *handler;
     p->wrap = 1ull << p->cfg.counter_bits;
+    p->rng = p->cfg.seed ^ 0x504d55504552494full;       /* "PMUPERIO" */
     for (unsigned k = 0; k < PMU_MAX_COUNTERS; k++) p->ctr[k].event = -1;
     for (int e = 0; e < PMU_EVENT_COUNT; e++) p->exact[e] = profile_new();
     p->client = (runtime_client_t){ .name = "PMU", .returned = handler_return,
@@ -192,6 +202,16 @@ static void load_counter(pmu_t *p, unsigned k, uint64_t v, uint64_t now_cycle, u
     if (x->event == PMU_INSTS) x->overflow_at = now_insts + (p->wrap - v);
 }
 
+/* A geometric period of counter k (pmu_set_period_mean): 1 + the events
+ * before the first success of trials of probability 1/mean, by inversion
+ * of a uniform draw in (0, 1]; at most 2^bits. */
+static uint64_t geometric_period(pmu_t *p, unsigned k)
+{
+    double u = (double)((splitmix64_next(&p->rng) >> 11) + 1) * 0x1p-53;
+    double extra = floor(log(u) / p->ctr[k].log_keep);
+    return extra >= (double)(p->wrap - 1) ? p->wrap : 1 + (uint64_t)extra;
+}
+
 void pmu_program(pmu_t *p, unsigned k, pmu_event_t event, uint64_t value)
 {
     if (k >= p->cfg.counters) return;
@@ -199,6 +219,14 @@ void pmu_program(pmu_t *p, unsigned k, pmu_event_t event, uint64_t value)
     if ((unsigned)event < PMU_EVENT_COUNT) p->programmed[event] = true;
     p->due.branches = p->programmed[PMU_BRANCHES] || p->programmed[PMU_BRANCHES_SPEC];
     load_counter(p, k, value, 0, 0);
+    update_due(p);
+}
+
+void pmu_set_period_mean(pmu_t *p, unsigned k, double mean)
+{
+    if (!p->cfg.geometric || k >= p->cfg.counters || mean <= 1) return;
+    p->ctr[k].log_keep = log1p(-1.0 / mean);
+    load_counter(p, k, p->wrap - geometric_period(p, k), 0, 0);
     update_due(p);
 }
 
@@ -357,28 +385,71 @@ static void handler_notify(void *ctx, cpu_t *c, uint64_t value)
     p->h.notify(p->h.notify_ctx, c, value);
 }
 
-/* hps.wrpmc k, value: the handler writes counter k. */
+/* Counter k's value: for a time counter what it counted since it last
+ * wrapped (it counts on from 0 after an overflow). */
+static uint64_t counter_value(const pmu_t *p, const cpu_t *c, unsigned k)
+{
+    const counter_t *x = &p->ctr[k];
+    if (x->event == PMU_CYCLES) return (counted_cycle(p) + p->wrap - x->overflow_at) & (p->wrap - 1);
+    if (x->event == PMU_INSTS) return (counted_insts(p, c) + p->wrap - x->overflow_at) & (p->wrap - 1);
+    return x->value;
+}
+
+/* Re-arm counter k with geometric periods that start at its overflow:
+ * `since` counted since then, its value.  A period no longer than that
+ * has ended already: the counter overflowed again, its request is held
+ * until the handler returns, and the next period starts there; that
+ * request's own handler finds the counter armed and leaves it.  Such an
+ * overflow a skid or more before the interrupt was delivered fell due
+ * while the interrupted instruction was at the head: the request carries
+ * its pc, the sample lands where the overflow did (else on the first
+ * program instruction after the handler, which would take the samples of
+ * the instructions that stall long at the head, 2% of them at a mean of
+ * 525 cycles). */
+static void rearm_geometric(pmu_t *p, cpu_t *c, unsigned k)
+{
+    counter_t *x = &p->ctr[k];
+    if (x->owed) {
+        x->owed--;
+        return;
+    }
+    uint64_t since = counter_value(p, c, k), period = geometric_period(p, k);
+    uint64_t cycle = counted_cycle(p);
+    while (period <= since) {
+        since -= period;
+        unsigned pending = p->nreq;
+        request(p, k, cycle - (x->event == PMU_CYCLES ? since : 0), 0);
+        if (p->nreq > pending) {
+            x->owed++;
+            if (x->event == PMU_CYCLES && since >= p->cfg.skid)
+                p->req[pending].pc = p->sampled_pc;
+        }
+        period = geometric_period(p, k);
+    }
+    load_counter(p, k, p->wrap - period + since, cycle, counted_insts(p, c));
+}
+
+/* hps.wrpmc k, value: the handler writes counter k (or, for a counter of
+ * geometric periods, asks for the next one). */
 static void handler_wrpmc(void *ctx, cpu_t *c, uint64_t k, uint64_t value)
 {
     pmu_t *p = ctx;
     if (p->in_sample) return;                /* ProfileMe re-arms itself */
     if (k >= p->cfg.counters) cpu_stop(c, STOP_ILLEGAL, 0);
-    load_counter(p, (unsigned)k, value, counted_cycle(p), counted_insts(p, c));
+    if (p->ctr[k].log_keep != 0)
+        rearm_geometric(p, c, (unsigned)k);
+    else
+        load_counter(p, (unsigned)k, value, counted_cycle(p), counted_insts(p, c));
 }
 
-/* hps.rdpmc k: the handler reads counter k.  A time counter's value is
- * what it counted since it last wrapped (it counts on from 0 after an
- * overflow).  In a ProfileMe sample's handler, PM_REG_BASE + r reads its
- * ProfileMe register r. */
+/* hps.rdpmc k: the handler reads counter k.  In a ProfileMe sample's
+ * handler, PM_REG_BASE + r reads its ProfileMe register r. */
 static uint64_t handler_rdpmc(void *ctx, cpu_t *c, uint64_t k)
 {
     pmu_t *p = ctx;
     if (p->in_sample && k - PM_REG_BASE < PM_REG_COUNT) return p->sample_regs[k - PM_REG_BASE];
     if (k >= p->cfg.counters) cpu_stop(c, STOP_ILLEGAL, 0);
-    const counter_t *x = &p->ctr[k];
-    if (x->event == PMU_CYCLES) return (counted_cycle(p) + p->wrap - x->overflow_at) & (p->wrap - 1);
-    if (x->event == PMU_INSTS) return (counted_insts(p, c) + p->wrap - x->overflow_at) & (p->wrap - 1);
-    return x->value;
+    return counter_value(p, c, (unsigned)k);
 }
 
 /* The first program instruction after the handler issued at run cycle
@@ -440,6 +511,7 @@ bool pmu_interrupt(pmu_t *p, cpu_t *c, uint64_t pc, uint64_t head)
      * EVENT) key keeps threads apart (the first thread's id is the pid) */
     uint64_t who = c->sys ? c->sys->tid : p->h.pid;
     uint64_t args[RUNTIME_MAX_ARGS] = { who, r.pc ? r.pc : pc, (uint64_t)event, k };
+    p->sampled_pc = args[1];
     if (!runtime_call(p->h.runtime, c, &p->client, p->h.entry, args, RUNTIME_MAX_ARGS, 0)) {
         p->dropped++;                        /* the frames are full */
         return false;

@@ -67,13 +67,7 @@ bool profileme_parse(const char *text, pm_config_t *cfg, char *err, size_t errle
 
 /* ---- the sampler ------------------------------------------------------------------ */
 
-static uint64_t next_random(profileme_t *pm)       /* splitmix64 */
-{
-    uint64_t z = (pm->rng += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t next_random(profileme_t *pm) { return splitmix64_next(&pm->rng); }
 
 static uint64_t next_period(profileme_t *pm)
 {

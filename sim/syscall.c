@@ -212,18 +212,10 @@ bool sys_set_cwd(sys_t *s, const char *dir, char *err, size_t errlen)
     return true;
 }
 
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 void sys_random_bytes(sys_t *s, uint8_t *buf, uint64_t len)
 {
     while (len) {
-        uint64_t v = splitmix64(&s->rng_state);
+        uint64_t v = splitmix64_next(&s->rng_state);
         for (unsigned k = 0; k < 8 && len; k++, len--) *buf++ = (uint8_t)(v >> (8 * k));
     }
 }

@@ -399,7 +399,8 @@ static dcpi_t *dcpi_setup(const options_t *o, const isa_t *isa, const images_t *
                            .skid = (unsigned)o->cfg.pmu_skid,
                            .nest = o->cfg.pmu_during_handler == 1,
                            .count_handler = o->cfg.pmu_count_handler == 1,
-                           .precise = (unsigned)o->dcpi_precise };
+                           .precise = (unsigned)o->dcpi_precise,
+                           .geometric = o->cfg.pmu_period == 1, .seed = o->seed };
     if (o->profileme) {           /* ProfileMe alone unless counters are asked for too */
         if (!profileme_parse(o->profileme, &d.profileme, err, sizeof err)) bad_input("%s", err);
         d.profileme.seed = o->seed;

@@ -9,7 +9,9 @@
 #              within 2%, the per-procedure accuracy above a floor
 #   merge      a second run adds to the profiles (twice the samples);
 #              --dcpi-new-epoch starts epoch-0002
-#   determinism the same seed writes the same bytes; another seed differs
+#   determinism the same seed writes the same bytes; another seed differs;
+#              so for geometric periods (pmu.period), which differ from the
+#              uniform ones and refuse a mean the counters cannot hold
 #   tools      hps-dcpiprof by image, by procedure, by instruction
 #   analysis   hps-dcpicalc on a short-period run scored against its ground
 #              truth: execution counts of most samples within 10%, most true
@@ -102,6 +104,22 @@ $sim --config ev5 --seed 7 --dcpi "$tmp/detc" --no-baseline --report /dev/null "
 check "determinism: same seed, same database bytes" diff -r -q "$tmp/deta" "$tmp/detb"
 check "determinism: another seed samples other cycles" \
     test -n "$(diff -r -q "$tmp/deta" "$tmp/detc" 2>&1)"
+
+# pmu.period = geometric: the PMU draws the periods (same seed, same bytes;
+# not the driver's uniform ones); a mean the 16-bit counters cannot hold
+# (the default 60000-64000) is refused
+geo=(--config ev5 --set pmu.period=geometric --dcpi-events cycles:400-600,imiss --no-baseline
+     --report /dev/null)
+for k in a b; do $sim "${geo[@]}" --dcpi "$tmp/geo$k" "$p" test >/dev/null 2>&1; done
+$sim --config ev5 --dcpi-events cycles:400-600,imiss --dcpi "$tmp/geou" --no-baseline \
+    --report /dev/null "$p" test >/dev/null 2>&1
+check "geometric periods: same seed, same database bytes" diff -r -q "$tmp/geoa" "$tmp/geob"
+check "geometric periods: not the uniform ones" \
+    test -s "$tmp/geoa/epoch-0001/config" -a -n "$(diff -r -q "$tmp/geoa" "$tmp/geou" 2>&1)"
+$sim --config ev5 --set pmu.period=geometric --dcpi "$tmp/geobad" "$p" test >/dev/null 2>"$tmp/err"
+rc=$?
+check "geometric periods: a mean above 2^bits / 32 is status 2 ($rc) with a message" \
+    test $rc = 2 -a -n "$(grep -i 'counter_bits' "$tmp/err")"
 
 # ---- tools --------------------------------------------------------------------------------------------
 $prof -p "$tmp/db" >"$tmp/procs" 2>&1

@@ -22,7 +22,8 @@
  * a culprit (its result) only of a register the callee returns a value in,
  * never of its link register; a busy divider ruled out when only a rare
  * entry can find it busy, an I-cache miss when the misses IMISS projects
- * are too few, the write buffer for a store waiting on its loaded operand
+ * are too few, a misprediction when the BRANCHMP samples through the skid
+ * after the block head, on every path, project too few, the write buffer for a store waiting on its loaded operand
  * in a block of fewer stores than the buffer's entries.  Run from
  * the top of the tree (presets in ./configs).
  */
@@ -30,6 +31,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <inttypes.h>
 #include <cmocka.h>
 
 #include <math.h>
@@ -62,6 +64,7 @@ typedef struct synth {
     uint64_t extra_total[NLOOP];        /* and in all (a stall of some executions) */
     bool drop[NLOOP];                   /* no samples at all */
     uint64_t imiss[NLOOP];              /* IMISS samples */
+    uint64_t branchmp[NLOOP];           /* BRANCHMP samples */
 } synth_t;
 
 static uint64_t synth_samples(void *ctx, int event, uint64_t addr)
@@ -69,6 +72,7 @@ static uint64_t synth_samples(void *ctx, int event, uint64_t addr)
     const synth_t *s = ctx;
     size_t k = (addr - BASE) / 4;
     if (event == PMU_IMISS && k < NLOOP) return s->imiss[k];
+    if (event == PMU_BRANCHMP && k < NLOOP) return s->branchmp[k];
     if (event != PMU_CYCLES || k >= NLOOP || s->drop[k]) return 0;
     return s->count[k] * (s->sched[k].head + s->extra[k]) + s->extra_total[k];  /* period 1 */
 }
@@ -245,6 +249,44 @@ static void test_icache_bounded_by_imiss(void **state)
                                         sizeof err));
         assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 20.0, 0.5);
         assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_ICACHE), n == 70);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* The loop's head stalls 20 cycles on each of its 1000 executions, 20000
+ * cycles, and a misprediction is its only candidate.  BRANCHMP collected,
+ * the periods known (1 cycle a CYCLES sample, 1 misprediction a BRANCHMP
+ * sample): 7 samples on the head project at most 7 + 2 x sqrt(7) + 1
+ * mispredictions of at most mispredict_penalty + 1 cycles each, under an
+ * eighth of the stall: ruled out; 700 are not, nor 700 on an instruction
+ * that follows the head within the skid on some path (the return, after
+ * the loop's branch), where the skid carries them; the instruction before
+ * the loop, on no path from its head, does not count. */
+static void test_mispredict_bounded_by_branchmp(void **state)
+{
+    config_t cfg = preset("ev5");
+    dcpicalc_t dc;
+    synth_t s;
+    char err[256];
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_BRANCHMP;
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_BRANCHMP] = 1 };
+    unsigned cost = (unsigned)cfg.ev5_mispredict_penalty + 1;
+    assert_true((7 + 2 * sqrt(7) + 1) * cost * 8 < 20000 && 700.0 * cost * 8 > 20000);
+    setup_synth(&s, &cfg, &dc);
+    s.extra[1] = 20;
+    const struct { size_t at; uint64_t n; bool listed; } cases[] = {
+        { 1, 7, false }, { 1, 700, true }, { 5, 700, true }, { 0, 700, false },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        memset(s.branchmp, 0, sizeof s.branchmp);
+        s.branchmp[cases[c].at] = cases[c].n;
+        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
+                                        sizeof loop, synth_samples, &s, collected, periods, err,
+                                        sizeof err));
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 20.0, 0.5);
+        if (!!(dc.insn[1].culprits & 1u << STALL_MISPREDICT) != cases[c].listed)
+            fail_msg("%" PRIu64 " BRANCHMP samples at instruction %zu: misprediction %s",
+                     cases[c].n, cases[c].at, cases[c].listed ? "ruled out" : "listed");
         dcpicalc_free(&dc);
     }
 }
@@ -675,6 +717,7 @@ int main(void)
         cmocka_unit_test(test_out_of_order_refused),
         cmocka_unit_test(test_culprits_from_imiss),
         cmocka_unit_test(test_icache_bounded_by_imiss),
+        cmocka_unit_test(test_mispredict_bounded_by_branchmp),
         cmocka_unit_test(test_store_loop_schedule_is_static),
         cmocka_unit_test(test_load_use_is_the_latency),
         cmocka_unit_test(test_issue_group_moves_samples),

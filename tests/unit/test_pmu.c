@@ -11,8 +11,11 @@
  * interrupts falling due inside the handler are held to its end when the
  * counters count in it, and none fall due when they stand still; a handler
  * that carries the count since the overflow (hps.rdpmc) into the reload
- * keeps samples exactly one period apart; the handler's cycles are timed;
- * hps.wrpmc outside a handler is illegal.
+ * keeps samples exactly one period apart; geometric periods drawn by the
+ * PMU (pmu.period = geometric) sample once per mean period whatever the
+ * handler writes, also with a mean shorter than the skid, and follow the
+ * seed; the handler's cycles are timed; hps.wrpmc outside a handler is
+ * illegal.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +24,7 @@
 #include <inttypes.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +249,57 @@ static void test_carry_keeps_the_period(void **state)
     }
 }
 
+/* pmu.period = geometric, a handler that reloads a fixed 200 (with the
+ * carry): the PMU draws each period itself, so the program cycles the
+ * counter counts (the handler's and the returns' shadows left out) hold
+ * one sample per `mean` of them on average, the Poisson count's noise
+ * aside (4 standard deviations).  With a mean of 20, a few times the skid
+ * and the wait for the head, many periods end before the handler runs:
+ * their overflows wait for its return, none is lost.  The same seed draws
+ * the same periods, another seed others. */
+static uint64_t geometric_run(double mean, uint64_t seed, uint64_t *program)
+{
+    static uint32_t code[MAXN];
+    const uint32_t loop[] = { WARM, ADD(T0, A1, A2), ADD(T1, A1, A2), ADD(T2, A1, A2),
+                              BEQ(ZERO, ZERO, -12) };
+    memcpy(code, loop, sizeof loop);
+    sampler_t smp = { .n = 0 };
+    runtime_t *h = handler_mem_carry((1u << 16) - 200, 0, true);
+    pmu_config_t cfg = { .counters = 3, .counter_bits = 16, .skid = 6, .geometric = true,
+                         .seed = seed };
+    pmu_handler_t hd = { .runtime = h, .entry = RUNTIME_BASE, .pid = 1000,
+                         .notify = record, .notify_ctx = &smp };
+    pmu_t *p = pmu_new(&cfg, &hd);
+    pmu_program(p, 0, PMU_CYCLES, (1u << 16) - 2000);
+    pmu_set_period_mean(p, 0, mean);
+    result_t r;
+    run_code_pmu("inorder5", none, code, sizeof loop / 4, 60000, p, &r);
+    uint64_t irq = result_stat(&r, "pmu.interrupts::cycles");
+    *program = r.cycles - result_stat(&r, "pmu.handlerCycles") -
+               result_stat(&r, "pmu.returnShadowCycles");
+    assert_int_equal(result_stat(&r, "pmu.droppedRequests"), 0);
+    pmu_free(p);
+    runtime_free(h);
+    return irq;
+}
+
+static void test_geometric_periods(void **state)
+{
+    const double means[] = { 200, 20 };
+    for (int m = 0; m < 2; m++) {
+        uint64_t program, again;
+        uint64_t irq = geometric_run(means[m], 1, &program);
+        double expected = (double)program / means[m], noise = 4 * sqrt(expected);
+        if (!(fabs((double)irq - expected) < noise))
+            fail_msg("mean %.0f: %" PRIu64 " samples in %" PRIu64 " program cycles, expected "
+                     "%.0f +- %.0f", means[m], irq, program, expected, noise);
+        assert_int_equal(geometric_run(means[m], 1, &again), irq);
+        assert_int_equal(again, program);
+    }
+    uint64_t program;
+    assert_int_not_equal(geometric_run(200, 1, &program), geometric_run(200, 2, &program));
+}
+
 /* hps.wrpmc and hps.notify belong to the handler: in the runtime's own
  * address space but outside a handler frame they are illegal. */
 static void test_wrpmc_outside_handler_is_illegal(void **state)
@@ -273,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_event_counter),
         cmocka_unit_test(test_held_while_in_handler),
         cmocka_unit_test(test_carry_keeps_the_period),
+        cmocka_unit_test(test_geometric_periods),
         cmocka_unit_test(test_wrpmc_outside_handler_is_illegal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
