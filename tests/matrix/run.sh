@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/matrix/run.sh BUILD_DIR - the feature-combination matrix: every
 # model {functional, inorder5, ev5, r10k, hps} x every feature {--trace, --stats,
-# --ground-truth, --paths, PP on DISE, --pipeview, --acf, --dcpi, --acf + --dcpi,
+# --ground-truth, --paths, PP on DISE, --pipeview, --acf, --dcpi (uniform and
+# geometric periods), --acf + --dcpi,
 # --dcpi --values, --profileme, --cct, --csprof, -d scripted},
 # on both ISAs (the rv64 and alpha-static builds of one small workload at
 # size test), each cell checked for REAL output, never empty or zero:
@@ -428,6 +429,12 @@ for isa in rv64 alpha-static; do
             verdict "$L dcpi: the report on stderr, estimated cycles and accuracy" \
                 "$(grep -q '^==== hps-sim DCPI report' "$c.dcpi.err" && grep -q '^estimated program cycles:' "$c.dcpi.err" &&
                    grep -q '^accuracy' "$c.dcpi.err" || echo "no report: $(first "$c.dcpi.err")")"
+            # the PMU's own memoryless periods (pmu.period = geometric): the same checks
+            run "$c.geo" "${cfg[@]}" --set pmu.period=geometric --set pmu.counter_bits=24 --dcpi "$d/$model.geo.db" \
+                --stats "$c.geo.stats" "$prog" test
+            same_output "$L dcpi geometric" "$c.geo"
+            dcpi_db "$L dcpi geometric" "$d/$model.geo.db" "$c.geo.stats" "$c.geo.err"
+            profiled_stats "$L dcpi geometric" "$c.geo.stats"
         fi
 
         # ---- dcpi + values ------------------------------------------------------------------------
