@@ -122,6 +122,7 @@ static bool resolve_handlers(dise_t *d, char *err, size_t len)
 }
 
 static unsigned flag_index_of(const dise_t *d, uint32_t overflow_bits, uint32_t zero_bits);
+static uint16_t flags_needed(const dise_program_t *p, int32_t at);
 
 /* The flags now, packed; the block loop's records follow them (edit.h). */
 static void set_flag_index(dise_t *d, unsigned idx)
@@ -201,6 +202,8 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *run
     d->zero_bits = ~0u;                      /* every counter starts at 0 */
     d->branch_to = -1;
     find_flags(d);
+    for (size_t k = 0; k < prog->nprods; k++)
+        d->prod_needs[k] = flags_needed(prog, prog->prods[k].pattern);
     d->set_cap = 16;
     d->outcomes = xcalloc(d->set_cap * d->set_stride, sizeof *d->outcomes);
     d->counts = xcalloc(d->set_cap * d->set_stride, sizeof *d->counts);
@@ -389,6 +392,44 @@ static bool class_matches(const insn_t *in, uint64_t cls)
     }
 }
 
+/* The instruction flags (IF_*) of which an instruction must have one for
+ * T.OPCLASS == cls to hold; 0 when no flag decides it (class_matches). */
+static uint16_t class_flags(uint64_t cls)
+{
+    switch (cls) {
+    case DC_PROC_CALL: return IF_CALL;
+    case DC_RETURN:    return IF_RETURN;
+    case DC_BRANCH:    return IF_BRANCH;
+    case DC_JUMP:      return IF_JUMP;
+    case DC_MEM_OP:    return IF_LOAD | IF_STORE;
+    case DC_LOAD:      return IF_LOAD;
+    case DC_STORE:     return IF_STORE;
+    case DC_INDIRECT:  return IF_INDIRECT;
+    default:           return 0;
+    }
+}
+
+/* The instruction flags of which an instruction must have one for pattern
+ * node `at` to be anything but false, whatever the HPS flags; 0 when there
+ * is no such condition.  dise_classify skips a production whose pattern's
+ * condition an instruction fails, as eval would find it false. */
+static uint16_t flags_needed(const dise_program_t *p, int32_t at)
+{
+    const dise_node_t *n = &p->nodes[at];
+    switch (n->kind) {
+    case PX_AND: {
+        uint16_t a = flags_needed(p, n->a);
+        return a ? a : flags_needed(p, n->b);
+    }
+    case PX_OR: {
+        uint16_t a = flags_needed(p, n->a), b = flags_needed(p, n->b);
+        return a && b ? a | b : 0;
+    }
+    case PX_CLASS: return class_flags(n->value);
+    default:       return 0;
+    }
+}
+
 /* The value of an instruction field; false when it has none (the target
  * of an indirect transfer, an unused register slot). */
 static bool field_value(const insn_t *in, uint8_t field, uint64_t *v)
@@ -559,6 +600,7 @@ static bool classify_masks(const dise_t *d, const insn_t *in, uint64_t *masks)
     uint64_t any = 0;
     for (size_t k = 0; k < d->prog->nprods; k++) {
         int32_t root = d->prog->prods[k].pattern;
+        if (d->prod_needs[k] && !(in->flags & d->prod_needs[k])) continue;
         if (eval(d->prog, root, in, NULL) == TV_FALSE) continue;
         if (!d->tabulated) {
             masks[0] |= 1ull << k;
@@ -578,7 +620,8 @@ static bool classify_masks(const dise_t *d, const insn_t *in, uint64_t *masks)
 void dise_classify(dise_t *d, insn_t *in)
 {
     in->dise = 0;
-    uint64_t masks[1u << DISE_TABLE_FLAGS] = { 0 };
+    uint64_t masks[1u << DISE_TABLE_FLAGS];     /* the first set_stride are used */
+    memset(masks, 0, d->set_stride * sizeof *masks);
     bool candidate = classify_masks(d, in, masks);
     bool truth = d->truth && hps_truth_per_event(d->truth, in);
     if (!candidate && !truth) return;

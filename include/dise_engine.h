@@ -80,6 +80,8 @@ struct dise {
     uint8_t flag_counter[DISE_TABLE_FLAGS];
     bool flag_is_zero[DISE_TABLE_FLAGS];
     bool tabulated;
+    /* per production: flags_needed of its pattern (dise_classify) */
+    uint16_t prod_needs[DISE_MAX_PRODUCTIONS];
     /* dispatch entries interned at decode: entry insn->dise is the match
      * table outcomes[(insn->dise << set_shift) + flag combination]; entry
      * 0 is no entry */

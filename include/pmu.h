@@ -164,17 +164,20 @@ void pmu_sample(pmu_t *p, uint64_t pc, uint64_t cycle, const uint64_t regs[PM_RE
 typedef void (*pmu_regs_hook_t)(void *ctx, const uint64_t regs[PM_REG_COUNT]);
 void pmu_set_regs_hook(pmu_t *p, pmu_regs_hook_t fn, void *ctx);
 
-/* The cycle from which an instruction at the head is interrupted:
- * UINT64_MAX while nothing is due.  The run loop compares each program
- * instruction's head cycle with it (and the retired instructions with
- * pmu_due_insts) and calls pmu_interrupt when reached. */
+/* The cycle from which an instruction at the head is interrupted
+ * (cycle): UINT64_MAX while nothing is due.  The run loop compares each
+ * program instruction's head cycle with it (and the retired instructions
+ * with
+ * insts) and calls pmu_interrupt when reached; it compares the head
+ * cycle with gate first, and the two only when that is reached. */
 typedef struct pmu_due {        /* struct pmu's first member               */
     uint64_t cycle, insts;
+    uint64_t gate;              /* a head cycle sum below it: nothing due
+                                   (cycle + 1; 0 while insts is set)        */
     bool branches;              /* a counter counts branches or branches_spec:
                                    else pmu_count of them does nothing      */
 } pmu_due_t;
-static inline uint64_t pmu_due_cycle(const pmu_t *p) { return ((const pmu_due_t *)p)->cycle; }
-static inline uint64_t pmu_due_insts(const pmu_t *p) { return ((const pmu_due_t *)p)->insts; }
+static inline const pmu_due_t *pmu_due_of(const pmu_t *p) { return (const pmu_due_t *)p; }
 /* Would pmu_count of branches (or branches_spec) do anything?  The timing
  * models ask before counting every branch. */
 static inline bool pmu_counts_branches(const pmu_t *p) { return ((const pmu_due_t *)p)->branches; }

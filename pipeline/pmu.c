@@ -161,6 +161,10 @@ static void update_due(pmu_t *p)
     p->due.cycle = cyc == UINT64_MAX ? cyc : cyc + p->skip_cycles;
     p->due.insts = insts == UINT64_MAX ? insts : insts + p->skip_insts;
     if (p->after_return) p->due.cycle = 0;   /* end the freeze next step   */
+    /* one compare per step for the run loop: an instruction count due
+     * sends every step to the exact test */
+    p->due.gate = p->due.insts != UINT64_MAX ? 0
+                : p->due.cycle == UINT64_MAX ? UINT64_MAX : p->due.cycle + 1;
 }
 
 static void handler_return(void *ctx, cpu_t *c);

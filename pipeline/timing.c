@@ -170,6 +170,8 @@ static void note_outputs(timing_t *t)
     if (t->model) t->time_insn = heads ? t->model->time_insn_heads : t->model->time_insn;
 }
 
+static void forget_recent_chunks(timing_t *t);
+
 timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
 {
     const timing_model_t *model = model_of(cfg);
@@ -179,7 +181,7 @@ timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
     }
     timing_t *t = xcalloc(1, sizeof *t);
     t->time_insn = model->time_insn;
-    t->gt_cur_base = 1;                 /* no chunk: no base matches */
+    forget_recent_chunks(t);
     fill_params(&t->p, cfg);
     const char *bad = build_memory(t, cfg);
     if (!bad) {
@@ -288,12 +290,21 @@ static long find_chunk(const timing_t *t, uint64_t base)
     return -1;
 }
 
+/* No last nor recent chunk of the heads' record: none yet, or the chunks
+ * moved. */
+static void forget_recent_chunks(timing_t *t)
+{
+    for (unsigned k = 0; k < GT_RECENT; k++) t->gt_recent[k] = (gt_recent_t){ .base = 1 };
+    t->gt_cur_base = 1;
+}
+
 /* A new, empty chunk for `base`: its index. */
 static size_t new_chunk(timing_t *t, uint64_t base)
 {
     if (t->gt_nchunks == t->gt_chunk_cap) {
         t->gt_chunk_cap = t->gt_chunk_cap ? 2 * t->gt_chunk_cap : 256;
         t->gt = xrealloc(t->gt, t->gt_chunk_cap * sizeof *t->gt);
+        forget_recent_chunks(t);        /* their entries moved */
     }
     if (2 * (t->gt_nchunks + 1) > t->gt_index_cap) {       /* the hash at most half full */
         size_t cap = t->gt_index_cap ? 2 * t->gt_index_cap : 1024;
@@ -364,18 +375,22 @@ void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extr
 }
 
 /* An instruction outside the last chunk used, or recorded for the first
- * time: tm_record_head_inline's way out (timing_model.h). */
+ * time: tm_record_head_inline's way out (timing_model.h).  Its chunk is
+ * looked for among the recent ones, then in the hash. */
 __attribute__((noinline)) void tm_record_head_slow(timing_t *t, uint64_t pc, uint64_t head)
 {
     uint64_t base = chunk_base(pc);
-    if (!t->gt_nchunks || t->gt[t->gt_last].base != base) {
+    gt_recent_t *r = &t->gt_recent[(pc >> GT_CHUNK_SHIFT) & (GT_RECENT - 1)];
+    if (r->base != base) {
         long k = find_chunk(t, base);
-        t->gt_last = k >= 0 ? (size_t)k : new_chunk(t, base);
+        if (k < 0) k = (long)new_chunk(t, base);   /* may empty the recent ones */
+        r->e = t->gt[k].e;
+        r->base = base;
     }
-    gt_entry_t *g = &t->gt[t->gt_last].e[(pc >> 1) & (GT_CHUNK_SLOTS - 1)];
+    gt_entry_t *g = &r->e[(pc >> 1) & (GT_CHUNK_SLOTS - 1)];
     if (g->count++ == 0) note_seen(t, pc);
     g->head += head;
-    t->gt_cur = t->gt[t->gt_last].e;     /* new_chunk may have moved the chunks */
+    t->gt_cur = r->e;
     t->gt_cur_base = base;
 }
 

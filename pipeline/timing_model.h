@@ -87,6 +87,14 @@ typedef struct gt_chunk {
     gt_entry_t e[GT_CHUNK_SLOTS];
     gt_why_t *why;                    /* GT_CHUNK_SLOTS when keep_why, or NULL */
 } gt_chunk_t;
+/* The chunks used lately, direct-mapped by base, for the heads' record
+ * out of the last chunk (tm_record_head_slow): code that calls or loops
+ * across a few chunks finds each here, not through the hash. */
+enum { GT_RECENT = 16 };
+typedef struct gt_recent {
+    uint64_t base;                    /* the chunk's base (1: none)          */
+    gt_entry_t *e;                    /* its entries                         */
+} gt_recent_t;
 
 struct timing {
     union {                           /* the run loop's part (timing.h)     */
@@ -149,9 +157,12 @@ struct timing {
 
     /* ground truth */
     gt_chunk_t *gt;                   /* the chunks, in the order made       */
-    size_t gt_nchunks, gt_chunk_cap, gt_last;   /* gt_last: the last one used */
-    gt_entry_t *gt_cur;               /* the entries of chunk gt_last, and   */
-    uint64_t gt_cur_base;             /* its base (1: none yet); heads only  */
+    size_t gt_nchunks, gt_chunk_cap, gt_last;   /* gt_last: tm_record_truth's last */
+    gt_entry_t *gt_cur;               /* the entries of the chunk the heads */
+    uint64_t gt_cur_base;             /* were last recorded in, its base (1:
+                                         none yet); heads only             */
+    gt_recent_t gt_recent[GT_RECENT]; /* by (base >> GT_CHUNK_SHIFT); heads
+                                         only; both emptied when gt moves  */
     uint32_t *gt_index;               /* open hash of chunk bases: index + 1 */
     size_t gt_index_cap;
     uint64_t *gt_seen;                /* the pcs in the order first recorded */

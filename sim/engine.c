@@ -190,11 +190,18 @@ static __attribute__((noinline)) bool events(engine_t *e, cpu_t *c, unsigned F)
     return true;
 }
 
-/* Is a counter interrupt due at the instruction just observed? */
+/* Is a counter interrupt due at the instruction just observed (the
+ * timing model's head cycle sum: *head_sum)?  Below the gate, nothing is
+ * (pmu.h). */
+ALWAYS_INLINE bool pmu_due_at(const pmu_due_t *due, const uint64_t *head_sum, const cpu_t *c)
+{
+    uint64_t head = *head_sum;
+    return unlikely(head >= due->gate) && (head > due->cycle || cpu_retired(c) >= due->insts);
+}
+
 ALWAYS_INLINE bool pmu_due(engine_t *e, cpu_t *c)
 {
-    return timing_hot(e->timing)->head_sum > pmu_due_cycle(e->pmu) ||
-           cpu_retired(c) >= pmu_due_insts(e->pmu);
+    return pmu_due_at(pmu_due_of(e->pmu), &timing_hot(e->timing)->head_sum, c);
 }
 
 /* Deliver it to the instruction at pc; true when its handler now runs. */
@@ -341,6 +348,9 @@ ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
     if (edited_busy(e, F) && !run_edited(e, c, F)) return;
     cursor_t cur = CURSOR_NONE;
     uint64_t next = c->pc;             /* c->pc, without reading it back */
+    /* what pmu_due reads each step, at hand */
+    const pmu_due_t *due = (F & F_PMU) ? pmu_due_of(e->pmu) : NULL;
+    const uint64_t *head_sum = (F & F_PMU) ? &timing_hot(e->timing)->head_sum : NULL;
     for (;;) {
         if (RUNS_BLOCKS(F) && e->blocks) {   /* blocks while they run, then a step */
             next = blocks_execute(c, e->blocks, (F & F_TRUTH) ? e->truth : NULL, next);
@@ -365,7 +375,7 @@ ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
         c->instret++;
         observe(e, c, in, pc, true, F);
         if (unlikely(c->instret >= c->event_at) && !events(e, c, F)) return;
-        if ((F & F_PMU) && unlikely(pmu_due(e, c)) && pmu_deliver(e, c, pc)) {
+        if ((F & F_PMU) && unlikely(pmu_due_at(due, head_sum, c)) && pmu_deliver(e, c, pc)) {
             if (!run_edited(e, c, F)) return;
             cur = CURSOR_NONE;
             next = c->pc;
