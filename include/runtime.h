@@ -74,8 +74,8 @@ uint64_t runtime_stack_top(const runtime_t *rt);
 /* Guest address of the profile buffer. */
 uint64_t runtime_buffer(const runtime_t *rt);
 
-/* Which handlers call(Name) reaches: the C functions behind the stubs
- * (stubs.S, handlers.c), or the hand-written assembly handlers
+/* Which handlers call(Name) reaches: the C functions behind the entry wrappers
+ * (wrappers.S, handlers.c), or the hand-written assembly handlers
  * (runtime/ISA/handlers_asm.S, symbols Name_asm), which keep the buffer's
  * next free sample in d14 and its end in d15 instead of the header's count.
  * Set before runtime_attach. */

@@ -4,14 +4,14 @@
 #   $(BUILD)/productions/hps-runtime-ISA.elf     freestanding static ELF
 #       linked at RUNTIME_BASE (include/runtime.h) by
 #       productions/runtime/ISA/runtime.ld, from the common handlers
-#       (productions/runtime/*.c) and the ISA's stubs (runtime/ISA/*.S)
+#       (productions/runtime/*.c) and the ISA's entry wrappers (runtime/ISA/*.S)
 #   $(BUILD)/productions/hps-runtime-ISA-blob.S  generated: .incbin of the ELF
 #   $(BUILD)/productions/hps-runtime-ISA-blob.o  in libhps.a, so hps-sim and
 #       the unit tests carry the runtime (hps_runtime_ISA_start/_end)
 # The runtime never touches the FP registers, nor (RISC-V) gp/tp, which hold
 # the program's values while a handler runs.  RISC-V: -march=rv64imac
 # -mcmodel=medany -mno-relax (pc-relative data; medlow cannot reach
-# 0x7f0000000000).  Alpha: -mno-fp-regs; the stubs save the program's $gp
+# 0x7f0000000000).  Alpha: -mno-fp-regs; the entry wrappers save the program's $gp
 # and point it at the runtime's table.
 
 RT_DIR      := productions/runtime

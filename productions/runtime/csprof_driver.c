@@ -21,8 +21,8 @@
  * frame and move the trampoline into its return-address slot.
  *
  * The program's memory is read and written with hps.ldp / hps.stp; the
- * program's registers that the stub saved (the return-address register
- * among them) are read and written in the stub's save area.
+ * program's registers that the entry wrapper saved (the return-address register
+ * among them) are read and written in the entry wrapper's save area.
  */
 #include "csprof_guest.h"
 #include "hps_insn.h"
@@ -40,7 +40,7 @@ typedef struct walked {
 
 static walked_t walk_buf[CSPG_MAX_WALK];
 
-/* The stub's save slot of a caller-saved register (stubs.S), or 0. */
+/* The entry wrapper's save slot of a caller-saved register (wrappers.S), or 0. */
 static uint64_t *saved_slot(uint64_t *saved, uint64_t reg)
 {
 #if defined(__riscv)
@@ -351,8 +351,8 @@ static void take_sample(cspg_t *g, cspg_thread_t *t, uint64_t pc, uint64_t sp, u
     install(g, t, &walk_buf[0], saved);
 }
 
-/* The PMU's interrupt (stubs.S CSPROF_interrupt): tid, the sample pc, the
- * event and counter; the stub's save area and the program's fp. */
+/* The PMU's interrupt (wrappers.S CSPROF_interrupt): tid, the sample pc, the
+ * event and counter; the entry wrapper's save area and the program's fp. */
 void csprof_interrupt(uint64_t tid, uint64_t pc, uint64_t event, uint64_t counter,
                       uint64_t *saved, uint64_t fp)
 {
@@ -395,7 +395,7 @@ static void stale_return(cspg_t *g, cspg_thread_t *t, uint64_t sp, uint64_t *sav
     if (ras && *ras == g->st.trampoline) *ras = g->st.resume;
 }
 
-/* A return reached the trampoline (stubs.S CSPROF_trampoline, entered by
+/* A return reached the trampoline (wrappers.S CSPROF_trampoline, entered by
  * the host at the trampoline's fetch fault): count the edge, resume at the
  * real return address, move the trampoline up a frame. */
 void csprof_trampoline(uint64_t tid, uint64_t pc, uint64_t unused0, uint64_t unused1,

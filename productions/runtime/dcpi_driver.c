@@ -1,7 +1,7 @@
 /*
  * dcpi_driver.c - the DCPI device driver's interrupt handler, as guest
  * code in the handler runtime (the PMU, pipeline/pmu.c, calls it through
- * the DCPI_interrupt stub on every counter overflow).
+ * the DCPI_interrupt entry wrapper on every counter overflow).
  *
  * As in the paper (section 4.2): the sample (PID, PC, EVENT) is counted in
  * the driver's hash table (dcpi_table.h); an evicted entry goes to the

@@ -1,7 +1,7 @@
 /*
  * handlers.c - the profile handlers of the guest runtime, in C.  Each one
  * appends one sample to the profile buffer `hps_profile` (hps_profile.h).
- * They are reached through the assembly stubs of stubs.S, which switch to
+ * They are reached through the assembly entry wrappers of wrappers.S, which switch to
  * the runtime's stack, save every register C may clobber and load the
  * arguments from the DISE registers d8..d11.
  *
@@ -306,7 +306,7 @@ void hps_pathm_return(uint64_t entry, uint64_t sum, uint64_t target)
  * A call's lookup in its context's slot for the call site first, in the
  * children's list (hps_path_enter) when the slot does not hold the
  * call's child, which the slot then keeps.  The slot words `s` are
- * hps_pp_slots (handlers_asm.S), whose address the entry wrapper (stubs.S) passes.  This
+ * hps_pp_slots (handlers_asm.S), whose address the entry wrapper (wrappers.S) passes.  This
  * code is in section .text_cct, which runtime.ld puts after all the rest
  * of the runtime, so adding it moved no other handler's address; from
  * there it calls hps_path_enter by the address the entry wrapper wrote into the

@@ -101,7 +101,7 @@ _Static_assert(__builtin_offsetof(ppc_slots_t, list_enter) == PPC_OFF_ENTER, "pp
 _Static_assert(__builtin_offsetof(ppc_slots_t, words) == PPC_OFF_WORDS, "ppc_slots_t words");
 
 /* handlers.c: a call's lookup in the children's list (d5 -> the child);
- * in the slot first (the entry wrapper in stubs.S passes hps_pp_slots). */
+ * in the slot first (the entry wrapper in wrappers.S passes hps_pp_slots). */
 void hps_path_enter(uint64_t site, uint64_t entry);
 void hps_path_enter_slot(uint64_t site, uint64_t entry, uint64_t info, ppc_slots_t *s);
 #endif /* __ASSEMBLER__ */

@@ -4,7 +4,7 @@
  * symbols, each handler run instruction by instruction on the functional
  * core (program registers preserved, the expected sample in the buffer, a
  * small instruction count), the hps.flush path of a full buffer — for the
- * RISC-V and the Alpha runtime alike, with the C handlers behind the stubs
+ * RISC-V and the Alpha runtime alike, with the C handlers behind the entry wrappers
  * and with the hand-written assembly ones (buffer pointer in d14/d15) — and the decoding of the RISC-V hps.*
  * custom-0 instructions only inside the runtime region (the Alpha OPC01
  * words are tested in test_alpha_int.c).
@@ -34,7 +34,7 @@
 
 /* One ISA's runtime under test, and where that ISA keeps the program's
  * registers: general registers first..last hold values a handler must
- * preserve, sp is the stack pointer the stub parks in d13. */
+ * preserve, sp is the stack pointer the entry wrapper parks in d13. */
 typedef struct rt_fixture {
     const isa_t *isa;
     runtime_t *rt;
@@ -203,7 +203,7 @@ static void check_handler(const rt_fixture_t *f, const char *name, const uint64_
     assert_int_equal(res.flushes, 0);
     print_message("%-6s %-24s %3" PRIu64 " instructions per call (hps.ret excluded)\n",
                   f->isa->name, entry_name, res.insts);
-    /* the C stubs save up to 23 registers; the assembly handlers two, in
+    /* the C entry wrappers save up to 23 registers; the assembly handlers two, in
      * DISE registers (at most 18 instructions + hps.ret) */
     assert_true(res.insts <= (asm_handlers(f) ? 18u : 80u));
 

@@ -271,7 +271,7 @@ PathEnter_handler_asm:
 
 /* PathEnter_handler (both modes: PathEnter_handler_asm's way on): d11 =
  * hps_pp_slots, the slot words, for the C-calling entry wrapper PathEnter_handler_c
- * (stubs.S, hps_path_enter_slot), and their list_enter = hps_path_enter
+ * (wrappers.S, hps_path_enter_slot), and their list_enter = hps_path_enter
  * (which the C code, this far from .text, calls by it); t0 and t1 parked
  * in d4 and d11. */
     .section .text_cct.PathEnter_handler, "ax", @progbits

@@ -72,7 +72,7 @@ static inline void hps_stp(uint64_t addr, uint64_t value)
     __asm__ volatile(".insn r 0x0b, 7, 1, x0, %0, %1" : : "r"(addr), "r"(value) : "memory");
 }
 
-/* d13: the program's sp while a C handler runs (the stub put it there). */
+/* d13: the program's sp while a C handler runs (the entry wrapper put it there). */
 static inline uint64_t hps_mfd13(void)
 {
     uint64_t v;

@@ -1,8 +1,8 @@
 /*
- * stubs.S - the entry points DISE's call(Name) jumps to, one per handler.
+ * wrappers.S - the entry points DISE's call(Name) jumps to, one per handler.
  *
  * On entry every program register is intact and the arguments are in the
- * DISE registers d8..d11; d12 holds the runtime's stack pointer.  A stub
+ * DISE registers d8..d11; d12 holds the runtime's stack pointer.  An entry wrapper
  * parks the program's sp in d13, switches to the runtime stack, saves every
  * integer register the C handler may clobber (ra, t0-t6, a0-a7; s0-s11 are
  * callee-saved, gp/tp are never touched by the runtime), loads a0.. from
@@ -14,7 +14,7 @@
 #define FRAME 128       /* 16 registers, keeps sp 16-byte aligned */
 
 /* fn2 (PathReturn_handler): a second C function, called after fn with d10;
- * sect: the stub's section (text_late: runtime.ld puts it after every other
+ * sect: the entry wrapper's section (text_late: runtime.ld puts it after every other
  * handler, so adding it moved none of them); regs: csprof's extra arguments. */
 .macro HPS_HANDLER name, fn, nargs, regs=0, fn2=, sect=text
     .section .\sect\().\name, "ax", @progbits
@@ -100,7 +100,7 @@ HPS_HANDLER CSPROF_interrupt,       csprof_interrupt, 4, 1 /* d8 tid, d9 pc, d10
 HPS_HANDLER CSPROF_trampoline,      csprof_trampoline, 2, 1 /* d8 tid, d9 pc */
 
 /* PP's calling context tree (hps-pp-acf --cct, pp_cct.h): C versions; the
- * tail handler's _asm name reaches the same stub, PathEnter_handler_asm
+ * tail handler's _asm name reaches the same entry wrapper, PathEnter_handler_asm
  * (handlers_asm.S) does the common case and jumps here for the rest;
  * they touch no path stack, only d5 and the tree; PathEnter_handler_c is in
  * section .text_cct, after the rest of the runtime (runtime.ld) */
