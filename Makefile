@@ -39,7 +39,7 @@ override BUILD := $(patsubst $(CURDIR)/%,%,$(abspath $(BUILD)))
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-           -Iinclude -Isim -Isim/cli -Isim/isa/rv64 -Isim/isa/alpha -Iproductions/runtime -MMD -MP
+           -Iinclude -Isim -Isim/cli -Isim/isa -Isim/isa/rv64 -Isim/isa/alpha -Iproductions/runtime -MMD -MP
 LDLIBS  += -lelf -ldw -lopcodes-multiarch -lbfd-multiarch -linih -lreadline -lz -lm
 
 RV_CC      ?= riscv64-linux-gnu-gcc
@@ -54,7 +54,7 @@ DEBIAN_PKGS = gcc make libc6-dev pkg-config \
               clang libclang-rt-14-dev zlib1g-dev valgrind protobuf-compiler \
               golang-go golang-github-google-pprof-dev
 
-SIM_SRCS  := $(wildcard sim/*.c sim/cli/*.c sim/isa/rv64/*.c sim/isa/alpha/*.c pipeline/*.c dise/*.c dcpi/*.c)
+SIM_SRCS  := $(wildcard sim/*.c sim/cli/*.c sim/isa/*.c sim/isa/rv64/*.c sim/isa/alpha/*.c pipeline/*.c dise/*.c dcpi/*.c)
 MAIN_SRC  := sim/cli/main.c
 LIB_SRCS  := $(filter-out $(MAIN_SRC),$(SIM_SRCS))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)

@@ -3,7 +3,8 @@
  *
  * The table is assembled from alpha_int.def then alpha_fp.def.  Decoding a
  * 32-bit word (always 4-byte aligned; Alpha has no compressed forms) finds
- * the first row whose mask/match fits and extracts operands according to
+ * the first row whose mask/match fits (through an index by opcode,
+ * insn_index.h) and extracts operands according to
  * the row's format, renumbering registers into the unified space: r31/f31
  * reads become REG_ZERO/REG_FZERO, writes REG_SINK.  Calls, returns and
  * jumps are classified by opcode and jump kind in the rows themselves, so
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "alpha.h"
+#include "insn_index.h"
 
 static const insn_def_t alpha_insns[] = {
 #define DEFINST(id, name, mask, match, fmt, oc, flags, msz) \
@@ -101,11 +103,14 @@ static void extract_operands(const insn_def_t *d, uint32_t w, insn_t *out)
     if (al_is_fp_operate_format(d->format)) out->rm = (uint8_t)bits(w, 15, 11);
 }
 
+/* The table indexed by opcode (bits 31:26); built on the first decode. */
+static insn_index_t rows_by_opcode;
+
 static const insn_def_t *find_row(uint32_t w)
 {
-    for (size_t k = 0; k < ALPHA_TABLE_SIZE; k++)
-        if ((w & alpha_insns[k].mask) == alpha_insns[k].match) return &alpha_insns[k];
-    return NULL;
+    if (!rows_by_opcode.table)
+        insn_index_build(&rows_by_opcode, alpha_insns, ALPHA_TABLE_SIZE, 26, 6);
+    return insn_index_find(&rows_by_opcode, w);
 }
 
 bool al_decode_word(uint64_t pc, uint32_t word, insn_t *out)

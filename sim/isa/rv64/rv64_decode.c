@@ -2,9 +2,10 @@
  * rv64_decode.c - the RV64GC instruction table and decoder.
  *
  * The table is assembled from the .def files; decoding a 32-bit word finds
- * the first row whose mask/match fits, extracts operands according to the
- * row's format (renumbering registers into the unified space, steering
- * writes of x0 to REG_SINK), and classifies calls and returns by the
+ * the first row whose mask/match fits (through an index by opcode,
+ * insn_index.h), extracts operands according to the row's format
+ * (renumbering registers into the unified space, steering writes of x0 to
+ * REG_SINK), and classifies calls and returns by the
  * RISC-V link-register convention (x1/x5).  A 16-bit instruction is first
  * expanded into its 32-bit equivalent.  This runs once per static
  * instruction; the result is cached by the core.
@@ -14,6 +15,7 @@
 #include <elf.h>
 #include <fenv.h>
 
+#include "insn_index.h"
 #include "rv64.h"
 
 const insn_def_t rv64_table[] = {
@@ -110,33 +112,13 @@ static void classify_control(uint32_t w, const insn_def_t *d, insn_t *out)
     }
 }
 
-/* The rows a word with each major opcode (bits 6:0) may match, in table
- * order: those whose match has that opcode, and any whose mask leaves an
- * opcode bit open.  Built on the first decode. */
-enum { RV_OPCODES = 128 };
-static uint16_t rows_of[RV_OPCODES][RV64_TABLE_SIZE];
-static uint16_t nrows_of[RV_OPCODES];
-static bool rows_built;
+/* The table indexed by major opcode (bits 6:0); built on the first decode. */
+static insn_index_t rows_by_opcode;
 
-static void build_rows(void)
-{
-    for (unsigned op = 0; op < RV_OPCODES; op++)
-        for (size_t k = 0; k < RV64_TABLE_SIZE; k++)
-            if ((op & rv64_table[k].mask & 0x7f) == (rv64_table[k].match & 0x7f))
-                rows_of[op][nrows_of[op]++] = (uint16_t)k;
-    rows_built = true;
-}
-
-/* The first row of the table that fits w (through rows_of: the same one). */
 static const insn_def_t *find_row(uint32_t w)
 {
-    if (!rows_built) build_rows();
-    const uint16_t *rows = rows_of[w & 0x7f];
-    for (unsigned k = 0; k < nrows_of[w & 0x7f]; k++) {
-        const insn_def_t *d = &rv64_table[rows[k]];
-        if ((w & d->mask) == d->match) return d;
-    }
-    return NULL;
+    if (!rows_by_opcode.table) insn_index_build(&rows_by_opcode, rv64_table, RV64_TABLE_SIZE, 0, 7);
+    return insn_index_find(&rows_by_opcode, w);
 }
 
 bool rv_decode_word(uint64_t pc, uint32_t word, unsigned len, insn_t *out)
