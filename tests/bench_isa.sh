@@ -9,8 +9,10 @@
 # different instruction counts (Alpha has no compressed encodings, no
 # integer divide and builds bytes with ext/ins/msk), so compare per
 # instruction, not per run.  Each figure is the fastest of BENCH_REPS
-# (default 3) runs, the four runs of a workload taken in turn.  BENCH_SIZE
-# and BENCH_ONLY as for bench.sh.
+# (default 3) runs, the four runs of a workload taken in turn.  Then the
+# functional core against qemu on the dynamic builds of both ISAs (through
+# their sysroots: qemu-riscv64 / qemu-alpha -L).  BENCH_SIZE and BENCH_ONLY
+# as for bench.sh.
 set -u
 build=${1:-build}
 size=${BENCH_SIZE:-train}
@@ -77,3 +79,41 @@ printf '%s\n' "${rows[@]}" | awk '
 echo "(Minst: simulated instructions, millions; FnM / Ev5M: simulated MIPS on the functional"
 echo " core / the ev5 model, without ground-truth recording; al/rv: host time per Alpha"
 echo " instruction over host time per RISC-V instruction, 1.00 = same speed)"
+
+# The functional core against qemu on the dynamic builds (workloads/rv64-dyn,
+# workloads/alpha-dyn), each through its sysroot: the issue's measure for
+# Alpha (qemu-alpha -L) beside the same for RISC-V.  Whole processes,
+# loading and the dynamic linker included; the fastest of BENCH_REPS runs,
+# simulator and qemu in turn.
+qemu_pair() {   # qemu_pair ISA_DIR QEMU SYSROOT NAME -> "INSTS SIM_S QEMU_S"
+    local dir=$1 qemu=$2 root=$3 n=$4 s="" q="" t0 t1 t2 r
+    local prog=$build/workloads/$dir/$n
+    [ -x "$prog" ] || return
+    for _ in $(seq "$reps"); do
+        r=$(timed_run "q$dir" "$prog" --sysroot "$root") || return
+        [ -n "$r" ] || return
+        t1=$(now); "$qemu" -L "$root" "$prog" "$size" >/dev/null 2>&1; t2=$(now)
+        s=$(faster "$s" "$r")
+        q=$(awk -v m="$q" -v d="$(awk -v a="$t1" -v b="$t2" 'BEGIN{print b-a}')" \
+                'BEGIN{ print (m == "" || d < m) ? d : m }')
+    done
+    echo "$s $q"
+}
+echo
+echo "functional core against qemu, dynamic builds through their sysroots, size $size"
+fmt='%-14s %8s %7s %7s %7s | %8s %7s %7s %7s\n'
+printf "$fmt" workload rvMinst rv_s qemu_s sim/q alMinst al_s qemu_s sim/q
+rows=()
+for n in "${names[@]}"; do
+    r=$(qemu_pair rv64-dyn qemu-riscv64 /usr/riscv64-linux-gnu "$n")
+    a=$(qemu_pair alpha-dyn qemu-alpha /usr/alpha-linux-gnu "$n")
+    [ -n "$r" ] && [ -n "$a" ] && rows+=("$n $r $a")
+done
+printf '%s\n' "${rows[@]}" | awk '
+    function line(n, ri, rs, rq, ai, as, aq) {
+        printf "%-14s %8.1f %7.2f %7.2f %7.2f | %8.1f %7.2f %7.2f %7.2f\n", n,
+               ri/1e6, rs, rq, rs/rq, ai/1e6, as, aq, as/aq }
+    NF == 7 { line($1, $2, $3, $4, $5, $6, $7); ri+=$2; rs+=$3; rq+=$4; ai+=$5; as+=$6; aq+=$7 }
+    END { if (ri) line("TOTAL", ri, rs, rq, ai, as, aq) }'
+echo "(seconds: wall clock of whole processes, the simulator without ground-truth recording;"
+echo " sim/q: the simulator's time over qemu's, the issue's target is at most 2.00)"
