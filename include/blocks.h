@@ -7,7 +7,8 @@
  * system call (which may deliver a signal, change the pc or end the run)
  * and at the page's end.  Its entries carry the operands, and the
  * commonest operations (BLOCK_KINDS: add, logic, shifts, compares, loads,
- * stores, conditional branches) run inline in the block loop, dispatched
+ * stores, conditional branches; Alpha's compares, byte extracts and
+ * unaligned quadword accesses) run inline in the block loop, dispatched
  * by computed goto (each kind's code jumps to the next entry's); the rest
  * call their semantics function.  Blocks follow one another in
  * blocks_execute, without returning to the engine, while the next one
@@ -69,8 +70,9 @@
     X(ADDW_RI) X(ADDW_RR) X(SUBW_RR) X(LI) X(AUIPC) \
     X(SLT_RI) X(SLT_RR) X(SLTU_RI) X(SLTU_RR) \
     X(S4ADD_RI) X(S4ADD_RR) X(S8ADD_RI) X(S8ADD_RR) \
-    X(LD8U) X(LD8S) X(LD16U) X(LD16S) X(LD32U) X(LD32S) X(LD64) \
-    X(ST8) X(ST16) X(ST32) X(ST64) \
+    X(SEQ_RI) X(SEQ_RR) X(SLE_RI) X(SLE_RR) X(SLEU_RI) X(SLEU_RR) X(EXTB_RR) \
+    X(LD8U) X(LD8S) X(LD16U) X(LD16S) X(LD32U) X(LD32S) X(LD64) X(LD64A) \
+    X(ST8) X(ST16) X(ST32) X(ST64) X(ST64A) \
     X(XFER) X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) \
     X(BEQZ) X(BNEZ) X(BLTZ) X(BGEZ) X(BLEZ) X(BGTZ) X(BLBC) X(BLBS)
 #define BLOCK_KIND_ENUM(k) BK_##k,
@@ -85,6 +87,15 @@ typedef struct block_op {
 } block_op_t;
 extern const block_op_t rv64_block_ops[], alpha_block_ops[];
 extern const size_t rv64_block_ops_count, alpha_block_ops_count;
+/* Those whose kind's operand is a function of the instruction's imm
+ * (Alpha's zapnot with a literal: an AND with the mask of the bytes it
+ * keeps), computed once, when the block is built; the rest keep imm. */
+typedef struct block_imm {
+    exec_fn exec;
+    int64_t (*entry_imm)(int64_t imm);
+} block_imm_t;
+extern const block_imm_t alpha_block_imms[];
+extern const size_t alpha_block_imms_count;
 
 /* One instruction of a block, with the operands the inline kinds use
  * copied from its slot, so that they need not touch the slot. */

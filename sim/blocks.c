@@ -90,7 +90,7 @@ void blocks_settle(blocks_t *bs)
 
 static bool memory_kind(uint8_t kind)
 {
-    return kind >= BK_LD8U && kind <= BK_ST64;
+    return kind >= BK_LD8U && kind <= BK_ST64A;
 }
 
 void blocks_stop(blocks_t *bs, cpu_t *c)
@@ -207,15 +207,34 @@ static uint8_t kind_of(const insn_t *in)
     return in->dise ? BK_EDIT : kind_of_exec(in->exec, in->flags);
 }
 
+/* The semantics an entry runs as its own kind: the instruction's, or for
+ * one the editor classified, those the editor's count leaves it (edit.h). */
+static exec_fn own_exec_of(const blocks_t *bs, const insn_t *in)
+{
+    const edit_view_t *v = bs->cpu ? bs->cpu->edit : NULL;
+    return in->dise && v ? edit_own_exec(v, in) : in->exec;
+}
+
 /* An instruction the editor classified (BK_EDIT): the inline kind of its
  * own semantics, which the entry runs after the editor's common-case count
  * (edit.h); BK_EDIT when it has none (the entry calls them). */
 static uint8_t own_kind_of(const blocks_t *bs, const insn_t *in)
 {
-    const edit_view_t *v = bs->cpu ? bs->cpu->edit : NULL;
-    if (!in->dise || !v) return BK_EDIT;
-    uint8_t k = kind_of_exec(edit_own_exec(v, in), in->flags);
+    if (!in->dise || !bs->cpu || !bs->cpu->edit) return BK_EDIT;
+    uint8_t k = kind_of_exec(own_exec_of(bs, in), in->flags);
     return k == BK_CALL || k == BK_XFER ? BK_EDIT : k;
+}
+
+/* The operand an entry of kind `own` keeps in block_entry_t.imm: a
+ * branch's target, an imm its table row computes from, or the imm. */
+static int64_t entry_imm(const blocks_t *bs, const insn_t *in, uint8_t own)
+{
+    if (own >= BK_BEQ) return (int64_t)in->target;
+    if (own == BK_CALL || own == BK_XFER || own == BK_EDIT) return in->imm;
+    exec_fn exec = own_exec_of(bs, in);
+    for (size_t k = 0; k < alpha_block_imms_count; k++)
+        if (alpha_block_imms[k].exec == exec) return alpha_block_imms[k].entry_imm(in->imm);
+    return in->imm;
 }
 
 const block_t *blocks_build(blocks_t *bs, insn_t *in)
@@ -233,7 +252,7 @@ const block_t *blocks_build(blocks_t *bs, insn_t *in)
     for (long k = 0; k < n; k++) {
         uint8_t kind = kind_of(slot), own = kind == BK_EDIT ? own_kind_of(bs, slot) : kind;
         bs->entry[bs->nentry++] = (block_entry_t){
-            .code = bs->code[kind], .in = slot, .imm = own >= BK_BEQ ? (int64_t)slot->target : slot->imm,
+            .code = bs->code[kind], .in = slot, .imm = entry_imm(bs, slot, own),
             .offset = (uint16_t)(slot->pc - in->pc), .len = slot->len, .kind = kind, .own = own,
             .rd = slot->rd, .rs1 = slot->rs1, .rs2 = slot->rs2 };
         b->end = slot->pc + slot->len;
@@ -336,18 +355,22 @@ enter:                                      /* b starts at pc */
 #define DROPPED()                                     \
     if (unlikely(!start->exec)) { e++; goto dropped; }
 #define ALU(kind, expr) do_##kind: REG(e->rd) = (uint64_t)(expr); NEXT();
-#define LOAD(kind, size, expr)                                                   \
+/* ADDR: a load's or store's address; Alpha's ldq_u and stq_u take the
+ * aligned quadword holding it (ALIGNED8) */
+#define ADDR (REG(e->rs1) + (uint64_t)e->imm)
+#define ALIGNED8 (ADDR & ~7ull)
+#define LOAD(kind, size, addr, expr)                                             \
     do_##kind: {                                                                 \
         bs->flight_at = e;                                                       \
-        uint64_t a = REG(e->rs1) + (uint64_t)e->imm;                             \
+        uint64_t a = addr;                                                       \
         REG(e->rd) = (uint64_t)(expr);                                           \
         if (truth) mem_mark_touched(c->mem, a, size);                            \
         NEXT();                                                                  \
     }
-#define STORE(kind, bits)                                                        \
+#define STORE(kind, bits, addr)                                                  \
     do_##kind: {                                                                 \
         bs->flight_at = e;                                                       \
-        uint64_t a = REG(e->rs1) + (uint64_t)e->imm;                             \
+        uint64_t a = addr;                                                       \
         mem_store##bits(c->mem, a, REG(e->rs2));                                 \
         DROPPED();                                                               \
         if (truth) mem_mark_touched(c->mem, a, bits / 8);                        \
@@ -440,18 +463,28 @@ do_XFER:                                    /* a control transfer: the block's l
     ALU(S8ADD_RI, (REG(e->rs1) << 3) + (uint64_t)e->imm)
     ALU(S8ADD_RR, (REG(e->rs1) << 3) + REG(e->rs2))
 
-    LOAD(LD8U,  1, mem_load8(c->mem, a))
-    LOAD(LD8S,  1, (int64_t)(int8_t)mem_load8(c->mem, a))
-    LOAD(LD16U, 2, mem_load16(c->mem, a))
-    LOAD(LD16S, 2, (int64_t)(int16_t)mem_load16(c->mem, a))
-    LOAD(LD32U, 4, mem_load32(c->mem, a))
-    LOAD(LD32S, 4, (int64_t)(int32_t)mem_load32(c->mem, a))
-    LOAD(LD64,  8, mem_load64(c->mem, a))
+    ALU(SEQ_RI,  REG(e->rs1) == (uint64_t)e->imm)
+    ALU(SEQ_RR,  REG(e->rs1) == REG(e->rs2))
+    ALU(SLE_RI,  (int64_t)REG(e->rs1) <= e->imm)
+    ALU(SLE_RR,  (int64_t)REG(e->rs1) <= (int64_t)REG(e->rs2))
+    ALU(SLEU_RI, REG(e->rs1) <= (uint64_t)e->imm)
+    ALU(SLEU_RR, REG(e->rs1) <= REG(e->rs2))
+    ALU(EXTB_RR, (REG(e->rs1) >> ((REG(e->rs2) & 7) * 8)) & 0xff)
 
-    STORE(ST8, 8)
-    STORE(ST16, 16)
-    STORE(ST32, 32)
-    STORE(ST64, 64)
+    LOAD(LD8U,  1, ADDR, mem_load8(c->mem, a))
+    LOAD(LD8S,  1, ADDR, (int64_t)(int8_t)mem_load8(c->mem, a))
+    LOAD(LD16U, 2, ADDR, mem_load16(c->mem, a))
+    LOAD(LD16S, 2, ADDR, (int64_t)(int16_t)mem_load16(c->mem, a))
+    LOAD(LD32U, 4, ADDR, mem_load32(c->mem, a))
+    LOAD(LD32S, 4, ADDR, (int64_t)(int32_t)mem_load32(c->mem, a))
+    LOAD(LD64,  8, ADDR, mem_load64(c->mem, a))
+    LOAD(LD64A, 8, ALIGNED8, mem_load64(c->mem, a))
+
+    STORE(ST8, 8, ADDR)
+    STORE(ST16, 16, ADDR)
+    STORE(ST32, 32, ADDR)
+    STORE(ST64, 64, ADDR)
+    STORE(ST64A, 64, ALIGNED8)
 
     BRANCH(BEQ,  REG(e->rs1) == REG(e->rs2))
     BRANCH(BNE,  REG(e->rs1) != REG(e->rs2))
@@ -472,6 +505,8 @@ do_XFER:                                    /* a control transfer: the block's l
 #undef NEXT
 #undef DROPPED
 #undef ALU
+#undef ADDR
+#undef ALIGNED8
 #undef LOAD
 #undef STORE
 #undef BRANCH

@@ -3,10 +3,16 @@
  * block loop executes inline (blocks.h): each maps to the kind that
  * computes exactly what its body in alpha_int.c (ldt, stt: alpha_fp.c)
  * computes; the _L forms take the literal from imm, shifts use its low six
- * bits as the kinds do, and the branches compare ra with zero.
+ * bits as the kinds do, zapnot's literal becomes the mask of the bytes it
+ * keeps (alpha_block_imms), ldq_u and stq_u access the aligned
+ * quadword, and the branches compare ra with zero.
  */
 #include "alpha.h"
+#include "alpha_bytes.h"
 #include "blocks.h"
+
+/* zapnot with a literal keeps the bytes it selects: an AND with their mask. */
+static int64_t zapnot_mask(int64_t literal) { return (int64_t)al_byte_mask((uint64_t)literal); }
 
 const block_op_t alpha_block_ops[] = {
     { al_LDA, BK_ADD_RI },      { al_LDAH, BK_ADD_RI },
@@ -18,15 +24,23 @@ const block_op_t alpha_block_ops[] = {
     { al_SRL_L, BK_SRL_RI },    { al_SRA, BK_SRA_RR },      { al_SRA_L, BK_SRA_RI },
     { al_CMPLT, BK_SLT_RR },    { al_CMPLT_L, BK_SLT_RI },  { al_CMPULT, BK_SLTU_RR },
     { al_CMPULT_L, BK_SLTU_RI },
+    { al_CMPEQ, BK_SEQ_RR },    { al_CMPEQ_L, BK_SEQ_RI },  { al_CMPLE, BK_SLE_RR },
+    { al_CMPLE_L, BK_SLE_RI },  { al_CMPULE, BK_SLEU_RR },  { al_CMPULE_L, BK_SLEU_RI },
+    { al_EXTBL, BK_EXTB_RR },   { al_ZAPNOT_L, BK_AND_RI },
     { al_S4ADDQ, BK_S4ADD_RR }, { al_S4ADDQ_L, BK_S4ADD_RI },
     { al_S8ADDQ, BK_S8ADD_RR }, { al_S8ADDQ_L, BK_S8ADD_RI },
     { al_LDBU, BK_LD8U },       { al_LDWU, BK_LD16U },      { al_LDL, BK_LD32S },
-    { al_LDQ, BK_LD64 },
+    { al_LDQ, BK_LD64 },        { al_LDQ_U, BK_LD64A },
     { al_STB, BK_ST8 },         { al_STW, BK_ST16 },        { al_STL, BK_ST32 },
-    { al_STQ, BK_ST64 },
+    { al_STQ, BK_ST64 },        { al_STQ_U, BK_ST64A },
     { al_LDT, BK_LD64 },        { al_STT, BK_ST64 },
     { al_BEQ, BK_BEQZ },        { al_BNE, BK_BNEZ },        { al_BLT, BK_BLTZ },
     { al_BGE, BK_BGEZ },        { al_BLE, BK_BLEZ },        { al_BGT, BK_BGTZ },
     { al_BLBC, BK_BLBC },       { al_BLBS, BK_BLBS },
 };
 const size_t alpha_block_ops_count = sizeof alpha_block_ops / sizeof alpha_block_ops[0];
+
+const block_imm_t alpha_block_imms[] = {
+    { al_ZAPNOT_L, zapnot_mask },
+};
+const size_t alpha_block_imms_count = sizeof alpha_block_imms / sizeof alpha_block_imms[0];
