@@ -790,13 +790,12 @@ static inline __attribute__((always_inline))   /* inlined in time_ooo as before 
 uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d, why_t front,
                const store_entry_t *fwd, const last_store_t *predicted, why_t *why)
 {
-    why_t dep;
-    uint64_t ops = tm_operands_ready(t, in, &dep);
+    uint64_t ops = tm_operands_cycle(t, in);
     uint64_t ready = d + 1;
     *why = front;
-    if (ops > ready) {
+    if (ops > ready) {                  /* its producer is looked up only then */
         ready = ops;
-        *why = dep;
+        *why = tm_operand_why(t, in, ops);
     }
     if (fwd && fwd->data_ready > ready) {
         ready = fwd->data_ready;
