@@ -790,13 +790,12 @@ static inline __attribute__((always_inline))   /* inlined in time_ooo as before 
 uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d, why_t front,
                const store_entry_t *fwd, const last_store_t *predicted, why_t *why)
 {
-    why_t dep;
-    uint64_t ops = tm_operands_ready(t, in, &dep);
+    uint64_t ops = tm_operands_cycle(t, in);
     uint64_t ready = d + 1;
     *why = front;
-    if (ops > ready) {
+    if (ops > ready) {                  /* its producer is looked up only then */
         ready = ops;
-        *why = dep;
+        *why = tm_operand_why(t, in, ops);
     }
     if (fwd && fwd->data_ready > ready) {
         ready = fwd->data_ready;
@@ -1091,6 +1090,17 @@ static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, un
     return d;
 }
 
+/* The cycle the wrong path can use register slot reg: its own result when
+ * a wrong-path instruction wrote it, else the real scoreboard's (an unused
+ * slot reads 0 from t->reg_ready).  Selected by a mask, not a branch: which
+ * one it is follows the wrong path's dataflow, which the host's branch
+ * predictor cannot foresee. */
+static inline uint64_t wp_operand_ready(const timing_t *t, const ooo_t *o, unsigned reg)
+{
+    uint64_t own = -(uint64_t)(o->wp_gen[reg] == o->wp_gen_now);
+    return (o->wp_ready[reg] & own) | (t->reg_ready[reg] & ~own);
+}
+
 /* I and X of a dispatched wrong-path instruction: its operands from the
  * wrong path's scoreboard or the real one, a free unit before the squash;
  * a load reads the D-cache (and D-TLB) at I.  Sets st[2], st[3]; returns
@@ -1098,12 +1108,9 @@ static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, un
 static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
                          uint64_t d, uint64_t st[5])
 {
-    uint64_t squash = o->wp_squash, ops = d + 1;
-    const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
-    for (int k = 0; k < 3; k++) {           /* an unused slot reads 0 from t->reg_ready */
-        unsigned reg = srcs[k];
-        ops = max2(ops, o->wp_gen[reg] == o->wp_gen_now ? o->wp_ready[reg] : t->reg_ready[reg]);
-    }
+    uint64_t squash = o->wp_squash;
+    uint64_t ops = max2(max2(d + 1, wp_operand_ready(t, o, in->rs1)),
+                        max2(wp_operand_ready(t, o, in->rs2), wp_operand_ready(t, o, in->rs3)));
     uint64_t i = ops < squash ? calendar_find(&o->fu[u.fu], ops, u.span) : squash;
     bool issued = i < squash;
     uint64_t x = UINT64_MAX;

@@ -110,7 +110,7 @@ struct timing {
     unsigned line_shift;              /* I-cache line                        */
 
     /* indexed by an operand slot as decoded: REG_NONE's entry stays 0, so
-     * an unused slot is never the latest operand (tm_operands_ready) */
+     * an unused slot is never the latest operand (tm_operands_cycle) */
     uint64_t reg_ready[256];
     uint64_t reg_producer[REG_COUNT]; /* pc of the instruction writing it    */
     uint8_t reg_role[REG_COUNT];      /* and its dise_role_t                 */
@@ -261,37 +261,17 @@ static inline why_t tm_divider_why(const timing_t *t, int dv)
     return tm_why(STALL_FU, t->div_pc[dv], t->div_role[dv]);
 }
 
-/* Latest-ready source operand: its cycle; *dep = its producer and cause. */
-static inline uint64_t tm_operands_ready(const timing_t *t, const insn_t *in, why_t *dep)
-{
-    /* the first of the latest: a later source must be strictly later */
-    unsigned best = in->rs1;
-    uint64_t ready = t->reg_ready[in->rs1];
-    uint64_t r2 = t->reg_ready[in->rs2], r3 = t->reg_ready[in->rs3];
-    best = r2 > ready ? in->rs2 : best;
-    ready = r2 > ready ? r2 : ready;
-    best = r3 > ready ? in->rs3 : best;
-    ready = r3 > ready ? r3 : ready;
-    if (ready == 0) {
-        *dep = (why_t){ .cause = STALL_DEP, .culprit = 0, .role = DISE_ROLE_NONE };
-        return 0;
-    }
-    dep->culprit = t->reg_producer[best];
-    dep->role = t->reg_role[best];
-    dep->cause = t->reg_cause[best];
-    return ready;
-}
-
 /* The cycle the latest source operand can be used (0: no operand waits).
- * Who produced it matters only to an instruction that stalled: the in-order
- * models ask tm_operand_why then. */
+ * Who produced it matters only to an instruction that stalled: the models
+ * ask tm_operand_why then. */
 static inline uint64_t tm_operands_cycle(const timing_t *t, const insn_t *in)
 {
     return max2(max2(t->reg_ready[in->rs1], t->reg_ready[in->rs2]), t->reg_ready[in->rs3]);
 }
 
-/* tm_operands_ready's *dep for an instruction whose operands are ready at
- * ops (tm_operands_cycle), asked before the scoreboard changes. */
+/* Why an instruction whose operands are ready at ops (tm_operands_cycle)
+ * waited for them: the producer of the first of the latest sources, its
+ * role and cause; asked before the scoreboard changes. */
 static inline why_t tm_operand_why(const timing_t *t, const insn_t *in, uint64_t ops)
 {
     if (ops == 0) return (why_t){ .cause = STALL_DEP, .culprit = 0, .role = DISE_ROLE_NONE };
