@@ -13,6 +13,7 @@
 
 #include "insn_index.h"
 #include "isa.h"
+#include "util.h"
 
 /* The first row of table[0..n) that fits w, by a scan of the whole table. */
 static const insn_def_t *scan_table(const insn_def_t *table, size_t n, uint32_t w)
@@ -20,16 +21,6 @@ static const insn_def_t *scan_table(const insn_def_t *table, size_t n, uint32_t 
     for (size_t k = 0; k < n; k++)
         if ((w & table[k].mask) == table[k].match) return &table[k];
     return NULL;
-}
-
-/* A deterministic word generator (xorshift32). */
-static uint32_t next_word(uint32_t *state)
-{
-    uint32_t x = *state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *state = x;
 }
 
 /* Every row's match, with its don't-care bits random, and random words:
@@ -40,17 +31,17 @@ static unsigned check_table(const insn_def_t *table, size_t n, unsigned shift,
 {
     insn_index_t ix;
     insn_index_build(&ix, table, n, shift, key_bits);
-    uint32_t state = 0x9e3779b9u;
+    uint64_t rng = 0x9e3779b9u;
     unsigned matched = 0;
     for (size_t k = 0; k < n; k++)
         for (int r = 0; r < 64; r++) {
-            uint32_t w = table[k].match | (next_word(&state) & ~table[k].mask);
+            uint32_t w = table[k].match | ((uint32_t)splitmix64_next(&rng) & ~table[k].mask);
             const insn_def_t *want = scan_table(table, n, w);
             assert_ptr_equal(insn_index_find(&ix, w), want);
             matched += want != NULL;
         }
     for (int r = 0; r < 200000; r++) {
-        uint32_t w = next_word(&state);
+        uint32_t w = (uint32_t)splitmix64_next(&rng);
         assert_ptr_equal(insn_index_find(&ix, w), scan_table(table, n, w));
     }
     free(ix.first);
