@@ -49,7 +49,7 @@ for isa in rv64 alpha-static; do
         --no-ground-truth "$w/gametree" test
     progs=(int_ops bitops sig_timers)
     [ "$isa" = rv64 ] && progs+=(rvc_heavy)          # compressed code: 2-byte slots
-    [ "$isa" = alpha-static ] && progs+=(alpha_byte_compare_ops)   # Alpha's own inline kinds
+    [ "$isa" = alpha-static ] && progs+=(alpha_inline_ops)   # Alpha's own inline kinds
     for prog in "${progs[@]}"; do
         if [ -x "$g/$prog" ]; then same "$isa $prog" "$g/$prog"
         else bad "$isa $prog: not built (make BUILD=$build guests)"; fi

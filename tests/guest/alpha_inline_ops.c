@@ -1,10 +1,13 @@
 /*
- * alpha_byte_compare_ops.c - differential test (Alpha only): the compares
- * cmpeq, cmple and cmpule (register and literal operands), extbl, zapnot
- * with a literal, and ldq_u / stq_u, each the instruction itself (inline
- * asm), over edge values and every alignment: the operations the
- * functional core's block loop runs inline (alpha_blocks.c).  Prints a
- * line per operation: a hash of its results.
+ * alpha_inline_ops.c - differential test (Alpha only) of the instructions
+ * the functional core's block loop runs inline in forms of its own
+ * (alpha_blocks.c): the compares cmpeq, cmple and cmpule (register and
+ * literal operands), extbl, ldq_u / stq_u at every alignment, and the
+ * literal forms it rewrites at build time (zapnot as an AND with a byte
+ * mask; subq, subl, s4subq, s8subq as additions of the negated literal;
+ * bic, ornot, eqv with its complement), each the instruction itself
+ * (inline asm) over edge values.  Prints a line per operation: a hash of
+ * its results.
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -31,6 +34,13 @@ static uint64_t hash_step(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001
 #define CMPLE_L(a, lit) OP_RI("cmple", a, lit)
 #define CMPULE_L(a, lit) OP_RI("cmpule", a, lit)
 #define ZAPNOT_L(a, lit) OP_RI("zapnot", a, lit)
+#define SUBQ_L(a, lit) OP_RI("subq", a, lit)
+#define SUBL_L(a, lit) OP_RI("subl", a, lit)
+#define S4SUBQ_L(a, lit) OP_RI("s4subq", a, lit)
+#define S8SUBQ_L(a, lit) OP_RI("s8subq", a, lit)
+#define BIC_L(a, lit) OP_RI("bic", a, lit)
+#define ORNOT_L(a, lit) OP_RI("ornot", a, lit)
+#define EQV_L(a, lit) OP_RI("eqv", a, lit)
 static uint64_t ldq_u(const void *p)
 {
     uint64_t v;
@@ -65,14 +75,18 @@ static void register_forms(void)
 #define LITERALS(X) X(0) X(1) X(7) X(0x0f) X(0x55) X(0x7f) X(0x80) X(0x81) X(0xaa) X(0xf0) X(0xfe) X(0xff)
 static void literal_forms(void)
 {
-    uint64_t eq = 0, le = 0, ule = 0, zap = 0;
+    uint64_t eq = 0, le = 0, ule = 0, zap = 0, sub = 0, logic = 0;
     for (int i = 0; i < N_EDGES; i++) {
         uint64_t a = edges[i];
-#define ONE_LITERAL(lit)                        \
-        eq = hash_step(eq, CMPEQ_L(a, lit));    \
-        le = hash_step(le, CMPLE_L(a, lit));    \
-        ule = hash_step(ule, CMPULE_L(a, lit)); \
-        zap = hash_step(zap, ZAPNOT_L(a, lit));
+#define ONE_LITERAL(lit)                                                    \
+        eq = hash_step(eq, CMPEQ_L(a, lit));                                \
+        le = hash_step(le, CMPLE_L(a, lit));                                \
+        ule = hash_step(ule, CMPULE_L(a, lit));                             \
+        zap = hash_step(zap, ZAPNOT_L(a, lit));                             \
+        sub = hash_step(hash_step(sub, SUBQ_L(a, lit)), SUBL_L(a, lit));    \
+        sub = hash_step(hash_step(sub, S4SUBQ_L(a, lit)), S8SUBQ_L(a, lit)); \
+        logic = hash_step(hash_step(logic, BIC_L(a, lit)), ORNOT_L(a, lit)); \
+        logic = hash_step(logic, EQV_L(a, lit));
         LITERALS(ONE_LITERAL)
 #undef ONE_LITERAL
         /* the values equal to a literal, which the edges hit rarely */
@@ -80,6 +94,7 @@ static void literal_forms(void)
     }
     printf("cmpeq literal %016" PRIx64 "\ncmple literal %016" PRIx64 "\n", eq, le);
     printf("cmpule literal %016" PRIx64 "\nzapnot literal %016" PRIx64 "\n", ule, zap);
+    printf("subtract literal %016" PRIx64 "\nbic ornot eqv literal %016" PRIx64 "\n", sub, logic);
 }
 
 /* Unaligned quadword loads and stores at every offset of a buffer. */
