@@ -11,7 +11,8 @@
  * (a load's consumer waits lat.load_use on ev5), and hold only static
  * stalls: gametree's memset loop (eight stores, one every cycle, to lines the
  * write-no-allocate D-cache never holds) gets no write-buffer or D-cache
- * cycles in M_i on either in-order model.  The analysis's rules on code
+ * cycles in M_i on either in-order model, and an instruction starting an
+ * I-cache line keeps its dependency wait wherever the block lies.  The analysis's rules on code
  * with known answers: an issue group's cycle moved onto its M = 0 follower
  * still gives the count; a one-issue-point class whose every issue point
  * stalls is lowered to what flow with the other estimates gives; no return
@@ -314,6 +315,36 @@ static void test_store_loop_schedule_is_static(void **state)
             assert_int_not_equal(sched[k].cause, STALL_DCACHE);
             assert_int_not_equal(sched[k].cause, STALL_DTLB);
         }
+    }
+}
+
+/* The schedule of a block holds the static waits of an instruction that
+ * starts an I-cache line: seven nops and fadd f1 fill the block's first
+ * 32-byte line and fadd f3, f1 starts the second; on ev5 the second waits
+ * fp_add - 1 cycles for the first's result wherever the block lies: at
+ * the start of a way of the I-cache (BASE, and 8 KiB further, where a
+ * filler between the passes evicted the block's lines and the miss on the
+ * second line hid the wait) or off it. */
+static void test_line_start_keeps_its_dependency(void **state)
+{
+    enum { N = 10 };
+    uint32_t code[N];
+    for (int k = 0; k < 7; k++) code[k] = NOP;
+    code[7] = FADD(1, 0, 2);
+    code[8] = FADD(3, 1, 4);
+    code[9] = RET;
+    static const uint64_t bases[3] = { BASE, BASE + 8192, BASE + 0x340 };
+    config_t cfg = preset("ev5");
+    assert_int_equal(cfg.l1i_line, 32);
+    for (size_t b = 0; b < 3; b++) {
+        insn_t block[N];
+        timing_static_t sched[N];
+        char err[256];
+        for (size_t k = 0; k < N; k++)
+            assert_true(isa_rv64.decode(bases[b] + 4 * k, (const uint8_t *)&code[k], 4, &block[k]));
+        assert_true(timing_static_schedule(&cfg, &isa_rv64, block, N, sched, err, sizeof err));
+        assert_int_equal(sched[8].head, cfg.lat_fp_add);
+        assert_int_equal(sched[8].cause, STALL_DEP);
     }
 }
 
@@ -719,6 +750,7 @@ int main(void)
         cmocka_unit_test(test_icache_bounded_by_imiss),
         cmocka_unit_test(test_mispredict_bounded_by_branchmp),
         cmocka_unit_test(test_store_loop_schedule_is_static),
+        cmocka_unit_test(test_line_start_keeps_its_dependency),
         cmocka_unit_test(test_load_use_is_the_latency),
         cmocka_unit_test(test_issue_group_moves_samples),
         cmocka_unit_test(test_single_issue_point_by_flow),
