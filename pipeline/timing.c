@@ -47,18 +47,23 @@ static const timing_model_t *model_of(const config_t *cfg)
 
 /* ---- configuration -------------------------------------------------------- */
 
+void timing_latencies(const config_t *cfg, unsigned lat[OC_COUNT])
+{
+    for (int k = 0; k < OC_COUNT; k++) lat[k] = (unsigned)cfg->lat_int_alu;
+    lat[OC_IMUL] = (unsigned)cfg->lat_int_mul;
+    lat[OC_IDIV] = (unsigned)cfg->lat_int_div;
+    lat[OC_FALU] = (unsigned)cfg->lat_fp_add;
+    lat[OC_FMUL] = (unsigned)cfg->lat_fp_mul;
+    lat[OC_FDIV] = (unsigned)cfg->lat_fp_div;
+    lat[OC_FSQRT] = (unsigned)cfg->lat_fp_sqrt;
+    lat[OC_FCVT] = (unsigned)cfg->lat_fp_cvt;
+    lat[OC_FMOVE] = (unsigned)cfg->lat_int_alu;
+    lat[OC_LOAD] = lat[OC_FLOAD] = (unsigned)cfg->lat_load_use;
+}
+
 static void fill_latencies(params_t *p, const config_t *cfg)
 {
-    for (int k = 0; k < OC_COUNT; k++) p->lat[k] = (unsigned)cfg->lat_int_alu;
-    p->lat[OC_IMUL] = (unsigned)cfg->lat_int_mul;
-    p->lat[OC_IDIV] = (unsigned)cfg->lat_int_div;
-    p->lat[OC_FALU] = (unsigned)cfg->lat_fp_add;
-    p->lat[OC_FMUL] = (unsigned)cfg->lat_fp_mul;
-    p->lat[OC_FDIV] = (unsigned)cfg->lat_fp_div;
-    p->lat[OC_FSQRT] = (unsigned)cfg->lat_fp_sqrt;
-    p->lat[OC_FCVT] = (unsigned)cfg->lat_fp_cvt;
-    p->lat[OC_FMOVE] = (unsigned)cfg->lat_int_alu;
-    p->lat[OC_LOAD] = p->lat[OC_FLOAD] = (unsigned)cfg->lat_load_use;
+    timing_latencies(cfg, p->lat);
     p->div_pipelined[DIV_INT] = cfg->lat_int_div_pipelined;
     p->div_pipelined[DIV_FP] = cfg->lat_fp_div_pipelined;
 }

@@ -25,7 +25,11 @@
  * entry can find it busy, an I-cache miss when the misses IMISS projects
  * are too few, a misprediction when the BRANCHMP samples through the skid
  * after the block head, on every path, project too few, the write buffer for a store waiting on its loaded operand
- * in a block of fewer stores than the buffer's entries.  Run from
+ * in a block of fewer stores than the buffer's entries; a dependency on a
+ * long operation two blocks back (none when a block between read its
+ * result), ruled out when only a loop's rare entries can find it pending,
+ * and on the caller's value where nothing else explains a stall (never
+ * the stack pointer).  Run from
  * the top of the tree (presets in ./configs).
  */
 #include <setjmp.h>
@@ -738,6 +742,76 @@ static void test_store_waits_for_operand(void **state)
     }
 }
 
+/* A: fdiv f1 | beq -> X | B: add, beq -> X | C: fadd f4, f1, f5 (stalls
+ * 10 cycles) | X: ret: the divide two blocks back, within its latency x
+ * issue width, can hold the fadd: a dependency culprit.  When B reads f1
+ * (an fadd of its own), B waited for the divide if anyone did: none. */
+static void test_long_operation_blocks_back(void **state)
+{
+    enum { N = 6 };
+    const uint32_t apart[N] = { FDIV(1, 2, 3), BEQ(A2, ZERO, 16), ADD(T0, A1, A2),
+                                BEQ(A3, ZERO, 8), FADD(4, 1, 5), RET };
+    const uint32_t read[N] = { FDIV(1, 2, 3), BEQ(A2, ZERO, 16), FADD(6, 1, 7),
+                               BEQ(A3, ZERO, 8), FADD(4, 1, 5), RET };
+    const uint32_t *codes[2] = { apart, read };
+    config_t cfg = preset("ev5");
+    for (int c = 0; c < 2; c++) {
+        dcpicalc_t dc;
+        analyse_stall(&dc, &cfg, codes[c], N, 4, 10);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 4), 10.0, 0.5);
+        assert_int_equal(!!(dc.insn[4].culprits & 1u << STALL_DEP), c == 0);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* A: mul t0 | L: sd t0 (stalls 10 cycles on each of 1000 iterations),
+ * addi, bne -> L | ret: the multiply before the loop can hold only the
+ * iterations that enter it from A.  Entered once, that is at most the
+ * longest latency of the 10000 cycles, a minor part: no dependency, the
+ * write buffer stays.  Entered on every iteration (a loop that never
+ * loops), every store may wait for it: listed. */
+static void test_dependency_bounded_by_entries(void **state)
+{
+    enum { N = 5 };
+    const uint32_t code[N] = { MUL(T0, A1, A2), SD(T0, A0, 0), ADDI(A0, A0, 8), BNE(A0, A3, -8),
+                               RET };
+    static const uint64_t entries[2] = { 1, 1000 };
+    config_t cfg = preset("ev5");
+    for (int c = 0; c < 2; c++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        learn_schedule(&s, &cfg, code, N, 1000);
+        s.count[0] = s.count[4] = entries[c];
+        s.extra[1] = 10;
+        analyse(&dc, &cfg, code, &s);
+        assert_float_equal(dc.insn[1].freq, 1000.0, 10.0);
+        assert_true(dc.insn[1].culprits & 1u << STALL_WBUF);
+        assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_DEP), c == 1);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* li t1, 1 | add t0, a1, a2 (stalls 10 cycles) | ret: the add's operands
+ * come from the caller, which may have computed them just before the call,
+ * and nothing else explains the stall: a dependency.  addi t0, sp, 16
+ * instead reads the stack pointer, which no caller computes just before a
+ * call: unexplained. */
+static void test_operand_from_the_caller(void **state)
+{
+    enum { N = 3 };
+    const uint32_t args[N] = { ADDI(T1, ZERO, 1), ADD(T0, A1, A2), RET };
+    const uint32_t stack[N] = { ADDI(T1, ZERO, 1), ADDI(T0, 2, 16), RET };
+    const uint32_t *codes[2] = { args, stack };
+    config_t cfg = preset("ev5");
+    for (int c = 0; c < 2; c++) {
+        dcpicalc_t dc;
+        analyse_stall(&dc, &cfg, codes[c], N, 1, 10);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 10.0, 0.5);
+        assert_int_equal(dc.insn[1].culprits, c == 0 ? 1u << STALL_DEP : 0);
+        dcpicalc_free(&dc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -765,6 +839,9 @@ int main(void)
         cmocka_unit_test(test_load_at_predecessor_end),
         cmocka_unit_test(test_busy_unit_bounded_by_entries),
         cmocka_unit_test(test_store_waits_for_operand),
+        cmocka_unit_test(test_long_operation_blocks_back),
+        cmocka_unit_test(test_dependency_bounded_by_entries),
+        cmocka_unit_test(test_operand_from_the_caller),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
