@@ -1004,15 +1004,18 @@ static unsigned block_stores(const cfg_t *g, size_t b)
 }
 
 /* Whether store k of block b, whose loaded operand may have missed (a
- * D-cache candidate), waits for that operand rather than for the write
- * buffer: when no other store closely precedes it (store_burst), or its
+ * D-cache candidate) or which stores a callee's result, waits for that
+ * operand rather than for the write buffer: when no other store closely precedes it (store_burst), or its
  * block has fewer stores than the buffer has entries -- it cannot fill the
  * buffer itself, and what earlier blocks left there drains while the
  * operand comes from memory.  (On the 24 short-period runs 75 stores lose
  * the buffer, the largest 1.3 M cycles of D-cache wait in bytecode_vm,
  * 40 of them the buffer's.  anneal_place's commit_move, six stores a loop
  * iteration, as many as ev5's entries, does wait for the buffer; counting
- * only the stores before the store in its block lost it there.) */
+ * only the stores before the store in its block lost it there.  A store
+ * of a callee's result, as anneal_place's try_move stores the cost its
+ * call returns: 6.9 M cycles of dependency listed the buffer too; the
+ * buffer drained while the callee ran.) */
 static bool waits_for_operand(const dcpicalc_t *dc, size_t b, size_t k)
 {
     return !store_burst(&dc->cfg, b, k) || block_stores(&dc->cfg, b) < dc->wbuf_entries;
@@ -1231,13 +1234,13 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
     uint32_t c = evident_candidates(dc, b, k);
     bool caller = c & CALLER_DEP;
     c &= ~CALLER_DEP;
-    if ((c >> STALL_DCACHE & 1) && (c >> STALL_WBUF & 1) && waits_for_operand(dc, b, k))
-        c &= ~(1u << STALL_WBUF);
     double stall = dcpicalc_dynamic_stall(dc, k);
+    if ((c >> STALL_DEP & 1) && dependency_minor(dc, b, k, stall)) c &= ~(1u << STALL_DEP);
+    bool operand = (c >> STALL_DCACHE & 1) || (operands_in_block(dc, b, k) >> STALL_DEP & 1);
+    if (operand && (c >> STALL_WBUF & 1) && waits_for_operand(dc, b, k)) c &= ~(1u << STALL_WBUF);
     if ((c >> STALL_ICACHE & 1) && icache_minor(dc, k, stall)) c &= ~(1u << STALL_ICACHE);
     if ((c >> STALL_FU & 1) && unit_wait_minor(dc, b, k, stall))
         c &= ~(1u << STALL_FU);
-    if ((c >> STALL_DEP & 1) && dependency_minor(dc, b, k, stall)) c &= ~(1u << STALL_DEP);
     if ((c >> STALL_MISPREDICT & 1) && mispredict_minor(dc, k, stall))
         c &= ~(1u << STALL_MISPREDICT);
     uint32_t others = c & ~(1u << STALL_MISPREDICT);

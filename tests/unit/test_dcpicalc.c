@@ -29,7 +29,8 @@
  * long operation two blocks back (none when a block between read its
  * result), ruled out when only a loop's rare entries can find it pending,
  * and on the caller's value where nothing else explains a stall (never
- * the stack pointer).  Run from
+ * the stack pointer); no write buffer for a store of a callee's result.
+ * Run from
  * the top of the tree (presets in ./configs).
  */
 #include <setjmp.h>
@@ -812,6 +813,27 @@ static void test_operand_from_the_caller(void **state)
     }
 }
 
+/* call | sd a0 (stalls 10 cycles) | ret: the store of the callee's result
+ * waits for it, not for the write buffer, which drained while the callee
+ * ran: a dependency, no write buffer.  sd t1 instead (no result of the
+ * callee): nothing to wait for but the buffer. */
+static void test_store_waits_for_callee(void **state)
+{
+    enum { N = 3 };
+    const uint32_t result[N] = { enc_j(100, 1), SD(A0, A2, 0), RET };
+    const uint32_t other[N] = { enc_j(100, 1), SD(T1, A2, 0), RET };
+    const uint32_t *codes[2] = { result, other };
+    config_t cfg = preset("ev5");
+    for (int c = 0; c < 2; c++) {
+        dcpicalc_t dc;
+        analyse_stall(&dc, &cfg, codes[c], N, 1, 10);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 10.0, 0.5);
+        assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_DEP), c == 0);
+        assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_WBUF), c == 1);
+        dcpicalc_free(&dc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -842,6 +864,7 @@ int main(void)
         cmocka_unit_test(test_long_operation_blocks_back),
         cmocka_unit_test(test_dependency_bounded_by_entries),
         cmocka_unit_test(test_operand_from_the_caller),
+        cmocka_unit_test(test_store_waits_for_callee),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
