@@ -843,10 +843,11 @@ static int unit_of(const insn_t *in)
 /* Look back in block x from `end` for what keeps unit u busy when
  * instruction k (of block kb, from kfirst) issues, over at most *budget
  * instructions: 1 busy (its last user, with nothing from it through k
- * reading its result; or a call), 0 not (a user whose result was read,
- * or the budget ran out), -1 neither found. */
+ * reading its result; or a call, when `outside`), 0 not (a user whose
+ * result was read, the budget ran out, or a call when not `outside`), -1
+ * neither found. */
 static int unit_busy_back(const cfg_t *g, size_t x, size_t end, int u, size_t kb, size_t k,
-                          size_t *budget)
+                          size_t *budget, bool outside)
 {
     size_t kfirst = g->blocks[kb].first;
     for (size_t j = end; j-- > g->blocks[x].first;) {
@@ -858,7 +859,7 @@ static int unit_busy_back(const cfg_t *g, size_t x, size_t end, int u, size_t kb
                         reads_between(g, end == k ? k : kfirst, k + 1, in->rd);
             return !read;
         }
-        if (in->flags & IF_CALL) return 1;
+        if (in->flags & IF_CALL) return outside;
     }
     return -1;
 }
@@ -866,13 +867,13 @@ static int unit_busy_back(const cfg_t *g, size_t x, size_t end, int u, size_t kb
 /* Whether unit u can still be busy at instruction k (a divide) of block b
  * on the paths that reach b by edge y: back through y's source and its
  * predecessors, with `budget` instructions left to look at (around a loop,
- * k's own block from its end); a call on the way or the procedure's entry
- * counts as busy (the callee or the caller may have used it).  Every block
- * is looked at once. */
+ * k's own block from its end); with `outside`, a call on the way or the
+ * procedure's entry counts as busy (the callee or the caller may have used
+ * it), else it ends the path.  Every block is looked at once. */
 static bool busy_through_edge(const cfg_t *g, const cfg_edge_t *y, int u, size_t b, size_t k,
-                              size_t budget)
+                              size_t budget, bool outside)
 {
-    if (y->from < 0) return true;                        /* from a caller */
+    if (y->from < 0) return outside;                     /* from a caller */
     /* the blocks still to look at, each with the budget left at its end */
     size_t nb = g->nblocks, n = 0;
     size_t *worklist = xcalloc(nb, sizeof *worklist), *left = xcalloc(nb, sizeof *left);
@@ -882,13 +883,17 @@ static bool busy_through_edge(const cfg_t *g, const cfg_edge_t *y, int u, size_t
     seen[y->from] = true;
     while (n && !busy) {
         size_t x = worklist[--n], bud = left[x];
-        int found = unit_busy_back(g, x, g->blocks[x].first + g->blocks[x].n, u, b, k, &bud);
+        int found = unit_busy_back(g, x, g->blocks[x].first + g->blocks[x].n, u, b, k, &bud,
+                                   outside);
         if (found > 0) busy = true;
         if (found >= 0) continue;
         for (size_t e = 0; e < g->nedges && !busy; e++) {
             const cfg_edge_t *z = &g->edges[e];
             if (z->to != (int)x) continue;
-            if (z->from < 0) { busy = true; break; }
+            if (z->from < 0) {
+                busy = outside;
+                continue;
+            }
             if (seen[z->from]) continue;
             seen[z->from] = true;
             left[z->from] = bud;
@@ -916,20 +921,23 @@ static double edge_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x);
  * divider beside the dependency the truth charges).  With `entries` (not
  * NULL), also the most executions of k that can find it busy: the sum of
  * the ceilings (edge_ceiling) of b's in-edges with a path on which it can
- * be, or < 0 when every execution can or nothing bounds them. */
-static bool unit_may_be_busy(const dcpicalc_t *dc, size_t b, size_t k, double *entries)
+ * be, or < 0 when every execution can or nothing bounds them.  Without
+ * `outside`, only a user in the procedure counts, not a callee or the
+ * caller. */
+static bool unit_may_be_busy(const dcpicalc_t *dc, size_t b, size_t k, double *entries,
+                             bool outside)
 {
     const cfg_t *g = &dc->cfg;
     int u = unit_of(&g->insns[k]);
     size_t budget = dc->unit_reach;
     if (entries) *entries = -1;
-    int found = unit_busy_back(g, b, k, u, b, k, &budget);
+    int found = unit_busy_back(g, b, k, u, b, k, &budget, outside);
     if (found >= 0) return found;
     bool busy = false;
     double n = 0;
     for (size_t e = 0; e < g->nedges; e++) {
         const cfg_edge_t *y = &g->edges[e];
-        if (y->to != (int)b || !busy_through_edge(g, y, u, b, k, budget)) continue;
+        if (y->to != (int)b || !busy_through_edge(g, y, u, b, k, budget, outside)) continue;
         busy = true;
         if (!entries) break;
         double c = edge_ceiling(dc, y);
@@ -970,7 +978,7 @@ static uint32_t candidates_of(const dcpicalc_t *dc, size_t k, size_t b, uint64_t
     if (dc->insn[k].imiss) c |= 1u << STALL_ICACHE;
     c |= operand_culprits(dc, b, k);
     if (in->flags & IF_STORE) c |= 1u << STALL_WBUF;
-    if ((dc->unit_waiters >> in->opclass & 1) && unit_may_be_busy(dc, b, k, NULL))
+    if ((dc->unit_waiters >> in->opclass & 1) && unit_may_be_busy(dc, b, k, NULL, true))
         c |= 1u << STALL_FU;
     if (dc->waits_behind_long_op && k > first &&
         (long_latency(&g->insns[k - 1]) || g->insns[k - 1].opclass == OC_IDIV))
@@ -1093,7 +1101,7 @@ static bool unit_wait_minor(const dcpicalc_t *dc, size_t b, size_t k, double sta
     if (!dc->unit_wait_bound || !(dc->unit_waiters >> dc->cfg.insns[k].opclass & 1)) return false;
     if (stall > MINOR_SHARE * most) return true;
     double entries;
-    unit_may_be_busy(dc, b, k, &entries);
+    unit_may_be_busy(dc, b, k, &entries, true);
     return entries >= 0 && entries * most * MINOR_SHARE < stall * dc->insn[k].freq;
 }
 
@@ -1241,6 +1249,10 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
     if ((c >> STALL_ICACHE & 1) && icache_minor(dc, k, stall)) c &= ~(1u << STALL_ICACHE);
     if ((c >> STALL_FU & 1) && unit_wait_minor(dc, b, k, stall))
         c &= ~(1u << STALL_FU);
+    /* a unit only a callee or the caller can have kept busy: listed, as
+     * the caller's value, only where nothing else explains the stall */
+    bool unit_outside = (c >> STALL_FU & 1) && !unit_may_be_busy(dc, b, k, NULL, false);
+    if (unit_outside) c &= ~(1u << STALL_FU);
     if ((c >> STALL_MISPREDICT & 1) && mispredict_minor(dc, k, stall))
         c &= ~(1u << STALL_MISPREDICT);
     uint32_t others = c & ~(1u << STALL_MISPREDICT);
@@ -1251,7 +1263,8 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
         if (entries >= 0 && entries * dc->mispredict_bound * MINOR_SHARE < stall * dc->insn[k].freq)
             c = others;                       /* too few mispredictions for a real part */
     }
-    return caller && !c ? caller_culprits(dc, b, k, stall) : c;
+    if (c) return c;
+    return (unit_outside ? 1u << STALL_FU : 0) | (caller ? caller_culprits(dc, b, k, stall) : 0);
 }
 
 /* Whether instruction k of block b can have a dynamic stall by the
