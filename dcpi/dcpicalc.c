@@ -1107,20 +1107,28 @@ static bool unit_wait_minor(const dcpicalc_t *dc, size_t b, size_t k, double sta
 
 /* Samples of an event on instruction k and the `depth` instructions that
  * follow it on every path through the CFG (a block's last instruction is
- * followed by the first of each successor); an instruction reached on two
- * paths counts twice, which only loosens a bound. */
-static uint64_t path_samples(const dcpicalc_t *dc, int event, size_t k, size_t depth)
+ * followed by the first of each successor), added to *n; an instruction
+ * reached on two paths counts twice, which only loosens a bound.  false
+ * when a path leaves the procedure within them -- a return, a tail jump or
+ * a call: the samples may land in code it does not hold (maze_route's
+ * grid_neighbors: the loop exit's mispredictions, on the ret after it,
+ * put their samples in the caller; 2.5 M cycles ruled out). */
+static bool path_samples(const dcpicalc_t *dc, int event, size_t k, size_t depth, uint64_t *n)
 {
     const cfg_t *g = &dc->cfg;
-    uint64_t n = event_samples(dc, event, k, k);
-    if (!depth) return n;
+    *n += event_samples(dc, event, k, k);
+    if (!depth) return true;
+    if (g->insns[k].flags & IF_CALL) return false;
     size_t b = cfg_block_of(g, k);
     if (k + 1 < g->blocks[b].first + g->blocks[b].n)
-        return n + path_samples(dc, event, k + 1, depth - 1);
-    for (size_t e = 0; e < g->nedges; e++)
-        if (g->edges[e].from == (int)b && g->edges[e].to >= 0)
-            n += path_samples(dc, event, g->blocks[g->edges[e].to].first, depth - 1);
-    return n;
+        return path_samples(dc, event, k + 1, depth - 1, n);
+    for (size_t e = 0; e < g->nedges; e++) {
+        const cfg_edge_t *x = &g->edges[e];
+        if (x->from != (int)b) continue;
+        if (x->to < 0 || !path_samples(dc, event, g->blocks[x->to].first, depth - 1, n))
+            return false;
+    }
+    return true;
 }
 
 /* Whether events of kind `event` (each costing at most `cost` cycles) can
@@ -1172,8 +1180,9 @@ static bool icache_minor(const dcpicalc_t *dc, size_t k, double stall)
 static bool mispredict_minor(const dcpicalc_t *dc, size_t k, double stall)
 {
     if (!dc->has_branchmp || dc->branchmp_per_period <= 0 || dc->insn[k].freq <= 0) return false;
-    double s = (double)path_samples(dc, PMU_BRANCHMP, k, 2 * SKID_INSNS);
-    double events = (s + 2 * sqrt(s) + 1) * dc->branchmp_per_period;
+    uint64_t samples = 0;
+    if (!path_samples(dc, PMU_BRANCHMP, k, 2 * SKID_INSNS, &samples)) return false;
+    double s = (double)samples, events = (s + 2 * sqrt(s) + 1) * dc->branchmp_per_period;
     return events * dc->mispredict_bound * MINOR_SHARE < stall * dc->insn[k].freq;
 }
 
