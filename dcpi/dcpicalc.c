@@ -740,47 +740,72 @@ static uint32_t operand_through_edge(const dcpicalc_t *dc, size_t b, size_t k, u
     return c;
 }
 
-/* The culprits of instruction k's operands written before its block b, on
- * the paths through b's in-edge y (NULL: every in-edge). */
-static uint32_t operands_before(const dcpicalc_t *dc, size_t b, size_t k, const cfg_edge_t *y)
+/* The registers instruction `in` reads whose value can be late (not the
+ * hard-wired zeros) into regs; their number. */
+static size_t read_registers(const insn_t *in, unsigned regs[3])
+{
+    const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
+    size_t n = 0;
+    for (int s = 0; s < 3; s++)
+        if (srcs[s] != REG_NONE && srcs[s] != REG_ZERO && srcs[s] != REG_FZERO) regs[n++] = srcs[s];
+    return n;
+}
+
+/* The culprits of instruction k's wait for register r written before its
+ * block b, on the paths through b's in-edge y (NULL: every in-edge): none
+ * when b writes or reads r before k, or calls. */
+static uint32_t register_before(const dcpicalc_t *dc, size_t b, size_t k, unsigned r,
+                                const cfg_edge_t *y)
 {
     const cfg_t *g = &dc->cfg;
-    const insn_t *in = &g->insns[k];
-    const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
+    size_t first = g->blocks[b].first;
+    if (writer_in_block(g, b, k, r, dc->call_results) || reads_between(g, first, k, r) ||
+        calls_between(g, first, k))
+        return 0;
     uint32_t c = 0;
-    for (int s = 0; s < 3; s++) {
-        unsigned r = srcs[s];
-        if (r == REG_NONE || r == REG_ZERO || r == REG_FZERO) continue;
-        size_t first = g->blocks[b].first;
-        if (writer_in_block(g, b, k, r, dc->call_results) || reads_between(g, first, k, r) ||
-            calls_between(g, first, k))
-            continue;
-        for (size_t e = 0; e < g->nedges; e++) {
-            const cfg_edge_t *x = &g->edges[e];
-            if (x->to == (int)b && (!y || x == y)) c |= operand_through_edge(dc, b, k, r, x);
-        }
+    for (size_t e = 0; e < g->nedges; e++) {
+        const cfg_edge_t *x = &g->edges[e];
+        if (x->to == (int)b && (!y || x == y)) c |= operand_through_edge(dc, b, k, r, x);
     }
     return c;
 }
 
-/* What a producer in instruction k's block b, outside its static
- * schedule, can make it wait for: a D-cache miss of a load, or a
+/* What a producer of register r in instruction k's block b, outside its
+ * static schedule, can make it wait for: a D-cache miss of a load, or a
  * dependency on a callee's result. */
-static uint32_t operands_in_block(const dcpicalc_t *dc, size_t b, size_t k)
+static uint32_t register_in_block(const dcpicalc_t *dc, size_t b, size_t k, unsigned r)
 {
     const cfg_t *g = &dc->cfg;
-    const insn_t *in = &g->insns[k];
-    const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
+    const insn_t *w = writer_in_block(g, b, k, r, dc->call_results);
+    if (!w || reads_between(g, (size_t)(w - g->insns) + 1, k, r)) return 0;
+    if (w->flags & IF_CALL) return call_dependency(dc, r);
+    return w->flags & IF_LOAD ? 1u << STALL_DCACHE : 0;
+}
+
+/* The culprits of instruction k's operands: register_in_block's, or
+ * register_before's on the paths through edge y (NULL: every in-edge). */
+static uint32_t operands_of(const dcpicalc_t *dc, size_t b, size_t k, const cfg_edge_t *y,
+                            bool in_block)
+{
+    unsigned regs[3];
+    size_t n = read_registers(&dc->cfg.insns[k], regs);
     uint32_t c = 0;
-    for (int s = 0; s < 3; s++) {
-        unsigned r = srcs[s];
-        if (r == REG_NONE || r == REG_ZERO || r == REG_FZERO) continue;
-        const insn_t *w = writer_in_block(g, b, k, r, dc->call_results);
-        if (!w || reads_between(g, (size_t)(w - g->insns) + 1, k, r)) continue;
-        if (w->flags & IF_CALL) c |= call_dependency(dc, r);
-        else if (w->flags & IF_LOAD) c |= 1u << STALL_DCACHE;
-    }
+    for (size_t s = 0; s < n; s++)
+        c |= in_block ? register_in_block(dc, b, k, regs[s]) : register_before(dc, b, k, regs[s], y);
     return c;
+}
+
+/* The culprits of instruction k's operands written before its block b, on
+ * the paths through b's in-edge y (NULL: every in-edge). */
+static uint32_t operands_before(const dcpicalc_t *dc, size_t b, size_t k, const cfg_edge_t *y)
+{
+    return operands_of(dc, b, k, y, false);
+}
+
+/* What producers in instruction k's block b can make it wait for. */
+static uint32_t operands_in_block(const dcpicalc_t *dc, size_t b, size_t k)
+{
+    return operands_of(dc, b, k, NULL, true);
 }
 
 /* What a producer outside the static schedule of instruction k's block

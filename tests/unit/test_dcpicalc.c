@@ -392,6 +392,21 @@ static void analyse_stall(dcpicalc_t *dc, const config_t *cfg, const uint32_t *c
     analyse(dc, cfg, code, &s);
 }
 
+/* code[n]: an entry instruction, a loop from instruction 1 run 1000 times
+ * and a last instruction after it, the entry and the last run `entries`
+ * times; the loop's head stalled `extra` cycles more each time: its
+ * analysis in dc, the head's count checked. */
+static void analyse_loop_head(dcpicalc_t *dc, const config_t *cfg, const uint32_t *code,
+                              size_t n, uint64_t entries, uint64_t extra)
+{
+    code_synth_t s;
+    learn_schedule(&s, cfg, code, n, 1000);
+    s.count[0] = s.count[n - 1] = entries;
+    s.extra[1] = extra;
+    analyse(dc, cfg, code, &s);
+    assert_float_equal(dc->insn[1].freq, 1000.0, 10.0);
+}
+
 /* An issue group's cycle lands on its second instruction when the first
  * paired with what ran before the block (the static schedule cannot know):
  * the group's samples still give the count. */
@@ -672,13 +687,8 @@ static void test_busy_unit_bounded_by_entries(void **state)
     config_t cfg = preset("ev5");
     assert_false(cfg.lat_fp_div_pipelined);
     for (int c = 0; c < 2; c++) {
-        code_synth_t s;
         dcpicalc_t dc;
-        learn_schedule(&s, &cfg, code, N, 1000);
-        s.count[0] = s.count[4] = entries[c];
-        s.extra[1] = 20;
-        analyse(&dc, &cfg, code, &s);
-        assert_float_equal(dc.insn[1].freq, 1000.0, 10.0);
+        analyse_loop_head(&dc, &cfg, code, N, entries[c], 20);
         assert_true(dc.insn[1].culprits & 1u << STALL_DEP);
         assert_false(dc.insn[1].culprits & 1u << STALL_FU);
         dcpicalc_free(&dc);
@@ -771,13 +781,8 @@ static void test_dependency_bounded_by_entries(void **state)
     static const uint64_t entries[2] = { 1, 1000 };
     config_t cfg = preset("ev5");
     for (int c = 0; c < 2; c++) {
-        code_synth_t s;
         dcpicalc_t dc;
-        learn_schedule(&s, &cfg, code, N, 1000);
-        s.count[0] = s.count[4] = entries[c];
-        s.extra[1] = 10;
-        analyse(&dc, &cfg, code, &s);
-        assert_float_equal(dc.insn[1].freq, 1000.0, 10.0);
+        analyse_loop_head(&dc, &cfg, code, N, entries[c], 10);
         assert_true(dc.insn[1].culprits & 1u << STALL_WBUF);
         assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_DEP), c == 1);
         dcpicalc_free(&dc);
