@@ -136,6 +136,10 @@ static double estimate_class(point_t *pts, size_t n, uint64_t s_sum, uint64_t m_
     return (double)s_sum / (double)m_sum;
 }
 
+/* A culprit mask's mark of a dependency on the caller (beyond the stall
+ * causes' bits; culprits_of turns it into STALL_DEP or drops it). */
+#define CALLER_DEP (1u << STALL_COUNT)
+
 /* The issue points of block b as points of their issue groups: an issue
  * point with the instructions after it that its static schedule issues in
  * the same cycle (M = 0), their samples summed.  Which instruction of a
@@ -144,8 +148,9 @@ static double estimate_class(point_t *pts, size_t n, uint64_t s_sum, uint64_t m_
  * predecessor, moving the group's cycle to the next instruction), which
  * the block's own schedule cannot know; the group's sum does not depend
  * on it.  An instruction that may wait for an operand (loaded, or from a
- * callee or a long operation: operand_culprits) is left out: its samples
- * are more likely its own stall.  So is a store that follows another
+ * callee or a long operation: operand_culprits; not the caller's value,
+ * listed only where nothing else explains a stall) is left out: its
+ * samples are more likely its own stall.  So is a store that follows another
  * closely (store_burst), with the instructions of its group, in a block
  * of more stores than the write buffer holds: the buffer cannot drain as
  * fast as they come, and in a loop each of them waits (gametree's memset:
@@ -169,7 +174,8 @@ static size_t issue_groups(const dcpicalc_t *dc, size_t b, point_t *pts)
     for (size_t k = blk->first; k < blk->first + blk->n; k++) {
         const dcpicalc_insn_t *x = &dc->insn[k];
         if (!x->sched.head) {
-            if (left_out || operand_culprits(dc, b, k)) continue;   /* may wait on its own */
+            if (left_out || (operand_culprits(dc, b, k) & ~CALLER_DEP))
+                continue;                                   /* may wait on its own */
             if (n) pts[n - 1].s += x->samples;
             else lead += x->samples;
             if (n) pts[n - 1].clean &= !may_stall(dc, b, k);
@@ -584,6 +590,15 @@ static uint64_t call_result_registers(const isa_t *isa)
     return 1ull << 10 | 1ull << 11 | 1ull << (REG_FP0 + 10) | 1ull << (REG_FP0 + 11);
 }
 
+/* The registers no caller computes just before a call: the stack, global
+ * and thread pointers and the return address (RISC-V sp, gp, tp, ra;
+ * Alpha sp, gp, ra and pv, the call's target, read by the call itself). */
+static uint64_t settled_registers(const isa_t *isa)
+{
+    if (isa->elf_machine == EM_ALPHA) return 1ull << 30 | 1ull << 29 | 1ull << 26 | 1ull << 27;
+    return 1ull << 2 | 1ull << 3 | 1ull << 4 | 1ull << 1;
+}
+
 static bool long_latency(const insn_t *in)
 {
     switch (in->opclass) {
@@ -610,6 +625,16 @@ static bool reads_between(const cfg_t *g, size_t from, size_t to, unsigned r)
     return false;
 }
 
+/* Whether a call is among the instructions [from, to): a value produced
+ * before it is there after it (the callee takes longer than any latency)
+ * or dead across it (a caller-saved register). */
+static bool calls_between(const cfg_t *g, size_t from, size_t to)
+{
+    for (size_t j = from; j < to; j++)
+        if (g->insns[j].flags & IF_CALL) return true;
+    return false;
+}
+
 static bool miss_seen(const dcpicalc_t *dc, size_t k);
 
 /* The culprit a call is of an operand r it wrote: a dependency on the
@@ -623,43 +648,171 @@ static uint32_t call_dependency(const dcpicalc_t *dc, unsigned r)
     return r < 64 && (dc->call_results >> r & 1) ? 1u << STALL_DEP : 0;
 }
 
-/* What a producer outside the static schedule of instruction k's block can
- * make it wait for: a D-cache miss of a load (in its block or at the end of
- * a predecessor), or a dependency on a callee's result or a predecessor's
- * long operation (its latency is not in this block's schedule). */
-static uint32_t operand_culprits(const dcpicalc_t *dc, size_t b, size_t k)
+/* The culprits writer w, `apart` instructions before instruction k (in
+ * another block), can be of k's wait for its register r: a dependency on
+ * a callee's result; a load's D-cache miss, and its hit's latency when k
+ * is within the load-use latency of it (unless DMISS samples near k say it
+ * missed); a long operation's latency while k is within it, issue slots
+ * counted as instructions (dc->issue_width a cycle). */
+static uint32_t writer_culprits(const dcpicalc_t *dc, const insn_t *w, size_t apart, size_t k,
+                                unsigned r)
 {
-    const cfg_t *g = &dc->cfg;
-    const insn_t *in = &g->insns[k];
-    const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
-    uint32_t c = 0;
-    for (int s = 0; s < 3; s++) {
-        unsigned r = srcs[s];
-        if (r == REG_NONE || r == REG_ZERO || r == REG_FZERO) continue;
-        const insn_t *w = writer_in_block(g, b, k, r, dc->call_results);
-        if (w) {
-            if (reads_between(g, (size_t)(w - g->insns) + 1, k, r)) continue;
-            if (w->flags & IF_CALL) c |= call_dependency(dc, r);
-            else if (w->flags & IF_LOAD) c |= 1u << STALL_DCACHE;
+    if (w->flags & IF_CALL) return call_dependency(dc, r);
+    if (w->flags & IF_LOAD)
+        return 1u << STALL_DCACHE |
+               (apart <= dc->load_use_reach && !miss_seen(dc, k) ? 1u << STALL_DEP : 0);
+    if (long_latency(w) && apart < (size_t)dc->latency[w->opclass] * dc->issue_width)
+        return 1u << STALL_DEP;
+    return 0;
+}
+
+typedef struct walk {
+    size_t *blocks, *past, n;   /* blocks to look at; instructions from k back to each one's end */
+    bool *seen;
+    size_t entry;               /* the fewest instructions from k back to the
+                                   procedure's entry on a path, or SIZE_MAX */
+} walk_t;
+
+/* Queue the predecessors of block x not seen yet, `past` instructions
+ * from k at x's start; an edge from outside is the entry reached. */
+static void walk_preds(const cfg_t *g, size_t x, size_t past, walk_t *w)
+{
+    for (size_t e = 0; e < g->nedges; e++) {
+        const cfg_edge_t *y = &g->edges[e];
+        if (y->to != (int)x) continue;
+        if (y->from < 0) {
+            if (past < w->entry) w->entry = past;
             continue;
         }
-        for (size_t e = 0; e < g->nedges; e++) {
-            const cfg_edge_t *x = &g->edges[e];
-            if (x->to != (int)b || x->from < 0) continue;
-            const cfg_block_t *p = &g->blocks[x->from];
-            w = writer_in_block(g, (size_t)x->from, p->first + p->n, r, dc->call_results);
-            if (!w || reads_between(g, (size_t)(w - g->insns) + 1, p->first + p->n, r) ||
-                reads_between(g, g->blocks[b].first, k, r))
-                continue;
-            if (w->flags & IF_CALL) c |= call_dependency(dc, r);
-            else if (w->flags & IF_LOAD) {
-                c |= 1u << STALL_DCACHE;
-                size_t apart = (size_t)(p->first + p->n - (size_t)(w - g->insns)) + (k - g->blocks[b].first);
-                if (apart <= dc->load_use_reach && !miss_seen(dc, k)) c |= 1u << STALL_DEP;
-            } else if (long_latency(w)) c |= 1u << STALL_DEP;
+        if (w->seen[y->from]) continue;
+        w->seen[y->from] = true;
+        w->past[w->n] = past;
+        w->blocks[w->n++] = (size_t)y->from;
+    }
+}
+
+/* The culprits of instruction k's wait for register r written before its
+ * block b, on the paths that reach b by edge y: back through y's source
+ * and its predecessors, each block once, over at most
+ * dc->dependency_reach instructions (the longest latency x issue width: a
+ * value from further back is there), to the last writer of r on the path
+ * (writer_culprits; a load only at the end of y's source: further back,
+ * before a loop, its miss can hold only the loop's entries, and it made
+ * the loop's branch a point that may stall); a path on which an
+ * instruction read r after its writer (the value was there for it, so
+ * for k), or with a call after it (calls_between), gives none.  A path
+ * that reaches the entry gives the caller's value (CALLER_DEP; maze_route's
+ * __divl: Alpha's division routine tests its divisor, which the caller
+ * computed, at its fourth instruction), unless r is one the caller cannot
+ * have just computed (dc->settled). */
+static uint32_t operand_through_edge(const dcpicalc_t *dc, size_t b, size_t k, unsigned r,
+                                     const cfg_edge_t *y)
+{
+    const cfg_t *g = &dc->cfg;
+    size_t first = g->blocks[b].first, nb = g->nblocks;
+    walk_t w = { .blocks = xcalloc(nb, sizeof *w.blocks), .past = xcalloc(nb, sizeof *w.past),
+                 .seen = xcalloc(nb, 1), .entry = y->from < 0 ? k - first : SIZE_MAX };
+    uint32_t c = 0;
+    if (y->from >= 0) {
+        w.seen[y->from] = true;
+        w.past[0] = k - first;
+        w.blocks[w.n++] = (size_t)y->from;
+    }
+    while (w.n) {
+        size_t x = w.blocks[--w.n], past = w.past[w.n];
+        const cfg_block_t *p = &g->blocks[x];
+        size_t end = p->first + p->n;
+        const insn_t *in = writer_in_block(g, x, end, r, dc->call_results);
+        if (in) {
+            size_t j = (size_t)(in - g->insns);
+            bool next = past == k - first;      /* x is y's source */
+            if (!reads_between(g, j + 1, end, r) && (next || !(in->flags & IF_LOAD)))
+                c |= writer_culprits(dc, in, past + (end - j), k, r);
+        } else if (!reads_between(g, p->first, end, r) && !calls_between(g, p->first, end) &&
+                   past + p->n < dc->dependency_reach) {
+            walk_preds(g, x, past + p->n, &w);
         }
     }
+    free(w.blocks);
+    free(w.past);
+    free(w.seen);
+    if (w.entry < dc->dependency_reach && !(r < 64 && (dc->settled >> r & 1))) c |= CALLER_DEP;
     return c;
+}
+
+/* The registers instruction `in` reads whose value can be late (not the
+ * hard-wired zeros) into regs; their number. */
+static size_t read_registers(const insn_t *in, unsigned regs[3])
+{
+    const uint8_t srcs[3] = { in->rs1, in->rs2, in->rs3 };
+    size_t n = 0;
+    for (int s = 0; s < 3; s++)
+        if (srcs[s] != REG_NONE && srcs[s] != REG_ZERO && srcs[s] != REG_FZERO) regs[n++] = srcs[s];
+    return n;
+}
+
+/* The culprits of instruction k's wait for register r written before its
+ * block b, on the paths through b's in-edge y (NULL: every in-edge): none
+ * when b writes or reads r before k, or calls. */
+static uint32_t register_before(const dcpicalc_t *dc, size_t b, size_t k, unsigned r,
+                                const cfg_edge_t *y)
+{
+    const cfg_t *g = &dc->cfg;
+    size_t first = g->blocks[b].first;
+    if (writer_in_block(g, b, k, r, dc->call_results) || reads_between(g, first, k, r) ||
+        calls_between(g, first, k))
+        return 0;
+    uint32_t c = 0;
+    for (size_t e = 0; e < g->nedges; e++) {
+        const cfg_edge_t *x = &g->edges[e];
+        if (x->to == (int)b && (!y || x == y)) c |= operand_through_edge(dc, b, k, r, x);
+    }
+    return c;
+}
+
+/* What a producer of register r in instruction k's block b, outside its
+ * static schedule, can make it wait for: a D-cache miss of a load, or a
+ * dependency on a callee's result. */
+static uint32_t register_in_block(const dcpicalc_t *dc, size_t b, size_t k, unsigned r)
+{
+    const cfg_t *g = &dc->cfg;
+    const insn_t *w = writer_in_block(g, b, k, r, dc->call_results);
+    if (!w || reads_between(g, (size_t)(w - g->insns) + 1, k, r)) return 0;
+    if (w->flags & IF_CALL) return call_dependency(dc, r);
+    return w->flags & IF_LOAD ? 1u << STALL_DCACHE : 0;
+}
+
+/* The culprits of instruction k's operands: register_in_block's, or
+ * register_before's on the paths through edge y (NULL: every in-edge). */
+static uint32_t operands_of(const dcpicalc_t *dc, size_t b, size_t k, const cfg_edge_t *y,
+                            bool in_block)
+{
+    unsigned regs[3];
+    size_t n = read_registers(&dc->cfg.insns[k], regs);
+    uint32_t c = 0;
+    for (size_t s = 0; s < n; s++)
+        c |= in_block ? register_in_block(dc, b, k, regs[s]) : register_before(dc, b, k, regs[s], y);
+    return c;
+}
+
+/* The culprits of instruction k's operands written before its block b, on
+ * the paths through b's in-edge y (NULL: every in-edge). */
+static uint32_t operands_before(const dcpicalc_t *dc, size_t b, size_t k, const cfg_edge_t *y)
+{
+    return operands_of(dc, b, k, y, false);
+}
+
+/* What producers in instruction k's block b can make it wait for. */
+static uint32_t operands_in_block(const dcpicalc_t *dc, size_t b, size_t k)
+{
+    return operands_of(dc, b, k, NULL, true);
+}
+
+/* What a producer outside the static schedule of instruction k's block
+ * can make it wait for (operands_in_block, operands_before). */
+static uint32_t operand_culprits(const dcpicalc_t *dc, size_t b, size_t k)
+{
+    return operands_in_block(dc, b, k) | operands_before(dc, b, k, NULL);
 }
 
 static uint32_t block_head_culprits(const dcpicalc_t *dc, size_t b, uint64_t line)
@@ -715,10 +868,11 @@ static int unit_of(const insn_t *in)
 /* Look back in block x from `end` for what keeps unit u busy when
  * instruction k (of block kb, from kfirst) issues, over at most *budget
  * instructions: 1 busy (its last user, with nothing from it through k
- * reading its result; or a call), 0 not (a user whose result was read,
- * or the budget ran out), -1 neither found. */
+ * reading its result; or a call, when `outside`), 0 not (a user whose
+ * result was read, the budget ran out, or a call when not `outside`), -1
+ * neither found. */
 static int unit_busy_back(const cfg_t *g, size_t x, size_t end, int u, size_t kb, size_t k,
-                          size_t *budget)
+                          size_t *budget, bool outside)
 {
     size_t kfirst = g->blocks[kb].first;
     for (size_t j = end; j-- > g->blocks[x].first;) {
@@ -730,7 +884,7 @@ static int unit_busy_back(const cfg_t *g, size_t x, size_t end, int u, size_t kb
                         reads_between(g, end == k ? k : kfirst, k + 1, in->rd);
             return !read;
         }
-        if (in->flags & IF_CALL) return 1;
+        if (in->flags & IF_CALL) return outside;
     }
     return -1;
 }
@@ -738,13 +892,13 @@ static int unit_busy_back(const cfg_t *g, size_t x, size_t end, int u, size_t kb
 /* Whether unit u can still be busy at instruction k (a divide) of block b
  * on the paths that reach b by edge y: back through y's source and its
  * predecessors, with `budget` instructions left to look at (around a loop,
- * k's own block from its end); a call on the way or the procedure's entry
- * counts as busy (the callee or the caller may have used it).  Every block
- * is looked at once. */
+ * k's own block from its end); with `outside`, a call on the way or the
+ * procedure's entry counts as busy (the callee or the caller may have used
+ * it), else it ends the path.  Every block is looked at once. */
 static bool busy_through_edge(const cfg_t *g, const cfg_edge_t *y, int u, size_t b, size_t k,
-                              size_t budget)
+                              size_t budget, bool outside)
 {
-    if (y->from < 0) return true;                        /* from a caller */
+    if (y->from < 0) return outside;                     /* from a caller */
     /* the blocks still to look at, each with the budget left at its end */
     size_t nb = g->nblocks, n = 0;
     size_t *worklist = xcalloc(nb, sizeof *worklist), *left = xcalloc(nb, sizeof *left);
@@ -754,13 +908,17 @@ static bool busy_through_edge(const cfg_t *g, const cfg_edge_t *y, int u, size_t
     seen[y->from] = true;
     while (n && !busy) {
         size_t x = worklist[--n], bud = left[x];
-        int found = unit_busy_back(g, x, g->blocks[x].first + g->blocks[x].n, u, b, k, &bud);
+        int found = unit_busy_back(g, x, g->blocks[x].first + g->blocks[x].n, u, b, k, &bud,
+                                   outside);
         if (found > 0) busy = true;
         if (found >= 0) continue;
         for (size_t e = 0; e < g->nedges && !busy; e++) {
             const cfg_edge_t *z = &g->edges[e];
             if (z->to != (int)x) continue;
-            if (z->from < 0) { busy = true; break; }
+            if (z->from < 0) {
+                busy = outside;
+                continue;
+            }
             if (seen[z->from]) continue;
             seen[z->from] = true;
             left[z->from] = bud;
@@ -788,20 +946,23 @@ static double edge_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x);
  * divider beside the dependency the truth charges).  With `entries` (not
  * NULL), also the most executions of k that can find it busy: the sum of
  * the ceilings (edge_ceiling) of b's in-edges with a path on which it can
- * be, or < 0 when every execution can or nothing bounds them. */
-static bool unit_may_be_busy(const dcpicalc_t *dc, size_t b, size_t k, double *entries)
+ * be, or < 0 when every execution can or nothing bounds them.  Without
+ * `outside`, only a user in the procedure counts, not a callee or the
+ * caller. */
+static bool unit_may_be_busy(const dcpicalc_t *dc, size_t b, size_t k, double *entries,
+                             bool outside)
 {
     const cfg_t *g = &dc->cfg;
     int u = unit_of(&g->insns[k]);
     size_t budget = dc->unit_reach;
     if (entries) *entries = -1;
-    int found = unit_busy_back(g, b, k, u, b, k, &budget);
+    int found = unit_busy_back(g, b, k, u, b, k, &budget, outside);
     if (found >= 0) return found;
     bool busy = false;
     double n = 0;
     for (size_t e = 0; e < g->nedges; e++) {
         const cfg_edge_t *y = &g->edges[e];
-        if (y->to != (int)b || !busy_through_edge(g, y, u, b, k, budget)) continue;
+        if (y->to != (int)b || !busy_through_edge(g, y, u, b, k, budget, outside)) continue;
         busy = true;
         if (!entries) break;
         double c = edge_ceiling(dc, y);
@@ -842,7 +1003,7 @@ static uint32_t candidates_of(const dcpicalc_t *dc, size_t k, size_t b, uint64_t
     if (dc->insn[k].imiss) c |= 1u << STALL_ICACHE;
     c |= operand_culprits(dc, b, k);
     if (in->flags & IF_STORE) c |= 1u << STALL_WBUF;
-    if ((dc->unit_waiters >> in->opclass & 1) && unit_may_be_busy(dc, b, k, NULL))
+    if ((dc->unit_waiters >> in->opclass & 1) && unit_may_be_busy(dc, b, k, NULL, true))
         c |= 1u << STALL_FU;
     if (dc->waits_behind_long_op && k > first &&
         (long_latency(&g->insns[k - 1]) || g->insns[k - 1].opclass == OC_IDIV))
@@ -876,15 +1037,18 @@ static unsigned block_stores(const cfg_t *g, size_t b)
 }
 
 /* Whether store k of block b, whose loaded operand may have missed (a
- * D-cache candidate), waits for that operand rather than for the write
- * buffer: when no other store closely precedes it (store_burst), or its
+ * D-cache candidate) or which stores a callee's result, waits for that
+ * operand rather than for the write buffer: when no other store closely precedes it (store_burst), or its
  * block has fewer stores than the buffer has entries -- it cannot fill the
  * buffer itself, and what earlier blocks left there drains while the
  * operand comes from memory.  (On the 24 short-period runs 75 stores lose
  * the buffer, the largest 1.3 M cycles of D-cache wait in bytecode_vm,
  * 40 of them the buffer's.  anneal_place's commit_move, six stores a loop
  * iteration, as many as ev5's entries, does wait for the buffer; counting
- * only the stores before the store in its block lost it there.) */
+ * only the stores before the store in its block lost it there.  A store
+ * of a callee's result, as anneal_place's try_move stores the cost its
+ * call returns: 6.9 M cycles of dependency listed the buffer too; the
+ * buffer drained while the callee ran.) */
 static bool waits_for_operand(const dcpicalc_t *dc, size_t b, size_t k)
 {
     return !store_burst(&dc->cfg, b, k) || block_stores(&dc->cfg, b) < dc->wbuf_entries;
@@ -962,26 +1126,34 @@ static bool unit_wait_minor(const dcpicalc_t *dc, size_t b, size_t k, double sta
     if (!dc->unit_wait_bound || !(dc->unit_waiters >> dc->cfg.insns[k].opclass & 1)) return false;
     if (stall > MINOR_SHARE * most) return true;
     double entries;
-    unit_may_be_busy(dc, b, k, &entries);
+    unit_may_be_busy(dc, b, k, &entries, true);
     return entries >= 0 && entries * most * MINOR_SHARE < stall * dc->insn[k].freq;
 }
 
 /* Samples of an event on instruction k and the `depth` instructions that
  * follow it on every path through the CFG (a block's last instruction is
- * followed by the first of each successor); an instruction reached on two
- * paths counts twice, which only loosens a bound. */
-static uint64_t path_samples(const dcpicalc_t *dc, int event, size_t k, size_t depth)
+ * followed by the first of each successor), added to *n; an instruction
+ * reached on two paths counts twice, which only loosens a bound.  false
+ * when a path leaves the procedure within them -- a return, a tail jump or
+ * a call: the samples may land in code it does not hold (maze_route's
+ * grid_neighbors: the loop exit's mispredictions, on the ret after it,
+ * put their samples in the caller; 2.5 M cycles ruled out). */
+static bool path_samples(const dcpicalc_t *dc, int event, size_t k, size_t depth, uint64_t *n)
 {
     const cfg_t *g = &dc->cfg;
-    uint64_t n = event_samples(dc, event, k, k);
-    if (!depth) return n;
+    *n += event_samples(dc, event, k, k);
+    if (!depth) return true;
+    if (g->insns[k].flags & IF_CALL) return false;
     size_t b = cfg_block_of(g, k);
     if (k + 1 < g->blocks[b].first + g->blocks[b].n)
-        return n + path_samples(dc, event, k + 1, depth - 1);
-    for (size_t e = 0; e < g->nedges; e++)
-        if (g->edges[e].from == (int)b && g->edges[e].to >= 0)
-            n += path_samples(dc, event, g->blocks[g->edges[e].to].first, depth - 1);
-    return n;
+        return path_samples(dc, event, k + 1, depth - 1, n);
+    for (size_t e = 0; e < g->nedges; e++) {
+        const cfg_edge_t *x = &g->edges[e];
+        if (x->from != (int)b) continue;
+        if (x->to < 0 || !path_samples(dc, event, g->blocks[x->to].first, depth - 1, n))
+            return false;
+    }
+    return true;
 }
 
 /* Whether events of kind `event` (each costing at most `cost` cycles) can
@@ -1033,8 +1205,9 @@ static bool icache_minor(const dcpicalc_t *dc, size_t k, double stall)
 static bool mispredict_minor(const dcpicalc_t *dc, size_t k, double stall)
 {
     if (!dc->has_branchmp || dc->branchmp_per_period <= 0 || dc->insn[k].freq <= 0) return false;
-    double s = (double)path_samples(dc, PMU_BRANCHMP, k, 2 * SKID_INSNS);
-    double events = (s + 2 * sqrt(s) + 1) * dc->branchmp_per_period;
+    uint64_t samples = 0;
+    if (!path_samples(dc, PMU_BRANCHMP, k, 2 * SKID_INSNS, &samples)) return false;
+    double s = (double)samples, events = (s + 2 * sqrt(s) + 1) * dc->branchmp_per_period;
     return events * dc->mispredict_bound * MINOR_SHARE < stall * dc->insn[k].freq;
 }
 
@@ -1052,6 +1225,45 @@ static uint32_t evident_candidates(const dcpicalc_t *dc, size_t b, size_t k)
     return c;
 }
 
+/* Whether a dependency on a producer before instruction k's block b (a
+ * long operation on a path into it, or the caller: operands_before) can
+ * be a minor part of k's stall, `stall` cycles an execution, at most: it
+ * costs an execution at most the longest latency, and only on the
+ * executions that enter b by an edge with such a producer on its path,
+ * each edge by its ceiling (edge_ceiling) -- below an eighth of the
+ * stall (MINOR_SHARE), or a stall over 8 times that latency, it is no
+ * culprit, as for a busy unit.  (memset's loop of stores waits for the
+ * write buffer on every iteration; the multiply that spreads its byte
+ * over a word, before the loop, can hold only the first.)  Never minor
+ * when a callee called in b may have produced the operand. */
+static bool dependency_minor(const dcpicalc_t *dc, size_t b, size_t k, double stall)
+{
+    if (operands_in_block(dc, b, k) >> STALL_DEP & 1) return false;
+    double most = (double)dc->dependency_reach / (double)dc->issue_width, n = 0;
+    if (stall > MINOR_SHARE * most) return true;
+    for (size_t e = 0; e < dc->cfg.nedges; e++) {
+        const cfg_edge_t *y = &dc->cfg.edges[e];
+        if (y->to != (int)b || !(operands_before(dc, b, k, y) & (1u << STALL_DEP | CALLER_DEP)))
+            continue;
+        double c = edge_ceiling(dc, y);
+        if (c < 0) return false;
+        n += c;
+    }
+    return n * most * MINOR_SHARE < stall * dc->insn[k].freq;
+}
+
+/* The culprits of instruction k of block b when the caller's value
+ * (CALLER_DEP) is the only candidate left: a D-cache miss where DMISS
+ * samples near k say a load missed, and a dependency unless it can only
+ * be a minor part of the stall (dependency_minor).  (Listed beside other
+ * culprits, it was the entry of every short procedure: dependency
+ * precision 57 -> 29% on the 24 runs.) */
+static uint32_t caller_culprits(const dcpicalc_t *dc, size_t b, size_t k, double stall)
+{
+    uint32_t loaded = miss_seen(dc, k) ? 1u << STALL_DCACHE : 0;
+    return loaded | (dependency_minor(dc, b, k, stall) ? 0 : 1u << STALL_DEP);
+}
+
 /* Candidates ruled out by the miss events where they were collected (the
  * paper's Figure 10 evidence): no IMISS or DMISS sample from the
  * instruction through the skid that follows it, no such miss; a store
@@ -1062,12 +1274,19 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
 {
     size_t b = cfg_block_of(&dc->cfg, k);
     uint32_t c = evident_candidates(dc, b, k);
-    if ((c >> STALL_DCACHE & 1) && (c >> STALL_WBUF & 1) && waits_for_operand(dc, b, k))
-        c &= ~(1u << STALL_WBUF);
+    bool caller = c & CALLER_DEP;
+    c &= ~CALLER_DEP;
     double stall = dcpicalc_dynamic_stall(dc, k);
+    if ((c >> STALL_DEP & 1) && dependency_minor(dc, b, k, stall)) c &= ~(1u << STALL_DEP);
+    bool operand = (c >> STALL_DCACHE & 1) || (operands_in_block(dc, b, k) >> STALL_DEP & 1);
+    if (operand && (c >> STALL_WBUF & 1) && waits_for_operand(dc, b, k)) c &= ~(1u << STALL_WBUF);
     if ((c >> STALL_ICACHE & 1) && icache_minor(dc, k, stall)) c &= ~(1u << STALL_ICACHE);
     if ((c >> STALL_FU & 1) && unit_wait_minor(dc, b, k, stall))
         c &= ~(1u << STALL_FU);
+    /* a unit only a callee or the caller can have kept busy: listed, as
+     * the caller's value, only where nothing else explains the stall */
+    bool unit_outside = (c >> STALL_FU & 1) && !unit_may_be_busy(dc, b, k, NULL, false);
+    if (unit_outside) c &= ~(1u << STALL_FU);
     if ((c >> STALL_MISPREDICT & 1) && mispredict_minor(dc, k, stall))
         c &= ~(1u << STALL_MISPREDICT);
     uint32_t others = c & ~(1u << STALL_MISPREDICT);
@@ -1078,16 +1297,18 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
         if (entries >= 0 && entries * dc->mispredict_bound * MINOR_SHARE < stall * dc->insn[k].freq)
             c = others;                       /* too few mispredictions for a real part */
     }
-    return c;
+    if (c) return c;
+    return (unit_outside ? 1u << STALL_FU : 0) | (caller ? caller_culprits(dc, b, k, stall) : 0);
 }
 
 /* Whether instruction k of block b can have a dynamic stall by the
  * culprit rules (candidates_of), before any frequency is known: a
  * candidate the miss events rule out does not count, nor the write buffer
- * for a store that no other store closely precedes (store_burst). */
+ * for a store that no other store closely precedes (store_burst), nor the
+ * caller's value (a culprit only where no other is: caller_culprits). */
 static bool may_stall(const dcpicalc_t *dc, size_t b, size_t k)
 {
-    uint32_t c = evident_candidates(dc, b, k);
+    uint32_t c = evident_candidates(dc, b, k) & ~CALLER_DEP;
     if ((c >> STALL_WBUF & 1) && !store_burst(&dc->cfg, b, k)) c &= ~(1u << STALL_WBUF);
     return c != 0;
 }
@@ -1154,6 +1375,15 @@ static unsigned lone_miss_cycles(const config_t *cfg)
                       line / cfg->mem_bytes_per_cycle);
 }
 
+/* The longest latency of an operation on the model. */
+static unsigned longest_latency(const dcpicalc_t *dc)
+{
+    unsigned most = 0;
+    for (int c = 0; c < OC_COUNT; c++)
+        if (dc->latency[c] > most) most = dc->latency[c];
+    return most;
+}
+
 bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
                          const uint8_t *code, uint64_t start, size_t size,
                          dcpicalc_samples_fn samples, void *ctx, uint32_t collected,
@@ -1166,6 +1396,9 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
     dc->line_bytes = (unsigned)cfg->l1i_line;
     dc->wbuf_entries = (unsigned)cfg->wbuf_entries;
     dc->call_results = call_result_registers(isa);
+    dc->settled = settled_registers(isa);
+    timing_latencies(cfg, dc->latency);
+    dc->issue_width = cfg->model == CFG_MODEL_EV5 ? (unsigned)cfg->ev5_width : 1;
     /* who waits for a busy unit, as the timing models charge it: on ev5 a
      * divide for its divider, unless pipelined (multiplies never wait);
      * on inorder5 the instruction behind a multi-cycle operation in EX */
@@ -1186,6 +1419,7 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
         dc->branchmp_per_period = periods[PMU_BRANCHMP] / periods[PMU_CYCLES];
     }
     dc->miss_bound = lone_miss_cycles(cfg);
+    dc->dependency_reach = (size_t)longest_latency(dc) * dc->issue_width;
     dc->insn = xcalloc(dc->cfg.ninsns, sizeof *dc->insn);
     for (size_t k = 0; k < dc->cfg.ninsns; k++) {
         dc->insn[k].samples = samples(ctx, PMU_CYCLES, dc->cfg.insns[k].pc);

@@ -24,6 +24,10 @@
 #                      pmu.counters is set to their number + 1 (the 21164 has
 #                      3); other events tag the files .E+...
 #
+# Then, per stall cause over the one-run rows' analyses, the mean culprit
+# precision (over the runs that list the cause), the mean recall (over the
+# runs with true cycles of it), and the recall weighted by those cycles.
+#
 # Files per run: ISA.W[.ref].PERIOD[.geo][.E+...].{db,gt,calc} for seed 1 (the names of
 # the one-run table), and for merged runs ISA.W[.ref].PERIOD[.geo].upto-K.db (the
 # database after seeds 1..K), .seed-K.gt and .runs-K.calc.
@@ -147,3 +151,18 @@ awk -F'|' '$4 ~ /[0-9]/ { p = $4 "|" $5; gsub(/ /, "", p); if (!(p in n)) order[
                for (k = 7; k <= 15; k++)
                    printf(m[p, k] ? " %.2f |" : " - |", m[p, k] ? s[p, k] / m[p, k] : 0)
                printf("\n") } }' "$out/table.md"
+# per stall cause: the culprit precision and recall of each run's analysis
+# (hps-dcpicalc's "culprits by cause" lines), means over the runs
+for c in "$out"/*.calc; do
+    case $c in *.runs-*.calc) continue ;; esac
+    sed -n 's/^    \([a-z_]*\) *\([0-9]*\)  precision *\([0-9.-]*\)  recall *\([0-9.-]*\)$/\1 \2 \3 \4/p' "$c"
+done | awk '{ if (!($1 in cyc)) order[++n] = $1; cyc[$1] += $2
+              if ($3 != "-") { p[$1] += $3; np[$1]++ }
+              if ($4 != "-") { r[$1] += $4; nr[$1]++; rw[$1] += $4 * $2 } }
+     END { print "\n| cause | true dynamic cycles | precision (mean, runs) | recall (mean, runs) | recall weighted by cycles |"
+           print "|---|---|---|---|---|"
+           for (i = 1; i <= n; i++) { c = order[i]
+               printf("| %s | %.0f | %s | %s | %s |\n", c, cyc[c],
+                      np[c] ? sprintf("%.1f (%d)", p[c] / np[c], np[c]) : "-",
+                      nr[c] ? sprintf("%.1f (%d)", r[c] / nr[c], nr[c]) : "-",
+                      cyc[c] ? sprintf("%.1f", rw[c] / cyc[c]) : "-") } }'

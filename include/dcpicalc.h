@@ -106,6 +106,15 @@ typedef struct dcpicalc {
     size_t load_use_reach;      /* instructions after a load its consumer can
                                    still wait for a hit (the load-use
                                    latency)                                */
+    unsigned latency[OC_COUNT]; /* result latency of each opclass (lat.*)  */
+    unsigned issue_width;       /* instructions issued a cycle at most     */
+    size_t dependency_reach;    /* instructions back a producer can still
+                                   hold an operand: the longest latency x
+                                   issue width                             */
+    uint64_t settled;           /* registers a caller cannot have computed
+                                   just before the call (stack, global and
+                                   thread pointers, return address, the
+                                   call's target), unified numbers < 64    */
     size_t unit_reach;          /* instructions back a unit's last user can
                                    keep it busy (its latency x issue width) */
     unsigned unit_wait_bound;   /* most cycles a divide waits for its busy

@@ -157,6 +157,10 @@ typedef struct timing_static {
     uint8_t cause;
     uint64_t culprit;
 } timing_static_t;
+/* The cycles from an operation's issue to its result's use, per opclass
+ * (lat.*: a load's is the load-use latency of a hit), as the models use
+ * them. */
+void timing_latencies(const struct config *cfg, unsigned lat[OC_COUNT]);
 bool timing_static_schedule(const struct config *cfg, const isa_t *isa, const insn_t *block,
                             size_t n, timing_static_t *out, char *err, size_t errlen);
 void timing_for_each_head(const timing_t *t, void (*fn)(void *ctx, uint64_t pc, uint64_t count,

@@ -47,18 +47,23 @@ static const timing_model_t *model_of(const config_t *cfg)
 
 /* ---- configuration -------------------------------------------------------- */
 
+void timing_latencies(const config_t *cfg, unsigned lat[OC_COUNT])
+{
+    for (int k = 0; k < OC_COUNT; k++) lat[k] = (unsigned)cfg->lat_int_alu;
+    lat[OC_IMUL] = (unsigned)cfg->lat_int_mul;
+    lat[OC_IDIV] = (unsigned)cfg->lat_int_div;
+    lat[OC_FALU] = (unsigned)cfg->lat_fp_add;
+    lat[OC_FMUL] = (unsigned)cfg->lat_fp_mul;
+    lat[OC_FDIV] = (unsigned)cfg->lat_fp_div;
+    lat[OC_FSQRT] = (unsigned)cfg->lat_fp_sqrt;
+    lat[OC_FCVT] = (unsigned)cfg->lat_fp_cvt;
+    lat[OC_FMOVE] = (unsigned)cfg->lat_int_alu;
+    lat[OC_LOAD] = lat[OC_FLOAD] = (unsigned)cfg->lat_load_use;
+}
+
 static void fill_latencies(params_t *p, const config_t *cfg)
 {
-    for (int k = 0; k < OC_COUNT; k++) p->lat[k] = (unsigned)cfg->lat_int_alu;
-    p->lat[OC_IMUL] = (unsigned)cfg->lat_int_mul;
-    p->lat[OC_IDIV] = (unsigned)cfg->lat_int_div;
-    p->lat[OC_FALU] = (unsigned)cfg->lat_fp_add;
-    p->lat[OC_FMUL] = (unsigned)cfg->lat_fp_mul;
-    p->lat[OC_FDIV] = (unsigned)cfg->lat_fp_div;
-    p->lat[OC_FSQRT] = (unsigned)cfg->lat_fp_sqrt;
-    p->lat[OC_FCVT] = (unsigned)cfg->lat_fp_cvt;
-    p->lat[OC_FMOVE] = (unsigned)cfg->lat_int_alu;
-    p->lat[OC_LOAD] = p->lat[OC_FLOAD] = (unsigned)cfg->lat_load_use;
+    timing_latencies(cfg, p->lat);
     p->div_pipelined[DIV_INT] = cfg->lat_int_div_pipelined;
     p->div_pipelined[DIV_FP] = cfg->lat_fp_div_pipelined;
 }
@@ -649,9 +654,25 @@ void timing_for_each_head(const timing_t *t, void (*fn)(void *ctx, uint64_t pc, 
 /* ---- static schedules ------------------------------------------------------------- */
 
 /* The filler between passes: nops far from the block, enough to drain
- * whatever the block left in flight (a divide, a miss). */
-enum { FILLER = 400 };
+ * whatever the block left in flight (a divide, a miss).  Its address is
+ * the block's end (rounded up to FILLER_ALIGN) modulo FILLER_SPAN above
+ * FILLER_PC, so in every cache smaller than FILLER_SPAN a way its lines
+ * follow the block's and evict none of them: the measured pass fetches
+ * the block from a warm I-cache.  (At a fixed address the filler's 1600
+ * bytes evicted the lines of every block at the same offset of ev5's 8 KB
+ * I-cache; the misses hid the dependency waits under them, and their
+ * cycles, left out of M as dynamic, took those waits along: raytrace's
+ * `fbeq` after a 4-cycle FP compare had M = 1.) */
+enum { FILLER = 400, FILLER_ALIGN = 256 };
 #define FILLER_PC 0x7e0000000000ull
+#define FILLER_SPAN (1ull << 24)
+
+static uint64_t filler_pc(const insn_t *block, size_t n)
+{
+    uint64_t end = n ? block[n - 1].pc + block[n - 1].len : 0;
+    uint64_t after = (end + FILLER_ALIGN - 1) & ~(uint64_t)(FILLER_ALIGN - 1);
+    return FILLER_PC + (after & (FILLER_SPAN - 1));
+}
 
 static void time_pass(timing_t *t, const insn_t *block, size_t n)
 {
@@ -702,11 +723,12 @@ bool timing_static_schedule(const config_t *cfg, const isa_t *isa, const insn_t 
     if (!model || !model->static_schedule)
         return set_error(err, errlen, "static schedules need an in-order model (inorder5, ev5)");
     insn_t nops[FILLER];
-    if (!isa->decode(FILLER_PC, isa->nop, sizeof isa->nop, &nops[0]))
+    uint64_t filler = filler_pc(block, n);
+    if (!isa->decode(filler, isa->nop, sizeof isa->nop, &nops[0]))
         return set_error(err, errlen, "no nop for the filler");
     for (size_t k = 0; k < FILLER; k++) {
         nops[k] = nops[0];
-        nops[k].pc = FILLER_PC + 4 * k;
+        nops[k].pc = filler + sizeof isa->nop * k;
     }
     timing_t *t = timing_new(cfg, err, errlen);
     if (!t) return false;

@@ -11,7 +11,8 @@
  * (a load's consumer waits lat.load_use on ev5), and hold only static
  * stalls: gametree's memset loop (eight stores, one every cycle, to lines the
  * write-no-allocate D-cache never holds) gets no write-buffer or D-cache
- * cycles in M_i on either in-order model.  The analysis's rules on code
+ * cycles in M_i on either in-order model, and an instruction starting an
+ * I-cache line keeps its dependency wait wherever the block lies.  The analysis's rules on code
  * with known answers: an issue group's cycle moved onto its M = 0 follower
  * still gives the count; a one-issue-point class whose every issue point
  * stalls is lowered to what flow with the other estimates gives; no return
@@ -23,8 +24,15 @@
  * never of its link register; a busy divider ruled out when only a rare
  * entry can find it busy, an I-cache miss when the misses IMISS projects
  * are too few, a misprediction when the BRANCHMP samples through the skid
- * after the block head, on every path, project too few, the write buffer for a store waiting on its loaded operand
- * in a block of fewer stores than the buffer's entries.  Run from
+ * after the block head, on every path, project too few (unless a path
+ * leaves the procedure there), the write buffer for a store waiting on its loaded operand
+ * in a block of fewer stores than the buffer's entries; a dependency on a
+ * long operation two blocks back (none when a block between read its
+ * result), ruled out when only a loop's rare entries can find it pending,
+ * and on the caller's value where nothing else explains a stall (never
+ * the stack pointer); no write buffer for a store of a callee's result;
+ * a busy unit the caller may have used only where nothing else is.
+ * Run from
  * the top of the tree (presets in ./configs).
  */
 #include <setjmp.h>
@@ -253,44 +261,6 @@ static void test_icache_bounded_by_imiss(void **state)
     }
 }
 
-/* The loop's head stalls 20 cycles on each of its 1000 executions, 20000
- * cycles, and a misprediction is its only candidate.  BRANCHMP collected,
- * the periods known (1 cycle a CYCLES sample, 1 misprediction a BRANCHMP
- * sample): 7 samples on the head project at most 7 + 2 x sqrt(7) + 1
- * mispredictions of at most mispredict_penalty + 1 cycles each, under an
- * eighth of the stall: ruled out; 700 are not, nor 700 on an instruction
- * that follows the head within the skid on some path (the return, after
- * the loop's branch), where the skid carries them; the instruction before
- * the loop, on no path from its head, does not count. */
-static void test_mispredict_bounded_by_branchmp(void **state)
-{
-    config_t cfg = preset("ev5");
-    dcpicalc_t dc;
-    synth_t s;
-    char err[256];
-    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_BRANCHMP;
-    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_BRANCHMP] = 1 };
-    unsigned cost = (unsigned)cfg.ev5_mispredict_penalty + 1;
-    assert_true((7 + 2 * sqrt(7) + 1) * cost * 8 < 20000 && 700.0 * cost * 8 > 20000);
-    setup_synth(&s, &cfg, &dc);
-    s.extra[1] = 20;
-    const struct { size_t at; uint64_t n; bool listed; } cases[] = {
-        { 1, 7, false }, { 1, 700, true }, { 5, 700, true }, { 0, 700, false },
-    };
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        memset(s.branchmp, 0, sizeof s.branchmp);
-        s.branchmp[cases[c].at] = cases[c].n;
-        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
-                                        sizeof loop, synth_samples, &s, collected, periods, err,
-                                        sizeof err));
-        assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 20.0, 0.5);
-        if (!!(dc.insn[1].culprits & 1u << STALL_MISPREDICT) != cases[c].listed)
-            fail_msg("%" PRIu64 " BRANCHMP samples at instruction %zu: misprediction %s",
-                     cases[c].n, cases[c].at, cases[c].listed ? "ruled out" : "listed");
-        dcpicalc_free(&dc);
-    }
-}
-
 /* memset's inner loop: sd x 8, addi, bne back. */
 static void test_store_loop_schedule_is_static(void **state)
 {
@@ -317,6 +287,36 @@ static void test_store_loop_schedule_is_static(void **state)
     }
 }
 
+/* The schedule of a block holds the static waits of an instruction that
+ * starts an I-cache line: seven nops and fadd f1 fill the block's first
+ * 32-byte line and fadd f3, f1 starts the second; on ev5 the second waits
+ * fp_add - 1 cycles for the first's result wherever the block lies: at
+ * the start of a way of the I-cache (BASE, and 8 KiB further, where a
+ * filler between the passes evicted the block's lines and the miss on the
+ * second line hid the wait) or off it. */
+static void test_line_start_keeps_its_dependency(void **state)
+{
+    enum { N = 10 };
+    uint32_t code[N];
+    for (int k = 0; k < 7; k++) code[k] = NOP;
+    code[7] = FADD(1, 0, 2);
+    code[8] = FADD(3, 1, 4);
+    code[9] = RET;
+    static const uint64_t bases[3] = { BASE, BASE + 8192, BASE + 0x340 };
+    config_t cfg = preset("ev5");
+    assert_int_equal(cfg.l1i_line, 32);
+    for (size_t b = 0; b < 3; b++) {
+        insn_t block[N];
+        timing_static_t sched[N];
+        char err[256];
+        for (size_t k = 0; k < N; k++)
+            assert_true(isa_rv64.decode(bases[b] + 4 * k, (const uint8_t *)&code[k], 4, &block[k]));
+        assert_true(timing_static_schedule(&cfg, &isa_rv64, block, N, sched, err, sizeof err));
+        assert_int_equal(sched[8].head, cfg.lat_fp_add);
+        assert_int_equal(sched[8].cause, STALL_DEP);
+    }
+}
+
 /* A load's consumer waits exactly the load-use latency: the load hits. */
 static void test_load_use_is_the_latency(void **state)
 {
@@ -337,12 +337,14 @@ typedef struct code_synth {
     uint64_t count[MAXCODE], extra[MAXCODE];
     uint64_t extra_total[MAXCODE];      /* dynamic stall cycles in all */
     int moved_to[MAXCODE];              /* samples land on this instruction (-1: own) */
+    uint64_t branchmp[MAXCODE];         /* BRANCHMP samples */
 } code_synth_t;
 
 static uint64_t code_samples(void *ctx, int event, uint64_t addr)
 {
     const code_synth_t *s = ctx;
     size_t k = (addr - BASE) / 4;
+    if (event == PMU_BRANCHMP && k < s->n) return s->branchmp[k];
     if (event != PMU_CYCLES || k >= s->n) return 0;
     uint64_t n = 0;
     for (size_t j = 0; j < s->n; j++) {
@@ -388,6 +390,21 @@ static void analyse_stall(dcpicalc_t *dc, const config_t *cfg, const uint32_t *c
     learn_schedule(&s, cfg, code, n, 1000);
     s.extra[k] = extra;
     analyse(dc, cfg, code, &s);
+}
+
+/* code[n]: an entry instruction, a loop from instruction 1 run 1000 times
+ * and a last instruction after it, the entry and the last run `entries`
+ * times; the loop's head stalled `extra` cycles more each time: its
+ * analysis in dc, the head's count checked. */
+static void analyse_loop_head(dcpicalc_t *dc, const config_t *cfg, const uint32_t *code,
+                              size_t n, uint64_t entries, uint64_t extra)
+{
+    code_synth_t s;
+    learn_schedule(&s, cfg, code, n, 1000);
+    s.count[0] = s.count[n - 1] = entries;
+    s.extra[1] = extra;
+    analyse(dc, cfg, code, &s);
+    assert_float_equal(dc->insn[1].freq, 1000.0, 10.0);
 }
 
 /* An issue group's cycle lands on its second instruction when the first
@@ -658,7 +675,9 @@ static void test_load_at_predecessor_end(void **state)
  * only the entry, from a caller that may have used it, can find it busy.
  * Entered once, that is at most 1 x fp_div cycles of the 20000, a minor
  * part: no busy unit, the dependency stays.  Entered on every iteration
- * (a loop that never loops), every execution may find it busy: listed. */
+ * (a loop that never loops), every execution may find it busy, but the
+ * caller's use of the unit is a culprit only where nothing else explains
+ * the stall, and the dependency does: not listed either. */
 static void test_busy_unit_bounded_by_entries(void **state)
 {
     enum { N = 5 };
@@ -668,15 +687,34 @@ static void test_busy_unit_bounded_by_entries(void **state)
     config_t cfg = preset("ev5");
     assert_false(cfg.lat_fp_div_pipelined);
     for (int c = 0; c < 2; c++) {
-        code_synth_t s;
         dcpicalc_t dc;
-        learn_schedule(&s, &cfg, code, N, 1000);
-        s.count[0] = s.count[4] = entries[c];
-        s.extra[1] = 20;
-        analyse(&dc, &cfg, code, &s);
-        assert_float_equal(dc.insn[1].freq, 1000.0, 10.0);
+        analyse_loop_head(&dc, &cfg, code, N, entries[c], 20);
         assert_true(dc.insn[1].culprits & 1u << STALL_DEP);
-        assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_FU), c == 1);
+        assert_false(dc.insn[1].culprits & 1u << STALL_FU);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* li t1, 1 | fdiv f4, f5, f6 (stalls 10 cycles) | addi t1 x 3 | ret: only
+ * the caller can have used the divider, and nothing in the procedure
+ * explains the stall: the busy unit is listed, beside the caller's
+ * operands.  With fdiv f7, f8, f9 before it, the procedure's own divide
+ * keeps the unit busy: the busy unit alone. */
+static void test_busy_unit_from_outside(void **state)
+{
+    enum { N = 6 };
+    const uint32_t outside[N] = { ADDI(T1, ZERO, 1), FDIV(4, 5, 6), ADDI(T1, T1, 1),
+                                  ADDI(T1, T1, 1), ADDI(T1, T1, 1), RET };
+    const uint32_t inside[N] = { FDIV(7, 8, 9), FDIV(4, 5, 6), ADDI(T1, T1, 1),
+                                 ADDI(T1, T1, 1), ADDI(T1, T1, 1), RET };
+    const uint32_t *codes[2] = { outside, inside };
+    const uint32_t want[2] = { 1u << STALL_FU | 1u << STALL_DEP, 1u << STALL_FU };
+    config_t cfg = preset("ev5");
+    for (int c = 0; c < 2; c++) {
+        dcpicalc_t dc;
+        analyse_stall(&dc, &cfg, codes[c], N, 1, 10);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 10.0, 0.5);
+        assert_int_equal(dc.insn[1].culprits, want[c]);
         dcpicalc_free(&dc);
     }
 }
@@ -707,6 +745,145 @@ static void test_store_waits_for_operand(void **state)
     }
 }
 
+/* A: fdiv f1 | beq -> X | B: add, beq -> X | C: fadd f4, f1, f5 (stalls
+ * 10 cycles) | X: ret: the divide two blocks back, within its latency x
+ * issue width, can hold the fadd: a dependency culprit.  When B reads f1
+ * (an fadd of its own), B waited for the divide if anyone did: none. */
+static void test_long_operation_blocks_back(void **state)
+{
+    enum { N = 6 };
+    const uint32_t apart[N] = { FDIV(1, 2, 3), BEQ(A2, ZERO, 16), ADD(T0, A1, A2),
+                                BEQ(A3, ZERO, 8), FADD(4, 1, 5), RET };
+    const uint32_t read[N] = { FDIV(1, 2, 3), BEQ(A2, ZERO, 16), FADD(6, 1, 7),
+                               BEQ(A3, ZERO, 8), FADD(4, 1, 5), RET };
+    const uint32_t *codes[2] = { apart, read };
+    config_t cfg = preset("ev5");
+    for (int c = 0; c < 2; c++) {
+        dcpicalc_t dc;
+        analyse_stall(&dc, &cfg, codes[c], N, 4, 10);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 4), 10.0, 0.5);
+        assert_int_equal(!!(dc.insn[4].culprits & 1u << STALL_DEP), c == 0);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* A: mul t0 | L: sd t0 (stalls 10 cycles on each of 1000 iterations),
+ * addi, bne -> L | ret: the multiply before the loop can hold only the
+ * iterations that enter it from A.  Entered once, that is at most the
+ * longest latency of the 10000 cycles, a minor part: no dependency, the
+ * write buffer stays.  Entered on every iteration (a loop that never
+ * loops), every store may wait for it: listed. */
+static void test_dependency_bounded_by_entries(void **state)
+{
+    enum { N = 5 };
+    const uint32_t code[N] = { MUL(T0, A1, A2), SD(T0, A0, 0), ADDI(A0, A0, 8), BNE(A0, A3, -8),
+                               RET };
+    static const uint64_t entries[2] = { 1, 1000 };
+    config_t cfg = preset("ev5");
+    for (int c = 0; c < 2; c++) {
+        dcpicalc_t dc;
+        analyse_loop_head(&dc, &cfg, code, N, entries[c], 10);
+        assert_true(dc.insn[1].culprits & 1u << STALL_WBUF);
+        assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_DEP), c == 1);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* li t1, 1 | add t0, a1, a2 (stalls 10 cycles) | ret: the add's operands
+ * come from the caller, which may have computed them just before the call,
+ * and nothing else explains the stall: a dependency.  addi t0, sp, 16
+ * instead reads the stack pointer, which no caller computes just before a
+ * call: unexplained. */
+static void test_operand_from_the_caller(void **state)
+{
+    enum { N = 3 };
+    const uint32_t args[N] = { ADDI(T1, ZERO, 1), ADD(T0, A1, A2), RET };
+    const uint32_t stack[N] = { ADDI(T1, ZERO, 1), ADDI(T0, 2, 16), RET };
+    const uint32_t *codes[2] = { args, stack };
+    config_t cfg = preset("ev5");
+    for (int c = 0; c < 2; c++) {
+        dcpicalc_t dc;
+        analyse_stall(&dc, &cfg, codes[c], N, 1, 10);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 10.0, 0.5);
+        assert_int_equal(dc.insn[1].culprits, c == 0 ? 1u << STALL_DEP : 0);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* call | sd a0 (stalls 10 cycles) | ret: the store of the callee's result
+ * waits for it, not for the write buffer, which drained while the callee
+ * ran: a dependency, no write buffer.  sd t1 instead (no result of the
+ * callee): nothing to wait for but the buffer. */
+static void test_store_waits_for_callee(void **state)
+{
+    enum { N = 3 };
+    const uint32_t result[N] = { enc_j(100, 1), SD(A0, A2, 0), RET };
+    const uint32_t other[N] = { enc_j(100, 1), SD(T1, A2, 0), RET };
+    const uint32_t *codes[2] = { result, other };
+    config_t cfg = preset("ev5");
+    for (int c = 0; c < 2; c++) {
+        dcpicalc_t dc;
+        analyse_stall(&dc, &cfg, codes[c], N, 1, 10);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 10.0, 0.5);
+        assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_DEP), c == 0);
+        assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_WBUF), c == 1);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* A: add | L: ld, add, add, bne -> L | E: ten adds, ret.  The loop's head
+ * stalls 20 cycles on each of its 1000 executions, 20000 cycles, and a
+ * misprediction is its only candidate.  BRANCHMP collected, the periods
+ * known (1 cycle a CYCLES sample, 1 misprediction a BRANCHMP sample): 7
+ * samples on the head project at most 7 + 2 x sqrt(7) + 1 mispredictions
+ * of at most mispredict_penalty + 1 cycles each, under an eighth of the
+ * stall: ruled out; 700 are not, nor 700 on an instruction that follows
+ * the head within the skid on some path (E's first, after the loop's
+ * branch), where the skid carries them; the instruction before the loop,
+ * on no path from its head, does not count.  With E's adds gone, the
+ * return follows the head within the skid: the samples may land in the
+ * caller, and 7 rule nothing out. */
+static void test_mispredict_bounded_by_branchmp(void **state)
+{
+    enum { N = 16, SHORT = 6 };
+    uint32_t code[N] = { ADD(T0, A1, A2), LD(T1, A0, 8), ADD(T2, T1, T0), ADD(A3, A3, A1),
+                         BNE(A3, A2, -12) };
+    for (size_t k = 5; k < N - 1; k++) code[k] = ADDI(T2, T2, 1);
+    code[N - 1] = RET;
+    uint32_t short_exit[SHORT];
+    memcpy(short_exit, code, 5 * sizeof *code);
+    short_exit[5] = RET;
+    config_t cfg = preset("ev5");
+    char err[256];
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_BRANCHMP;
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_BRANCHMP] = 1 };
+    unsigned cost = (unsigned)cfg.ev5_mispredict_penalty + 1;
+    assert_true((7 + 2 * sqrt(7) + 1) * cost * 8 < 20000 && 700.0 * cost * 8 > 20000);
+    const struct { size_t n, at; uint64_t samples; bool listed; } cases[] = {
+        { N, 1, 7, false }, { N, 1, 700, true }, { N, 5, 700, true }, { N, 0, 700, false },
+        { SHORT, 1, 7, true },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const uint32_t *text = cases[c].n == N ? code : short_exit;
+        code_synth_t s;
+        dcpicalc_t dc;
+        learn_schedule(&s, &cfg, text, cases[c].n, 1000);
+        s.count[0] = s.count[cases[c].n - 1] = 1;
+        for (size_t k = 5; k < cases[c].n; k++) s.count[k] = 1;
+        s.extra[1] = 20;
+        s.branchmp[cases[c].at] = cases[c].samples;
+        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)text, BASE,
+                                        cases[c].n * 4, code_samples, &s, collected, periods,
+                                        err, sizeof err));
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 20.0, 0.5);
+        if (!!(dc.insn[1].culprits & 1u << STALL_MISPREDICT) != cases[c].listed)
+            fail_msg("%" PRIu64 " BRANCHMP samples at instruction %zu of %zu: misprediction %s",
+                     cases[c].samples, cases[c].at, cases[c].n,
+                     cases[c].listed ? "ruled out" : "listed");
+        dcpicalc_free(&dc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -719,6 +896,7 @@ int main(void)
         cmocka_unit_test(test_icache_bounded_by_imiss),
         cmocka_unit_test(test_mispredict_bounded_by_branchmp),
         cmocka_unit_test(test_store_loop_schedule_is_static),
+        cmocka_unit_test(test_line_start_keeps_its_dependency),
         cmocka_unit_test(test_load_use_is_the_latency),
         cmocka_unit_test(test_issue_group_moves_samples),
         cmocka_unit_test(test_single_issue_point_by_flow),
@@ -733,6 +911,11 @@ int main(void)
         cmocka_unit_test(test_load_at_predecessor_end),
         cmocka_unit_test(test_busy_unit_bounded_by_entries),
         cmocka_unit_test(test_store_waits_for_operand),
+        cmocka_unit_test(test_long_operation_blocks_back),
+        cmocka_unit_test(test_dependency_bounded_by_entries),
+        cmocka_unit_test(test_operand_from_the_caller),
+        cmocka_unit_test(test_store_waits_for_callee),
+        cmocka_unit_test(test_busy_unit_from_outside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
