@@ -211,6 +211,7 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *run
     d->prod_matches = xcalloc(prog->nprods ? prog->nprods : 1, sizeof *d->prod_matches);
     d->count_matches = xcalloc(prog->nprods ? prog->nprods : 1, sizeof *d->count_matches);
     d->view.counter_top = d->ctr_mask;
+    d->count_spare = 1;
     set_flag_index(d, flag_index_of(d, d->overflow_bits, d->zero_bits));
     if (!resolve_handlers(d, err, errlen) || !resolve_tally(d, err, errlen)) {
         dise_free(d);
@@ -561,6 +562,17 @@ static bool same_entry(const dise_t *d, size_t k, const dise_outcome_t *o, const
     return true;
 }
 
+/* The block loop's record of outcome o (edit.h): the common case counts
+ * the match of its production and increments its counter, or the spare
+ * word; anything else names the word held at 0. */
+static edit_count_t count_record(dise_t *d, const dise_outcome_t *o, exec_fn exec, bool truth)
+{
+    if (o->kind != DO_COUNT || truth)
+        return (edit_count_t){ .exec = exec, .counter = &d->count_never };
+    return (edit_count_t){ .exec = exec, .counter = o->inc ? &d->ctr[o->inc] : &d->count_spare,
+                           .match = &d->count_matches[o->prod] };
+}
+
 /* The entry for an instruction with semantics exec, per-event truth, and
  * the match masks of dise_classify, made once. */
 static uint16_t intern_entry(dise_t *d, exec_fn exec, bool truth, const uint64_t *masks)
@@ -582,9 +594,7 @@ static uint16_t intern_entry(dise_t *d, exec_fn exec, bool truth, const uint64_t
         o.mask = masks[i];
         o.kind = outcome_kind(d, masks[i], &o.inc, &o.prod);
         d->outcomes[(d->nsets << d->set_shift) + i] = o;
-        d->counts[(size_t)i * d->set_cap + d->nsets] = (edit_count_t){
-            .exec = exec, .counter = o.inc ? &d->ctr[o.inc] : NULL,
-            .match = o.kind == DO_COUNT && !truth ? &d->count_matches[o.prod] : NULL };
+        d->counts[(size_t)i * d->set_cap + d->nsets] = count_record(d, &o, exec, truth);
     }
     return (uint16_t)d->nsets++;
 }
@@ -1064,6 +1074,7 @@ static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
 {
     dise_t *d = c->dise;
     const dise_outcome_t *o = dise_outcome(d, in);
+    d->count_spare = 1;                     /* it may have reached its top */
     if (o->kind == DO_GENERAL) {
         exec_general(d, c, in, o->mask);
         return;

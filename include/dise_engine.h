@@ -93,6 +93,10 @@ struct dise {
      * flag_index */
     edit_count_t *counts;
     edit_view_t view;
+    /* the counter words of the records that increment none (the spare,
+     * set back to 1 by the editor's semantics) and of those that are not
+     * the common case (held at 0): edit.h */
+    uint64_t count_spare, count_never;
 
     /* instantiated sequences by (pc, raw, replacement) */
     dise_seq_t **seq_table;
