@@ -117,6 +117,7 @@ struct pmu {
     uint64_t skid_sum;          /* sum of (delivered head - overflow) cycles */
     uint64_t events[PMU_EVENT_COUNT];  /* every pmu_count, counted or not   */
     bool programmed[PMU_EVENT_COUNT];  /* a counter has counted it        */
+    uint32_t counting[PMU_EVENT_COUNT];  /* the counters counting it: bit k */
     uint64_t imprecise_dropped; /* precise 3: samples that could not be exact */
     uint64_t samples_taken;     /* ProfileMe samples delivered              */
     bool in_sample;             /* the running handler is a ProfileMe one   */
@@ -219,7 +220,9 @@ static uint64_t geometric_period(pmu_t *p, unsigned k)
 void pmu_program(pmu_t *p, unsigned k, pmu_event_t event, uint64_t value)
 {
     if (k >= p->cfg.counters) return;
+    if (p->ctr[k].event >= 0) p->counting[p->ctr[k].event] &= ~(1u << k);
     p->ctr[k].event = (int)event;
+    if ((unsigned)event < PMU_EVENT_COUNT) p->counting[event] |= 1u << k;
     if ((unsigned)event < PMU_EVENT_COUNT) p->programmed[event] = true;
     p->due.branches = p->programmed[PMU_BRANCHES] || p->programmed[PMU_BRANCHES_SPEC];
     load_counter(p, k, value, 0, 0);
@@ -300,12 +303,13 @@ static void count_one(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
     if (!counted_on_demand(p, event)) return;
     p->events[event]++;
     if (!runtime_contains(pc)) profile_add(p->exact[event], pc, 0, 1);
-    if (p->frozen) return;                   /* the handler's, or the shadow's */
+    uint32_t counting = p->counting[event];
+    if (p->frozen || !counting) return;      /* the handler's, or the shadow's; none counts it */
     cycle = counted_at(p, cycle);
     bool any = false;
-    for (unsigned k = 0; k < p->cfg.counters; k++) {
+    for (; counting; counting &= counting - 1) {
+        unsigned k = (unsigned)__builtin_ctz(counting);
         counter_t *x = &p->ctr[k];
-        if (x->event != (int)event) continue;
         if (++x->value == p->wrap) {
             x->value = 0;
             request(p, k, cycle, pc);
