@@ -103,6 +103,7 @@ struct pmu {
     uint64_t return_handler;    /* hps.ret, for the shadow statistic       */
     uint64_t shadow_cycles;     /* left out: the returns' shadows          */
     const uint64_t *head_sum;   /* the timing model's: last head cycle + 1 */
+    uint64_t *gate_mirror;      /* a word kept equal to due.gate, or NULL  */
     cpu_t *cpu;
     pmu_sample_hook_t sample_hook;   /* pmu_set_sample_hook, or NULL      */
     void *sample_ctx;
@@ -166,6 +167,7 @@ static void update_due(pmu_t *p)
      * sends every step to the exact test */
     p->due.gate = p->due.insts != UINT64_MAX ? 0
                 : p->due.cycle == UINT64_MAX ? UINT64_MAX : p->due.cycle + 1;
+    if (p->gate_mirror) *p->gate_mirror = p->due.gate;
 }
 
 static void handler_return(void *ctx, cpu_t *c);
@@ -235,6 +237,12 @@ void pmu_set_period_mean(pmu_t *p, unsigned k, double mean)
     p->ctr[k].log_keep = log1p(-1.0 / mean);
     load_counter(p, k, p->wrap - geometric_period(p, k), 0, 0);
     update_due(p);
+}
+
+void pmu_mirror_gate(pmu_t *p, uint64_t *word)
+{
+    p->gate_mirror = word;
+    *word = p->due.gate;
 }
 
 void pmu_attach(pmu_t *p, cpu_t *c, const uint64_t *head_sum)

@@ -101,16 +101,19 @@ ALWAYS_INLINE void record_truth(truth_t *t, cpu_t *c, const insn_t *in, uint64_t
         cct_truth_step(t->cct, c, in, pc, cycles);
 }
 
-ALWAYS_INLINE void observe(engine_t *e, cpu_t *c, const insn_t *in, uint64_t pc, bool program,
+/* Every observer's view of a step; true when the timing model's head
+ * cycle sum reached the PMU's gate (timing_step). */
+ALWAYS_INLINE bool observe(engine_t *e, cpu_t *c, const insn_t *in, uint64_t pc, bool program,
                            const unsigned F)
 {
-    if (F & F_TIMING) timing_step(e->timing, c, in);
+    bool gate = (F & F_TIMING) && timing_step(e->timing, c, in);
     if (F & F_WARM) smarts_warm(e->smarts, in, c->mem_addr, c->pc);
     if ((F & F_TRUTH) && program) {
         record_truth(e->truth, c, in, pc, (F & F_TIMING) ? timing_hot(e->timing)->head_sum : 0);
         if (unlikely(e->paths != NULL)) paths_observe(e->paths, c, in, pc);
     }
     if (F & F_TRACE) trace_insn(e->trace, c, in);
+    return gate;
 }
 
 /* The guest switched threads at an instruction boundary: the observers
@@ -407,9 +410,9 @@ ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
             continue;
         }
         c->instret++;
-        observe(e, c, in, pc, true, F);
+        bool gate = observe(e, c, in, pc, true, F);
         if (unlikely(c->instret >= c->event_at) && !events(e, c, F)) return;
-        if ((F & F_PMU) && unlikely(pmu_due_at(due, head_sum, c)) && pmu_deliver(e, c, pc)) {
+        if ((F & F_PMU) && unlikely(gate) && pmu_due_at(due, head_sum, c) && pmu_deliver(e, c, pc)) {
             if (!run_edited(e, c, F)) return;
             cur = CURSOR_NONE;
             next = c->pc;
