@@ -291,28 +291,17 @@ static int spec_twin(pmu_event_t event)
     }
 }
 
-static void count_one(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc);
-
-void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
-{
-    count_one(p, event, cycle, pc);
-    int twin = spec_twin(event);
-    if (twin >= 0) count_one(p, (pmu_event_t)twin, cycle, pc);
-}
-
 /* branches and branches_spec only once a counter counts them (pmu.h). */
 static bool counted_on_demand(const pmu_t *p, pmu_event_t event)
 {
     return (event != PMU_BRANCHES && event != PMU_BRANCHES_SPEC) || p->programmed[event];
 }
 
-static void count_one(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
+/* One more event for the counters in `counting` (an overflow requests its
+ * interrupt). */
+static __attribute__((noinline)) void step_counters(pmu_t *p, uint32_t counting, uint64_t cycle,
+                                                    uint64_t pc)
 {
-    if (!counted_on_demand(p, event)) return;
-    p->events[event]++;
-    if (!runtime_contains(pc)) profile_add(p->exact[event], pc, 0, 1);
-    uint32_t counting = p->counting[event];
-    if (p->frozen || !counting) return;      /* the handler's, or the shadow's; none counts it */
     cycle = counted_at(p, cycle);
     bool any = false;
     for (; counting; counting &= counting - 1) {
@@ -325,6 +314,23 @@ static void count_one(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
         }
     }
     if (any) update_due(p);
+}
+
+static inline void count_one(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
+{
+    if (!counted_on_demand(p, event)) return;
+    p->events[event]++;
+    if (!runtime_contains(pc)) profile_add(p->exact[event], pc, 0, 1);
+    uint32_t counting = p->counting[event];
+    if (counting && !p->frozen) step_counters(p, counting, cycle, pc);   /* frozen: the
+                                               handler's, or the shadow's: none counts */
+}
+
+void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
+{
+    count_one(p, event, cycle, pc);
+    int twin = spec_twin(event);
+    if (twin >= 0) count_one(p, (pmu_event_t)twin, cycle, pc);
 }
 
 void pmu_sample(pmu_t *p, uint64_t pc, uint64_t cycle, const uint64_t regs[PM_REG_COUNT])
