@@ -207,24 +207,15 @@ static uint8_t kind_of(const insn_t *in)
     return in->dise ? BK_EDIT : kind_of_exec(in->exec, in->flags);
 }
 
-/* An instruction the editor classified (BK_EDIT): the kind of its own
- * semantics (BK_CALL, BK_XFER or an inline one); BK_EDIT when the editor
- * is not known. */
+/* An instruction the editor classified (BK_EDIT): the inline kind of its
+ * own semantics, which the entry runs after the editor's common-case count
+ * (edit.h); BK_EDIT when it has none (the entry calls them). */
 static uint8_t own_kind_of(const blocks_t *bs, const insn_t *in)
 {
     const edit_view_t *v = bs->cpu ? bs->cpu->edit : NULL;
     if (!in->dise || !v) return BK_EDIT;
-    return kind_of_exec(edit_own_exec(v, in), in->flags);
-}
-
-/* The entry's kind for a classified instruction whose own semantics are of
- * kind `own`: BK_EDIT_XFER for a transfer, BK_EDIT_INLINE for an inline
- * kind that touches no memory, BK_EDIT for the rest. */
-static uint8_t edit_kind(uint8_t own)
-{
-    if (own == BK_XFER) return BK_EDIT_XFER;
-    if (own == BK_CALL || own == BK_EDIT || memory_kind(own)) return BK_EDIT;
-    return BK_EDIT_INLINE;
+    uint8_t k = kind_of_exec(edit_own_exec(v, in), in->flags);
+    return k == BK_CALL || k == BK_XFER ? BK_EDIT : k;
 }
 
 const block_t *blocks_build(blocks_t *bs, insn_t *in)
@@ -240,12 +231,8 @@ const block_t *blocks_build(blocks_t *bs, insn_t *in)
     *b = (block_t){ .start = in, .pc = in->pc, .n = (uint32_t)n, .first = (uint32_t)bs->nentry };
     insn_t *slot = in;
     for (long k = 0; k < n; k++) {
-        uint8_t kind = kind_of(slot), own = kind;
-        if (kind == BK_EDIT) {      /* own: the inline kind the count goes on to, or BK_EDIT */
-            uint8_t k = own_kind_of(bs, slot);
-            kind = edit_kind(k);
-            own = k == BK_CALL || k == BK_XFER ? BK_EDIT : k;
-        }
+        uint8_t kind = kind_of(slot), own = kind == BK_EDIT ? own_kind_of(bs, slot) : kind;
+        if (kind == BK_EDIT && own != BK_EDIT && !memory_kind(own)) kind = BK_EDIT_INLINE;
         bs->entry[bs->nentry++] = (block_entry_t){
             .code = bs->code[kind], .in = slot, .imm = own >= BK_BEQ ? (int64_t)slot->target : slot->imm,
             .offset = (uint16_t)(slot->pc - in->pc), .len = slot->len, .kind = kind, .own = own,
@@ -393,18 +380,6 @@ do_EDIT_INLINE:                             /* as do_EDIT, its own kind inline, 
     in = e->in;
     goto edit_semantics;
 
-do_EDIT_XFER:                               /* as do_EDIT, its own semantics a transfer */
-    AT_ENTRY();
-    in = e->in;
-    {
-        const edit_count_t *x = edit_try_count(edit, in);
-        if (likely(x != NULL)) {            /* counted: it runs as do_XFER runs it */
-            x->exec(c, in);
-            goto transfer_ran;
-        }
-    }
-    goto edit_semantics_entered;
-
 do_EDIT: {                                  /* DISE classified it: it may not retire */
     in = e->in;
     const edit_count_t *x = edit_try_count(edit, in);
@@ -418,7 +393,6 @@ do_EDIT: {                                  /* DISE classified it: it may not re
     } else {                                /* DISE's */
 edit_semantics:
         AT_ENTRY();
-edit_semantics_entered:
         c->replaced = false;
         in->exec(c, in);
         if (unlikely(c->replaced)) goto replaced;
@@ -439,7 +413,6 @@ do_XFER:                                    /* a control transfer: the block's l
     AT_ENTRY();
     in = e->in;
     in->exec(c, in);
-transfer_ran:
     if (truth && (in->flags & (IF_LOAD | IF_STORE | IF_CALL))) {
         if (in->flags & IF_CALL) truth_record_call(truth, pc, c->pc);
         else mem_mark_touched(c->mem, c->mem_addr, in->memsize);
