@@ -123,6 +123,7 @@ static bool resolve_handlers(dise_t *d, char *err, size_t len)
 
 static unsigned flag_index_of(const dise_t *d, uint32_t overflow_bits, uint32_t zero_bits);
 static uint16_t flags_needed(const dise_program_t *p, int32_t at);
+static void find_conjuncts(dise_t *d);
 
 /* The flags now, packed; the block loop's records follow them (edit.h). */
 static void set_flag_index(dise_t *d, unsigned idx)
@@ -157,6 +158,9 @@ static void find_flags(dise_t *d)
     if (!d->tabulated) d->nflags = 0;
     d->set_shift = d->nflags;
     d->set_stride = 1u << d->nflags;
+    for (unsigned i = 0; i < d->set_stride; i++)
+        for (unsigned j = 0; j < d->nflags; j++)
+            if (i >> j & 1) d->combo_flags[i][d->flag_is_zero[j]] |= 1u << d->flag_counter[j];
 }
 
 /* A set_N(VALUE) loads counter N with 2^bits - VALUE so that it overflows
@@ -204,6 +208,7 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *run
     find_flags(d);
     for (size_t k = 0; k < prog->nprods; k++)
         d->prod_needs[k] = flags_needed(prog, prog->prods[k].pattern);
+    find_conjuncts(d);
     d->set_cap = 16;
     d->outcomes = xcalloc(d->set_cap * d->set_stride, sizeof *d->outcomes);
     d->counts = xcalloc(d->set_cap * d->set_stride, sizeof *d->counts);
@@ -211,6 +216,7 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *run
     d->prod_matches = xcalloc(prog->nprods ? prog->nprods : 1, sizeof *d->prod_matches);
     d->count_matches = xcalloc(prog->nprods ? prog->nprods : 1, sizeof *d->count_matches);
     d->view.counter_top = d->ctr_mask;
+    d->count_spare = 1;
     set_flag_index(d, flag_index_of(d, d->overflow_bits, d->zero_bits));
     if (!resolve_handlers(d, err, errlen) || !resolve_tally(d, err, errlen)) {
         dise_free(d);
@@ -228,6 +234,7 @@ void dise_free(dise_t *d)
     free(d->counts);
     free(d->prod_matches);
     free(d->count_matches);
+    free(d->conj);
     free(d);
 }
 
@@ -430,6 +437,52 @@ static uint16_t flags_needed(const dise_program_t *p, int32_t at)
     }
 }
 
+/* Does pattern node `at` test a flag (overflow_N, zero_N)? */
+static bool tests_flag(const dise_program_t *p, int32_t at)
+{
+    const dise_node_t *n = &p->nodes[at];
+    switch (n->kind) {
+    case PX_OVERFLOW: case PX_ZERO: return true;
+    case PX_AND: case PX_OR:        return tests_flag(p, n->a) || tests_flag(p, n->b);
+    case PX_NOT:                    return tests_flag(p, n->a);
+    default:                        return false;
+    }
+}
+
+/* The conjuncts of node `at` (the operands of its top &&s), appended to
+ * out[*n..] (only counted in *n when out is NULL): those that test no
+ * flag when `flagged` is false, else the others. */
+static void add_conjuncts(const dise_program_t *p, int32_t at, bool flagged, int32_t *out,
+                          uint32_t *n)
+{
+    const dise_node_t *x = &p->nodes[at];
+    if (x->kind == PX_AND) {
+        add_conjuncts(p, x->a, flagged, out, n);
+        add_conjuncts(p, x->b, flagged, out, n);
+    } else if (tests_flag(p, at) == flagged) {
+        if (out) out[*n] = at;
+        (*n)++;
+    }
+}
+
+/* Every production's conjuncts, flag-free ones first (dise_t.conj). */
+static void find_conjuncts(dise_t *d)
+{
+    const dise_program_t *p = d->prog;
+    uint32_t n = 0;
+    for (size_t k = 0; k < p->nprods; k++) add_conjuncts(p, p->prods[k].pattern, false, NULL, &n);
+    for (size_t k = 0; k < p->nprods; k++) add_conjuncts(p, p->prods[k].pattern, true, NULL, &n);
+    d->conj = xcalloc(n + 1, sizeof *d->conj);
+    n = 0;
+    for (size_t k = 0; k < p->nprods; k++) {
+        d->conj_at[k] = n;
+        add_conjuncts(p, p->prods[k].pattern, false, d->conj, &n);
+        d->conj_flagged[k] = n;
+        add_conjuncts(p, p->prods[k].pattern, true, d->conj, &n);
+    }
+    d->conj_at[p->nprods] = n;
+}
+
 /* The value of an instruction field; false when it has none (the target
  * of an indirect transfer, an unused register slot). */
 static bool field_value(const insn_t *in, uint8_t field, uint64_t *v)
@@ -561,6 +614,17 @@ static bool same_entry(const dise_t *d, size_t k, const dise_outcome_t *o, const
     return true;
 }
 
+/* The block loop's record of outcome o (edit.h): the common case counts
+ * the match of its production and increments its counter, or the spare
+ * word; anything else names the word held at 0. */
+static edit_count_t count_record(dise_t *d, const dise_outcome_t *o, exec_fn exec, bool truth)
+{
+    if (o->kind != DO_COUNT || truth)
+        return (edit_count_t){ .exec = exec, .counter = &d->count_never };
+    return (edit_count_t){ .exec = exec, .counter = o->inc ? &d->ctr[o->inc] : &d->count_spare,
+                           .match = &d->count_matches[o->prod] };
+}
+
 /* The entry for an instruction with semantics exec, per-event truth, and
  * the match masks of dise_classify, made once. */
 static uint16_t intern_entry(dise_t *d, exec_fn exec, bool truth, const uint64_t *masks)
@@ -582,15 +646,32 @@ static uint16_t intern_entry(dise_t *d, exec_fn exec, bool truth, const uint64_t
         o.mask = masks[i];
         o.kind = outcome_kind(d, masks[i], &o.inc, &o.prod);
         d->outcomes[(d->nsets << d->set_shift) + i] = o;
-        d->counts[(size_t)i * d->set_cap + d->nsets] = (edit_count_t){
-            .exec = exec, .counter = o.inc ? &d->ctr[o.inc] : NULL,
-            .match = o.kind == DO_COUNT && !truth ? &d->count_matches[o.prod] : NULL };
+        d->counts[(size_t)i * d->set_cap + d->nsets] = count_record(d, &o, exec, truth);
     }
     return (uint16_t)d->nsets++;
 }
 
 static void exec_candidate(cpu_t *c, insn_t *in);
 static void exec_recorded(cpu_t *c, insn_t *in);
+
+/* Production k's conjuncts that test no flag all hold for `in` (they
+ * are true or false: no flag makes them unknown). */
+static bool flag_free_conjuncts_hold(const dise_t *d, size_t k, const insn_t *in)
+{
+    for (uint32_t j = d->conj_at[k]; j < d->conj_flagged[k]; j++)
+        if (eval(d->prog, d->conj[j], in, NULL) != TV_TRUE) return false;
+    return true;
+}
+
+/* ... and its others under the flags `flags`: then its pattern is true,
+ * as eval of the whole finds it. */
+static bool flagged_conjuncts_hold(const dise_t *d, size_t k, const insn_t *in,
+                                   const uint32_t flags[2])
+{
+    for (uint32_t j = d->conj_flagged[k]; j < d->conj_at[k + 1]; j++)
+        if (eval(d->prog, d->conj[j], in, flags) != TV_TRUE) return false;
+    return true;
+}
 
 /* Tabulated: masks[i] = the productions that match under flag combination
  * i.  Otherwise masks[0] = the productions that may match (evaluated again
@@ -599,19 +680,15 @@ static bool classify_masks(const dise_t *d, const insn_t *in, uint64_t *masks)
 {
     uint64_t any = 0;
     for (size_t k = 0; k < d->prog->nprods; k++) {
-        int32_t root = d->prog->prods[k].pattern;
         if (d->prod_needs[k] && !(in->flags & d->prod_needs[k])) continue;
-        if (eval(d->prog, root, in, NULL) == TV_FALSE) continue;
         if (!d->tabulated) {
-            masks[0] |= 1ull << k;
+            if (eval(d->prog, d->prog->prods[k].pattern, in, NULL) != TV_FALSE)
+                masks[0] |= 1ull << k;
             continue;
         }
-        for (unsigned i = 0; i < d->set_stride; i++) {
-            uint32_t flags[2] = { 0, 0 };
-            for (unsigned j = 0; j < d->nflags; j++)
-                if (i >> j & 1) flags[d->flag_is_zero[j]] |= 1u << d->flag_counter[j];
-            if (eval(d->prog, root, in, flags) == TV_TRUE) masks[i] |= 1ull << k;
-        }
+        if (!flag_free_conjuncts_hold(d, k, in)) continue;
+        for (unsigned i = 0; i < d->set_stride; i++)
+            if (flagged_conjuncts_hold(d, k, in, d->combo_flags[i])) masks[i] |= 1ull << k;
     }
     for (unsigned i = 0; i < d->set_stride; i++) any |= masks[i];
     return any != 0;
@@ -1064,6 +1141,7 @@ static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
 {
     dise_t *d = c->dise;
     const dise_outcome_t *o = dise_outcome(d, in);
+    d->count_spare = 1;                     /* it may have reached its top */
     if (o->kind == DO_GENERAL) {
         exec_general(d, c, in, o->mask);
         return;

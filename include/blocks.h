@@ -58,13 +58,15 @@
  * (BK_CALL; BK_EDIT for an instruction DISE classified at decode: the
  * editor's common case, a count, is done in the loop (edit.h) and the
  * instruction then runs as its own kind, `own`; otherwise its semantics
- * are called, and the block ends when they set cpu_t.replaced), or one
+ * are called, and the block ends when they set cpu_t.replaced;
+ * BK_EDIT_INLINE for one whose own kind is inline and touches no memory:
+ * after the count it goes straight to that kind), or one
  * of the commonest operations, executed in the block loop itself.  Each
  * kind is defined on the decoded record's fields alone (rd, rs1, rs2, imm,
  * pc), exactly as the semantics functions that map to it (the ISAs'
  * tables below) compute; rd may be REG_SINK, rs1/rs2 REG_ZERO. */
 #define BLOCK_KINDS(X) \
-    X(END) X(CALL) X(EDIT) \
+    X(END) X(CALL) X(EDIT) X(EDIT_INLINE) \
     X(ADD_RI) X(ADD_RR) X(SUB_RR) X(AND_RI) X(AND_RR) X(OR_RI) X(OR_RR) X(XOR_RI) X(XOR_RR) \
     X(SLL_RI) X(SRL_RI) X(SRA_RI) X(SLL_RR) X(SRL_RR) X(SRA_RR) \
     X(ADDW_RI) X(ADDW_RR) X(SUBW_RR) X(LI) X(AUIPC) \

@@ -82,6 +82,13 @@ struct dise {
     bool tabulated;
     /* per production: flags_needed of its pattern (dise_classify) */
     uint16_t prod_needs[DISE_MAX_PRODUCTIONS];
+    /* per production: its pattern's conjuncts (the operands of its top
+     * &&s), conj[conj_at[k] .. conj_at[k + 1]), those that test no flag
+     * first, up to conj_flagged[k]: classification evaluates them once */
+    int32_t *conj;
+    uint32_t conj_at[DISE_MAX_PRODUCTIONS + 1], conj_flagged[DISE_MAX_PRODUCTIONS];
+    /* the flags (overflow, zero words) of each packed combination */
+    uint32_t combo_flags[1u << DISE_TABLE_FLAGS][2];
     /* dispatch entries interned at decode: entry insn->dise is the match
      * table outcomes[(insn->dise << set_shift) + flag combination]; entry
      * 0 is no entry */
@@ -93,6 +100,10 @@ struct dise {
      * flag_index */
     edit_count_t *counts;
     edit_view_t view;
+    /* the counter words of the records that increment none (the spare,
+     * set back to 1 by the editor's semantics) and of those that are not
+     * the common case (held at 0): edit.h */
+    uint64_t count_spare, count_never;
 
     /* instantiated sequences by (pc, raw, replacement) */
     dise_seq_t **seq_table;

@@ -20,9 +20,14 @@
  *
  * edit_try_count() does that count, exactly as the editor's semantics
  * would (the editor's semantics call it too: one definition), or says that
- * the editor's semantics must run: the record is not the common case, or
- * the increment would carry into or out of a flag (the counter is 0 or at
- * its top).  The block loop then runs the instruction's own kind inline.
+ * the editor's semantics must run: the increment would carry into or out
+ * of a flag (the counter is 0 or at its top).  So that this one test
+ * decides, every record names a counter word: a record that is not the
+ * common case names a word the editor holds at 0, and a common case that
+ * increments no counter names a spare word of the editor's, which nothing
+ * reads; should the spare reach its top, the editor's semantics run once
+ * and set it back (its value is nobody's).  The block loop then runs the
+ * instruction's own kind inline.
  */
 #ifndef HPS_EDIT_H
 #define HPS_EDIT_H
@@ -36,9 +41,11 @@
 typedef struct edit_count {
     exec_fn exec;               /* the instruction's own semantics (every
                                    state of an entry has the same)          */
-    uint64_t *counter;          /* the counter word incremented, or NULL    */
-    uint64_t *match;            /* the match word incremented; NULL: not the
-                                   common case (the editor's semantics run)  */
+    uint64_t *counter;          /* the counter word incremented: a counter,
+                                   the editor's spare word (none), or its
+                                   word held at 0 (not the common case)     */
+    uint64_t *match;            /* the match word incremented (NULL: not the
+                                   common case)                             */
 } edit_count_t;
 
 /* What the editor publishes (cpu_t.edit) and keeps current. */
@@ -63,17 +70,15 @@ static inline exec_fn edit_own_exec(const edit_view_t *v, const insn_t *in)
 /* The common case's count for classified instruction `in`, done: its
  * record (whose exec must now run the instruction); or NULL, nothing done:
  * the editor's semantics (in->exec) must run instead.  A counter between
- * 0 and its top exclusive takes an increment without a flag changing. */
+ * 0 and its top exclusive takes an increment without a flag changing; the
+ * word held at 0 never passes. */
 static inline const edit_count_t *edit_try_count(const edit_view_t *v, const insn_t *in)
 {
     const edit_count_t *x = edit_record(v, in);
-    uint64_t *m = x->match, *w = x->counter;
-    if (!m) return NULL;
-    if (w) {
-        if (__builtin_expect(((*w + 1) & v->counter_top) < 2, 0)) return NULL;
-        (*w)++;
-    }
-    (*m)++;
+    uint64_t *w = x->counter;
+    if (__builtin_expect(((*w + 1) & v->counter_top) < 2, 0)) return NULL;
+    (*w)++;
+    (*x->match)++;
     return x;
 }
 

@@ -98,6 +98,8 @@ typedef struct mem {
     mem_tlb_entry_t wtlb[MEM_TLB_SIZE];
     mem_itlb_entry_t itlb[MEM_ITLB_SIZE];   /* executable pages' decoded slots */
     struct mem_mid *dir[1u << (GUEST_ADDR_BITS - 30)]; /* 1 GiB regions     */
+    uint64_t dir_used[(1u << (GUEST_ADDR_BITS - 30)) / 64];   /* bit d: dir[d] is
+                               allocated (the walks of every page skip the rest) */
     jmp_buf *fault_jmp;     /* where a faulting access longjmps to            */
     mem_fault_t fault;
     uint64_t guest_limit;   /* bytes the guest may have mapped now            */

@@ -178,6 +178,9 @@ typedef struct pmu_due {        /* struct pmu's first member               */
                                    else pmu_count of them does nothing      */
 } pmu_due_t;
 static inline const pmu_due_t *pmu_due_of(const pmu_t *p) { return (const pmu_due_t *)p; }
+/* Keep *word equal to the gate from now on (the timing model's copy, which
+ * its step compares with the head cycle sum it has at hand). */
+void pmu_mirror_gate(pmu_t *p, uint64_t *word);
 /* Would pmu_count of branches (or branches_spec) do anything?  The timing
  * models ask before counting every branch. */
 static inline bool pmu_counts_branches(const pmu_t *p) { return ((const pmu_due_t *)p)->branches; }

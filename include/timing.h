@@ -69,6 +69,8 @@ typedef void (*timing_insn_fn)(timing_t *t, const insn_t *in, uint64_t addr, uin
     uint64_t seq;               /* instructions timed so far                            */ \
     uint64_t cycles;            /* cycles so far                                        */ \
     uint64_t head_sum;          /* sum of head cycles: the last one's head cycle + 1    */ \
+    uint64_t pmu_gate;          /* the PMU's gate (pmu_due_t.gate), which it keeps      */ \
+                                /* here; UINT64_MAX without a PMU                        */ \
     uint8_t cur_role;           /* dise_role_t of the instruction being timed           */ \
     uint8_t penalty_role;       /* the role a new replacement's decode cycles go to     */ \
     bool dise_redirect;         /* the inserted operation changed the flow              */ \
@@ -77,13 +79,15 @@ typedef struct timing_hot { TIMING_HOT_FIELDS } timing_hot_t;
 static inline timing_hot_t *timing_hot(timing_t *t) { return (timing_hot_t *)t; }
 
 /* Time an instruction the core has just executed (its effective address
- * and next pc are in c); c->cycle follows the model. */
-static inline void timing_step(timing_t *t, cpu_t *c, const insn_t *in)
+ * and next pc are in c); c->cycle follows the model.  True when the head
+ * cycle sum has reached the PMU's gate: an interrupt may be due (pmu.h). */
+static inline bool timing_step(timing_t *t, cpu_t *c, const insn_t *in)
 {
     timing_hot_t *h = timing_hot(t);
     h->time_insn(t, in, c->mem_addr, c->pc);
     h->seq++;
     c->cycle = h->cycles;
+    return h->head_sum >= h->pmu_gate;
 }
 
 /* The timing models, one row each, keyed by the configuration's `model`.  A

@@ -103,6 +103,7 @@ struct pmu {
     uint64_t return_handler;    /* hps.ret, for the shadow statistic       */
     uint64_t shadow_cycles;     /* left out: the returns' shadows          */
     const uint64_t *head_sum;   /* the timing model's: last head cycle + 1 */
+    uint64_t *gate_mirror;      /* a word kept equal to due.gate, or NULL  */
     cpu_t *cpu;
     pmu_sample_hook_t sample_hook;   /* pmu_set_sample_hook, or NULL      */
     void *sample_ctx;
@@ -117,6 +118,7 @@ struct pmu {
     uint64_t skid_sum;          /* sum of (delivered head - overflow) cycles */
     uint64_t events[PMU_EVENT_COUNT];  /* every pmu_count, counted or not   */
     bool programmed[PMU_EVENT_COUNT];  /* a counter has counted it        */
+    uint32_t counting[PMU_EVENT_COUNT];  /* the counters counting it: bit k */
     uint64_t imprecise_dropped; /* precise 3: samples that could not be exact */
     uint64_t samples_taken;     /* ProfileMe samples delivered              */
     bool in_sample;             /* the running handler is a ProfileMe one   */
@@ -165,6 +167,7 @@ static void update_due(pmu_t *p)
      * sends every step to the exact test */
     p->due.gate = p->due.insts != UINT64_MAX ? 0
                 : p->due.cycle == UINT64_MAX ? UINT64_MAX : p->due.cycle + 1;
+    if (p->gate_mirror) *p->gate_mirror = p->due.gate;
 }
 
 static void handler_return(void *ctx, cpu_t *c);
@@ -219,7 +222,9 @@ static uint64_t geometric_period(pmu_t *p, unsigned k)
 void pmu_program(pmu_t *p, unsigned k, pmu_event_t event, uint64_t value)
 {
     if (k >= p->cfg.counters) return;
+    if (p->ctr[k].event >= 0) p->counting[p->ctr[k].event] &= ~(1u << k);
     p->ctr[k].event = (int)event;
+    if ((unsigned)event < PMU_EVENT_COUNT) p->counting[event] |= 1u << k;
     if ((unsigned)event < PMU_EVENT_COUNT) p->programmed[event] = true;
     p->due.branches = p->programmed[PMU_BRANCHES] || p->programmed[PMU_BRANCHES_SPEC];
     load_counter(p, k, value, 0, 0);
@@ -232,6 +237,12 @@ void pmu_set_period_mean(pmu_t *p, unsigned k, double mean)
     p->ctr[k].log_keep = log1p(-1.0 / mean);
     load_counter(p, k, p->wrap - geometric_period(p, k), 0, 0);
     update_due(p);
+}
+
+void pmu_mirror_gate(pmu_t *p, uint64_t *word)
+{
+    p->gate_mirror = word;
+    *word = p->due.gate;
 }
 
 void pmu_attach(pmu_t *p, cpu_t *c, const uint64_t *head_sum)
@@ -280,32 +291,22 @@ static int spec_twin(pmu_event_t event)
     }
 }
 
-static void count_one(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc);
-
-void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
-{
-    count_one(p, event, cycle, pc);
-    int twin = spec_twin(event);
-    if (twin >= 0) count_one(p, (pmu_event_t)twin, cycle, pc);
-}
-
 /* branches and branches_spec only once a counter counts them (pmu.h). */
 static bool counted_on_demand(const pmu_t *p, pmu_event_t event)
 {
     return (event != PMU_BRANCHES && event != PMU_BRANCHES_SPEC) || p->programmed[event];
 }
 
-static void count_one(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
+/* One more event for the counters in `counting` (an overflow requests its
+ * interrupt). */
+static __attribute__((noinline)) void step_counters(pmu_t *p, uint32_t counting, uint64_t cycle,
+                                                    uint64_t pc)
 {
-    if (!counted_on_demand(p, event)) return;
-    p->events[event]++;
-    if (!runtime_contains(pc)) profile_add(p->exact[event], pc, 0, 1);
-    if (p->frozen) return;                   /* the handler's, or the shadow's */
     cycle = counted_at(p, cycle);
     bool any = false;
-    for (unsigned k = 0; k < p->cfg.counters; k++) {
+    for (; counting; counting &= counting - 1) {
+        unsigned k = (unsigned)__builtin_ctz(counting);
         counter_t *x = &p->ctr[k];
-        if (x->event != (int)event) continue;
         if (++x->value == p->wrap) {
             x->value = 0;
             request(p, k, cycle, pc);
@@ -313,6 +314,23 @@ static void count_one(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
         }
     }
     if (any) update_due(p);
+}
+
+static inline void count_one(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
+{
+    if (!counted_on_demand(p, event)) return;
+    p->events[event]++;
+    if (!runtime_contains(pc)) profile_add(p->exact[event], pc, 0, 1);
+    uint32_t counting = p->counting[event];
+    if (counting && !p->frozen) step_counters(p, counting, cycle, pc);   /* frozen: the
+                                               handler's, or the shadow's: none counts */
+}
+
+void pmu_count(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
+{
+    count_one(p, event, cycle, pc);
+    int twin = spec_twin(event);
+    if (twin >= 0) count_one(p, (pmu_event_t)twin, cycle, pc);
 }
 
 void pmu_sample(pmu_t *p, uint64_t pc, uint64_t cycle, const uint64_t regs[PM_REG_COUNT])

@@ -186,6 +186,7 @@ timing_t *timing_new(const config_t *cfg, char *err, size_t errlen)
     }
     timing_t *t = xcalloc(1, sizeof *t);
     t->time_insn = model->time_insn;
+    t->pmu_gate = UINT64_MAX;
     forget_recent_chunks(t);
     fill_params(&t->p, cfg);
     const char *bad = build_memory(t, cfg);
@@ -543,7 +544,11 @@ void timing_role_cycles(const timing_t *t, uint64_t *out, size_t n)
         out[r] = r == DISE_ROLE_NONE ? t->head_sum - others : t->role_cycles[r];
 }
 
-void timing_set_pmu(timing_t *t, struct pmu *p) { t->pmu = p; }
+void timing_set_pmu(timing_t *t, struct pmu *p)
+{
+    t->pmu = p;
+    if (p) pmu_mirror_gate(p, &t->pmu_gate);
+}
 
 void timing_set_cpu(timing_t *t, cpu_t *c) { t->cpu = c; }
 

@@ -81,7 +81,7 @@ typedef struct gt_why {
  * that run one after another share a chunk, and the last chunk used is
  * looked at before the hash of chunks (timing.c).  (64 bytes sent a tenth
  * of DCPI's records through the hash.) */
-enum { GT_CHUNK_SHIFT = 9, GT_CHUNK_SLOTS = 1 << (GT_CHUNK_SHIFT - 1) };
+enum { GT_CHUNK_SHIFT = 12, GT_CHUNK_SLOTS = 1 << (GT_CHUNK_SHIFT - 1) };
 typedef struct gt_chunk {
     uint64_t base;                    /* pc of slot 0                        */
     gt_entry_t e[GT_CHUNK_SLOTS];

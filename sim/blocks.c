@@ -251,6 +251,7 @@ const block_t *blocks_build(blocks_t *bs, insn_t *in)
     insn_t *slot = in;
     for (long k = 0; k < n; k++) {
         uint8_t kind = kind_of(slot), own = kind == BK_EDIT ? own_kind_of(bs, slot) : kind;
+        if (kind == BK_EDIT && own != BK_EDIT && !memory_kind(own)) kind = BK_EDIT_INLINE;
         bs->entry[bs->nentry++] = (block_entry_t){
             .code = bs->code[kind], .in = slot, .imm = entry_imm(bs, slot, own),
             .offset = (uint16_t)(slot->pc - in->pc), .len = slot->len, .kind = kind, .own = own,
@@ -397,6 +398,11 @@ do_CALL:
         mem_mark_touched(c->mem, c->mem_addr, in->memsize);
     NEXT();
 
+do_EDIT_INLINE:                             /* as do_EDIT, its own kind inline, no memory */
+    if (likely(edit_try_count(edit, e->in) != NULL)) goto *dispatch[e->own];
+    in = e->in;
+    goto edit_semantics;
+
 do_EDIT: {                                  /* DISE classified it: it may not retire */
     in = e->in;
     const edit_count_t *x = edit_try_count(edit, in);
@@ -404,10 +410,12 @@ do_EDIT: {                                  /* DISE classified it: it may not re
         if (memory_kind(e->own)) AT_ENTRY(); /* blocks_stop sets them only for a memory kind */
         goto *dispatch[e->own];
     }
-    AT_ENTRY();
     if (likely(x != NULL)) {                /* counted: its own semantics */
+        AT_ENTRY();
         x->exec(c, in);
     } else {                                /* DISE's */
+edit_semantics:
+        AT_ENTRY();
         c->replaced = false;
         in->exec(c, in);
         if (unlikely(c->replaced)) goto replaced;

@@ -101,16 +101,19 @@ ALWAYS_INLINE void record_truth(truth_t *t, cpu_t *c, const insn_t *in, uint64_t
         cct_truth_step(t->cct, c, in, pc, cycles);
 }
 
-ALWAYS_INLINE void observe(engine_t *e, cpu_t *c, const insn_t *in, uint64_t pc, bool program,
+/* Every observer's view of a step; true when the timing model's head
+ * cycle sum reached the PMU's gate (timing_step). */
+ALWAYS_INLINE bool observe(engine_t *e, cpu_t *c, const insn_t *in, uint64_t pc, bool program,
                            const unsigned F)
 {
-    if (F & F_TIMING) timing_step(e->timing, c, in);
+    bool gate = (F & F_TIMING) && timing_step(e->timing, c, in);
     if (F & F_WARM) smarts_warm(e->smarts, in, c->mem_addr, c->pc);
     if ((F & F_TRUTH) && program) {
         record_truth(e->truth, c, in, pc, (F & F_TIMING) ? timing_hot(e->timing)->head_sum : 0);
         if (unlikely(e->paths != NULL)) paths_observe(e->paths, c, in, pc);
     }
     if (F & F_TRACE) trace_insn(e->trace, c, in);
+    return gate;
 }
 
 /* The guest switched threads at an instruction boundary: the observers
@@ -299,6 +302,35 @@ ALWAYS_INLINE insn_t *edited_next(engine_t *e, cpu_t *c, cursor_t *cur, uint64_t
     return in;
 }
 
+/* Do a DISE handler's steps observe nothing but the counts?  Then they
+ * run one after another (run_dise_handler): without a timing model, the
+ * trace, the warming and the PMU.  The ground-truth recorder takes the
+ * program's steps only. */
+#define HANDLER_RUNS_ALONE(F) \
+    (((F) & (F_DISE | F_TIMING | F_TRACE | F_PMU | F_WARM)) == F_DISE)
+
+/* The instructions of the DISE handler on top of the runtime's frames until
+ * it calls or returns (the address space switches), each counted as
+ * edited_next and run_edited count a handler's step, after it runs. */
+ALWAYS_INLINE void run_dise_handler(engine_t *e, cpu_t *c, cursor_t *cur, uint64_t *switches)
+{
+    dise_t *d = e->dise;
+    const runtime_t *rt = e->runtime;
+    uint64_t now = runtime_switches(rt);
+    if (now != *switches) {                   /* another address space */
+        *cur = CURSOR_NONE;
+        *switches = now;
+    }
+    do {
+        uint64_t pc = c->pc;
+        insn_t *in = core_lookup(c, pc, &cur->page_base, &cur->slots);
+        core_step(c, in, pc);
+        dise_count_handler_insts(d, 1);
+        c->runtime_insts++;
+        d->client.insts++;
+    } while (runtime_switches(rt) == now);
+}
+
 /* Steps of the edited stream until the program's own resumes; false when
  * the run must stop (limit) or change variant. */
 ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
@@ -306,6 +338,11 @@ ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
     cursor_t cur = CURSOR_NONE;
     uint64_t switches = ~0ull;
     while (edited_busy(e, F)) {
+        if (HANDLER_RUNS_ALONE(F) && !e->dise->seq &&
+            runtime_top(e->runtime)->client == &e->dise->client) {
+            run_dise_handler(e, c, &cur, &switches);
+            continue;
+        }
         uint64_t pc;
         bool program;
         runtime_client_t *client;
@@ -373,9 +410,9 @@ ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
             continue;
         }
         c->instret++;
-        observe(e, c, in, pc, true, F);
+        bool gate = observe(e, c, in, pc, true, F);
         if (unlikely(c->instret >= c->event_at) && !events(e, c, F)) return;
-        if ((F & F_PMU) && unlikely(pmu_due_at(due, head_sum, c)) && pmu_deliver(e, c, pc)) {
+        if ((F & F_PMU) && unlikely(gate) && pmu_due_at(due, head_sum, c) && pmu_deliver(e, c, pc)) {
             if (!run_edited(e, c, F)) return;
             cur = CURSOR_NONE;
             next = c->pc;

@@ -312,9 +312,12 @@ guest_page_t *mem_page(const mem_t *m, uint64_t addr)
  * refuses it. */
 static mem_leaf_t *leaf_get(mem_t *m, uint64_t addr)
 {
-    struct mem_mid **mid = &m->dir[addr >> REGION_SHIFT];
-    if (!*mid && !(*mid = host_calloc(sizeof **mid, "the page table of the guest")))
-        return NULL;
+    unsigned d = (unsigned)(addr >> REGION_SHIFT);
+    struct mem_mid **mid = &m->dir[d];
+    if (!*mid) {
+        if (!(*mid = host_calloc(sizeof **mid, "the page table of the guest"))) return NULL;
+        m->dir_used[d / 64] |= 1ull << (d % 64);
+    }
     mem_leaf_t **leaf = &(*mid)->leaf[(addr >> LEAF_SHIFT) & (MID_LEAVES - 1)];
     if (!*leaf) {
         if (!(*leaf = host_calloc(sizeof **leaf, "the page table of the guest"))) return NULL;
@@ -327,7 +330,8 @@ static mem_leaf_t *leaf_get(mem_t *m, uint64_t addr)
  * it has no leaf). */
 static void leaf_put(mem_t *m, uint64_t addr)
 {
-    struct mem_mid **mid = &m->dir[addr >> REGION_SHIFT];
+    unsigned d = (unsigned)(addr >> REGION_SHIFT);
+    struct mem_mid **mid = &m->dir[d];
     mem_leaf_t **leaf = &(*mid)->leaf[(addr >> LEAF_SHIFT) & (MID_LEAVES - 1)];
     if ((*leaf)->mapped) return;
     host_free(*leaf, sizeof **leaf);
@@ -335,6 +339,18 @@ static void leaf_put(mem_t *m, uint64_t addr)
     if (--(*mid)->leaves) return;
     host_free(*mid, sizeof **mid);
     *mid = NULL;
+    m->dir_used[d / 64] &= ~(1ull << (d % 64));
+}
+
+/* The first allocated region at or after d, or DIR_SIZE. */
+static unsigned next_mid(const mem_t *m, unsigned d)
+{
+    for (unsigned w = d / 64; w < DIR_SIZE / 64; w++) {
+        uint64_t bits = m->dir_used[w];
+        if (w == d / 64) bits &= ~0ull << (d % 64);
+        if (bits) return w * 64 + (unsigned)__builtin_ctzll(bits);
+    }
+    return DIR_SIZE;
 }
 
 /* Where the walk of [a, end) goes on after addr when its leaf is absent. */
@@ -378,7 +394,7 @@ void mem_free(mem_t *m)
         hostmem_give(mem_decoded_array_bytes());
     }
     m->ncode = 0;
-    for (unsigned d = 0; d < DIR_SIZE; d++) {
+    for (unsigned d = next_mid(m, 0); d < DIR_SIZE; d = next_mid(m, d + 1)) {
         struct mem_mid *mid = m->dir[d];
         for (unsigned l = 0; mid && l < MID_LEAVES; l++) {
             mem_leaf_t *leaf = mid->leaf[l];
@@ -822,7 +838,7 @@ static void forget_touched(mem_t *m, guest_page_t *pg)
 uint64_t mem_count_touched(const mem_t *m)
 {
     uint64_t n = m->touched_dropped;
-    for (unsigned d = 0; d < DIR_SIZE; d++) {
+    for (unsigned d = next_mid(m, 0); d < DIR_SIZE; d = next_mid(m, d + 1)) {
         const struct mem_mid *mid = m->dir[d];
         for (unsigned l = 0; mid && l < MID_LEAVES; l++) {
             const mem_leaf_t *leaf = mid->leaf[l];
