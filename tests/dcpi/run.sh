@@ -283,8 +283,10 @@ check "tlb: hps-dcpistats --event dtbmiss compares two epochs" \
                        $build/hps-dcpistats --event dtbmiss --epochs "$tlb_db" 2>&1)
 check "tlb: hps-dcpidiff --event dtbmiss reads both sides" \
     grep -q 'bt_' <($build/hps-dcpidiff --event dtbmiss "$tlb_db" "$tlb_db" 2>&1)
-check "tlb: hps-dcpilist reads the database" \
-    grep -qE '^ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9a-f]+ ' <($build/hps-dcpilist "$tlb_db" bt_find 2>&1)
+$build/hps-dcpilist "$tlb_db" bt_find >"$tmp/tlb.list" 2>&1
+check "tlb: hps-dcpilist reads the database and names the procedure" \
+    test -n "$(grep -E '^\*\*\* bt_find in ' "$tmp/tlb.list")" -a \
+         -n "$(grep -E '^ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9a-f]+ ' "$tmp/tlb.list")"
 # without a TLB counter, the statistics have no line of the TLB events
 check "tlb: no TLB event in the statistics of a run without a TLB counter" \
     test -z "$(grep -E 'pmu\.(events|interrupts)::(dtb|itb)miss' "$tmp/dn.txt" 2>/dev/null)" -a -s "$tmp/dn.txt"
