@@ -585,6 +585,8 @@ static const char *event_scope(pmu_event_t e)
 /* Whether event e has lines in the statistics: the TLB events only in
  * runs with a counter of one of them (pmu.h), so the statistics of the
  * others read as they did before those events. */
+_Static_assert(PMU_ITBMISS_SPEC + 1 == PMU_EVENT_COUNT,
+               "reported(): the TLB events are the last, dtbmiss..itbmiss_spec");
 static bool reported(const pmu_t *p, pmu_event_t e)
 {
     if (e < PMU_DTBMISS) return true;
