@@ -67,8 +67,8 @@ static bool parse_event(const char *item, size_t len, unsigned counter_bits, dcp
                          "sample instructions with --profileme PERIOD[:W]");
     if (e < 0)
         return set_error(err, errlen, "--dcpi-events: unknown event '%s'; expected cycles, insts, "
-                    "imiss, dmiss, branchmp, branches, branches_spec, imiss_spec or dmiss_spec",
-                    name);
+                    "imiss, dmiss, branchmp, branches, dtbmiss, itbmiss, branches_spec, "
+                    "imiss_spec, dmiss_spec, dtbmiss_spec or itbmiss_spec", name);
     ev->event = (pmu_event_t)e;
     ev->period_min = e == PMU_CYCLES ? 60000 : 2000;
     ev->period_max = e == PMU_CYCLES ? 64000 : 2047;

@@ -835,13 +835,23 @@ static uint32_t block_head_culprits(const dcpicalc_t *dc, size_t b, uint64_t lin
     return c;
 }
 
+/* An instruction's samples of a miss event (IMISS, DMISS, BRANCHMP,
+ * DTBMISS). */
+static uint64_t insn_event(const dcpicalc_insn_t *x, int event)
+{
+    switch (event) {
+    case PMU_IMISS:   return x->imiss;
+    case PMU_DMISS:   return x->dmiss;
+    case PMU_DTBMISS: return x->dtbmiss;
+    default:          return x->branchmp;
+    }
+}
+
 /* Samples of an event on the instructions [from, to] of the procedure. */
 static uint64_t event_samples(const dcpicalc_t *dc, int event, size_t from, size_t to)
 {
     uint64_t n = 0;
-    for (size_t k = from; k <= to && k < dc->cfg.ninsns; k++)
-        n += event == PMU_IMISS ? dc->insn[k].imiss
-           : event == PMU_DMISS ? dc->insn[k].dmiss : dc->insn[k].branchmp;
+    for (size_t k = from; k <= to && k < dc->cfg.ninsns; k++) n += insn_event(&dc->insn[k], event);
     return n;
 }
 
@@ -973,13 +983,25 @@ static bool unit_may_be_busy(const dcpicalc_t *dc, size_t b, size_t k, double *e
     return busy;
 }
 
+/* The first instruction whose data-side events (DMISS, DTBMISS) can land
+ * on or after instruction k's: SKID_INSNS before it; such an event of k's
+ * operand lands up to SKID_INSNS after it. */
+static size_t skid_from(size_t k) { return k >= SKID_INSNS ? k - SKID_INSNS : 0; }
+
 /* Whether DMISS samples say a load near instruction k missed: samples
  * from SKID_INSNS before it to SKID_INSNS after it, where DMISS was
  * collected. */
 static bool miss_seen(const dcpicalc_t *dc, size_t k)
 {
-    size_t from = k >= SKID_INSNS ? k - SKID_INSNS : 0;
-    return dc->has_dmiss && event_samples(dc, PMU_DMISS, from, k + SKID_INSNS);
+    return dc->has_dmiss && event_samples(dc, PMU_DMISS, skid_from(k), k + SKID_INSNS);
+}
+
+/* The same for a D-TLB miss and DTBMISS samples (the 21164 counts DTB
+ * misses of loads and stores alike; the models charge a load's to its
+ * consumer, as a D-cache miss). */
+static bool dtb_miss_seen(const dcpicalc_t *dc, size_t k)
+{
+    return dc->has_dtbmiss && event_samples(dc, PMU_DTBMISS, skid_from(k), k + SKID_INSNS);
 }
 
 /* Candidate culprits of an instruction by where it is: the I-cache at the
@@ -1002,6 +1024,7 @@ static uint32_t candidates_of(const dcpicalc_t *dc, size_t k, size_t b, uint64_t
         c |= 1u << STALL_ICACHE | (dc->has_ras ? 0 : 1u << STALL_MISPREDICT);
     if (dc->insn[k].imiss) c |= 1u << STALL_ICACHE;
     c |= operand_culprits(dc, b, k);
+    if (c >> STALL_DCACHE & 1) c |= 1u << STALL_DTLB;    /* a loaded operand's translation */
     if (in->flags & IF_STORE) c |= 1u << STALL_WBUF;
     if ((dc->unit_waiters >> in->opclass & 1) && unit_may_be_busy(dc, b, k, NULL, true))
         c |= 1u << STALL_FU;
@@ -1158,16 +1181,16 @@ static bool path_samples(const dcpicalc_t *dc, int event, size_t k, size_t depth
 
 /* Whether events of kind `event` (each costing at most `cost` cycles) can
  * explain at most a minor part of the dynamic stall of instruction k,
- * `stall` cycles an execution: the event's samples on k and the `after`
- * instructions after it, at their Poisson upper bound (+ 2 standard
+ * `stall` cycles an execution: the event's samples on the instructions
+ * [from, to] around k, at their Poisson upper bound (+ 2 standard
  * deviations + 1), times the events each stands for per CYCLES period
  * (`per_period`, 0: unknown), times `cost`, below 1/MINOR_SHARE of the
  * stall's cycles. */
-static bool events_minor(const dcpicalc_t *dc, size_t k, double stall, int event, size_t after,
-                         double per_period, unsigned cost)
+static bool events_minor(const dcpicalc_t *dc, size_t k, double stall, int event, size_t from,
+                         size_t to, double per_period, unsigned cost)
 {
     if (per_period <= 0 || dc->insn[k].freq <= 0) return false;
-    double s = (double)event_samples(dc, event, k, k + after);
+    double s = (double)event_samples(dc, event, from, to);
     double events = (s + 2 * sqrt(s) + 1) * per_period;
     return events * cost * MINOR_SHARE < stall * dc->insn[k].freq;
 }
@@ -1186,7 +1209,35 @@ static bool events_minor(const dcpicalc_t *dc, size_t k, double stall, int event
 static bool icache_minor(const dcpicalc_t *dc, size_t k, double stall)
 {
     return dc->has_imiss &&
-           events_minor(dc, k, stall, PMU_IMISS, IMISS_INSNS, dc->imiss_per_period, dc->miss_bound);
+           events_minor(dc, k, stall, PMU_IMISS, k, k + IMISS_INSNS, dc->imiss_per_period,
+                        dc->miss_bound);
+}
+
+/* Whether the D-TLB can be at most a minor part of the dynamic stall of
+ * instruction k, `stall` cycles an execution, by the D-TLB misses DTBMISS
+ * projects (where it was collected, with its period): its samples within
+ * the skid around k (dtb_miss_seen), at their Poisson upper bound, times
+ * the misses each stands for and the refill's cycles (dc->dtb_miss_bound:
+ * a miss delays the load's data by that much), below 1/MINOR_SHARE of the
+ * stall's cycles -- the bound of the I-cache by IMISS. */
+static bool dtb_minor(const dcpicalc_t *dc, size_t k, double stall)
+{
+    return dc->has_dtbmiss &&
+           events_minor(dc, k, stall, PMU_DTBMISS, skid_from(k), k + SKID_INSNS,
+                        dc->dtbmiss_per_period, dc->dtb_miss_bound);
+}
+
+/* Whether the D-TLB misses near instruction k can all be D-cache misses
+ * too, which the models charge to the D-cache (a new page is a new line):
+ * with both periods known, the D-TLB misses DTBMISS projects within the
+ * skid around k are no more than the D-cache misses DMISS projects there.
+ * Only a D-TLB miss whose line hits is the D-TLB's stall. */
+static bool dtb_within_dcache(const dcpicalc_t *dc, size_t k)
+{
+    if (dc->dtbmiss_per_period <= 0 || dc->dmiss_per_period <= 0) return false;
+    double dtb = (double)event_samples(dc, PMU_DTBMISS, skid_from(k), k + SKID_INSNS);
+    double dmiss = (double)event_samples(dc, PMU_DMISS, skid_from(k), k + SKID_INSNS);
+    return dtb * dc->dtbmiss_per_period <= dmiss * dc->dmiss_per_period;
 }
 
 /* Whether a misprediction can be at most a minor part of the dynamic
@@ -1214,7 +1265,9 @@ static bool mispredict_minor(const dcpicalc_t *dc, size_t k, double stall)
 /* The candidate culprits of instruction k of block b (candidates_of) that
  * the miss events leave, where they were collected: no IMISS sample on k
  * or the next (IMISS_INSNS), no I-cache miss; no DMISS sample near it
- * (miss_seen), no D-cache miss. */
+ * (miss_seen), no D-cache miss; and a D-TLB miss only with DTBMISS samples
+ * near it (dtb_miss_seen): without the event the analysis cannot tell it
+ * from a D-cache miss. */
 static uint32_t evident_candidates(const dcpicalc_t *dc, size_t b, size_t k)
 {
     uint64_t line = dc->line_bytes ? dc->line_bytes : 32;
@@ -1222,6 +1275,7 @@ static uint32_t evident_candidates(const dcpicalc_t *dc, size_t b, size_t k)
     if (dc->has_imiss && !event_samples(dc, PMU_IMISS, k, k + IMISS_INSNS))
         c &= ~(1u << STALL_ICACHE);
     if (dc->has_dmiss && !miss_seen(dc, k)) c &= ~(1u << STALL_DCACHE);
+    if (!dtb_miss_seen(dc, k)) c &= ~(1u << STALL_DTLB);
     return c;
 }
 
@@ -1278,7 +1332,11 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
     c &= ~CALLER_DEP;
     double stall = dcpicalc_dynamic_stall(dc, k);
     if ((c >> STALL_DEP & 1) && dependency_minor(dc, b, k, stall)) c &= ~(1u << STALL_DEP);
-    bool operand = (c >> STALL_DCACHE & 1) || (operands_in_block(dc, b, k) >> STALL_DEP & 1);
+    if ((c >> STALL_DTLB & 1) &&
+        (dtb_minor(dc, k, stall) || ((c >> STALL_DCACHE & 1) && dtb_within_dcache(dc, k))))
+        c &= ~(1u << STALL_DTLB);
+    bool operand = (c & (1u << STALL_DCACHE | 1u << STALL_DTLB)) ||
+                   (operands_in_block(dc, b, k) >> STALL_DEP & 1);
     if (operand && (c >> STALL_WBUF & 1) && waits_for_operand(dc, b, k)) c &= ~(1u << STALL_WBUF);
     if ((c >> STALL_ICACHE & 1) && icache_minor(dc, k, stall)) c &= ~(1u << STALL_ICACHE);
     if ((c >> STALL_FU & 1) && unit_wait_minor(dc, b, k, stall))
@@ -1417,7 +1475,10 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
     if (periods && periods[PMU_CYCLES] > 0) {
         dc->imiss_per_period = periods[PMU_IMISS] / periods[PMU_CYCLES];
         dc->branchmp_per_period = periods[PMU_BRANCHMP] / periods[PMU_CYCLES];
+        dc->dtbmiss_per_period = periods[PMU_DTBMISS] / periods[PMU_CYCLES];
+        dc->dmiss_per_period = periods[PMU_DMISS] / periods[PMU_CYCLES];
     }
+    dc->dtb_miss_bound = (unsigned)cfg->dtlb_miss_penalty;
     dc->miss_bound = lone_miss_cycles(cfg);
     dc->dependency_reach = (size_t)longest_latency(dc) * dc->issue_width;
     dc->insn = xcalloc(dc->cfg.ninsns, sizeof *dc->insn);
@@ -1426,14 +1487,17 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
         dc->insn[k].imiss = samples(ctx, PMU_IMISS, dc->cfg.insns[k].pc);
         dc->insn[k].dmiss = samples(ctx, PMU_DMISS, dc->cfg.insns[k].pc);
         dc->insn[k].branchmp = samples(ctx, PMU_BRANCHMP, dc->cfg.insns[k].pc);
+        dc->insn[k].dtbmiss = samples(ctx, PMU_DTBMISS, dc->cfg.insns[k].pc);
         dc->has_imiss |= dc->insn[k].imiss != 0;
         dc->has_dmiss |= dc->insn[k].dmiss != 0;
         dc->has_branchmp |= dc->insn[k].branchmp != 0;
+        dc->has_dtbmiss |= dc->insn[k].dtbmiss != 0;
     }
     if (collected != DCPICALC_EVENTS_SEEN) {
         dc->has_imiss = collected >> PMU_IMISS & 1;
         dc->has_dmiss = collected >> PMU_DMISS & 1;
         dc->has_branchmp = collected >> PMU_BRANCHMP & 1;
+        dc->has_dtbmiss = collected >> PMU_DTBMISS & 1;
     }
     if (!schedule_blocks(dc, cfg, isa, err, errlen)) {
         dcpicalc_free(dc);

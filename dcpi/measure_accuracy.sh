@@ -20,9 +20,11 @@
 #                      or geometric (pmu.period = geometric: drawn by the PMU,
 #                      memoryless, mean (MIN+MAX)/2, with 24-bit counters so
 #                      the paper's mean fits; its files are tagged .geo)
-#   --events "E,..."   the events sampled beside cycles (default "imiss,dmiss");
-#                      pmu.counters is set to their number + 1 (the 21164 has
-#                      3); other events tag the files .E+...
+#   --events "E,..."   the events sampled beside cycles (default "imiss,dmiss"),
+#                      each with its period range as --dcpi-events takes it
+#                      (E:MIN-MAX; default 2000-2047); pmu.counters is set to
+#                      their number + 1 (the 21164 has 3); other events tag
+#                      the files .E+...
 #
 # Then, per stall cause over the one-run rows' analyses, the mean culprit
 # precision (over the runs that list the cause), the mean recall (over the
@@ -56,7 +58,8 @@ build=$1 out=$2
 case $size in train|ref) ;; *) echo "measure_accuracy.sh: --size: '$size' is not train or ref" >&2; exit 2 ;; esac
 dist_set=()
 [ "$dist" = uniform ] || dist_set=(--set pmu.period=geometric --set pmu.counter_bits=24)
-[[ $events =~ ^[a-z_]+(,[a-z_]+)*$ ]] || { echo "measure_accuracy.sh: --events: '$events' is not E,..." >&2; exit 2; }
+ev_re='[a-z_]+(:[0-9]+(-[0-9]+)?)?'
+[[ $events =~ ^$ev_re(,$ev_re)*$ ]] || { echo "measure_accuracy.sh: --events: '$events' is not E[:MIN[-MAX]],..." >&2; exit 2; }
 ncounters=$(( $(tr -cd , <<<"$events" | wc -c) + 2 ))
 case $dist in uniform|geometric) ;; *) echo "measure_accuracy.sh: --period-dist: '$dist' is not uniform or geometric" >&2; exit 2 ;; esac
 for p in $periods; do

@@ -45,8 +45,13 @@
  *     after it rules the miss out, and the I-cache misses IMISS projects
  *     (with its period) can bound the I-cache below an eighth of the
  *     stall; where BRANCHMP was, the mispredictions its samples through
- *     the skid after a block head project bound the misprediction so.  D-TLB misses are not told apart from D-cache misses (no DTB
- *     event is sampled).
+ *     the skid after a block head project bound the misprediction so;
+ *     a D-TLB miss (an operand loaded, as for the D-cache) only where
+ *     DTBMISS was collected and has samples within the skid around the
+ *     instruction, and not where the D-TLB misses those samples project
+ *     (with its period) are below an eighth of the stall, or, with a
+ *     D-cache culprit, no more than the D-cache misses DMISS projects
+ *     there (a miss in both is charged to the D-cache).
  * F is in executions per sampling period, so F x P estimates the count.
  */
 #ifndef HPS_DCPICALC_H
@@ -69,6 +74,7 @@ typedef struct dcpicalc_insn {
     uint64_t imiss;             /* IMISS samples (0 when not collected)     */
     uint64_t dmiss;             /* DMISS samples (0 when not collected)     */
     uint64_t branchmp;          /* BRANCHMP samples (0 when not collected)  */
+    uint64_t dtbmiss;           /* DTBMISS samples (0 when not collected)   */
     timing_static_t sched;      /* M_i and its static stall                 */
     double freq;                /* F of its block's class; < 0 unknown      */
     double cpi;                 /* S_i / F, < 0 unknown                     */
@@ -91,12 +97,19 @@ typedef struct dcpicalc {
                                    (the ABI's; unified numbers < 64)       */
     bool has_imiss, has_dmiss;  /* the procedure has samples of the event  */
     bool has_branchmp;
+    bool has_dtbmiss;           /* DTBMISS was collected (or has samples)  */
     unsigned mispredict_bound;  /* most cycles a misprediction costs        */
     double imiss_per_period;    /* I-cache misses an IMISS sample stands for,
                                    per CYCLES period (their periods' ratio;
                                    0: unknown)                             */
     double branchmp_per_period; /* mispredictions a BRANCHMP sample stands
                                    for, per CYCLES period (0: unknown)     */
+    double dtbmiss_per_period;  /* D-TLB misses a DTBMISS sample stands for,
+                                   per CYCLES period (0: unknown)          */
+    double dmiss_per_period;    /* D-cache misses a DMISS sample stands for
+                                   (0: unknown)                            */
+    unsigned dtb_miss_bound;    /* most cycles a D-TLB miss costs (its
+                                   refill: dtlb.miss_penalty)              */
     unsigned miss_bound;        /* most cycles an L1 miss costs when it is
                                    alone: to memory and the line back      */
     bool has_ras;               /* the model predicts returns by a stack    */
@@ -135,12 +148,15 @@ bool dcpicalc_run(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
                   dcpicalc_samples_fn samples, void *ctx, char *err, size_t errlen);
 /* The same, told which events were collected for the image (a mask of
  * 1 << pmu_event_t): an IMISS or DMISS event that was collected but has no
- * sample near an instruction rules out an I-cache or D-cache miss there.
+ * sample near an instruction rules out an I-cache or D-cache miss there;
+ * a D-TLB miss is a culprit only where DTBMISS was collected and has
+ * samples near it.
  * DCPICALC_EVENTS_SEEN: the events with samples in the procedure.  periods
  * (NULL: unknown), indexed by pmu_event_t, is each event's mean sampling
  * period (0: unknown): with CYCLES' and IMISS's, the I-cache misses IMISS
  * projects bound the I-cache's part of a stall; with BRANCHMP's, the
- * mispredictions it projects bound the misprediction's. */
+ * mispredictions it projects bound the misprediction's; with DTBMISS's,
+ * the D-TLB misses it projects bound the D-TLB's. */
 #define DCPICALC_EVENTS_SEEN UINT32_MAX
 bool dcpicalc_run_events(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
                          const uint8_t *code, uint64_t start, size_t size,

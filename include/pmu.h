@@ -22,20 +22,26 @@
  * the handler returns.
  *
  * Events (pmu_event_t): cycles, retired instructions, I-cache misses,
- * D-cache misses, branch mispredictions; and `profileme`, no counter's
+ * D-cache misses, branch mispredictions, D-TLB and I-TLB misses (the
+ * 21164's DTBMISS and ITBMISS: every translation that missed, a load's or
+ * a store's, a fetch's whether its I-cache line hit or not); and
+ * `profileme`, no counter's
  * event but the samples of the ProfileMe sampler (profileme.h), which
  * arrive through the same interrupt and driver with the sampled pc.
- * Speculative or retired: imiss, dmiss, branchmp and branches (control
- * transfers) count the occurrences of instructions on the correct path
- * only, the ones that retire (at the cycle of the event, not of the
- * retirement); imiss_spec, dmiss_spec and branches_spec count those plus
- * the wrong path's (ooo.wrong_path: its fetches' I-cache misses, its loads'
- * D-cache misses, its transfers fetched), and equal their retired twins on
- * the models without a wrong path.  There is no branchmp_spec: the wrong
+ * Speculative or retired: imiss, dmiss, dtbmiss, itbmiss, branchmp and
+ * branches (control transfers) count the occurrences of instructions on
+ * the correct path only, the ones that retire (at the cycle of the event,
+ * not of the retirement); imiss_spec, dmiss_spec, dtbmiss_spec,
+ * itbmiss_spec and branches_spec count those plus the wrong path's
+ * (ooo.wrong_path: its fetches' I-cache and I-TLB misses, its loads'
+ * D-cache and D-TLB misses, its transfers fetched), and equal their
+ * retired twins on the models without a wrong path.  There is no branchmp_spec: the wrong
  * path follows the predictor and its own transfers are never resolved, so
  * it would equal branchmp.  branches and branches_spec are counted only
  * once a counter has been programmed for them (the exact count of every
- * transfer would cost a profile update per transfer otherwise).
+ * transfer would cost a profile update per transfer otherwise).  The TLB
+ * events are counted always but reported in the statistics (pmu_stats)
+ * only by runs with a counter of one of them.
  *
  * Precise levels (pmu.precise, perf's precise_ip): 0 = the skid above;
  * 1 = a constant skid of pmu.skid program instructions after the one that
@@ -70,7 +76,9 @@
     X(PMU_CYCLES, "cycles") X(PMU_INSTS, "insts") X(PMU_IMISS, "imiss") \
     X(PMU_DMISS, "dmiss") X(PMU_BRANCHMP, "branchmp") X(PMU_PROFILEME, "profileme") \
     X(PMU_BRANCHES, "branches") X(PMU_BRANCHES_SPEC, "branches_spec") \
-    X(PMU_IMISS_SPEC, "imiss_spec") X(PMU_DMISS_SPEC, "dmiss_spec")
+    X(PMU_IMISS_SPEC, "imiss_spec") X(PMU_DMISS_SPEC, "dmiss_spec") \
+    X(PMU_DTBMISS, "dtbmiss") X(PMU_ITBMISS, "itbmiss") \
+    X(PMU_DTBMISS_SPEC, "dtbmiss_spec") X(PMU_ITBMISS_SPEC, "itbmiss_spec")
 #define PMU_EVENT_ENUM(id, name) id,
 typedef enum { PMU_EVENT_LIST(PMU_EVENT_ENUM) PMU_EVENT_COUNT } pmu_event_t;
 #undef PMU_EVENT_ENUM
@@ -143,7 +151,8 @@ void pmu_attach(pmu_t *p, cpu_t *c, const uint64_t *head_sum);
 
 /* ---- the timing model's side ---------------------------------------------------- */
 
-/* One event (imiss, dmiss, branchmp, branches or a _spec one) at `cycle`,
+/* One event (imiss, dmiss, dtbmiss, itbmiss, branchmp, branches or a
+ * _spec one) at `cycle`,
  * caused by the instruction at pc; a retired event counts as its _spec
  * twin too.  The PMU also keeps the exact count of each event by
  * program pc (pmu_exact), the truth the samples are scored against. */

@@ -1034,7 +1034,7 @@ typedef struct wp_run {
     uint64_t first_fetch, last_fetch;
 } wp_run_t;
 
-/* The I-cache for a wrong-path fetch at f (no PMU event); the cycle its
+/* The I-cache for a wrong-path fetch at f (speculative PMU events only); the cycle its
  * bytes are there, minus the hit latency, as fetch() counts. */
 static uint64_t wp_fetch_bytes(timing_t *t, ooo_t *o, uint64_t pc, uint64_t f)
 {
@@ -1042,6 +1042,7 @@ static uint64_t wp_fetch_bytes(timing_t *t, ooo_t *o, uint64_t pc, uint64_t f)
     if (line == t->fetch_line && f >= t->fetch_ready - t->p.l1i_hit)
         return max2(f + t->p.l1i_hit, t->fetch_ready) - t->p.l1i_hit;
     unsigned tlb_extra = tlb_access(t->itlb, pc);
+    if (t->pmu && tlb_extra) pmu_count(t->pmu, PMU_ITBMISS_SPEC, f, pc);
     uint64_t ready = cache_access(t->l1i, pc, false, f + tlb_extra);
     o->wp_iaccesses++;
     if (!cache_last_hit(t->l1i)) {
@@ -1124,6 +1125,7 @@ static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint6
             x = i + t->p.lat[OC_LOAD];
             if (addr && !t->ideal_memory) {
                 unsigned tlb_extra = tlb_access(t->dtlb, addr);
+                if (t->pmu && tlb_extra) pmu_count(t->pmu, PMU_DTBMISS_SPEC, i, in->pc);
                 uint64_t ready = cache_access(t->l1d, addr, false, i + tlb_extra);
                 o->wp_loads++;
                 if (!cache_last_hit(t->l1d)) {

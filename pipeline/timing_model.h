@@ -213,7 +213,10 @@ static inline uint64_t tm_fetch_bytes(timing_t *t, uint64_t pc, uint64_t f, uint
     unsigned tlb_extra = tlb_access(t->itlb, pc);
     uint64_t ready = cache_access(t->l1i, pc, false, f + tlb_extra);
     *cause = !cache_last_hit(t->l1i) ? STALL_ICACHE : tlb_extra ? STALL_ITLB : STALL_NONE;
-    if (unlikely(t->pmu) && *cause == STALL_ICACHE) pmu_count(t->pmu, PMU_IMISS, f, pc);
+    if (unlikely(t->pmu)) {
+        if (*cause == STALL_ICACHE) pmu_count(t->pmu, PMU_IMISS, f, pc);
+        if (tlb_extra) pmu_count(t->pmu, PMU_ITBMISS, f, pc);
+    }
     t->fetch_line = line;
     t->fetch_ready = ready;
     return ready;
@@ -299,6 +302,7 @@ static inline uint64_t tm_data_access(timing_t *t, const insn_t *in, uint64_t ad
     }
     unsigned tlb_extra = tlb_access(t->dtlb, addr);
     *cause = tlb_extra ? STALL_DTLB : STALL_NONE;
+    if (unlikely(t->pmu) && tlb_extra) pmu_count(t->pmu, PMU_DTBMISS, at, in->pc);
     if (in->flags & IF_LOAD) {
         uint64_t ready = cache_access(t->l1d, addr, false, at + tlb_extra);
         if (!cache_last_hit(t->l1d)) {

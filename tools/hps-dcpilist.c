@@ -39,7 +39,7 @@ static uint64_t image_samples(void *ctx, int event, uint64_t addr)
 typedef struct target {
     const profdb_image_t *im;
     symbol_t sym;
-    char name[256];
+    char name[256];             /* sym.name, once the caller has its copy */
 } target_t;
 
 /* The procedure named proc in the database's images (or in image). */
@@ -54,7 +54,6 @@ static target_t find_target(const profdb_epoch_data_t *db, const char *proc, con
                 t.im = &db->v[k];
                 t.sym = st->syms[s];
                 snprintf(t.name, sizeof t.name, "%s", proc);
-                t.sym.name = t.name;
             }
         symtab_free(st);
     }
@@ -139,6 +138,7 @@ int main(int argc, char **argv)
     config_defaults(&cfg);
     if (!config_load(&cfg, model, err, sizeof err)) die("%s", err);
     target_t t = find_target(&db, argv[optind + 1], argc - optind > 2 ? argv[optind + 2] : NULL);
+    t.sym.name = t.name;                  /* the copy's own name, not the callee's frame's */
     int machine = 0;
     if (!loader_probe(t.im->path, &machine, err, sizeof err)) die("%s", err);
     const isa_t *isa = machine == isa_alpha.elf_machine ? &isa_alpha : &isa_rv64;

@@ -482,7 +482,7 @@ for isa in rv64 alpha-static; do
         # ---- profileme + precise counters ----------------------------------------------------------
         db=$d/$model.pm.db
         run "$c.pm" "${cfg[@]}" --dcpi "$db" --profileme 1000:8 --dcpi-precise 2 \
-            --dcpi-events cycles,dmiss --no-baseline --stats "$c.pm.stats" "$prog" test
+            --dcpi-events cycles,dmiss,dtbmiss --no-baseline --stats "$c.pm.stats" "$prog" test
         if [ $timing = 0 ]; then
             refused "$L profileme" "$c.pm"
         else

@@ -31,7 +31,9 @@
  * result), ruled out when only a loop's rare entries can find it pending,
  * and on the caller's value where nothing else explains a stall (never
  * the stack pointer); no write buffer for a store of a callee's result;
- * a busy unit the caller may have used only where nothing else is.
+ * a busy unit the caller may have used only where nothing else is; a
+ * D-TLB miss only with DTBMISS samples near the stall, bounded by the
+ * misses they project and by DMISS's.
  * Run from
  * the top of the tree (presets in ./configs).
  */
@@ -73,6 +75,8 @@ typedef struct synth {
     bool drop[NLOOP];                   /* no samples at all */
     uint64_t imiss[NLOOP];              /* IMISS samples */
     uint64_t branchmp[NLOOP];           /* BRANCHMP samples */
+    uint64_t dmiss[NLOOP];              /* DMISS samples */
+    uint64_t dtbmiss[NLOOP];            /* DTBMISS samples */
 } synth_t;
 
 static uint64_t synth_samples(void *ctx, int event, uint64_t addr)
@@ -81,6 +85,8 @@ static uint64_t synth_samples(void *ctx, int event, uint64_t addr)
     size_t k = (addr - BASE) / 4;
     if (event == PMU_IMISS && k < NLOOP) return s->imiss[k];
     if (event == PMU_BRANCHMP && k < NLOOP) return s->branchmp[k];
+    if (event == PMU_DMISS && k < NLOOP) return s->dmiss[k];
+    if (event == PMU_DTBMISS && k < NLOOP) return s->dtbmiss[k];
     if (event != PMU_CYCLES || k >= NLOOP || s->drop[k]) return 0;
     return s->count[k] * (s->sched[k].head + s->extra[k]) + s->extra_total[k];  /* period 1 */
 }
@@ -259,6 +265,61 @@ static void test_icache_bounded_by_imiss(void **state)
         assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_ICACHE), n == 70);
         dcpicalc_free(&dc);
     }
+}
+
+/* Run the loop's analysis with `collected` events and `periods`, and
+ * return the culprits of instruction k (the load's consumer is 2). */
+static uint32_t loop_culprits(const config_t *cfg, const synth_t *s, uint32_t collected,
+                              const double *periods, size_t k)
+{
+    dcpicalc_t dc;
+    char err[256];
+    assert_true(dcpicalc_run_events(&dc, cfg, &isa_rv64, (const uint8_t *)loop, BASE,
+                                    sizeof loop, synth_samples, (void *)s, collected, periods,
+                                    err, sizeof err));
+    assert_float_equal(dcpicalc_dynamic_stall(&dc, k), 20.0, 0.5);
+    uint32_t c = dc.insn[k].culprits;
+    dcpicalc_free(&dc);
+    return c;
+}
+
+/* The load's consumer waits 20 cycles more on each of its 1000
+ * executions, 20000 cycles.  A D-TLB miss is a culprit only where DTBMISS
+ * was collected and has samples within the skid around it (here on the
+ * instruction after it); with the periods known (1 cycle a CYCLES sample,
+ * 1 miss a DTBMISS sample), not where the misses those samples project
+ * cost under an eighth of the stall at ev5's 30-cycle refill: 5 samples,
+ * at most 5 + 2 sqrt(5) + 1 misses, are, 70 are not; nor, with DMISS
+ * collected, where no more D-TLB misses than D-cache misses are
+ * projected there (a miss in both is the D-cache's). */
+static void test_dtb_miss_from_dtbmiss(void **state)
+{
+    config_t cfg = preset("ev5");
+    dcpicalc_t dc;
+    synth_t s;
+    const uint32_t dtb = 1u << STALL_DTLB;
+    const uint32_t cycles = 1u << PMU_CYCLES, with_dtb = cycles | 1u << PMU_DTBMISS;
+    assert_int_equal(cfg.dtlb_miss_penalty, 30);
+    assert_true((5 + 2 * sqrt(5) + 1) * 30 * 8 < 20000 && (70 + 2 * sqrt(70) + 1) * 30 * 8 > 20000);
+    setup_synth(&s, &cfg, &dc);
+    s.extra[2] = 20;
+    assert_false(loop_culprits(&cfg, &s, with_dtb, NULL, 2) & dtb);     /* no sample */
+    s.dtbmiss[3] = 5;
+    assert_true(loop_culprits(&cfg, &s, with_dtb, NULL, 2) & dtb);
+    assert_true(loop_culprits(&cfg, &s, with_dtb, NULL, 2) & 1u << STALL_DCACHE);
+    assert_false(loop_culprits(&cfg, &s, cycles, NULL, 2) & dtb);       /* not collected */
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_DTBMISS] = 1,
+                                              [PMU_DMISS] = 1 };
+    assert_false(loop_culprits(&cfg, &s, with_dtb, periods, 2) & dtb);  /* too few */
+    s.dtbmiss[3] = 70;
+    assert_true(loop_culprits(&cfg, &s, with_dtb, periods, 2) & dtb);
+    const uint32_t all = with_dtb | 1u << PMU_DMISS;
+    s.dmiss[3] = 70;                                  /* as many D-cache misses */
+    uint32_t c = loop_culprits(&cfg, &s, all, periods, 2);
+    assert_true(c & 1u << STALL_DCACHE);
+    assert_false(c & dtb);
+    s.dmiss[3] = 10;
+    assert_true(loop_culprits(&cfg, &s, all, periods, 2) & dtb);
 }
 
 /* memset's inner loop: sd x 8, addi, bne back. */
@@ -894,6 +955,7 @@ int main(void)
         cmocka_unit_test(test_out_of_order_refused),
         cmocka_unit_test(test_culprits_from_imiss),
         cmocka_unit_test(test_icache_bounded_by_imiss),
+        cmocka_unit_test(test_dtb_miss_from_dtbmiss),
         cmocka_unit_test(test_mispredict_bounded_by_branchmp),
         cmocka_unit_test(test_store_loop_schedule_is_static),
         cmocka_unit_test(test_line_start_keeps_its_dependency),

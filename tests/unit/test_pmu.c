@@ -7,7 +7,8 @@
  * instruction then at the head (on code that issues one instruction a
  * cycle the sampled pc moves by exactly skid instructions, and the skid
  * statistic counts skid cycles a sample); a counter the handler reloads
- * samples every period; misses and mispredicts are counted as they happen;
+ * samples every period; misses and mispredicts are counted as they happen,
+ * D-TLB and I-TLB misses on every model with TLBs;
  * interrupts falling due inside the handler are held to its end when the
  * counters count in it, and none fall due when they stand still; a handler
  * that carries the count since the overflow (hps.rdpmc) into the reload
@@ -35,6 +36,7 @@
 #include "mem.h"
 #include "engine.h"
 #include "pmu.h"
+#include "profile.h"
 #include "timing_harness.h"
 
 /* The handler: d9 (the sampled pc) to the host, optionally reload counter
@@ -199,6 +201,59 @@ static void test_event_counter(void **state)
     runtime_free(h1);
 }
 
+/* D-TLB and I-TLB misses counted on every model with TLBs (1 KiB pages):
+ * the warm-up's load, two more loads and a store, each to a page of its
+ * own, miss the D-TLB -- four dtbmiss events: a counter four events from
+ * its overflow interrupts once, after the store --, a second load
+ * of a page does not; the program's one code page misses the I-TLB once
+ * (the handler's page too, which the exact per-pc counts leave out).  No
+ * wrong path here: the _spec twins count the same.  A run without a TLB
+ * counter has no statistics line of the TLB events. */
+static void test_tlb_event_counters(void **state)
+{
+    static uint32_t code[MAXN];
+    size_t n = straight_adds(code, 64);
+    enum { STORE = AT + 30 };
+    code[AT] = ADDI(T1, A0, 2040);
+    code[AT + 10] = LD(T0, A0, 1024);
+    code[AT + 20] = LD(T2, T1, 8);                   /* DATA + 2048 */
+    code[STORE] = SD(T2, T1, 1032);                  /* DATA + 3072 */
+    code[AT + 40] = LD(T0, A0, 1040);                /* page 1 again: a hit */
+    const char *const pages[] = { "mem.page_size=1KiB", "itlb.miss_penalty=30", NULL };
+    static const char *const models[] = { "inorder5", "ev5", "r10k" };
+    for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+        sampler_t smp = { .n = 0 };
+        runtime_t *h = handler_mem(0, 0);
+        pmu_t *p = new_pmu(h, &smp, 6, 16);
+        pmu_program(p, 1, PMU_DTBMISS, (1u << 16) - 4);
+        result_t r;
+        run_code_pmu(models[m], pages, code, n, n + 32, p, &r);
+        assert_int_equal(result_stat(&r, "pmu.events::dtbmiss"), 4);
+        assert_int_equal(result_stat(&r, "pmu.events::dtbmiss_spec"), 4);
+        assert_int_equal(result_stat(&r, "pmu.interrupts::dtbmiss"), 1);
+        assert_int_equal(smp.n, 1);
+        /* a skid of 6 cycles: up to 24 instructions on r10k, which issues 4 */
+        assert_true(smp.pcs[0] > CODE + 4 * STORE && smp.pcs[0] <= CODE + 4 * (STORE + 24));
+        const profile_t *dtb = pmu_exact(p, PMU_DTBMISS), *itb = pmu_exact(p, PMU_ITBMISS);
+        assert_int_equal(profile_weight(dtb, CODE + 4 * STORE, 0), 1);
+        assert_int_equal(profile_weight(dtb, CODE + 4 * (AT + 40), 0), 0);
+        assert_int_equal(profile_total(itb), 1);                        /* the program's */
+        assert_int_equal(profile_weight(itb, CODE, 0), 1);
+        assert_int_equal(result_stat(&r, "pmu.events::itbmiss"),       /* and the handler's */
+                         result_stat(&r, "pmu.events::itbmiss_spec"));
+        assert_true(result_stat(&r, "pmu.events::itbmiss") >= 2);
+        pmu_free(p);
+        p = new_pmu(h, &smp, 6, 16);
+        pmu_program(p, 1, PMU_DMISS, (1u << 16) - 1);
+        run_code_pmu(models[m], pages, code, n, n + 32, p, &r);
+        assert_null(strstr(r.stats, "pmu.events::dtbmiss"));
+        assert_null(strstr(r.stats, "pmu.interrupts::itbmiss"));
+        assert_int_not_equal(result_stat(&r, "pmu.events::dmiss"), ~0ull);
+        pmu_free(p);
+        runtime_free(h);
+    }
+}
+
 /* A handler longer than the period: with counters that count in it
  * (pmu.count_handler = yes) the next overflow falls due while it runs and
  * waits for its end; with counters that stand still in it, none does. */
@@ -326,6 +381,7 @@ int main(void)
         cmocka_unit_test(test_skid_moves_the_sample),
         cmocka_unit_test(test_reloaded_counter_samples_every_period),
         cmocka_unit_test(test_event_counter),
+        cmocka_unit_test(test_tlb_event_counters),
         cmocka_unit_test(test_held_while_in_handler),
         cmocka_unit_test(test_carry_keeps_the_period),
         cmocka_unit_test(test_geometric_periods),
