@@ -538,19 +538,20 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
     general_ev5_body(t, in, addr, next_pc, true, true);
 }
 
+/* What ev5's quick path leaves to the general one (quick_ev5). */
+#define EV5_NOT_QUICK (IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE)
+
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (tm_quick_insn(t, in, IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE) && quick_ev5(t, in, false))
-        return;
-    if (tm_plain_insn(t, in)) general_ev5_plain(t, in, addr, next_pc);
-    else general_ev5(t, in, addr, next_pc);
+    if (!tm_plain_insn(t, in)) general_ev5(t, in, addr, next_pc);
+    else if (!tm_quick_kind(in, EV5_NOT_QUICK) || !quick_ev5(t, in, false))
+        general_ev5_plain(t, in, addr, next_pc);
 }
 
 /* time_ev5 of a run that keeps the heads' ground truth (note_outputs). */
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (tm_quick_insn(t, in, IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE) && quick_ev5(t, in, true))
-        return;
-    if (tm_plain_insn(t, in)) general_ev5_plain_heads(t, in, addr, next_pc);
-    else general_ev5_heads(t, in, addr, next_pc);
+    if (!tm_plain_insn(t, in)) general_ev5_heads(t, in, addr, next_pc);
+    else if (!tm_quick_kind(in, EV5_NOT_QUICK) || !quick_ev5(t, in, true))
+        general_ev5_plain_heads(t, in, addr, next_pc);
 }
