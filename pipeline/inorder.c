@@ -197,14 +197,18 @@ quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
     return true;
 }
 
-static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, uint64_t addr,
-                                                uint64_t next_pc)
+/* The general path of time_inorder5; `plain` (a constant): of a plain
+ * instruction (tm_plain_insn), which leaves out what cannot apply to it
+ * (DISE, views, ProfileMe). */
+static inline __attribute__((always_inline)) void
+general_5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool plain)
 {
     uint8_t fcause, mcause = STALL_NONE;
     bool redirected = t->redirect > t->prev_d;        /* fetch waits for a redirect */
     uint64_t f = redirected ? t->redirect : t->prev_d;
     uint64_t fready = tm_fetch_bytes(t, in->pc, f, &fcause);
-    uint64_t d = max2(fready, t->prev_x) + t->front_penalty;   /* DISE decode stall */
+    uint64_t d = max2(fready, t->prev_x);
+    if (!plain) d += t->front_penalty;        /* DISE decode stall */
     uint64_t ops = tm_operands_cycle(t, in);
     int dv = tm_divider_of(in);
     uint64_t dfree = tm_divider_free(t, dv);
@@ -218,7 +222,7 @@ static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, u
     uint64_t w = back_stages_5(t, in, addr, x, &xdone, &m, &mdone, &mcause);
 
     uint64_t head = t->seq == 0 ? x + 1 : x - t->prev_x;
-    if (tm_head_needs_why(t, head))
+    if (plain ? head > 1 : tm_head_needs_why(t, head))
         head_5(t, in, head, x, d, ops, gap_reg, dfree, fcause, redirected);
     else
         tm_record_short_head(t, in, head);
@@ -227,15 +231,15 @@ static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, u
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     set_gap_5(t, in, mdone, w);
     holds_5(t, in, x, xdone, m, mdone, mcause);
-    if (unlikely(in->flags & IF_DISE))
+    if (!plain && unlikely(in->flags & IF_DISE))
         tm_dise_control(t, in, d + 1, resolve_5(t, d, ops, xdone, mdone));
     else if (in->flags & (IF_BRANCH | IF_JUMP))
         t->redirect = tm_predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
-    if (unlikely(t->views)) {
+    if (!plain && unlikely(t->views)) {
         uint64_t st[5] = { f, d, x, m, w };
         tm_view_insn(t, in, five_stage_names, st, w + 1);
     }
-    if (unlikely(t->pm)) {
+    if (!plain && unlikely(t->pm)) {
         uint64_t st[5] = { f, d, x, mdone, w + 1 };
         tm_profileme(t, in, addr, next_pc, st, fcause, mcause, mdone - x);
     }
@@ -243,17 +247,31 @@ static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, u
     t->cycles = w + 1;
 }
 
+static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, uint64_t addr,
+                                                uint64_t next_pc)
+{
+    general_5_body(t, in, addr, next_pc, false);
+}
+
+static __attribute__((noinline)) void general_5_plain(timing_t *t, const insn_t *in,
+                                                      uint64_t addr, uint64_t next_pc)
+{
+    general_5_body(t, in, addr, next_pc, true);
+}
+
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_quick_insn(t, in, IF_DISE) || !quick_5(t, in, addr, next_pc, false))
-        general_5(t, in, addr, next_pc);
+    if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
+    else if (!tm_quick_kind(in, IF_DISE) || !quick_5(t, in, addr, next_pc, false))
+        general_5_plain(t, in, addr, next_pc);
 }
 
 /* time_inorder5 of a run that keeps the heads' ground truth (note_outputs). */
 void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_quick_insn(t, in, IF_DISE) || !quick_5(t, in, addr, next_pc, true))
-        general_5(t, in, addr, next_pc);
+    if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
+    else if (!tm_quick_kind(in, IF_DISE) || !quick_5(t, in, addr, next_pc, true))
+        general_5_plain(t, in, addr, next_pc);
 }
 
 /* ---- the 21164-like superscalar ------------------------------------------------ */
