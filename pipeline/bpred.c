@@ -239,10 +239,13 @@ static int kind_of(uint16_t f)
 
 /* ---- direction -------------------------------------------------------- */
 
-static inline bool direction_predict(bpred_t *b, uint64_t pc, lookup_t *l)
+/* dkind: the predictor's kind (bpred_kind_t), a constant where
+ * bpred_predict_update specialises for it. */
+static inline __attribute__((always_inline)) bool direction_predict(bpred_t *b, uint64_t pc,
+                                                                    lookup_t *l, const int dkind)
 {
     uint32_t h = pc_hash(pc);
-    switch (b->cfg.kind) {
+    switch (dkind) {
     case BP_BIMODAL:
         l->dir_idx = h & b->ctr_mask;
         return b->ctr[l->dir_idx] >= 2;
@@ -275,10 +278,11 @@ static inline __attribute__((always_inline)) void tournament_train(bpred_t *b, c
     counter_train(&b->ctr[l->dir_idx], 3, taken);
 }
 
-static inline void direction_train(bpred_t *b, const lookup_t *l, bool taken)
+static inline __attribute__((always_inline)) void direction_train(bpred_t *b, const lookup_t *l,
+                                                                  bool taken, const int dkind)
 {
-    if (b->cfg.kind == BP_TOURNAMENT) tournament_train(b, l, taken);
-    else if (b->cfg.kind != BP_NOT_TAKEN) counter_train(&b->ctr[l->dir_idx], 3, taken);
+    if (dkind == BP_TOURNAMENT) tournament_train(b, l, taken);
+    else if (dkind != BP_NOT_TAKEN) counter_train(&b->ctr[l->dir_idx], 3, taken);
     b->ghist = ((b->ghist << 1) | taken) & b->ghist_mask;
 }
 
@@ -351,7 +355,7 @@ static bpred_result_t predict_transfer(const insn_t *in, const btb_entry_t *e)
 /* The prediction for `in`, and what training needs of the lookup, into l
  * (no state changes). */
 static inline __attribute__((always_inline)) bpred_result_t look_up(bpred_t *b, const insn_t *in,
-                                                                   lookup_t *l)
+                                                                   lookup_t *l, const int dkind)
 {
     int kind = kind_of(in->flags);
     btb_entry_t *e = kind == K_NONE ? NULL : btb_lookup(b, in->pc);
@@ -359,7 +363,7 @@ static inline __attribute__((always_inline)) bpred_result_t look_up(bpred_t *b, 
     l->used_ras = false;
     switch (kind) {
     case K_COND:
-        if (direction_predict(b, in->pc, l)) r = predict_transfer(in, e);
+        if (direction_predict(b, in->pc, l, dkind)) r = predict_transfer(in, e);
         break;
     case K_RET:
         if (b->ras_depth) {
@@ -387,7 +391,7 @@ static inline __attribute__((always_inline)) bpred_result_t look_up(bpred_t *b, 
 
 bpred_result_t bpred_predict(bpred_t *b, const insn_t *in)
 {
-    bpred_result_t r = look_up(b, in, &b->last);
+    bpred_result_t r = look_up(b, in, &b->last, b->cfg.kind);
     b->last.valid = true;
     return r;
 }
@@ -395,7 +399,7 @@ bpred_result_t bpred_predict(bpred_t *b, const insn_t *in)
 bpred_result_t bpred_peek(const bpred_t *b, const insn_t *in)
 {
     lookup_t unused;
-    return look_up((bpred_t *)b, in, &unused);   /* look_up writes only its lookup */
+    return look_up((bpred_t *)b, in, &unused, b->cfg.kind);   /* look_up writes only its lookup */
 }
 
 static inline __attribute__((always_inline)) void update_ras(bpred_t *b, const insn_t *in,
@@ -417,14 +421,14 @@ static inline __attribute__((always_inline)) void update_ras(bpred_t *b, const i
  * prediction was right. */
 static inline __attribute__((always_inline)) bool train(bpred_t *b, const insn_t *in,
                                                        const lookup_t *l, bool taken,
-                                                       uint64_t next_pc)
+                                                       uint64_t next_pc, const int dkind)
 {
     uint64_t predicted_next = l->r.taken ? l->r.target : in->pc + in->len;
     bool correct = predicted_next == next_pc;
     if (l->kind == K_NONE) return correct;
     if (l->kind == K_COND) {
         correct = correct && l->r.taken == taken;
-        direction_train(b, l, taken);
+        direction_train(b, l, taken, dkind);
     }
     b->st.lookups[l->kind]++;
     b->st.correct[l->kind] += correct;
@@ -450,16 +454,29 @@ bool bpred_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc)
     lookup_t *l = &b->last;
     if (!l->valid || l->pc != in->pc) bpred_predict(b, in);
     l->valid = false;
-    return train(b, in, l, taken, next_pc);
+    return train(b, in, l, taken, next_pc, b->cfg.kind);
+}
+
+/* bpred_predict_update for a predictor of kind dkind (a constant). */
+static inline __attribute__((always_inline)) bool
+predict_update_as(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
+                  bpred_result_t *pred, const int dkind)
+{
+    lookup_t l = { .valid = false };   /* direction_train reads only what look_up set */
+    *pred = look_up(b, in, &l, dkind);
+    b->last.valid = false;
+    return train(b, in, &l, taken, next_pc, dkind);
 }
 
 bool bpred_predict_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
                           bpred_result_t *pred)
 {
-    lookup_t l;
-    *pred = look_up(b, in, &l);
-    b->last.valid = false;
-    return train(b, in, &l, taken, next_pc);
+    switch (b->cfg.kind) {             /* each kind with its own code */
+    case BP_BIMODAL: return predict_update_as(b, in, taken, next_pc, pred, BP_BIMODAL);
+    case BP_GSHARE: return predict_update_as(b, in, taken, next_pc, pred, BP_GSHARE);
+    case BP_TOURNAMENT: return predict_update_as(b, in, taken, next_pc, pred, BP_TOURNAMENT);
+    default: return predict_update_as(b, in, taken, next_pc, pred, BP_NOT_TAKEN);
+    }
 }
 
 void bpred_warm(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc)

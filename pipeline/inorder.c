@@ -197,14 +197,18 @@ quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
     return true;
 }
 
-static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, uint64_t addr,
-                                                uint64_t next_pc)
+/* The general path of time_inorder5; `plain` (a constant): of a plain
+ * instruction (tm_plain_insn), which leaves out what cannot apply to it
+ * (DISE, views, ProfileMe). */
+static inline __attribute__((always_inline)) void
+general_5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool plain)
 {
     uint8_t fcause, mcause = STALL_NONE;
     bool redirected = t->redirect > t->prev_d;        /* fetch waits for a redirect */
     uint64_t f = redirected ? t->redirect : t->prev_d;
     uint64_t fready = tm_fetch_bytes(t, in->pc, f, &fcause);
-    uint64_t d = max2(fready, t->prev_x) + t->front_penalty;   /* DISE decode stall */
+    uint64_t d = max2(fready, t->prev_x);
+    if (!plain) d += t->front_penalty;        /* DISE decode stall */
     uint64_t ops = tm_operands_cycle(t, in);
     int dv = tm_divider_of(in);
     uint64_t dfree = tm_divider_free(t, dv);
@@ -218,7 +222,7 @@ static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, u
     uint64_t w = back_stages_5(t, in, addr, x, &xdone, &m, &mdone, &mcause);
 
     uint64_t head = t->seq == 0 ? x + 1 : x - t->prev_x;
-    if (tm_head_needs_why(t, head))
+    if (plain ? head > 1 : tm_head_needs_why(t, head))
         head_5(t, in, head, x, d, ops, gap_reg, dfree, fcause, redirected);
     else
         tm_record_short_head(t, in, head);
@@ -227,15 +231,15 @@ static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, u
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     set_gap_5(t, in, mdone, w);
     holds_5(t, in, x, xdone, m, mdone, mcause);
-    if (unlikely(in->flags & IF_DISE))
+    if (!plain && unlikely(in->flags & IF_DISE))
         tm_dise_control(t, in, d + 1, resolve_5(t, d, ops, xdone, mdone));
     else if (in->flags & (IF_BRANCH | IF_JUMP))
         t->redirect = tm_predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
-    if (unlikely(t->views)) {
+    if (!plain && unlikely(t->views)) {
         uint64_t st[5] = { f, d, x, m, w };
         tm_view_insn(t, in, five_stage_names, st, w + 1);
     }
-    if (unlikely(t->pm)) {
+    if (!plain && unlikely(t->pm)) {
         uint64_t st[5] = { f, d, x, mdone, w + 1 };
         tm_profileme(t, in, addr, next_pc, st, fcause, mcause, mdone - x);
     }
@@ -243,17 +247,31 @@ static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, u
     t->cycles = w + 1;
 }
 
+static __attribute__((noinline)) void general_5(timing_t *t, const insn_t *in, uint64_t addr,
+                                                uint64_t next_pc)
+{
+    general_5_body(t, in, addr, next_pc, false);
+}
+
+static __attribute__((noinline)) void general_5_plain(timing_t *t, const insn_t *in,
+                                                      uint64_t addr, uint64_t next_pc)
+{
+    general_5_body(t, in, addr, next_pc, true);
+}
+
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_quick_insn(t, in, IF_DISE) || !quick_5(t, in, addr, next_pc, false))
-        general_5(t, in, addr, next_pc);
+    if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
+    else if (!tm_quick_kind(in, IF_DISE) || !quick_5(t, in, addr, next_pc, false))
+        general_5_plain(t, in, addr, next_pc);
 }
 
 /* time_inorder5 of a run that keeps the heads' ground truth (note_outputs). */
 void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_quick_insn(t, in, IF_DISE) || !quick_5(t, in, addr, next_pc, true))
-        general_5(t, in, addr, next_pc);
+    if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
+    else if (!tm_quick_kind(in, IF_DISE) || !quick_5(t, in, addr, next_pc, true))
+        general_5_plain(t, in, addr, next_pc);
 }
 
 /* ---- the 21164-like superscalar ------------------------------------------------ */
@@ -440,16 +458,21 @@ quick_ev5(timing_t *t, const insn_t *in, const bool heads)
 }
 
 /* The general path of time_ev5; `heads` (a constant): of time_ev5_heads,
- * which records a short head's ground truth inline. */
+ * which records a short head's ground truth inline; `plain` (a constant):
+ * of a plain instruction (tm_plain_insn), which leaves out what cannot
+ * apply to it (DISE, views, ProfileMe, an issue queue or fetch block that
+ * is not a power of two). */
 static inline __attribute__((always_inline)) void
-general_ev5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads)
+general_ev5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
+                 const bool plain)
 {
     uint8_t mcause = STALL_NONE;
-    unsigned slot = iq_slot(t);               /* seq does not change in here */
-    uint64_t block = block_of(t, in->pc);
+    unsigned slot = plain ? (unsigned)(t->seq & t->iq_mask) : iq_slot(t);   /* seq does not
+                                                                      change in here */
+    uint64_t block = plain ? in->pc >> t->p.block_shift : block_of(t, in->pc);
     bool new_block = block != t->fetch_block;
     uint64_t fetched = new_block ? ev5_fetch_block(t, in->pc, slot, block) : t->fetch_block_cycle;
-    fetched += t->front_penalty;              /* DISE decode stall */
+    if (!plain) fetched += t->front_penalty;  /* DISE decode stall */
     t->fetch_block_cycle = fetched;
     uint64_t arrive = fetched + t->p.frontend_depth;
     uint64_t ops = tm_operands_cycle(t, in);
@@ -464,16 +487,16 @@ general_ev5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     if (in->flags & (IF_LOAD | IF_STORE)) complete = ev5_memory(t, in, addr, &e, block, &mcause);
     join_group(t, in, pipe, e, block);
     uint64_t head = t->seq == 0 ? e + 1 : e - t->prev_issue;
-    if (tm_head_needs_why(t, head))
+    if (plain ? head > 1 : tm_head_needs_why(t, head))
         head_ev5(t, in, head, e, arrive, ops, dfree, slotted, mcause, new_block);
-    else if (heads)
-        quick_short_head(t, in, head, true);
+    else if (heads || plain)
+        quick_short_head(t, in, head, heads);
     else
         tm_record_short_head(t, in, head);
     tm_use_divider(t, in, dv, complete);
     tm_set_result(t, in, complete,
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
-    if (unlikely(in->flags & IF_DISE)) {
+    if (!plain && unlikely(in->flags & IF_DISE)) {
         tm_dise_control(t, in, fetched + 2, e + 1 + t->p.mispredict_penalty - t->p.frontend_depth);
         if (t->dise_redirect) close_group(t);
         if (t->redirect > fetched) t->fetch_block = NO_BLOCK;
@@ -492,12 +515,12 @@ general_ev5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
         if (next_pc != in->pc + in->len || r > fetched) t->fetch_block = NO_BLOCK;
     }
     uint64_t retire = max2(complete, t->prev_retire) + 1;
-    if (unlikely(t->views)) {
+    if (!plain && unlikely(t->views)) {
         uint64_t st[5] = { t->block_fetch_start, fetched, e, e + 1, retire - 1 };
         if (st[1] < st[0]) st[1] = st[0];
         tm_view_insn(t, in, ev5_stage_names, st, retire);
     }
-    if (unlikely(t->pm)) {
+    if (!plain && unlikely(t->pm)) {
         uint64_t st[5] = { t->block_fetch_start, max2(fetched, t->block_fetch_start), e,
                            complete, retire };
         tm_profileme(t, in, addr, next_pc, st, new_block ? t->block_why.cause : STALL_NONE,
@@ -512,26 +535,41 @@ general_ev5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
 static __attribute__((noinline)) void general_ev5(timing_t *t, const insn_t *in, uint64_t addr,
                                                   uint64_t next_pc)
 {
-    general_ev5_body(t, in, addr, next_pc, false);
+    general_ev5_body(t, in, addr, next_pc, false, false);
 }
 
 static __attribute__((noinline)) void general_ev5_heads(timing_t *t, const insn_t *in,
                                                         uint64_t addr, uint64_t next_pc)
 {
-    general_ev5_body(t, in, addr, next_pc, true);
+    general_ev5_body(t, in, addr, next_pc, true, false);
 }
+
+static __attribute__((noinline)) void general_ev5_plain(timing_t *t, const insn_t *in,
+                                                        uint64_t addr, uint64_t next_pc)
+{
+    general_ev5_body(t, in, addr, next_pc, false, true);
+}
+
+static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const insn_t *in,
+                                                              uint64_t addr, uint64_t next_pc)
+{
+    general_ev5_body(t, in, addr, next_pc, true, true);
+}
+
+/* What ev5's quick path leaves to the general one (quick_ev5). */
+#define EV5_NOT_QUICK (IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE)
 
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_quick_insn(t, in, IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE) ||
-        !quick_ev5(t, in, false))
-        general_ev5(t, in, addr, next_pc);
+    if (!tm_plain_insn(t, in)) general_ev5(t, in, addr, next_pc);
+    else if (!tm_quick_kind(in, EV5_NOT_QUICK) || !quick_ev5(t, in, false))
+        general_ev5_plain(t, in, addr, next_pc);
 }
 
 /* time_ev5 of a run that keeps the heads' ground truth (note_outputs). */
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_quick_insn(t, in, IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE) ||
-        !quick_ev5(t, in, true))
-        general_ev5_heads(t, in, addr, next_pc);
+    if (!tm_plain_insn(t, in)) general_ev5_heads(t, in, addr, next_pc);
+    else if (!tm_quick_kind(in, EV5_NOT_QUICK) || !quick_ev5(t, in, true))
+        general_ev5_plain_heads(t, in, addr, next_pc);
 }

@@ -231,14 +231,27 @@ static inline int tm_divider_of(const insn_t *in)
     return divider_plus_one[in->opclass] - 1;
 }
 
+/* Is `in` a program instruction, not one DISE inserted, with no decode
+ * penalty to charge, of a run with no outputs beyond the statistics
+ * (plain)?  The in-order models time it without asking for what cannot
+ * apply then (inorder.c). */
+static inline bool tm_plain_insn(const timing_t *t, const insn_t *in)
+{
+    return t->plain && !(in->flags & IF_DISE) && (t->cur_role | t->front_penalty) == 0;
+}
+
+/* Is `in` of a kind the in-order models' quick path times: one that needs
+ * no divider and has none of the flags the quick path leaves out (`left`)? */
+static inline bool tm_quick_kind(const insn_t *in, unsigned left)
+{
+    return !(in->flags & left) && tm_divider_of(in) < 0;
+}
+
 /* May the in-order models time `in` by their quick path (inorder.c)?  A
- * program instruction of a run with no outputs beyond the statistics
- * (plain), no decode penalty to charge, that needs no divider and has
- * none of the flags the model's quick path leaves out (`left`). */
+ * plain instruction (tm_plain_insn) of a kind it times (tm_quick_kind). */
 static inline bool tm_quick_insn(const timing_t *t, const insn_t *in, unsigned left)
 {
-    return t->plain && !(in->flags & left) && tm_divider_of(in) < 0 &&
-           (t->cur_role | t->front_penalty) == 0;
+    return tm_plain_insn(t, in) && tm_quick_kind(in, left);
 }
 
 /* Earliest cycle a divider can start another operation (0: any time). */
