@@ -654,21 +654,14 @@ static uint16_t intern_entry(dise_t *d, exec_fn exec, bool truth, const uint64_t
 static void exec_candidate(cpu_t *c, insn_t *in);
 static void exec_recorded(cpu_t *c, insn_t *in);
 
-/* Production k's conjuncts that test no flag all hold for `in` (they
- * are true or false: no flag makes them unknown). */
-static bool flag_free_conjuncts_hold(const dise_t *d, size_t k, const insn_t *in)
+/* The conjuncts conj[from .. to) all hold for `in` under the flags
+ * `flags` (NULL for those that test no flag: they are true or false, no
+ * flag makes them unknown).  A production's flag-free ones and then its
+ * others holding: its pattern is true, as eval of the whole finds it. */
+static bool conjuncts_hold(const dise_t *d, uint32_t from, uint32_t to, const insn_t *in,
+                           const uint32_t *flags)
 {
-    for (uint32_t j = d->conj_at[k]; j < d->conj_flagged[k]; j++)
-        if (eval(d->prog, d->conj[j], in, NULL) != TV_TRUE) return false;
-    return true;
-}
-
-/* ... and its others under the flags `flags`: then its pattern is true,
- * as eval of the whole finds it. */
-static bool flagged_conjuncts_hold(const dise_t *d, size_t k, const insn_t *in,
-                                   const uint32_t flags[2])
-{
-    for (uint32_t j = d->conj_flagged[k]; j < d->conj_at[k + 1]; j++)
+    for (uint32_t j = from; j < to; j++)
         if (eval(d->prog, d->conj[j], in, flags) != TV_TRUE) return false;
     return true;
 }
@@ -686,9 +679,10 @@ static bool classify_masks(const dise_t *d, const insn_t *in, uint64_t *masks)
                 masks[0] |= 1ull << k;
             continue;
         }
-        if (!flag_free_conjuncts_hold(d, k, in)) continue;
+        if (!conjuncts_hold(d, d->conj_at[k], d->conj_flagged[k], in, NULL)) continue;
         for (unsigned i = 0; i < d->set_stride; i++)
-            if (flagged_conjuncts_hold(d, k, in, d->combo_flags[i])) masks[i] |= 1ull << k;
+            if (conjuncts_hold(d, d->conj_flagged[k], d->conj_at[k + 1], in, d->combo_flags[i]))
+                masks[i] |= 1ull << k;
     }
     for (unsigned i = 0; i < d->set_stride; i++) any |= masks[i];
     return any != 0;

@@ -39,9 +39,7 @@
  * path follows the predictor and its own transfers are never resolved, so
  * it would equal branchmp.  branches and branches_spec are counted only
  * once a counter has been programmed for them (the exact count of every
- * transfer would cost a profile update per transfer otherwise).  The TLB
- * events are counted always but reported in the statistics (pmu_stats)
- * only by runs with a counter of one of them.
+ * transfer would cost a profile update per transfer otherwise).
  *
  * Precise levels (pmu.precise, perf's precise_ip): 0 = the skid above;
  * 1 = a constant skid of pmu.skid program instructions after the one that

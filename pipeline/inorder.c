@@ -164,10 +164,10 @@ static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head
     if (heads) tm_record_head_inline(t, in->pc, head);
 }
 
-/* The quick path of time_inorder5 (tm_quick_insn: a program instruction
- * with no divider and no output but its head; and no forwarding gap) when
- * its bytes come from the I-cache line fetched last: what the general
- * path does for it, without asking what cannot apply.  false: not such a
+/* The quick path of time_inorder5 (tm_plain_insn and tm_quick_kind: a
+ * program instruction with no divider and no output but its head; and no
+ * forwarding gap) when its bytes come from the I-cache line fetched last:
+ * what the general path does for it, without asking what cannot apply.  false: not such a
  * case, nothing done.  Inlined into both variants of the model (heads). */
 static inline __attribute__((always_inline)) bool
 quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads)
@@ -426,10 +426,10 @@ static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, ui
     tm_record_head(t, in, head, why);
 }
 
-/* The quick path of time_ev5 (tm_quick_insn: no memory access, transfer,
- * divider or output but the head) in the fetch block of the instruction
- * before: what the general path does for it, without asking what cannot
- * apply.  false: not such a case, nothing done.  Inlined into both
+/* The quick path of time_ev5 (tm_plain_insn and tm_quick_kind: no memory
+ * access, transfer, divider or output but the head) in the fetch block of
+ * the instruction before: what the general path does for it, without
+ * asking what cannot apply.  false: not such a case, nothing done.  Inlined into both
  * variants of the model (heads). */
 static inline __attribute__((always_inline)) bool
 quick_ev5(timing_t *t, const insn_t *in, const bool heads)

@@ -600,31 +600,17 @@ static const char *event_scope(pmu_event_t e)
     }
 }
 
-/* Whether event e has lines in the statistics: the TLB events only in
- * runs with a counter of one of them (pmu.h), so the statistics of the
- * others read as they did before those events. */
-_Static_assert(PMU_ITBMISS_SPEC + 1 == PMU_EVENT_COUNT,
-               "reported(): the TLB events are the last, dtbmiss..itbmiss_spec");
-static bool reported(const pmu_t *p, pmu_event_t e)
-{
-    if (e < PMU_DTBMISS) return true;
-    for (int t = PMU_DTBMISS; t <= PMU_ITBMISS_SPEC; t++)
-        if (p->programmed[t]) return true;
-    return false;
-}
-
 void pmu_stats(const pmu_t *p, stats_t *s)
 {
     char name[64], desc[128];
     for (int e = 0; e < PMU_EVENT_COUNT; e++) {
-        if (!reported(p, (pmu_event_t)e)) continue;
         snprintf(name, sizeof name, "pmu.interrupts::%s", pmu_event_names[e]);
         snprintf(desc, sizeof desc, "Counter overflow interrupts delivered for %s (%s)",
                  pmu_event_names[e], event_scope((pmu_event_t)e));
         stats_add_u64(s, name, p->interrupts[e], "Count", desc);
     }
     for (int e = PMU_IMISS; e < PMU_EVENT_COUNT; e++) {
-        if (e == PMU_PROFILEME || !reported(p, (pmu_event_t)e)) continue;
+        if (e == PMU_PROFILEME) continue;
         snprintf(name, sizeof name, "pmu.events::%s", pmu_event_names[e]);
         snprintf(desc, sizeof desc, "Events %s reported by the timing model (%s)%s",
                  pmu_event_names[e], event_scope((pmu_event_t)e),

@@ -247,13 +247,6 @@ static inline bool tm_quick_kind(const insn_t *in, unsigned left)
     return !(in->flags & left) && tm_divider_of(in) < 0;
 }
 
-/* May the in-order models time `in` by their quick path (inorder.c)?  A
- * plain instruction (tm_plain_insn) of a kind it times (tm_quick_kind). */
-static inline bool tm_quick_insn(const timing_t *t, const insn_t *in, unsigned left)
-{
-    return tm_plain_insn(t, in) && tm_quick_kind(in, left);
-}
-
 /* Earliest cycle a divider can start another operation (0: any time). */
 static inline uint64_t tm_divider_free(const timing_t *t, int dv)
 {

@@ -100,6 +100,9 @@ qemu_pair() {   # qemu_pair ISA_DIR QEMU SYSROOT NAME -> "INSTS SIM_S QEMU_S"
     echo "$s $q"
 }
 echo
+for q in qemu-riscv64 qemu-alpha; do
+    command -v "$q" >/dev/null || { echo "no $q (make deps): no table against qemu"; exit 1; }
+done
 echo "functional core against qemu, dynamic builds through their sysroots, size $size"
 fmt='%-14s %8s %7s %7s %7s | %8s %7s %7s %7s\n'
 printf "$fmt" workload rvMinst rv_s qemu_s sim/q alMinst al_s qemu_s sim/q
