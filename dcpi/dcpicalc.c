@@ -836,13 +836,14 @@ static uint32_t block_head_culprits(const dcpicalc_t *dc, size_t b, uint64_t lin
 }
 
 /* An instruction's samples of a miss event (IMISS, DMISS, BRANCHMP,
- * DTBMISS). */
+ * DTBMISS, ITBMISS). */
 static uint64_t insn_event(const dcpicalc_insn_t *x, int event)
 {
     switch (event) {
     case PMU_IMISS:   return x->imiss;
     case PMU_DMISS:   return x->dmiss;
     case PMU_DTBMISS: return x->dtbmiss;
+    case PMU_ITBMISS: return x->itbmiss;
     default:          return x->branchmp;
     }
 }
@@ -1004,6 +1005,14 @@ static bool dtb_miss_seen(const dcpicalc_t *dc, size_t k)
     return dc->has_dtbmiss && event_samples(dc, PMU_DTBMISS, skid_from(k), k + SKID_INSNS);
 }
 
+/* The same for an I-TLB miss and ITBMISS samples: a fetch that misses the
+ * ITB holds instruction k out of the queue, as an I-cache miss does, so
+ * its samples land on k or the one after it (IMISS_INSNS). */
+static bool itb_miss_seen(const dcpicalc_t *dc, size_t k)
+{
+    return dc->has_itbmiss && event_samples(dc, PMU_ITBMISS, k, k + IMISS_INSNS);
+}
+
 /* Candidate culprits of an instruction by where it is: the I-cache at the
  * start of a line or of a block entered from elsewhere, or after a call
  * (its return lands here); a misprediction at a block entered by a
@@ -1022,6 +1031,7 @@ static uint32_t candidates_of(const dcpicalc_t *dc, size_t k, size_t b, uint64_t
     if (k == first) c |= block_head_culprits(dc, b, line);
     if (k > first && (g->insns[k - 1].flags & IF_CALL))
         c |= 1u << STALL_ICACHE | (dc->has_ras ? 0 : 1u << STALL_MISPREDICT);
+    if (c >> STALL_ICACHE & 1 || dc->insn[k].itbmiss) c |= 1u << STALL_ITLB;  /* a new line's page */
     if (dc->insn[k].imiss) c |= 1u << STALL_ICACHE;
     c |= operand_culprits(dc, b, k);
     if (c >> STALL_DCACHE & 1) c |= 1u << STALL_DTLB;    /* a loaded operand's translation */
@@ -1227,17 +1237,43 @@ static bool dtb_minor(const dcpicalc_t *dc, size_t k, double stall)
                         dc->dtbmiss_per_period, dc->dtb_miss_bound);
 }
 
-/* Whether the D-TLB misses near instruction k can all be D-cache misses
- * too, which the models charge to the D-cache (a new page is a new line):
- * with both periods known, the D-TLB misses DTBMISS projects within the
- * skid around k are no more than the D-cache misses DMISS projects there.
- * Only a D-TLB miss whose line hits is the D-TLB's stall. */
+/* The same bound for the I-TLB by ITBMISS: its samples on k and the next
+ * (itb_miss_seen), each miss costing the refill (dc->itb_miss_bound). */
+static bool itb_minor(const dcpicalc_t *dc, size_t k, double stall)
+{
+    return dc->has_itbmiss &&
+           events_minor(dc, k, stall, PMU_ITBMISS, k, k + IMISS_INSNS, dc->itbmiss_per_period,
+                        dc->itb_miss_bound);
+}
+
+/* Whether the misses of event `tlb` (each sample standing for
+ * `tlb_per_period` of them) on the instructions [from, to] are no more
+ * than the cache misses of event `cache` projects there, with both
+ * periods known: a new page is a new line, and the models charge a miss
+ * in both to the cache, so only a TLB miss whose line hits is the TLB's
+ * stall. */
+static bool tlb_within_cache(const dcpicalc_t *dc, int tlb, double tlb_per_period, int cache,
+                             double cache_per_period, size_t from, size_t to)
+{
+    if (tlb_per_period <= 0 || cache_per_period <= 0) return false;
+    double misses = (double)event_samples(dc, tlb, from, to);
+    return misses * tlb_per_period <= (double)event_samples(dc, cache, from, to) * cache_per_period;
+}
+
+/* The D-TLB misses DTBMISS projects within the skid around k, against the
+ * D-cache misses DMISS projects (tlb_within_cache). */
 static bool dtb_within_dcache(const dcpicalc_t *dc, size_t k)
 {
-    if (dc->dtbmiss_per_period <= 0 || dc->dmiss_per_period <= 0) return false;
-    double dtb = (double)event_samples(dc, PMU_DTBMISS, skid_from(k), k + SKID_INSNS);
-    double dmiss = (double)event_samples(dc, PMU_DMISS, skid_from(k), k + SKID_INSNS);
-    return dtb * dc->dtbmiss_per_period <= dmiss * dc->dmiss_per_period;
+    return tlb_within_cache(dc, PMU_DTBMISS, dc->dtbmiss_per_period, PMU_DMISS,
+                            dc->dmiss_per_period, skid_from(k), k + SKID_INSNS);
+}
+
+/* The I-TLB misses ITBMISS projects on k and the next, against the
+ * I-cache misses IMISS projects there (tlb_within_cache). */
+static bool itb_within_icache(const dcpicalc_t *dc, size_t k)
+{
+    return tlb_within_cache(dc, PMU_ITBMISS, dc->itbmiss_per_period, PMU_IMISS,
+                            dc->imiss_per_period, k, k + IMISS_INSNS);
 }
 
 /* Whether a misprediction can be at most a minor part of the dynamic
@@ -1276,6 +1312,7 @@ static uint32_t evident_candidates(const dcpicalc_t *dc, size_t b, size_t k)
         c &= ~(1u << STALL_ICACHE);
     if (dc->has_dmiss && !miss_seen(dc, k)) c &= ~(1u << STALL_DCACHE);
     if (!dtb_miss_seen(dc, k)) c &= ~(1u << STALL_DTLB);
+    if (!itb_miss_seen(dc, k)) c &= ~(1u << STALL_ITLB);
     return c;
 }
 
@@ -1335,6 +1372,9 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
     if ((c >> STALL_DTLB & 1) &&
         (dtb_minor(dc, k, stall) || ((c >> STALL_DCACHE & 1) && dtb_within_dcache(dc, k))))
         c &= ~(1u << STALL_DTLB);
+    if ((c >> STALL_ITLB & 1) &&
+        (itb_minor(dc, k, stall) || ((c >> STALL_ICACHE & 1) && itb_within_icache(dc, k))))
+        c &= ~(1u << STALL_ITLB);
     bool operand = (c & (1u << STALL_DCACHE | 1u << STALL_DTLB)) ||
                    (operands_in_block(dc, b, k) >> STALL_DEP & 1);
     if (operand && (c >> STALL_WBUF & 1) && waits_for_operand(dc, b, k)) c &= ~(1u << STALL_WBUF);
@@ -1476,9 +1516,11 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
         dc->imiss_per_period = periods[PMU_IMISS] / periods[PMU_CYCLES];
         dc->branchmp_per_period = periods[PMU_BRANCHMP] / periods[PMU_CYCLES];
         dc->dtbmiss_per_period = periods[PMU_DTBMISS] / periods[PMU_CYCLES];
+        dc->itbmiss_per_period = periods[PMU_ITBMISS] / periods[PMU_CYCLES];
         dc->dmiss_per_period = periods[PMU_DMISS] / periods[PMU_CYCLES];
     }
     dc->dtb_miss_bound = (unsigned)cfg->dtlb_miss_penalty;
+    dc->itb_miss_bound = (unsigned)cfg->itlb_miss_penalty;
     dc->miss_bound = lone_miss_cycles(cfg);
     dc->dependency_reach = (size_t)longest_latency(dc) * dc->issue_width;
     dc->insn = xcalloc(dc->cfg.ninsns, sizeof *dc->insn);
@@ -1488,16 +1530,19 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
         dc->insn[k].dmiss = samples(ctx, PMU_DMISS, dc->cfg.insns[k].pc);
         dc->insn[k].branchmp = samples(ctx, PMU_BRANCHMP, dc->cfg.insns[k].pc);
         dc->insn[k].dtbmiss = samples(ctx, PMU_DTBMISS, dc->cfg.insns[k].pc);
+        dc->insn[k].itbmiss = samples(ctx, PMU_ITBMISS, dc->cfg.insns[k].pc);
         dc->has_imiss |= dc->insn[k].imiss != 0;
         dc->has_dmiss |= dc->insn[k].dmiss != 0;
         dc->has_branchmp |= dc->insn[k].branchmp != 0;
         dc->has_dtbmiss |= dc->insn[k].dtbmiss != 0;
+        dc->has_itbmiss |= dc->insn[k].itbmiss != 0;
     }
     if (collected != DCPICALC_EVENTS_SEEN) {
         dc->has_imiss = collected >> PMU_IMISS & 1;
         dc->has_dmiss = collected >> PMU_DMISS & 1;
         dc->has_branchmp = collected >> PMU_BRANCHMP & 1;
         dc->has_dtbmiss = collected >> PMU_DTBMISS & 1;
+        dc->has_itbmiss = collected >> PMU_ITBMISS & 1;
     }
     if (!schedule_blocks(dc, cfg, isa, err, errlen)) {
         dcpicalc_free(dc);

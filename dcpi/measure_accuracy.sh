@@ -25,6 +25,9 @@
 #                      (E:MIN-MAX; default 2000-2047); pmu.counters is set to
 #                      their number + 1 (the 21164 has 3); other events tag
 #                      the files .E+...
+#   --set "K=V ..."    machine parameters set over ev5's (hps-sim --set), e.g.
+#                      "itlb.entries=4 itlb.assoc=4" for a machine whose I-TLB
+#                      misses on these programs; tags the files .K=V+...
 #
 # Then, per stall cause over the one-run rows' analyses, the mean culprit
 # precision (over the runs that list the cause), the mean recall (over the
@@ -38,8 +41,9 @@
 set -u
 usage() { echo "usage: measure_accuracy.sh [--periods LIST] [--runs LIST] [--size train|ref]" \
                "[--only WORKLOADS] [--isas ISAS] [--period-dist uniform|geometric] [--events E,...]" \
+               "[--set \"K=V ...\"]" \
                "BUILD_DIR OUT_DIR" >&2; exit 2; }
-periods="60000-64000 275-775" runs=1 size=train only="" isas="rv64 alpha-static" dist=uniform events=imiss,dmiss
+periods="60000-64000 275-775" runs=1 size=train only="" isas="rv64 alpha-static" dist=uniform events=imiss,dmiss sets=""
 while [ $# -gt 0 ]; do
     case $1 in
         --periods) [ $# -ge 2 ] || usage; periods=$2; shift 2 ;;
@@ -49,6 +53,7 @@ while [ $# -gt 0 ]; do
         --isas) [ $# -ge 2 ] || usage; isas=$2; shift 2 ;;
         --period-dist) [ $# -ge 2 ] || usage; dist=$2; shift 2 ;;
         --events) [ $# -ge 2 ] || usage; events=$2; shift 2 ;;
+        --set) [ $# -ge 2 ] || usage; sets=$2; shift 2 ;;
         -*) echo "measure_accuracy.sh: unknown option '$1'" >&2; usage ;;
         *) break ;;
     esac
@@ -58,6 +63,11 @@ build=$1 out=$2
 case $size in train|ref) ;; *) echo "measure_accuracy.sh: --size: '$size' is not train or ref" >&2; exit 2 ;; esac
 dist_set=()
 [ "$dist" = uniform ] || dist_set=(--set pmu.period=geometric --set pmu.counter_bits=24)
+machine_set=()
+for kv in $sets; do
+    [[ $kv =~ ^[a-z0-9_.]+=[A-Za-z0-9_.]+$ ]] || { echo "measure_accuracy.sh: --set: '$kv' is not KEY=VALUE" >&2; exit 2; }
+    machine_set+=(--set "$kv")
+done
 ev_re='[a-z_]+(:[0-9]+(-[0-9]+)?)?'
 [[ $events =~ ^$ev_re(,$ev_re)*$ ]] || { echo "measure_accuracy.sh: --events: '$events' is not E[:MIN[-MAX]],..." >&2; exit 2; }
 ncounters=$(( $(tr -cd , <<<"$events" | wc -c) + 2 ))
@@ -91,7 +101,7 @@ corr() { local r; r=$(grep -m1 "$2" "$1" | sed -n 's/.*midpoint \(-*[0-9.a-z]*\)
 # (nothing when the truth is already there)
 simulate() {
     [ -s "$5" ] && return 0
-    "$build/hps-sim" --config ev5 "${dist_set[@]}" --set "pmu.counters=$ncounters" \
+    "$build/hps-sim" --config ev5 "${dist_set[@]}" "${machine_set[@]}" --set "pmu.counters=$ncounters" \
         --seed "$2" --dcpi "$4" --dcpi-events "cycles:$3,$events" --ground-truth "$5" \
         --no-baseline --report /dev/null "$1" "$size" >/dev/null 2>&1 </dev/null
 }
@@ -126,6 +136,7 @@ for isa in $isas; do
             [ "$size" = train ] || tag=$isa.$w.$size.$period
             [ "$dist" = uniform ] || tag=$tag.geo
             [ "$events" = imiss,dmiss ] || tag=$tag.${events//,/+}
+            [ -z "$sets" ] || tag=$tag.$(tr ' ' + <<<"$sets")
             run_seeds "$tag" "$p" "$maxruns" "$period"
             for k in $runs; do
                 truths=()

@@ -51,7 +51,10 @@
  *     instruction, and not where the D-TLB misses those samples project
  *     (with its period) are below an eighth of the stall, or, with a
  *     D-cache culprit, no more than the D-cache misses DMISS projects
- *     there (a miss in both is charged to the D-cache).
+ *     there (a miss in both is charged to the D-cache); an I-TLB miss
+ *     where an I-cache miss can be (a new line's page), by ITBMISS's
+ *     samples on the instruction and the next as the D-TLB's by DTBMISS,
+ *     against the I-cache misses IMISS projects there.
  * F is in executions per sampling period, so F x P estimates the count.
  */
 #ifndef HPS_DCPICALC_H
@@ -75,6 +78,7 @@ typedef struct dcpicalc_insn {
     uint64_t dmiss;             /* DMISS samples (0 when not collected)     */
     uint64_t branchmp;          /* BRANCHMP samples (0 when not collected)  */
     uint64_t dtbmiss;           /* DTBMISS samples (0 when not collected)   */
+    uint64_t itbmiss;           /* ITBMISS samples (0 when not collected)   */
     timing_static_t sched;      /* M_i and its static stall                 */
     double freq;                /* F of its block's class; < 0 unknown      */
     double cpi;                 /* S_i / F, < 0 unknown                     */
@@ -98,6 +102,7 @@ typedef struct dcpicalc {
     bool has_imiss, has_dmiss;  /* the procedure has samples of the event  */
     bool has_branchmp;
     bool has_dtbmiss;           /* DTBMISS was collected (or has samples)  */
+    bool has_itbmiss;           /* ITBMISS was collected (or has samples)  */
     unsigned mispredict_bound;  /* most cycles a misprediction costs        */
     double imiss_per_period;    /* I-cache misses an IMISS sample stands for,
                                    per CYCLES period (their periods' ratio;
@@ -110,6 +115,10 @@ typedef struct dcpicalc {
                                    (0: unknown)                            */
     unsigned dtb_miss_bound;    /* most cycles a D-TLB miss costs (its
                                    refill: dtlb.miss_penalty)              */
+    double itbmiss_per_period;  /* I-TLB misses an ITBMISS sample stands for,
+                                   per CYCLES period (0: unknown)          */
+    unsigned itb_miss_bound;    /* most cycles an I-TLB miss costs
+                                   (itlb.miss_penalty)                     */
     unsigned miss_bound;        /* most cycles an L1 miss costs when it is
                                    alone: to memory and the line back      */
     bool has_ras;               /* the model predicts returns by a stack    */
@@ -149,14 +158,14 @@ bool dcpicalc_run(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
 /* The same, told which events were collected for the image (a mask of
  * 1 << pmu_event_t): an IMISS or DMISS event that was collected but has no
  * sample near an instruction rules out an I-cache or D-cache miss there;
- * a D-TLB miss is a culprit only where DTBMISS was collected and has
- * samples near it.
+ * a D-TLB (I-TLB) miss is a culprit only where DTBMISS (ITBMISS) was
+ * collected and has samples near it.
  * DCPICALC_EVENTS_SEEN: the events with samples in the procedure.  periods
  * (NULL: unknown), indexed by pmu_event_t, is each event's mean sampling
  * period (0: unknown): with CYCLES' and IMISS's, the I-cache misses IMISS
  * projects bound the I-cache's part of a stall; with BRANCHMP's, the
  * mispredictions it projects bound the misprediction's; with DTBMISS's,
- * the D-TLB misses it projects bound the D-TLB's. */
+ * the D-TLB misses it projects bound the D-TLB's; ITBMISS's the I-TLB's. */
 #define DCPICALC_EVENTS_SEEN UINT32_MAX
 bool dcpicalc_run_events(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
                          const uint8_t *code, uint64_t start, size_t size,

@@ -77,6 +77,7 @@ typedef struct synth {
     uint64_t branchmp[NLOOP];           /* BRANCHMP samples */
     uint64_t dmiss[NLOOP];              /* DMISS samples */
     uint64_t dtbmiss[NLOOP];            /* DTBMISS samples */
+    uint64_t itbmiss[NLOOP];            /* ITBMISS samples */
 } synth_t;
 
 static uint64_t synth_samples(void *ctx, int event, uint64_t addr)
@@ -87,6 +88,7 @@ static uint64_t synth_samples(void *ctx, int event, uint64_t addr)
     if (event == PMU_BRANCHMP && k < NLOOP) return s->branchmp[k];
     if (event == PMU_DMISS && k < NLOOP) return s->dmiss[k];
     if (event == PMU_DTBMISS && k < NLOOP) return s->dtbmiss[k];
+    if (event == PMU_ITBMISS && k < NLOOP) return s->itbmiss[k];
     if (event != PMU_CYCLES || k >= NLOOP || s->drop[k]) return 0;
     return s->count[k] * (s->sched[k].head + s->extra[k]) + s->extra_total[k];  /* period 1 */
 }
@@ -320,6 +322,45 @@ static void test_dtb_miss_from_dtbmiss(void **state)
     assert_false(c & dtb);
     s.dmiss[3] = 10;
     assert_true(loop_culprits(&cfg, &s, all, periods, 2) & dtb);
+}
+
+/* The loop's head (the load, 1) waits 20 cycles more on each of its
+ * 1000 executions.  An I-TLB miss is a culprit only where ITBMISS was
+ * collected and has samples on the instruction or the next (an ITB miss
+ * holds the fetch, as an I-cache miss does; here on the head, which no
+ * line boundary makes a candidate otherwise); with the periods known, not
+ * where the misses those samples project cost under an eighth of the
+ * stall at ev5's 30-cycle refill (5 samples are, 70 are not), nor where
+ * IMISS projects as many I-cache misses there (a miss in both is the
+ * I-cache's). */
+static void test_itb_miss_from_itbmiss(void **state)
+{
+    config_t cfg = preset("ev5");
+    dcpicalc_t dc;
+    synth_t s;
+    const uint32_t itb = 1u << STALL_ITLB, icache = 1u << STALL_ICACHE;
+    const uint32_t cycles = 1u << PMU_CYCLES, with_itb = cycles | 1u << PMU_ITBMISS;
+    assert_int_equal(cfg.itlb_miss_penalty, 30);
+    setup_synth(&s, &cfg, &dc);
+    s.extra[1] = 20;
+    assert_false(loop_culprits(&cfg, &s, with_itb, NULL, 1) & itb);     /* no sample */
+    s.itbmiss[1] = 5;
+    assert_true(loop_culprits(&cfg, &s, with_itb, NULL, 1) & itb);
+    assert_false(loop_culprits(&cfg, &s, cycles, NULL, 1) & itb);       /* not collected */
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_ITBMISS] = 1,
+                                              [PMU_IMISS] = 1 };
+    assert_false(loop_culprits(&cfg, &s, with_itb, periods, 1) & itb);  /* too few */
+    s.itbmiss[1] = 70;
+    assert_true(loop_culprits(&cfg, &s, with_itb, periods, 1) & itb);
+    const uint32_t all = with_itb | 1u << PMU_IMISS;
+    s.imiss[1] = 70;                                  /* as many I-cache misses */
+    uint32_t c = loop_culprits(&cfg, &s, all, periods, 1);
+    assert_true(c & icache);
+    assert_false(c & itb);
+    s.imiss[1] = 10;
+    assert_true(loop_culprits(&cfg, &s, all, periods, 1) & itb);
+    s.itbmiss[1] = 0;                             /* ITBMISS collected, no sample */
+    assert_false(loop_culprits(&cfg, &s, all, periods, 1) & itb);
 }
 
 /* memset's inner loop: sd x 8, addi, bne back. */
@@ -956,6 +997,7 @@ int main(void)
         cmocka_unit_test(test_culprits_from_imiss),
         cmocka_unit_test(test_icache_bounded_by_imiss),
         cmocka_unit_test(test_dtb_miss_from_dtbmiss),
+        cmocka_unit_test(test_itb_miss_from_itbmiss),
         cmocka_unit_test(test_mispredict_bounded_by_branchmp),
         cmocka_unit_test(test_store_loop_schedule_is_static),
         cmocka_unit_test(test_line_start_keeps_its_dependency),
