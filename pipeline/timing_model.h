@@ -298,9 +298,11 @@ static inline void tm_set_result(timing_t *t, const insn_t *in, uint64_t avail, 
     t->reg_cause[in->rd] = cause;
 }
 
-/* Memory access of a load or store at cycle `at`; returns completion. */
-static inline uint64_t tm_data_access(timing_t *t, const insn_t *in, uint64_t addr, uint64_t at,
-                                      uint8_t *cause)
+/* Memory access of a load or store at cycle `at`; returns completion.
+ * Always inlined, for a caller whose own registers it then shares
+ * (ev5's paths); tm_data_access leaves the choice to the compiler. */
+static inline __attribute__((always_inline)) uint64_t
+tm_data_access_inline(timing_t *t, const insn_t *in, uint64_t addr, uint64_t at, uint8_t *cause)
 {
     if (unlikely(t->ideal_memory)) {          /* DCPI's scheduler: loads hit */
         *cause = STALL_NONE;
@@ -328,6 +330,12 @@ static inline uint64_t tm_data_access(timing_t *t, const insn_t *in, uint64_t ad
         t->wbuf_stall_cycles += accept - (at + tlb_extra);
     }
     return accept + 1;
+}
+
+static inline uint64_t tm_data_access(timing_t *t, const insn_t *in, uint64_t addr, uint64_t at,
+                                      uint8_t *cause)
+{
+    return tm_data_access_inline(t, in, addr, at, cause);
 }
 
 /* What a control transfer's prediction `pred` (correct or not) means for
