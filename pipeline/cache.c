@@ -29,42 +29,11 @@
  * The interactive shell reads the geometry, counts and a set's ways
  * (cache_info, cache_set_ways) without changing anything.
  */
-#include "cache.h"
+#include "memory_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct way {
-    uint64_t tag;               /* line number + 1; 0 = invalid */
-    uint64_t fill_req;          /* cycle the access that started its fill came */
-    uint64_t fill_start;        /* cycle its fill left (an MSHR was free) */
-    uint64_t ready;             /* cycle the line's fill completes */
-    uint64_t stamp;             /* last use, for LRU */
-    bool dirty;
-} way_t;
-
-struct cache {
-    way_t *ways;                /* sets * assoc, one set contiguous */
-    uint64_t set_mask;
-    unsigned line_shift, assoc, hit_latency, nmshr;
-    repl_policy_t repl;
-    resv_t mshr;                /* fills in flight: [request, ready), tag = line */
-    uint16_t *rr;               /* per-set round-robin pointer */
-    uint64_t rng;               /* xorshift64 state */
-    uint64_t tick;              /* LRU clock */
-    cache_t *next;
-    dram_t *dram;
-    bool last_hit;
-    uint64_t last_accept;       /* when the last access was taken (cache_last_accept) */
-    char name[32];
-    /* statistics (accesses: reads + writes; hits: accesses less misses,
-     * every access that is not a hit counts one miss: count_miss) */
-    uint64_t reads, writes, read_misses, write_misses;
-    uint64_t writebacks, writebacks_in, merges, full_stalls, full_cycles;
-    uint64_t miss_cycles;
-    uint64_t full_until;        /* end of the last MSHR wait counted */
-};
 
 /* ---- reservations ----------------------------------------------------------- */
 

@@ -14,7 +14,7 @@
 #define HPS_TIMING_MODEL_H
 
 #include "bpred.h"
-#include "cache.h"
+#include "memory_model.h"
 #include "dise.h"
 #include "pipeview.h"
 #include "pmu.h"
@@ -308,12 +308,13 @@ tm_data_access_inline(timing_t *t, const insn_t *in, uint64_t addr, uint64_t at,
         *cause = STALL_NONE;
         return at + ((in->flags & IF_LOAD) ? t->p.l1d_hit : 1);
     }
-    unsigned tlb_extra = tlb_access(t->dtlb, addr);
+    unsigned tlb_extra = tlb_access_inline(t->dtlb, addr);
     *cause = tlb_extra ? STALL_DTLB : STALL_NONE;
     if (unlikely(t->pmu) && tlb_extra) pmu_count(t->pmu, PMU_DTBMISS, at, in->pc);
     if (in->flags & IF_LOAD) {
-        uint64_t ready = cache_access(t->l1d, addr, false, at + tlb_extra);
-        if (!cache_last_hit(t->l1d)) {
+        bool hit;
+        uint64_t ready = cache_access_inline(t->l1d, addr, false, at + tlb_extra, &hit);
+        if (!hit) {
             *cause = STALL_DCACHE;
             if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_DMISS, at, in->pc);
         }

@@ -15,7 +15,7 @@
  * With merging on, a store to the same D-cache line as the youngest entry,
  * whose drain has not started by `now`, joins it: no slot, no extra drain.
  */
-#include "cache.h"
+#include "memory_model.h"
 
 #include <stdlib.h>
 
@@ -84,7 +84,8 @@ uint64_t write_buffer_store(write_buffer_t *w, uint64_t addr, uint64_t now)
         w->full_cycles += enter - now;
     }
     uint64_t start = enter > w->last_end ? enter : w->last_end;
-    uint64_t end = cache_access(w->dcache, addr, true, start);
+    bool hit;
+    uint64_t end = cache_access_inline(w->dcache, addr, true, start, &hit);
     *slot = end;
     w->head = (w->head + 1 == w->entries) ? 0 : w->head + 1;
     w->last_end = end;
