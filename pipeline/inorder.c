@@ -173,8 +173,10 @@ static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head
 /* The quick path of time_inorder5 (tm_plain_insn and tm_quick_kind: a
  * program instruction with no divider and no output but its head; and no
  * forwarding gap) when its bytes come from the I-cache line fetched last:
- * what the general path does for it, without asking what cannot apply.  false: not such a
- * case, nothing done.  Inlined into both variants of the model (heads). */
+ * what the general path does for it, without asking what cannot apply.
+ * `mem` (a constant): of a load or store, whose D-cache access is then
+ * inlined.  false: not such a case, nothing done.  Inlined into both
+ * variants of the model (heads) and into quick_5_mem. */
 static inline __attribute__((always_inline)) bool
 quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
         const bool mem)
