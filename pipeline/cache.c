@@ -29,41 +29,11 @@
  * The interactive shell reads the geometry, counts and a set's ways
  * (cache_info, cache_set_ways) without changing anything.
  */
-#include "cache.h"
+#include "memory_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct way {
-    uint64_t tag;               /* line number + 1; 0 = invalid */
-    uint64_t fill_req;          /* cycle the access that started its fill came */
-    uint64_t fill_start;        /* cycle its fill left (an MSHR was free) */
-    uint64_t ready;             /* cycle the line's fill completes */
-    uint64_t stamp;             /* last use, for LRU */
-    bool dirty;
-} way_t;
-
-struct cache {
-    way_t *ways;                /* sets * assoc, one set contiguous */
-    uint64_t set_mask;
-    unsigned line_shift, assoc, hit_latency, nmshr;
-    repl_policy_t repl;
-    resv_t mshr;                /* fills in flight: [request, ready), tag = line */
-    uint16_t *rr;               /* per-set round-robin pointer */
-    uint64_t rng;               /* xorshift64 state */
-    uint64_t tick;              /* LRU clock */
-    cache_t *next;
-    dram_t *dram;
-    bool last_hit;
-    uint64_t last_accept;       /* when the last access was taken (cache_last_accept) */
-    char name[32];
-    /* statistics */
-    uint64_t accesses, hits, reads, writes, read_misses, write_misses;
-    uint64_t writebacks, writebacks_in, merges, full_stalls, full_cycles;
-    uint64_t miss_cycles;
-    uint64_t full_until;        /* end of the last MSHR wait counted */
-};
 
 /* ---- reservations ----------------------------------------------------------- */
 
@@ -357,7 +327,6 @@ uint64_t cache_access(cache_t *c, uint64_t addr, bool write, uint64_t now)
     uint64_t line = addr >> c->line_shift;
     uint64_t t = now + c->hit_latency;
     way_t *set = set_of(c, line);
-    c->accesses++;
     c->last_accept = t;
     if (write) c->writes++;
     else c->reads++;
@@ -366,7 +335,6 @@ uint64_t cache_access(cache_t *c, uint64_t addr, bool write, uint64_t now)
     if (__builtin_expect(w && w->ready <= t, 1)) {   /* a hit: the rest out of line */
         w->stamp = ++c->tick;
         w->dirty |= write;
-        c->hits++;
         c->last_hit = true;
         return t;
     }
@@ -465,12 +433,16 @@ unsigned cache_line_size(const cache_t *c)
 
 /* ---- the interactive shell's view ------------------------------------------ */
 
+/* Demand accesses so far. */
+static uint64_t cache_accesses(const cache_t *c) { return c->reads + c->writes; }
+
 void cache_info(const cache_t *c, cache_info_t *out)
 {
     *out = (cache_info_t){
         .name = c->name, .sets = c->set_mask + 1, .assoc = c->assoc,
         .line = 1u << c->line_shift, .hit_latency = c->hit_latency, .mshrs = c->nmshr,
-        .repl = c->repl, .accesses = c->accesses, .hits = c->hits,
+        .repl = c->repl, .accesses = cache_accesses(c),
+        .hits = cache_accesses(c) - c->read_misses - c->write_misses,
         .misses = c->read_misses + c->write_misses,
     };
     out->size = out->sets * c->assoc * out->line;
@@ -511,15 +483,15 @@ static void put_f64(stats_t *out, const cache_t *c, const char *what, double v,
 
 void cache_stats(const cache_t *c, stats_t *out)
 {
-    uint64_t misses = c->read_misses + c->write_misses;
-    put_u64(out, c, "accesses", c->accesses, "Count", "demand accesses");
-    put_u64(out, c, "hits", c->hits, "Count", "demand hits");
+    uint64_t misses = c->read_misses + c->write_misses, accesses = cache_accesses(c);
+    put_u64(out, c, "accesses", accesses, "Count", "demand accesses");
+    put_u64(out, c, "hits", accesses - misses, "Count", "demand hits");
     put_u64(out, c, "misses", misses, "Count", "demand misses (primary and secondary)");
     put_u64(out, c, "reads", c->reads, "Count", "read accesses");
     put_u64(out, c, "writes", c->writes, "Count", "write accesses");
     put_u64(out, c, "read_misses", c->read_misses, "Count", "read misses");
     put_u64(out, c, "write_misses", c->write_misses, "Count", "write misses");
-    put_f64(out, c, "miss_rate", c->accesses ? (double)misses / c->accesses : 0.0,
+    put_f64(out, c, "miss_rate", accesses ? (double)misses / accesses : 0.0,
             "Ratio", "misses per access");
     put_u64(out, c, "writebacks", c->writebacks, "Count", "dirty lines written back");
     put_u64(out, c, "writebacks_received", c->writebacks_in, "Count",

@@ -139,19 +139,25 @@ static inline uint64_t result_ready_5(const timing_t *t, const insn_t *in, uint6
     return t->p.fwd_mem_ex ? m + 1 : w + 1;
 }
 
+/* Whether an instruction accesses memory, as its path knows it: asked
+ * (MEM_ASK), or a constant of the path (MEM_NO, MEM_YES). */
+enum { MEM_ASK, MEM_NO, MEM_YES };
+
 /* EX's end, MEM and WB of an instruction that enters EX at cycle x, for
  * both paths of time_inorder5: a memory access takes one EX cycle (the
  * address add) and then the D-cache in MEM; anything else its latency.
- * Returns the WB cycle; *mcause is the access's stall cause, if any. */
-static inline uint64_t back_stages_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t x,
-                                     uint64_t *xdone, uint64_t *m, uint64_t *mdone,
-                                     uint8_t *mcause)
+ * Returns the WB cycle; *mcause is the access's stall cause, if any.
+ * `mem`: MEM_*, a constant; with MEM_YES the D-cache access is inlined. */
+static inline __attribute__((always_inline)) uint64_t
+back_stages_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t x, uint64_t *xdone,
+              uint64_t *m, uint64_t *mdone, uint8_t *mcause, const int mem)
 {
-    bool memop = in->flags & (IF_LOAD | IF_STORE);
+    bool memop = mem == MEM_ASK ? (in->flags & (IF_LOAD | IF_STORE)) != 0 : mem == MEM_YES;
     *xdone = x + (memop ? 1 : t->p.lat[in->opclass]);
     *m = max2(*xdone, t->prev_w);
     *mdone = *m + 1;
-    if (memop) *mdone = max2(*mdone, tm_data_access(t, in, addr, *m, mcause));
+    if (mem == MEM_YES) *mdone = max2(*mdone, tm_data_access_inline(t, in, addr, *m, mcause));
+    else if (memop) *mdone = max2(*mdone, tm_data_access(t, in, addr, *m, mcause));
     return max2(*mdone, t->prev_w + 1);
 }
 
@@ -167,10 +173,13 @@ static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head
 /* The quick path of time_inorder5 (tm_plain_insn and tm_quick_kind: a
  * program instruction with no divider and no output but its head; and no
  * forwarding gap) when its bytes come from the I-cache line fetched last:
- * what the general path does for it, without asking what cannot apply.  false: not such a
- * case, nothing done.  Inlined into both variants of the model (heads). */
+ * what the general path does for it, without asking what cannot apply.
+ * `mem` (a constant): of a load or store, whose D-cache access is then
+ * inlined.  false: not such a case, nothing done.  Inlined into both
+ * variants of the model (heads) and into quick_5_mem. */
 static inline __attribute__((always_inline)) bool
-quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads)
+quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
+        const bool mem)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
     if (t->p.fwd_gap || in->pc >> t->line_shift != t->fetch_line ||
@@ -181,7 +190,8 @@ quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t x = max2(max2(d + 1, t->prev_m), ops);
     uint64_t xdone, m, mdone;
-    uint64_t w = back_stages_5(t, in, addr, x, &xdone, &m, &mdone, &mcause);
+    uint64_t w = back_stages_5(t, in, addr, x, &xdone, &m, &mdone, &mcause,
+                               mem ? MEM_YES : MEM_NO);
     uint64_t head = x - t->prev_x;
     if (head > 1)
         head_5(t, in, head, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
@@ -219,7 +229,7 @@ general_5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, c
         if (xg > x) x = ops = xg;             /* an operand with no forwarding path */
     }
     uint64_t xdone, m, mdone;
-    uint64_t w = back_stages_5(t, in, addr, x, &xdone, &m, &mdone, &mcause);
+    uint64_t w = back_stages_5(t, in, addr, x, &xdone, &m, &mdone, &mcause, MEM_ASK);
 
     uint64_t head = t->seq == 0 ? x + 1 : x - t->prev_x;
     if (plain ? head > 1 : tm_head_needs_why(t, head))
@@ -259,10 +269,27 @@ static __attribute__((noinline)) void general_5_plain(timing_t *t, const insn_t 
     general_5_body(t, in, addr, next_pc, true);
 }
 
+/* quick_5 of a load or store, out of line with its D-cache access inlined:
+ * the access's call would make every instruction's path through
+ * time_inorder5 save registers. */
+static __attribute__((noinline)) bool quick_5_mem(timing_t *t, const insn_t *in, uint64_t addr,
+                                                  uint64_t next_pc)
+{
+    return quick_5(t, in, addr, next_pc, false, true);
+}
+
+static __attribute__((noinline)) bool quick_5_mem_heads(timing_t *t, const insn_t *in,
+                                                        uint64_t addr, uint64_t next_pc)
+{
+    return quick_5(t, in, addr, next_pc, true, true);
+}
+
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
-    else if (!tm_quick_kind(in, IF_DISE) || !quick_5(t, in, addr, next_pc, false))
+    else if (!tm_quick_kind(in, IF_DISE) ||
+             !(in->flags & (IF_LOAD | IF_STORE) ? quick_5_mem(t, in, addr, next_pc)
+                                                : quick_5(t, in, addr, next_pc, false, false)))
         general_5_plain(t, in, addr, next_pc);
 }
 
@@ -270,7 +297,9 @@ void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_p
 void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
-    else if (!tm_quick_kind(in, IF_DISE) || !quick_5(t, in, addr, next_pc, true))
+    else if (!tm_quick_kind(in, IF_DISE) ||
+             !(in->flags & (IF_LOAD | IF_STORE) ? quick_5_mem_heads(t, in, addr, next_pc)
+                                                : quick_5(t, in, addr, next_pc, true, false)))
         general_5_plain(t, in, addr, next_pc);
 }
 
@@ -396,10 +425,28 @@ static inline __attribute__((always_inline)) uint64_t
 ev5_memory(timing_t *t, const insn_t *in, uint64_t addr, uint64_t *e,
            uint64_t block, uint8_t *mcause)
 {
-    uint64_t done = tm_data_access(t, in, addr, *e, mcause);
+    uint64_t done = tm_data_access_inline(t, in, addr, *e, mcause);
     if (in->flags & IF_LOAD) return max2(done, *e + t->p.lat[OC_LOAD]);
     if (*mcause == STALL_WBUF) *e = group_slot(t, PIPE_MEM, done - 1, block);
     return *e + t->p.lat[in->opclass];
+}
+
+/* A branch or jump issued at e, of a block fetched at `fetched`: predicted
+ * and trained.  A mispredicted target is fetched so that it issues 1 +
+ * penalty cycles after the branch; a taken branch without a BTB target is
+ * redirected when its block is decoded, one cycle after the fetch, so the
+ * target block is fetched a cycle late.  A taken transfer fetches its
+ * target block anew, even the same one (a loop within a block), and so
+ * does a redirect: the next instruction's fetch sees fetch_block_cycle as
+ * it is now, which only grows. */
+static inline __attribute__((always_inline)) void
+ev5_transfer(timing_t *t, const insn_t *in, uint64_t next_pc, uint64_t fetched, uint64_t e)
+{
+    uint64_t resolved = e + 1 + t->p.mispredict_penalty - t->p.frontend_depth;
+    uint64_t r = tm_predict_control(t, in, next_pc, fetched + 2, resolved);
+    t->redirect = r;
+    if (r) close_group(t);
+    if (next_pc != in->pc + in->len || r > fetched) t->fetch_block = NO_BLOCK;
 }
 
 /* Head-of-queue accounting of an instruction issuing at e whose head needs
@@ -426,35 +473,55 @@ static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, ui
     tm_record_head(t, in, head, why);
 }
 
-/* The quick path of time_ev5 (tm_plain_insn and tm_quick_kind: no memory
- * access, transfer, divider or output but the head) in the fetch block of
- * the instruction before: what the general path does for it, without
- * asking what cannot apply.  false: not such a case, nothing done.  Inlined into both
- * variants of the model (heads). */
+/* The quick path of time_ev5 (tm_plain_insn and tm_quick_kind: no
+ * transfer, divider or output but the head) in the fetch block of the
+ * instruction before: what the general path does for it, without asking
+ * what cannot apply.  `mem` (a constant): of a load or store, else of an
+ * instruction with no memory access.  false: not such a case, nothing
+ * done.  Inlined into both variants of the model (heads) and into
+ * quick_ev5_mem. */
 static inline __attribute__((always_inline)) bool
-quick_ev5(timing_t *t, const insn_t *in, const bool heads)
+quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, const bool heads, const bool mem)
 {
     uint64_t block = in->pc >> t->p.block_shift;   /* plain: a shift */
     if (block != t->fetch_block) return false;     /* the first one never gets here */
+    uint8_t mcause = STALL_NONE;
     uint64_t arrive = t->fetch_block_cycle + t->p.frontend_depth;
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t ready = max2(max2(arrive, t->prev_issue), ops);
-    unsigned pipe = pipe_of_class[in->opclass];
+    unsigned pipe = mem ? PIPE_MEM : pipe_of_class[in->opclass];
     uint64_t e = group_slot(t, pipe, ready, block);
-    uint64_t complete = e + t->p.lat[in->opclass];
+    bool slotted = e > ready;
+    uint64_t complete = mem ? ev5_memory(t, in, addr, &e, block, &mcause)
+                            : e + t->p.lat[in->opclass];
     join_group(t, in, pipe, e, block);
     uint64_t head = e - t->prev_issue;
     if (head > 1)
-        head_ev5(t, in, head, e, arrive, ops, 0, e > ready, STALL_NONE, false);
+        head_ev5(t, in, head, e, arrive, ops, 0, slotted, mcause, false);
     else
         quick_short_head(t, in, head, heads);
-    tm_set_result(t, in, complete, STALL_DEP);
+    tm_set_result(t, in, complete,
+                  mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     uint64_t retire = max2(complete, t->prev_retire) + 1;
     t->iq_ring[t->seq & t->iq_mask] = e;
     t->prev_issue = e;
     t->prev_retire = retire - 1;
     t->cycles = retire;
     return true;
+}
+
+/* quick_ev5 of a load or store, out of line: its D-cache access, inlined
+ * here, would make every instruction's path through time_ev5 save
+ * registers. */
+static __attribute__((noinline)) bool quick_ev5_mem(timing_t *t, const insn_t *in, uint64_t addr)
+{
+    return quick_ev5(t, in, addr, false, true);
+}
+
+static __attribute__((noinline)) bool quick_ev5_mem_heads(timing_t *t, const insn_t *in,
+                                                          uint64_t addr)
+{
+    return quick_ev5(t, in, addr, true, true);
 }
 
 /* The general path of time_ev5; `heads` (a constant): of time_ev5_heads,
@@ -501,18 +568,7 @@ general_ev5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
         if (t->dise_redirect) close_group(t);
         if (t->redirect > fetched) t->fetch_block = NO_BLOCK;
     } else if (in->flags & (IF_BRANCH | IF_JUMP)) {
-        /* A mispredicted target is fetched so that it issues 1 + penalty
-         * cycles after the branch; a taken branch without a BTB target is
-         * redirected when its block is decoded, one cycle after the fetch,
-         * so the target block is fetched a cycle late.  A taken transfer
-         * fetches its target block anew, even the same one (a loop within
-         * a block), and so does a redirect: the next instruction's fetch
-         * sees fetch_block_cycle as it is now, which only grows. */
-        uint64_t resolved = e + 1 + t->p.mispredict_penalty - t->p.frontend_depth;
-        uint64_t r = tm_predict_control(t, in, next_pc, fetched + 2, resolved);
-        t->redirect = r;
-        if (r) close_group(t);
-        if (next_pc != in->pc + in->len || r > fetched) t->fetch_block = NO_BLOCK;
+        ev5_transfer(t, in, next_pc, fetched, e);
     }
     uint64_t retire = max2(complete, t->prev_retire) + 1;
     if (!plain && unlikely(t->views)) {
@@ -556,13 +612,16 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
     general_ev5_body(t, in, addr, next_pc, true, true);
 }
 
-/* What ev5's quick path leaves to the general one (quick_ev5). */
+/* What ev5's quick paths leave to the general one (quick_ev5): of those
+ * with no memory access, and of loads and stores. */
 #define EV5_NOT_QUICK (IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE)
+#define EV5_NOT_QUICK_MEM (IF_TRANSFER | IF_DISE)
 
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_ev5(t, in, addr, next_pc);
-    else if (!tm_quick_kind(in, EV5_NOT_QUICK) || !quick_ev5(t, in, false))
+    else if (tm_quick_kind(in, EV5_NOT_QUICK) ? !quick_ev5(t, in, addr, false, false)
+             : !tm_quick_kind(in, EV5_NOT_QUICK_MEM) || !quick_ev5_mem(t, in, addr))
         general_ev5_plain(t, in, addr, next_pc);
 }
 
@@ -570,6 +629,7 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_ev5_heads(t, in, addr, next_pc);
-    else if (!tm_quick_kind(in, EV5_NOT_QUICK) || !quick_ev5(t, in, true))
+    else if (tm_quick_kind(in, EV5_NOT_QUICK) ? !quick_ev5(t, in, addr, true, false)
+             : !tm_quick_kind(in, EV5_NOT_QUICK_MEM) || !quick_ev5_mem_heads(t, in, addr))
         general_ev5_plain_heads(t, in, addr, next_pc);
 }

@@ -14,7 +14,7 @@
 #define HPS_TIMING_MODEL_H
 
 #include "bpred.h"
-#include "cache.h"
+#include "memory_model.h"
 #include "dise.h"
 #include "pipeview.h"
 #include "pmu.h"
@@ -298,20 +298,23 @@ static inline void tm_set_result(timing_t *t, const insn_t *in, uint64_t avail, 
     t->reg_cause[in->rd] = cause;
 }
 
-/* Memory access of a load or store at cycle `at`; returns completion. */
-static inline uint64_t tm_data_access(timing_t *t, const insn_t *in, uint64_t addr, uint64_t at,
-                                      uint8_t *cause)
+/* Memory access of a load or store at cycle `at`; returns completion.
+ * Always inlined, for a caller whose own registers it then shares
+ * (ev5's paths); tm_data_access leaves the choice to the compiler. */
+static inline __attribute__((always_inline)) uint64_t
+tm_data_access_inline(timing_t *t, const insn_t *in, uint64_t addr, uint64_t at, uint8_t *cause)
 {
     if (unlikely(t->ideal_memory)) {          /* DCPI's scheduler: loads hit */
         *cause = STALL_NONE;
         return at + ((in->flags & IF_LOAD) ? t->p.l1d_hit : 1);
     }
-    unsigned tlb_extra = tlb_access(t->dtlb, addr);
+    unsigned tlb_extra = tlb_access_inline(t->dtlb, addr);
     *cause = tlb_extra ? STALL_DTLB : STALL_NONE;
     if (unlikely(t->pmu) && tlb_extra) pmu_count(t->pmu, PMU_DTBMISS, at, in->pc);
     if (in->flags & IF_LOAD) {
-        uint64_t ready = cache_access(t->l1d, addr, false, at + tlb_extra);
-        if (!cache_last_hit(t->l1d)) {
+        bool hit;
+        uint64_t ready = cache_access_inline(t->l1d, addr, false, at + tlb_extra, &hit);
+        if (!hit) {
             *cause = STALL_DCACHE;
             if (unlikely(t->pmu)) pmu_count(t->pmu, PMU_DMISS, at, in->pc);
         }
@@ -328,6 +331,12 @@ static inline uint64_t tm_data_access(timing_t *t, const insn_t *in, uint64_t ad
         t->wbuf_stall_cycles += accept - (at + tlb_extra);
     }
     return accept + 1;
+}
+
+static inline uint64_t tm_data_access(timing_t *t, const insn_t *in, uint64_t addr, uint64_t at,
+                                      uint8_t *cause)
+{
+    return tm_data_access_inline(t, in, addr, at, cause);
 }
 
 /* What a control transfer's prediction `pred` (correct or not) means for

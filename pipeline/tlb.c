@@ -6,31 +6,10 @@
  * is translated by mem.c; this only models the cost.  The interactive
  * shell reads the configuration and counts (tlb_info, tlb_contains).
  */
-#include "cache.h"
+#include "memory_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-typedef struct tlb_entry {
-    uint64_t tag;               /* page number + 1; 0 = invalid */
-    uint64_t stamp;             /* last use, for LRU */
-} tlb_entry_t;
-
-/* Where a page was last found, by its low page-number bits: a lookup
- * checks that entry before scanning the set (a wrong hint only costs the
- * scan, which finds the same entry). */
-enum { TLB_HINTS = 256 };
-
-struct tlb {
-    tlb_entry_t *e;             /* sets * assoc, one set contiguous */
-    tlb_entry_t *mru;           /* last entry used: checked before the scan */
-    tlb_entry_t *hint[TLB_HINTS];
-    uint64_t set_mask;
-    unsigned page_shift, assoc, miss_penalty;
-    uint64_t tick;
-    uint64_t accesses, misses;
-    char name[32];
-};
 
 static bool is_pow2(uint64_t x)
 {

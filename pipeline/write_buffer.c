@@ -15,7 +15,7 @@
  * With merging on, a store to the same D-cache line as the youngest entry,
  * whose drain has not started by `now`, joins it: no slot, no extra drain.
  */
-#include "cache.h"
+#include "memory_model.h"
 
 #include <stdlib.h>
 
@@ -28,7 +28,7 @@ struct write_buffer {
     bool have_young;            /* a youngest entry exists */
     uint64_t young_line, young_start;
     uint64_t last_end;          /* end of the latest drain */
-    uint64_t stores, merges, drains, full_stalls, full_cycles;
+    uint64_t stores, merges, full_stalls, full_cycles;   /* drains: stores - merges */
 };
 
 static unsigned log2u(uint64_t x)
@@ -84,14 +84,14 @@ uint64_t write_buffer_store(write_buffer_t *w, uint64_t addr, uint64_t now)
         w->full_cycles += enter - now;
     }
     uint64_t start = enter > w->last_end ? enter : w->last_end;
-    uint64_t end = cache_access(w->dcache, addr, true, start);
+    bool hit;
+    uint64_t end = cache_access_inline(w->dcache, addr, true, start, &hit);
     *slot = end;
     w->head = (w->head + 1 == w->entries) ? 0 : w->head + 1;
     w->last_end = end;
     w->have_young = true;
     w->young_line = line;
     w->young_start = start;
-    w->drains++;
     return enter;
 }
 
@@ -100,7 +100,7 @@ void write_buffer_stats(const write_buffer_t *w, stats_t *out)
     stats_add_u64(out, "wbuf.stores", w->stores, "Count", "stores entering the write buffer");
     stats_add_u64(out, "wbuf.merges", w->merges, "Count",
                   "stores merged into the youngest entry");
-    stats_add_u64(out, "wbuf.drains", w->drains, "Count", "entries drained into the D-cache");
+    stats_add_u64(out, "wbuf.drains", w->stores - w->merges, "Count", "entries drained into the D-cache");
     stats_add_u64(out, "wbuf.full_stalls", w->full_stalls, "Count",
                   "stores that waited for a free entry");
     stats_add_u64(out, "wbuf.full_stall_cycles", w->full_cycles, "Cycle",
