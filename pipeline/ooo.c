@@ -412,7 +412,8 @@ static inline void calendar_book(calendar_t *k, uint64_t c, unsigned span)
 
 /* The first cycle from c at which a unit is free for `span` cycles, booked
  * (calendar_find and calendar_book in one). */
-static inline __attribute__((always_inline)) uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span)
+static inline __attribute__((always_inline))
+uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span)
 {
     if (likely(span == 1)) {
         uint64_t *s;
@@ -787,7 +788,7 @@ static store_entry_t *store_slot(ooo_t *o, uint64_t addr)
 /* The older store a load takes its data from, or NULL. */
 static inline __attribute__((always_inline))
 const store_entry_t *forwarding_store(ooo_t *o, const insn_t *in, uint64_t addr,
-                                             uint64_t d)
+                                      uint64_t d)
 {
     if (!(in->flags & IF_LOAD)) return NULL;
     const store_entry_t *s = store_slot(o, addr);
@@ -923,7 +924,7 @@ static lost_row_t *lost_of(timing_t *t, ooo_t *o, uint64_t pc)
  * on.  `detected` is 0 for an instruction that did not violate. */
 static inline __attribute__((always_inline))
 void note_replayed(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d,
-                          uint64_t wrong_value_at, uint64_t detected)
+                   uint64_t wrong_value_at, uint64_t detected)
 {
     if (!detected && o->taint_high <= d + 1) {
         /* no source can carry a mark beyond D + 1: not a dependant (an
@@ -978,8 +979,8 @@ static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entr
 /* I under ooo.memdep = conservative or store_sets (issue() does oracle). */
 static inline __attribute__((always_inline))
 uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
-                             why_t front,
-                             const store_entry_t *fwd, why_t *why)
+                      why_t front,
+                      const store_entry_t *fwd, why_t *why)
 {
     bool is_load = in->flags & IF_LOAD, is_store = in->flags & IF_STORE;
     uint64_t i;
@@ -1005,7 +1006,7 @@ uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t
  * its own execution waited for, when that took more than a cycle. */
 static inline __attribute__((always_inline))
 uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t i,
-                         const store_entry_t *fwd, uint8_t *exec_cause, uint8_t *cause)
+                  const store_entry_t *fwd, uint8_t *exec_cause, uint8_t *cause)
 {
     *cause = STALL_DEP;
     *exec_cause = STALL_FU;
@@ -1085,7 +1086,7 @@ uint64_t wp_fetch_bytes(timing_t *t, ooo_t *o, uint64_t pc, uint64_t f)
  * are its own); UINT64_MAX when it cannot dispatch before the squash. */
 static inline __attribute__((always_inline))
 uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, unsigned k,
-                            uint64_t f)
+                     uint64_t f)
 {
     uint64_t squash = o->wp_squash, never = UINT64_MAX;
     uint64_t d = max2(f + o->frontend_depth,
@@ -1135,7 +1136,7 @@ static inline uint64_t wp_operand_ready(const timing_t *t, const ooo_t *o, unsig
  * the stages reached (2: not issued before the squash). */
 static inline __attribute__((always_inline))
 unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
-                         uint64_t d, uint64_t st[5])
+                  uint64_t d, uint64_t st[5])
 {
     uint64_t squash = o->wp_squash;
     uint64_t ops = max2(max2(d + 1, wp_operand_ready(t, o, in->rs1)),
@@ -1269,7 +1270,7 @@ static void run_wrong_path(timing_t *t, ooo_t *o)
 /* Redirects of fetch by a control transfer that resolves at x. */
 static inline __attribute__((always_inline))
 void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t f,
-                    uint64_t x)
+             uint64_t x)
 {
     uint64_t decoded = f + o->frontend_depth, resolved = x + o->mispredict_penalty;
     if (unlikely(in->flags & IF_DISE)) {
@@ -1303,7 +1304,7 @@ uint64_t graduate(ooo_t *o, uint64_t x)
  * exec_cause, the instruction itself the culprit). */
 static inline __attribute__((always_inline))
 void account(timing_t *t, const insn_t *in, uint64_t prev_g, uint64_t i, uint64_t x,
-                    uint64_t g, why_t issue_why, uint8_t exec_cause)
+             uint64_t g, why_t issue_why, uint8_t exec_cause)
 {
     uint64_t head = t->seq == 0 ? g + 1 : g - prev_g;
     uint64_t waited = i > prev_g ? i - prev_g : 0;
@@ -1323,7 +1324,7 @@ void account(timing_t *t, const insn_t *in, uint64_t prev_g, uint64_t i, uint64_
  * entry is free from the next). */
 static inline __attribute__((always_inline))
 uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t i,
-                            uint64_t g)
+                     uint64_t g)
 {
     uint8_t cause;
     tm_data_access(t, in, addr, g, &cause);
@@ -1337,7 +1338,7 @@ uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uin
 /* Once it has graduated: the structures it held free from g + 1. */
 static inline __attribute__((always_inline))
 void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
-                    uint64_t d, uint64_t i, uint64_t x, uint64_t g)
+             uint64_t d, uint64_t i, uint64_t x, uint64_t g)
 {
     insn_rings_push(&o->last, d, g);
     if (u.writes & WRITES_INT) ring_push(&o->int_writers, g);
