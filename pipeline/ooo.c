@@ -412,7 +412,8 @@ static inline void calendar_book(calendar_t *k, uint64_t c, unsigned span)
 
 /* The first cycle from c at which a unit is free for `span` cycles, booked
  * (calendar_find and calendar_book in one). */
-static inline uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span)
+static inline __attribute__((always_inline))
+uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span)
 {
     if (likely(span == 1)) {
         uint64_t *s;
@@ -525,7 +526,7 @@ struct ooo {
     /* statistics */
     uint64_t dispatch_stall[DS_COUNT];
     uint64_t rob_occupancy, queue_occupancy;  /* sums of G - D, I - D */
-    uint64_t forwarded_loads, insts;
+    uint64_t forwarded_loads;
     uint64_t violations, replayed_insts, replay_cycles;
     uint64_t memdep_waits, memdep_wait_cycles, ssit_clears;
     /* memory-dependence policies other than the oracle */
@@ -705,6 +706,25 @@ static inline use_t use_of(const timing_t *t, ooo_t *o, const insn_t *in)
                     .writes = o->reg_writes[in->rd], .serial = serial };
 }
 
+/* What a run with no outputs beyond the statistics (t->stats_only) may
+ * take for granted in the plain variants of time_ooo and wp_visit, and
+ * for time_ooo also that `in` is a program instruction with no decode
+ * penalty (asked once, in time_ooo).  Said again after each call the
+ * compiler cannot see through, it leaves out the views, ProfileMe, the
+ * shell's history, the ground truth and the DISE roles' accounting. */
+static inline __attribute__((always_inline)) void assume_stats_only(const timing_t *t,
+                                                                    bool plain)
+{
+    if (plain && (t->views || t->pm || t->recent || t->keep_truth)) __builtin_unreachable();
+}
+
+static inline __attribute__((always_inline)) void assume_plain(const timing_t *t,
+                                                               const insn_t *in, bool plain)
+{
+    assume_stats_only(t, plain);
+    if (plain && !tm_program_insn(t, in)) __builtin_unreachable();
+}
+
 /* ---- the stages ----------------------------------------------------------------------- */
 
 /* Raise *d to at least `bound`, charging the difference to `why`. */
@@ -717,7 +737,8 @@ static inline void hold(ooo_t *o, uint64_t *d, uint64_t bound, int why)
 }
 
 /* F: the cycle the instruction is fetched; *front: why it came late. */
-static uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, why_t *front)
+static inline __attribute__((always_inline))
+uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, why_t *front)
 {
     uint64_t line = in->pc >> t->line_shift;
     uint64_t f = o->fetch_cycle;
@@ -740,7 +761,8 @@ static uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, why_t *front)
 }
 
 /* D: the cycle it is renamed and dispatched. */
-static uint64_t dispatch(ooo_t *o, const insn_t *in, use_t u, uint64_t f)
+static inline __attribute__((always_inline))
+uint64_t dispatch(ooo_t *o, const insn_t *in, use_t u, uint64_t f)
 {
     uint64_t d = max2(f + o->frontend_depth,
                       o->dispatch_cycle + (o->dispatch_n >= o->dispatch_width));
@@ -764,8 +786,9 @@ static store_entry_t *store_slot(ooo_t *o, uint64_t addr)
 }
 
 /* The older store a load takes its data from, or NULL. */
-static const store_entry_t *forwarding_store(ooo_t *o, const insn_t *in, uint64_t addr,
-                                             uint64_t d)
+static inline __attribute__((always_inline))
+const store_entry_t *forwarding_store(ooo_t *o, const insn_t *in, uint64_t addr,
+                                      uint64_t d)
 {
     if (!(in->flags & IF_LOAD)) return NULL;
     const store_entry_t *s = store_slot(o, addr);
@@ -899,8 +922,9 @@ static lost_row_t *lost_of(timing_t *t, ooo_t *o, uint64_t pc)
  * marked value that was dispatched early enough to issue before it (D + 1
  * < the mark) ran with the wrong value and replays too, passing the mark
  * on.  `detected` is 0 for an instruction that did not violate. */
-static void note_replayed(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d,
-                          uint64_t wrong_value_at, uint64_t detected)
+static inline __attribute__((always_inline))
+void note_replayed(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d,
+                   uint64_t wrong_value_at, uint64_t detected)
 {
     if (!detected && o->taint_high <= d + 1) {
         /* no source can carry a mark beyond D + 1: not a dependant (an
@@ -953,9 +977,10 @@ static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entr
 }
 
 /* I under ooo.memdep = conservative or store_sets (issue() does oracle). */
-static uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
-                             why_t front,
-                             const store_entry_t *fwd, why_t *why)
+static inline __attribute__((always_inline))
+uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
+                      why_t front,
+                      const store_entry_t *fwd, why_t *why)
 {
     bool is_load = in->flags & IF_LOAD, is_store = in->flags & IF_STORE;
     uint64_t i;
@@ -979,8 +1004,9 @@ static uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, u
 
 /* X: the cycle its result is available (loads: their data); *why: what
  * its own execution waited for, when that took more than a cycle. */
-static uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t i,
-                         const store_entry_t *fwd, uint8_t *exec_cause, uint8_t *cause)
+static inline __attribute__((always_inline))
+uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t i,
+                  const store_entry_t *fwd, uint8_t *exec_cause, uint8_t *cause)
 {
     *cause = STALL_DEP;
     *exec_cause = STALL_FU;
@@ -1036,7 +1062,8 @@ typedef struct wp_run {
 
 /* The I-cache for a wrong-path fetch at f (speculative PMU events only); the cycle its
  * bytes are there, minus the hit latency, as fetch() counts. */
-static uint64_t wp_fetch_bytes(timing_t *t, ooo_t *o, uint64_t pc, uint64_t f)
+static inline __attribute__((always_inline))
+uint64_t wp_fetch_bytes(timing_t *t, ooo_t *o, uint64_t pc, uint64_t f)
 {
     uint64_t line = pc >> t->line_shift;
     if (line == t->fetch_line && f >= t->fetch_ready - t->p.l1i_hit)
@@ -1057,8 +1084,9 @@ static uint64_t wp_fetch_bytes(timing_t *t, ooo_t *o, uint64_t pc, uint64_t f)
 /* D of the k-th wrong-path instruction, with the older ones still holding
  * their entries (rings read k entries ahead: the ones the wrong path took
  * are its own); UINT64_MAX when it cannot dispatch before the squash. */
-static uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, unsigned k,
-                            uint64_t f)
+static inline __attribute__((always_inline))
+uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, unsigned k,
+                     uint64_t f)
 {
     uint64_t squash = o->wp_squash, never = UINT64_MAX;
     uint64_t d = max2(f + o->frontend_depth,
@@ -1106,8 +1134,9 @@ static inline uint64_t wp_operand_ready(const timing_t *t, const ooo_t *o, unsig
  * wrong path's scoreboard or the real one, a free unit before the squash;
  * a load reads the D-cache (and D-TLB) at I.  Sets st[2], st[3]; returns
  * the stages reached (2: not issued before the squash). */
-static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
-                         uint64_t d, uint64_t st[5])
+static inline __attribute__((always_inline))
+unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
+                  uint64_t d, uint64_t st[5])
 {
     uint64_t squash = o->wp_squash;
     uint64_t ops = max2(max2(d + 1, wp_operand_ready(t, o, in->rs1)),
@@ -1147,12 +1176,12 @@ static unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint6
     return issued ? (x < squash ? 4 : 3) : 2;
 }
 
-/* One wrong-path instruction (wrongpath_walk's visit): F as fetch() does
- * it, until the squash; then D, I, X for a mispredict's path. */
-static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
-                     unsigned decode_stall)
+/* wp_visit, as its plain variant when `plain` (a constant: a run with no
+ * outputs beyond the statistics). */
+static inline __attribute__((always_inline))
+bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
+                 unsigned decode_stall, bool plain)
 {
-    wp_run_t *r = ctx;
     timing_t *t = r->t;
     ooo_t *o = r->o;
     unsigned k = r->n;
@@ -1194,12 +1223,23 @@ static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
             reached = wp_issue(t, o, in, u, addr, d, st);
         }
     }
+    assume_stats_only(t, plain);
     if (t->views) tm_view_flushed(t, in, ooo_stage_names, st, reached, squash);
     /* ProfileMe counts the program's fetches: not a wrong path begun by a
      * transfer of the guest runtime (an interrupt handler's hps.ret) */
     if (t->pm && !runtime_contains(o->wp_branch) && !(in->flags & IF_DISE))
         tm_profileme_wrong_path(t, in, addr, st, reached, squash);
     return more;
+}
+
+/* One wrong-path instruction (wrongpath_walk's visit): F as fetch() does
+ * it, until the squash; then D, I, X for a mispredict's path. */
+static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
+                     unsigned decode_stall)
+{
+    wp_run_t *r = ctx;
+    if (likely(r->t->stats_only)) return wp_visit_as(r, in, addr, next, decode_stall, true);
+    return wp_visit_as(r, in, addr, next, decode_stall, false);
 }
 
 /* The wrong path planned by the last transfer (plan_wrong_path). */
@@ -1228,8 +1268,9 @@ static void run_wrong_path(timing_t *t, ooo_t *o)
 }
 
 /* Redirects of fetch by a control transfer that resolves at x. */
-static void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t f,
-                    uint64_t x)
+static inline __attribute__((always_inline))
+void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t f,
+             uint64_t x)
 {
     uint64_t decoded = f + o->frontend_depth, resolved = x + o->mispredict_penalty;
     if (unlikely(in->flags & IF_DISE)) {
@@ -1247,7 +1288,8 @@ static void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, u
 }
 
 /* G: the cycle it graduates. */
-static uint64_t graduate(ooo_t *o, uint64_t x)
+static inline __attribute__((always_inline))
+uint64_t graduate(ooo_t *o, uint64_t x)
 {
     uint64_t g = max2(x, o->grad_cycle);
     g += (g == o->grad_cycle) & (o->grad_n >= o->retire_width);
@@ -1260,8 +1302,9 @@ static uint64_t graduate(ooo_t *o, uint64_t x)
  * from the previous graduation to its completion, the larger part is
  * either waiting to issue or executing, and names the cause (executing:
  * exec_cause, the instruction itself the culprit). */
-static void account(timing_t *t, const insn_t *in, uint64_t prev_g, uint64_t i, uint64_t x,
-                    uint64_t g, why_t issue_why, uint8_t exec_cause)
+static inline __attribute__((always_inline))
+void account(timing_t *t, const insn_t *in, uint64_t prev_g, uint64_t i, uint64_t x,
+             uint64_t g, why_t issue_why, uint8_t exec_cause)
 {
     uint64_t head = t->seq == 0 ? g + 1 : g - prev_g;
     uint64_t waited = i > prev_g ? i - prev_g : 0;
@@ -1279,8 +1322,9 @@ static void account(timing_t *t, const insn_t *in, uint64_t prev_g, uint64_t i, 
 /* A graduated store writes the D-cache at g and becomes the last store to
  * its word; returns the cycle the cache took the write (its address-queue
  * entry is free from the next). */
-static uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t i,
-                            uint64_t g)
+static inline __attribute__((always_inline))
+uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t i,
+                     uint64_t g)
 {
     uint8_t cause;
     tm_data_access(t, in, addr, g, &cause);
@@ -1292,8 +1336,9 @@ static uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t ad
 }
 
 /* Once it has graduated: the structures it held free from g + 1. */
-static void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
-                    uint64_t d, uint64_t i, uint64_t x, uint64_t g)
+static inline __attribute__((always_inline))
+void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
+             uint64_t d, uint64_t i, uint64_t x, uint64_t g)
 {
     insn_rings_push(&o->last, d, g);
     if (u.writes & WRITES_INT) ring_push(&o->int_writers, g);
@@ -1312,28 +1357,34 @@ static void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t a
     if (u.serial) o->serial_after = g + 1;
 }
 
-void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+/* time_ooo, as its plain variant when `plain` (a constant). */
+static inline __attribute__((always_inline))
+void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, bool plain)
 {
     ooo_t *o = t->model_state;
     why_t front, issue_why;
     uint8_t rcause, exec_cause;
+    assume_plain(t, in, plain);
     uint64_t prev_g = o->grad_cycle;
     uint64_t f = fetch(t, o, in, &front);
     use_t u = use_of(t, o, in);
     uint64_t d = dispatch(o, in, u, f);
     const store_entry_t *fwd = forwarding_store(o, in, addr, d);
+    assume_plain(t, in, plain);
     uint64_t i = likely(o->memdep == CFG_MEMDEP_ORACLE)
                      ? issue(t, o, in, u, d, front, fwd, NULL, &issue_why)
                      : memdep_issue(t, o, in, u, d, front, fwd, &issue_why);
     uint64_t x = complete(t, o, in, addr, i, fwd, &exec_cause, &rcause);
+    assume_plain(t, in, plain);
     tm_set_result(t, in, x, rcause);
     control(t, o, in, next_pc, f, x);
     uint64_t g = graduate(o, x);
+    assume_plain(t, in, plain);
     account(t, in, prev_g, i, x, g, issue_why, exec_cause);
     release(t, o, in, u, addr, d, i, x, g);
     o->rob_occupancy += g - d;
     o->queue_occupancy += i - d;
-    o->insts++;
+    assume_plain(t, in, plain);
     if (t->views) {
         uint64_t st[5] = { f, d, i, x, g };
         tm_view_insn(t, in, ooo_stage_names, st, g + 1);
@@ -1344,6 +1395,14 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
     }
     t->cycles = g + 1;
     if (unlikely(o->wp_start)) run_wrong_path(t, o);
+}
+
+void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    if (likely(t->stats_only) && likely(tm_program_insn(t, in)))
+        time_ooo_as(t, in, addr, next_pc, true);
+    else
+        time_ooo_as(t, in, addr, next_pc, false);
 }
 
 /* ---- statistics ------------------------------------------------------------------------- */

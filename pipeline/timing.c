@@ -166,9 +166,12 @@ static void build_bpred(timing_t *t, const config_t *cfg)
  * history, ground truth with its stalls; and ev5's issue-queue slot and
  * fetch block without a divide.  Ground truth of the heads only (DCPI's)
  * is added to by the model's heads variant (time_insn_heads), whose quick
- * path records them.  Asked again whenever one of those changes. */
+ * path records them.  The out-of-order model's plain variant needs a run
+ * with no outputs at all (stats_only).  Asked again whenever one of those
+ * changes. */
 static void note_outputs(timing_t *t)
 {
+    t->stats_only = !t->views && !t->pm && !t->recent && !t->keep_truth;
     bool quick = !t->views && !t->pm && !t->recent && t->iq_pow2 && t->p.block_shift != 0;
     bool heads = quick && t->keep_truth && !t->keep_why && t->model && t->model->time_insn_heads;
     t->plain = quick && (!t->keep_truth || heads);

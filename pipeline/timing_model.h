@@ -176,6 +176,9 @@ struct timing {
     bool views;
     bool plain;                       /* the in-order models' quick path may
                                          time the instruction (timing.c)    */
+    bool stats_only;                  /* no outputs beyond the statistics:
+                                         no views, ProfileMe, shell history
+                                         or ground truth (timing.c)         */
 
     const timing_model_t *model;      /* the model's row                     */
     void *model_state;                /* its own state (ooo.c's), or NULL    */
@@ -232,12 +235,18 @@ static inline int tm_divider_of(const insn_t *in)
 }
 
 /* Is `in` a program instruction, not one DISE inserted, with no decode
- * penalty to charge, of a run with no outputs beyond the statistics
+ * penalty to charge? */
+static inline bool tm_program_insn(const timing_t *t, const insn_t *in)
+{
+    return !(in->flags & IF_DISE) && (t->cur_role | t->front_penalty) == 0;
+}
+
+/* Is `in` such a program instruction, of a run with no outputs beyond the statistics
  * (plain)?  The in-order models time it without asking for what cannot
  * apply then (inorder.c). */
 static inline bool tm_plain_insn(const timing_t *t, const insn_t *in)
 {
-    return t->plain && !(in->flags & IF_DISE) && (t->cur_role | t->front_penalty) == 0;
+    return t->plain && tm_program_insn(t, in);
 }
 
 /* Is `in` of a kind the in-order models' quick path times: one that needs
