@@ -71,10 +71,28 @@ static __attribute__((noinline)) void note_pending(blocks_t *bs, const block_t *
     bs->pending[bs->npending++] = (uint32_t)(b - bs->blk);
 }
 
+/* The index of entry e in its block b. */
+static uint32_t entry_index(const blocks_t *bs, const block_t *b, const block_entry_t *e)
+{
+    return (uint32_t)(e - (bs->entry + b->first));
+}
+
 /* The index in its block of the entry running. */
 static uint32_t flight_index(const blocks_t *bs)
 {
-    return (uint32_t)(bs->flight_at - (bs->entry + bs->flight->first));
+    return entry_index(bs, bs->flight, bs->flight_at);
+}
+
+/* One whole run of b, the block in flight, counted: in its runs, or if
+ * settled part-way, the rest of its entries one by one. */
+static inline void count_run(blocks_t *bs, block_t *b)
+{
+    if (likely(bs->flight_counted == 0)) {
+        if (b->runs++ == 0) note_pending(bs, b);
+    } else {
+        count_entries(bs, b, bs->flight_counted, b->n);
+        bs->flight_counted = 0;
+    }
 }
 
 void blocks_settle(blocks_t *bs)
@@ -289,6 +307,23 @@ static void see_code_epoch(blocks_t *bs, const mem_t *m)
     }
 }
 
+/* The address of b's last instruction. */
+static uint64_t last_pc(const blocks_t *bs, const block_t *b)
+{
+    return b->pc + bs->entry[b->first + b->n - 1].offset;
+}
+
+/* The cpu as the ordinary step leaves it after b, its last one: run to
+ * pc, `retired` instructions retired in all.  Inside the block loop only
+ * a called instruction or a fault reads them, and those set them first. */
+static void leave_after(cpu_t *c, const blocks_t *bs, const block_t *b, uint64_t pc,
+                        uint64_t retired)
+{
+    c->stop_pc = last_pc(bs, b);
+    c->pc = pc;
+    c->instret = retired;
+}
+
 #define REG(r) (c->reg[r])
 
 uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
@@ -299,14 +334,12 @@ uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
     bs->code = dispatch;                    /* for blocks_build's entries */
     const mem_itlb_entry_t *itlb = c->mem->itlb;
     const edit_view_t *edit = c->edit;      /* for BK_EDIT entries */
+    mem_t *mem = c->mem;                    /* again after each called instruction */
     uint64_t page_base = ~0ull;
     insn_t *slots = NULL;
-    block_t *b;
+    block_t *b, *nb;
     const block_entry_t *e;
-    const insn_t *start;
-    const block_entry_t *e0;
-    uint32_t n;
-    uint64_t retired;
+    uint64_t retired = c->instret;          /* before b, in the cpu only when leaving */
     insn_t *in;
     uint32_t from = 0;                      /* the block before, to link to b (0: none) */
     uint64_t from_epoch = 0;                /* the links' epoch when it ended */
@@ -326,15 +359,11 @@ next_block:
     b = (block_t *)blocks_find(bs, in);
     if (!b) goto leave;
     if (from && bs->epoch == from_epoch) link_block(bs, &bs->blk[from], way, b);
+    if (retired + b->n > c->event_at) goto leave;
 enter:                                      /* b starts at pc */
-    if (b->n > c->event_at - c->instret) goto leave;
-    start = b->start;
-    e = e0 = bs->entry + b->first;
-    n = b->n;
-    retired = c->instret;
+    e = bs->entry + b->first;
     bs->flight = b;
     bs->flight_retired = retired;
-    bs->flight_at = e;
     goto *e->code;
 
 /* Before an entry that may fault or read the cpu: where it is, and how many
@@ -345,7 +374,7 @@ enter:                                      /* b starts at pc */
         pc = b->pc + e->offset;                       \
         c->stop_pc = pc;                              \
         c->pc = pc + e->len;                          \
-        c->instret = retired + (uint64_t)(e - e0);    \
+        c->instret = retired + entry_index(bs, b, e); \
     } while (0)
 #define NEXT()                                        \
     do {                                              \
@@ -354,45 +383,56 @@ enter:                                      /* b starts at pc */
     } while (0)
 /* after a store or a called instruction: did it drop this page's code? */
 #define DROPPED()                                     \
-    if (unlikely(!start->exec)) { e++; goto dropped; }
+    if (unlikely(!b->start->exec)) { e++; goto dropped; }
 #define ALU(kind, expr) do_##kind: REG(e->rd) = (uint64_t)(expr); NEXT();
 /* ADDR: a load's or store's address; Alpha's ldq_u and stq_u take the
  * aligned quadword holding it (ALIGNED8) */
 #define ADDR (REG(e->rs1) + (uint64_t)e->imm)
 #define ALIGNED8 (ADDR & ~7ull)
-#define LOAD(kind, size, addr, expr)                                             \
+/* A load or store through the TLB's fast path, which cannot fault or drop
+ * code; the slow path may do either, so the entry is noted first (for
+ * blocks_stop and blocks_settle), and a store's checks the block's code. */
+#define LOAD(kind, bits, addr, expr)                                             \
     do_##kind: {                                                                 \
-        bs->flight_at = e;                                                       \
-        uint64_t a = addr;                                                       \
+        uint64_t a = addr, v;                                                    \
+        if (unlikely(!mem_try_load##bits(mem, a, &v))) {                         \
+            bs->flight_at = e;                                                   \
+            v = mem_load_slow(mem, a, bits / 8);                                 \
+        }                                                                        \
         REG(e->rd) = (uint64_t)(expr);                                           \
-        if (truth) mem_mark_touched(c->mem, a, size);                            \
+        if (truth) mem_mark_touched(mem, a, bits / 8);                           \
         NEXT();                                                                  \
     }
 #define STORE(kind, bits, addr)                                                  \
     do_##kind: {                                                                 \
-        bs->flight_at = e;                                                       \
         uint64_t a = addr;                                                       \
-        mem_store##bits(c->mem, a, REG(e->rs2));                                 \
-        DROPPED();                                                               \
-        if (truth) mem_mark_touched(c->mem, a, bits / 8);                        \
+        if (unlikely(!mem_try_store##bits(mem, a, REG(e->rs2)))) {                \
+            bs->flight_at = e;                                                   \
+            mem_store_slow(mem, a, REG(e->rs2), bits / 8);                       \
+            DROPPED();                                                           \
+        }                                                                        \
+        if (truth) mem_mark_touched(mem, a, bits / 8);                           \
         NEXT();                                                                  \
     }
-/* a conditional branch, the block's last entry; e->imm is its target */
+/* a conditional branch, the block's last entry; e->imm is its target,
+ * always reached by link [1] (the end by link [0]) */
 #define BRANCH(kind, cond)                                                       \
     do_##kind:                                                                   \
-        c->stop_pc = b->pc + e->offset;                                          \
         if (cond) {                                                              \
             e->in->taken++;                                                      \
-            c->pc = (uint64_t)e->imm;                                            \
+            pc = (uint64_t)e->imm;                                               \
+            way = 1;                                                             \
         } else {                                                                 \
-            c->pc = b->end;                                                      \
+            pc = b->end;                                                         \
+            way = 0;                                                             \
         }                                                                        \
-        goto transferred;
+        goto fixed_way;
 
 do_CALL:
     AT_ENTRY();
     in = e->in;
     in->exec(c, in);
+    mem = c->mem;
     DROPPED();
     if (truth && (in->flags & (IF_LOAD | IF_STORE)))
         mem_mark_touched(c->mem, c->mem_addr, in->memsize);
@@ -420,6 +460,7 @@ edit_semantics:
         in->exec(c, in);
         if (unlikely(c->replaced)) goto replaced;
     }
+    mem = c->mem;
 }
     if (in->flags & IF_TRANSFER) {          /* the block's last, as do_XFER */
         if (truth && (in->flags & IF_CALL)) truth_record_call(truth, pc, c->pc);
@@ -436,6 +477,7 @@ do_XFER:                                    /* a control transfer: the block's l
     AT_ENTRY();
     in = e->in;
     in->exec(c, in);
+    mem = c->mem;
     if (truth && (in->flags & (IF_LOAD | IF_STORE | IF_CALL))) {
         if (in->flags & IF_CALL) truth_record_call(truth, pc, c->pc);
         else mem_mark_touched(c->mem, c->mem_addr, in->memsize);
@@ -479,14 +521,14 @@ do_XFER:                                    /* a control transfer: the block's l
     ALU(SLEU_RR, REG(e->rs1) <= REG(e->rs2))
     ALU(EXTB_RR, (REG(e->rs1) >> ((REG(e->rs2) & 7) * 8)) & 0xff)
 
-    LOAD(LD8U,  1, ADDR, mem_load8(c->mem, a))
-    LOAD(LD8S,  1, ADDR, (int64_t)(int8_t)mem_load8(c->mem, a))
-    LOAD(LD16U, 2, ADDR, mem_load16(c->mem, a))
-    LOAD(LD16S, 2, ADDR, (int64_t)(int16_t)mem_load16(c->mem, a))
-    LOAD(LD32U, 4, ADDR, mem_load32(c->mem, a))
-    LOAD(LD32S, 4, ADDR, (int64_t)(int32_t)mem_load32(c->mem, a))
-    LOAD(LD64,  8, ADDR, mem_load64(c->mem, a))
-    LOAD(LD64A, 8, ALIGNED8, mem_load64(c->mem, a))
+    LOAD(LD8U,  8,  ADDR, v)
+    LOAD(LD8S,  8,  ADDR, (int64_t)(int8_t)v)
+    LOAD(LD16U, 16, ADDR, v)
+    LOAD(LD16S, 16, ADDR, (int64_t)(int16_t)v)
+    LOAD(LD32U, 32, ADDR, v)
+    LOAD(LD32S, 32, ADDR, (int64_t)(int32_t)v)
+    LOAD(LD64,  64, ADDR, v)
+    LOAD(LD64A, 64, ALIGNED8, v)
 
     STORE(ST8, 8, ADDR)
     STORE(ST16, 16, ADDR)
@@ -520,27 +562,31 @@ do_XFER:                                    /* a control transfer: the block's l
 #undef BRANCH
 
 do_END:                                     /* ran to the page's end or a system call */
-    c->stop_pc = b->pc + e[-1].offset;      /* the last one run, as the ordinary step leaves it */
     pc = b->end;
-    c->pc = pc;
-    goto completed;
+    way = 0;
+fixed_way:                                  /* link [way] always reaches pc */
+    retired += b->n;
+    count_run(bs, b);
+    if (likely(b->link_epoch[way] == bs->epoch)) goto linked;
+    goto unlinked;
 
 transferred:                                /* the transfer wrote c->pc */
     pc = c->pc;
-completed:
-    c->instret = retired + n;
-    if (likely(bs->flight_counted == 0)) {
-        if (b->runs++ == 0) note_pending(bs, b);
-    } else {                                /* settled part-way: the rest one by one */
-        count_entries(bs, b, bs->flight_counted, n);
-        bs->flight_counted = 0;
-    }
-    if (unlikely(c->instret >= c->event_at)) goto leave;
+    retired += b->n;
+    count_run(bs, b);
     way = pc != b->end;
-    if (b->link_pc[way] == pc && b->link_epoch[way] == bs->epoch) {
-        b = b->link[way];
-        goto enter;
+    if (b->link_pc[way] != pc || b->link_epoch[way] != bs->epoch) goto unlinked;
+linked:
+    nb = b->link[way];
+    if (unlikely(retired + nb->n > c->event_at)) {
+        leave_after(c, bs, b, pc, retired);
+        goto leave;
     }
+    b = nb;
+    goto enter;
+unlinked:
+    leave_after(c, bs, b, pc, retired);
+    if (unlikely(retired >= c->event_at)) goto leave;
     from = (uint32_t)(b - bs->blk);
     from_epoch = bs->epoch;
     goto next_block;
@@ -549,16 +595,19 @@ replaced:                                   /* the entries before e retired, e d
     /* its replacement runs now (the engine), e only as part of it.  e is
      * counted with those before: the replacement took back the count the
      * ordinary step gives an instruction before it runs (dise/engine.c). */
-    count_entries(bs, b, bs->flight_counted, (uint32_t)(e - e0) + 1);
+    count_entries(bs, b, bs->flight_counted, entry_index(bs, b, e) + 1);
     pc = c->pc;
     goto leave;
 
-dropped:                                    /* the entries before e ran, the last dropped the code */
-    count_entries(bs, b, bs->flight_counted, (uint32_t)(e - e0));
+dropped: {                                  /* the entries before e ran, the last dropped the code */
+    uint32_t k = entry_index(bs, b, e);
+    count_entries(bs, b, bs->flight_counted, k);
     pc = b->pc + e->offset;                 /* a BK_END entry's is the block's end */
-    if (e - e0 == n) pc = b->end;
+    if (k == b->n) pc = b->end;
+    c->stop_pc = b->pc + e[-1].offset;      /* the one that dropped it */
     c->pc = pc;
-    c->instret = retired + (uint64_t)(e - e0);
+    c->instret = retired + k;
+}
 leave:
     bs->flight = NULL;
     bs->flight_counted = 0;
