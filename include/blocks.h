@@ -23,15 +23,17 @@
  *
  * Exactness.  Each called semantics function (fences, CSR reads, traps)
  * runs with stop_pc (its own pc), pc (the fall-through) and instret (the
- * instructions retired before it) set; an inline load or store, which
- * reads none of them, only notes its entry (blocks_t.flight_at), from
- * which blocks_stop sets the three when it faults, so a fault inside a
- * block names the right pc with instret exact.  The inline ALU kinds
- * cannot fault and read none of them, and the block sets stop_pc, pc and
- * instret at its end as the ordinary step leaves them.
+ * instructions retired before it) set, and so does an inline load's or
+ * store's slow path (a page not in the TLB, a misaligned access), the
+ * only part of it that may fault or drop code, so a fault inside a block
+ * names the right pc with instret exact.  The TLB's fast path and the
+ * inline ALU kinds cannot fault and read none of them.  Between blocks
+ * the loop keeps the pc and the instructions retired to itself, and sets
+ * stop_pc, pc and instret as the ordinary step leaves them when it
+ * leaves.
  *
- * Counting.  A block counts its whole runs (block_t.runs), not each
- * instruction; blocks_settle adds them to the slots' counts (insn_t.count)
+ * Counting.  A block counts its whole runs (block_t.runs, and block_t.taken
+ * for its conditional branch), not each instruction; blocks_settle adds them to the slots' counts (insn_t.count)
  * before anyone reads those: mem calls it before it drops or evicts
  * decoded code (mem_t.on_decoded_settle), the engine after each run.  A
  * run cut short (a fault, a store that drops the block's own code) counts
@@ -118,8 +120,11 @@ typedef struct block {
     uint64_t pc;                /* its first instruction's address             */
     uint64_t end;               /* the address after its last                  */
     uint64_t runs;              /* whole runs not yet added to its slots' counts */
+    uint64_t taken;             /* of those, the ones its conditional branch took
+                                   (not yet in that slot's insn_t.taken)      */
     uint32_t n;                 /* instructions (its entries, but for BK_END)  */
     uint32_t first;             /* its first entry in blocks_t.entry           */
+    const block_entry_t *entries;   /* blocks_t.entry + first (moved with it)  */
     /* the blocks that last followed it, found without the code-page cache:
      * [0] at its end (falling through), [1] elsewhere (a transfer's target);
      * valid while link_pc is the pc reached and link_epoch blocks_t.epoch */
@@ -135,11 +140,10 @@ typedef struct blocks {
     size_t nentry, entry_cap;
     uint32_t *pending;          /* ids of the blocks whose runs > 0            */
     size_t npending, pending_cap;
-    /* the block running now (NULL between blocks): the instret before it,
-     * its entry running (set by each entry that may fault, store or call),
-     * and how many of its entries the slots' counts already include */
+    /* the block running now (NULL between blocks), its entry running (set
+     * by each entry that may fault, drop code or call, before it does), and
+     * how many of its entries the slots' counts already include */
     const block_t *flight;
-    uint64_t flight_retired;
     const block_entry_t *flight_at;
     uint32_t flight_counted;
     const cpu_t *cpu;           /* the run attached (blocks_attach) and the   */
@@ -169,10 +173,9 @@ void blocks_detach(blocks_t *bs);
  * (up to blocks_t.flight_at, the one running).  mem calls it before
  * anything reads or drops the counts; the run loop after every run. */
 void blocks_settle(blocks_t *bs);
-/* The run stopped (a fault, the guest's exit): the cpu's pc, stop_pc and
- * instret are made those of the entry that stopped it, if an inline load
- * or store, and the counts settled; the block in flight, if any, ends
- * where it stopped. */
+/* The run stopped (a fault, the guest's exit): the counts settled (the
+ * entry that stopped it set the cpu's pc, stop_pc and instret); the block
+ * in flight, if any, ends where it stopped. */
 void blocks_stop(blocks_t *bs, cpu_t *c);
 
 /* Build the block starting at slot `in` (decoded, of the page the run loop

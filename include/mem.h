@@ -247,11 +247,18 @@ static inline bool mem_tlb_hit(const mem_tlb_entry_t *e, uint64_t addr, unsigned
  * a page in the TLB: true when it was done, false (nothing done) when the
  * slow path must do it.  A store's fast path never drops decoded code: a
  * page with decoded instructions is kept out of wtlb (mem_note_code). */
+/* The entry of addr in a TLB array: its byte offset in one shift and mask. */
+_Static_assert(sizeof(mem_tlb_entry_t) == 16, "mem_tlb_slot scales the index by 16");
+static inline const mem_tlb_entry_t *mem_tlb_slot(const mem_tlb_entry_t *tlb, uint64_t addr)
+{
+    uintptr_t off = (addr >> (GUEST_PAGE_SHIFT - 4)) & ((uintptr_t)(MEM_TLB_SIZE - 1) << 4);
+    return (const mem_tlb_entry_t *)((const char *)tlb + off);
+}
+
 #define MEM_DEFINE_LOAD(bits)                                                   \
     static inline bool mem_try_load##bits(const mem_t *m, uint64_t addr, uint64_t *v) \
     {                                                                           \
-        const mem_tlb_entry_t *e =                                              \
-            &m->rtlb[(addr >> GUEST_PAGE_SHIFT) & (MEM_TLB_SIZE - 1)];          \
+        const mem_tlb_entry_t *e = mem_tlb_slot(m->rtlb, addr);                 \
         if (!mem_tlb_hit(e, addr, bits / 8)) return false;                      \
         uint##bits##_t x;                                                       \
         memcpy(&x, (const void *)(e->addend + addr), sizeof x);                 \
@@ -273,8 +280,7 @@ MEM_DEFINE_LOAD(64)
 #define MEM_DEFINE_STORE(bits)                                                  \
     static inline bool mem_try_store##bits(mem_t *m, uint64_t addr, uint64_t val) \
     {                                                                           \
-        const mem_tlb_entry_t *e =                                              \
-            &m->wtlb[(addr >> GUEST_PAGE_SHIFT) & (MEM_TLB_SIZE - 1)];          \
+        const mem_tlb_entry_t *e = mem_tlb_slot(m->wtlb, addr);                 \
         if (!mem_tlb_hit(e, addr, bits / 8)) return false;                      \
         uint##bits##_t v = (uint##bits##_t)val;                                 \
         memcpy((void *)(e->addend + addr), &v, sizeof v);                       \

@@ -49,6 +49,14 @@ static void count_entries(const blocks_t *bs, const block_t *b, uint32_t from, u
     for (uint32_t k = from; k < to; k++) e[k].in->count++;
 }
 
+/* b's runs that took its conditional branch, into the branch's slot. */
+static void flush_taken(const blocks_t *bs, block_t *b)
+{
+    if (b->taken == 0) return;
+    bs->entry[b->first + b->n - 1].in->taken += b->taken;
+    b->taken = 0;
+}
+
 /* The whole runs of every block, into the slots. */
 static void flush_runs(blocks_t *bs)
 {
@@ -57,6 +65,7 @@ static void flush_runs(blocks_t *bs)
         const block_entry_t *e = bs->entry + b->first;
         for (uint32_t k = 0; k < b->n; k++) e[k].in->count += b->runs;
         b->runs = 0;
+        flush_taken(bs, b);
     }
     bs->npending = 0;
 }
@@ -83,16 +92,26 @@ static uint32_t flight_index(const blocks_t *bs)
     return entry_index(bs, bs->flight, bs->flight_at);
 }
 
-/* One whole run of b, the block in flight, counted: in its runs, or if
- * settled part-way, the rest of its entries one by one. */
+/* b, the block in flight, ran whole for the first time since the last
+ * flush (count_run): it is noted, or if it was settled part-way (which
+ * flushed its runs, so that this path is taken), the run is not one of
+ * its runs but the rest of its entries, counted one by one. */
+static __attribute__((noinline)) void first_run(blocks_t *bs, block_t *b)
+{
+    if (bs->flight_counted == 0) {
+        note_pending(bs, b);
+        return;
+    }
+    b->runs = 0;
+    count_entries(bs, b, bs->flight_counted, b->n);
+    flush_taken(bs, b);
+    bs->flight_counted = 0;
+}
+
+/* One whole run of b, the block in flight, counted. */
 static inline void count_run(blocks_t *bs, block_t *b)
 {
-    if (likely(bs->flight_counted == 0)) {
-        if (b->runs++ == 0) note_pending(bs, b);
-    } else {
-        count_entries(bs, b, bs->flight_counted, b->n);
-        bs->flight_counted = 0;
-    }
+    if (unlikely(b->runs++ == 0)) first_run(bs, b);
 }
 
 void blocks_settle(blocks_t *bs)
@@ -113,11 +132,6 @@ static bool memory_kind(uint8_t kind)
 
 void blocks_stop(blocks_t *bs, cpu_t *c)
 {
-    if (bs->flight && memory_kind(bs->flight_at->kind)) {   /* as a called one would be */
-        c->stop_pc = bs->flight->pc + bs->flight_at->offset;
-        c->pc = c->stop_pc + bs->flight_at->len;
-        c->instret = bs->flight_retired + flight_index(bs);
-    }
     blocks_settle(bs);
     bs->flight = NULL;
     bs->flight_counted = 0;
@@ -203,9 +217,10 @@ static void make_room(blocks_t *bs, size_t n)
         bs->blk = xrealloc(bs->blk, bs->blk_cap * sizeof *bs->blk);
         bs->epoch++;                    /* the links point into the old table */
     }
-    while (bs->nentry + n > bs->entry_cap) {
-        bs->entry_cap *= 2;
+    if (bs->nentry + n > bs->entry_cap) {
+        while (bs->nentry + n > bs->entry_cap) bs->entry_cap *= 2;
         bs->entry = xrealloc(bs->entry, bs->entry_cap * sizeof *bs->entry);
+        for (uint32_t k = 1; k < bs->nblk; k++) bs->blk[k].entries = bs->entry + bs->blk[k].first;
     }
 }
 
@@ -265,7 +280,8 @@ const block_t *blocks_build(blocks_t *bs, insn_t *in)
     }
     make_room(bs, (size_t)n + 1);
     block_t *b = &bs->blk[bs->nblk];
-    *b = (block_t){ .start = in, .pc = in->pc, .n = (uint32_t)n, .first = (uint32_t)bs->nentry };
+    *b = (block_t){ .start = in, .pc = in->pc, .n = (uint32_t)n, .first = (uint32_t)bs->nentry,
+                    .entries = bs->entry + bs->nentry };
     insn_t *slot = in;
     for (long k = 0; k < n; k++) {
         uint8_t kind = kind_of(slot), own = kind == BK_EDIT ? own_kind_of(bs, slot) : kind;
@@ -326,6 +342,9 @@ static void leave_after(cpu_t *c, const blocks_t *bs, const block_t *b, uint64_t
 
 #define REG(r) (c->reg[r])
 
+/* Each kind ends in a jump of its own to the next entry's code (not merged
+ * into a shared one: the host predicts each better). */
+__attribute__((optimize("no-crossjumping")))
 uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
 {
 #define KIND_LABEL(k) [BK_##k] = &&do_##k,
@@ -361,9 +380,8 @@ next_block:
     if (from && bs->epoch == from_epoch) link_block(bs, &bs->blk[from], way, b);
     if (retired + b->n > c->event_at) goto leave;
 enter:                                      /* b starts at pc */
-    e = bs->entry + b->first;
+    e = b->entries;
     bs->flight = b;
-    bs->flight_retired = retired;
     goto *e->code;
 
 /* Before an entry that may fault or read the cpu: where it is, and how many
@@ -390,13 +408,13 @@ enter:                                      /* b starts at pc */
 #define ADDR (REG(e->rs1) + (uint64_t)e->imm)
 #define ALIGNED8 (ADDR & ~7ull)
 /* A load or store through the TLB's fast path, which cannot fault or drop
- * code; the slow path may do either, so the entry is noted first (for
- * blocks_stop and blocks_settle), and a store's checks the block's code. */
+ * code; the slow path may do either, so it starts as a called instruction
+ * does (AT_ENTRY), and a store's checks the block's code after it. */
 #define LOAD(kind, bits, addr, expr)                                             \
     do_##kind: {                                                                 \
         uint64_t a = addr, v;                                                    \
         if (unlikely(!mem_try_load##bits(mem, a, &v))) {                         \
-            bs->flight_at = e;                                                   \
+            AT_ENTRY();                                                          \
             v = mem_load_slow(mem, a, bits / 8);                                 \
         }                                                                        \
         REG(e->rd) = (uint64_t)(expr);                                           \
@@ -407,7 +425,7 @@ enter:                                      /* b starts at pc */
     do_##kind: {                                                                 \
         uint64_t a = addr;                                                       \
         if (unlikely(!mem_try_store##bits(mem, a, REG(e->rs2)))) {                \
-            bs->flight_at = e;                                                   \
+            AT_ENTRY();                                                          \
             mem_store_slow(mem, a, REG(e->rs2), bits / 8);                       \
             DROPPED();                                                           \
         }                                                                        \
@@ -419,7 +437,7 @@ enter:                                      /* b starts at pc */
 #define BRANCH(kind, cond)                                                       \
     do_##kind:                                                                   \
         if (cond) {                                                              \
-            e->in->taken++;                                                      \
+            b->taken++;                                                          \
             pc = (uint64_t)e->imm;                                               \
             way = 1;                                                             \
         } else {                                                                 \
@@ -447,7 +465,6 @@ do_EDIT: {                                  /* DISE classified it: it may not re
     in = e->in;
     const edit_count_t *x = edit_try_count(edit, in);
     if (likely(x != NULL) && e->own != BK_EDIT) {   /* counted: it runs as without DISE, inline */
-        if (memory_kind(e->own)) AT_ENTRY(); /* blocks_stop sets them only for a memory kind */
         goto *dispatch[e->own];
     }
     if (likely(x != NULL)) {                /* counted: its own semantics */
