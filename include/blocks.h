@@ -57,7 +57,9 @@
 
 /* What a block's entry does: end a block that ends without a transfer
  * (BK_END, after its last instruction), call the semantics function
- * (BK_CALL; BK_EDIT for an instruction DISE classified at decode: the
+ * (BK_CALL; BK_CALL_REG for those that read and write registers alone,
+ * which need neither the cpu's pc nor its count and cannot fault or drop
+ * code: the ISAs' block_reg_calls lists; BK_EDIT for an instruction DISE classified at decode: the
  * editor's common case, a count, is done in the loop (edit.h) and the
  * instruction then runs as its own kind, `own`; otherwise its semantics
  * are called, and the block ends when they set cpu_t.replaced;
@@ -66,9 +68,12 @@
  * of the commonest operations, executed in the block loop itself.  Each
  * kind is defined on the decoded record's fields alone (rd, rs1, rs2, imm,
  * pc), exactly as the semantics functions that map to it (the ISAs'
- * tables below) compute; rd may be REG_SINK, rs1/rs2 REG_ZERO. */
+ * tables below) compute; rd may be REG_SINK, rs1/rs2 REG_ZERO.  The kinds
+ * from BEQ on go to the instruction's target (insn_t.target); the jumps
+ * (JAL to the target, JALR to (rs1 + imm) & ~1, JMP to rs1 & ~3) write
+ * the address after them to rd. */
 #define BLOCK_KINDS(X) \
-    X(END) X(CALL) X(EDIT) X(EDIT_INLINE) \
+    X(END) X(CALL) X(CALL_REG) X(EDIT) X(EDIT_INLINE) \
     X(ADD_RI) X(ADD_RR) X(SUB_RR) X(AND_RI) X(AND_RR) X(OR_RI) X(OR_RR) X(XOR_RI) X(XOR_RR) \
     X(SLL_RI) X(SRL_RI) X(SRA_RI) X(SLL_RR) X(SRL_RR) X(SRA_RR) \
     X(ADDW_RI) X(ADDW_RR) X(SUBW_RR) X(LI) X(AUIPC) \
@@ -77,8 +82,8 @@
     X(SEQ_RI) X(SEQ_RR) X(SLE_RI) X(SLE_RR) X(SLEU_RI) X(SLEU_RR) X(EXTB_RR) \
     X(LD8U) X(LD8S) X(LD16U) X(LD16S) X(LD32U) X(LD32S) X(LD64) X(LD64A) \
     X(ST8) X(ST16) X(ST32) X(ST64) X(ST64A) \
-    X(XFER) X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) \
-    X(BEQZ) X(BNEZ) X(BLTZ) X(BGEZ) X(BLEZ) X(BGTZ) X(BLBC) X(BLBS)
+    X(JALR) X(JMP) X(XFER) X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) \
+    X(BEQZ) X(BNEZ) X(BLTZ) X(BGEZ) X(BLEZ) X(BGTZ) X(BLBC) X(BLBS) X(JAL)
 #define BLOCK_KIND_ENUM(k) BK_##k,
 typedef enum { BLOCK_KINDS(BLOCK_KIND_ENUM) BK_COUNT } block_kind_t;
 #undef BLOCK_KIND_ENUM
@@ -100,6 +105,10 @@ typedef struct block_imm {
 } block_imm_t;
 extern const block_imm_t alpha_block_imms[];
 extern const size_t alpha_block_imms_count;
+/* Semantics functions that read only registers and the decoded record and
+ * write only registers (BK_CALL_REG). */
+extern const exec_fn rv64_block_reg_calls[], alpha_block_reg_calls[];
+extern const size_t rv64_block_reg_calls_count, alpha_block_reg_calls_count;
 
 /* One instruction of a block, with the operands the inline kinds use
  * copied from its slot, so that they need not touch the slot. */

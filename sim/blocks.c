@@ -235,9 +235,25 @@ static uint8_t kind_of_exec(exec_fn exec, uint16_t flags)
     return flags & IF_TRANSFER ? BK_XFER : BK_CALL;
 }
 
+static bool in_list(const exec_fn *list, size_t n, exec_fn exec)
+{
+    for (size_t k = 0; k < n; k++)
+        if (list[k] == exec) return true;
+    return false;
+}
+
+/* Called semantics that need no cpu state set (BK_CALL_REG). */
+static bool reads_registers_only(exec_fn exec)
+{
+    return in_list(rv64_block_reg_calls, rv64_block_reg_calls_count, exec) ||
+           in_list(alpha_block_reg_calls, alpha_block_reg_calls_count, exec);
+}
+
 static uint8_t kind_of(const insn_t *in)
 {
-    return in->dise ? BK_EDIT : kind_of_exec(in->exec, in->flags);
+    if (in->dise) return BK_EDIT;
+    uint8_t k = kind_of_exec(in->exec, in->flags);
+    return k == BK_CALL && reads_registers_only(in->exec) ? BK_CALL_REG : k;
 }
 
 /* The semantics an entry runs as its own kind: the instruction's, or for
@@ -456,6 +472,11 @@ do_CALL:
         mem_mark_touched(c->mem, c->mem_addr, in->memsize);
     NEXT();
 
+do_CALL_REG:                                /* needs no cpu state, cannot fault or drop code */
+    in = e->in;
+    in->exec(c, in);
+    NEXT();
+
 do_EDIT_INLINE:                             /* as do_EDIT, its own kind inline, no memory */
     if (likely(edit_try_count(edit, e->in) != NULL)) goto *dispatch[e->own];
     in = e->in;
@@ -568,6 +589,23 @@ do_XFER:                                    /* a control transfer: the block's l
     BRANCH(BLBC, !(REG(e->rs1) & 1))
     BRANCH(BLBS, REG(e->rs1) & 1)
 
+/* a jump, the block's last entry, to `target`: rd gets the address after
+ * it (the block's end), computed after the target (rd may be rs1) */
+#define JUMP(kind, target, then)                                                 \
+    do_##kind: {                                                                 \
+        uint64_t t = target;                                                     \
+        REG(e->rd) = b->end;                                                     \
+        if (truth && (e->in->flags & IF_CALL))                                   \
+            truth_record_call(truth, b->pc + e->offset, t);                      \
+        b->taken++;                                                              \
+        pc = t;                                                                  \
+        then;                                                                    \
+    }
+
+    JUMP(JAL,  (uint64_t)e->imm, way = 1; goto fixed_way)
+    JUMP(JALR, (REG(e->rs1) + (uint64_t)e->imm) & ~1ull, goto indirect)
+    JUMP(JMP,  REG(e->rs1) & ~3ull, goto indirect)
+
 #undef AT_ENTRY
 #undef NEXT
 #undef DROPPED
@@ -577,6 +615,7 @@ do_XFER:                                    /* a control transfer: the block's l
 #undef LOAD
 #undef STORE
 #undef BRANCH
+#undef JUMP
 
 do_END:                                     /* ran to the page's end or a system call */
     pc = b->end;
@@ -589,6 +628,7 @@ fixed_way:                                  /* link [way] always reaches pc */
 
 transferred:                                /* the transfer wrote c->pc */
     pc = c->pc;
+indirect:                                   /* to pc, whichever it is */
     retired += b->n;
     count_run(bs, b);
     way = pc != b->end;
