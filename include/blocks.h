@@ -147,7 +147,7 @@ typedef struct blocks {
     uint32_t nblk, blk_cap;
     block_entry_t *entry;       /* the blocks' entries, one block after another */
     size_t nentry, entry_cap;
-    uint32_t *pending;          /* ids of the blocks whose runs > 0            */
+    uint32_t *pending;          /* ids of the blocks with runs not yet added   */
     size_t npending, pending_cap;
     /* the block running now (NULL between blocks), its entry running (set
      * by each entry that may fault, drop code or call, before it does), and

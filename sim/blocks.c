@@ -321,7 +321,7 @@ const block_t *blocks_build(blocks_t *bs, insn_t *in)
 /* ---- the block loop ------------------------------------------------------------------ */
 
 /* After `from` (link [way]) came `to`. */
-static void link_block(const blocks_t *bs, block_t *from, int way, block_t *to)
+static void link_block(const blocks_t *bs, block_t *from, uintptr_t way, block_t *to)
 {
     from->link_pc[way] = to->pc;
     from->link[way] = to;
@@ -374,11 +374,11 @@ uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
     insn_t *slots = NULL;
     block_t *b, *nb;
     const block_entry_t *e;
-    uint64_t retired = c->instret;          /* before b, in the cpu only when leaving */
+    uint64_t retired = c->instret;          /* through b, in the cpu only when leaving */
     insn_t *in;
     uint32_t from = 0;                      /* the block before, to link to b (0: none) */
     uint64_t from_epoch = 0;                /* the links' epoch when it ended */
-    int way = 0;                            /* its link to set: block_t.link */
+    uintptr_t way = 0;                      /* its link to set: block_t.link */
     see_code_epoch(bs, c->mem);
 
 next_block:
@@ -395,7 +395,8 @@ next_block:
     if (!b) goto leave;
     if (from && bs->epoch == from_epoch) link_block(bs, &bs->blk[from], way, b);
     if (retired + b->n > c->event_at) goto leave;
-enter:                                      /* b starts at pc */
+    retired += b->n;
+enter:                                      /* b starts at pc; retired counts it */
     e = b->entries;
     bs->flight = b;
     goto *e->code;
@@ -408,7 +409,7 @@ enter:                                      /* b starts at pc */
         pc = b->pc + e->offset;                       \
         c->stop_pc = pc;                              \
         c->pc = pc + e->len;                          \
-        c->instret = retired + entry_index(bs, b, e); \
+        c->instret = retired - b->n + entry_index(bs, b, e); \
     } while (0)
 #define NEXT()                                        \
     do {                                              \
@@ -621,7 +622,6 @@ do_END:                                     /* ran to the page's end or a system
     pc = b->end;
     way = 0;
 fixed_way:                                  /* link [way] always reaches pc */
-    retired += b->n;
     count_run(bs, b);
     if (likely(b->link_epoch[way] == bs->epoch)) goto linked;
     goto unlinked;
@@ -629,7 +629,6 @@ fixed_way:                                  /* link [way] always reaches pc */
 transferred:                                /* the transfer wrote c->pc */
     pc = c->pc;
 indirect:                                   /* to pc, whichever it is */
-    retired += b->n;
     count_run(bs, b);
     way = pc != b->end;
     if (b->link_pc[way] != pc || b->link_epoch[way] != bs->epoch) goto unlinked;
@@ -639,6 +638,7 @@ linked:
         leave_after(c, bs, b, pc, retired);
         goto leave;
     }
+    retired += nb->n;
     b = nb;
     goto enter;
 unlinked:
@@ -663,7 +663,7 @@ dropped: {                                  /* the entries before e ran, the las
     if (k == b->n) pc = b->end;
     c->stop_pc = b->pc + e[-1].offset;      /* the one that dropped it */
     c->pc = pc;
-    c->instret = retired + k;
+    c->instret = retired - b->n + k;
 }
 leave:
     bs->flight = NULL;
