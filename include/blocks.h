@@ -23,15 +23,17 @@
  *
  * Exactness.  Each called semantics function (fences, CSR reads, traps)
  * runs with stop_pc (its own pc), pc (the fall-through) and instret (the
- * instructions retired before it) set; an inline load or store, which
- * reads none of them, only notes its entry (blocks_t.flight_at), from
- * which blocks_stop sets the three when it faults, so a fault inside a
- * block names the right pc with instret exact.  The inline ALU kinds
- * cannot fault and read none of them, and the block sets stop_pc, pc and
- * instret at its end as the ordinary step leaves them.
+ * instructions retired before it) set, and so does an inline load's or
+ * store's slow path (a page not in the TLB, a misaligned access), the
+ * only part of it that may fault or drop code, so a fault inside a block
+ * names the right pc with instret exact.  The TLB's fast path and the
+ * inline ALU kinds cannot fault and read none of them.  Between blocks
+ * the loop keeps the pc and the instructions retired to itself, and sets
+ * stop_pc, pc and instret as the ordinary step leaves them when it
+ * leaves.
  *
- * Counting.  A block counts its whole runs (block_t.runs), not each
- * instruction; blocks_settle adds them to the slots' counts (insn_t.count)
+ * Counting.  A block counts its whole runs (block_t.runs, and block_t.taken
+ * for its conditional branch), not each instruction; blocks_settle adds them to the slots' counts (insn_t.count)
  * before anyone reads those: mem calls it before it drops or evicts
  * decoded code (mem_t.on_decoded_settle), the engine after each run.  A
  * run cut short (a fault, a store that drops the block's own code) counts
@@ -55,7 +57,9 @@
 
 /* What a block's entry does: end a block that ends without a transfer
  * (BK_END, after its last instruction), call the semantics function
- * (BK_CALL; BK_EDIT for an instruction DISE classified at decode: the
+ * (BK_CALL; BK_CALL_REG for those that read and write registers alone,
+ * which need neither the cpu's pc nor its count and cannot fault or drop
+ * code: the ISAs' block_reg_calls lists; BK_EDIT for an instruction DISE classified at decode: the
  * editor's common case, a count, is done in the loop (edit.h) and the
  * instruction then runs as its own kind, `own`; otherwise its semantics
  * are called, and the block ends when they set cpu_t.replaced;
@@ -64,9 +68,12 @@
  * of the commonest operations, executed in the block loop itself.  Each
  * kind is defined on the decoded record's fields alone (rd, rs1, rs2, imm,
  * pc), exactly as the semantics functions that map to it (the ISAs'
- * tables below) compute; rd may be REG_SINK, rs1/rs2 REG_ZERO. */
+ * tables below) compute; rd may be REG_SINK, rs1/rs2 REG_ZERO.  The kinds
+ * from BEQ on go to the instruction's target (insn_t.target); the jumps
+ * (JAL to the target, JALR to (rs1 + imm) & ~1, JMP to rs1 & ~3) write
+ * the address after them to rd. */
 #define BLOCK_KINDS(X) \
-    X(END) X(CALL) X(EDIT) X(EDIT_INLINE) \
+    X(END) X(CALL) X(CALL_REG) X(EDIT) X(EDIT_INLINE) \
     X(ADD_RI) X(ADD_RR) X(SUB_RR) X(AND_RI) X(AND_RR) X(OR_RI) X(OR_RR) X(XOR_RI) X(XOR_RR) \
     X(SLL_RI) X(SRL_RI) X(SRA_RI) X(SLL_RR) X(SRL_RR) X(SRA_RR) \
     X(ADDW_RI) X(ADDW_RR) X(SUBW_RR) X(LI) X(AUIPC) \
@@ -75,8 +82,8 @@
     X(SEQ_RI) X(SEQ_RR) X(SLE_RI) X(SLE_RR) X(SLEU_RI) X(SLEU_RR) X(EXTB_RR) \
     X(LD8U) X(LD8S) X(LD16U) X(LD16S) X(LD32U) X(LD32S) X(LD64) X(LD64A) \
     X(ST8) X(ST16) X(ST32) X(ST64) X(ST64A) \
-    X(XFER) X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) \
-    X(BEQZ) X(BNEZ) X(BLTZ) X(BGEZ) X(BLEZ) X(BGTZ) X(BLBC) X(BLBS)
+    X(JALR) X(JMP) X(XFER) X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) \
+    X(BEQZ) X(BNEZ) X(BLTZ) X(BGEZ) X(BLEZ) X(BGTZ) X(BLBC) X(BLBS) X(JAL)
 #define BLOCK_KIND_ENUM(k) BK_##k,
 typedef enum { BLOCK_KINDS(BLOCK_KIND_ENUM) BK_COUNT } block_kind_t;
 #undef BLOCK_KIND_ENUM
@@ -98,6 +105,10 @@ typedef struct block_imm {
 } block_imm_t;
 extern const block_imm_t alpha_block_imms[];
 extern const size_t alpha_block_imms_count;
+/* Semantics functions that read only registers and the decoded record and
+ * write only registers (BK_CALL_REG). */
+extern const exec_fn rv64_block_reg_calls[], alpha_block_reg_calls[];
+extern const size_t rv64_block_reg_calls_count, alpha_block_reg_calls_count;
 
 /* One instruction of a block, with the operands the inline kinds use
  * copied from its slot, so that they need not touch the slot. */
@@ -118,8 +129,11 @@ typedef struct block {
     uint64_t pc;                /* its first instruction's address             */
     uint64_t end;               /* the address after its last                  */
     uint64_t runs;              /* whole runs not yet added to its slots' counts */
+    uint64_t taken;             /* of those, the ones its conditional branch took
+                                   (not yet in that slot's insn_t.taken)      */
     uint32_t n;                 /* instructions (its entries, but for BK_END)  */
     uint32_t first;             /* its first entry in blocks_t.entry           */
+    const block_entry_t *entries;   /* blocks_t.entry + first (moved with it)  */
     /* the blocks that last followed it, found without the code-page cache:
      * [0] at its end (falling through), [1] elsewhere (a transfer's target);
      * valid while link_pc is the pc reached and link_epoch blocks_t.epoch */
@@ -133,13 +147,12 @@ typedef struct blocks {
     uint32_t nblk, blk_cap;
     block_entry_t *entry;       /* the blocks' entries, one block after another */
     size_t nentry, entry_cap;
-    uint32_t *pending;          /* ids of the blocks whose runs > 0            */
+    uint32_t *pending;          /* ids of the blocks with runs not yet added   */
     size_t npending, pending_cap;
-    /* the block running now (NULL between blocks): the instret before it,
-     * its entry running (set by each entry that may fault, store or call),
-     * and how many of its entries the slots' counts already include */
+    /* the block running now (NULL between blocks), its entry running (set
+     * by each entry that may fault, drop code or call, before it does), and
+     * how many of its entries the slots' counts already include */
     const block_t *flight;
-    uint64_t flight_retired;
     const block_entry_t *flight_at;
     uint32_t flight_counted;
     const cpu_t *cpu;           /* the run attached (blocks_attach) and the   */
@@ -169,10 +182,9 @@ void blocks_detach(blocks_t *bs);
  * (up to blocks_t.flight_at, the one running).  mem calls it before
  * anything reads or drops the counts; the run loop after every run. */
 void blocks_settle(blocks_t *bs);
-/* The run stopped (a fault, the guest's exit): the cpu's pc, stop_pc and
- * instret are made those of the entry that stopped it, if an inline load
- * or store, and the counts settled; the block in flight, if any, ends
- * where it stopped. */
+/* The run stopped (a fault, the guest's exit): the counts settled (the
+ * entry that stopped it set the cpu's pc, stop_pc and instret); the block
+ * in flight, if any, ends where it stopped. */
 void blocks_stop(blocks_t *bs, cpu_t *c);
 
 /* Build the block starting at slot `in` (decoded, of the page the run loop

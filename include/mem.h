@@ -243,16 +243,32 @@ static inline bool mem_tlb_hit(const mem_tlb_entry_t *e, uint64_t addr, unsigned
     return (addr & (~(uint64_t)GUEST_PAGE_MASK | (size - 1))) == e->page;
 }
 
+/* mem_try_load / mem_try_store: the fast path alone, an aligned access to
+ * a page in the TLB: true when it was done, false (nothing done) when the
+ * slow path must do it.  A store's fast path never drops decoded code: a
+ * page with decoded instructions is kept out of wtlb (mem_note_code). */
+/* The entry of addr in a TLB array: its byte offset in one shift and mask. */
+_Static_assert(sizeof(mem_tlb_entry_t) == 16, "mem_tlb_slot scales the index by 16");
+static inline const mem_tlb_entry_t *mem_tlb_slot(const mem_tlb_entry_t *tlb, uint64_t addr)
+{
+    uintptr_t off = (addr >> (GUEST_PAGE_SHIFT - 4)) & ((uintptr_t)(MEM_TLB_SIZE - 1) << 4);
+    return (const mem_tlb_entry_t *)((const char *)tlb + off);
+}
+
 #define MEM_DEFINE_LOAD(bits)                                                   \
+    static inline bool mem_try_load##bits(const mem_t *m, uint64_t addr, uint64_t *v) \
+    {                                                                           \
+        const mem_tlb_entry_t *e = mem_tlb_slot(m->rtlb, addr);                 \
+        if (!mem_tlb_hit(e, addr, bits / 8)) return false;                      \
+        uint##bits##_t x;                                                       \
+        memcpy(&x, (const void *)(e->addend + addr), sizeof x);                 \
+        *v = x;                                                                 \
+        return true;                                                            \
+    }                                                                           \
     static inline uint64_t mem_load##bits(mem_t *m, uint64_t addr)              \
     {                                                                           \
-        const mem_tlb_entry_t *e =                                              \
-            &m->rtlb[(addr >> GUEST_PAGE_SHIFT) & (MEM_TLB_SIZE - 1)];          \
-        if (likely(mem_tlb_hit(e, addr, bits / 8))) {                           \
-            uint##bits##_t v;                                                   \
-            memcpy(&v, (const void *)(e->addend + addr), sizeof v);             \
-            return v;                                                           \
-        }                                                                       \
+        uint64_t v;                                                             \
+        if (likely(mem_try_load##bits(m, addr, &v))) return v;                 \
         return mem_load_slow(m, addr, bits / 8);                                \
     }
 MEM_DEFINE_LOAD(8)
@@ -262,15 +278,17 @@ MEM_DEFINE_LOAD(64)
 #undef MEM_DEFINE_LOAD
 
 #define MEM_DEFINE_STORE(bits)                                                  \
+    static inline bool mem_try_store##bits(mem_t *m, uint64_t addr, uint64_t val) \
+    {                                                                           \
+        const mem_tlb_entry_t *e = mem_tlb_slot(m->wtlb, addr);                 \
+        if (!mem_tlb_hit(e, addr, bits / 8)) return false;                      \
+        uint##bits##_t v = (uint##bits##_t)val;                                 \
+        memcpy((void *)(e->addend + addr), &v, sizeof v);                       \
+        return true;                                                            \
+    }                                                                           \
     static inline void mem_store##bits(mem_t *m, uint64_t addr, uint64_t val)   \
     {                                                                           \
-        const mem_tlb_entry_t *e =                                              \
-            &m->wtlb[(addr >> GUEST_PAGE_SHIFT) & (MEM_TLB_SIZE - 1)];          \
-        if (likely(mem_tlb_hit(e, addr, bits / 8))) {                           \
-            uint##bits##_t v = (uint##bits##_t)val;                             \
-            memcpy((void *)(e->addend + addr), &v, sizeof v);                   \
-            return;                                                             \
-        }                                                                       \
+        if (likely(mem_try_store##bits(m, addr, val))) return;                  \
         mem_store_slow(m, addr, val, bits / 8);                                 \
     }
 MEM_DEFINE_STORE(8)

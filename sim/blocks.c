@@ -49,6 +49,14 @@ static void count_entries(const blocks_t *bs, const block_t *b, uint32_t from, u
     for (uint32_t k = from; k < to; k++) e[k].in->count++;
 }
 
+/* b's runs that took its conditional branch, into the branch's slot. */
+static void flush_taken(const blocks_t *bs, block_t *b)
+{
+    if (b->taken == 0) return;
+    bs->entry[b->first + b->n - 1].in->taken += b->taken;
+    b->taken = 0;
+}
+
 /* The whole runs of every block, into the slots. */
 static void flush_runs(blocks_t *bs)
 {
@@ -57,6 +65,7 @@ static void flush_runs(blocks_t *bs)
         const block_entry_t *e = bs->entry + b->first;
         for (uint32_t k = 0; k < b->n; k++) e[k].in->count += b->runs;
         b->runs = 0;
+        flush_taken(bs, b);
     }
     bs->npending = 0;
 }
@@ -71,10 +80,38 @@ static __attribute__((noinline)) void note_pending(blocks_t *bs, const block_t *
     bs->pending[bs->npending++] = (uint32_t)(b - bs->blk);
 }
 
+/* The index of entry e in its block b. */
+static uint32_t entry_index(const blocks_t *bs, const block_t *b, const block_entry_t *e)
+{
+    return (uint32_t)(e - (bs->entry + b->first));
+}
+
 /* The index in its block of the entry running. */
 static uint32_t flight_index(const blocks_t *bs)
 {
-    return (uint32_t)(bs->flight_at - (bs->entry + bs->flight->first));
+    return entry_index(bs, bs->flight, bs->flight_at);
+}
+
+/* b, the block in flight, ran whole for the first time since the last
+ * flush (count_run): it is noted, or if it was settled part-way (which
+ * flushed its runs, so that this path is taken), the run is not one of
+ * its runs but the rest of its entries, counted one by one. */
+static __attribute__((noinline)) void first_run(blocks_t *bs, block_t *b)
+{
+    if (bs->flight_counted == 0) {
+        note_pending(bs, b);
+        return;
+    }
+    b->runs = 0;
+    count_entries(bs, b, bs->flight_counted, b->n);
+    flush_taken(bs, b);
+    bs->flight_counted = 0;
+}
+
+/* One whole run of b, the block in flight, counted. */
+static inline void count_run(blocks_t *bs, block_t *b)
+{
+    if (unlikely(b->runs++ == 0)) first_run(bs, b);
 }
 
 void blocks_settle(blocks_t *bs)
@@ -95,11 +132,6 @@ static bool memory_kind(uint8_t kind)
 
 void blocks_stop(blocks_t *bs, cpu_t *c)
 {
-    if (bs->flight && memory_kind(bs->flight_at->kind)) {   /* as a called one would be */
-        c->stop_pc = bs->flight->pc + bs->flight_at->offset;
-        c->pc = c->stop_pc + bs->flight_at->len;
-        c->instret = bs->flight_retired + flight_index(bs);
-    }
     blocks_settle(bs);
     bs->flight = NULL;
     bs->flight_counted = 0;
@@ -185,9 +217,10 @@ static void make_room(blocks_t *bs, size_t n)
         bs->blk = xrealloc(bs->blk, bs->blk_cap * sizeof *bs->blk);
         bs->epoch++;                    /* the links point into the old table */
     }
-    while (bs->nentry + n > bs->entry_cap) {
-        bs->entry_cap *= 2;
+    if (bs->nentry + n > bs->entry_cap) {
+        while (bs->nentry + n > bs->entry_cap) bs->entry_cap *= 2;
         bs->entry = xrealloc(bs->entry, bs->entry_cap * sizeof *bs->entry);
+        for (uint32_t k = 1; k < bs->nblk; k++) bs->blk[k].entries = bs->entry + bs->blk[k].first;
     }
 }
 
@@ -202,9 +235,25 @@ static uint8_t kind_of_exec(exec_fn exec, uint16_t flags)
     return flags & IF_TRANSFER ? BK_XFER : BK_CALL;
 }
 
+static bool in_list(const exec_fn *list, size_t n, exec_fn exec)
+{
+    for (size_t k = 0; k < n; k++)
+        if (list[k] == exec) return true;
+    return false;
+}
+
+/* Called semantics that need no cpu state set (BK_CALL_REG). */
+static bool reads_registers_only(exec_fn exec)
+{
+    return in_list(rv64_block_reg_calls, rv64_block_reg_calls_count, exec) ||
+           in_list(alpha_block_reg_calls, alpha_block_reg_calls_count, exec);
+}
+
 static uint8_t kind_of(const insn_t *in)
 {
-    return in->dise ? BK_EDIT : kind_of_exec(in->exec, in->flags);
+    if (in->dise) return BK_EDIT;
+    uint8_t k = kind_of_exec(in->exec, in->flags);
+    return k == BK_CALL && reads_registers_only(in->exec) ? BK_CALL_REG : k;
 }
 
 /* The semantics an entry runs as its own kind: the instruction's, or for
@@ -247,7 +296,8 @@ const block_t *blocks_build(blocks_t *bs, insn_t *in)
     }
     make_room(bs, (size_t)n + 1);
     block_t *b = &bs->blk[bs->nblk];
-    *b = (block_t){ .start = in, .pc = in->pc, .n = (uint32_t)n, .first = (uint32_t)bs->nentry };
+    *b = (block_t){ .start = in, .pc = in->pc, .n = (uint32_t)n, .first = (uint32_t)bs->nentry,
+                    .entries = bs->entry + bs->nentry };
     insn_t *slot = in;
     for (long k = 0; k < n; k++) {
         uint8_t kind = kind_of(slot), own = kind == BK_EDIT ? own_kind_of(bs, slot) : kind;
@@ -271,7 +321,7 @@ const block_t *blocks_build(blocks_t *bs, insn_t *in)
 /* ---- the block loop ------------------------------------------------------------------ */
 
 /* After `from` (link [way]) came `to`. */
-static void link_block(const blocks_t *bs, block_t *from, int way, block_t *to)
+static void link_block(const blocks_t *bs, block_t *from, uintptr_t way, block_t *to)
 {
     from->link_pc[way] = to->pc;
     from->link[way] = to;
@@ -289,8 +339,28 @@ static void see_code_epoch(blocks_t *bs, const mem_t *m)
     }
 }
 
+/* The address of b's last instruction. */
+static uint64_t last_pc(const blocks_t *bs, const block_t *b)
+{
+    return b->pc + bs->entry[b->first + b->n - 1].offset;
+}
+
+/* The cpu as the ordinary step leaves it after b, its last one: run to
+ * pc, `retired` instructions retired in all.  Inside the block loop only
+ * a called instruction or a fault reads them, and those set them first. */
+static void leave_after(cpu_t *c, const blocks_t *bs, const block_t *b, uint64_t pc,
+                        uint64_t retired)
+{
+    c->stop_pc = last_pc(bs, b);
+    c->pc = pc;
+    c->instret = retired;
+}
+
 #define REG(r) (c->reg[r])
 
+/* Each kind ends in a jump of its own to the next entry's code (not merged
+ * into a shared one: the host predicts each better). */
+__attribute__((optimize("no-crossjumping")))
 uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
 {
 #define KIND_LABEL(k) [BK_##k] = &&do_##k,
@@ -299,18 +369,16 @@ uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
     bs->code = dispatch;                    /* for blocks_build's entries */
     const mem_itlb_entry_t *itlb = c->mem->itlb;
     const edit_view_t *edit = c->edit;      /* for BK_EDIT entries */
+    mem_t *mem = c->mem;                    /* again after each called instruction */
     uint64_t page_base = ~0ull;
     insn_t *slots = NULL;
-    block_t *b;
+    block_t *b, *nb;
     const block_entry_t *e;
-    const insn_t *start;
-    const block_entry_t *e0;
-    uint32_t n;
-    uint64_t retired;
+    uint64_t retired = c->instret;          /* through b, in the cpu only when leaving */
     insn_t *in;
     uint32_t from = 0;                      /* the block before, to link to b (0: none) */
     uint64_t from_epoch = 0;                /* the links' epoch when it ended */
-    int way = 0;                            /* its link to set: block_t.link */
+    uintptr_t way = 0;                      /* its link to set: block_t.link */
     see_code_epoch(bs, c->mem);
 
 next_block:
@@ -326,15 +394,11 @@ next_block:
     b = (block_t *)blocks_find(bs, in);
     if (!b) goto leave;
     if (from && bs->epoch == from_epoch) link_block(bs, &bs->blk[from], way, b);
-enter:                                      /* b starts at pc */
-    if (b->n > c->event_at - c->instret) goto leave;
-    start = b->start;
-    e = e0 = bs->entry + b->first;
-    n = b->n;
-    retired = c->instret;
+    if (retired + b->n > c->event_at) goto leave;
+    retired += b->n;
+enter:                                      /* b starts at pc; retired counts it */
+    e = b->entries;
     bs->flight = b;
-    bs->flight_retired = retired;
-    bs->flight_at = e;
     goto *e->code;
 
 /* Before an entry that may fault or read the cpu: where it is, and how many
@@ -345,7 +409,7 @@ enter:                                      /* b starts at pc */
         pc = b->pc + e->offset;                       \
         c->stop_pc = pc;                              \
         c->pc = pc + e->len;                          \
-        c->instret = retired + (uint64_t)(e - e0);    \
+        c->instret = retired - b->n + entry_index(bs, b, e); \
     } while (0)
 #define NEXT()                                        \
     do {                                              \
@@ -354,48 +418,64 @@ enter:                                      /* b starts at pc */
     } while (0)
 /* after a store or a called instruction: did it drop this page's code? */
 #define DROPPED()                                     \
-    if (unlikely(!start->exec)) { e++; goto dropped; }
+    if (unlikely(!b->start->exec)) { e++; goto dropped; }
 #define ALU(kind, expr) do_##kind: REG(e->rd) = (uint64_t)(expr); NEXT();
 /* ADDR: a load's or store's address; Alpha's ldq_u and stq_u take the
  * aligned quadword holding it (ALIGNED8) */
 #define ADDR (REG(e->rs1) + (uint64_t)e->imm)
 #define ALIGNED8 (ADDR & ~7ull)
-#define LOAD(kind, size, addr, expr)                                             \
+/* A load or store through the TLB's fast path, which cannot fault or drop
+ * code; the slow path may do either, so it starts as a called instruction
+ * does (AT_ENTRY), and a store's checks the block's code after it. */
+#define LOAD(kind, bits, addr, expr)                                             \
     do_##kind: {                                                                 \
-        bs->flight_at = e;                                                       \
-        uint64_t a = addr;                                                       \
+        uint64_t a = addr, v;                                                    \
+        if (unlikely(!mem_try_load##bits(mem, a, &v))) {                         \
+            AT_ENTRY();                                                          \
+            v = mem_load_slow(mem, a, bits / 8);                                 \
+        }                                                                        \
         REG(e->rd) = (uint64_t)(expr);                                           \
-        if (truth) mem_mark_touched(c->mem, a, size);                            \
+        if (truth) mem_mark_touched(mem, a, bits / 8);                           \
         NEXT();                                                                  \
     }
 #define STORE(kind, bits, addr)                                                  \
     do_##kind: {                                                                 \
-        bs->flight_at = e;                                                       \
         uint64_t a = addr;                                                       \
-        mem_store##bits(c->mem, a, REG(e->rs2));                                 \
-        DROPPED();                                                               \
-        if (truth) mem_mark_touched(c->mem, a, bits / 8);                        \
+        if (unlikely(!mem_try_store##bits(mem, a, REG(e->rs2)))) {                \
+            AT_ENTRY();                                                          \
+            mem_store_slow(mem, a, REG(e->rs2), bits / 8);                       \
+            DROPPED();                                                           \
+        }                                                                        \
+        if (truth) mem_mark_touched(mem, a, bits / 8);                           \
         NEXT();                                                                  \
     }
-/* a conditional branch, the block's last entry; e->imm is its target */
+/* a conditional branch, the block's last entry; e->imm is its target,
+ * always reached by link [1] (the end by link [0]) */
 #define BRANCH(kind, cond)                                                       \
     do_##kind:                                                                   \
-        c->stop_pc = b->pc + e->offset;                                          \
         if (cond) {                                                              \
-            e->in->taken++;                                                      \
-            c->pc = (uint64_t)e->imm;                                            \
+            b->taken++;                                                          \
+            pc = (uint64_t)e->imm;                                               \
+            way = 1;                                                             \
         } else {                                                                 \
-            c->pc = b->end;                                                      \
+            pc = b->end;                                                         \
+            way = 0;                                                             \
         }                                                                        \
-        goto transferred;
+        goto fixed_way;
 
 do_CALL:
     AT_ENTRY();
     in = e->in;
     in->exec(c, in);
+    mem = c->mem;
     DROPPED();
     if (truth && (in->flags & (IF_LOAD | IF_STORE)))
         mem_mark_touched(c->mem, c->mem_addr, in->memsize);
+    NEXT();
+
+do_CALL_REG:                                /* needs no cpu state, cannot fault or drop code */
+    in = e->in;
+    in->exec(c, in);
     NEXT();
 
 do_EDIT_INLINE:                             /* as do_EDIT, its own kind inline, no memory */
@@ -407,7 +487,6 @@ do_EDIT: {                                  /* DISE classified it: it may not re
     in = e->in;
     const edit_count_t *x = edit_try_count(edit, in);
     if (likely(x != NULL) && e->own != BK_EDIT) {   /* counted: it runs as without DISE, inline */
-        if (memory_kind(e->own)) AT_ENTRY(); /* blocks_stop sets them only for a memory kind */
         goto *dispatch[e->own];
     }
     if (likely(x != NULL)) {                /* counted: its own semantics */
@@ -420,6 +499,7 @@ edit_semantics:
         in->exec(c, in);
         if (unlikely(c->replaced)) goto replaced;
     }
+    mem = c->mem;
 }
     if (in->flags & IF_TRANSFER) {          /* the block's last, as do_XFER */
         if (truth && (in->flags & IF_CALL)) truth_record_call(truth, pc, c->pc);
@@ -436,6 +516,7 @@ do_XFER:                                    /* a control transfer: the block's l
     AT_ENTRY();
     in = e->in;
     in->exec(c, in);
+    mem = c->mem;
     if (truth && (in->flags & (IF_LOAD | IF_STORE | IF_CALL))) {
         if (in->flags & IF_CALL) truth_record_call(truth, pc, c->pc);
         else mem_mark_touched(c->mem, c->mem_addr, in->memsize);
@@ -479,14 +560,14 @@ do_XFER:                                    /* a control transfer: the block's l
     ALU(SLEU_RR, REG(e->rs1) <= REG(e->rs2))
     ALU(EXTB_RR, (REG(e->rs1) >> ((REG(e->rs2) & 7) * 8)) & 0xff)
 
-    LOAD(LD8U,  1, ADDR, mem_load8(c->mem, a))
-    LOAD(LD8S,  1, ADDR, (int64_t)(int8_t)mem_load8(c->mem, a))
-    LOAD(LD16U, 2, ADDR, mem_load16(c->mem, a))
-    LOAD(LD16S, 2, ADDR, (int64_t)(int16_t)mem_load16(c->mem, a))
-    LOAD(LD32U, 4, ADDR, mem_load32(c->mem, a))
-    LOAD(LD32S, 4, ADDR, (int64_t)(int32_t)mem_load32(c->mem, a))
-    LOAD(LD64,  8, ADDR, mem_load64(c->mem, a))
-    LOAD(LD64A, 8, ALIGNED8, mem_load64(c->mem, a))
+    LOAD(LD8U,  8,  ADDR, v)
+    LOAD(LD8S,  8,  ADDR, (int64_t)(int8_t)v)
+    LOAD(LD16U, 16, ADDR, v)
+    LOAD(LD16S, 16, ADDR, (int64_t)(int16_t)v)
+    LOAD(LD32U, 32, ADDR, v)
+    LOAD(LD32S, 32, ADDR, (int64_t)(int32_t)v)
+    LOAD(LD64,  64, ADDR, v)
+    LOAD(LD64A, 64, ALIGNED8, v)
 
     STORE(ST8, 8, ADDR)
     STORE(ST16, 16, ADDR)
@@ -509,6 +590,23 @@ do_XFER:                                    /* a control transfer: the block's l
     BRANCH(BLBC, !(REG(e->rs1) & 1))
     BRANCH(BLBS, REG(e->rs1) & 1)
 
+/* a jump, the block's last entry, to `target`: rd gets the address after
+ * it (the block's end), computed after the target (rd may be rs1) */
+#define JUMP(kind, target, then)                                                 \
+    do_##kind: {                                                                 \
+        uint64_t t = target;                                                     \
+        REG(e->rd) = b->end;                                                     \
+        if (truth && (e->in->flags & IF_CALL))                                   \
+            truth_record_call(truth, b->pc + e->offset, t);                      \
+        b->taken++;                                                              \
+        pc = t;                                                                  \
+        then;                                                                    \
+    }
+
+    JUMP(JAL,  (uint64_t)e->imm, way = 1; goto fixed_way)
+    JUMP(JALR, (REG(e->rs1) + (uint64_t)e->imm) & ~1ull, goto indirect)
+    JUMP(JMP,  REG(e->rs1) & ~3ull, goto indirect)
+
 #undef AT_ENTRY
 #undef NEXT
 #undef DROPPED
@@ -518,29 +616,34 @@ do_XFER:                                    /* a control transfer: the block's l
 #undef LOAD
 #undef STORE
 #undef BRANCH
+#undef JUMP
 
 do_END:                                     /* ran to the page's end or a system call */
-    c->stop_pc = b->pc + e[-1].offset;      /* the last one run, as the ordinary step leaves it */
     pc = b->end;
-    c->pc = pc;
-    goto completed;
+    way = 0;
+fixed_way:                                  /* link [way] always reaches pc */
+    count_run(bs, b);
+    if (likely(b->link_epoch[way] == bs->epoch)) goto linked;
+    goto unlinked;
 
 transferred:                                /* the transfer wrote c->pc */
     pc = c->pc;
-completed:
-    c->instret = retired + n;
-    if (likely(bs->flight_counted == 0)) {
-        if (b->runs++ == 0) note_pending(bs, b);
-    } else {                                /* settled part-way: the rest one by one */
-        count_entries(bs, b, bs->flight_counted, n);
-        bs->flight_counted = 0;
-    }
-    if (unlikely(c->instret >= c->event_at)) goto leave;
+indirect:                                   /* to pc, whichever it is */
+    count_run(bs, b);
     way = pc != b->end;
-    if (b->link_pc[way] == pc && b->link_epoch[way] == bs->epoch) {
-        b = b->link[way];
-        goto enter;
+    if (b->link_pc[way] != pc || b->link_epoch[way] != bs->epoch) goto unlinked;
+linked:
+    nb = b->link[way];
+    if (unlikely(retired + nb->n > c->event_at)) {
+        leave_after(c, bs, b, pc, retired);
+        goto leave;
     }
+    retired += nb->n;
+    b = nb;
+    goto enter;
+unlinked:
+    leave_after(c, bs, b, pc, retired);
+    if (unlikely(retired >= c->event_at)) goto leave;
     from = (uint32_t)(b - bs->blk);
     from_epoch = bs->epoch;
     goto next_block;
@@ -549,16 +652,19 @@ replaced:                                   /* the entries before e retired, e d
     /* its replacement runs now (the engine), e only as part of it.  e is
      * counted with those before: the replacement took back the count the
      * ordinary step gives an instruction before it runs (dise/engine.c). */
-    count_entries(bs, b, bs->flight_counted, (uint32_t)(e - e0) + 1);
+    count_entries(bs, b, bs->flight_counted, entry_index(bs, b, e) + 1);
     pc = c->pc;
     goto leave;
 
-dropped:                                    /* the entries before e ran, the last dropped the code */
-    count_entries(bs, b, bs->flight_counted, (uint32_t)(e - e0));
+dropped: {                                  /* the entries before e ran, the last dropped the code */
+    uint32_t k = entry_index(bs, b, e);
+    count_entries(bs, b, bs->flight_counted, k);
     pc = b->pc + e->offset;                 /* a BK_END entry's is the block's end */
-    if (e - e0 == n) pc = b->end;
+    if (k == b->n) pc = b->end;
+    c->stop_pc = b->pc + e[-1].offset;      /* the one that dropped it */
     c->pc = pc;
-    c->instret = retired + (uint64_t)(e - e0);
+    c->instret = retired - b->n + k;
+}
 leave:
     bs->flight = NULL;
     bs->flight_counted = 0;

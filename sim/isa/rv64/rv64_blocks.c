@@ -26,5 +26,15 @@ const block_op_t rv64_block_ops[] = {
     { rv_FLD, BK_LD64 },      { rv_FSW, BK_ST32 },       { rv_FSD, BK_ST64 },
     { rv_BEQ, BK_BEQ },       { rv_BNE, BK_BNE },        { rv_BLT, BK_BLT },
     { rv_BGE, BK_BGE },       { rv_BLTU, BK_BLTU },      { rv_BGEU, BK_BGEU },
+    { rv_JAL, BK_JAL },       { rv_JALR, BK_JALR },
 };
 const size_t rv64_block_ops_count = sizeof rv64_block_ops / sizeof rv64_block_ops[0];
+
+/* RV64I's 32-bit shifts and the M extension (no trap: division by zero
+ * and overflow have defined results). */
+const exec_fn rv64_block_reg_calls[] = {
+    rv_SLLIW, rv_SRLIW, rv_SRAIW, rv_SLLW, rv_SRLW, rv_SRAW,
+    rv_MUL, rv_MULH, rv_MULHSU, rv_MULHU, rv_MULW,
+    rv_DIV, rv_DIVU, rv_REM, rv_REMU, rv_DIVW, rv_DIVUW, rv_REMW, rv_REMUW,
+};
+const size_t rv64_block_reg_calls_count = sizeof rv64_block_reg_calls / sizeof rv64_block_reg_calls[0];
