@@ -679,14 +679,18 @@ static bool same_entry(const dise_t *d, size_t k, const dise_outcome_t *o, const
     return true;
 }
 
+static void exec_recorded(cpu_t *c, insn_t *in);
+
 /* The block loop's record of outcome o (edit.h): the common case counts
  * the match of its production and increments its counter, or the spare
- * word; anything else names the word held at 0. */
+ * word; anything else names the word held at 0.  The semantics it runs
+ * are the instruction's own, followed by its per-event record
+ * (exec_recorded) when the exact profiles take one, in every state. */
 static edit_count_t count_record(dise_t *d, const dise_outcome_t *o, exec_fn exec, bool truth)
 {
-    if (o->kind != DO_COUNT || truth)
-        return (edit_count_t){ .exec = exec, .counter = &d->count_never };
-    return (edit_count_t){ .exec = exec, .counter = o->inc ? &d->ctr[o->inc] : &d->count_spare,
+    exec_fn own = truth ? exec_recorded : exec;
+    if (o->kind != DO_COUNT) return (edit_count_t){ .exec = own, .counter = &d->count_never };
+    return (edit_count_t){ .exec = own, .counter = o->inc ? &d->ctr[o->inc] : &d->count_spare,
                            .match = &d->count_matches[o->prod] };
 }
 
@@ -717,7 +721,6 @@ static uint16_t intern_entry(dise_t *d, exec_fn exec, bool truth, const uint64_t
 }
 
 static void exec_candidate(cpu_t *c, insn_t *in);
-static void exec_recorded(cpu_t *c, insn_t *in);
 
 /* The conjuncts conj[from .. to) all hold for `in` under the flags
  * `flags` (NULL for those that test no flag: they are true or false, no
