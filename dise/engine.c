@@ -803,6 +803,7 @@ void dise_set_truth(dise_t *d, hps_truth_t *t)
 static void add_truth_counts(dise_t *d)
 {
     if (!d->truth || d->truth_added) return;
+    hps_truth_flush(d->truth);
     mem_for_each_decoded(d->prog_mem, add_counted, d->truth);
     d->prog_mem->on_decoded_drop = d->next_drop;
     d->prog_mem->on_decoded_drop_ctx = d->next_drop_ctx;

@@ -45,6 +45,8 @@ void hps_session_init(hps_session_t *h, const dise_program_t *prog, const symtab
         *truth[k] = profile_new();
         h->sampled[k] = profile_new();
     }
+    if (h->truth.method) h->truth.method_recent = profile_recent_new(h->truth.method);
+    if (h->truth.pair) h->truth.pair_recent = profile_recent_new(h->truth.pair);
     if (h->enabled[HPS_KIND_DATA]) {
         h->streams = hps_streams_new(prog);
         h->truth.data_trace = hps_streams_exact_trace(h->streams);
@@ -53,6 +55,8 @@ void hps_session_init(hps_session_t *h, const dise_program_t *prog, const symtab
 
 void hps_session_free(hps_session_t *h)
 {
+    profile_recent_free(h->truth.method_recent);
+    profile_recent_free(h->truth.pair_recent);
     profile_free(h->truth.method);
     profile_free(h->truth.pair);
     profile_free(h->truth.data);

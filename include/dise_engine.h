@@ -252,7 +252,7 @@ static inline const dise_outcome_t *dise_outcome(const dise_t *d, const insn_t *
 }
 
 /* A classified instruction's own semantics, then its per-event record. */
-static inline void dise_exec_original(dise_t *d, cpu_t *c, insn_t *in)
+static inline __attribute__((always_inline)) void dise_exec_original(dise_t *d, cpu_t *c, insn_t *in)
 {
     const dise_outcome_t *o = dise_outcome(d, in);
     bool truth = o->truth;

@@ -62,22 +62,6 @@ int pmu_event_by_name(const char *name)
 
 #define MAX_REQUESTS 64
 
-/* The exact profiles' members counted lately: an event is added to the
- * line of its pc in its event's row here, and a line goes into the
- * profile when another pc takes its place or a reader asks (pmu_exact).
- * The sums are profile_add's, with a hash probe per line instead of one
- * per event.  A line of pc 1 (no instruction's) holds nothing. */
-enum { RECENT_LINES = 256 };
-typedef struct recent_line {
-    uint64_t pc;                /* RECENT_NONE: none                       */
-    uint64_t n;                 /* events not yet in the profile           */
-} recent_line_t;
-#define RECENT_NONE 1
-typedef struct recent_events {
-    recent_line_t line[PMU_EVENT_COUNT][RECENT_LINES];
-    bool filled;                /* a line was taken since the last flush   */
-} recent_events_t;
-
 typedef struct counter {
     int event;                  /* pmu_event_t, or -1 when unused          */
     uint64_t value;             /* stepped counters: the count now         */
@@ -139,7 +123,8 @@ struct pmu {
     uint64_t samples_taken;     /* ProfileMe samples delivered              */
     bool in_sample;             /* the running handler is a ProfileMe one   */
     profile_t *exact[PMU_EVENT_COUNT];   /* pc -> events, program code only */
-    recent_events_t *recent;    /* and the events not yet in them          */
+    profile_recent_t *recent[PMU_EVENT_COUNT];   /* their events come through
+                                                    these (flushed: pmu_exact) */
 };
 
 /* The cycle an overflow at `cycle` is delivered from: the skid (precise
@@ -192,8 +177,6 @@ static void handler_notify(void *ctx, cpu_t *c, uint64_t value);
 static void handler_wrpmc(void *ctx, cpu_t *c, uint64_t k, uint64_t value);
 static uint64_t handler_rdpmc(void *ctx, cpu_t *c, uint64_t k);
 
-static void flush_exact(const pmu_t *p);
-
 pmu_t *pmu_new(const pmu_config_t *cfg, const pmu_handler_t *handler)
 {
     pmu_t *p = xcalloc(1, sizeof *p);
@@ -203,10 +186,10 @@ pmu_t *pmu_new(const pmu_config_t *cfg, const pmu_handler_t *handler)
     p->wrap = 1ull << p->cfg.counter_bits;
     p->rng = p->cfg.seed ^ 0x504d55504552494full;       /* "PMUPERIO" */
     for (unsigned k = 0; k < PMU_MAX_COUNTERS; k++) p->ctr[k].event = -1;
-    for (int e = 0; e < PMU_EVENT_COUNT; e++) p->exact[e] = profile_new();
-    p->recent = xcalloc(1, sizeof *p->recent);
-    p->recent->filled = true;                           /* flush_exact empties the lines */
-    flush_exact(p);
+    for (int e = 0; e < PMU_EVENT_COUNT; e++) {
+        p->exact[e] = profile_new();
+        p->recent[e] = profile_recent_new(p->exact[e]);
+    }
     p->client = (runtime_client_t){ .name = "PMU", .returned = handler_return,
                                     .notify = handler_notify, .wrpmc = handler_wrpmc, .rdpmc = handler_rdpmc,
                                     .ctx = p };
@@ -217,8 +200,10 @@ pmu_t *pmu_new(const pmu_config_t *cfg, const pmu_handler_t *handler)
 void pmu_free(pmu_t *p)
 {
     if (!p) return;
-    for (int e = 0; e < PMU_EVENT_COUNT; e++) profile_free(p->exact[e]);
-    free(p->recent);
+    for (int e = 0; e < PMU_EVENT_COUNT; e++) {
+        profile_recent_free(p->recent[e]);
+        profile_free(p->exact[e]);
+    }
     free(p);
 }
 
@@ -341,42 +326,11 @@ static __attribute__((noinline)) void step_counters(pmu_t *p, uint32_t counting,
     if (any) update_due(p);
 }
 
-/* pc's line of `event`, held by another pc: that one's events go into the
- * profile, pc's start. */
-static __attribute__((noinline)) void take_line(const pmu_t *p, unsigned event, uint64_t pc)
-{
-    recent_line_t *l = &p->recent->line[event][(pc >> 1) & (RECENT_LINES - 1)];
-    if (l->pc != RECENT_NONE) profile_add(p->exact[event], l->pc, 0, l->n);
-    *l = (recent_line_t){ .pc = pc, .n = 1 };
-    p->recent->filled = true;
-}
-
-/* One more event at pc in the exact profile of `event` (recent_events_t). */
-static inline void add_exact(const pmu_t *p, unsigned event, uint64_t pc)
-{
-    recent_line_t *l = &p->recent->line[event][(pc >> 1) & (RECENT_LINES - 1)];
-    if (likely(l->pc == pc)) l->n++;
-    else take_line(p, event, pc);
-}
-
-/* Every recent line into its profile, and emptied. */
-static void flush_exact(const pmu_t *p)
-{
-    if (!p->recent->filled) return;
-    p->recent->filled = false;
-    for (unsigned e = 0; e < PMU_EVENT_COUNT; e++)
-        for (unsigned k = 0; k < RECENT_LINES; k++) {
-            recent_line_t *l = &p->recent->line[e][k];
-            if (l->pc != RECENT_NONE) profile_add(p->exact[e], l->pc, 0, l->n);
-            *l = (recent_line_t){ .pc = RECENT_NONE };
-        }
-}
-
 static inline void count_one(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64_t pc)
 {
     if (!counted_on_demand(p, event)) return;
     p->events[event]++;
-    if (!runtime_contains(pc)) add_exact(p, event, pc);
+    if (!runtime_contains(pc)) profile_recent_add(p->recent[event], pc, 0);
     uint32_t counting = p->counting[event];
     if (counting && !p->frozen) step_counters(p, counting, cycle, pc);   /* frozen: the
                                                handler's, or the shadow's: none counts */
@@ -399,7 +353,7 @@ void pmu_sample(pmu_t *p, uint64_t pc, uint64_t cycle, const uint64_t regs[PM_RE
 
 const profile_t *pmu_exact(const pmu_t *p, pmu_event_t event)
 {
-    flush_exact(p);
+    profile_recent_flush(p->recent[event]);
     return p->exact[event];
 }
 
