@@ -158,9 +158,12 @@ static profile_t *mapped(const hps_session_t *h, hps_kind_t kind, const profile_
     return out;
 }
 
+/* The exact profile of `kind`, with the events its recent lines held. */
 static const profile_t *truth_of(const hps_session_t *h, hps_kind_t kind)
 {
-    return kind == HPS_KIND_METHOD ? h->truth.method : h->truth.pair;
+    bool method = kind == HPS_KIND_METHOD;
+    profile_recent_flush(method ? h->truth.method_recent : h->truth.pair_recent);
+    return method ? h->truth.method : h->truth.pair;
 }
 
 static void format_symbol(const symtab_t *st, uint64_t addr, char *buf, size_t len)
