@@ -22,7 +22,10 @@
  * pages dropped during it, before their counts are lost).  The other
  * events, an indirect call and a load or store, are recorded one by one
  * with hps_truth_record(): the DISE engine routes exactly the instructions
- * hps_truth_per_event() names through it (dise/engine.c).
+ * hps_truth_per_event() names through it (dise/engine.c).  A call's events
+ * go through the profiles' recent lines when the session gave them some
+ * (profile_recent_t: an indirect call site mostly goes where it went
+ * before); hps_truth_flush() adds them before the profiles are read.
  */
 #ifndef HPS_HPS_TRUTH_H
 #define HPS_HPS_TRUTH_H
