@@ -347,12 +347,15 @@ bool dcpi_finish(dcpi_t *d, cpu_t *c, char *err, size_t errlen)
     if (d->opt.machine && !write_machine(d, err, errlen)) return false;
     if (d->pm && !write_profileme(d, d->opt.symtab, err, errlen)) return false;
     for (size_t i = 0; i < d->nimages; i++) {
+        char key[512] = "";             /* the image's, hashed once for its events */
         for (unsigned e = 0; e < PMU_EVENT_COUNT; e++) {
             profile_t *p = d->by_image[i * PMU_EVENT_COUNT + e];
             const dcpi_event_t *ev = monitored(d, e);
             if (!p || !ev) continue;
-            if (!profdb_merge(d->epoch, d->images->v[i].path, pmu_event_names[e],
-                              ev->period_min, ev->period_max, p, err, errlen))
+            const char *path = d->images->v[i].path;
+            if (!key[0] && !profdb_image_key(path, key, sizeof key, err, errlen)) return false;
+            if (!profdb_merge_keyed(d->epoch, key, path, pmu_event_names[e], ev->period_min,
+                                    ev->period_max, p, err, errlen))
                 return false;
         }
     }
@@ -425,17 +428,47 @@ typedef struct truth_file {
     const symtab_t *symtab;
 } truth_file_t;
 
+/* v written at p as printf's "%" PRIu64 (base 10) or "%#" PRIx64 (base
+ * 16) would write it; returns the end.  exact.tsv has a row per pc, and
+ * fprintf's parsing of the format was most of the time spent writing it. */
+static char *put_number(char *p, uint64_t v, unsigned base)
+{
+    char digits[24];
+    int n = 0;
+    do {
+        digits[n++] = "0123456789abcdef"[v % base];
+        v /= base;
+    } while (v);
+    if (base == 16 && !(n == 1 && digits[0] == '0')) {
+        *p++ = '0';
+        *p++ = 'x';
+    }
+    while (n) *p++ = digits[--n];
+    return p;
+}
+
 static void truth_row(void *ctx, uint64_t pc, uint64_t count, uint64_t head)
 {
     truth_file_t *t = ctx;
     if (runtime_contains(pc)) return;
-    char name[128];
+    char name[128], row[sizeof name + 8 * 24];
     symtab_format(t->symtab, pc, name, sizeof name);
-    fprintf(t->f, "%#" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, pc, name, count, head);
+    char *p = put_number(row, pc, 16);
+    size_t len = strlen(name);
+    *p++ = '\t';
+    memcpy(p, name, len);
+    p += len;
+    *p++ = '\t';
+    p = put_number(p, count, 10);
+    *p++ = '\t';
+    p = put_number(p, head, 10);
     static const pmu_event_t events[] = { PMU_IMISS, PMU_DMISS, PMU_BRANCHMP };
-    for (size_t k = 0; k < sizeof events / sizeof events[0]; k++)
-        fprintf(t->f, "\t%" PRIu64, profile_weight(pmu_exact(t->d->pmu, events[k]), pc, 0));
-    fputc('\n', t->f);
+    for (size_t k = 0; k < sizeof events / sizeof events[0]; k++) {
+        *p++ = '\t';
+        p = put_number(p, profile_weight(pmu_exact(t->d->pmu, events[k]), pc, 0), 10);
+    }
+    *p++ = '\n';
+    fwrite(row, 1, (size_t)(p - row), t->f);
 }
 
 /* The truth the samples are scored against, by program pc, into the epoch

@@ -188,8 +188,17 @@ bool profdb_merge(const char *epoch, const char *image_path, const char *event,
                   uint64_t period_min, uint64_t period_max, const profile_t *samples,
                   char *err, size_t errlen)
 {
-    char key[512], dir[4096], file[4160];
-    if (!profdb_image_key(image_path, key, sizeof key, err, errlen)) return false;
+    char key[512];
+    return profdb_image_key(image_path, key, sizeof key, err, errlen) &&
+           profdb_merge_keyed(epoch, key, image_path, event, period_min, period_max, samples,
+                              err, errlen);
+}
+
+bool profdb_merge_keyed(const char *epoch, const char *key, const char *image_path,
+                        const char *event, uint64_t period_min, uint64_t period_max,
+                        const profile_t *samples, char *err, size_t errlen)
+{
+    char dir[4096], file[4160];
     snprintf(dir, sizeof dir, "%s/%s", epoch, key);
     if (!make_dir(dir, err, errlen)) return false;
     snprintf(file, sizeof file, "%s/path", dir);

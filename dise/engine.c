@@ -123,7 +123,9 @@ static bool resolve_handlers(dise_t *d, char *err, size_t len)
 
 static unsigned flag_index_of(const dise_t *d, uint32_t overflow_bits, uint32_t zero_bits);
 static uint16_t flags_needed(const dise_program_t *p, int32_t at);
+static uint16_t any_needs(const dise_t *d);
 static void find_conjuncts(dise_t *d);
+static void tabulate_flag_conjuncts(dise_t *d);
 
 /* The flags now, packed; the block loop's records follow them (edit.h). */
 static void set_flag_index(dise_t *d, unsigned idx)
@@ -156,6 +158,10 @@ static void find_flags(dise_t *d)
         d->nflags++;
     }
     if (!d->tabulated) d->nflags = 0;
+    for (unsigned j = 0; j < d->nflags; j++) {
+        uint8_t *bits = d->flag_is_zero[j] ? d->index_bit_zero : d->index_bit_overflow;
+        bits[d->flag_counter[j]] |= (uint8_t)(1u << j);
+    }
     d->set_shift = d->nflags;
     d->set_stride = 1u << d->nflags;
     for (unsigned i = 0; i < d->set_stride; i++)
@@ -208,7 +214,9 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *run
     find_flags(d);
     for (size_t k = 0; k < prog->nprods; k++)
         d->prod_needs[k] = flags_needed(prog, prog->prods[k].pattern);
+    d->any_needs = any_needs(d);
     find_conjuncts(d);
+    tabulate_flag_conjuncts(d);
     d->set_cap = 16;
     d->outcomes = xcalloc(d->set_cap * d->set_stride, sizeof *d->outcomes);
     d->counts = xcalloc(d->set_cap * d->set_stride, sizeof *d->counts);
@@ -261,16 +269,27 @@ static unsigned flag_index_of(const dise_t *d, uint32_t overflow_bits, uint32_t 
     return idx;
 }
 
+/* Counter n's value and flags changed: flag_index as flag_index_of would
+ * find it, from counter n's bits alone (no other flag changed). */
+static unsigned index_after_update(const dise_t *d, unsigned n)
+{
+    uint8_t ov = d->index_bit_overflow[n], zb = d->index_bit_zero[n];
+    unsigned idx = d->flag_index & ~(unsigned)(ov | zb);
+    if (d->overflow_bits >> n & 1) idx |= ov;
+    if (d->zero_bits >> n & 1) idx |= zb;
+    return idx;
+}
+
 static void counter_update(dise_t *d, unsigned n, uint64_t v, bool overflow, bool clear)
 {
-    uint32_t bit = 1u << n, o = d->overflow_bits, z = d->zero_bits;
+    uint32_t bit = 1u << n;
     d->ctr[n] = v & d->ctr_mask;
     if (clear) d->overflow_bits &= ~bit;
     if (overflow) d->overflow_bits |= bit;
     if (d->ctr[n] == 0) d->zero_bits |= bit;
     else d->zero_bits &= ~bit;
-    if (o != d->overflow_bits || z != d->zero_bits)
-        set_flag_index(d, flag_index_of(d, d->overflow_bits, d->zero_bits));
+    unsigned idx = index_after_update(d, n);
+    if (idx != d->flag_index) set_flag_index(d, idx);
 }
 
 static void counter_inc(dise_t *d, unsigned n)
@@ -483,6 +502,52 @@ static void find_conjuncts(dise_t *d)
     d->conj_at[p->nprods] = n;
 }
 
+/* Does pattern node `at` test flags and nothing else? */
+static bool tests_only_flags(const dise_program_t *p, int32_t at)
+{
+    const dise_node_t *n = &p->nodes[at];
+    switch (n->kind) {
+    case PX_OVERFLOW: case PX_ZERO: case PX_TRUE: return true;
+    case PX_AND: case PX_OR: return tests_only_flags(p, n->a) && tests_only_flags(p, n->b);
+    case PX_NOT:             return tests_only_flags(p, n->a);
+    default:                 return false;
+    }
+}
+
+static bool conjuncts_hold(const dise_t *d, uint32_t from, uint32_t to, const insn_t *in,
+                           const uint32_t *flags);
+
+/* flags_only and flags_pass: a production whose flag conjuncts read no
+ * instruction field has them true or false under each combination
+ * whatever the instruction; they are evaluated here once. */
+static void tabulate_flag_conjuncts(dise_t *d)
+{
+    if (!d->tabulated) return;
+    for (size_t k = 0; k < d->prog->nprods; k++) {
+        bool only = true;
+        for (uint32_t j = d->conj_flagged[k]; j < d->conj_at[k + 1] && only; j++)
+            only = tests_only_flags(d->prog, d->conj[j]);
+        if (!only) continue;
+        d->flags_only |= 1ull << k;
+        for (unsigned i = 0; i < d->set_stride; i++)
+            if (conjuncts_hold(d, d->conj_flagged[k], d->conj_at[k + 1], NULL, d->combo_flags[i]))
+                d->flags_pass[i] |= 1ull << k;
+    }
+}
+
+/* The instruction flags of which an instruction must have one for any
+ * production to match: every production's condition joined, or 0 when one
+ * has none. */
+static uint16_t any_needs(const dise_t *d)
+{
+    uint16_t any = 0;
+    for (size_t k = 0; k < d->prog->nprods; k++) {
+        if (!d->prod_needs[k]) return 0;
+        any |= d->prod_needs[k];
+    }
+    return any;
+}
+
 /* The value of an instruction field; false when it has none (the target
  * of an indirect transfer, an unused register slot). */
 static bool field_value(const insn_t *in, uint8_t field, uint64_t *v)
@@ -614,14 +679,18 @@ static bool same_entry(const dise_t *d, size_t k, const dise_outcome_t *o, const
     return true;
 }
 
+static void exec_recorded(cpu_t *c, insn_t *in);
+
 /* The block loop's record of outcome o (edit.h): the common case counts
  * the match of its production and increments its counter, or the spare
- * word; anything else names the word held at 0. */
+ * word; anything else names the word held at 0.  The semantics it runs
+ * are the instruction's own, followed by its per-event record
+ * (exec_recorded) when the exact profiles take one, in every state. */
 static edit_count_t count_record(dise_t *d, const dise_outcome_t *o, exec_fn exec, bool truth)
 {
-    if (o->kind != DO_COUNT || truth)
-        return (edit_count_t){ .exec = exec, .counter = &d->count_never };
-    return (edit_count_t){ .exec = exec, .counter = o->inc ? &d->ctr[o->inc] : &d->count_spare,
+    exec_fn own = truth ? exec_recorded : exec;
+    if (o->kind != DO_COUNT) return (edit_count_t){ .exec = own, .counter = &d->count_never };
+    return (edit_count_t){ .exec = own, .counter = o->inc ? &d->ctr[o->inc] : &d->count_spare,
                            .match = &d->count_matches[o->prod] };
 }
 
@@ -652,7 +721,6 @@ static uint16_t intern_entry(dise_t *d, exec_fn exec, bool truth, const uint64_t
 }
 
 static void exec_candidate(cpu_t *c, insn_t *in);
-static void exec_recorded(cpu_t *c, insn_t *in);
 
 /* The conjuncts conj[from .. to) all hold for `in` under the flags
  * `flags` (NULL for those that test no flag: they are true or false, no
@@ -680,6 +748,10 @@ static bool classify_masks(const dise_t *d, const insn_t *in, uint64_t *masks)
             continue;
         }
         if (!conjuncts_hold(d, d->conj_at[k], d->conj_flagged[k], in, NULL)) continue;
+        if (d->flags_only >> k & 1) {
+            for (unsigned i = 0; i < d->set_stride; i++) masks[i] |= d->flags_pass[i] & 1ull << k;
+            continue;
+        }
         for (unsigned i = 0; i < d->set_stride; i++)
             if (conjuncts_hold(d, d->conj_flagged[k], d->conj_at[k + 1], in, d->combo_flags[i]))
                 masks[i] |= 1ull << k;
@@ -691,6 +763,9 @@ static bool classify_masks(const dise_t *d, const insn_t *in, uint64_t *masks)
 void dise_classify(dise_t *d, insn_t *in)
 {
     in->dise = 0;
+    if (!(in->flags & d->any_needs) && d->any_needs &&
+        !(d->truth && hps_truth_per_event(d->truth, in)))
+        return;                                 /* as below: no production can match */
     uint64_t masks[1u << DISE_TABLE_FLAGS];     /* the first set_stride are used */
     memset(masks, 0, d->set_stride * sizeof *masks);
     bool candidate = classify_masks(d, in, masks);
@@ -728,6 +803,7 @@ void dise_set_truth(dise_t *d, hps_truth_t *t)
 static void add_truth_counts(dise_t *d)
 {
     if (!d->truth || d->truth_added) return;
+    hps_truth_flush(d->truth);
     mem_for_each_decoded(d->prog_mem, add_counted, d->truth);
     d->prog_mem->on_decoded_drop = d->next_drop;
     d->prog_mem->on_decoded_drop_ctx = d->next_drop_ctx;

@@ -45,6 +45,8 @@ void hps_session_init(hps_session_t *h, const dise_program_t *prog, const symtab
         *truth[k] = profile_new();
         h->sampled[k] = profile_new();
     }
+    if (h->truth.method) h->truth.method_recent = profile_recent_new(h->truth.method);
+    if (h->truth.pair) h->truth.pair_recent = profile_recent_new(h->truth.pair);
     if (h->enabled[HPS_KIND_DATA]) {
         h->streams = hps_streams_new(prog);
         h->truth.data_trace = hps_streams_exact_trace(h->streams);
@@ -53,6 +55,8 @@ void hps_session_init(hps_session_t *h, const dise_program_t *prog, const symtab
 
 void hps_session_free(hps_session_t *h)
 {
+    profile_recent_free(h->truth.method_recent);
+    profile_recent_free(h->truth.pair_recent);
     profile_free(h->truth.method);
     profile_free(h->truth.pair);
     profile_free(h->truth.data);
@@ -154,9 +158,12 @@ static profile_t *mapped(const hps_session_t *h, hps_kind_t kind, const profile_
     return out;
 }
 
+/* The exact profile of `kind`, with the events its recent lines held. */
 static const profile_t *truth_of(const hps_session_t *h, hps_kind_t kind)
 {
-    return kind == HPS_KIND_METHOD ? h->truth.method : h->truth.pair;
+    bool method = kind == HPS_KIND_METHOD;
+    profile_recent_flush(method ? h->truth.method_recent : h->truth.pair_recent);
+    return method ? h->truth.method : h->truth.pair;
 }
 
 static void format_symbol(const symtab_t *st, uint64_t addr, char *buf, size_t len)

@@ -18,3 +18,9 @@ void hps_truth_add_counts(hps_truth_t *t, const insn_t *slots, size_t n)
         }
     }
 }
+
+void hps_truth_flush(hps_truth_t *t)
+{
+    profile_recent_flush(t->method_recent);
+    profile_recent_flush(t->pair_recent);
+}

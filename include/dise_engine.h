@@ -79,14 +79,25 @@ struct dise {
     unsigned nflags, set_stride, set_shift, flag_index;
     uint8_t flag_counter[DISE_TABLE_FLAGS];
     bool flag_is_zero[DISE_TABLE_FLAGS];
+    /* per counter: its overflow and zero flags' bits in flag_index (0 when
+     * the patterns do not test that flag) */
+    uint8_t index_bit_overflow[DISE_MAX_COUNTERS + 1], index_bit_zero[DISE_MAX_COUNTERS + 1];
     bool tabulated;
     /* per production: flags_needed of its pattern (dise_classify) */
     uint16_t prod_needs[DISE_MAX_PRODUCTIONS];
+    /* the instruction flags of which an instruction must have one for any
+     * production to match (0: no such condition) */
+    uint16_t any_needs;
     /* per production: its pattern's conjuncts (the operands of its top
      * &&s), conj[conj_at[k] .. conj_at[k + 1]), those that test no flag
      * first, up to conj_flagged[k]: classification evaluates them once */
     int32_t *conj;
     uint32_t conj_at[DISE_MAX_PRODUCTIONS + 1], conj_flagged[DISE_MAX_PRODUCTIONS];
+    /* the productions whose conjuncts that test flags test nothing else,
+     * and of those, the ones whose flag conjuncts hold under each packed
+     * combination: classification looks them up */
+    uint64_t flags_only;
+    uint64_t flags_pass[1u << DISE_TABLE_FLAGS];
     /* the flags (overflow, zero words) of each packed combination */
     uint32_t combo_flags[1u << DISE_TABLE_FLAGS][2];
     /* dispatch entries interned at decode: entry insn->dise is the match
@@ -241,7 +252,7 @@ static inline const dise_outcome_t *dise_outcome(const dise_t *d, const insn_t *
 }
 
 /* A classified instruction's own semantics, then its per-event record. */
-static inline void dise_exec_original(dise_t *d, cpu_t *c, insn_t *in)
+static inline __attribute__((always_inline)) void dise_exec_original(dise_t *d, cpu_t *c, insn_t *in)
 {
     const dise_outcome_t *o = dise_outcome(d, in);
     bool truth = o->truth;

@@ -22,7 +22,10 @@
  * pages dropped during it, before their counts are lost).  The other
  * events, an indirect call and a load or store, are recorded one by one
  * with hps_truth_record(): the DISE engine routes exactly the instructions
- * hps_truth_per_event() names through it (dise/engine.c).
+ * hps_truth_per_event() names through it (dise/engine.c).  A call's events
+ * go through the profiles' recent lines when the session gave them some
+ * (profile_recent_t: an indirect call site mostly goes where it went
+ * before); hps_truth_flush() adds them before the profiles are read.
  */
 #ifndef HPS_HPS_TRUTH_H
 #define HPS_HPS_TRUTH_H
@@ -36,6 +39,9 @@ typedef struct hps_truth {
     profile_t *pair;
     profile_t *data;        /* references by address */
     data_trace_t *data_trace;   /* every reference, in order */
+    /* the per-event calls' way into method and pair, or NULL (straight
+     * in); hps_truth_flush before the profiles are read */
+    profile_recent_t *method_recent, *pair_recent;
 } hps_truth_t;
 
 /* Instructions that can be events. */
@@ -61,13 +67,20 @@ static inline bool hps_truth_per_event(const hps_truth_t *t, const insn_t *in)
     return (in->flags & (IF_LOAD | IF_STORE)) && (t->data || t->data_trace);
 }
 
+/* One event of (key, key2) in profile p, through r when there is one. */
+static inline void hps_truth_add(profile_t *p, profile_recent_t *r, uint64_t key, uint64_t key2)
+{
+    if (r) profile_recent_add(r, key, key2);
+    else profile_add(p, key, key2, 1);
+}
+
 /* Called after `in` (a program instruction) executed: c->pc is where it
  * went, c->mem_addr what it accessed. */
 static inline void hps_truth_record(hps_truth_t *t, const cpu_t *c, const insn_t *in)
 {
     if (in->flags & IF_CALL) {
-        if (t->method) profile_add(t->method, c->pc, 0, 1);
-        if (t->pair) profile_add(t->pair, in->pc, c->pc, 1);
+        if (t->method) hps_truth_add(t->method, t->method_recent, c->pc, 0);
+        if (t->pair) hps_truth_add(t->pair, t->pair_recent, in->pc, c->pc);
     } else if (hps_is_back_edge(in)) {
         if (t->method) profile_add(t->method, in->target, 0, 1);
     } else if (in->flags & (IF_LOAD | IF_STORE)) {
@@ -79,5 +92,7 @@ static inline void hps_truth_record(hps_truth_t *t, const cpu_t *c, const insn_t
 /* Add the events of the direct calls and back-edges among slots[0..n)
  * (decoded records of the program), weighted by their execution counts. */
 void hps_truth_add_counts(hps_truth_t *t, const insn_t *slots, size_t n);
+/* The events method_recent and pair_recent hold, into their profiles. */
+void hps_truth_flush(hps_truth_t *t);
 
 #endif /* HPS_HPS_TRUTH_H */

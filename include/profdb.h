@@ -60,6 +60,11 @@ bool profdb_image_key(const char *path, char *out, size_t len, char *err, size_t
 bool profdb_merge(const char *epoch, const char *image_path, const char *event,
                   uint64_t period_min, uint64_t period_max, const profile_t *samples,
                   char *err, size_t errlen);
+/* The same with the image's key (profdb_image_key) already known, for a
+ * writer that merges several events of one image. */
+bool profdb_merge_keyed(const char *epoch, const char *image_key, const char *image_path,
+                        const char *event, uint64_t period_min, uint64_t period_max,
+                        const profile_t *samples, char *err, size_t errlen);
 
 /* Read one profile file; profdb_file_free releases it.  false + err (the
  * file and the byte or record) for a bad magic or version, a record count

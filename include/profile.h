@@ -77,6 +77,42 @@ static inline void profile_add(profile_t *p, uint64_t key, uint64_t key2, uint64
     profile_grow_insert_(p, key, key2, weight);
 }
 
+/* A profile's members counted lately, one line each, added to the profile
+ * in one profile_add when another member takes the line or on
+ * profile_recent_flush: for a profile that takes its events one by one
+ * (exhaustive ground truth), a compare and an increment per event that
+ * repeats a recent member instead of a hash probe.  The profile holds the
+ * same sums once flushed; it must be flushed before it is read. */
+enum { PROFILE_RECENT_LINES = 256 };
+typedef struct profile_recent_line {
+    uint64_t key, key2;
+    uint64_t n;             /* events not yet in the profile; 0: empty */
+} profile_recent_line_t;
+typedef struct profile_recent {
+    profile_t *profile;
+    bool pending;           /* a line has events not yet in the profile */
+    profile_recent_line_t line[PROFILE_RECENT_LINES];
+} profile_recent_t;
+
+profile_recent_t *profile_recent_new(profile_t *p);
+void profile_recent_free(profile_recent_t *r);       /* NULL is fine; flushes nothing */
+void profile_recent_flush(profile_recent_t *r);      /* NULL is fine */
+/* Slow path of profile_recent_add(): the line holds another member. */
+void profile_recent_take_(profile_recent_t *r, profile_recent_line_t *l, uint64_t key,
+                          uint64_t key2);
+
+/* One event of member (key, key2). */
+static inline void profile_recent_add(profile_recent_t *r, uint64_t key, uint64_t key2)
+{
+    profile_recent_line_t *l = &r->line[((key ^ key2) >> 1) & (PROFILE_RECENT_LINES - 1)];
+    if (__builtin_expect(l->key == key && l->key2 == key2, 1)) {
+        l->n++;
+        r->pending = true;
+        return;
+    }
+    profile_recent_take_(r, l, key, key2);
+}
+
 /* Weight of a member, 0 when absent. */
 uint64_t profile_weight(const profile_t *p, uint64_t key, uint64_t key2);
 uint64_t profile_total(const profile_t *p);

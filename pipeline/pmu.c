@@ -123,6 +123,8 @@ struct pmu {
     uint64_t samples_taken;     /* ProfileMe samples delivered              */
     bool in_sample;             /* the running handler is a ProfileMe one   */
     profile_t *exact[PMU_EVENT_COUNT];   /* pc -> events, program code only */
+    profile_recent_t *recent[PMU_EVENT_COUNT];   /* their events come through
+                                                    these (flushed: pmu_exact) */
 };
 
 /* The cycle an overflow at `cycle` is delivered from: the skid (precise
@@ -184,7 +186,10 @@ pmu_t *pmu_new(const pmu_config_t *cfg, const pmu_handler_t *handler)
     p->wrap = 1ull << p->cfg.counter_bits;
     p->rng = p->cfg.seed ^ 0x504d55504552494full;       /* "PMUPERIO" */
     for (unsigned k = 0; k < PMU_MAX_COUNTERS; k++) p->ctr[k].event = -1;
-    for (int e = 0; e < PMU_EVENT_COUNT; e++) p->exact[e] = profile_new();
+    for (int e = 0; e < PMU_EVENT_COUNT; e++) {
+        p->exact[e] = profile_new();
+        p->recent[e] = profile_recent_new(p->exact[e]);
+    }
     p->client = (runtime_client_t){ .name = "PMU", .returned = handler_return,
                                     .notify = handler_notify, .wrpmc = handler_wrpmc, .rdpmc = handler_rdpmc,
                                     .ctx = p };
@@ -195,7 +200,10 @@ pmu_t *pmu_new(const pmu_config_t *cfg, const pmu_handler_t *handler)
 void pmu_free(pmu_t *p)
 {
     if (!p) return;
-    for (int e = 0; e < PMU_EVENT_COUNT; e++) profile_free(p->exact[e]);
+    for (int e = 0; e < PMU_EVENT_COUNT; e++) {
+        profile_recent_free(p->recent[e]);
+        profile_free(p->exact[e]);
+    }
     free(p);
 }
 
@@ -322,7 +330,7 @@ static inline void count_one(pmu_t *p, pmu_event_t event, uint64_t cycle, uint64
 {
     if (!counted_on_demand(p, event)) return;
     p->events[event]++;
-    if (!runtime_contains(pc)) profile_add(p->exact[event], pc, 0, 1);
+    if (!runtime_contains(pc)) profile_recent_add(p->recent[event], pc, 0);
     uint32_t counting = p->counting[event];
     if (counting && !p->frozen) step_counters(p, counting, cycle, pc);   /* frozen: the
                                                handler's, or the shadow's: none counts */
@@ -343,7 +351,11 @@ void pmu_sample(pmu_t *p, uint64_t pc, uint64_t cycle, const uint64_t regs[PM_RE
     update_due(p);
 }
 
-const profile_t *pmu_exact(const pmu_t *p, pmu_event_t event) { return p->exact[event]; }
+const profile_t *pmu_exact(const pmu_t *p, pmu_event_t event)
+{
+    profile_recent_flush(p->recent[event]);
+    return p->exact[event];
+}
 
 /* Turn the overflows of time counters reached by (head, insts) into
  * requests; a counter that overflowed counts on from 0. */

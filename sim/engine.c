@@ -321,14 +321,16 @@ ALWAYS_INLINE void run_dise_handler(engine_t *e, cpu_t *c, cursor_t *cur, uint64
         *cur = CURSOR_NONE;
         *switches = now;
     }
+    uint64_t n = 0;
     do {
         uint64_t pc = c->pc;
         insn_t *in = core_lookup(c, pc, &cur->page_base, &cur->slots);
         core_step(c, in, pc);
-        dise_count_handler_insts(d, 1);
-        c->runtime_insts++;
-        d->client.insts++;
+        n++;
     } while (runtime_switches(rt) == now);
+    dise_count_handler_insts(d, n);
+    c->runtime_insts += n;
+    d->client.insts += n;
 }
 
 /* Steps of the edited stream until the program's own resumes; false when

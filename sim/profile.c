@@ -44,6 +44,37 @@ void profile_clear(profile_t *p)
     p->total = 0;
 }
 
+profile_recent_t *profile_recent_new(profile_t *p)
+{
+    profile_recent_t *r = xcalloc(1, sizeof *r);
+    r->profile = p;
+    return r;
+}
+
+void profile_recent_free(profile_recent_t *r)
+{
+    free(r);
+}
+
+void profile_recent_take_(profile_recent_t *r, profile_recent_line_t *l, uint64_t key,
+                          uint64_t key2)
+{
+    profile_add(r->profile, l->key, l->key2, l->n);     /* nothing when empty */
+    *l = (profile_recent_line_t){ .key = key, .key2 = key2, .n = 1 };
+    r->pending = true;
+}
+
+void profile_recent_flush(profile_recent_t *r)
+{
+    if (!r || !r->pending) return;
+    r->pending = false;
+    for (size_t k = 0; k < PROFILE_RECENT_LINES; k++) {
+        profile_recent_line_t *l = &r->line[k];
+        profile_add(r->profile, l->key, l->key2, l->n);
+        l->n = 0;
+    }
+}
+
 /* Place a member known to be absent into a table with room for it. */
 static void place(profile_t *p, uint64_t key, uint64_t key2, uint64_t weight)
 {
