@@ -417,8 +417,9 @@ static bool analyse(const job_t *j, const symbol_t *sym, score_t *sc, char *err,
     dcpicalc_t dc;
     double periods[PROFDB_EVENTS];
     uint32_t collected = profdb_image_events(j->im, periods);
+    cfg_image_t image = dcpicalc_file_image(j->im->path);
     if (!dcpicalc_run_events(&dc, j->cfg, j->isa, code, sym->addr, size, samples_of,
-                             (void *)j->im, collected, periods, err, errlen)) {
+                             (void *)j->im, collected, periods, &image, err, errlen)) {
         free(code);
         return false;
     }

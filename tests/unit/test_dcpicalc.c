@@ -223,7 +223,7 @@ static void test_culprits_from_imiss(void **state)
     s.extra[1] = 20;
     uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
     assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
-                                    sizeof loop, synth_samples, &s, collected, NULL, err,
+                                    sizeof loop, synth_samples, &s, collected, NULL, NULL, err,
                                     sizeof err));
     assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 20.0, 0.5);
     assert_true(dc.insn[1].culprits & 1u << STALL_MISPREDICT);
@@ -232,7 +232,7 @@ static void test_culprits_from_imiss(void **state)
     dcpicalc_free(&dc);
     s.imiss[1] = 7;
     assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
-                                    sizeof loop, synth_samples, &s, collected, NULL, err,
+                                    sizeof loop, synth_samples, &s, collected, NULL, NULL, err,
                                     sizeof err));
     assert_true(dc.insn[1].culprits & 1u << STALL_ICACHE);
     dcpicalc_free(&dc);
@@ -259,7 +259,7 @@ static void test_icache_bounded_by_imiss(void **state)
     for (int n = 7; n <= 70; n *= 10) {
         s.imiss[1] = (uint64_t)n;
         assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
-                                        sizeof loop, synth_samples, &s, collected, periods, err,
+                                        sizeof loop, synth_samples, &s, collected, periods, NULL, err,
                                         sizeof err));
         assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 20.0, 0.5);
         assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_ICACHE), n == 70);
@@ -276,7 +276,7 @@ static uint32_t loop_culprits(const config_t *cfg, const synth_t *s, uint32_t co
     char err[256];
     assert_true(dcpicalc_run_events(&dc, cfg, &isa_rv64, (const uint8_t *)loop, BASE,
                                     sizeof loop, synth_samples, (void *)s, collected, periods,
-                                    err, sizeof err));
+                                    NULL, err, sizeof err));
     assert_float_equal(dcpicalc_dynamic_stall(&dc, k), 20.0, 0.5);
     uint32_t c = dc.insn[k].culprits;
     dcpicalc_free(&dc);
@@ -935,7 +935,7 @@ static void test_mispredict_bounded_by_branchmp(void **state)
         s.branchmp[cases[c].at] = cases[c].samples;
         assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)text, BASE,
                                         cases[c].n * 4, code_samples, &s, collected, periods,
-                                        err, sizeof err));
+                                        NULL, err, sizeof err));
         assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 20.0, 0.5);
         if (!!(dc.insn[1].culprits & 1u << STALL_MISPREDICT) != cases[c].listed)
             fail_msg("%" PRIu64 " BRANCHMP samples at instruction %zu of %zu: misprediction %s",
