@@ -519,6 +519,38 @@ static void test_single_issue_point_by_flow(void **state)
     dcpicalc_free(&dc);
 }
 
+/* The diamond above with C (700 runs) resting on one stalled issue point
+ * and B (300) on one that does not stall: flow gives C = A - B = 700, a
+ * difference that subtracts B's own one-point estimate, which could be
+ * anything above B's count.  It is taken only where C's estimate is 4
+ * times it or more (a stall of 5 cycles, 6x); a stall of 1 cycle (2x)
+ * leaves C at the ceiling A's exact count sets, 1000. */
+static void test_guess_lowers_only_far_over(void **state)
+{
+    enum { N = 8 };
+    const uint32_t code[N] = { ADD(T0, A1, A2), ADD(T1, A1, A1), BEQ(A0, ZERO, 12),
+                               ADD(T2, A1, A2), enc_j(8, ZERO), ADD(A3, A1, A2),
+                               ADD(17, A1, A2), RET };
+    static const uint64_t count[N] = { 1000, 1000, 1000, 300, 300, 700, 1000, 1000 };
+    static const struct { uint64_t stall; double c; } cases[] = { { 5, 700 }, { 1, 1000 } };
+    config_t cfg = preset("ev5");
+    for (size_t k = 0; k < 2; k++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        learn_schedule(&s, &cfg, code, N, 0);
+        memcpy(s.count, count, sizeof count);
+        if (s.sched[4].head) s.extra[4] = 3;      /* B's jump: not in its cluster */
+        s.extra[5] = cases[k].stall;
+        analyse(&dc, &cfg, code, &s);
+        assert_int_equal(dc.class_points[dc.cfg.blocks[cfg_block_of(&dc.cfg, 3)].cls], 1);
+        assert_float_equal(dc.insn[3].freq, 300.0, 6.0);
+        assert_float_equal(dc.insn[5].freq, cases[k].c, cases[k].c / 50);
+        assert_int_equal(dc.class_conf[dc.cfg.blocks[cfg_block_of(&dc.cfg, 5)].cls],
+                         CONF_PROPAGATED);
+        dcpicalc_free(&dc);
+    }
+}
+
 /* add t0 | call | add t1, a0, a1 (stalls 10 cycles) | ret: where the call
  * returns, a misprediction is a culprit only without a return stack; the
  * add reads the callee's result (a0). */
@@ -962,6 +994,7 @@ int main(void)
         cmocka_unit_test(test_load_use_is_the_latency),
         cmocka_unit_test(test_issue_group_moves_samples),
         cmocka_unit_test(test_single_issue_point_by_flow),
+        cmocka_unit_test(test_guess_lowers_only_far_over),
         cmocka_unit_test(test_return_after_call),
         cmocka_unit_test(test_mispredict_bounded_by_edges),
         cmocka_unit_test(test_mispredict_edges_as_ceilings),
