@@ -429,6 +429,49 @@ static double class_noise(const dcpicalc_t *dc, int c)
     return fmax(0.05, CLUSTER_Z / sqrt((double)class_samples(dc, c) + 1));
 }
 
+enum { MAX_FLOW_ROUNDS = 64 };
+
+/* Move the classes marked movable to what derive_by_flow makes of them
+ * (the others hidden), one at a time, the furthest first: down where
+ * lower, where flow gives less than the estimate by more than its noise,
+ * else up where it gives more, a class raised being then neither movable
+ * nor hidden.  A class moved takes confidence "propagated". */
+static void move_by_flow(dcpicalc_t *dc, const int *est_bound, bool *movable, bool *hidden,
+                         bool lower)
+{
+    size_t nc = (size_t)dc->cfg.nclasses;
+    double *tol = xcalloc(nc, sizeof *tol), *est = xcalloc(nc, sizeof *est);
+    int *bound = xcalloc(nc, sizeof *bound), *conf = xcalloc(nc, sizeof *conf);
+    memcpy(est, dc->class_freq, nc * sizeof *est);
+    memcpy(conf, dc->class_conf, nc * sizeof *conf);
+    for (size_t c = 0; c < nc; c++)
+        if (movable[c]) tol[c] = class_noise(dc, (int)c);
+    for (int round = 0; round < MAX_FLOW_ROUNDS; round++) {
+        int best = -1;
+        double best_ratio = 1, best_f = 0;
+        for (size_t c = 0; c < nc; c++) {
+            if (!movable[c] || est[c] <= 0) continue;
+            double d = derive_by_flow(dc, est, est_bound, (int)c, bound, hidden);
+            bool far = lower ? d < est[c] * (1 - tol[c]) : d > est[c] * (1 + tol[c]);
+            double ratio = lower ? est[c] / d : d / est[c];
+            if (d <= 0 || !far || ratio <= best_ratio) continue;
+            best = (int)c;
+            best_ratio = ratio;
+            best_f = d;
+        }
+        if (best < 0) break;
+        est[best] = best_f;                       /* lowered, it may go lower still */
+        conf[best] = CONF_PROPAGATED;
+        if (!lower) movable[best] = hidden[best] = false;
+    }
+    memcpy(dc->class_freq, est, nc * sizeof *est);
+    memcpy(dc->class_conf, conf, nc * sizeof *conf);
+    free(tol);
+    free(est);
+    free(bound);
+    free(conf);
+}
+
 /* A class whose estimate rests on a single issue point takes every
  * dynamic stall of it as frequency (a one-instruction block at a branch
  * target takes its misprediction, the consumer of a missing load its
@@ -439,46 +482,21 @@ static double class_noise(const dcpicalc_t *dc, int c)
  * a time, so that a corrected class corrects what depends on it (DCPI's
  * section 6.1.3: "the best we can do is exploit flow constraints").
  * On return class_freq holds the estimates (< 0 for classes without). */
-enum { MAX_FLOW_ROUNDS = 64 };
 static void refine_single_points(dcpicalc_t *dc)
 {
     size_t nc = (size_t)dc->cfg.nclasses;
     if (dc->cfg.missing_edges || !nc) return;
-    double *est = xcalloc(nc, sizeof *est), *tol = xcalloc(nc, sizeof *tol);
-    int *conf = xcalloc(nc, sizeof *conf);
     bool *suspect = xcalloc(nc, sizeof *suspect);
-    int *est_bound = xcalloc(nc, sizeof *est_bound), *bound = xcalloc(nc, sizeof *bound);
-    memcpy(est, dc->class_freq, nc * sizeof *est);
-    memcpy(conf, dc->class_conf, nc * sizeof *conf);
+    int *est_bound = xcalloc(nc, sizeof *est_bound);
     for (size_t c = 0; c < nc; c++) {
-        suspect[c] = est[c] > 0 && dc->class_points[c] <= 1 && !dc->class_paired[c] &&
-                     (conf[c] == CONF_LOW || conf[c] == CONF_MEDIUM);
-        if (suspect[c]) tol[c] = class_noise(dc, (int)c);
+        int conf = dc->class_conf[c];
+        suspect[c] = dc->class_freq[c] > 0 && dc->class_points[c] <= 1 &&
+                     !dc->class_paired[c] && (conf == CONF_LOW || conf == CONF_MEDIUM);
         est_bound[c] = suspect[c] ? BOUND_UPPER : BOUND_EXACT;
     }
-    for (int round = 0; round < MAX_FLOW_ROUNDS; round++) {
-        int best = -1;
-        double best_over = 1, best_f = 0;
-        for (size_t c = 0; c < nc; c++) {
-            if (!suspect[c]) continue;
-            double d = derive_by_flow(dc, est, est_bound, (int)c, bound, dc->class_paired);
-            if (d <= 0 || d >= est[c] * (1 - tol[c]) || est[c] / d <= best_over) continue;
-            best = (int)c;
-            best_over = est[c] / d;
-            best_f = d;
-        }
-        if (best < 0) break;
-        est[best] = best_f;                       /* it may go lower still */
-        conf[best] = CONF_PROPAGATED;
-    }
-    memcpy(dc->class_freq, est, nc * sizeof *est);
-    memcpy(dc->class_conf, conf, nc * sizeof *conf);
-    free(est);
-    free(tol);
-    free(conf);
+    move_by_flow(dc, est_bound, suspect, dc->class_paired, true);
     free(suspect);
     free(est_bound);
-    free(bound);
 }
 
 /* A class resting on one block head that may issue with its predecessor's
@@ -494,37 +512,14 @@ static void raise_paired(dcpicalc_t *dc)
 {
     size_t nc = (size_t)dc->cfg.nclasses;
     if (dc->cfg.missing_edges || !nc) return;
-    double *est = xcalloc(nc, sizeof *est);
-    int *conf = xcalloc(nc, sizeof *conf);
-    int *est_bound = xcalloc(nc, sizeof *est_bound), *bound = xcalloc(nc, sizeof *bound);
+    int *est_bound = xcalloc(nc, sizeof *est_bound);
     bool *low = xcalloc(nc, sizeof *low);
-    memcpy(est, dc->class_freq, nc * sizeof *est);
-    memcpy(conf, dc->class_conf, nc * sizeof *conf);
     memcpy(low, dc->class_paired, nc * sizeof *low);
     for (size_t c = 0; c < nc; c++)
-        est_bound[c] = dc->class_points[c] <= 1 && conf[c] != CONF_HIGH ? BOUND_UPPER : BOUND_EXACT;
-    for (int round = 0; round < MAX_FLOW_ROUNDS; round++) {
-        int best = -1;
-        double best_under = 1, best_f = 0;
-        for (size_t c = 0; c < nc; c++) {
-            if (!low[c] || est[c] <= 0) continue;
-            double d = derive_by_flow(dc, est, est_bound, (int)c, bound, low);
-            if (d <= est[c] * (1 + class_noise(dc, (int)c)) || d / est[c] <= best_under) continue;
-            best = (int)c;
-            best_under = d / est[c];
-            best_f = d;
-        }
-        if (best < 0) break;
-        est[best] = best_f;
-        conf[best] = CONF_PROPAGATED;
-        low[best] = false;
-    }
-    memcpy(dc->class_freq, est, nc * sizeof *est);
-    memcpy(dc->class_conf, conf, nc * sizeof *conf);
-    free(est);
-    free(conf);
+        est_bound[c] = dc->class_points[c] <= 1 && dc->class_conf[c] != CONF_HIGH ? BOUND_UPPER
+                                                                                 : BOUND_EXACT;
+    move_by_flow(dc, est_bound, low, low, false);
     free(est_bound);
-    free(bound);
     free(low);
 }
 

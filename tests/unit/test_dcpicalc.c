@@ -496,18 +496,27 @@ static void test_issue_group_moves_samples(void **state)
  * rest on one issue point each, so no class of several points determines
  * either; with C's own estimate, flow gives B = A - C = 300, while C stays
  * (A - B's own estimate is below zero). */
+enum { DIAMOND = 8 };
+
+/* The diamond's code and counts into s (its schedule learnt). */
+static void diamond(code_synth_t *s, const config_t *cfg, uint32_t code[DIAMOND])
+{
+    const uint32_t c[DIAMOND] = { ADD(T0, A1, A2), ADD(T1, A1, A1), BEQ(A0, ZERO, 12),
+                                  ADD(T2, A1, A2), enc_j(8, ZERO), ADD(A3, A1, A2),
+                                  ADD(17, A1, A2), RET };
+    static const uint64_t count[DIAMOND] = { 1000, 1000, 1000, 300, 300, 700, 1000, 1000 };
+    memcpy(code, c, sizeof c);
+    learn_schedule(s, cfg, code, DIAMOND, 0);
+    memcpy(s->count, count, sizeof count);
+}
+
 static void test_single_issue_point_by_flow(void **state)
 {
-    enum { N = 8 };
-    const uint32_t code[N] = { ADD(T0, A1, A2), ADD(T1, A1, A1), BEQ(A0, ZERO, 12),
-                               ADD(T2, A1, A2), enc_j(8, ZERO), ADD(A3, A1, A2),
-                               ADD(17, A1, A2), RET };
-    static const uint64_t count[N] = { 1000, 1000, 1000, 300, 300, 700, 1000, 1000 };
+    uint32_t code[DIAMOND];
     config_t cfg = preset("ev5");
     code_synth_t s;
     dcpicalc_t dc;
-    learn_schedule(&s, &cfg, code, N, 0);
-    memcpy(s.count, count, sizeof count);
+    diamond(&s, &cfg, code);
     s.extra[3] = 20;
     s.extra[4] = 5;
     analyse(&dc, &cfg, code, &s);
@@ -527,18 +536,13 @@ static void test_single_issue_point_by_flow(void **state)
  * leaves C at the ceiling A's exact count sets, 1000. */
 static void test_guess_lowers_only_far_over(void **state)
 {
-    enum { N = 8 };
-    const uint32_t code[N] = { ADD(T0, A1, A2), ADD(T1, A1, A1), BEQ(A0, ZERO, 12),
-                               ADD(T2, A1, A2), enc_j(8, ZERO), ADD(A3, A1, A2),
-                               ADD(17, A1, A2), RET };
-    static const uint64_t count[N] = { 1000, 1000, 1000, 300, 300, 700, 1000, 1000 };
     static const struct { uint64_t stall; double c; } cases[] = { { 5, 700 }, { 1, 1000 } };
     config_t cfg = preset("ev5");
     for (size_t k = 0; k < 2; k++) {
+        uint32_t code[DIAMOND];
         code_synth_t s;
         dcpicalc_t dc;
-        learn_schedule(&s, &cfg, code, N, 0);
-        memcpy(s.count, count, sizeof count);
+        diamond(&s, &cfg, code);
         if (s.sched[4].head) s.extra[4] = 3;      /* B's jump: not in its cluster */
         s.extra[5] = cases[k].stall;
         analyse(&dc, &cfg, code, &s);
