@@ -339,7 +339,9 @@ static void read_tables(cfg_t *g, cfg_switch_t *sw, size_t nsw, const cfg_image_
     for (size_t k = 0; k < nsw; k++) {
         free(sw[k].targets);
         sw[k].targets = NULL;
-        sw[k].n = sw[k].found ? jumptab_read(&sw[k].table, img, g, stops, nstops, &sw[k].targets) : 0;
+        sw[k].n = 0;
+        if (sw[k].found)
+            sw[k].n = jumptab_read(&sw[k].table, img, g, stops, nstops, &sw[k].targets);
     }
     free(stops);
 }
@@ -350,10 +352,11 @@ static void read_tables(cfg_t *g, cfg_switch_t *sw, size_t nsw, const cfg_image_
 static bool tables_hold(const cfg_t *g, const isa_t *isa, const cfg_switch_t *sw, size_t nsw)
 {
     for (size_t k = 0; k < nsw; k++) {
+        const jumptab_t *was = &sw[k].table;
         jumptab_t t;
         if (!sw[k].n) continue;
-        if (!jumptab_find(isa, g, sw[k].insn, &t) || t.table != sw[k].table.table ||
-            t.base != sw[k].table.base || t.width != sw[k].table.width || t.sign != sw[k].table.sign)
+        if (!jumptab_find(isa, g, sw[k].insn, &t) || t.table != was->table ||
+            t.base != was->base || t.width != was->width || t.sign != was->sign)
             return false;
     }
     return true;

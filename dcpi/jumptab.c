@@ -118,7 +118,8 @@ enum { MAX_DEPTH = 24, EVAL_BUDGET = 20000 };
 typedef struct ctx {
     const isa_t *isa;
     const cfg_t *g;
-    size_t *in_first, *in_edges;    /* block b's in-edges: in_edges[in_first[b] .. in_first[b + 1]) */
+    size_t *in_first, *in_edges;    /* block b's in-edges: in_edges[in_first[b]]
+                                       .. in_edges[in_first[b + 1] - 1] */
     unsigned sp;                    /* the stack pointer */
     unsigned budget;                /* evaluation steps left */
     frame_t stack[MAX_DEPTH + 1];   /* the definitions being evaluated */
@@ -166,7 +167,10 @@ static val_t entry_value(const ctx_t *x, loc_t l)
 }
 
 static val_t value_before(ctx_t *x, size_t k, loc_t l);
-static val_t reg_before(ctx_t *x, size_t k, unsigned r) { return value_before(x, k, (loc_t){ .reg = r }); }
+static val_t reg_before(ctx_t *x, size_t k, unsigned r)
+{
+    return value_before(x, k, (loc_t){ .reg = r });
+}
 
 static bool signed_load(const ctx_t *x, const insn_t *in)
 {

@@ -256,8 +256,10 @@ static void test_alpha_jump_table(void **state)
                               al_mem(0x28, AL_T0, AL_T0, 0),
                               al_opr(0x10, 0x20, AL_GP, AL_T0, AL_T0),
                               al_jmp(0, AL_ZERO, AL_T0, 0),
-                              al_opr(0x10, 0x20, AL_A1, AL_A1, AL_T0), al_jmp(2, AL_ZERO, AL_RA, 1),
-                              al_opr(0x10, 0x20, AL_A1, AL_A0, AL_T0), al_jmp(2, AL_ZERO, AL_RA, 1) };
+                              al_opr(0x10, 0x20, AL_A1, AL_A1, AL_T0),
+                              al_jmp(2, AL_ZERO, AL_RA, 1),
+                              al_opr(0x10, 0x20, AL_A1, AL_A0, AL_T0),
+                              al_jmp(2, AL_ZERO, AL_RA, 1) };
     const int32_t table[] = { (int32_t)(BASE + 28 - gp), (int32_t)(BASE + 36 - gp), 0x40000000 };
     cfg_t g;
     build_switch(&isa_alpha, code, 11, table, 3, &g);

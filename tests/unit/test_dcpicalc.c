@@ -259,8 +259,8 @@ static void test_icache_bounded_by_imiss(void **state)
     for (int n = 7; n <= 70; n *= 10) {
         s.imiss[1] = (uint64_t)n;
         assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
-                                        sizeof loop, synth_samples, &s, collected, periods, NULL, err,
-                                        sizeof err));
+                                        sizeof loop, synth_samples, &s, collected, periods,
+                                        NULL, err, sizeof err));
         assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 20.0, 0.5);
         assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_ICACHE), n == 70);
         dcpicalc_free(&dc);
