@@ -555,6 +555,30 @@ static void test_guess_lowers_only_far_over(void **state)
     }
 }
 
+/* b0: beq -> X | b1: bne -> H | b2: ld a3, beq a4 -> X | b3: add t0, a3, a3
+ * (may wait for the load; it falls into H) | H: add, ret | X: ret.  H runs
+ * 700 times, 300 entered by b1's branch and 400 from b3, whose add it
+ * issues with: its head's samples are those of the 300 alone, a class of
+ * one point that is low.  Flow raises it: H = (b1 - b2) + b3 = 700. */
+static void test_paired_head_raised_by_flow(void **state)
+{
+    enum { N = 8, A4 = 14 };
+    const uint32_t code[N] = { BEQ(A0, ZERO, 28), BNE(A1, ZERO, 16), LD(A3, A2, 0),
+                               BEQ(A4, ZERO, 16), ADD(T0, A3, A3), ADD(T1, A1, A2), RET, RET };
+    static const uint64_t count[N] = { 1000, 800, 500, 500, 400, 300, 700, 300 };
+    config_t cfg = preset("ev5");
+    code_synth_t s;
+    dcpicalc_t dc;
+    learn_schedule(&s, &cfg, code, N, 0);
+    memcpy(s.count, count, sizeof count);
+    analyse(&dc, &cfg, code, &s);
+    int h = dc.cfg.blocks[cfg_block_of(&dc.cfg, 5)].cls;
+    assert_true(dc.class_paired[h]);
+    assert_float_equal(dc.insn[5].freq, 700.0, 14.0);
+    assert_int_equal(dc.class_conf[h], CONF_PROPAGATED);
+    dcpicalc_free(&dc);
+}
+
 /* add t0 | call | add t1, a0, a1 (stalls 10 cycles) | ret: where the call
  * returns, a misprediction is a culprit only without a return stack; the
  * add reads the callee's result (a0). */
@@ -999,6 +1023,7 @@ int main(void)
         cmocka_unit_test(test_issue_group_moves_samples),
         cmocka_unit_test(test_single_issue_point_by_flow),
         cmocka_unit_test(test_guess_lowers_only_far_over),
+        cmocka_unit_test(test_paired_head_raised_by_flow),
         cmocka_unit_test(test_return_after_call),
         cmocka_unit_test(test_mispredict_bounded_by_edges),
         cmocka_unit_test(test_mispredict_edges_as_ceilings),
