@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jumptab.h"
 #include "util.h"
 
 /* ---- decoding and blocks ------------------------------------------------------ */
@@ -32,8 +33,7 @@ static bool is_transfer(const insn_t *in)
     return (in->flags & (IF_BRANCH | IF_JUMP | IF_RETURN)) && !(in->flags & IF_CALL);
 }
 
-/* The instruction starting at pc, or -1. */
-static long insn_at(const cfg_t *g, uint64_t pc)
+long cfg_insn_at(const cfg_t *g, uint64_t pc)
 {
     size_t lo = 0, hi = g->ninsns;
     while (lo < hi) {
@@ -49,14 +49,14 @@ static void split_blocks(cfg_t *g, const uint64_t *extra, size_t nextra)
     bool *leader = xcalloc(g->ninsns + 1, sizeof *leader);
     leader[0] = true;
     for (size_t k = 0; k < nextra; k++) {
-        long t = insn_at(g, extra[k]);
+        long t = cfg_insn_at(g, extra[k]);
         if (t >= 0) leader[t] = true;
     }
     for (size_t k = 0; k < g->ninsns; k++) {
         const insn_t *in = &g->insns[k];
         if (!is_transfer(in)) continue;
         leader[k + 1] = true;
-        long t = (in->flags & IF_DIRECT) ? insn_at(g, in->target) : -1;
+        long t = (in->flags & IF_DIRECT) ? cfg_insn_at(g, in->target) : -1;
         if (t >= 0) leader[t] = true;
     }
     g->blocks = xcalloc(g->ninsns, sizeof *g->blocks);
@@ -88,7 +88,7 @@ static void add_edge(cfg_t *g, size_t *cap, int from, int to)
 /* Where control goes to pc: its block, or EXIT when outside. */
 static int block_at(const cfg_t *g, uint64_t pc)
 {
-    long k = insn_at(g, pc);
+    long k = cfg_insn_at(g, pc);
     return k < 0 ? CFG_EXIT : (int)cfg_block_of(g, (size_t)k);
 }
 
@@ -106,21 +106,48 @@ static bool tail_call(const isa_t *isa, const insn_t *jump)
     return isa->elf_machine == EM_ALPHA && jump->rs1 == ALPHA_PV;
 }
 
-static void link_blocks(cfg_t *g, const isa_t *isa)
+/* A switch: the indirect jump at instruction `insn`, its table, and the
+ * targets read from it (n = 0: not read). */
+typedef struct cfg_switch {
+    size_t insn;
+    jumptab_t table;
+    bool found;
+    uint64_t *targets;
+    size_t n;
+} cfg_switch_t;
+
+static const cfg_switch_t *switch_of(const cfg_switch_t *sw, size_t nsw, size_t insn)
+{
+    for (size_t k = 0; k < nsw; k++)
+        if (sw[k].insn == insn) return sw[k].n ? &sw[k] : NULL;
+    return NULL;
+}
+
+/* Whether instruction `in` is a switch's jump: indirect, not a call, a
+ * return or a tail call. */
+static bool is_switch(const isa_t *isa, const insn_t *in)
+{
+    return is_transfer(in) && !(in->flags & (IF_RETURN | IF_DIRECT)) && !tail_call(isa, in);
+}
+
+static void link_blocks(cfg_t *g, const isa_t *isa, const cfg_switch_t *sw, size_t nsw)
 {
     size_t cap = 0;
     add_edge(g, &cap, CFG_ENTRY, 0);
     for (size_t b = 0; b < g->nblocks; b++) {
-        const insn_t *last = &g->insns[g->blocks[b].first + g->blocks[b].n - 1];
+        size_t k = g->blocks[b].first + g->blocks[b].n - 1;
+        const insn_t *last = &g->insns[k];
         int next = b + 1 < g->nblocks ? (int)b + 1 : CFG_EXIT;
+        const cfg_switch_t *s = is_switch(isa, last) ? switch_of(sw, nsw, k) : NULL;
         if (!is_transfer(last)) {
             add_edge(g, &cap, (int)b, next);
-        } else if ((last->flags & IF_RETURN) ||
-                   (!(last->flags & IF_DIRECT) && tail_call(isa, last))) {
-            add_edge(g, &cap, (int)b, CFG_EXIT);
-        } else if (!(last->flags & IF_DIRECT)) {
+        } else if (s) {
+            for (size_t t = 0; t < s->n; t++) add_edge(g, &cap, (int)b, block_at(g, s->targets[t]));
+        } else if (is_switch(isa, last)) {
             g->missing_edges = true;                 /* a switch: targets unknown */
             add_edge(g, &cap, (int)b, CFG_EXIT);
+        } else if (!(last->flags & IF_DIRECT)) {
+            add_edge(g, &cap, (int)b, CFG_EXIT);     /* a return or a tail call */
         } else {
             add_edge(g, &cap, (int)b, block_at(g, last->target));
             if (last->flags & IF_BRANCH) add_edge(g, &cap, (int)b, next);
@@ -278,6 +305,92 @@ static void classify(cfg_t *g)
     free(label);
 }
 
+/* ---- switches --------------------------------------------------------------------- */
+
+/* Blocks and edges again, the switches' targets starting blocks and
+ * taking their jumps' edges. */
+static void relink(cfg_t *g, const isa_t *isa, const cfg_switch_t *sw, size_t nsw)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < nsw; k++) n += sw[k].n;
+    uint64_t *leaders = xcalloc(n + 1, sizeof *leaders);
+    n = 0;
+    for (size_t k = 0; k < nsw; k++)
+        for (size_t t = 0; t < sw[k].n; t++) leaders[n++] = sw[k].targets[t];
+    free(g->blocks);
+    free(g->edges);
+    g->blocks = NULL;
+    g->edges = NULL;
+    g->nblocks = g->nedges = 0;
+    g->missing_edges = false;
+    split_blocks(g, leaders, n);
+    link_blocks(g, isa, sw, nsw);
+    free(leaders);
+}
+
+/* Read the tables of the switches found (each up to the next table any of
+ * them starts at). */
+static void read_tables(cfg_t *g, cfg_switch_t *sw, size_t nsw, const cfg_image_t *img)
+{
+    uint64_t *stops = xcalloc(nsw + 1, sizeof *stops);
+    size_t nstops = 0;
+    for (size_t k = 0; k < nsw; k++)
+        if (sw[k].found) stops[nstops++] = sw[k].table.table;
+    for (size_t k = 0; k < nsw; k++) {
+        free(sw[k].targets);
+        sw[k].targets = NULL;
+        sw[k].n = 0;
+        if (sw[k].found)
+            sw[k].n = jumptab_read(&sw[k].table, img, g, stops, nstops, &sw[k].targets);
+    }
+    free(stops);
+}
+
+/* Whether every switch read is still read the same way from the CFG its
+ * targets made (the definitions reaching a jump may come over the edges of
+ * another switch). */
+static bool tables_hold(const cfg_t *g, const isa_t *isa, const cfg_switch_t *sw, size_t nsw)
+{
+    for (size_t k = 0; k < nsw; k++) {
+        const jumptab_t *was = &sw[k].table;
+        jumptab_t t;
+        if (!sw[k].n) continue;
+        if (!jumptab_find(isa, g, sw[k].insn, &t) || t.table != was->table ||
+            t.base != was->base || t.width != was->width || t.sign != was->sign)
+            return false;
+    }
+    return true;
+}
+
+/* Give g's switches their targets where their tables can be read from
+ * img: rounds of finding tables on the CFG so far (a jump's table address
+ * may reach it only over another switch's edges) and rebuilding the
+ * blocks and edges, until no new table is found; then every table is
+ * checked on the final CFG, and the CFG is "missing edges" if one does
+ * not hold or a switch is left unread. */
+enum { SWITCH_ROUNDS = 4 };
+static void read_switches(cfg_t *g, const isa_t *isa, const cfg_image_t *img)
+{
+    size_t nsw = 0;
+    cfg_switch_t *sw = xcalloc(g->ninsns, sizeof *sw);
+    for (size_t k = 0; k < g->ninsns; k++)
+        if (is_switch(isa, &g->insns[k])) sw[nsw++] = (cfg_switch_t){ .insn = k };
+    for (int round = 0; round < SWITCH_ROUNDS; round++) {
+        bool more = false;
+        for (size_t k = 0; k < nsw; k++)
+            if (!sw[k].found && jumptab_find(isa, g, sw[k].insn, &sw[k].table))
+                sw[k].found = more = true;
+        if (!more) break;
+        read_tables(g, sw, nsw, img);
+        relink(g, isa, sw, nsw);
+    }
+    g->switches = 0;
+    for (size_t k = 0; k < nsw; k++) g->switches += sw[k].n > 0;
+    if (!tables_hold(g, isa, sw, nsw)) g->missing_edges = true;
+    for (size_t k = 0; k < nsw; k++) free(sw[k].targets);
+    free(sw);
+}
+
 /* ---- the whole --------------------------------------------------------------------- */
 
 bool cfg_build_blocks(const isa_t *isa, const uint8_t *code, uint64_t start, size_t size,
@@ -290,16 +403,26 @@ bool cfg_build_blocks(const isa_t *isa, const uint8_t *code, uint64_t start, siz
         return false;
     }
     split_blocks(out, leaders, nleaders);
-    link_blocks(out, isa);
+    link_blocks(out, isa, NULL, 0);
     mark_live(out);
+    return true;
+}
+
+bool cfg_build_image(const isa_t *isa, const uint8_t *code, uint64_t start, size_t size,
+                     const cfg_image_t *img, cfg_t *out)
+{
+    if (!cfg_build_blocks(isa, code, start, size, NULL, 0, out)) return false;
+    if (img && out->missing_edges) {
+        read_switches(out, isa, img);
+        mark_live(out);
+    }
+    classify(out);
     return true;
 }
 
 bool cfg_build(const isa_t *isa, const uint8_t *code, uint64_t start, size_t size, cfg_t *out)
 {
-    if (!cfg_build_blocks(isa, code, start, size, NULL, 0, out)) return false;
-    classify(out);
-    return true;
+    return cfg_build_image(isa, code, start, size, NULL, out);
 }
 
 void cfg_free(cfg_t *g)

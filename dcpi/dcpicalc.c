@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "pmu.h"
+#include "symtab.h"
 #include "util.h"
 
 const char *const dcpicalc_confidence_names[] = { "none", "propagated", "low", "medium", "high" };
@@ -39,6 +40,8 @@ typedef struct point {
     double ratio;
     uint64_t s, m;
     bool clean;                 /* no instruction of its group can stall (may_stall) */
+    bool pairs;                 /* a block head that may issue with its predecessor's
+                                   stalled last instruction (head_may_pair) */
 } point_t;
 
 /* Is point p what frequency f predicts, within the samples' Poisson noise
@@ -52,7 +55,7 @@ static bool consistent(const point_t *p, double f)
     return fabs((double)p->s - e) <= tol;
 }
 
-typedef struct cluster { size_t n; uint64_t s, m; } cluster_t;
+typedef struct cluster { size_t n; uint64_t s, m; bool pairs; } cluster_t;
 
 /* The points consistent with frequency f. */
 static cluster_t cluster_at(const point_t *pts, size_t n, double f)
@@ -63,6 +66,7 @@ static cluster_t cluster_at(const point_t *pts, size_t n, double f)
             c.n++;
             c.s += pts[k].s;
             c.m += pts[k].m;
+            c.pairs |= pts[k].pairs;
         }
     return c;
 }
@@ -83,7 +87,8 @@ static cluster_t best_cluster(const point_t *pts, size_t n)
     }
     for (int round = 0; round < 8 && best.m; round++) {
         cluster_t c = cluster_at(pts, n, (double)best.s / (double)best.m);
-        if (!c.m || (c.n == best.n && c.s == best.s && c.m == best.m)) break;
+        if (!c.m || (c.n == best.n && c.s == best.s && c.m == best.m && c.pairs == best.pairs))
+            break;
         best = c;
     }
     return best;
@@ -100,11 +105,13 @@ static cluster_t best_cluster(const point_t *pts, size_t n)
  * block of 25 instructions around a call, its stores behind a missing
  * load: -5.6% from all its points, -2.3% from those that cannot stall;
  * over the 24 short-period runs of measure_accuracy.sh 83.1 -> 83.8% of
- * samples within 5%).  Else the cluster of all the points. */
+ * samples within 5%).  Else the cluster of all the points.  *paired: the
+ * cluster is one point that may pair (point_t.pairs), so F may be low. */
 static double estimate_class(point_t *pts, size_t n, uint64_t s_sum, uint64_t m_sum, int *conf,
-                             int *points)
+                             int *points, bool *paired)
 {
     *points = 0;
+    *paired = false;
     if (!n || !m_sum) { *conf = CONF_NONE; return -1; }
     if (s_sum < SMALL_CLASS) {
         *conf = s_sum >= 30 ? CONF_MEDIUM : CONF_LOW;
@@ -129,6 +136,7 @@ static double estimate_class(point_t *pts, size_t n, uint64_t s_sum, uint64_t m_
     cluster_t c = best_cluster(pts, n);
     if (c.n >= need && c.s >= MIN_CLUSTER_SAMPLES) {
         *points = (int)c.n;
+        *paired = c.n == 1 && c.pairs;
         *conf = c.n >= 3 && s_sum >= 400 ? CONF_HIGH : CONF_MEDIUM;
         return (double)c.s / (double)c.m;
     }
@@ -163,6 +171,22 @@ static bool store_burst(const cfg_t *g, size_t b, size_t k);
 static unsigned block_stores(const cfg_t *g, size_t b);
 static bool may_stall(const dcpicalc_t *dc, size_t b, size_t k);
 
+/* Whether block b's first instruction may issue in the cycle its
+ * predecessor's last one does after a stall: b is entered by falling
+ * through from a block whose last instruction is no transfer and may stall
+ * (b starts there only because something jumps to it).  Its samples then
+ * land on that instruction, and a point resting on them alone is low
+ * (glibc's _wordcopy_bwd_aligned, Duff's device: each `ld` at a case label
+ * issues with the `sd` before it, which waits for a missing load; 7-417
+ * samples where the loop runs 200 K times). */
+static bool head_may_pair(const dcpicalc_t *dc, size_t b)
+{
+    if (!b) return false;
+    const cfg_block_t *p = &dc->cfg.blocks[b - 1];
+    size_t last = p->first + p->n - 1;
+    return !(dc->cfg.insns[last].flags & IF_TRANSFER) && may_stall(dc, b - 1, last);
+}
+
 static size_t issue_groups(const dcpicalc_t *dc, size_t b, point_t *pts)
 {
     const cfg_block_t *blk = &dc->cfg.blocks[b];
@@ -186,7 +210,8 @@ static size_t issue_groups(const dcpicalc_t *dc, size_t b, point_t *pts)
                    store_burst(&dc->cfg, b, k);
         if (left_out) continue;
         pts[n++] = (point_t){ 0, x->samples + lead, x->sched.head,
-                              lead_clean && !may_stall(dc, b, k) };
+                              lead_clean && !may_stall(dc, b, k),
+                              k == blk->first && head_may_pair(dc, b) };
         lead = 0;
         lead_clean = true;
     }
@@ -210,7 +235,7 @@ static void estimate_classes(dcpicalc_t *dc)
             }
         }
         dc->class_freq[c] = estimate_class(pts, n, s_sum, m_sum, &dc->class_conf[c],
-                                           &dc->class_points[c]);
+                                           &dc->class_points[c], &dc->class_paired[c]);
         free(pts);
     }
 }
@@ -316,11 +341,15 @@ static uint64_t class_samples(const dcpicalc_t *dc, int c)
 
 /* The value of class c that one flow equation of block b (its in-edges,
  * or its out-edges, summing to its frequency) gives when c is its only
- * unknown; < 0 when it gives none. */
-static double solve_equation(const dcpicalc_t *dc, int b, bool in, int c)
+ * unknown; < 0 when it gives none.  *guess: the value is a difference
+ * that subtracts a class not known exactly (bound: each class's kind),
+ * an upper bound that can leave anything below the truth. */
+static double solve_equation(const dcpicalc_t *dc, int b, bool in, int c, const int *bound,
+                             bool *guess)
 {
     int self = dc->cfg.blocks[b].cls, coef = self == c;
     double known = self == c ? 0 : dc->class_freq[self];
+    bool exact_terms = true;
     if (known < 0) return -1;
     for (size_t e = 0; e < dc->cfg.nedges; e++) {
         const cfg_edge_t *x = &dc->cfg.edges[e];
@@ -328,7 +357,9 @@ static double solve_equation(const dcpicalc_t *dc, int b, bool in, int c)
         if (x->cls == c) { coef--; continue; }
         if (dc->class_freq[x->cls] < 0) return -1;
         known -= dc->class_freq[x->cls];
+        exact_terms &= bound[x->cls] == BOUND_EXACT;
     }
+    *guess = coef < 0 && !exact_terms;           /* c = the block less the other edges */
     return coef ? -known / coef : -1;
 }
 
@@ -354,30 +385,91 @@ static double flow_floor(const dcpicalc_t *dc, int c, const int *bound)
 }
 
 /* What the flow constraints make of class c from every other class with an
- * estimate of its own (est[k] >= 0): the others are propagated without c,
- * then each equation with c as its only unknown gives a value; the lowest
- * positive one (the estimates it is made of are upper bounds), or < 0 --
- * also when it is below what the edges known exactly leave for c: an
- * equation that subtracts an over-estimated one-point class can give
- * anything (objdb's find_slot: its back edge, 119084 executions, came out
- * as 192 - 177 samples' worth = 7800, where the only edge into its
- * successor, known exactly, carries 226 x 525). */
+ * estimate of its own (est[k] >= 0) but the hidden ones: the others are
+ * propagated without c, then each equation with c as its only unknown
+ * gives a value; the lowest positive one (the estimates it is made of are
+ * upper bounds), or < 0 -- also when it is below what the edges known
+ * exactly leave for c: an equation that subtracts an over-estimated
+ * one-point class can give anything (objdb's find_slot: its back edge,
+ * 119084 executions, came out as 192 - 177 samples' worth = 7800, where
+ * the only edge into its successor, known exactly, carries 226 x 525).
+ * For the same reason a difference that subtracts an estimate not known
+ * exactly (solve_equation's guess) counts only where c's own estimate is
+ * GUESS_FACTOR times it or more: a stall that makes a point's samples
+ * several times what its count gives (net_bbox_update's beq, waiting 50
+ * cycles for a load) is worth the risk; a few tens of percent are not
+ * (rv64 strncmp, a loop of one-point classes, each a branch that stalls a
+ * cycle or two: corrections that subtracted each other's estimates left
+ * 22% of its 80 K samples within 5% of their count, 91% without them). */
+enum { GUESS_FACTOR = 4 };
 static double derive_by_flow(dcpicalc_t *dc, const double *est, const int *est_bound, int c,
-                             int *bound)
+                             int *bound, const bool *hidden)
 {
     size_t nc = (size_t)dc->cfg.nclasses;
-    for (size_t k = 0; k < nc; k++) dc->class_freq[k] = (int)k == c ? -1 : est[k];
+    for (size_t k = 0; k < nc; k++) dc->class_freq[k] = (int)k == c || hidden[k] ? -1 : est[k];
     memcpy(bound, est_bound, nc * sizeof *bound);
     propagate(dc, c, bound);
     double low = -1;
     for (int b = 0; b < (int)dc->cfg.nblocks; b++) {
         if (!dc->cfg.blocks[b].live) continue;
         for (int side = 0; side < 2; side++) {
-            double v = solve_equation(dc, b, side == 0, c);
-            if (v > 0 && (low < 0 || v < low)) low = v;
+            bool guess;
+            double v = solve_equation(dc, b, side == 0, c, bound, &guess);
+            if (v <= 0 || (guess && est[c] < GUESS_FACTOR * v)) continue;
+            if (low < 0 || v < low) low = v;
         }
     }
     return low >= 0 && low < flow_floor(dc, c, bound) ? -1 : low;
+}
+
+/* The noise of class c's estimate, relative: CLUSTER_Z standard
+ * deviations of its samples, at least 5%. */
+static double class_noise(const dcpicalc_t *dc, int c)
+{
+    return fmax(0.05, CLUSTER_Z / sqrt((double)class_samples(dc, c) + 1));
+}
+
+enum { MAX_FLOW_ROUNDS = 64 };
+
+/* Move the classes marked movable to what derive_by_flow makes of them
+ * (the others hidden), one at a time, the furthest first: down where
+ * lower, where flow gives less than the estimate by more than its noise,
+ * else up where it gives more, a class raised being then neither movable
+ * nor hidden.  A class moved takes confidence "propagated". */
+static void move_by_flow(dcpicalc_t *dc, const int *est_bound, bool *movable, bool *hidden,
+                         bool lower)
+{
+    size_t nc = (size_t)dc->cfg.nclasses;
+    double *tol = xcalloc(nc, sizeof *tol), *est = xcalloc(nc, sizeof *est);
+    int *bound = xcalloc(nc, sizeof *bound), *conf = xcalloc(nc, sizeof *conf);
+    memcpy(est, dc->class_freq, nc * sizeof *est);
+    memcpy(conf, dc->class_conf, nc * sizeof *conf);
+    for (size_t c = 0; c < nc; c++)
+        if (movable[c]) tol[c] = class_noise(dc, (int)c);
+    for (int round = 0; round < MAX_FLOW_ROUNDS; round++) {
+        int best = -1;
+        double best_ratio = 1, best_f = 0;
+        for (size_t c = 0; c < nc; c++) {
+            if (!movable[c] || est[c] <= 0) continue;
+            double d = derive_by_flow(dc, est, est_bound, (int)c, bound, hidden);
+            bool far = lower ? d < est[c] * (1 - tol[c]) : d > est[c] * (1 + tol[c]);
+            double ratio = lower ? est[c] / d : d / est[c];
+            if (d <= 0 || !far || ratio <= best_ratio) continue;
+            best = (int)c;
+            best_ratio = ratio;
+            best_f = d;
+        }
+        if (best < 0) break;
+        est[best] = best_f;                       /* lowered, it may go lower still */
+        conf[best] = CONF_PROPAGATED;
+        if (!lower) movable[best] = hidden[best] = false;
+    }
+    memcpy(dc->class_freq, est, nc * sizeof *est);
+    memcpy(dc->class_conf, conf, nc * sizeof *conf);
+    free(tol);
+    free(est);
+    free(bound);
+    free(conf);
 }
 
 /* A class whose estimate rests on a single issue point takes every
@@ -390,47 +482,45 @@ static double derive_by_flow(dcpicalc_t *dc, const double *est, const int *est_b
  * a time, so that a corrected class corrects what depends on it (DCPI's
  * section 6.1.3: "the best we can do is exploit flow constraints").
  * On return class_freq holds the estimates (< 0 for classes without). */
-enum { MAX_FLOW_ROUNDS = 64 };
 static void refine_single_points(dcpicalc_t *dc)
 {
     size_t nc = (size_t)dc->cfg.nclasses;
     if (dc->cfg.missing_edges || !nc) return;
-    double *est = xcalloc(nc, sizeof *est), *tol = xcalloc(nc, sizeof *tol);
-    int *conf = xcalloc(nc, sizeof *conf);
     bool *suspect = xcalloc(nc, sizeof *suspect);
-    int *est_bound = xcalloc(nc, sizeof *est_bound), *bound = xcalloc(nc, sizeof *bound);
-    memcpy(est, dc->class_freq, nc * sizeof *est);
-    memcpy(conf, dc->class_conf, nc * sizeof *conf);
+    int *est_bound = xcalloc(nc, sizeof *est_bound);
     for (size_t c = 0; c < nc; c++) {
-        suspect[c] = est[c] > 0 && dc->class_points[c] <= 1 &&
-                     (conf[c] == CONF_LOW || conf[c] == CONF_MEDIUM);
-        if (suspect[c])
-            tol[c] = fmax(0.05, CLUSTER_Z / sqrt((double)class_samples(dc, (int)c) + 1));
+        int conf = dc->class_conf[c];
+        suspect[c] = dc->class_freq[c] > 0 && dc->class_points[c] <= 1 &&
+                     !dc->class_paired[c] && (conf == CONF_LOW || conf == CONF_MEDIUM);
         est_bound[c] = suspect[c] ? BOUND_UPPER : BOUND_EXACT;
     }
-    for (int round = 0; round < MAX_FLOW_ROUNDS; round++) {
-        int best = -1;
-        double best_over = 1, best_f = 0;
-        for (size_t c = 0; c < nc; c++) {
-            if (!suspect[c]) continue;
-            double d = derive_by_flow(dc, est, est_bound, (int)c, bound);
-            if (d <= 0 || d >= est[c] * (1 - tol[c]) || est[c] / d <= best_over) continue;
-            best = (int)c;
-            best_over = est[c] / d;
-            best_f = d;
-        }
-        if (best < 0) break;
-        est[best] = best_f;                       /* it may go lower still */
-        conf[best] = CONF_PROPAGATED;
-    }
-    memcpy(dc->class_freq, est, nc * sizeof *est);
-    memcpy(dc->class_conf, conf, nc * sizeof *conf);
-    free(est);
-    free(tol);
-    free(conf);
+    move_by_flow(dc, est_bound, suspect, dc->class_paired, true);
     free(suspect);
     free(est_bound);
-    free(bound);
+}
+
+/* A class resting on one block head that may issue with its predecessor's
+ * stalled last instruction (class_paired) can be low, and refine_single_points
+ * derives nothing from it.  Where the flow constraints with the other
+ * estimates give such a class more than its own estimate by more than its
+ * noise, it takes that value (the lowest an equation gives: the others
+ * are upper bounds; confidence "propagated"), the class furthest under
+ * first, one at a time, so that a raised class can raise the next: in
+ * Duff's device (glibc's _wordcopy_bwd_aligned) each case label's block
+ * is entered from the one before it and from the switch. */
+static void raise_paired(dcpicalc_t *dc)
+{
+    size_t nc = (size_t)dc->cfg.nclasses;
+    if (dc->cfg.missing_edges || !nc) return;
+    int *est_bound = xcalloc(nc, sizeof *est_bound);
+    bool *low = xcalloc(nc, sizeof *low);
+    memcpy(low, dc->class_paired, nc * sizeof *low);
+    for (size_t c = 0; c < nc; c++)
+        est_bound[c] = dc->class_points[c] <= 1 && dc->class_conf[c] != CONF_HIGH ? BOUND_UPPER
+                                                                                 : BOUND_EXACT;
+    move_by_flow(dc, est_bound, low, low, false);
+    free(est_bound);
+    free(low);
 }
 
 /* A class whose estimate rests on one issue point takes any dynamic stall
@@ -546,7 +636,7 @@ static void clamp_to_ceilings(dcpicalc_t *dc)
         int conf = dc->class_conf[c];
         if (f <= 0 || dc->class_points[c] > 1 || (conf != CONF_LOW && conf != CONF_MEDIUM))
             continue;
-        double tol = fmax(0.05, CLUSTER_Z / sqrt((double)class_samples(dc, c) + 1));
+        double tol = class_noise(dc, c);
         double ceiling = class_ceiling(dc, c);
         if (ceiling >= 0 && ceiling < f * (1 - tol)) {
             dc->class_freq[c] = ceiling;
@@ -1460,7 +1550,17 @@ bool dcpicalc_run(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa, const u
                   char *err, size_t errlen)
 {
     return dcpicalc_run_events(dc, cfg, isa, code, start, size, samples, ctx,
-                               DCPICALC_EVENTS_SEEN, NULL, err, errlen);
+                               DCPICALC_EVENTS_SEEN, NULL, NULL, err, errlen);
+}
+
+static size_t read_file_image(void *path, uint64_t addr, uint8_t *buf, size_t len)
+{
+    return symtab_read_code(path, addr, buf, len);
+}
+
+cfg_image_t dcpicalc_file_image(const char *path)
+{
+    return (cfg_image_t){ read_file_image, (void *)path };
 }
 
 /* The most cycles an L1 miss costs on the model when nothing else is in
@@ -1485,10 +1585,11 @@ static unsigned longest_latency(const dcpicalc_t *dc)
 bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
                          const uint8_t *code, uint64_t start, size_t size,
                          dcpicalc_samples_fn samples, void *ctx, uint32_t collected,
-                         const double *periods, char *err, size_t errlen)
+                         const double *periods, const cfg_image_t *image, char *err,
+                         size_t errlen)
 {
     memset(dc, 0, sizeof *dc);
-    if (!cfg_build(isa, code, start, size, &dc->cfg))
+    if (!cfg_build_image(isa, code, start, size, image, &dc->cfg))
         return set_error(err, errlen, "no instruction decodes at 0x%llx",
                          (unsigned long long)start);
     dc->line_bytes = (unsigned)cfg->l1i_line;
@@ -1552,9 +1653,11 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
     dc->class_freq = xcalloc(nc, sizeof *dc->class_freq);
     dc->class_conf = xcalloc(nc, sizeof *dc->class_conf);
     dc->class_points = xcalloc(nc, sizeof *dc->class_points);
+    dc->class_paired = xcalloc(nc, sizeof *dc->class_paired);
     dc->exact_freq = xcalloc(nc, sizeof *dc->exact_freq);
     estimate_classes(dc);
     refine_single_points(dc);
+    raise_paired(dc);
     clamp_to_ceilings(dc);
     propagate(dc, -1, NULL);
     refine_by_flow(dc);
@@ -1575,6 +1678,7 @@ void dcpicalc_free(dcpicalc_t *dc)
     free(dc->class_freq);
     free(dc->class_conf);
     free(dc->class_points);
+    free(dc->class_paired);
     free(dc->exact_freq);
     memset(dc, 0, sizeof *dc);
 }

@@ -9,7 +9,9 @@
  * block (execution comes back).  A return, or a transfer leaving the
  * procedure, goes to EXIT, and so does an Alpha jump through pv ($27), a
  * tail call by the calling standard.  Any other indirect jump that is not
- * a return has unknown targets: the CFG is then "missing edges" and, as in
+ * a return is a switch: given the image (cfg_build_image), its table is
+ * read (jumptab.h) and the jump gets an edge to each target; a switch
+ * whose table cannot be read leaves the CFG "missing edges" and, as in
  * DCPI, every block and edge gets a class of its own.
  *
  * Classes are the cycle-equivalence classes (Johnson, Pearson and Pingali,
@@ -53,12 +55,24 @@ typedef struct cfg {
     size_t nedges;
     int nclasses;
     bool missing_edges;         /* an indirect jump with unknown targets    */
+    size_t switches;            /* indirect jumps whose tables were read    */
 } cfg_t;
+
+/* The program's image: read(ctx, addr, buf, len) copies the bytes at
+ * virtual address addr and returns how many it could. */
+typedef size_t (*cfg_read_fn)(void *ctx, uint64_t addr, uint8_t *buf, size_t len);
+typedef struct cfg_image {
+    cfg_read_fn read;
+    void *ctx;
+} cfg_image_t;
 
 /* Decode [start, start + size) (bytes of the image at those addresses) and
  * build the CFG with its classes.  Undecodable bytes end the procedure
  * there.  false only when not one instruction decodes. */
 bool cfg_build(const isa_t *isa, const uint8_t *code, uint64_t start, size_t size, cfg_t *out);
+/* The same, reading the switches' tables from img (NULL: not read). */
+bool cfg_build_image(const isa_t *isa, const uint8_t *code, uint64_t start, size_t size,
+                     const cfg_image_t *img, cfg_t *out);
 /* The blocks and edges only (no frequency classes computed), with the
  * instructions at leaders[0..nleaders) starting blocks too (the landings
  * of indirect jumps; addresses that are no instruction are ignored). */
@@ -68,5 +82,7 @@ void cfg_free(cfg_t *g);
 
 /* The block holding instruction k. */
 size_t cfg_block_of(const cfg_t *g, size_t k);
+/* The instruction starting at pc, or -1. */
+long cfg_insn_at(const cfg_t *g, uint64_t pc);
 
 #endif /* HPS_CFG_H */

@@ -91,6 +91,9 @@ typedef struct dcpicalc {
     double *class_freq;         /* per class, < 0 unknown                   */
     int *class_conf;            /* CONF_*                                  */
     int *class_points;          /* issue points in its cluster (0: none)   */
+    bool *class_paired;         /* its cluster is one block head that may
+                                   issue with a stalled predecessor: F may
+                                   be low                                  */
     double *exact_freq;         /* per class, what the classes of several
                                    agreeing issue points determine alone
                                    by flow (sums and exact differences);
@@ -165,13 +168,20 @@ bool dcpicalc_run(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
  * period (0: unknown): with CYCLES' and IMISS's, the I-cache misses IMISS
  * projects bound the I-cache's part of a stall; with BRANCHMP's, the
  * mispredictions it projects bound the misprediction's; with DTBMISS's,
- * the D-TLB misses it projects bound the D-TLB's; ITBMISS's the I-TLB's. */
+ * the D-TLB misses it projects bound the D-TLB's; ITBMISS's the I-TLB's.
+ * image (NULL: none) is the program's, where the switches' jump tables
+ * are read (cfg.h). */
 #define DCPICALC_EVENTS_SEEN UINT32_MAX
 bool dcpicalc_run_events(dcpicalc_t *dc, const struct config *cfg, const isa_t *isa,
                          const uint8_t *code, uint64_t start, size_t size,
                          dcpicalc_samples_fn samples, void *ctx, uint32_t collected,
-                         const double *periods, char *err, size_t errlen);
+                         const double *periods, const cfg_image_t *image, char *err,
+                         size_t errlen);
 void dcpicalc_free(dcpicalc_t *dc);
+
+/* The image of the ELF file at path: its PT_LOAD segments' bytes at their
+ * link-time addresses (a static, non-PIE program runs there). */
+cfg_image_t dcpicalc_file_image(const char *path);
 
 /* The dynamic stall of instruction k, in cycles per execution (CPI - M),
  * or a negative number when its frequency is unknown. */

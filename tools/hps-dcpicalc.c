@@ -417,8 +417,9 @@ static bool analyse(const job_t *j, const symbol_t *sym, score_t *sc, char *err,
     dcpicalc_t dc;
     double periods[PROFDB_EVENTS];
     uint32_t collected = profdb_image_events(j->im, periods);
+    cfg_image_t image = dcpicalc_file_image(j->im->path);
     if (!dcpicalc_run_events(&dc, j->cfg, j->isa, code, sym->addr, size, samples_of,
-                             (void *)j->im, collected, periods, err, errlen)) {
+                             (void *)j->im, collected, periods, &image, err, errlen)) {
         free(code);
         return false;
     }
@@ -427,8 +428,10 @@ static bool analyse(const job_t *j, const symbol_t *sym, score_t *sc, char *err,
     if (!j->quiet) {
         printf("*** %s in %s, model %s\n", sym->name, j->im->path, j->model);
         printf("*** %" PRIu64 " cycles samples, mean period %.0f, %zu blocks in %d frequency "
-               "classes%s\n", s_total, j->period, dc.cfg.nblocks, dc.cfg.nclasses,
+               "classes%s", s_total, j->period, dc.cfg.nblocks, dc.cfg.nclasses,
                dc.cfg.missing_edges ? " (missing edges: a class each)" : "");
+        if (dc.cfg.switches) printf(", switches: %zu read from their tables", dc.cfg.switches);
+        printf("\n");
         printf("*** columns: address, instruction, samples, M (static head cycles), CPI%s, "
                "then the static stall beyond one cycle and its cause, the dynamic stall per "
                "execution (its cycles in all) and its culprits\n\n",

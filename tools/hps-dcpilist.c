@@ -148,8 +148,9 @@ int main(int argc, char **argv)
     double periods[PROFDB_EVENTS];
     uint32_t collected = profdb_image_events(t.im, periods);
     dcpicalc_t dc;
+    cfg_image_t image = dcpicalc_file_image(t.im->path);
     if (!dcpicalc_run_events(&dc, &cfg, isa, code, t.sym.addr, size, image_samples,
-                             (void *)t.im, collected, periods, err, sizeof err))
+                             (void *)t.im, collected, periods, &image, err, sizeof err))
         die("%s: %s", t.sym.name, err);
     const profdb_file_t *cyc = &t.im->prof[PMU_CYCLES];
     list(&dc, &t, isa, ((double)cyc->period_min + (double)cyc->period_max) / 2.0);

@@ -25,7 +25,8 @@
 #              where the cycles went); hps-dcpilist's source lines (-g)
 #   tlb        a dtbmiss counter on objdb (D-TLB misses) fills the database
 #              with DTBMISS samples that hps-dcpiprof, -calc, -stats, -diff
-#              and -list read; no TLB event in a run without one
+#              and -list read; no TLB event in a run without one; on that
+#              run, a compiled switch's jump table read by hps-dcpicalc
 #   errors     bad options, events, periods, databases: status 2 and a
 #              message naming what was wrong
 # Prints "ok ..." / "FAIL ..." per check and "dcpi: N passed, M failed".
@@ -283,6 +284,9 @@ check "tlb: hps-dcpistats --event dtbmiss compares two epochs" \
                        $build/hps-dcpistats --event dtbmiss --epochs "$tlb_db" 2>&1)
 check "tlb: hps-dcpidiff --event dtbmiss reads both sides" \
     grep -q 'bt_' <($build/hps-dcpidiff --event dtbmiss "$tlb_db" "$tlb_db" 2>&1)
+$calc "$tlb_db" _wordcopy_fwd_aligned >"$tmp/sw.calc" 2>&1
+check "analysis: glibc's _wordcopy_fwd_aligned switches through a table that is read (no missing edges)" \
+    test -n "$(grep -E 'classes, switches: 1 read from their tables$' "$tmp/sw.calc")"
 $build/hps-dcpilist "$tlb_db" bt_find >"$tmp/tlb.list" 2>&1
 check "tlb: hps-dcpilist reads the database and names the procedure" \
     test -n "$(grep -E '^\*\*\* bt_find in ' "$tmp/tlb.list")" -a \

@@ -6,7 +6,11 @@
  * a loop (what must run equally often shares a class, nothing else does),
  * a switch's indirect jump making every block a class of its own, an
  * Alpha jump through pv being a tail call (to EXIT) rather than a switch,
- * and dead code outside every live class.
+ * and dead code outside every live class; switches whose jump tables are
+ * read from the image (gcc's RISC-V table of offsets from its address, the
+ * address kept in a stack slot across a call, Alpha's offsets from gp),
+ * each target a block with its own edge, and a table address a call
+ * clobbers left unread.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -147,6 +151,123 @@ static void test_dead_code(void **state)
     cfg_free(&g);
 }
 
+/* ---- switches through jump tables ------------------------------------------------- */
+
+#define RODATA 0x20000u
+#define LUI(rd, hi20) enc_u(hi20, rd)
+#define SLLI(rd, rs, sh) enc_i(sh, rs, 1, rd, 0x13)
+#define LW(rd, base, off) enc_i(off, base, 2, rd, 0x03)
+enum { SP = 2, A5 = 15 };
+
+/* A read-only image: bytes at base. */
+typedef struct image { uint64_t base; const void *bytes; size_t n; } image_t;
+
+static size_t read_image(void *ctx, uint64_t addr, uint8_t *buf, size_t len)
+{
+    const image_t *im = ctx;
+    if (addr < im->base || addr >= im->base + im->n) return 0;
+    size_t left = (size_t)(im->base + im->n - addr), got = len < left ? len : left;
+    memcpy(buf, (const uint8_t *)im->bytes + (addr - im->base), got);
+    return got;
+}
+
+/* The block starting at pc. */
+static int block_at_pc(const cfg_t *g, uint64_t pc)
+{
+    for (size_t b = 0; b < g->nblocks; b++)
+        if (g->insns[g->blocks[b].first].pc == pc) return (int)b;
+    fail_msg("no block at 0x%llx", (unsigned long long)pc);
+    return -1;
+}
+
+/* The CFG of code at BASE, with the table at RODATA in the image. */
+static void build_switch(const isa_t *isa, const uint32_t *code, size_t n, const int32_t *table,
+                         size_t nentries, cfg_t *g)
+{
+    image_t im = { RODATA, table, nentries * sizeof *table };
+    cfg_image_t img = { read_image, &im };
+    assert_true(cfg_build_image(isa, (const uint8_t *)code, BASE, 4 * n, &img, g));
+}
+
+/* The jump's block has an edge to each case and the cases are classes
+ * of their own. */
+static void assert_two_cases(const cfg_t *g, size_t jump, size_t case0, size_t case1)
+{
+    assert_false(g->missing_edges);
+    assert_int_equal(g->switches, 1);
+    int j = (int)cfg_block_of(g, jump), c0 = block_at_pc(g, BASE + 4 * case0),
+        c1 = block_at_pc(g, BASE + 4 * case1);
+    assert_int_equal(edge_class(g, j, c0), g->blocks[c0].cls);
+    assert_int_equal(edge_class(g, j, c1), g->blocks[c1].cls);
+    assert_int_not_equal(g->blocks[c0].cls, g->blocks[c1].cls);
+    assert_int_not_equal(g->blocks[j].cls, g->blocks[c0].cls);
+    assert_int_equal(edge_class(g, CFG_ENTRY, 0), g->blocks[j].cls);
+}
+
+/* gcc's RISC-V switch: entries are 32-bit offsets from the table's
+ * address, which is added back after the load; the table ends at the
+ * first entry that names no instruction of the procedure. */
+static void test_rv64_jump_table(void **state)
+{
+    const uint32_t code[] = { LUI(A3, RODATA >> 12), SLLI(A5, A0, 2), ADD(A5, A5, A3),
+                              LW(A5, A5, 0), ADD(A5, A5, A3), JR(A5),
+                              ADD(T1, A1, A1), RET, ADD(T2, A1, A2), RET };
+    const int32_t table[] = { BASE + 24 - RODATA, BASE + 32 - RODATA, BASE + 32 - RODATA,
+                              0x7fff0000, BASE + 28 - RODATA };
+    cfg_t g;
+    build_switch(&isa_rv64, code, 10, table, 5, &g);
+    assert_int_equal(g.nblocks, 3);                 /* the entry after the end is not read */
+    assert_two_cases(&g, 5, 6, 8);
+    cfg_free(&g);
+    assert_true(cfg_build(&isa_rv64, (const uint8_t *)code, BASE, sizeof code, &g));
+    assert_true(g.missing_edges);                    /* without the image */
+    cfg_free(&g);
+}
+
+/* The table's address saved on the stack across a call and restored; a
+ * caller-saved register that holds it across the call is not known. */
+static void test_rv64_jump_table_spilled(void **state)
+{
+    const int32_t table[] = { BASE + 36 - RODATA, BASE + 44 - RODATA, -1 };
+    for (int restored = 0; restored < 2; restored++) {
+        const uint32_t code[] = { LUI(A3, RODATA >> 12), SD(A3, SP, 8), CALL(0x400),
+                                  restored ? LD(A3, SP, 8) : NOP, SLLI(A5, A0, 2),
+                                  ADD(A5, A5, A3), LW(A5, A5, 0), ADD(A5, A5, A3), JR(A5),
+                                  ADD(T1, A1, A1), RET, ADD(T2, A1, A2), RET };
+        cfg_t g;
+        build_switch(&isa_rv64, code, 13, table, 3, &g);
+        if (restored) assert_two_cases(&g, 8, 9, 11);
+        else assert_true(g.missing_edges);
+        cfg_free(&g);
+    }
+}
+
+/* Alpha: gp from pv on entry (ldah/lda), the table at an offset from gp,
+ * s4addq, ldl of an offset from gp, addq gp. */
+static void test_alpha_jump_table(void **state)
+{
+    enum { AL_T0 = 1, AL_T1 = 2, AL_A0 = 16, AL_A1 = 17, AL_RA = 26, AL_PV = 27, AL_GP = 29,
+           AL_ZERO = 31 };
+    const uint32_t gp = RODATA + 0x100;
+    const uint32_t code[] = { al_mem(0x09, AL_GP, AL_PV, (RODATA - BASE) >> 16),
+                              al_mem(0x08, AL_GP, AL_GP, 0x100),
+                              al_mem(0x08, AL_T1, AL_GP, -0x100),
+                              al_opr(0x10, 0x22, AL_A0, AL_T1, AL_T0),
+                              al_mem(0x28, AL_T0, AL_T0, 0),
+                              al_opr(0x10, 0x20, AL_GP, AL_T0, AL_T0),
+                              al_jmp(0, AL_ZERO, AL_T0, 0),
+                              al_opr(0x10, 0x20, AL_A1, AL_A1, AL_T0),
+                              al_jmp(2, AL_ZERO, AL_RA, 1),
+                              al_opr(0x10, 0x20, AL_A1, AL_A0, AL_T0),
+                              al_jmp(2, AL_ZERO, AL_RA, 1) };
+    const int32_t table[] = { (int32_t)(BASE + 28 - gp), (int32_t)(BASE + 36 - gp), 0x40000000 };
+    cfg_t g;
+    build_switch(&isa_alpha, code, 11, table, 3, &g);
+    assert_int_equal(g.nblocks, 3);
+    assert_two_cases(&g, 6, 7, 9);
+    cfg_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -155,6 +276,9 @@ int main(void)
         cmocka_unit_test(test_tail_jump_and_switch),
         cmocka_unit_test(test_alpha_tail_call),
         cmocka_unit_test(test_dead_code),
+        cmocka_unit_test(test_rv64_jump_table),
+        cmocka_unit_test(test_rv64_jump_table_spilled),
+        cmocka_unit_test(test_alpha_jump_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
