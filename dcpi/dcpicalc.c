@@ -1159,12 +1159,36 @@ static unsigned block_stores(const cfg_t *g, size_t b)
     return n;
 }
 
+/* Whether instruction k of block b reads a register loaded in its block
+ * within the load-use latency before it, in issue slots (lat.load_use x
+ * issue width), and read by nothing between: k issues when that load's
+ * data comes, hit or miss, so a miss holds it for the whole miss.  The
+ * model asks for a write-buffer slot only once a store's data is there,
+ * and the buffer drains meanwhile: a store right after a load that missed
+ * waits for the miss, not for the buffer (objdb's key_dept_salary, `ldl
+ * t2` four instructions before `stq t2`: 11 M cycles of D-cache wait,
+ * 5 K of them the buffer's, in a block of seven stores). */
+static bool reads_fresh_load(const dcpicalc_t *dc, size_t b, size_t k)
+{
+    const cfg_t *g = &dc->cfg;
+    unsigned regs[3];
+    size_t n = read_registers(&g->insns[k], regs), reach = dc->load_use_reach * dc->issue_width;
+    for (size_t s = 0; s < n; s++) {
+        const insn_t *w = writer_in_block(g, b, k, regs[s], dc->call_results);
+        if (!w || !(w->flags & IF_LOAD)) continue;
+        size_t j = (size_t)(w - g->insns);
+        if (k - j <= reach && !reads_between(g, j + 1, k, regs[s])) return true;
+    }
+    return false;
+}
+
 /* Whether store k of block b, whose loaded operand may have missed (a
  * D-cache candidate) or which stores a callee's result, waits for that
  * operand rather than for the write buffer: when no other store closely precedes it (store_burst), or its
  * block has fewer stores than the buffer has entries -- it cannot fill the
  * buffer itself, and what earlier blocks left there drains while the
- * operand comes from memory.  (On the 24 short-period runs 75 stores lose
+ * operand comes from memory --, or its operand was loaded just before it
+ * (reads_fresh_load).  (On the 24 short-period runs 75 stores lose
  * the buffer, the largest 1.3 M cycles of D-cache wait in bytecode_vm,
  * 40 of them the buffer's.  anneal_place's commit_move, six stores a loop
  * iteration, as many as ev5's entries, does wait for the buffer; counting
@@ -1174,7 +1198,8 @@ static unsigned block_stores(const cfg_t *g, size_t b)
  * buffer drained while the callee ran.) */
 static bool waits_for_operand(const dcpicalc_t *dc, size_t b, size_t k)
 {
-    return !store_burst(&dc->cfg, b, k) || block_stores(&dc->cfg, b) < dc->wbuf_entries;
+    return !store_burst(&dc->cfg, b, k) || block_stores(&dc->cfg, b) < dc->wbuf_entries ||
+           reads_fresh_load(dc, b, k);
 }
 
 /* The most executions of block b's head that can follow a misprediction,

@@ -37,7 +37,8 @@
  *     edge frequencies bound it below an eighth of the stall; the return
  *     point after a call when the model has no return stack), the write
  *     buffer (a store, unless its loaded operand may have missed and it is
- *     alone or in a block of fewer stores than the buffer's entries), a
+ *     alone, in a block of fewer stores than the buffer's entries, or
+ *     loaded within the load-use latency before it), a
  *     busy unit (a divide whose unit's last user is close before it and
  *     its result unread since, unless the executions that can find it busy
  *     bound it below an eighth of the stall); where IMISS or DMISS were
