@@ -1338,6 +1338,28 @@ static bool icache_minor(const dcpicalc_t *dc, size_t k, double stall)
                         dc->miss_bound);
 }
 
+/* Whether the I-cache explains all but a minor part of the dynamic stall
+ * of instruction k, `stall` cycles an execution, by the misses IMISS
+ * projects (where it was collected, with its period): its samples on k
+ * and the next (IMISS_INSNS) at their Poisson lower bound (- 2 standard
+ * deviations - 1), times the misses each stands for and the least a miss
+ * costs (dc->refill_least: the next level's hit), at least (MINOR_SHARE -
+ * 1) / MINOR_SHARE of the stall's cycles.  Any other culprit is then a
+ * minor part at most: an in-order instruction waits for its fetch and its
+ * operands together, and the model asks for a write-buffer slot only when
+ * it issues, the buffer draining while the line comes (Alpha
+ * anneal_place's try_move: `stq s5,8(sp)` at a line's start in a
+ * prologue of stores, 1.1 M cycles of I-cache wait that listed the
+ * buffer too). */
+static bool icache_dominates(const dcpicalc_t *dc, size_t k, double stall)
+{
+    if (!dc->has_imiss || dc->imiss_per_period <= 0 || dc->insn[k].freq <= 0) return false;
+    double s = (double)event_samples(dc, PMU_IMISS, k, k + IMISS_INSNS);
+    double least = s - 2 * sqrt(s) - 1;
+    return least > 0 && least * dc->imiss_per_period * dc->refill_least * MINOR_SHARE >=
+                        (MINOR_SHARE - 1) * stall * dc->insn[k].freq;
+}
+
 /* Whether the D-TLB can be at most a minor part of the dynamic stall of
  * instruction k, `stall` cycles an execution, by the D-TLB misses DTBMISS
  * projects (where it was collected, with its period): its samples within
@@ -1475,7 +1497,9 @@ static uint32_t caller_culprits(const dcpicalc_t *dc, size_t b, size_t k, double
  * instruction through the skid that follows it, no such miss; a store
  * whose operand missed in the D-cache waits for that operand rather than
  * for the write buffer (waits_for_operand); a stall too long for a
- * misprediction, a busy unit or an I-cache miss has another cause. */
+ * misprediction, a busy unit or an I-cache miss has another cause; one
+ * the I-cache misses IMISS projects explain but for a minor part has no
+ * other (icache_dominates). */
 static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
 {
     size_t b = cfg_block_of(&dc->cfg, k);
@@ -1494,6 +1518,8 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
                    (operands_in_block(dc, b, k) >> STALL_DEP & 1);
     if (operand && (c >> STALL_WBUF & 1) && waits_for_operand(dc, b, k)) c &= ~(1u << STALL_WBUF);
     if ((c >> STALL_ICACHE & 1) && icache_minor(dc, k, stall)) c &= ~(1u << STALL_ICACHE);
+    if ((c >> STALL_ICACHE & 1) && icache_dominates(dc, k, stall))
+        c &= 1u << STALL_ICACHE | 1u << STALL_ITLB;
     if ((c >> STALL_FU & 1) && unit_wait_minor(dc, b, k, stall))
         c &= ~(1u << STALL_FU);
     /* a unit only a callee or the caller can have kept busy: listed, as
@@ -1648,6 +1674,7 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
     dc->dtb_miss_bound = (unsigned)cfg->dtlb_miss_penalty;
     dc->itb_miss_bound = (unsigned)cfg->itlb_miss_penalty;
     dc->miss_bound = lone_miss_cycles(cfg);
+    dc->refill_least = (unsigned)(cfg->l2_enabled ? cfg->l2_hit_latency : cfg->mem_latency);
     dc->dependency_reach = (size_t)longest_latency(dc) * dc->issue_width;
     dc->insn = xcalloc(dc->cfg.ninsns, sizeof *dc->insn);
     for (size_t k = 0; k < dc->cfg.ninsns; k++) {

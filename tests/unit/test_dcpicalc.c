@@ -23,7 +23,8 @@
  * a culprit (its result) only of a register the callee returns a value in,
  * never of its link register; a busy divider ruled out when only a rare
  * entry can find it busy, an I-cache miss when the misses IMISS projects
- * are too few, a misprediction when the BRANCHMP samples through the skid
+ * are too few, every other culprit when the misses IMISS projects at least
+ * explain nearly all the stall, a misprediction when the BRANCHMP samples through the skid
  * after the block head, on every path, project too few (unless a path
  * leaves the procedure there), the write buffer for a store waiting on its loaded operand
  * in a block of fewer stores than the buffer's entries or loaded within the
@@ -266,6 +267,41 @@ static void test_icache_bounded_by_imiss(void **state)
                                         NULL, err, sizeof err));
         assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 20.0, 0.5);
         assert_int_equal(!!(dc.insn[1].culprits & 1u << STALL_ICACHE), n == 70);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* The load's consumer stalls 20 cycles on each of its 1000 executions,
+ * 20000 cycles: a D-cache miss (DMISS not collected) or, with IMISS
+ * samples on it, an I-cache miss.  With the periods known (1 cycle a
+ * CYCLES sample, 1 miss an IMISS sample), 70 samples bound neither: both
+ * are listed.  4000 project at least 4000 - 2 sqrt(4000) - 1 misses, each
+ * costing at least the S-cache's hit latency: all but an eighth of the
+ * stall, so the I-cache is the only culprit. */
+static void test_icache_dominates_by_imiss(void **state)
+{
+    config_t cfg = preset("ev5");
+    dcpicalc_t dc;
+    synth_t s;
+    char err[256];
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_IMISS] = 1 };
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
+    double least = cfg.l2_hit_latency;
+    assert_true((70 - 2 * sqrt(70) - 1) * least * 8 < 7 * 20000.0 &&
+                (4000 - 2 * sqrt(4000) - 1) * least * 8 >= 7 * 20000.0);
+    setup_synth(&s, &cfg, &dc);
+    s.extra[2] = 20;
+    static const int samples[2] = { 70, 4000 };
+    for (int c = 0; c < 2; c++) {
+        int n = samples[c];
+        s.imiss[2] = (uint64_t)n;
+        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
+                                        sizeof loop, synth_samples, &s, collected, periods,
+                                        NULL, err, sizeof err));
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 2), 20.0, 0.5);
+        assert_true(dc.insn[2].culprits & 1u << STALL_ICACHE);
+        assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_DCACHE), n == 70);
+        if (n == 4000) assert_int_equal(dc.insn[2].culprits, 1u << STALL_ICACHE);
         dcpicalc_free(&dc);
     }
 }
@@ -1066,6 +1102,7 @@ int main(void)
         cmocka_unit_test(test_out_of_order_refused),
         cmocka_unit_test(test_culprits_from_imiss),
         cmocka_unit_test(test_icache_bounded_by_imiss),
+        cmocka_unit_test(test_icache_dominates_by_imiss),
         cmocka_unit_test(test_dtb_miss_from_dtbmiss),
         cmocka_unit_test(test_itb_miss_from_itbmiss),
         cmocka_unit_test(test_mispredict_bounded_by_branchmp),
