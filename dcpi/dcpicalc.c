@@ -1341,8 +1341,10 @@ static bool icache_minor(const dcpicalc_t *dc, size_t k, double stall)
 /* Whether the I-cache explains all but a minor part of the dynamic stall
  * of instruction k, `stall` cycles an execution, by the misses IMISS
  * projects (where it was collected, with its period): its samples on k
- * and the next (IMISS_INSNS) at their Poisson lower bound (- 2 standard
- * deviations - 1), times the misses each stands for and the least a miss
+ * alone (those on the next may be the next's own misses, or a call's
+ * return point's: bytecode_vm's `jsr` in vm_run_script, 2.9 M cycles of
+ * D-cache wait) at their Poisson lower bound (- 2 standard deviations -
+ * 1), times the misses each stands for and the least a miss
  * costs (dc->refill_least: the next level's hit), at least (MINOR_SHARE -
  * 1) / MINOR_SHARE of the stall's cycles.  Any other culprit is then a
  * minor part at most: an in-order instruction waits for its fetch and its
@@ -1354,7 +1356,7 @@ static bool icache_minor(const dcpicalc_t *dc, size_t k, double stall)
 static bool icache_dominates(const dcpicalc_t *dc, size_t k, double stall)
 {
     if (!dc->has_imiss || dc->imiss_per_period <= 0 || dc->insn[k].freq <= 0) return false;
-    double s = (double)event_samples(dc, PMU_IMISS, k, k + IMISS_INSNS);
+    double s = (double)event_samples(dc, PMU_IMISS, k, k);
     double least = s - 2 * sqrt(s) - 1;
     return least > 0 && least * dc->imiss_per_period * dc->refill_least * MINOR_SHARE >=
                         (MINOR_SHARE - 1) * stall * dc->insn[k].freq;
