@@ -271,41 +271,6 @@ static void test_icache_bounded_by_imiss(void **state)
     }
 }
 
-/* The load's consumer stalls 20 cycles on each of its 1000 executions,
- * 20000 cycles: a D-cache miss (DMISS not collected) or, with IMISS
- * samples on it, an I-cache miss.  With the periods known (1 cycle a
- * CYCLES sample, 1 miss an IMISS sample), 70 samples bound neither: both
- * are listed.  4000 project at least 4000 - 2 sqrt(4000) - 1 misses, each
- * costing at least the S-cache's hit latency: all but an eighth of the
- * stall, so the I-cache is the only culprit. */
-static void test_icache_dominates_by_imiss(void **state)
-{
-    config_t cfg = preset("ev5");
-    dcpicalc_t dc;
-    synth_t s;
-    char err[256];
-    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_IMISS] = 1 };
-    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
-    double least = cfg.l2_hit_latency;
-    assert_true((70 - 2 * sqrt(70) - 1) * least * 8 < 7 * 20000.0 &&
-                (4000 - 2 * sqrt(4000) - 1) * least * 8 >= 7 * 20000.0);
-    setup_synth(&s, &cfg, &dc);
-    s.extra[2] = 20;
-    static const int samples[2] = { 70, 4000 };
-    for (int c = 0; c < 2; c++) {
-        int n = samples[c];
-        s.imiss[2] = (uint64_t)n;
-        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
-                                        sizeof loop, synth_samples, &s, collected, periods,
-                                        NULL, err, sizeof err));
-        assert_float_equal(dcpicalc_dynamic_stall(&dc, 2), 20.0, 0.5);
-        assert_true(dc.insn[2].culprits & 1u << STALL_ICACHE);
-        assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_DCACHE), n == 70);
-        if (n == 4000) assert_int_equal(dc.insn[2].culprits, 1u << STALL_ICACHE);
-        dcpicalc_free(&dc);
-    }
-}
-
 /* Run the loop's analysis with `collected` events and `periods`, and
  * return the culprits of instruction k (the load's consumer is 2). */
 static uint32_t loop_culprits(const config_t *cfg, const synth_t *s, uint32_t collected,
@@ -320,6 +285,32 @@ static uint32_t loop_culprits(const config_t *cfg, const synth_t *s, uint32_t co
     uint32_t c = dc.insn[k].culprits;
     dcpicalc_free(&dc);
     return c;
+}
+
+/* The load's consumer stalls 20 cycles on each of its 1000 executions,
+ * 20000 cycles: a D-cache miss (DMISS not collected) or, with IMISS
+ * samples on it, an I-cache miss.  With the periods known (1 cycle a
+ * CYCLES sample, 1 miss an IMISS sample), 70 samples bound neither: both
+ * are listed.  4000 project at least 4000 - 2 sqrt(4000) - 1 misses, each
+ * costing at least the S-cache's hit latency: all but an eighth of the
+ * stall, so the I-cache is the only culprit. */
+static void test_icache_dominates_by_imiss(void **state)
+{
+    config_t cfg = preset("ev5");
+    dcpicalc_t dc;
+    synth_t s;
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_IMISS] = 1 };
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
+    double least = cfg.l2_hit_latency;
+    assert_true((70 - 2 * sqrt(70) - 1) * least * 8 < 7 * 20000.0 &&
+                (4000 - 2 * sqrt(4000) - 1) * least * 8 >= 7 * 20000.0);
+    setup_synth(&s, &cfg, &dc);
+    s.extra[2] = 20;
+    s.imiss[2] = 70;
+    uint32_t c = loop_culprits(&cfg, &s, collected, periods, 2);
+    assert_true(c & 1u << STALL_ICACHE && c & 1u << STALL_DCACHE);
+    s.imiss[2] = 4000;
+    assert_int_equal(loop_culprits(&cfg, &s, collected, periods, 2), 1u << STALL_ICACHE);
 }
 
 /* The load's consumer waits 20 cycles more on each of its 1000
