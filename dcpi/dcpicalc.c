@@ -1159,12 +1159,36 @@ static unsigned block_stores(const cfg_t *g, size_t b)
     return n;
 }
 
+/* Whether instruction k of block b reads a register loaded in its block
+ * within the load-use latency before it, in issue slots (lat.load_use x
+ * issue width), and read by nothing between: k issues when that load's
+ * data comes, hit or miss, so a miss holds it for the whole miss.  The
+ * model asks for a write-buffer slot only once a store's data is there,
+ * and the buffer drains meanwhile: a store right after a load that missed
+ * waits for the miss, not for the buffer (objdb's key_dept_salary, `ldl
+ * t2` four instructions before `stq t2`: 11 M cycles of D-cache wait,
+ * 5 K of them the buffer's, in a block of seven stores). */
+static bool reads_fresh_load(const dcpicalc_t *dc, size_t b, size_t k)
+{
+    const cfg_t *g = &dc->cfg;
+    unsigned regs[3];
+    size_t n = read_registers(&g->insns[k], regs), reach = dc->load_use_reach * dc->issue_width;
+    for (size_t s = 0; s < n; s++) {
+        const insn_t *w = writer_in_block(g, b, k, regs[s], dc->call_results);
+        if (!w || !(w->flags & IF_LOAD)) continue;
+        size_t j = (size_t)(w - g->insns);
+        if (k - j <= reach && !reads_between(g, j + 1, k, regs[s])) return true;
+    }
+    return false;
+}
+
 /* Whether store k of block b, whose loaded operand may have missed (a
  * D-cache candidate) or which stores a callee's result, waits for that
  * operand rather than for the write buffer: when no other store closely precedes it (store_burst), or its
  * block has fewer stores than the buffer has entries -- it cannot fill the
  * buffer itself, and what earlier blocks left there drains while the
- * operand comes from memory.  (On the 24 short-period runs 75 stores lose
+ * operand comes from memory --, or its operand was loaded just before it
+ * (reads_fresh_load).  (On the 24 short-period runs 75 stores lose
  * the buffer, the largest 1.3 M cycles of D-cache wait in bytecode_vm,
  * 40 of them the buffer's.  anneal_place's commit_move, six stores a loop
  * iteration, as many as ev5's entries, does wait for the buffer; counting
@@ -1174,7 +1198,8 @@ static unsigned block_stores(const cfg_t *g, size_t b)
  * buffer drained while the callee ran.) */
 static bool waits_for_operand(const dcpicalc_t *dc, size_t b, size_t k)
 {
-    return !store_burst(&dc->cfg, b, k) || block_stores(&dc->cfg, b) < dc->wbuf_entries;
+    return !store_burst(&dc->cfg, b, k) || block_stores(&dc->cfg, b) < dc->wbuf_entries ||
+           reads_fresh_load(dc, b, k);
 }
 
 /* The most executions of block b's head that can follow a misprediction,
@@ -1311,6 +1336,30 @@ static bool icache_minor(const dcpicalc_t *dc, size_t k, double stall)
     return dc->has_imiss &&
            events_minor(dc, k, stall, PMU_IMISS, k, k + IMISS_INSNS, dc->imiss_per_period,
                         dc->miss_bound);
+}
+
+/* Whether the I-cache explains all but a minor part of the dynamic stall
+ * of instruction k, `stall` cycles an execution, by the misses IMISS
+ * projects (where it was collected, with its period): its samples on k
+ * alone (those on the next may be the next's own misses, or a call's
+ * return point's: bytecode_vm's `jsr` in vm_run_script, 2.9 M cycles of
+ * D-cache wait) at their Poisson lower bound (- 2 standard deviations -
+ * 1), times the misses each stands for and the least a miss
+ * costs (dc->refill_least: the next level's hit), at least (MINOR_SHARE -
+ * 1) / MINOR_SHARE of the stall's cycles.  Any other culprit is then a
+ * minor part at most: an in-order instruction waits for its fetch and its
+ * operands together, and the model asks for a write-buffer slot only when
+ * it issues, the buffer draining while the line comes (Alpha
+ * anneal_place's try_move: `stq s5,8(sp)` at a line's start in a
+ * prologue of stores, 1.1 M cycles of I-cache wait that listed the
+ * buffer too). */
+static bool icache_dominates(const dcpicalc_t *dc, size_t k, double stall)
+{
+    if (!dc->has_imiss || dc->imiss_per_period <= 0 || dc->insn[k].freq <= 0) return false;
+    double s = (double)event_samples(dc, PMU_IMISS, k, k);
+    double least = s - 2 * sqrt(s) - 1;
+    return least > 0 && least * dc->imiss_per_period * dc->refill_least * MINOR_SHARE >=
+                        (MINOR_SHARE - 1) * stall * dc->insn[k].freq;
 }
 
 /* Whether the D-TLB can be at most a minor part of the dynamic stall of
@@ -1450,7 +1499,9 @@ static uint32_t caller_culprits(const dcpicalc_t *dc, size_t b, size_t k, double
  * instruction through the skid that follows it, no such miss; a store
  * whose operand missed in the D-cache waits for that operand rather than
  * for the write buffer (waits_for_operand); a stall too long for a
- * misprediction, a busy unit or an I-cache miss has another cause. */
+ * misprediction, a busy unit or an I-cache miss has another cause; one
+ * the I-cache misses IMISS projects explain but for a minor part has no
+ * other (icache_dominates). */
 static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
 {
     size_t b = cfg_block_of(&dc->cfg, k);
@@ -1469,6 +1520,8 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
                    (operands_in_block(dc, b, k) >> STALL_DEP & 1);
     if (operand && (c >> STALL_WBUF & 1) && waits_for_operand(dc, b, k)) c &= ~(1u << STALL_WBUF);
     if ((c >> STALL_ICACHE & 1) && icache_minor(dc, k, stall)) c &= ~(1u << STALL_ICACHE);
+    if ((c >> STALL_ICACHE & 1) && icache_dominates(dc, k, stall))
+        c &= 1u << STALL_ICACHE | 1u << STALL_ITLB;
     if ((c >> STALL_FU & 1) && unit_wait_minor(dc, b, k, stall))
         c &= ~(1u << STALL_FU);
     /* a unit only a callee or the caller can have kept busy: listed, as
@@ -1623,6 +1676,7 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
     dc->dtb_miss_bound = (unsigned)cfg->dtlb_miss_penalty;
     dc->itb_miss_bound = (unsigned)cfg->itlb_miss_penalty;
     dc->miss_bound = lone_miss_cycles(cfg);
+    dc->refill_least = (unsigned)(cfg->l2_enabled ? cfg->l2_hit_latency : cfg->mem_latency);
     dc->dependency_reach = (size_t)longest_latency(dc) * dc->issue_width;
     dc->insn = xcalloc(dc->cfg.ninsns, sizeof *dc->insn);
     for (size_t k = 0; k < dc->cfg.ninsns; k++) {

@@ -29,6 +29,10 @@
 #                      "itlb.entries=4 itlb.assoc=4" for a machine whose I-TLB
 #                      misses on these programs; tags the files .K=V+...
 #
+# Figure 10's columns: the midpoint culprit cycles per procedure against
+# IMISS (DMISS) samples x period, the truth's cycles of the cause against
+# them (the most such a correlation can show: a miss whose consumer comes
+# late stalls nothing), and the midpoint against the truth's cycles.
 # Then, per stall cause over the one-run rows' analyses, the mean culprit
 # precision (over the runs that list the cause), the mean recall (over the
 # runs with true cycles of it), and the recall weighted by those cycles.
@@ -95,7 +99,16 @@ sampling() {
     echo "${z:--} | ${r:--}"
 }
 # the midpoint correlation of the Figure 10 line matching $2, or -
-corr() { local r; r=$(grep -m1 "$2" "$1" | sed -n 's/.*midpoint \(-*[0-9.a-z]*\).*/\1/p'); echo "${r:--}"; }
+corr() { local r; r=$(grep -m1 "$2" "$1" | sed -n 's/.*, midpoint \(-*[0-9.a-z]*\).*/\1/p'); echo "${r:--}"; }
+# the same line's correlation of the truth's cycles with the events and of
+# the midpoint with the truth's cycles, "A | B", or "- | -"
+corr_truth() {
+    local l a b
+    l=$(grep -m1 "$2" "$1")
+    a=$(sed -n "s/.*cycles against them \(-*[0-9.a-z]*\).*/\1/p" <<<"$l")
+    b=$(sed -n "s/.*against the truth's \(-*[0-9.a-z]*\).*/\1/p" <<<"$l")
+    echo "${a:--} | ${b:--}"
+}
 
 # simulate program $1 with seed $2 and period $3 into database $4, truth $5
 # (nothing when the truth is already there)
@@ -124,8 +137,8 @@ run_seeds() {
     done
 }
 
-echo "| ISA | workload | period | runs | samples | counts ≤5% | ≤10% | edges ≤10% | culprit precision | recall | r(I-cache, IMISS) | r(D-cache, DMISS) | sampling z rms | samples / expected |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| ISA | workload | period | runs | samples | counts ≤5% | ≤10% | edges ≤10% | culprit precision | recall | r(I-cache, IMISS) | r(D-cache, DMISS) | sampling z rms | samples / expected | r(true I-cache, IMISS) | r(I-cache, true) | r(true D-cache, DMISS) | r(D-cache, true) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for isa in $isas; do
     for p in "$build"/workloads/$isa/*; do
         [ -x "$p" ] || continue
@@ -151,7 +164,8 @@ for isa in $isas; do
                      "$(num "$c" 'execution counts' 3) | $(num "$c" 'edge frequencies' 3) |" \
                      "$(num "$c" 'culprits overall' 1) | $(num "$c" 'culprits overall' 2) |" \
                      "$(corr "$c" 'against projected IMISS') | $(corr "$c" 'against projected DMISS') |" \
-                     "$(sampling "$c") |"
+                     "$(sampling "$c") | $(corr_truth "$c" 'against projected IMISS') |" \
+                     "$(corr_truth "$c" 'against projected DMISS') |"
             done
         done
     done
@@ -159,10 +173,10 @@ done | tee "$out/table.md"
 # means over the rows of each period and run count (a row without a figure
 # is left out of that column)
 awk -F'|' '$4 ~ /[0-9]/ { p = $4 "|" $5; gsub(/ /, "", p); if (!(p in n)) order[++np] = p; n[p]++
-                          for (k = 7; k <= 15; k++) if ($k ~ /[0-9]/) { s[p, k] += $k; m[p, k]++ } }
+                          for (k = 7; k <= 19; k++) if ($k ~ /[0-9]/) { s[p, k] += $k; m[p, k]++ } }
      END { for (i = 1; i <= np; i++) { p = order[i]; split(p, pk, "|")
                printf("| mean | %d rows | %s | %s | |", n[p], pk[1], pk[2])
-               for (k = 7; k <= 15; k++)
+               for (k = 7; k <= 19; k++)
                    printf(m[p, k] ? " %.2f |" : " - |", m[p, k] ? s[p, k] / m[p, k] : 0)
                printf("\n") } }' "$out/table.md"
 # per stall cause: the culprit precision and recall of each run's analysis

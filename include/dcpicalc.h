@@ -37,7 +37,8 @@
  *     edge frequencies bound it below an eighth of the stall; the return
  *     point after a call when the model has no return stack), the write
  *     buffer (a store, unless its loaded operand may have missed and it is
- *     alone or in a block of fewer stores than the buffer's entries), a
+ *     alone, in a block of fewer stores than the buffer's entries, or
+ *     loaded within the load-use latency before it), a
  *     busy unit (a divide whose unit's last user is close before it and
  *     its result unread since, unless the executions that can find it busy
  *     bound it below an eighth of the stall); where IMISS or DMISS were
@@ -54,7 +55,10 @@
  *     there (a miss in both is charged to the D-cache); an I-TLB miss
  *     where an I-cache miss can be (a new line's page), by ITBMISS's
  *     samples on the instruction and the next as the D-TLB's by DTBMISS,
- *     against the I-cache misses IMISS projects there.
+ *     against the I-cache misses IMISS projects there.  Where the misses
+ *     IMISS projects at their Poisson lower bound, each at the next level's
+ *     hit latency, explain all but an eighth of the stall, the I-cache (and
+ *     the I-TLB) is the only culprit.
  * F is in executions per sampling period, so F x P estimates the count.
  */
 #ifndef HPS_DCPICALC_H
@@ -122,6 +126,8 @@ typedef struct dcpicalc {
                                    per CYCLES period (0: unknown)          */
     unsigned itb_miss_bound;    /* most cycles an I-TLB miss costs
                                    (itlb.miss_penalty)                     */
+    unsigned refill_least;      /* fewest cycles an I-cache miss costs: the
+                                   next level's hit latency               */
     unsigned miss_bound;        /* most cycles an L1 miss costs when it is
                                    alone: to memory and the line back      */
     bool has_ras;               /* the model predicts returns by a stack    */

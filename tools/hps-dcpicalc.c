@@ -93,6 +93,8 @@ typedef struct score {
      * estimated (top: every instruction listing the cause; bottom: its
      * share when several are listed), for the correlation with IMISS/DMISS */
     double icache_top, icache_bottom, dcache_top, dcache_bottom;
+    /* and the truth's: the I-cache and D-cache dynamic stall cycles */
+    double icache_true, dcache_true;
     /* Figure 9: edges whose true count the truth determines, weighted by it */
     double edge_within[2], edge_scored;
     /* the sampling itself: instructions never stalled (their truth has no
@@ -126,6 +128,8 @@ static void score_culprits(const dcpicalc_insn_t *x, const truth_row_t *r, doubl
         sc->dcache_top += est;
         sc->dcache_bottom += est / listed;
     }
+    sc->icache_true += dyn[STALL_ICACHE];
+    sc->dcache_true += dyn[STALL_DCACHE];
     for (int c = 1; c < STALL_COUNT; c++) {
         bool on = x->culprits >> c & 1;
         sc->rec_all[c] += dyn[c];
@@ -486,20 +490,28 @@ static double correlation(const double *x, const double *y, size_t n)
 
 typedef struct fig10 {
     double *events, *top, *bottom;  /* per procedure */
+    double *truth;                  /* the truth's cycles of the cause */
     size_t n;
 } fig10_t;
 
-static void fig10_add(fig10_t *f, double events, double top, double bottom)
+static void fig10_add(fig10_t *f, double events, double top, double bottom, double truth)
 {
     f->events = xrealloc(f->events, (f->n + 1) * sizeof *f->events);
     f->top = xrealloc(f->top, (f->n + 1) * sizeof *f->top);
     f->bottom = xrealloc(f->bottom, (f->n + 1) * sizeof *f->bottom);
+    f->truth = xrealloc(f->truth, (f->n + 1) * sizeof *f->truth);
     f->events[f->n] = events;
     f->top[f->n] = top;
+    f->truth[f->n] = truth;
     f->bottom[f->n++] = bottom;
 }
 
-static void fig10_print(fig10_t *f, const char *event, const char *cause)
+/* Figure 10: the correlation of the culprit stall cycles (top, bottom and
+ * their midpoint) with the projected events, per procedure; with the
+ * truth, also of the truth's cycles of the cause with the events (what
+ * the events can show at best: a miss whose consumer comes late stalls
+ * nothing) and of the midpoint with the truth's cycles. */
+static void fig10_print(fig10_t *f, const char *event, const char *cause, bool truth)
 {
     if (f->n < 3) {
         printf("  %s: fewer than 3 procedures with %s samples, no correlation\n", cause, event);
@@ -507,14 +519,20 @@ static void fig10_print(fig10_t *f, const char *event, const char *cause)
         double *mid = xcalloc(f->n, sizeof *mid);
         for (size_t k = 0; k < f->n; k++) mid[k] = (f->top[k] + f->bottom[k]) / 2;
         printf("  %s culprit stall cycles against projected %s events, %zu procedures: "
-               "correlation top %.2f, bottom %.2f, midpoint %.2f\n", cause, event, f->n,
+               "correlation top %.2f, bottom %.2f, midpoint %.2f", cause, event, f->n,
                correlation(f->events, f->top, f->n), correlation(f->events, f->bottom, f->n),
                correlation(f->events, mid, f->n));
+        if (truth)
+            printf("; the truth's %s cycles against them %.2f, the midpoint against the "
+                   "truth's %.2f", cause, correlation(f->events, f->truth, f->n),
+                   correlation(f->truth, mid, f->n));
+        printf("\n");
         free(mid);
     }
     free(f->events);
     free(f->top);
     free(f->bottom);
+    free(f->truth);
 }
 
 static void add_score(score_t *total, const score_t *sc)
@@ -558,14 +576,14 @@ static void analyse_all(const job_t *j, const symtab_t *st)
                100 * sc.within[2] / sc.scored, 100 * sc.within[3] / sc.scored);
         add_score(&total, &sc);
         double ev = projected_events(j->im, PMU_IMISS, sym->addr, sym->size);
-        if (ev) fig10_add(&imiss, ev, sc.icache_top, sc.icache_bottom);
+        if (ev) fig10_add(&imiss, ev, sc.icache_top, sc.icache_bottom, sc.icache_true);
         ev = projected_events(j->im, PMU_DMISS, sym->addr, sym->size);
-        if (ev) fig10_add(&dmiss, ev, sc.dcache_top, sc.dcache_bottom);
+        if (ev) fig10_add(&dmiss, ev, sc.dcache_top, sc.dcache_bottom, sc.dcache_true);
     }
     print_score(&total);
     printf("  Figure 10 (per procedure):\n");
-    fig10_print(&imiss, "IMISS", "I-cache");
-    fig10_print(&dmiss, "DMISS", "D-cache");
+    fig10_print(&imiss, "IMISS", "I-cache", j->truth != NULL);
+    fig10_print(&dmiss, "DMISS", "D-cache", j->truth != NULL);
 }
 
 /* ---- main --------------------------------------------------------------------------- */

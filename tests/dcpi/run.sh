@@ -182,7 +182,7 @@ for v in rv64 alpha-static; do
     check "analysis: $v culprits scored per cause and overall (precision/recall ${prec:-?})" \
         test -n "$prec" -a "$(grep -cE '^    [a-z_]+ +[0-9]+  precision' "$tmp/all$v")" -ge 3
     check "analysis: $v culprit precision ${prec%% *}% >= 88%" num_ge "${prec%% *}" 88
-    r=$(sed -n 's/.*D-cache culprit stall cycles against projected DMISS.*midpoint \(-*[0-9.]*\).*/\1/p' "$tmp/all$v")
+    r=$(sed -n 's/.*D-cache culprit stall cycles against projected DMISS.*, midpoint \(-*[0-9.]*\).*/\1/p' "$tmp/all$v")
     check "analysis: $v Figure 10: D-cache culprit cycles correlate with DMISS (${r:-?} >= 0.8)" \
         num_ge "${r:-}" 0.8
     e=$(grep -oE 'Figure 9\), by executions: [0-9]+% within 5%, [0-9]+% within 10%' "$tmp/all$v" |

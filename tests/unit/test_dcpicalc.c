@@ -23,10 +23,12 @@
  * a culprit (its result) only of a register the callee returns a value in,
  * never of its link register; a busy divider ruled out when only a rare
  * entry can find it busy, an I-cache miss when the misses IMISS projects
- * are too few, a misprediction when the BRANCHMP samples through the skid
+ * are too few, every other culprit when the misses IMISS projects at least
+ * explain nearly all the stall, a misprediction when the BRANCHMP samples through the skid
  * after the block head, on every path, project too few (unless a path
  * leaves the procedure there), the write buffer for a store waiting on its loaded operand
- * in a block of fewer stores than the buffer's entries; a dependency on a
+ * in a block of fewer stores than the buffer's entries or loaded within the
+ * load-use latency before it; a dependency on a
  * long operation two blocks back (none when a block between read its
  * result), ruled out when only a loop's rare entries can find it pending,
  * and on the caller's value where nothing else explains a stall (never
@@ -283,6 +285,32 @@ static uint32_t loop_culprits(const config_t *cfg, const synth_t *s, uint32_t co
     uint32_t c = dc.insn[k].culprits;
     dcpicalc_free(&dc);
     return c;
+}
+
+/* The load's consumer stalls 20 cycles on each of its 1000 executions,
+ * 20000 cycles: a D-cache miss (DMISS not collected) or, with IMISS
+ * samples on it, an I-cache miss.  With the periods known (1 cycle a
+ * CYCLES sample, 1 miss an IMISS sample), 70 samples bound neither: both
+ * are listed.  4000 project at least 4000 - 2 sqrt(4000) - 1 misses, each
+ * costing at least the S-cache's hit latency: all but an eighth of the
+ * stall, so the I-cache is the only culprit. */
+static void test_icache_dominates_by_imiss(void **state)
+{
+    config_t cfg = preset("ev5");
+    dcpicalc_t dc;
+    synth_t s;
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_IMISS] = 1 };
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
+    double least = cfg.l2_hit_latency;
+    assert_true((70 - 2 * sqrt(70) - 1) * least * 8 < 7 * 20000.0 &&
+                (4000 - 2 * sqrt(4000) - 1) * least * 8 >= 7 * 20000.0);
+    setup_synth(&s, &cfg, &dc);
+    s.extra[2] = 20;
+    s.imiss[2] = 70;
+    uint32_t c = loop_culprits(&cfg, &s, collected, periods, 2);
+    assert_true(c & 1u << STALL_ICACHE && c & 1u << STALL_DCACHE);
+    s.imiss[2] = 4000;
+    assert_int_equal(loop_culprits(&cfg, &s, collected, periods, 2), 1u << STALL_ICACHE);
 }
 
 /* The load's consumer waits 20 cycles more on each of its 1000
@@ -881,22 +909,31 @@ static void test_busy_unit_from_outside(void **state)
     }
 }
 
-/* ld t1 | stores | sd t1 (stalls 10 cycles, right after another store) |
- * ret: the last store may wait for its loaded operand or for the write
- * buffer.  With two stores in the block, fewer than ev5's six entries, it
- * waits for the operand: no write-buffer culprit; with six, as many as
- * the buffer holds, the block can fill it: both are listed. */
+/* ld t1 | stores | sd t1 (stalls 10 cycles) | ret: the last store may wait
+ * for its loaded operand or for the write buffer.  With two stores in the
+ * block, fewer than ev5's six entries, it waits for the operand: no
+ * write-buffer culprit; with six, as many as the buffer holds, the block
+ * can fill it: both are listed -- unless the load is within the load-use
+ * latency before the store (2 cycles x 4 issue slots on ev5): the store
+ * then issues when the load's data comes, a miss holds it for the whole
+ * miss, and the buffer drains meanwhile (the model asks for a slot only
+ * once the data is there): no write buffer. */
 static void test_store_waits_for_operand(void **state)
 {
-    enum { FEW = 4, MANY = 8 };
+    enum { FEW = 4, MANY = 11, FRESH = 9 };
     const uint32_t few[FEW] = { LD(T1, A0, 8), SD(A1, A2, 0), SD(T1, A2, 8), RET };
-    const uint32_t many[MANY] = { LD(T1, A0, 8), SD(A1, A2, 0), SD(A1, A2, 32), SD(A1, A2, 64),
+    const uint32_t many[MANY] = { LD(T1, A0, 8), ADD(T0, A1, A3), ADD(T0, T0, A3),
+                                  ADD(T0, T0, A3), SD(A1, A2, 0), SD(A1, A2, 32), SD(A1, A2, 64),
                                   SD(A1, A2, 96), SD(A1, A2, 128), SD(T1, A2, 136), RET };
-    const uint32_t *codes[2] = { few, many };
-    const size_t n[2] = { FEW, MANY };
+    const uint32_t fresh[FRESH] = { SD(A1, A2, 0), SD(A1, A2, 32), SD(A1, A2, 64),
+                                    SD(A1, A2, 96), SD(A1, A2, 128), LD(T1, A0, 8),
+                                    ADD(T0, A1, A3), SD(T1, A2, 136), RET };
+    const uint32_t *codes[3] = { few, many, fresh };
+    const size_t n[3] = { FEW, MANY, FRESH };
     config_t cfg = preset("ev5");
     assert_int_equal(cfg.wbuf_entries, 6);
-    for (int c = 0; c < 2; c++) {
+    assert_int_equal(cfg.lat_load_use * cfg.ev5_width, 8);
+    for (int c = 0; c < 3; c++) {
         dcpicalc_t dc;
         size_t k = n[c] - 2;
         analyse_stall(&dc, &cfg, codes[c], n[c], k, 10);
@@ -1056,6 +1093,7 @@ int main(void)
         cmocka_unit_test(test_out_of_order_refused),
         cmocka_unit_test(test_culprits_from_imiss),
         cmocka_unit_test(test_icache_bounded_by_imiss),
+        cmocka_unit_test(test_icache_dominates_by_imiss),
         cmocka_unit_test(test_dtb_miss_from_dtbmiss),
         cmocka_unit_test(test_itb_miss_from_itbmiss),
         cmocka_unit_test(test_mispredict_bounded_by_branchmp),
