@@ -68,7 +68,9 @@
  * of the commonest operations, executed in the block loop itself.  Each
  * kind is defined on the decoded record's fields alone (rd, rs1, rs2, imm,
  * pc), exactly as the semantics functions that map to it (the ISAs'
- * tables below) compute; rd may be REG_SINK, rs1/rs2 REG_ZERO.  The kinds
+ * tables below) compute; rd may be REG_SINK, rs1/rs2 REG_ZERO.  NOP does
+ * nothing (hints, barriers); the conditional moves write rs2 (or imm) to
+ * rd when rs1 meets the condition and leave rd as it is otherwise.  The kinds
  * from BEQ on go to the instruction's target (insn_t.target); the jumps
  * (JAL to the target, JALR to (rs1 + imm) & ~1, JMP to rs1 & ~3) write
  * the address after them to rd. */
@@ -79,7 +81,10 @@
     X(ADDW_RI) X(ADDW_RR) X(SUBW_RR) X(LI) X(AUIPC) \
     X(SLT_RI) X(SLT_RR) X(SLTU_RI) X(SLTU_RR) \
     X(S4ADD_RI) X(S4ADD_RR) X(S8ADD_RI) X(S8ADD_RR) \
-    X(SEQ_RI) X(SEQ_RR) X(SLE_RI) X(SLE_RR) X(SLEU_RI) X(SLEU_RR) X(EXTB_RR) \
+    X(SEQ_RI) X(SEQ_RR) X(SLE_RI) X(SLE_RR) X(SLEU_RI) X(SLEU_RR) X(EXTB_RR) X(NOP) \
+    X(CMOVEQ_RR) X(CMOVEQ_RI) X(CMOVNE_RR) X(CMOVNE_RI) X(CMOVLT_RR) X(CMOVLT_RI) \
+    X(CMOVGE_RR) X(CMOVGE_RI) X(CMOVLE_RR) X(CMOVLE_RI) X(CMOVGT_RR) X(CMOVGT_RI) \
+    X(CMOVLBC_RR) X(CMOVLBC_RI) X(CMOVLBS_RR) X(CMOVLBS_RI) \
     X(LD8U) X(LD8S) X(LD16U) X(LD16S) X(LD32U) X(LD32S) X(LD64) X(LD64A) \
     X(ST8) X(ST16) X(ST32) X(ST64) X(ST64A) \
     X(JALR) X(JMP) X(XFER) X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) \

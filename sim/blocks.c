@@ -398,13 +398,14 @@ next_block:
     retired += b->n;
 enter:                                      /* b starts at pc; retired counts it */
     e = b->entries;
-    bs->flight = b;
     goto *e->code;
 
 /* Before an entry that may fault or read the cpu: where it is, and how many
- * instructions retired before it. */
+ * instructions retired before it.  Only such an entry may lead to
+ * blocks_settle, which reads the block in flight: set here, not per block. */
 #define AT_ENTRY()                                    \
     do {                                              \
+        bs->flight = b;                               \
         bs->flight_at = e;                            \
         pc = b->pc + e->offset;                       \
         c->stop_pc = pc;                              \
@@ -420,6 +421,10 @@ enter:                                      /* b starts at pc; retired counts it
 #define DROPPED()                                     \
     if (unlikely(!b->start->exec)) { e++; goto dropped; }
 #define ALU(kind, expr) do_##kind: REG(e->rd) = (uint64_t)(expr); NEXT();
+/* a conditional move, from a register (_RR) or imm (_RI) */
+#define CMOV(kind, cond)                                                         \
+    do_##kind##_RR: if (cond) REG(e->rd) = REG(e->rs2); NEXT();                  \
+    do_##kind##_RI: if (cond) REG(e->rd) = (uint64_t)e->imm; NEXT();
 /* ADDR: a load's or store's address; Alpha's ldq_u and stq_u take the
  * aligned quadword holding it (ALIGNED8) */
 #define ADDR (REG(e->rs1) + (uint64_t)e->imm)
@@ -560,6 +565,18 @@ do_XFER:                                    /* a control transfer: the block's l
     ALU(SLEU_RR, REG(e->rs1) <= REG(e->rs2))
     ALU(EXTB_RR, (REG(e->rs1) >> ((REG(e->rs2) & 7) * 8)) & 0xff)
 
+do_NOP:
+    NEXT();
+
+    CMOV(CMOVEQ,  REG(e->rs1) == 0)
+    CMOV(CMOVNE,  REG(e->rs1) != 0)
+    CMOV(CMOVLT,  (int64_t)REG(e->rs1) <  0)
+    CMOV(CMOVGE,  (int64_t)REG(e->rs1) >= 0)
+    CMOV(CMOVLE,  (int64_t)REG(e->rs1) <= 0)
+    CMOV(CMOVGT,  (int64_t)REG(e->rs1) >  0)
+    CMOV(CMOVLBC, !(REG(e->rs1) & 1))
+    CMOV(CMOVLBS, REG(e->rs1) & 1)
+
     LOAD(LD8U,  8,  ADDR, v)
     LOAD(LD8S,  8,  ADDR, (int64_t)(int8_t)v)
     LOAD(LD16U, 16, ADDR, v)
@@ -611,6 +628,7 @@ do_XFER:                                    /* a control transfer: the block's l
 #undef NEXT
 #undef DROPPED
 #undef ALU
+#undef CMOV
 #undef ADDR
 #undef ALIGNED8
 #undef LOAD

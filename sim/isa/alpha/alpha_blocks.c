@@ -7,7 +7,9 @@
  * keeps, a subtracted literal its negation and bic's, ornot's and eqv's
  * its complement (alpha_block_imms); ldq_u and stq_u access the aligned
  * quadword, the branches compare ra with zero, and br / bsr and the jumps
- * (jmp, jsr, ret, jsr_coroutine: rb & ~3) link into ra.
+ * (jmp, jsr, ret, jsr_coroutine: rb & ~3) link into ra.  A cmovxx keeps
+ * rc when ra fails its condition (the semantics write rc's old value back:
+ * the same); the prefetches to r31, the barriers and the hints do nothing.
  */
 #include "alpha.h"
 #include "alpha_bytes.h"
@@ -49,6 +51,19 @@ const block_op_t alpha_block_ops[] = {
     { al_BR, BK_JAL },          { al_BSR, BK_JAL },
     { al_JMP, BK_JMP },         { al_JSR, BK_JMP },         { al_RET, BK_JMP },
     { al_JSR_COROUTINE, BK_JMP },
+    { al_CMOVEQ, BK_CMOVEQ_RR },   { al_CMOVEQ_L, BK_CMOVEQ_RI },
+    { al_CMOVNE, BK_CMOVNE_RR },   { al_CMOVNE_L, BK_CMOVNE_RI },
+    { al_CMOVLT, BK_CMOVLT_RR },   { al_CMOVLT_L, BK_CMOVLT_RI },
+    { al_CMOVGE, BK_CMOVGE_RR },   { al_CMOVGE_L, BK_CMOVGE_RI },
+    { al_CMOVLE, BK_CMOVLE_RR },   { al_CMOVLE_L, BK_CMOVLE_RI },
+    { al_CMOVGT, BK_CMOVGT_RR },   { al_CMOVGT_L, BK_CMOVGT_RI },
+    { al_CMOVLBC, BK_CMOVLBC_RR }, { al_CMOVLBC_L, BK_CMOVLBC_RI },
+    { al_CMOVLBS, BK_CMOVLBS_RR }, { al_CMOVLBS_L, BK_CMOVLBS_RI },
+    { al_PREFETCH_BU, BK_NOP },    { al_PREFETCH_U, BK_NOP },  { al_PREFETCH_WU, BK_NOP },
+    { al_PREFETCH_L, BK_NOP },     { al_PREFETCH_Q, BK_NOP },  { al_TRAPB, BK_NOP },
+    { al_EXCB, BK_NOP },           { al_MB, BK_NOP },          { al_WMB, BK_NOP },
+    { al_FETCH, BK_NOP },          { al_FETCH_M, BK_NOP },     { al_ECB, BK_NOP },
+    { al_WH64, BK_NOP },           { al_WH64EN, BK_NOP },
 };
 const size_t alpha_block_ops_count = sizeof alpha_block_ops / sizeof alpha_block_ops[0];
 
