@@ -9,8 +9,9 @@
  * commonest operations (BLOCK_KINDS: add, logic, shifts, compares, loads,
  * stores, conditional branches; Alpha's compares, byte extracts and
  * unaligned quadword accesses) run inline in the block loop, dispatched
- * by computed goto (each kind's code jumps to the next entry's); the rest
- * call their semantics function.  Blocks follow one another in
+ * by computed goto (each kind's code jumps to the next entry's; the
+ * commonest pairs of adjacent kinds jump straight from the first to the
+ * second, block_fused_t); the rest call their semantics function.  Blocks follow one another in
  * blocks_execute, without returning to the engine, while the next one
  * starts at a decoded slot of a page in the code-page cache and ends
  * before the run's next event (--max-insts, a signal or timer, the trace's
@@ -129,6 +130,13 @@ typedef struct block_entry {
                                    they have none (called); else its kind     */
 } block_entry_t;
 
+/* Two kinds the block loop runs as one, adjacent in a block: the first's
+ * work, then a direct jump to the second's code (blocks.c). */
+typedef struct block_fused {
+    uint8_t first, second;      /* block_kind_t */
+    const void *code;
+} block_fused_t;
+
 typedef struct block {
     const insn_t *start;        /* the slot it starts at (checks insn_t.block) */
     uint64_t pc;                /* its first instruction's address             */
@@ -163,6 +171,8 @@ typedef struct blocks {
     const cpu_t *cpu;           /* the run attached (blocks_attach) and the   */
     mem_t *mem;                 /* memory whose settle hook it is, or NULL    */
     const void *const *code;    /* the block loop's code for each kind        */
+    const block_fused_t *fused; /* and for its fused pairs                     */
+    size_t nfused;
     /* the links' epoch (block_t.link): moved on when they may be stale,
      * when the table is emptied or moved, when the loop runs on another
      * memory and when its code_epoch moves (seen at the block loop's start,
