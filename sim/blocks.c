@@ -629,14 +629,19 @@ do_XFER:                                    /* a control transfer: the block's l
 #define K_SLEU_RR(then)  ALU(REG(e->rs1) <= REG(e->rs2), then)
 #define K_EXTB_RR(then)  ALU((REG(e->rs1) >> ((REG(e->rs2) & 7) * 8)) & 0xff, then)
 
-    CMOV(CMOVEQ,  REG(e->rs1) == 0)
-    CMOV(CMOVNE,  REG(e->rs1) != 0)
-    CMOV(CMOVLT,  (int64_t)REG(e->rs1) <  0)
-    CMOV(CMOVGE,  (int64_t)REG(e->rs1) >= 0)
-    CMOV(CMOVLE,  (int64_t)REG(e->rs1) <= 0)
-    CMOV(CMOVGT,  (int64_t)REG(e->rs1) >  0)
-    CMOV(CMOVLBC, !(REG(e->rs1) & 1))
-    CMOV(CMOVLBS, REG(e->rs1) & 1)
+/* The tests of rs1 alone: the conditional moves and branches that take each. */
+#define RS1_TESTS(X) \
+    X(CMOVEQ,  BEQZ, REG(e->rs1) == 0) \
+    X(CMOVNE,  BNEZ, REG(e->rs1) != 0) \
+    X(CMOVLT,  BLTZ, (int64_t)REG(e->rs1) <  0) \
+    X(CMOVGE,  BGEZ, (int64_t)REG(e->rs1) >= 0) \
+    X(CMOVLE,  BLEZ, (int64_t)REG(e->rs1) <= 0) \
+    X(CMOVGT,  BGTZ, (int64_t)REG(e->rs1) >  0) \
+    X(CMOVLBC, BLBC, !(REG(e->rs1) & 1)) \
+    X(CMOVLBS, BLBS, REG(e->rs1) & 1)
+#define CMOV_ON(cmov, branch, cond) CMOV(cmov, cond)
+    RS1_TESTS(CMOV_ON)
+#undef CMOV_ON
 
 #define K_LD8U(then)   LOAD(8, ADDR, v, then)
 #define K_LD8S(then)   LOAD(8, ADDR, (int64_t)(int8_t)v, then)
@@ -666,14 +671,10 @@ do_XFER:                                    /* a control transfer: the block's l
     BRANCH(BGE,  (int64_t)REG(e->rs1) >= (int64_t)REG(e->rs2))
     BRANCH(BLTU, REG(e->rs1) <  REG(e->rs2))
     BRANCH(BGEU, REG(e->rs1) >= REG(e->rs2))
-    BRANCH(BEQZ, REG(e->rs1) == 0)
-    BRANCH(BNEZ, REG(e->rs1) != 0)
-    BRANCH(BLTZ, (int64_t)REG(e->rs1) <  0)
-    BRANCH(BGEZ, (int64_t)REG(e->rs1) >= 0)
-    BRANCH(BLEZ, (int64_t)REG(e->rs1) <= 0)
-    BRANCH(BGTZ, (int64_t)REG(e->rs1) >  0)
-    BRANCH(BLBC, !(REG(e->rs1) & 1))
-    BRANCH(BLBS, REG(e->rs1) & 1)
+#define BRANCH_ON(cmov, branch, cond) BRANCH(branch, cond)
+    RS1_TESTS(BRANCH_ON)
+#undef BRANCH_ON
+#undef RS1_TESTS
 
 /* a jump, the block's last entry, to `target`: rd gets the address after
  * it (the block's end), computed after the target (rd may be rs1) */
