@@ -11,8 +11,9 @@
  * unaligned quadword accesses) run inline in the block loop, dispatched
  * by computed goto (each kind's code jumps to the next entry's; the
  * commonest pairs of adjacent kinds jump straight from the first to the
- * second, block_fused_t); the rest call their semantics function.  Blocks follow one another in
- * blocks_execute, without returning to the engine, while the next one
+ * second, block_fused_t); the rest call their semantics function.  Blocks
+ * follow one another in blocks_execute, without returning to the engine,
+ * while the next one
  * starts at a decoded slot of a page in the code-page cache and ends
  * before the run's next event (--max-insts, a signal or timer, the trace's
  * end, a single step of the shell); there, the engine's ordinary step
