@@ -9,9 +9,11 @@
  * commonest operations (BLOCK_KINDS: add, logic, shifts, compares, loads,
  * stores, conditional branches; Alpha's compares, byte extracts and
  * unaligned quadword accesses) run inline in the block loop, dispatched
- * by computed goto (each kind's code jumps to the next entry's); the rest
- * call their semantics function.  Blocks follow one another in
- * blocks_execute, without returning to the engine, while the next one
+ * by computed goto (each kind's code jumps to the next entry's; the
+ * commonest pairs of adjacent kinds jump straight from the first to the
+ * second, block_fused_t); the rest call their semantics function.  Blocks
+ * follow one another in blocks_execute, without returning to the engine,
+ * while the next one
  * starts at a decoded slot of a page in the code-page cache and ends
  * before the run's next event (--max-insts, a signal or timer, the trace's
  * end, a single step of the shell); there, the engine's ordinary step
@@ -68,7 +70,9 @@
  * of the commonest operations, executed in the block loop itself.  Each
  * kind is defined on the decoded record's fields alone (rd, rs1, rs2, imm,
  * pc), exactly as the semantics functions that map to it (the ISAs'
- * tables below) compute; rd may be REG_SINK, rs1/rs2 REG_ZERO.  The kinds
+ * tables below) compute; rd may be REG_SINK, rs1/rs2 REG_ZERO.  NOP does
+ * nothing (hints, barriers); the conditional moves write rs2 (or imm) to
+ * rd when rs1 meets the condition and leave rd as it is otherwise.  The kinds
  * from BEQ on go to the instruction's target (insn_t.target); the jumps
  * (JAL to the target, JALR to (rs1 + imm) & ~1, JMP to rs1 & ~3) write
  * the address after them to rd. */
@@ -79,7 +83,10 @@
     X(ADDW_RI) X(ADDW_RR) X(SUBW_RR) X(LI) X(AUIPC) \
     X(SLT_RI) X(SLT_RR) X(SLTU_RI) X(SLTU_RR) \
     X(S4ADD_RI) X(S4ADD_RR) X(S8ADD_RI) X(S8ADD_RR) \
-    X(SEQ_RI) X(SEQ_RR) X(SLE_RI) X(SLE_RR) X(SLEU_RI) X(SLEU_RR) X(EXTB_RR) \
+    X(SEQ_RI) X(SEQ_RR) X(SLE_RI) X(SLE_RR) X(SLEU_RI) X(SLEU_RR) X(EXTB_RR) X(NOP) \
+    X(CMOVEQ_RR) X(CMOVEQ_RI) X(CMOVNE_RR) X(CMOVNE_RI) X(CMOVLT_RR) X(CMOVLT_RI) \
+    X(CMOVGE_RR) X(CMOVGE_RI) X(CMOVLE_RR) X(CMOVLE_RI) X(CMOVGT_RR) X(CMOVGT_RI) \
+    X(CMOVLBC_RR) X(CMOVLBC_RI) X(CMOVLBS_RR) X(CMOVLBS_RI) \
     X(LD8U) X(LD8S) X(LD16U) X(LD16S) X(LD32U) X(LD32S) X(LD64) X(LD64A) \
     X(ST8) X(ST16) X(ST32) X(ST64) X(ST64A) \
     X(JALR) X(JMP) X(XFER) X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) \
@@ -124,6 +131,13 @@ typedef struct block_entry {
                                    they have none (called); else its kind     */
 } block_entry_t;
 
+/* Two kinds the block loop runs as one, adjacent in a block: the first's
+ * work, then a direct jump to the second's code (blocks.c). */
+typedef struct block_fused {
+    uint8_t first, second;      /* block_kind_t */
+    const void *code;
+} block_fused_t;
+
 typedef struct block {
     const insn_t *start;        /* the slot it starts at (checks insn_t.block) */
     uint64_t pc;                /* its first instruction's address             */
@@ -158,6 +172,8 @@ typedef struct blocks {
     const cpu_t *cpu;           /* the run attached (blocks_attach) and the   */
     mem_t *mem;                 /* memory whose settle hook it is, or NULL    */
     const void *const *code;    /* the block loop's code for each kind        */
+    const block_fused_t *fused; /* and for its fused pairs                     */
+    size_t nfused;
     /* the links' epoch (block_t.link): moved on when they may be stale,
      * when the table is emptied or moved, when the loop runs on another
      * memory and when its code_epoch moves (seen at the block loop's start,

@@ -20,6 +20,37 @@ _Static_assert(sizeof(block_entry_t) == 32, "block_entry_t grew past 32 bytes");
 
 static void settle_hook(void *ctx);
 
+/* The kinds that go on to the next entry (blocks_execute's K_<kind>). */
+#define STRAIGHT_KINDS(X) \
+    X(CALL) X(CALL_REG) X(NOP) \
+    X(ADD_RI) X(ADD_RR) X(SUB_RR) X(AND_RI) X(AND_RR) X(OR_RI) X(OR_RR) X(XOR_RI) X(XOR_RR) \
+    X(SLL_RI) X(SRL_RI) X(SRA_RI) X(SLL_RR) X(SRL_RR) X(SRA_RR) \
+    X(ADDW_RI) X(ADDW_RR) X(SUBW_RR) X(LI) X(AUIPC) \
+    X(SLT_RI) X(SLT_RR) X(SLTU_RI) X(SLTU_RR) \
+    X(S4ADD_RI) X(S4ADD_RR) X(S8ADD_RI) X(S8ADD_RR) \
+    X(SEQ_RI) X(SEQ_RR) X(SLE_RI) X(SLE_RR) X(SLEU_RI) X(SLEU_RR) X(EXTB_RR) \
+    X(LD8U) X(LD8S) X(LD16U) X(LD16S) X(LD32U) X(LD32S) X(LD64) X(LD64A) \
+    X(ST8) X(ST16) X(ST32) X(ST64) X(ST64A)
+
+/* Pairs of kinds run as one (a straight kind, then any): the first's work
+ * jumps straight to the second's code.  The commonest pairs of adjacent
+ * entries over the workloads' `test` runs on both ISAs, most common first. */
+#define FUSED_PAIRS(X) \
+    X(LD64, LD64) X(ST64, ST64) X(ADD_RR, ADD_RR) X(LD64, ADD_RI) \
+    X(SLL_RI, ADD_RR) X(ADD_RI, ADD_RI) X(ADD_RI, ST64) \
+    X(ADD_RR, LD64) X(LD64, ADD_RR) X(ADD_RI, ADD_RR) X(ADD_RI, LD64) \
+    X(ADD_RR, LD32S) X(LD64, ST64) X(ST64, OR_RR) X(ST64, LD64) \
+    X(ST64, ADD_RI) X(LD32S, LD32S) X(ST64, ADD_RR) X(ADD_RR, ADD_RI) \
+    X(OR_RR, ST64) X(ADD_RR, JAL) \
+    X(ADD_RR, ST64) X(OR_RR, OR_RR) X(ADD_RR, SLL_RI) X(ADD_RI, BNE) \
+    X(AUIPC, LD64) X(ADD_RI, LD32S) X(LD32S, ADD_RI) X(SEQ_RR, BEQZ) \
+    X(LD64, SLL_RI) X(LD64A, EXTB_RR) X(LD32S, LD64) X(ADD_RI, BEQ) \
+    X(ADD_RI, JALR) X(SLL_RI, SRL_RI) X(OR_RR, NOP) X(LD32S, ADDW_RI) \
+    X(ADD_RI, JMP) X(LD32S, ADD_RR) X(OR_RR, LD64) \
+    X(ADD_RR, LD8U) X(ADDW_RI, ADD_RI) X(AND_RR, AND_RR) \
+    X(ADD_RI, LD64A) X(ADDW_RI, ADD_RR) X(ADD_RI, ADDW_RR) X(NOP, JAL) \
+    X(LD8U, ADD_RI) X(LD64, LD32S) X(NOP, OR_RR) X(ADD_RR, ADDW_RI)
+
 blocks_t *blocks_new(void)
 {
     blocks_t *bs = xcalloc(1, sizeof *bs);
@@ -286,6 +317,27 @@ static int64_t entry_imm(const blocks_t *bs, const insn_t *in, uint8_t own)
     return in->imm;
 }
 
+/* The code that runs kinds `first` and `second` as one, or NULL. */
+static const void *fused_code(const blocks_t *bs, uint8_t first, uint8_t second)
+{
+    for (size_t k = 0; k < bs->nfused; k++)
+        if (bs->fused[k].first == first && bs->fused[k].second == second) return bs->fused[k].code;
+    return NULL;
+}
+
+/* Entries that begin a fused pair run its code, which goes on to the
+ * second's own (so the second is never fused with the one after it). */
+static void fuse_pairs(const blocks_t *bs, block_entry_t *e, uint32_t n)
+{
+    for (uint32_t k = 0; k + 1 < n; k++) {
+        const void *code = fused_code(bs, e[k].kind, e[k + 1].kind);
+        if (code) {
+            e[k].code = code;
+            k++;
+        }
+    }
+}
+
 const block_t *blocks_build(blocks_t *bs, insn_t *in)
 {
     long n = plain_run(in);
@@ -312,6 +364,7 @@ const block_t *blocks_build(blocks_t *bs, insn_t *in)
     if (!(bs->entry[bs->nentry - 1].in->flags & IF_TRANSFER))
         bs->entry[bs->nentry++] = (block_entry_t){ .code = bs->code[BK_END], .kind = BK_END,
                                                    .offset = (uint16_t)(b->end - in->pc) };
+    fuse_pairs(bs, bs->entry + b->first, (uint32_t)(bs->nentry - b->first));
     in->block = bs->nblk++;
     bs->built++;
     return b;
@@ -359,14 +412,21 @@ static void leave_after(cpu_t *c, const blocks_t *bs, const block_t *b, uint64_t
 #define REG(r) (c->reg[r])
 
 /* Each kind ends in a jump of its own to the next entry's code (not merged
- * into a shared one: the host predicts each better). */
-__attribute__((optimize("no-crossjumping")))
+ * into a shared one: the host predicts each better); without global CSE,
+ * which GCC's manual advises for computed gotos (it hoisted an address
+ * computation into every dispatch). */
+__attribute__((optimize("no-crossjumping", "no-gcse")))
 uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
 {
 #define KIND_LABEL(k) [BK_##k] = &&do_##k,
     static const void *const dispatch[BK_COUNT] = { BLOCK_KINDS(KIND_LABEL) };
 #undef KIND_LABEL
+#define FUSED_ROW(k1, k2) { BK_##k1, BK_##k2, &&do_##k1##__##k2 },
+    static const block_fused_t fused[] = { FUSED_PAIRS(FUSED_ROW) };
+#undef FUSED_ROW
     bs->code = dispatch;                    /* for blocks_build's entries */
+    bs->fused = fused;
+    bs->nfused = sizeof fused / sizeof fused[0];
     const mem_itlb_entry_t *itlb = c->mem->itlb;
     const edit_view_t *edit = c->edit;      /* for BK_EDIT entries */
     mem_t *mem = c->mem;                    /* again after each called instruction */
@@ -398,13 +458,14 @@ next_block:
     retired += b->n;
 enter:                                      /* b starts at pc; retired counts it */
     e = b->entries;
-    bs->flight = b;
     goto *e->code;
 
 /* Before an entry that may fault or read the cpu: where it is, and how many
- * instructions retired before it. */
+ * instructions retired before it.  Only such an entry may lead to
+ * blocks_settle, which reads the block in flight: set here, not per block. */
 #define AT_ENTRY()                                    \
     do {                                              \
+        bs->flight = b;                               \
         bs->flight_at = e;                            \
         pc = b->pc + e->offset;                       \
         c->stop_pc = pc;                              \
@@ -419,7 +480,15 @@ enter:                                      /* b starts at pc; retired counts it
 /* after a store or a called instruction: did it drop this page's code? */
 #define DROPPED()                                     \
     if (unlikely(!b->start->exec)) { e++; goto dropped; }
-#define ALU(kind, expr) do_##kind: REG(e->rd) = (uint64_t)(expr); NEXT();
+/* The straight kinds (those that go on to the next entry) are each defined
+ * once, as K_<kind>(then): the kind's work, then `then`.  A kind's own
+ * code goes on by NEXT(); a fused pair's (FUSED_PAIRS) straight to the
+ * next entry's kind, by a direct jump instead of the indirect one. */
+#define ALU(expr, then) { REG(e->rd) = (uint64_t)(expr); then; }
+/* a conditional move, from a register (_RR) or imm (_RI) */
+#define CMOV(kind, cond)                                                         \
+    do_##kind##_RR: if (cond) REG(e->rd) = REG(e->rs2); NEXT();                  \
+    do_##kind##_RI: if (cond) REG(e->rd) = (uint64_t)e->imm; NEXT();
 /* ADDR: a load's or store's address; Alpha's ldq_u and stq_u take the
  * aligned quadword holding it (ALIGNED8) */
 #define ADDR (REG(e->rs1) + (uint64_t)e->imm)
@@ -427,8 +496,8 @@ enter:                                      /* b starts at pc; retired counts it
 /* A load or store through the TLB's fast path, which cannot fault or drop
  * code; the slow path may do either, so it starts as a called instruction
  * does (AT_ENTRY), and a store's checks the block's code after it. */
-#define LOAD(kind, bits, addr, expr)                                             \
-    do_##kind: {                                                                 \
+#define LOAD(bits, addr, expr, then)                                             \
+    {                                                                            \
         uint64_t a = addr, v;                                                    \
         if (unlikely(!mem_try_load##bits(mem, a, &v))) {                         \
             AT_ENTRY();                                                          \
@@ -436,10 +505,10 @@ enter:                                      /* b starts at pc; retired counts it
         }                                                                        \
         REG(e->rd) = (uint64_t)(expr);                                           \
         if (truth) mem_mark_touched(mem, a, bits / 8);                           \
-        NEXT();                                                                  \
+        then;                                                                    \
     }
-#define STORE(kind, bits, addr)                                                  \
-    do_##kind: {                                                                 \
+#define STORE(bits, addr, then)                                                  \
+    {                                                                            \
         uint64_t a = addr;                                                       \
         if (unlikely(!mem_try_store##bits(mem, a, REG(e->rs2)))) {                \
             AT_ENTRY();                                                          \
@@ -447,7 +516,7 @@ enter:                                      /* b starts at pc; retired counts it
             DROPPED();                                                           \
         }                                                                        \
         if (truth) mem_mark_touched(mem, a, bits / 8);                           \
-        NEXT();                                                                  \
+        then;                                                                    \
     }
 /* a conditional branch, the block's last entry; e->imm is its target,
  * always reached by link [1] (the end by link [0]) */
@@ -463,20 +532,20 @@ enter:                                      /* b starts at pc; retired counts it
         }                                                                        \
         goto fixed_way;
 
-do_CALL:
-    AT_ENTRY();
-    in = e->in;
-    in->exec(c, in);
-    mem = c->mem;
-    DROPPED();
-    if (truth && (in->flags & (IF_LOAD | IF_STORE)))
-        mem_mark_touched(c->mem, c->mem_addr, in->memsize);
-    NEXT();
-
-do_CALL_REG:                                /* needs no cpu state, cannot fault or drop code */
-    in = e->in;
-    in->exec(c, in);
-    NEXT();
+#define K_CALL(then)                                                             \
+    {                                                                            \
+        AT_ENTRY();                                                              \
+        in = e->in;                                                              \
+        in->exec(c, in);                                                         \
+        mem = c->mem;                                                            \
+        DROPPED();                                                               \
+        if (truth && (in->flags & (IF_LOAD | IF_STORE)))                         \
+            mem_mark_touched(c->mem, c->mem_addr, in->memsize);                  \
+        then;                                                                    \
+    }
+/* CALL_REG: needs no cpu state, cannot fault or drop code */
+#define K_CALL_REG(then) { in = e->in; in->exec(c, in); then; }
+#define K_NOP(then) { then; }
 
 do_EDIT_INLINE:                             /* as do_EDIT, its own kind inline, no memory */
     if (likely(edit_try_count(edit, e->in) != NULL)) goto *dispatch[e->own];
@@ -523,57 +592,78 @@ do_XFER:                                    /* a control transfer: the block's l
     }
     goto transferred;
 
-    ALU(ADD_RI,  REG(e->rs1) + (uint64_t)e->imm)
-    ALU(ADD_RR,  REG(e->rs1) + REG(e->rs2))
-    ALU(SUB_RR,  REG(e->rs1) - REG(e->rs2))
-    ALU(AND_RI,  REG(e->rs1) & (uint64_t)e->imm)
-    ALU(AND_RR,  REG(e->rs1) & REG(e->rs2))
-    ALU(OR_RI,   REG(e->rs1) | (uint64_t)e->imm)
-    ALU(OR_RR,   REG(e->rs1) | REG(e->rs2))
-    ALU(XOR_RI,  REG(e->rs1) ^ (uint64_t)e->imm)
-    ALU(XOR_RR,  REG(e->rs1) ^ REG(e->rs2))
-    ALU(SLL_RI,  REG(e->rs1) << (e->imm & 63))
-    ALU(SRL_RI,  REG(e->rs1) >> (e->imm & 63))
-    ALU(SRA_RI,  (int64_t)REG(e->rs1) >> (e->imm & 63))
-    ALU(SLL_RR,  REG(e->rs1) << (REG(e->rs2) & 63))
-    ALU(SRL_RR,  REG(e->rs1) >> (REG(e->rs2) & 63))
-    ALU(SRA_RR,  (int64_t)REG(e->rs1) >> (REG(e->rs2) & 63))
-    ALU(ADDW_RI, (int64_t)(int32_t)(uint32_t)(REG(e->rs1) + (uint64_t)e->imm))
-    ALU(ADDW_RR, (int64_t)(int32_t)(uint32_t)(REG(e->rs1) + REG(e->rs2)))
-    ALU(SUBW_RR, (int64_t)(int32_t)(uint32_t)(REG(e->rs1) - REG(e->rs2)))
-    ALU(LI,      e->imm)
-    ALU(AUIPC,   b->pc + e->offset + (uint64_t)e->imm)
-    ALU(SLT_RI,  (int64_t)REG(e->rs1) < e->imm)
-    ALU(SLT_RR,  (int64_t)REG(e->rs1) < (int64_t)REG(e->rs2))
-    ALU(SLTU_RI, REG(e->rs1) < (uint64_t)e->imm)
-    ALU(SLTU_RR, REG(e->rs1) < REG(e->rs2))
-    ALU(S4ADD_RI, (REG(e->rs1) << 2) + (uint64_t)e->imm)
-    ALU(S4ADD_RR, (REG(e->rs1) << 2) + REG(e->rs2))
-    ALU(S8ADD_RI, (REG(e->rs1) << 3) + (uint64_t)e->imm)
-    ALU(S8ADD_RR, (REG(e->rs1) << 3) + REG(e->rs2))
+#define K_ADD_RI(then)   ALU(REG(e->rs1) + (uint64_t)e->imm, then)
+#define K_ADD_RR(then)   ALU(REG(e->rs1) + REG(e->rs2), then)
+#define K_SUB_RR(then)   ALU(REG(e->rs1) - REG(e->rs2), then)
+#define K_AND_RI(then)   ALU(REG(e->rs1) & (uint64_t)e->imm, then)
+#define K_AND_RR(then)   ALU(REG(e->rs1) & REG(e->rs2), then)
+#define K_OR_RI(then)    ALU(REG(e->rs1) | (uint64_t)e->imm, then)
+#define K_OR_RR(then)    ALU(REG(e->rs1) | REG(e->rs2), then)
+#define K_XOR_RI(then)   ALU(REG(e->rs1) ^ (uint64_t)e->imm, then)
+#define K_XOR_RR(then)   ALU(REG(e->rs1) ^ REG(e->rs2), then)
+#define K_SLL_RI(then)   ALU(REG(e->rs1) << (e->imm & 63), then)
+#define K_SRL_RI(then)   ALU(REG(e->rs1) >> (e->imm & 63), then)
+#define K_SRA_RI(then)   ALU((int64_t)REG(e->rs1) >> (e->imm & 63), then)
+#define K_SLL_RR(then)   ALU(REG(e->rs1) << (REG(e->rs2) & 63), then)
+#define K_SRL_RR(then)   ALU(REG(e->rs1) >> (REG(e->rs2) & 63), then)
+#define K_SRA_RR(then)   ALU((int64_t)REG(e->rs1) >> (REG(e->rs2) & 63), then)
+#define K_ADDW_RI(then)  ALU((int64_t)(int32_t)(uint32_t)(REG(e->rs1) + (uint64_t)e->imm), then)
+#define K_ADDW_RR(then)  ALU((int64_t)(int32_t)(uint32_t)(REG(e->rs1) + REG(e->rs2)), then)
+#define K_SUBW_RR(then)  ALU((int64_t)(int32_t)(uint32_t)(REG(e->rs1) - REG(e->rs2)), then)
+#define K_LI(then)       ALU(e->imm, then)
+#define K_AUIPC(then)    ALU(b->pc + e->offset + (uint64_t)e->imm, then)
+#define K_SLT_RI(then)   ALU((int64_t)REG(e->rs1) < e->imm, then)
+#define K_SLT_RR(then)   ALU((int64_t)REG(e->rs1) < (int64_t)REG(e->rs2), then)
+#define K_SLTU_RI(then)  ALU(REG(e->rs1) < (uint64_t)e->imm, then)
+#define K_SLTU_RR(then)  ALU(REG(e->rs1) < REG(e->rs2), then)
+#define K_S4ADD_RI(then) ALU((REG(e->rs1) << 2) + (uint64_t)e->imm, then)
+#define K_S4ADD_RR(then) ALU((REG(e->rs1) << 2) + REG(e->rs2), then)
+#define K_S8ADD_RI(then) ALU((REG(e->rs1) << 3) + (uint64_t)e->imm, then)
+#define K_S8ADD_RR(then) ALU((REG(e->rs1) << 3) + REG(e->rs2), then)
 
-    ALU(SEQ_RI,  REG(e->rs1) == (uint64_t)e->imm)
-    ALU(SEQ_RR,  REG(e->rs1) == REG(e->rs2))
-    ALU(SLE_RI,  (int64_t)REG(e->rs1) <= e->imm)
-    ALU(SLE_RR,  (int64_t)REG(e->rs1) <= (int64_t)REG(e->rs2))
-    ALU(SLEU_RI, REG(e->rs1) <= (uint64_t)e->imm)
-    ALU(SLEU_RR, REG(e->rs1) <= REG(e->rs2))
-    ALU(EXTB_RR, (REG(e->rs1) >> ((REG(e->rs2) & 7) * 8)) & 0xff)
+#define K_SEQ_RI(then)   ALU(REG(e->rs1) == (uint64_t)e->imm, then)
+#define K_SEQ_RR(then)   ALU(REG(e->rs1) == REG(e->rs2), then)
+#define K_SLE_RI(then)   ALU((int64_t)REG(e->rs1) <= e->imm, then)
+#define K_SLE_RR(then)   ALU((int64_t)REG(e->rs1) <= (int64_t)REG(e->rs2), then)
+#define K_SLEU_RI(then)  ALU(REG(e->rs1) <= (uint64_t)e->imm, then)
+#define K_SLEU_RR(then)  ALU(REG(e->rs1) <= REG(e->rs2), then)
+#define K_EXTB_RR(then)  ALU((REG(e->rs1) >> ((REG(e->rs2) & 7) * 8)) & 0xff, then)
 
-    LOAD(LD8U,  8,  ADDR, v)
-    LOAD(LD8S,  8,  ADDR, (int64_t)(int8_t)v)
-    LOAD(LD16U, 16, ADDR, v)
-    LOAD(LD16S, 16, ADDR, (int64_t)(int16_t)v)
-    LOAD(LD32U, 32, ADDR, v)
-    LOAD(LD32S, 32, ADDR, (int64_t)(int32_t)v)
-    LOAD(LD64,  64, ADDR, v)
-    LOAD(LD64A, 64, ALIGNED8, v)
+/* The tests of rs1 alone: the conditional moves and branches that take each. */
+#define RS1_TESTS(X) \
+    X(CMOVEQ,  BEQZ, REG(e->rs1) == 0) \
+    X(CMOVNE,  BNEZ, REG(e->rs1) != 0) \
+    X(CMOVLT,  BLTZ, (int64_t)REG(e->rs1) <  0) \
+    X(CMOVGE,  BGEZ, (int64_t)REG(e->rs1) >= 0) \
+    X(CMOVLE,  BLEZ, (int64_t)REG(e->rs1) <= 0) \
+    X(CMOVGT,  BGTZ, (int64_t)REG(e->rs1) >  0) \
+    X(CMOVLBC, BLBC, !(REG(e->rs1) & 1)) \
+    X(CMOVLBS, BLBS, REG(e->rs1) & 1)
+#define CMOV_ON(cmov, branch, cond) CMOV(cmov, cond)
+    RS1_TESTS(CMOV_ON)
+#undef CMOV_ON
 
-    STORE(ST8, 8, ADDR)
-    STORE(ST16, 16, ADDR)
-    STORE(ST32, 32, ADDR)
-    STORE(ST64, 64, ADDR)
-    STORE(ST64A, 64, ALIGNED8)
+#define K_LD8U(then)   LOAD(8, ADDR, v, then)
+#define K_LD8S(then)   LOAD(8, ADDR, (int64_t)(int8_t)v, then)
+#define K_LD16U(then)  LOAD(16, ADDR, v, then)
+#define K_LD16S(then)  LOAD(16, ADDR, (int64_t)(int16_t)v, then)
+#define K_LD32U(then)  LOAD(32, ADDR, v, then)
+#define K_LD32S(then)  LOAD(32, ADDR, (int64_t)(int32_t)v, then)
+#define K_LD64(then)   LOAD(64, ADDR, v, then)
+#define K_LD64A(then)  LOAD(64, ALIGNED8, v, then)
+
+#define K_ST8(then)    STORE(8, ADDR, then)
+#define K_ST16(then)   STORE(16, ADDR, then)
+#define K_ST32(then)   STORE(32, ADDR, then)
+#define K_ST64(then)   STORE(64, ADDR, then)
+#define K_ST64A(then)  STORE(64, ALIGNED8, then)
+
+#define OWN_CODE(k) do_##k: K_##k(NEXT())
+#define FUSED_CODE(k1, k2) do_##k1##__##k2: K_##k1(e++; goto do_##k2)
+    STRAIGHT_KINDS(OWN_CODE)
+    FUSED_PAIRS(FUSED_CODE)
+#undef OWN_CODE
+#undef FUSED_CODE
 
     BRANCH(BEQ,  REG(e->rs1) == REG(e->rs2))
     BRANCH(BNE,  REG(e->rs1) != REG(e->rs2))
@@ -581,14 +671,10 @@ do_XFER:                                    /* a control transfer: the block's l
     BRANCH(BGE,  (int64_t)REG(e->rs1) >= (int64_t)REG(e->rs2))
     BRANCH(BLTU, REG(e->rs1) <  REG(e->rs2))
     BRANCH(BGEU, REG(e->rs1) >= REG(e->rs2))
-    BRANCH(BEQZ, REG(e->rs1) == 0)
-    BRANCH(BNEZ, REG(e->rs1) != 0)
-    BRANCH(BLTZ, (int64_t)REG(e->rs1) <  0)
-    BRANCH(BGEZ, (int64_t)REG(e->rs1) >= 0)
-    BRANCH(BLEZ, (int64_t)REG(e->rs1) <= 0)
-    BRANCH(BGTZ, (int64_t)REG(e->rs1) >  0)
-    BRANCH(BLBC, !(REG(e->rs1) & 1))
-    BRANCH(BLBS, REG(e->rs1) & 1)
+#define BRANCH_ON(cmov, branch, cond) BRANCH(branch, cond)
+    RS1_TESTS(BRANCH_ON)
+#undef BRANCH_ON
+#undef RS1_TESTS
 
 /* a jump, the block's last entry, to `target`: rd gets the address after
  * it (the block's end), computed after the target (rd may be rs1) */
@@ -611,6 +697,7 @@ do_XFER:                                    /* a control transfer: the block's l
 #undef NEXT
 #undef DROPPED
 #undef ALU
+#undef CMOV
 #undef ADDR
 #undef ALIGNED8
 #undef LOAD

@@ -7,7 +7,9 @@
  * keeps, a subtracted literal its negation and bic's, ornot's and eqv's
  * its complement (alpha_block_imms); ldq_u and stq_u access the aligned
  * quadword, the branches compare ra with zero, and br / bsr and the jumps
- * (jmp, jsr, ret, jsr_coroutine: rb & ~3) link into ra.
+ * (jmp, jsr, ret, jsr_coroutine: rb & ~3) link into ra.  A cmovxx keeps
+ * rc when ra fails its condition (the semantics write rc's old value back:
+ * the same); the prefetches to r31, the barriers and the hints do nothing.
  */
 #include "alpha.h"
 #include "alpha_bytes.h"
@@ -49,6 +51,19 @@ const block_op_t alpha_block_ops[] = {
     { al_BR, BK_JAL },          { al_BSR, BK_JAL },
     { al_JMP, BK_JMP },         { al_JSR, BK_JMP },         { al_RET, BK_JMP },
     { al_JSR_COROUTINE, BK_JMP },
+    { al_CMOVEQ, BK_CMOVEQ_RR },   { al_CMOVEQ_L, BK_CMOVEQ_RI },
+    { al_CMOVNE, BK_CMOVNE_RR },   { al_CMOVNE_L, BK_CMOVNE_RI },
+    { al_CMOVLT, BK_CMOVLT_RR },   { al_CMOVLT_L, BK_CMOVLT_RI },
+    { al_CMOVGE, BK_CMOVGE_RR },   { al_CMOVGE_L, BK_CMOVGE_RI },
+    { al_CMOVLE, BK_CMOVLE_RR },   { al_CMOVLE_L, BK_CMOVLE_RI },
+    { al_CMOVGT, BK_CMOVGT_RR },   { al_CMOVGT_L, BK_CMOVGT_RI },
+    { al_CMOVLBC, BK_CMOVLBC_RR }, { al_CMOVLBC_L, BK_CMOVLBC_RI },
+    { al_CMOVLBS, BK_CMOVLBS_RR }, { al_CMOVLBS_L, BK_CMOVLBS_RI },
+    { al_PREFETCH_BU, BK_NOP },    { al_PREFETCH_U, BK_NOP },  { al_PREFETCH_WU, BK_NOP },
+    { al_PREFETCH_L, BK_NOP },     { al_PREFETCH_Q, BK_NOP },  { al_TRAPB, BK_NOP },
+    { al_EXCB, BK_NOP },           { al_MB, BK_NOP },          { al_WMB, BK_NOP },
+    { al_FETCH, BK_NOP },          { al_FETCH_M, BK_NOP },     { al_ECB, BK_NOP },
+    { al_WH64, BK_NOP },           { al_WH64EN, BK_NOP },
 };
 const size_t alpha_block_ops_count = sizeof alpha_block_ops / sizeof alpha_block_ops[0];
 
@@ -61,31 +76,27 @@ const block_imm_t alpha_block_imms[] = {
 const size_t alpha_block_imms_count = sizeof alpha_block_imms / sizeof alpha_block_imms[0];
 
 /* The operates but the trapping /V forms (both the register and the
- * literal form of each), the prefetches to r31 and the barriers and hints
- * (no-ops on one in-order hart). */
+ * literal form of each) and those with a kind of their own (above: the
+ * conditional moves, and the prefetches to r31, barriers and hints). */
 const exec_fn alpha_block_reg_calls[] = {
     al_ADDL, al_ADDL_L, al_S4ADDL, al_S4ADDL_L, al_SUBL, al_SUBL_L, al_S4SUBL, al_S4SUBL_L,
     al_CMPBGE, al_CMPBGE_L, al_S8ADDL, al_S8ADDL_L, al_S8SUBL, al_S8SUBL_L, al_CMPULT,
     al_CMPULT_L, al_ADDQ, al_ADDQ_L, al_S4ADDQ, al_S4ADDQ_L, al_SUBQ, al_SUBQ_L, al_S4SUBQ,
     al_S4SUBQ_L, al_CMPEQ, al_CMPEQ_L, al_S8ADDQ, al_S8ADDQ_L, al_S8SUBQ, al_S8SUBQ_L,
     al_CMPULE, al_CMPULE_L, al_CMPLT, al_CMPLT_L, al_CMPLE, al_CMPLE_L, al_AND, al_AND_L,
-    al_BIC, al_BIC_L, al_CMOVLBS, al_CMOVLBS_L, al_CMOVLBC, al_CMOVLBC_L, al_BIS, al_BIS_L,
-    al_CMOVEQ, al_CMOVEQ_L, al_CMOVNE, al_CMOVNE_L, al_ORNOT, al_ORNOT_L, al_XOR, al_XOR_L,
-    al_CMOVLT, al_CMOVLT_L, al_CMOVGE, al_CMOVGE_L, al_EQV, al_EQV_L, al_AMASK, al_AMASK_L,
-    al_CMOVLE, al_CMOVLE_L, al_CMOVGT, al_CMOVGT_L, al_IMPLVER, al_IMPLVER_L, al_MSKBL,
-    al_MSKBL_L, al_EXTBL, al_EXTBL_L, al_INSBL, al_INSBL_L, al_MSKWL, al_MSKWL_L, al_EXTWL,
-    al_EXTWL_L, al_INSWL, al_INSWL_L, al_MSKLL, al_MSKLL_L, al_EXTLL, al_EXTLL_L, al_INSLL,
-    al_INSLL_L, al_ZAP, al_ZAP_L, al_ZAPNOT, al_ZAPNOT_L, al_MSKQL, al_MSKQL_L, al_SRL,
-    al_SRL_L, al_EXTQL, al_EXTQL_L, al_SLL, al_SLL_L, al_INSQL, al_INSQL_L, al_SRA,
-    al_SRA_L, al_MSKWH, al_MSKWH_L, al_INSWH, al_INSWH_L, al_EXTWH, al_EXTWH_L, al_MSKLH,
-    al_MSKLH_L, al_INSLH, al_INSLH_L, al_EXTLH, al_EXTLH_L, al_MSKQH, al_MSKQH_L, al_INSQH,
-    al_INSQH_L, al_EXTQH, al_EXTQH_L, al_MULL, al_MULL_L, al_MULQ, al_MULQ_L, al_UMULH,
-    al_UMULH_L, al_SEXTB, al_SEXTB_L, al_SEXTW, al_SEXTW_L, al_CTPOP, al_CTPOP_L, al_PERR,
-    al_PERR_L, al_CTLZ, al_CTLZ_L, al_CTTZ, al_CTTZ_L, al_UNPKBW, al_UNPKBW_L, al_UNPKBL,
-    al_UNPKBL_L, al_PKWB, al_PKWB_L, al_PKLB, al_PKLB_L, al_MINSB8, al_MINSB8_L, al_MINSW4,
-    al_MINSW4_L, al_MINUB8, al_MINUB8_L, al_MINUW4, al_MINUW4_L, al_MAXUB8, al_MAXUB8_L,
-    al_MAXUW4, al_MAXUW4_L, al_MAXSB8, al_MAXSB8_L, al_MAXSW4, al_MAXSW4_L, al_PREFETCH_BU,
-    al_PREFETCH_U, al_PREFETCH_WU, al_PREFETCH_L, al_PREFETCH_Q, al_TRAPB, al_EXCB, al_MB,
-    al_WMB, al_FETCH, al_FETCH_M, al_ECB, al_WH64, al_WH64EN,
+    al_BIC, al_BIC_L, al_BIS, al_BIS_L, al_ORNOT, al_ORNOT_L, al_XOR, al_XOR_L, al_EQV,
+    al_EQV_L, al_AMASK, al_AMASK_L, al_IMPLVER, al_IMPLVER_L, al_MSKBL, al_MSKBL_L,
+    al_EXTBL, al_EXTBL_L, al_INSBL, al_INSBL_L, al_MSKWL, al_MSKWL_L, al_EXTWL, al_EXTWL_L,
+    al_INSWL, al_INSWL_L, al_MSKLL, al_MSKLL_L, al_EXTLL, al_EXTLL_L, al_INSLL, al_INSLL_L,
+    al_ZAP, al_ZAP_L, al_ZAPNOT, al_ZAPNOT_L, al_MSKQL, al_MSKQL_L, al_SRL, al_SRL_L,
+    al_EXTQL, al_EXTQL_L, al_SLL, al_SLL_L, al_INSQL, al_INSQL_L, al_SRA, al_SRA_L,
+    al_MSKWH, al_MSKWH_L, al_INSWH, al_INSWH_L, al_EXTWH, al_EXTWH_L, al_MSKLH, al_MSKLH_L,
+    al_INSLH, al_INSLH_L, al_EXTLH, al_EXTLH_L, al_MSKQH, al_MSKQH_L, al_INSQH, al_INSQH_L,
+    al_EXTQH, al_EXTQH_L, al_MULL, al_MULL_L, al_MULQ, al_MULQ_L, al_UMULH, al_UMULH_L,
+    al_SEXTB, al_SEXTB_L, al_SEXTW, al_SEXTW_L, al_CTPOP, al_CTPOP_L, al_PERR, al_PERR_L,
+    al_CTLZ, al_CTLZ_L, al_CTTZ, al_CTTZ_L, al_UNPKBW, al_UNPKBW_L, al_UNPKBL, al_UNPKBL_L,
+    al_PKWB, al_PKWB_L, al_PKLB, al_PKLB_L, al_MINSB8, al_MINSB8_L, al_MINSW4, al_MINSW4_L,
+    al_MINUB8, al_MINUB8_L, al_MINUW4, al_MINUW4_L, al_MAXUB8, al_MAXUB8_L, al_MAXUW4,
+    al_MAXUW4_L, al_MAXSB8, al_MAXSB8_L, al_MAXSW4, al_MAXSW4_L,
 };
 const size_t alpha_block_reg_calls_count = sizeof alpha_block_reg_calls / sizeof alpha_block_reg_calls[0];
