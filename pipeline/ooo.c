@@ -1018,7 +1018,7 @@ uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64
         return max2(done, fwd->data_ready);
     }
     uint8_t mcause;
-    uint64_t data = tm_data_access(t, in, addr, i, &mcause);
+    uint64_t data = tm_data_access_inline(t, in, addr, i, &mcause);
     if (mcause == STALL_DCACHE || mcause == STALL_DTLB) {
         *cause = mcause;
         *exec_cause = mcause;
@@ -1327,11 +1327,11 @@ uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uin
                      uint64_t g)
 {
     uint8_t cause;
-    tm_data_access(t, in, addr, g, &cause);
+    tm_data_access_inline(t, in, addr, g, &cause);
     store_entry_t *s = store_slot(o, addr);
     *s = (store_entry_t){ addr >> 3, i + 1, g, in->pc, t->cur_role };
     if (t->wbuf || t->ideal_memory) return g;
-    uint64_t taken = cache_last_accept(t->l1d);
+    uint64_t taken = t->l1d->last_accept;
     return taken > g + t->p.l1d_hit ? taken : g;
 }
 
