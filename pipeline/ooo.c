@@ -523,6 +523,12 @@ struct ooo {
     /* graduation */
     uint64_t grad_cycle;
     unsigned grad_n;
+    /* why the instruction being timed waited (a pointer to one of these:
+     * time_ooo), NULL for its operands (operands_why): a why_t of each
+     * bare cause, the redirect that held its fetch back (a copy, as
+     * control() rewrites t->redirect_why) and the store it waited for */
+    why_t cause_why[STALL_COUNT];
+    why_t front_why, store_why;
     /* statistics */
     uint64_t dispatch_stall[DS_COUNT];
     uint64_t rob_occupancy, queue_occupancy;  /* sums of G - D, I - D */
@@ -567,6 +573,7 @@ void *ooo_new(const config_t *cfg)
     o->mispredict_penalty = (unsigned)cfg->ooo_mispredict_penalty;
     o->mul_pipelined = cfg->ooo_int_mul_pipelined;
     o->fetch_line = ~0ull;
+    for (unsigned k = 0; k < STALL_COUNT; k++) o->cause_why[k] = (why_t){ .cause = k };
     insn_rings_init(&o->last, (unsigned)cfg->ooo_fetch_buffer, (unsigned)cfg->ooo_rob_entries);
     ring_init(&o->int_writers, (unsigned)cfg->ooo_int_rename);
     ring_init(&o->fp_writers, (unsigned)cfg->ooo_fp_rename);
@@ -738,21 +745,22 @@ static inline void hold(ooo_t *o, uint64_t *d, uint64_t bound, int why)
 
 /* F: the cycle the instruction is fetched; *front: why it came late. */
 static inline __attribute__((always_inline))
-uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, why_t *front)
+uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, const why_t **front)
 {
     uint64_t line = in->pc >> t->line_shift;
     uint64_t f = o->fetch_cycle;
     f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line) | o->group_ended;
-    *front = (why_t){ .cause = STALL_FETCH };
+    *front = &o->cause_why[STALL_FETCH];
     if (t->redirect > f) {
         f = t->redirect;
-        *front = t->redirect_why;
+        o->front_why = t->redirect_why;
+        *front = &o->front_why;
     }
     f = max2(f, insn_rings_oldest(&o->last, IR_DISPATCHED));
     f += t->front_penalty;                              /* DISE decode stall */
     uint8_t icause;
     uint64_t got = tm_fetch_bytes(t, in->pc, f, &icause) - t->p.l1i_hit;
-    if (icause != STALL_NONE) *front = (why_t){ .cause = icause };
+    if (icause != STALL_NONE) *front = &o->cause_why[icause];
     o->fetch_n = group_count(o->fetch_n, o->fetch_cycle, got);
     o->fetch_cycle = got;
     o->fetch_line = line;
@@ -795,14 +803,22 @@ const store_entry_t *forwarding_store(ooo_t *o, const insn_t *in, uint64_t addr,
     return s->word == addr >> 3 && s->graduated > d ? s : NULL;
 }
 
+/* *why becomes the store at pc (of DISE role `role`). */
+static inline void name_store(ooo_t *o, const why_t **why, uint64_t pc, uint8_t role)
+{
+    o->store_why = tm_why(STALL_DEP, pc, role);
+    *why = &o->store_why;
+}
+
 /* Raise *ready to when the store `s` (NULL: none) has its address and
  * data, naming it in *why; returns the cycles added. */
-static inline uint64_t wait_for_store(uint64_t *ready, why_t *why, const last_store_t *s)
+static inline uint64_t wait_for_store(ooo_t *o, uint64_t *ready, const why_t **why,
+                                      const last_store_t *s)
 {
     if (!s || s->ready <= *ready) return 0;
     uint64_t added = s->ready - *ready;
     *ready = s->ready;
-    *why = tm_why(STALL_DEP, s->pc, s->role);
+    name_store(o, why, s->pc, s->role);
     return added;
 }
 
@@ -810,29 +826,30 @@ static inline uint64_t wait_for_store(uint64_t *ready, why_t *why, const last_st
  * older store it takes its data from (oracle: waited for); `predicted`:
  * the store the memory-dependence policy makes it wait for (or NULL). */
 static inline __attribute__((always_inline))   /* inlined in time_ooo as before memdep */
-uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d, why_t front,
-               const store_entry_t *fwd, const last_store_t *predicted, why_t *why)
+uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
+               const why_t *front, const store_entry_t *fwd, const last_store_t *predicted,
+               const why_t **why)
 {
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t ready = d + 1;
     *why = front;
-    if (ops > ready) {                  /* its producer is looked up only then */
+    if (ops > ready) {                  /* its producer is looked up only if needed */
         ready = ops;
-        *why = tm_operand_why(t, in, ops);
+        *why = NULL;
     }
     if (fwd && fwd->data_ready > ready) {
         ready = fwd->data_ready;
-        *why = tm_why(STALL_DEP, fwd->pc, fwd->role);
+        name_store(o, why, fwd->pc, fwd->role);
     }
     if (unlikely(predicted != NULL)) {
-        uint64_t waited = wait_for_store(&ready, why, predicted);
+        uint64_t waited = wait_for_store(o, &ready, why, predicted);
         if (waited && (in->flags & IF_LOAD)) {
             o->memdep_waits++;
             o->memdep_wait_cycles += waited;
         }
     }
     uint64_t i = calendar_take(&o->fu[u.fu], ready, u.span);
-    if (i > ready) *why = (why_t){ .cause = STALL_FU };
+    if (i > ready) *why = &o->cause_why[STALL_FU];
     return i;
 }
 
@@ -961,7 +978,7 @@ void note_replayed(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d,
  * (on a free address unit) and the two join a store set.  Returns the new
  * issue cycle; *detected: when the violation was found. */
 static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entry_t *fwd,
-                       why_t *why, uint64_t *detected)
+                       const why_t **why, uint64_t *detected)
 {
     *detected = fwd->data_ready;
     o->violations++;
@@ -972,15 +989,14 @@ static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entr
     lost_row_t *l = lost_of(t, o, in->pc);
     l->replays++;
     l->replay_cycles += again - *detected;
-    *why = tm_why(STALL_DEP, fwd->pc, fwd->role);
+    name_store(o, why, fwd->pc, fwd->role);
     return again;
 }
 
 /* I under ooo.memdep = conservative or store_sets (issue() does oracle). */
 static inline __attribute__((always_inline))
 uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
-                      why_t front,
-                      const store_entry_t *fwd, why_t *why)
+                      const why_t *front, const store_entry_t *fwd, const why_t **why)
 {
     bool is_load = in->flags & IF_LOAD, is_store = in->flags & IF_STORE;
     uint64_t i;
@@ -1298,15 +1314,29 @@ uint64_t graduate(ooo_t *o, uint64_t x)
     return g;
 }
 
+/* Why an instruction waited to issue: *why as issue() named it, or for
+ * NULL its operands (their producer as tm_operand_why says, looked up
+ * before its own result goes to the scoreboard). */
+static why_t operands_why(const timing_t *t, const insn_t *in, const why_t *why)
+{
+    return why ? *why : tm_operand_why(t, in, tm_operands_cycle(t, in));
+}
+
 /* Head accounting at graduation (see the top of the file): of the time
  * from the previous graduation to its completion, the larger part is
  * either waiting to issue or executing, and names the cause (executing:
- * exec_cause, the instruction itself the culprit). */
+ * exec_cause, the instruction itself the culprit).  The why is worked out
+ * only for a head that needs it (tm_head_needs_why). */
 static inline __attribute__((always_inline))
 void account(timing_t *t, const insn_t *in, uint64_t prev_g, uint64_t i, uint64_t x,
-             uint64_t g, why_t issue_why, uint8_t exec_cause)
+             uint64_t g, const why_t *why, uint8_t exec_cause)
 {
     uint64_t head = t->seq == 0 ? g + 1 : g - prev_g;
+    if (!tm_head_needs_why(t, head)) {
+        tm_record_short_head(t, in, head);
+        return;
+    }
+    why_t issue_why = operands_why(t, in, why);
     uint64_t waited = i > prev_g ? i - prev_g : 0;
     uint64_t started = max2(i, prev_g);
     uint64_t executing = x > started ? x - started : 0;
@@ -1362,7 +1392,7 @@ static inline __attribute__((always_inline))
 void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, bool plain)
 {
     ooo_t *o = t->model_state;
-    why_t front, issue_why;
+    const why_t *front, *issue_why;
     uint8_t rcause, exec_cause;
     assume_plain(t, in, plain);
     uint64_t prev_g = o->grad_cycle;
@@ -1375,12 +1405,11 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
                      ? issue(t, o, in, u, d, front, fwd, NULL, &issue_why)
                      : memdep_issue(t, o, in, u, d, front, fwd, &issue_why);
     uint64_t x = complete(t, o, in, addr, i, fwd, &exec_cause, &rcause);
-    assume_plain(t, in, plain);
-    tm_set_result(t, in, x, rcause);
     control(t, o, in, next_pc, f, x);
     uint64_t g = graduate(o, x);
     assume_plain(t, in, plain);
     account(t, in, prev_g, i, x, g, issue_why, exec_cause);
+    tm_set_result(t, in, x, rcause);
     release(t, o, in, u, addr, d, i, x, g);
     o->rob_occupancy += g - d;
     o->queue_occupancy += i - d;
@@ -1391,7 +1420,7 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     }
     if (unlikely(t->pm)) {
         uint64_t st[5] = { f, d, i, x, g + 1 };
-        tm_profileme(t, in, addr, next_pc, st, front.cause, rcause, x - i);
+        tm_profileme(t, in, addr, next_pc, st, (uint8_t)front->cause, rcause, x - i);
     }
     t->cycles = g + 1;
     if (unlikely(o->wp_start)) run_wrong_path(t, o);
