@@ -355,6 +355,8 @@ static inline __attribute__((always_inline)) uint64_t leave_room(leave_queue_t *
 typedef struct calendar {
     uint64_t *slot;
     unsigned units;
+    bool long_only;             /* every booking spans several cycles (build_shapes); */
+    uint64_t booked_end;        /* then none is in a cycle from this one on */
 } calendar_t;
 
 static void calendar_init(calendar_t *k, unsigned units)
@@ -371,6 +373,48 @@ static inline bool calendar_free_at(const calendar_t *k, uint64_t c)
     return k->slot[c & (CAL_WINDOW - 1)] < (c << 8 | k->units);
 }
 
+/* One more booking in the slot of cycle c (free: calendar_free_at). */
+static inline void calendar_book_one(uint64_t *s, uint64_t c)
+{
+    *s = (*s >> 8 == c ? *s : c << 8) + 1;
+}
+
+/* calendar_find and calendar_book of an operation that keeps its unit
+ * busy `span` (> 1) cycles: out of line, their loops have the registers to
+ * themselves. */
+static __attribute__((noinline)) uint64_t calendar_find_long(const calendar_t *k, uint64_t c,
+                                                             unsigned span)
+{
+    if (k->long_only && c >= k->booked_end) return c;
+    /* [c, known) is free; the span is looked at from its last cycle down,
+     * so a unit busy with a long operation is passed span cycles at a time
+     * (calendar_free_at, with the slots and units in registers) */
+    const uint64_t *slot = k->slot;
+    uint64_t units = k->units;
+    uint64_t known = c;
+    for (;;) {
+        uint64_t end = c + span;
+        while (end > known && slot[(end - 1) & (CAL_WINDOW - 1)] < ((end - 1) << 8 | units))
+            end--;
+        if (end == known) return c;
+        known = c + span;               /* end - 1 is taken, the cycles after it free */
+        c = end;
+    }
+}
+
+static __attribute__((noinline)) void calendar_book_long(calendar_t *k, uint64_t c,
+                                                         unsigned span)
+{
+    uint64_t end = c + span, *slot = k->slot;
+    if (k->long_only && c >= k->booked_end) {
+        /* no slot holds a booking of its cycle or a later one */
+        for (; c < end; c++) slot[c & (CAL_WINDOW - 1)] = c << 8 | 1;
+    } else {
+        for (; c < end; c++) calendar_book_one(&slot[c & (CAL_WINDOW - 1)], c);
+    }
+    k->booked_end = max2(k->booked_end, end);
+}
+
 /* The first cycle from c at which a unit is free for `span` consecutive
  * cycles (1 for a pipelined unit; its latency for one that is not). */
 static inline uint64_t calendar_find(const calendar_t *k, uint64_t c, unsigned span)
@@ -379,35 +423,13 @@ static inline uint64_t calendar_find(const calendar_t *k, uint64_t c, unsigned s
         while (!calendar_free_at(k, c)) c++;
         return c;
     }
-    /* [c, known) is free; the span is looked at from its last cycle down,
-     * so a unit busy with a long operation is passed span cycles at a time */
-    uint64_t known = c;
-    for (;;) {
-        uint64_t end = c + span;
-        while (end > known && calendar_free_at(k, end - 1)) end--;
-        if (end == known) return c;
-        known = c + span;               /* end - 1 is taken, the cycles after it free */
-        c = end;
-    }
-}
-
-/* One more booking in the slot of cycle c (free: calendar_free_at). */
-static inline void calendar_book_one(uint64_t *s, uint64_t c)
-{
-    *s = (*s >> 8 == c ? *s : c << 8) + 1;
+    return calendar_find_long(k, c, span);
 }
 
 static inline void calendar_book(calendar_t *k, uint64_t c, unsigned span)
 {
-    if (likely(span == 1)) {
-        calendar_book_one(&k->slot[c & (CAL_WINDOW - 1)], c);
-        return;
-    }
-    for (unsigned j = 0; j < span; j++, c++) {
-        uint64_t *s = &k->slot[c & (CAL_WINDOW - 1)];
-        if (*s >> 8 != c) *s = c << 8;
-        (*s)++;
-    }
+    if (likely(span == 1)) calendar_book_one(&k->slot[c & (CAL_WINDOW - 1)], c);
+    else calendar_book_long(k, c, span);
 }
 
 /* The first cycle from c at which a unit is free for `span` cycles, booked
@@ -421,8 +443,8 @@ uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span)
         calendar_book_one(s, c);
         return c;
     }
-    c = calendar_find(k, c, span);
-    calendar_book(k, c, span);
+    c = calendar_find_long(k, c, span);
+    calendar_book_long(k, c, span);
     return c;
 }
 
@@ -695,6 +717,16 @@ static void build_shapes(const timing_t *t, ooo_t *o)
                                            .queue = (uint8_t)queue_of(&in),
                                            .serial_class = serializing(&in), .span = span };
         }
+    for (unsigned kind = 0; kind < FU_KINDS; kind++) {
+        bool used = false, long_only = true;
+        for (unsigned oc = 0; oc < OC_COUNT; oc++)
+            for (unsigned mem = 0; mem < 2; mem++)
+                if (o->shapes[oc][mem].fu == kind) {
+                    used = true;
+                    long_only &= o->shapes[oc][mem].span > 1;
+                }
+        o->fu[kind].long_only = used && long_only;
+    }
     for (unsigned rd = 0; rd < 256; rd++)
         o->reg_writes[rd] = (uint8_t)((writes_int_reg(rd) ? WRITES_INT : 0) |
                                       (writes_fp_reg(rd) ? WRITES_FP : 0));
