@@ -406,8 +406,9 @@ static __attribute__((noinline)) void calendar_book_long(calendar_t *k, uint64_t
                                                          unsigned span)
 {
     uint64_t end = c + span, *slot = k->slot;
-    if (k->long_only && c >= k->booked_end) {
-        /* no slot holds a booking of its cycle or a later one */
+    if (k->units == 1 || (k->long_only && c >= k->booked_end)) {
+        /* no slot holds a booking of its cycle (a single unit's free slot
+         * holds an older cycle) */
         for (; c < end; c++) slot[c & (CAL_WINDOW - 1)] = c << 8 | 1;
     } else {
         for (; c < end; c++) calendar_book_one(&slot[c & (CAL_WINDOW - 1)], c);
