@@ -355,6 +355,8 @@ static inline __attribute__((always_inline)) uint64_t leave_room(leave_queue_t *
 typedef struct calendar {
     uint64_t *slot;
     unsigned units;
+    bool long_only;             /* every booking spans several cycles (build_shapes); */
+    uint64_t booked_end;        /* then none is in a cycle from this one on */
 } calendar_t;
 
 static void calendar_init(calendar_t *k, unsigned units)
@@ -371,6 +373,49 @@ static inline bool calendar_free_at(const calendar_t *k, uint64_t c)
     return k->slot[c & (CAL_WINDOW - 1)] < (c << 8 | k->units);
 }
 
+/* One more booking in the slot of cycle c (free: calendar_free_at). */
+static inline void calendar_book_one(uint64_t *s, uint64_t c)
+{
+    *s = (*s >> 8 == c ? *s : c << 8) + 1;
+}
+
+/* calendar_find and calendar_book of an operation that keeps its unit
+ * busy `span` (> 1) cycles: out of line, their loops have the registers to
+ * themselves. */
+static __attribute__((noinline)) uint64_t calendar_find_long(const calendar_t *k, uint64_t c,
+                                                             unsigned span)
+{
+    if (k->long_only && c >= k->booked_end) return c;
+    /* [c, known) is free; the span is looked at from its last cycle down,
+     * so a unit busy with a long operation is passed span cycles at a time
+     * (calendar_free_at, with the slots and units in registers) */
+    const uint64_t *slot = k->slot;
+    uint64_t units = k->units;
+    uint64_t known = c;
+    for (;;) {
+        uint64_t end = c + span;
+        while (end > known && slot[(end - 1) & (CAL_WINDOW - 1)] < ((end - 1) << 8 | units))
+            end--;
+        if (end == known) return c;
+        known = c + span;               /* end - 1 is taken, the cycles after it free */
+        c = end;
+    }
+}
+
+static __attribute__((noinline)) void calendar_book_long(calendar_t *k, uint64_t c,
+                                                         unsigned span)
+{
+    uint64_t end = c + span, *slot = k->slot;
+    if (k->units == 1 || (k->long_only && c >= k->booked_end)) {
+        /* no slot holds a booking of its cycle (a single unit's free slot
+         * holds an older cycle) */
+        for (; c < end; c++) slot[c & (CAL_WINDOW - 1)] = c << 8 | 1;
+    } else {
+        for (; c < end; c++) calendar_book_one(&slot[c & (CAL_WINDOW - 1)], c);
+    }
+    k->booked_end = max2(k->booked_end, end);
+}
+
 /* The first cycle from c at which a unit is free for `span` consecutive
  * cycles (1 for a pipelined unit; its latency for one that is not). */
 static inline uint64_t calendar_find(const calendar_t *k, uint64_t c, unsigned span)
@@ -379,35 +424,13 @@ static inline uint64_t calendar_find(const calendar_t *k, uint64_t c, unsigned s
         while (!calendar_free_at(k, c)) c++;
         return c;
     }
-    /* [c, known) is free; the span is looked at from its last cycle down,
-     * so a unit busy with a long operation is passed span cycles at a time */
-    uint64_t known = c;
-    for (;;) {
-        uint64_t end = c + span;
-        while (end > known && calendar_free_at(k, end - 1)) end--;
-        if (end == known) return c;
-        known = c + span;               /* end - 1 is taken, the cycles after it free */
-        c = end;
-    }
-}
-
-/* One more booking in the slot of cycle c (free: calendar_free_at). */
-static inline void calendar_book_one(uint64_t *s, uint64_t c)
-{
-    *s = (*s >> 8 == c ? *s : c << 8) + 1;
+    return calendar_find_long(k, c, span);
 }
 
 static inline void calendar_book(calendar_t *k, uint64_t c, unsigned span)
 {
-    if (likely(span == 1)) {
-        calendar_book_one(&k->slot[c & (CAL_WINDOW - 1)], c);
-        return;
-    }
-    for (unsigned j = 0; j < span; j++, c++) {
-        uint64_t *s = &k->slot[c & (CAL_WINDOW - 1)];
-        if (*s >> 8 != c) *s = c << 8;
-        (*s)++;
-    }
+    if (likely(span == 1)) calendar_book_one(&k->slot[c & (CAL_WINDOW - 1)], c);
+    else calendar_book_long(k, c, span);
 }
 
 /* The first cycle from c at which a unit is free for `span` cycles, booked
@@ -421,8 +444,8 @@ uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span)
         calendar_book_one(s, c);
         return c;
     }
-    c = calendar_find(k, c, span);
-    calendar_book(k, c, span);
+    c = calendar_find_long(k, c, span);
+    calendar_book_long(k, c, span);
     return c;
 }
 
@@ -523,6 +546,12 @@ struct ooo {
     /* graduation */
     uint64_t grad_cycle;
     unsigned grad_n;
+    /* why the instruction being timed waited (a pointer to one of these:
+     * time_ooo), NULL for its operands (operands_why): a why_t of each
+     * bare cause, the redirect that held its fetch back (a copy, as
+     * control() rewrites t->redirect_why) and the store it waited for */
+    why_t cause_why[STALL_COUNT];
+    why_t front_why, store_why;
     /* statistics */
     uint64_t dispatch_stall[DS_COUNT];
     uint64_t rob_occupancy, queue_occupancy;  /* sums of G - D, I - D */
@@ -567,6 +596,7 @@ void *ooo_new(const config_t *cfg)
     o->mispredict_penalty = (unsigned)cfg->ooo_mispredict_penalty;
     o->mul_pipelined = cfg->ooo_int_mul_pipelined;
     o->fetch_line = ~0ull;
+    for (unsigned k = 0; k < STALL_COUNT; k++) o->cause_why[k] = (why_t){ .cause = k };
     insn_rings_init(&o->last, (unsigned)cfg->ooo_fetch_buffer, (unsigned)cfg->ooo_rob_entries);
     ring_init(&o->int_writers, (unsigned)cfg->ooo_int_rename);
     ring_init(&o->fp_writers, (unsigned)cfg->ooo_fp_rename);
@@ -688,6 +718,16 @@ static void build_shapes(const timing_t *t, ooo_t *o)
                                            .queue = (uint8_t)queue_of(&in),
                                            .serial_class = serializing(&in), .span = span };
         }
+    for (unsigned kind = 0; kind < FU_KINDS; kind++) {
+        bool used = false, long_only = true;
+        for (unsigned oc = 0; oc < OC_COUNT; oc++)
+            for (unsigned mem = 0; mem < 2; mem++)
+                if (o->shapes[oc][mem].fu == kind) {
+                    used = true;
+                    long_only &= o->shapes[oc][mem].span > 1;
+                }
+        o->fu[kind].long_only = used && long_only;
+    }
     for (unsigned rd = 0; rd < 256; rd++)
         o->reg_writes[rd] = (uint8_t)((writes_int_reg(rd) ? WRITES_INT : 0) |
                                       (writes_fp_reg(rd) ? WRITES_FP : 0));
@@ -738,21 +778,22 @@ static inline void hold(ooo_t *o, uint64_t *d, uint64_t bound, int why)
 
 /* F: the cycle the instruction is fetched; *front: why it came late. */
 static inline __attribute__((always_inline))
-uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, why_t *front)
+uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, const why_t **front)
 {
     uint64_t line = in->pc >> t->line_shift;
     uint64_t f = o->fetch_cycle;
     f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line) | o->group_ended;
-    *front = (why_t){ .cause = STALL_FETCH };
+    *front = &o->cause_why[STALL_FETCH];
     if (t->redirect > f) {
         f = t->redirect;
-        *front = t->redirect_why;
+        o->front_why = t->redirect_why;
+        *front = &o->front_why;
     }
     f = max2(f, insn_rings_oldest(&o->last, IR_DISPATCHED));
     f += t->front_penalty;                              /* DISE decode stall */
     uint8_t icause;
     uint64_t got = tm_fetch_bytes(t, in->pc, f, &icause) - t->p.l1i_hit;
-    if (icause != STALL_NONE) *front = (why_t){ .cause = icause };
+    if (icause != STALL_NONE) *front = &o->cause_why[icause];
     o->fetch_n = group_count(o->fetch_n, o->fetch_cycle, got);
     o->fetch_cycle = got;
     o->fetch_line = line;
@@ -795,14 +836,22 @@ const store_entry_t *forwarding_store(ooo_t *o, const insn_t *in, uint64_t addr,
     return s->word == addr >> 3 && s->graduated > d ? s : NULL;
 }
 
+/* *why becomes the store at pc (of DISE role `role`). */
+static inline void name_store(ooo_t *o, const why_t **why, uint64_t pc, uint8_t role)
+{
+    o->store_why = tm_why(STALL_DEP, pc, role);
+    *why = &o->store_why;
+}
+
 /* Raise *ready to when the store `s` (NULL: none) has its address and
  * data, naming it in *why; returns the cycles added. */
-static inline uint64_t wait_for_store(uint64_t *ready, why_t *why, const last_store_t *s)
+static inline uint64_t wait_for_store(ooo_t *o, uint64_t *ready, const why_t **why,
+                                      const last_store_t *s)
 {
     if (!s || s->ready <= *ready) return 0;
     uint64_t added = s->ready - *ready;
     *ready = s->ready;
-    *why = tm_why(STALL_DEP, s->pc, s->role);
+    name_store(o, why, s->pc, s->role);
     return added;
 }
 
@@ -810,29 +859,30 @@ static inline uint64_t wait_for_store(uint64_t *ready, why_t *why, const last_st
  * older store it takes its data from (oracle: waited for); `predicted`:
  * the store the memory-dependence policy makes it wait for (or NULL). */
 static inline __attribute__((always_inline))   /* inlined in time_ooo as before memdep */
-uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d, why_t front,
-               const store_entry_t *fwd, const last_store_t *predicted, why_t *why)
+uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
+               const why_t *front, const store_entry_t *fwd, const last_store_t *predicted,
+               const why_t **why)
 {
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t ready = d + 1;
     *why = front;
-    if (ops > ready) {                  /* its producer is looked up only then */
+    if (ops > ready) {                  /* its producer is looked up only if needed */
         ready = ops;
-        *why = tm_operand_why(t, in, ops);
+        *why = NULL;
     }
     if (fwd && fwd->data_ready > ready) {
         ready = fwd->data_ready;
-        *why = tm_why(STALL_DEP, fwd->pc, fwd->role);
+        name_store(o, why, fwd->pc, fwd->role);
     }
     if (unlikely(predicted != NULL)) {
-        uint64_t waited = wait_for_store(&ready, why, predicted);
+        uint64_t waited = wait_for_store(o, &ready, why, predicted);
         if (waited && (in->flags & IF_LOAD)) {
             o->memdep_waits++;
             o->memdep_wait_cycles += waited;
         }
     }
     uint64_t i = calendar_take(&o->fu[u.fu], ready, u.span);
-    if (i > ready) *why = (why_t){ .cause = STALL_FU };
+    if (i > ready) *why = &o->cause_why[STALL_FU];
     return i;
 }
 
@@ -961,7 +1011,7 @@ void note_replayed(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d,
  * (on a free address unit) and the two join a store set.  Returns the new
  * issue cycle; *detected: when the violation was found. */
 static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entry_t *fwd,
-                       why_t *why, uint64_t *detected)
+                       const why_t **why, uint64_t *detected)
 {
     *detected = fwd->data_ready;
     o->violations++;
@@ -972,15 +1022,14 @@ static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entr
     lost_row_t *l = lost_of(t, o, in->pc);
     l->replays++;
     l->replay_cycles += again - *detected;
-    *why = tm_why(STALL_DEP, fwd->pc, fwd->role);
+    name_store(o, why, fwd->pc, fwd->role);
     return again;
 }
 
 /* I under ooo.memdep = conservative or store_sets (issue() does oracle). */
 static inline __attribute__((always_inline))
 uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
-                      why_t front,
-                      const store_entry_t *fwd, why_t *why)
+                      const why_t *front, const store_entry_t *fwd, const why_t **why)
 {
     bool is_load = in->flags & IF_LOAD, is_store = in->flags & IF_STORE;
     uint64_t i;
@@ -1018,7 +1067,7 @@ uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64
         return max2(done, fwd->data_ready);
     }
     uint8_t mcause;
-    uint64_t data = tm_data_access(t, in, addr, i, &mcause);
+    uint64_t data = tm_data_access_inline(t, in, addr, i, &mcause);
     if (mcause == STALL_DCACHE || mcause == STALL_DTLB) {
         *cause = mcause;
         *exec_cause = mcause;
@@ -1298,15 +1347,29 @@ uint64_t graduate(ooo_t *o, uint64_t x)
     return g;
 }
 
+/* Why an instruction waited to issue: *why as issue() named it, or for
+ * NULL its operands (their producer as tm_operand_why says, looked up
+ * before its own result goes to the scoreboard). */
+static why_t operands_why(const timing_t *t, const insn_t *in, const why_t *why)
+{
+    return why ? *why : tm_operand_why(t, in, tm_operands_cycle(t, in));
+}
+
 /* Head accounting at graduation (see the top of the file): of the time
  * from the previous graduation to its completion, the larger part is
  * either waiting to issue or executing, and names the cause (executing:
- * exec_cause, the instruction itself the culprit). */
+ * exec_cause, the instruction itself the culprit).  The why is worked out
+ * only for a head that needs it (tm_head_needs_why). */
 static inline __attribute__((always_inline))
 void account(timing_t *t, const insn_t *in, uint64_t prev_g, uint64_t i, uint64_t x,
-             uint64_t g, why_t issue_why, uint8_t exec_cause)
+             uint64_t g, const why_t *why, uint8_t exec_cause)
 {
     uint64_t head = t->seq == 0 ? g + 1 : g - prev_g;
+    if (!tm_head_needs_why(t, head)) {
+        tm_record_short_head(t, in, head);
+        return;
+    }
+    why_t issue_why = operands_why(t, in, why);
     uint64_t waited = i > prev_g ? i - prev_g : 0;
     uint64_t started = max2(i, prev_g);
     uint64_t executing = x > started ? x - started : 0;
@@ -1327,11 +1390,11 @@ uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uin
                      uint64_t g)
 {
     uint8_t cause;
-    tm_data_access(t, in, addr, g, &cause);
+    tm_data_access_inline(t, in, addr, g, &cause);
     store_entry_t *s = store_slot(o, addr);
     *s = (store_entry_t){ addr >> 3, i + 1, g, in->pc, t->cur_role };
     if (t->wbuf || t->ideal_memory) return g;
-    uint64_t taken = cache_last_accept(t->l1d);
+    uint64_t taken = t->l1d->last_accept;
     return taken > g + t->p.l1d_hit ? taken : g;
 }
 
@@ -1362,7 +1425,7 @@ static inline __attribute__((always_inline))
 void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, bool plain)
 {
     ooo_t *o = t->model_state;
-    why_t front, issue_why;
+    const why_t *front, *issue_why;
     uint8_t rcause, exec_cause;
     assume_plain(t, in, plain);
     uint64_t prev_g = o->grad_cycle;
@@ -1375,12 +1438,11 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
                      ? issue(t, o, in, u, d, front, fwd, NULL, &issue_why)
                      : memdep_issue(t, o, in, u, d, front, fwd, &issue_why);
     uint64_t x = complete(t, o, in, addr, i, fwd, &exec_cause, &rcause);
-    assume_plain(t, in, plain);
-    tm_set_result(t, in, x, rcause);
     control(t, o, in, next_pc, f, x);
     uint64_t g = graduate(o, x);
     assume_plain(t, in, plain);
     account(t, in, prev_g, i, x, g, issue_why, exec_cause);
+    tm_set_result(t, in, x, rcause);
     release(t, o, in, u, addr, d, i, x, g);
     o->rob_occupancy += g - d;
     o->queue_occupancy += i - d;
@@ -1391,7 +1453,7 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     }
     if (unlikely(t->pm)) {
         uint64_t st[5] = { f, d, i, x, g + 1 };
-        tm_profileme(t, in, addr, next_pc, st, front.cause, rcause, x - i);
+        tm_profileme(t, in, addr, next_pc, st, (uint8_t)front->cause, rcause, x - i);
     }
     t->cycles = g + 1;
     if (unlikely(o->wp_start)) run_wrong_path(t, o);

@@ -330,8 +330,9 @@ tm_data_access_inline(timing_t *t, const insn_t *in, uint64_t addr, uint64_t at,
         return ready;
     }
     if (!t->wbuf) {
-        uint64_t done = cache_access(t->l1d, addr, true, at + tlb_extra);
-        if (!cache_last_hit(t->l1d)) *cause = STALL_DCACHE;
+        bool hit;
+        uint64_t done = cache_access_inline(t->l1d, addr, true, at + tlb_extra, &hit);
+        if (!hit) *cause = STALL_DCACHE;
         return done;
     }
     uint64_t accept = write_buffer_store(t->wbuf, addr, at + tlb_extra);
