@@ -217,7 +217,7 @@ static exec_fn own_semantics(const cpu_t *s, const insn_t *in)
 /* Executes `in` on the shadow where that is harmless; returns its load
  * address (0 when none), or 1 when the instruction cannot run (the walk
  * ends: a load of a page not present). */
-static uint64_t shadow_exec(wrongpath_t *w, insn_t *in)
+static inline __attribute__((always_inline)) uint64_t shadow_exec(wrongpath_t *w, insn_t *in)
 {
     cpu_t *s = &w->shadow;
     if (in->flags & IF_STORE) {
