@@ -1246,13 +1246,18 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
 }
 
 /* One wrong-path instruction (wrongpath_walk's visit): F as fetch() does
- * it, until the squash; then D, I, X for a mispredict's path. */
+ * it, until the squash; then D, I, X for a mispredict's path.  The plain
+ * variant is the visit of a run with t->stats_only. */
 static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
                      unsigned decode_stall)
 {
-    wp_run_t *r = ctx;
-    if (likely(r->t->stats_only)) return wp_visit_as(r, in, addr, next, decode_stall, true);
-    return wp_visit_as(r, in, addr, next, decode_stall, false);
+    return wp_visit_as(ctx, in, addr, next, decode_stall, false);
+}
+
+static bool wp_visit_plain(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
+                           unsigned decode_stall)
+{
+    return wp_visit_as(ctx, in, addr, next, decode_stall, true);
 }
 
 /* The wrong path planned by the last transfer (plan_wrong_path). */
@@ -1262,7 +1267,8 @@ static void run_wrong_path(timing_t *t, ooo_t *o)
     uint64_t issued = o->wp_issued, rob_cycles = o->wp_rob_cycles;
     uint64_t start = o->wp_start;
     o->wp_start = 0;
-    int end = wrongpath_walk(o->walker, t->cpu, t->bp, start, o->wp_max, wp_visit, &r);
+    int end = wrongpath_walk(o->walker, t->cpu, t->bp, start, o->wp_max,
+                             t->stats_only ? wp_visit_plain : wp_visit, &r);
     wp_undo(t, o);
     o->wp_end[end]++;
     if (!r.n) return;
