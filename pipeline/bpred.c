@@ -115,7 +115,7 @@ struct bpred {
 
     struct {
         uint64_t lookups[K_COUNT], correct[K_COUNT];
-        uint64_t btb_lookups, btb_hits;
+        uint64_t btb_hits;      /* of the lookups, which all look up the BTB */
         uint64_t ras_hits, ras_misses, ras_underflows, ras_overflows;
         uint64_t decode_redirects;
         uint64_t chose_local, chose_global;
@@ -453,10 +453,9 @@ static inline __attribute__((always_inline)) bool train(bpred_t *b, const insn_t
     }
     b->st.lookups[l->kind]++;
     b->st.correct[l->kind] += correct;
-    b->st.btb_lookups++;
     if (l->btb) b->st.btb_hits++;
     if (correct && taken && !l->r.btb_hit) b->st.decode_redirects++;
-    update_ras(b, in, l, next_pc);
+    if (l->kind != K_COND) update_ras(b, in, l, next_pc);   /* neither a call nor a return */
     if (taken) {
         if (l->btb) {
             l->btb->target = next_pc;
@@ -541,11 +540,15 @@ static void kind_stats(const bpred_t *b, stats_t *out, int k)
 
 void bpred_stats(const bpred_t *b, stats_t *out)
 {
-    for (int k = 0; k < K_COUNT; k++) kind_stats(b, out, k);
-    stats_add_u64(out, "bpred.btb.lookups", b->st.btb_lookups, "Count",
+    uint64_t btb_lookups = 0;
+    for (int k = 0; k < K_COUNT; k++) {
+        kind_stats(b, out, k);
+        btb_lookups += b->st.lookups[k];
+    }
+    stats_add_u64(out, "bpred.btb.lookups", btb_lookups, "Count",
                   "BTB lookups by control instructions");
     stats_add_u64(out, "bpred.btb.hits", b->st.btb_hits, "Count", "BTB hits");
-    stats_add_u64(out, "bpred.btb.misses", b->st.btb_lookups - b->st.btb_hits, "Count",
+    stats_add_u64(out, "bpred.btb.misses", btb_lookups - b->st.btb_hits, "Count",
                   "BTB misses");
     stats_add_u64(out, "bpred.decode_redirects", b->st.decode_redirects, "Count",
                   "Correctly predicted taken transfers whose target came from decode");
