@@ -115,7 +115,7 @@ struct bpred {
 
     struct {
         uint64_t lookups[K_COUNT], correct[K_COUNT];
-        uint64_t btb_lookups, btb_hits;
+        uint64_t btb_hits;      /* of the lookups, which all look up the BTB */
         uint64_t ras_hits, ras_misses, ras_underflows, ras_overflows;
         uint64_t decode_redirects;
         uint64_t chose_local, chose_global;
@@ -296,8 +296,8 @@ static inline btb_entry_t *btb_set(bpred_t *b, uint64_t pc)
 static inline btb_entry_t *btb_lookup(bpred_t *b, uint64_t pc)
 {
     btb_entry_t *set = btb_set(b, pc);
-    for (unsigned w = 0; w < b->cfg.btb_assoc; w++)
-        if (set[w].stamp && set[w].tag == pc) return &set[w];
+    for (unsigned w = 0; w < b->cfg.btb_assoc; w++)   /* the tag first: most ways differ */
+        if (set[w].tag == pc && set[w].stamp) return &set[w];
     return NULL;
 }
 
@@ -352,12 +352,11 @@ static bpred_result_t predict_transfer(const insn_t *in, const btb_entry_t *e)
     return (in->flags & IF_DIRECT) ? predict_direct(in, e) : predict_indirect(in, e);
 }
 
-/* The prediction for `in`, and what training needs of the lookup, into l
- * (no state changes). */
-static inline __attribute__((always_inline)) bpred_result_t look_up(bpred_t *b, const insn_t *in,
-                                                                   lookup_t *l, const int dkind)
+/* The prediction for `in` of kind `kind` (kind_of), and what training
+ * needs of the lookup, into l (no state changes). */
+static inline __attribute__((always_inline)) bpred_result_t
+look_up_kind(bpred_t *b, const insn_t *in, lookup_t *l, const int dkind, const int kind)
 {
-    int kind = kind_of(in->flags);
     btb_entry_t *e = kind == K_NONE ? NULL : btb_lookup(b, in->pc);
     bpred_result_t r = { .taken = false, .target = in->pc + in->len, .btb_hit = e != NULL };
     l->used_ras = false;
@@ -389,6 +388,12 @@ static inline __attribute__((always_inline)) bpred_result_t look_up(bpred_t *b, 
     return r;
 }
 
+static inline __attribute__((always_inline)) bpred_result_t look_up(bpred_t *b, const insn_t *in,
+                                                                   lookup_t *l, const int dkind)
+{
+    return look_up_kind(b, in, l, dkind, kind_of(in->flags));
+}
+
 bpred_result_t bpred_predict(bpred_t *b, const insn_t *in)
 {
     bpred_result_t r = look_up(b, in, &b->last, b->cfg.kind);
@@ -396,10 +401,26 @@ bpred_result_t bpred_predict(bpred_t *b, const insn_t *in)
     return r;
 }
 
+/* bpred_peek for a predictor of kind dkind (a constant), with its own code
+ * for conditional branches. */
+static inline __attribute__((always_inline)) bpred_result_t peek_as(const bpred_t *b,
+                                                                   const insn_t *in,
+                                                                   const int dkind)
+{
+    lookup_t unused;                   /* look_up writes only its lookup */
+    int kind = kind_of(in->flags);
+    if (kind == K_COND) return look_up_kind((bpred_t *)b, in, &unused, dkind, K_COND);
+    return look_up_kind((bpred_t *)b, in, &unused, dkind, kind);
+}
+
 bpred_result_t bpred_peek(const bpred_t *b, const insn_t *in)
 {
-    lookup_t unused;
-    return look_up((bpred_t *)b, in, &unused, b->cfg.kind);   /* look_up writes only its lookup */
+    switch (b->cfg.kind) {             /* each kind with its own code */
+    case BP_BIMODAL: return peek_as(b, in, BP_BIMODAL);
+    case BP_GSHARE: return peek_as(b, in, BP_GSHARE);
+    case BP_TOURNAMENT: return peek_as(b, in, BP_TOURNAMENT);
+    default: return peek_as(b, in, BP_NOT_TAKEN);
+    }
 }
 
 static inline __attribute__((always_inline)) void update_ras(bpred_t *b, const insn_t *in,
@@ -432,10 +453,9 @@ static inline __attribute__((always_inline)) bool train(bpred_t *b, const insn_t
     }
     b->st.lookups[l->kind]++;
     b->st.correct[l->kind] += correct;
-    b->st.btb_lookups++;
     if (l->btb) b->st.btb_hits++;
     if (correct && taken && !l->r.btb_hit) b->st.decode_redirects++;
-    update_ras(b, in, l, next_pc);
+    if (l->kind != K_COND) update_ras(b, in, l, next_pc);   /* neither a call nor a return */
     if (taken) {
         if (l->btb) {
             l->btb->target = next_pc;
@@ -457,15 +477,27 @@ bool bpred_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc)
     return train(b, in, l, taken, next_pc, b->cfg.kind);
 }
 
-/* bpred_predict_update for a predictor of kind dkind (a constant). */
+/* bpred_predict_update for a predictor of kind dkind and an instruction of
+ * kind `kind` (kind_of; constants where the callers specialise for them). */
+static inline __attribute__((always_inline)) bool
+predict_update_kind(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
+                    bpred_result_t *pred, const int dkind, const int kind)
+{
+    lookup_t l = { .valid = false };   /* direction_train reads only what look_up set */
+    *pred = look_up_kind(b, in, &l, dkind, kind);
+    b->last.valid = false;
+    return train(b, in, &l, taken, next_pc, dkind);
+}
+
+/* bpred_predict_update for a predictor of kind dkind (a constant), with
+ * its own code for conditional branches (the most frequent kind). */
 static inline __attribute__((always_inline)) bool
 predict_update_as(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
                   bpred_result_t *pred, const int dkind)
 {
-    lookup_t l = { .valid = false };   /* direction_train reads only what look_up set */
-    *pred = look_up(b, in, &l, dkind);
-    b->last.valid = false;
-    return train(b, in, &l, taken, next_pc, dkind);
+    int kind = kind_of(in->flags);
+    if (kind == K_COND) return predict_update_kind(b, in, taken, next_pc, pred, dkind, K_COND);
+    return predict_update_kind(b, in, taken, next_pc, pred, dkind, kind);
 }
 
 bool bpred_predict_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
@@ -508,11 +540,15 @@ static void kind_stats(const bpred_t *b, stats_t *out, int k)
 
 void bpred_stats(const bpred_t *b, stats_t *out)
 {
-    for (int k = 0; k < K_COUNT; k++) kind_stats(b, out, k);
-    stats_add_u64(out, "bpred.btb.lookups", b->st.btb_lookups, "Count",
+    uint64_t btb_lookups = 0;
+    for (int k = 0; k < K_COUNT; k++) {
+        kind_stats(b, out, k);
+        btb_lookups += b->st.lookups[k];
+    }
+    stats_add_u64(out, "bpred.btb.lookups", btb_lookups, "Count",
                   "BTB lookups by control instructions");
     stats_add_u64(out, "bpred.btb.hits", b->st.btb_hits, "Count", "BTB hits");
-    stats_add_u64(out, "bpred.btb.misses", b->st.btb_lookups - b->st.btb_hits, "Count",
+    stats_add_u64(out, "bpred.btb.misses", btb_lookups - b->st.btb_hits, "Count",
                   "BTB misses");
     stats_add_u64(out, "bpred.decode_redirects", b->st.decode_redirects, "Count",
                   "Correctly predicted taken transfers whose target came from decode");

@@ -570,13 +570,15 @@ struct ooo {
     pair_table_t replay_at;     /* (load pc, 0) -> replay cycles */
     /* the wrong path (ooo.wrong_path): the walk pending after a transfer
      * (start pc, 0 = none; the cycle it is squashed; whether it dispatches),
-     * its own scoreboard (valid where wp_gen[r] == wp_gen_now), the
+     * the slots of t->reg_ready its results were written into and their
+     * values before the walk (put back when it ends: wp_undo), the
      * dispatch cycles of its instructions, and the statistics */
     bool wrong_path;
     uint64_t wp_start, wp_squash, wp_branch;
     bool wp_dispatches;
-    uint64_t wp_ready[256];     /* by operand slot as decoded, as t->reg_ready: */
-    uint32_t wp_gen[256], wp_gen_now;   /* REG_NONE's gen stays 0, never current */
+    uint8_t *wp_undo_slot;
+    uint64_t *wp_undo_ready;
+    unsigned wp_undo_n;
     uint64_t *wp_d;
     unsigned wp_max;
     wrongpath_t *walker;
@@ -614,6 +616,8 @@ void *ooo_new(const config_t *cfg)
     o->wrong_path = cfg->ooo_wrong_path;
     o->wp_max = (unsigned)cfg->ooo_rob_entries + (unsigned)cfg->ooo_fetch_buffer;
     o->wp_d = xcalloc(o->wp_max, sizeof *o->wp_d);
+    o->wp_undo_slot = xcalloc(o->wp_max, sizeof *o->wp_undo_slot);
+    o->wp_undo_ready = xcalloc(o->wp_max, sizeof *o->wp_undo_ready);
     if (o->wrong_path) o->walker = wrongpath_new();
     o->lost = lost_new();
     o->memdep = (int)cfg->ooo_memdep;
@@ -647,6 +651,8 @@ void ooo_free(void *state)
     pair_table_free(&o->replay_at);
     pair_table_free(&o->wp_at);
     free(o->wp_d);
+    free(o->wp_undo_slot);
+    free(o->wp_undo_ready);
     wrongpath_free(o->walker);
     lost_free(o->lost);
     free(o);
@@ -1168,19 +1174,27 @@ uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, unsigned 
     return d;
 }
 
-/* The cycle the wrong path can use register slot reg: its own result when
- * a wrong-path instruction wrote it, else the real scoreboard's (an unused
- * slot reads 0 from t->reg_ready).  Selected by a mask, not a branch: which
- * one it is follows the wrong path's dataflow, which the host's branch
- * predictor cannot foresee. */
-static inline uint64_t wp_operand_ready(const timing_t *t, const ooo_t *o, unsigned reg)
+/* The wrong path's result x in register slot reg: written into the real
+ * scoreboard for the walk (later wrong-path operands read it there), its
+ * value before kept for wp_undo. */
+static inline void wp_write_ready(timing_t *t, ooo_t *o, unsigned reg, uint64_t x)
 {
-    uint64_t own = -(uint64_t)(o->wp_gen[reg] == o->wp_gen_now);
-    return (o->wp_ready[reg] & own) | (t->reg_ready[reg] & ~own);
+    o->wp_undo_slot[o->wp_undo_n] = (uint8_t)reg;
+    o->wp_undo_ready[o->wp_undo_n++] = t->reg_ready[reg];
+    t->reg_ready[reg] = x;
+}
+
+/* After the walk: the scoreboard as it was before it, newest write undone
+ * first (a slot written twice gets its first old value back). */
+static void wp_undo(timing_t *t, ooo_t *o)
+{
+    for (unsigned k = o->wp_undo_n; k-- > 0;)
+        t->reg_ready[o->wp_undo_slot[k]] = o->wp_undo_ready[k];
+    o->wp_undo_n = 0;
 }
 
 /* I and X of a dispatched wrong-path instruction: its operands from the
- * wrong path's scoreboard or the real one, a free unit before the squash;
+ * scoreboard (the wrong path's own results in it), a free unit before the squash;
  * a load reads the D-cache (and D-TLB) at I.  Sets st[2], st[3]; returns
  * the stages reached (2: not issued before the squash). */
 static inline __attribute__((always_inline))
@@ -1188,8 +1202,10 @@ unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t add
                   uint64_t d, uint64_t st[5])
 {
     uint64_t squash = o->wp_squash;
-    uint64_t ops = max2(max2(d + 1, wp_operand_ready(t, o, in->rs1)),
-                        max2(wp_operand_ready(t, o, in->rs2), wp_operand_ready(t, o, in->rs3)));
+    /* operands from t->reg_ready, which holds the wrong path's own results
+     * during the walk (wp_write_ready; an unused slot reads 0) */
+    uint64_t ops = max2(max2(d + 1, t->reg_ready[in->rs1]),
+                        max2(t->reg_ready[in->rs2], t->reg_ready[in->rs3]));
     uint64_t i = ops < squash ? calendar_find(&o->fu[u.fu], ops, u.span) : squash;
     bool issued = i < squash;
     uint64_t x = UINT64_MAX;
@@ -1216,10 +1232,7 @@ unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t add
     }
     if (u.queue != Q_MEM) leave_insert(&o->queue[u.queue], issued ? i : squash);
     if (in->flags & IF_BRANCH) leave_insert(&o->branches, x < squash ? x : squash);
-    if (in->rd != REG_NONE && in->rd != REG_SINK) {
-        o->wp_ready[in->rd] = x;
-        o->wp_gen[in->rd] = o->wp_gen_now;
-    }
+    if (in->rd != REG_NONE && in->rd != REG_SINK) wp_write_ready(t, o, in->rd, x);
     st[2] = i;
     st[3] = x;
     return issued ? (x < squash ? 4 : 3) : 2;
@@ -1282,13 +1295,18 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
 }
 
 /* One wrong-path instruction (wrongpath_walk's visit): F as fetch() does
- * it, until the squash; then D, I, X for a mispredict's path. */
+ * it, until the squash; then D, I, X for a mispredict's path.  The plain
+ * variant is the visit of a run with t->stats_only. */
 static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
                      unsigned decode_stall)
 {
-    wp_run_t *r = ctx;
-    if (likely(r->t->stats_only)) return wp_visit_as(r, in, addr, next, decode_stall, true);
-    return wp_visit_as(r, in, addr, next, decode_stall, false);
+    return wp_visit_as(ctx, in, addr, next, decode_stall, false);
+}
+
+static bool wp_visit_plain(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
+                           unsigned decode_stall)
+{
+    return wp_visit_as(ctx, in, addr, next, decode_stall, true);
 }
 
 /* The wrong path planned by the last transfer (plan_wrong_path). */
@@ -1298,11 +1316,9 @@ static void run_wrong_path(timing_t *t, ooo_t *o)
     uint64_t issued = o->wp_issued, rob_cycles = o->wp_rob_cycles;
     uint64_t start = o->wp_start;
     o->wp_start = 0;
-    if (++o->wp_gen_now == 0) {            /* wrapped: forget every old mark */
-        memset(o->wp_gen, 0, sizeof o->wp_gen);
-        o->wp_gen_now = 1;
-    }
-    int end = wrongpath_walk(o->walker, t->cpu, t->bp, start, o->wp_max, wp_visit, &r);
+    int end = wrongpath_walk(o->walker, t->cpu, t->bp, start, o->wp_max,
+                             t->stats_only ? wp_visit_plain : wp_visit, &r);
+    wp_undo(t, o);
     o->wp_end[end]++;
     if (!r.n) return;
     o->wp_walks++;

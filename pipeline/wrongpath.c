@@ -49,6 +49,9 @@ struct wrongpath {
      * dropped: later loads do not see it) */
     spec_store_t overlay[OVERLAY_MAX];
     unsigned overlay_n;
+    /* the lowest address and the highest end (addr + size) of its entries:
+     * a load outside them reads none */
+    uint64_t overlay_low, overlay_high;
     /* guest bytes patched for a load and their saved contents, while it
      * runs (put back even if it traps) */
     uint8_t *patched, patched_saved[16];
@@ -64,6 +67,12 @@ struct wrongpath {
      * unmaps or protects a page, so a run of instructions or loads on one
      * page looks it up once */
     uint64_t exec_page, read_page;
+    /* the page (number + 1, 0: none) of the last instruction found decoded
+     * through mem_code_slots in the walk under way, and its decoded slots:
+     * later fetches from it look there first (dropped when a decode may give
+     * the page another array) */
+    uint64_t code_page;
+    insn_t *code_slots;
 };
 
 wrongpath_t *wrongpath_new(void) { return xcalloc(1, sizeof(wrongpath_t)); }
@@ -97,18 +106,35 @@ bool walk_page_ready(const mem_t *m, uint64_t addr, unsigned size, int prot, uin
     return true;
 }
 
-/* The decoded instruction at pc through the decoded cache, or NULL when
- * its bytes are not on a present executable page. */
-static insn_t *shadow_fetch(wrongpath_t *w, uint64_t pc)
+/* shadow_fetch() of an aligned pc through the decoded cache. */
+static insn_t *shadow_fetch_slow(wrongpath_t *w, uint64_t pc)
 {
     cpu_t *s = &w->shadow;
-    if (pc & (s->isa->insn_align - 1) ||
-        !walk_page_ready(s->mem, pc, s->isa->insn_align, MEM_PROT_EXEC, &w->exec_page))
+    if (!walk_page_ready(s->mem, pc, s->isa->insn_align, MEM_PROT_EXEC, &w->exec_page))
         return NULL;
-    insn_t *slot = &mem_code_slots(s->mem, pc)[(pc & GUEST_PAGE_MASK) >> 1];
-    if (slot->exec) return slot;
+    insn_t *slots = mem_code_slots(s->mem, pc), *slot = &slots[(pc & GUEST_PAGE_MASK) >> 1];
+    if (slot->exec) {
+        w->code_page = (pc >> GUEST_PAGE_SHIFT) + 1;
+        w->code_slots = slots;
+        return slot;
+    }
+    w->code_page = 0;
     if (!walk_page_ready(s->mem, pc, 4, MEM_PROT_EXEC, &w->exec_page)) return NULL;   /* may be 4 bytes */
     return cpu_fetch_decode(s, pc);
+}
+
+/* The decoded instruction at pc through the decoded cache, or NULL when
+ * its bytes are not on a present executable page.  An instruction already
+ * decoded on the page of the last one is read from its slots (the page was
+ * found ready then). */
+static inline __attribute__((always_inline)) insn_t *shadow_fetch(wrongpath_t *w, uint64_t pc)
+{
+    if (pc & (w->shadow.isa->insn_align - 1)) return NULL;
+    if ((pc >> GUEST_PAGE_SHIFT) + 1 == w->code_page) {
+        insn_t *slot = &w->code_slots[(pc & GUEST_PAGE_MASK) >> 1];
+        if (slot->exec) return slot;
+    }
+    return shadow_fetch_slow(w, pc);
 }
 
 /* Instructions that end the walk before they are fetched: they would need
@@ -149,6 +175,8 @@ static void overlay_store(wrongpath_t *w, const insn_t *in)
     spec_store_t *e = &w->overlay[w->overlay_n++];
     e->addr = s->reg[in->rs1] + (uint64_t)in->imm;
     e->size = in->memsize;
+    if (e->addr < w->overlay_low) w->overlay_low = e->addr;
+    if (e->addr + e->size > w->overlay_high) w->overlay_high = e->addr + e->size;
     uint64_t v = s->reg[in->rs2];
     for (unsigned k = 0; k < 8; k++) e->bytes[k] = (uint8_t)(v >> (8 * k));
 }
@@ -184,13 +212,13 @@ static void overlay_load(wrongpath_t *w, insn_t *in, exec_fn exec, uint64_t lo)
 {
     cpu_t *s = &w->shadow;
     uint8_t *host = NULL, saved[16];
-    if (w->overlay_n && walk_page_ready(s->mem, lo, 16, MEM_PROT_READ, &w->read_page)) {
-        uint8_t *page = mem_page(s->mem, lo)->data;
+    if (w->overlay_n && w->overlay_low < lo + 16 && w->overlay_high > lo &&
+        walk_page_ready(s->mem, lo, 16, MEM_PROT_READ, &w->read_page)) {
         for (unsigned k = 0; k < w->overlay_n; k++) {
             const spec_store_t *e = &w->overlay[k];
             if (e->addr >= lo + 16 || e->addr + e->size <= lo) continue;
             if (!host) {
-                host = page + (lo & GUEST_PAGE_MASK);
+                host = mem_page(s->mem, lo)->data + (lo & GUEST_PAGE_MASK);
                 memcpy(saved, host, sizeof saved);
             }
             for (unsigned b = 0; b < e->size; b++)
@@ -217,7 +245,7 @@ static exec_fn own_semantics(const cpu_t *s, const insn_t *in)
 /* Executes `in` on the shadow where that is harmless; returns its load
  * address (0 when none), or 1 when the instruction cannot run (the walk
  * ends: a load of a page not present). */
-static uint64_t shadow_exec(wrongpath_t *w, insn_t *in)
+static inline __attribute__((always_inline)) uint64_t shadow_exec(wrongpath_t *w, insn_t *in)
 {
     cpu_t *s = &w->shadow;
     if (in->flags & IF_STORE) {
@@ -382,8 +410,10 @@ int wrongpath_walk(wrongpath_t *w, cpu_t *c, const bpred_t *bp, uint64_t pc, uns
     dise_spec_ckpt_t ckpt;
     if (c->dise) dise_spec_save(c->dise, &ckpt);
     w->overlay_n = 0;
+    w->overlay_low = UINT64_MAX;
+    w->overlay_high = 0;
     w->decode_stall = 0;
-    w->exec_page = w->read_page = 0;
+    w->exec_page = w->read_page = w->code_page = 0;
     w->shadow.stop_jmp = &here;
     m->fault_jmp = &here;
     walk_state_t ws = { .bp = bp, .max = max, .visit = visit, .ctx = ctx };
