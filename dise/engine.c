@@ -132,6 +132,7 @@ static void set_flag_index(dise_t *d, unsigned idx)
 {
     d->flag_index = idx;
     d->view.now = d->counts + (size_t)idx * d->set_cap;
+    d->view.uniform = d->uniform[idx];
 }
 
 /* The distinct flags (overflow_N / zero_N) the patterns test.  With at
@@ -220,9 +221,15 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *run
     d->set_cap = 16;
     d->outcomes = xcalloc(d->set_cap * d->set_stride, sizeof *d->outcomes);
     d->counts = xcalloc(d->set_cap * d->set_stride, sizeof *d->counts);
+    d->derived_prod = xcalloc(d->set_cap, sizeof *d->derived_prod);
+    d->derived_prod[0] = -1;
     d->nsets = 1;                            /* entry 0: none */
-    d->prod_matches = xcalloc(prog->nprods ? prog->nprods : 1, sizeof *d->prod_matches);
-    d->count_matches = xcalloc(prog->nprods ? prog->nprods : 1, sizeof *d->count_matches);
+    size_t nprods = prog->nprods ? prog->nprods : 1;
+    d->prod_matches = xcalloc(nprods, sizeof *d->prod_matches);
+    d->count_matches = xcalloc(nprods, sizeof *d->count_matches);
+    d->derived_counted = xcalloc(nprods, sizeof *d->derived_counted);
+    d->derived_tally = xcalloc(nprods, sizeof *d->derived_tally);
+    for (unsigned i = 0; i < d->set_stride; i++) d->uniform[i] = &d->count_never;
     d->view.counter_top = d->ctr_mask;
     d->count_spare = 1;
     set_flag_index(d, flag_index_of(d, d->overflow_bits, d->zero_bits));
@@ -242,6 +249,9 @@ void dise_free(dise_t *d)
     free(d->counts);
     free(d->prod_matches);
     free(d->count_matches);
+    free(d->derived_prod);
+    free(d->derived_counted);
+    free(d->derived_tally);
     free(d->conj);
     free(d);
 }
@@ -373,28 +383,42 @@ uint64_t dise_counter(const dise_t *d, unsigned n) { return d->ctr[n]; }
 bool dise_overflow(const dise_t *d, unsigned n) { return d->overflow_bits >> n & 1; }
 bool dise_zero(const dise_t *d, unsigned n) { return d->zero_bits >> n & 1; }
 
-/* The totals: what the engine counted, and what the common case counted
- * in the match words alone (edit_try_count): one match of its production
- * each, and one micro-op each when the production's control is its
- * single increment (outcome_kind). */
+static void derived_matches(const dise_t *d, uint64_t *out);
+
+/* The common case's matches by production, into out[0..nprods): those
+ * counted in the match words (edit_try_count) and those worked out from
+ * execution counts (derived_matches). */
+static void common_matches(const dise_t *d, uint64_t *out)
+{
+    derived_matches(d, out);
+    for (size_t k = 0; k < d->prog->nprods; k++) out[k] += d->count_matches[k];
+}
+
+/* The totals: what the engine counted, and the common case's matches: one
+ * match of its production each, and one micro-op each when the
+ * production's control is its single increment (outcome_kind). */
 uint64_t dise_production_matches(const dise_t *d, size_t k)
 {
-    return d->prod_matches[k] + d->count_matches[k];
+    uint64_t common[DISE_MAX_PRODUCTIONS];
+    common_matches(d, common);
+    return d->prod_matches[k] + common[k];
 }
 
 uint64_t dise_matches(const dise_t *d)
 {
-    uint64_t n = d->stat_matches;
-    for (size_t k = 0; k < d->prog->nprods; k++) n += d->count_matches[k];
+    uint64_t n = d->stat_matches, common[DISE_MAX_PRODUCTIONS];
+    common_matches(d, common);
+    for (size_t k = 0; k < d->prog->nprods; k++) n += common[k];
     return n;
 }
 
 uint64_t dise_uops(const dise_t *d)
 {
-    uint64_t n = d->stat_uops;
+    uint64_t n = d->stat_uops, common[DISE_MAX_PRODUCTIONS];
+    common_matches(d, common);
     for (size_t k = 0; k < d->prog->nprods; k++) {
         const dise_production_t *p = &d->prog->prods[k];
-        if (p->ctl >= 0 && d->prog->ctls[p->ctl].len == 1) n += d->count_matches[k];
+        if (p->ctl >= 0 && d->prog->ctls[p->ctl].len == 1) n += common[k];
     }
     return n;
 }
@@ -680,23 +704,57 @@ static bool same_entry(const dise_t *d, size_t k, const dise_outcome_t *o, const
 }
 
 static void exec_recorded(cpu_t *c, insn_t *in);
+static void hook_drops(dise_t *d);
 
 /* The block loop's record of outcome o (edit.h): the common case counts
- * the match of its production and increments its counter, or the spare
- * word; anything else names the word held at 0.  The semantics it runs
- * are the instruction's own, followed by its per-event record
- * (exec_recorded) when the exact profiles take one, in every state. */
-static edit_count_t count_record(dise_t *d, const dise_outcome_t *o, exec_fn exec, bool truth)
+ * the match of its production (in count_discard when the entry's matches
+ * are derived) and increments its counter, or the spare word; anything
+ * else names the word held at 0.  The semantics it runs are the
+ * instruction's own, followed by its per-event record (exec_recorded)
+ * when the exact profiles take one, in every state. */
+static edit_count_t count_record(dise_t *d, const dise_outcome_t *o, exec_fn exec, bool truth,
+                                 bool derived)
 {
     exec_fn own = truth ? exec_recorded : exec;
     if (o->kind != DO_COUNT) return (edit_count_t){ .exec = own, .counter = &d->count_never };
     return (edit_count_t){ .exec = own, .counter = o->inc ? &d->ctr[o->inc] : &d->count_spare,
-                           .match = &d->count_matches[o->prod] };
+                           .match = derived ? &d->count_discard : &d->count_matches[o->prod] };
+}
+
+/* The one production the common case of outcomes o[0..set_stride) matches
+ * (-1: none, or more than one). */
+static int16_t common_production(const dise_t *d, const dise_outcome_t *o)
+{
+    int16_t prod = -1;
+    for (unsigned i = 0; i < d->set_stride; i++) {
+        if (o[i].kind != DO_COUNT) continue;
+        if (prod >= 0 && prod != o[i].prod) return -1;
+        prod = o[i].prod;
+    }
+    return prod;
+}
+
+/* New entry k's records join the uniform words of the states (edit.h):
+ * a state keeps its word while every entry's record there is the common
+ * case with a derived count and that counter word. */
+static void join_uniform(dise_t *d, size_t k)
+{
+    for (unsigned i = 0; i < d->set_stride; i++) {
+        const edit_count_t *r = &d->counts[(size_t)i * d->set_cap + k];
+        uint64_t *w = d->derived_prod[k] >= 0 ? r->counter : &d->count_never;
+        if (k == 1) d->uniform[i] = w;
+        else if (d->uniform[i] != w) d->uniform[i] = &d->count_never;
+    }
+    set_flag_index(d, d->flag_index);
 }
 
 /* The entry for an instruction with semantics exec, per-event truth, and
- * the match masks of dise_classify, made once. */
-static uint16_t intern_entry(dise_t *d, exec_fn exec, bool truth, const uint64_t *masks)
+ * the match masks of dise_classify, made once.  The common case's matches
+ * of a control transfer (which cannot fault) in a program memory are
+ * derived from its execution counts when one production is all it ever
+ * counts. */
+static uint16_t intern_entry(dise_t *d, exec_fn exec, bool truth, const uint64_t *masks,
+                             bool transfer)
 {
     dise_outcome_t o = { .exec = exec, .truth = truth };
     for (size_t k = 1; k < d->nsets; k++)
@@ -709,14 +767,22 @@ static uint16_t intern_entry(dise_t *d, exec_fn exec, bool truth, const uint64_t
     if (d->nsets == d->set_cap) {
         d->set_cap *= 2;
         d->outcomes = xrealloc(d->outcomes, (d->set_cap << d->set_shift) * sizeof *d->outcomes);
+        d->derived_prod = xrealloc(d->derived_prod, d->set_cap * sizeof *d->derived_prod);
         grow_counts(d);
     }
+    dise_outcome_t *row = &d->outcomes[d->nsets << d->set_shift];
     for (unsigned i = 0; i < d->set_stride; i++) {
         o.mask = masks[i];
         o.kind = outcome_kind(d, masks[i], &o.inc, &o.prod);
-        d->outcomes[(d->nsets << d->set_shift) + i] = o;
-        d->counts[(size_t)i * d->set_cap + d->nsets] = count_record(d, &o, exec, truth);
+        row[i] = o;
     }
+    int16_t prod = transfer && d->prog_mem ? common_production(d, row) : -1;
+    d->derived_prod[d->nsets] = prod;
+    if (prod >= 0) hook_drops(d);
+    for (unsigned i = 0; i < d->set_stride; i++)
+        d->counts[(size_t)i * d->set_cap + d->nsets] = count_record(d, &row[i], exec, truth,
+                                                                    prod >= 0);
+    join_uniform(d, d->nsets);
     return (uint16_t)d->nsets++;
 }
 
@@ -771,43 +837,91 @@ void dise_classify(dise_t *d, insn_t *in)
     bool candidate = classify_masks(d, in, masks);
     bool truth = d->truth && hps_truth_per_event(d->truth, in);
     if (!candidate && !truth) return;
-    in->dise = intern_entry(d, in->exec, truth, masks);
+    in->dise = intern_entry(d, in->exec, truth, masks,
+                            (in->flags & IF_TRANSFER) && !(in->flags & IF_SYSCALL));
     in->exec = candidate ? exec_candidate : exec_recorded;
 }
 
 /* ---- the exact profiles ------------------------------------------------------------ */
 
+/* The execution counts of the derived entries' instructions among
+ * slots[0..n), added to sum[their production]. */
+static void sum_derived(const dise_t *d, uint64_t *sum, const insn_t *slots, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        const insn_t *in = &slots[k];
+        if (in->exec && in->count && in->dise && in->dise < d->nsets &&
+            d->derived_prod[in->dise] >= 0)
+            sum[d->derived_prod[in->dise]] += in->count;
+    }
+}
+
+/* A page's counts, into the exact profiles and derived_counted. */
 static void add_counted(void *ctx, insn_t *slots, size_t n)
 {
-    hps_truth_add_counts(ctx, slots, n);
+    dise_t *d = ctx;
+    if (d->truth) hps_truth_add_counts(d->truth, slots, n);
+    sum_derived(d, d->derived_counted, slots, n);
 }
 
 /* The drop hook: a dropped page's counts are added before they are lost. */
 static void add_dropped(void *ctx, insn_t *slots, size_t n)
 {
     dise_t *d = ctx;
-    hps_truth_add_counts(d->truth, slots, n);
+    add_counted(d, slots, n);
     if (d->next_drop) d->next_drop(d->next_drop_ctx, slots, n);
+}
+
+/* Chain add_dropped in front of the program memory's drop hook, once. */
+static void hook_drops(dise_t *d)
+{
+    if (d->drop_hooked) return;
+    d->next_drop = d->prog_mem->on_decoded_drop;
+    d->next_drop_ctx = d->prog_mem->on_decoded_drop_ctx;
+    d->prog_mem->on_decoded_drop = add_dropped;
+    d->prog_mem->on_decoded_drop_ctx = d;
+    d->drop_hooked = true;
 }
 
 void dise_set_truth(dise_t *d, hps_truth_t *t)
 {
     if (d->truth || !t) return;
     d->truth = t;
-    d->next_drop = d->prog_mem->on_decoded_drop;
-    d->next_drop_ctx = d->prog_mem->on_decoded_drop_ctx;
-    d->prog_mem->on_decoded_drop = add_dropped;
-    d->prog_mem->on_decoded_drop_ctx = d;
+    hook_drops(d);
 }
 
-static void add_truth_counts(dise_t *d)
+/* At the end: every page's counts, and the drop hook out of the chain. */
+static void add_final_counts(dise_t *d)
 {
-    if (!d->truth || d->truth_added) return;
-    hps_truth_flush(d->truth);
-    mem_for_each_decoded(d->prog_mem, add_counted, d->truth);
+    if (!d->drop_hooked || d->counts_added) return;
+    if (d->truth) hps_truth_flush(d->truth);
+    mem_for_each_decoded(d->prog_mem, add_counted, d);
     d->prog_mem->on_decoded_drop = d->next_drop;
     d->prog_mem->on_decoded_drop_ctx = d->next_drop_ctx;
-    d->truth_added = true;
+    d->counts_added = true;
+}
+
+typedef struct live_sum {
+    const dise_t *d;
+    uint64_t *sum;
+} live_sum_t;
+
+static void add_live(void *ctx, insn_t *slots, size_t n)
+{
+    live_sum_t *l = ctx;
+    sum_derived(l->d, l->sum, slots, n);
+}
+
+/* The common case's matches of the derived entries, by production, into
+ * out[0..nprods): their counts (the pages still decoded read now, before
+ * dise_finish) less the engine's part of them. */
+static void derived_matches(const dise_t *d, uint64_t *out)
+{
+    size_t np = d->prog->nprods;
+    memcpy(out, d->derived_counted, np * sizeof *out);
+    if (d->drop_hooked && !d->counts_added)
+        mem_for_each_decoded(d->prog_mem, add_live, &(live_sum_t){ d, out });
+    for (size_t k = 0; k < np; k++) out[k] -= d->derived_tally[k];
 }
 
 /* ---- instantiation --------------------------------------------------------------- */
@@ -1184,6 +1298,7 @@ dise_seq_t *dise_spec_match(dise_t *d, const cpu_t *shadow, const insn_t *in)
 static void divert(dise_t *d, cpu_t *c, insn_t *in, dise_seq_t *s)
 {
     in->count--;
+    if (d->derived_prod[in->dise] >= 0) d->derived_tally[d->derived_prod[in->dise]]--;
     c->replaced = true;
     d->seq = s;
     d->idx = 0;
@@ -1212,6 +1327,7 @@ static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
     dise_t *d = c->dise;
     const dise_outcome_t *o = dise_outcome(d, in);
     d->count_spare = 1;                     /* it may have reached its top */
+    if (d->derived_prod[in->dise] >= 0) d->derived_tally[d->derived_prod[in->dise]]++;
     if (o->kind == DO_GENERAL) {
         exec_general(d, c, in, o->mask);
         return;
@@ -1226,7 +1342,8 @@ static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
  * does by itself) and a tail call of the instruction's own semantics. */
 static void exec_candidate(cpu_t *c, insn_t *in)
 {
-    const edit_count_t *x = edit_try_count(&c->dise->view, in);
+    const edit_view_t *v = &c->dise->view;
+    const edit_count_t *x = edit_try_uniform(v) ? edit_record(v, in) : edit_try_count(v, in);
     if (unlikely(!x)) {
         exec_candidate_any(c, in);
         return;
@@ -1279,7 +1396,7 @@ void dise_finish(dise_t *d, cpu_t *c)
     d->seq = NULL;                  /* the run stopped inside a sequence */
     if (c->on_decode == classify_hook) c->on_decode = NULL;
     if (d->runtime) runtime_drain(d->runtime, take_sample, d);
-    add_truth_counts(d);
+    add_final_counts(d);
 }
 
 void dise_on_sample(dise_t *d, void (*fn)(void *ctx, const hps_sample_t *s), void *ctx)

@@ -115,6 +115,21 @@ struct dise {
      * set back to 1 by the editor's semantics) and of those that are not
      * the common case (held at 0): edit.h */
     uint64_t count_spare, count_never;
+    /* Entries whose common case's matches are worked out from execution
+     * counts (derived_prod[entry]: the one production its common case
+     * matches in every state, or -1; a control transfer's, attached to a
+     * program memory): their records' match word is count_discard, which
+     * nobody reads.  Per production, derived_counted adds up those
+     * instructions' counts (dropped pages' as they drop, every page's at
+     * dise_finish) and derived_tally what the engine's semantics added to
+     * them (an execution outside the common case: +1, its replacement
+     * taking the count back: -1, T.INSN: +1); the difference is the common
+     * case's matches.  uniform[flag combination] is the view's uniform word
+     * in that state (edit.h). */
+    int16_t *derived_prod;
+    uint64_t count_discard;
+    uint64_t *derived_counted, *derived_tally;
+    uint64_t *uniform[1u << DISE_TABLE_FLAGS];
 
     /* instantiated sequences by (pc, raw, replacement) */
     dise_seq_t **seq_table;
@@ -142,9 +157,10 @@ struct dise {
     struct mem *prog_mem;
 
     /* exact profiles recorded beside the run (dise_set_truth), and the
-     * decoded-page drop hook ours is chained in front of */
+     * decoded-page drop hook ours (for them and derived_counted) is chained
+     * in front of; counts_added once dise_finish added every page's */
     hps_truth_t *truth;
-    bool truth_added;
+    bool drop_hooked, counts_added;
     void (*next_drop)(void *ctx, insn_t *slots, size_t n);
     void *next_drop_ctx;
 
@@ -265,6 +281,7 @@ static inline void dise_step_original(dise_t *d, cpu_t *c, insn_t *in)
 {
     c->stop_pc = in->pc;
     in->count++;
+    if (d->derived_prod[in->dise] >= 0) d->derived_tally[d->derived_prod[in->dise]]++;
     c->pc = in->pc + in->len;
     dise_exec_original(d, c, in);
 }

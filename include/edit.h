@@ -28,6 +28,13 @@
  * reads; should the spare reach its top, the editor's semantics run once
  * and set it back (its value is nobody's).  The block loop then runs the
  * instruction's own kind inline.
+ *
+ * A match word may be one nobody reads: the editor then works the matches
+ * out from the instructions' execution counts (insn_t.count).  When, in
+ * the state now, every classified instruction's record is the common case
+ * with such a match word and the same counter word, the editor publishes
+ * that word as the state's uniform one (edit_view_t.uniform, else its word
+ * held at 0), and edit_try_uniform() does the count without the record.
  */
 #ifndef HPS_EDIT_H
 #define HPS_EDIT_H
@@ -53,6 +60,9 @@ typedef struct edit_view {
     const edit_count_t *now;    /* the records of every dispatch entry
                                    under the editor's state now: [insn->dise] */
     uint64_t counter_top;       /* a counter's largest value                */
+    uint64_t *uniform;          /* the counter word of every record now, when
+                                   all are the common case and count no match
+                                   word anyone reads; else the word held at 0 */
 } edit_view_t;
 
 /* The record of classified instruction `in` under the state now. */
@@ -80,6 +90,18 @@ static inline const edit_count_t *edit_try_count(const edit_view_t *v, const ins
     (*w)++;
     (*x->match)++;
     return x;
+}
+
+/* The common case's count for any classified instruction, done (true)
+ * when the state now has a uniform word (edit_view_t.uniform) that takes
+ * an increment without a flag changing; else nothing done (false):
+ * edit_try_count() decides. */
+static inline bool edit_try_uniform(const edit_view_t *v)
+{
+    uint64_t *w = v->uniform;
+    if (__builtin_expect(((*w + 1) & v->counter_top) < 2, 0)) return false;
+    (*w)++;
+    return true;
 }
 
 #endif /* HPS_EDIT_H */
