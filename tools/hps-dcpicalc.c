@@ -488,6 +488,14 @@ static double correlation(const double *x, const double *y, size_t n)
     return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
 }
 
+/* A correlation coefficient, or "undefined" where one series is constant
+ * (every procedure the same: no spread to correlate). */
+static void print_correlation(double r)
+{
+    if (isnan(r)) printf("undefined");
+    else printf("%.2f", r);
+}
+
 typedef struct fig10 {
     double *events, *top, *bottom;  /* per procedure */
     double *truth;                  /* the truth's cycles of the cause */
@@ -519,13 +527,18 @@ static void fig10_print(fig10_t *f, const char *event, const char *cause, bool t
         double *mid = xcalloc(f->n, sizeof *mid);
         for (size_t k = 0; k < f->n; k++) mid[k] = (f->top[k] + f->bottom[k]) / 2;
         printf("  %s culprit stall cycles against projected %s events, %zu procedures: "
-               "correlation top %.2f, bottom %.2f, midpoint %.2f", cause, event, f->n,
-               correlation(f->events, f->top, f->n), correlation(f->events, f->bottom, f->n),
-               correlation(f->events, mid, f->n));
-        if (truth)
-            printf("; the truth's %s cycles against them %.2f, the midpoint against the "
-                   "truth's %.2f", cause, correlation(f->events, f->truth, f->n),
-                   correlation(f->truth, mid, f->n));
+               "correlation top ", cause, event, f->n);
+        print_correlation(correlation(f->events, f->top, f->n));
+        printf(", bottom ");
+        print_correlation(correlation(f->events, f->bottom, f->n));
+        printf(", midpoint ");
+        print_correlation(correlation(f->events, mid, f->n));
+        if (truth) {
+            printf("; the truth's %s cycles against them ", cause);
+            print_correlation(correlation(f->events, f->truth, f->n));
+            printf(", the midpoint against the truth's ");
+            print_correlation(correlation(f->truth, mid, f->n));
+        }
         printf("\n");
         free(mid);
     }
