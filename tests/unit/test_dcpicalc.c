@@ -313,6 +313,36 @@ static void test_icache_dominates_by_imiss(void **state)
     assert_int_equal(loop_culprits(&cfg, &s, collected, periods, 2), 1u << STALL_ICACHE);
 }
 
+/* The rule a TLB-miss culprit follows, checked on instruction k of the
+ * loop (its 20-cycle stall set by the caller): listed only where the TLB
+ * event was collected and has samples (*tlb, those the rule reads: 5 list
+ * it); with the periods known, not where the misses they project cost
+ * under an eighth of the stall at ev5's 30-cycle refill (5 samples are, 70
+ * are not), nor where the cache event projects as many cache misses there
+ * (*miss: 70 as many, 10 fewer).  Returns with *tlb = 70, *miss = 10. */
+static void check_tlb_rule(const config_t *cfg, synth_t *s, size_t k, uint32_t tlb_cause,
+                           uint32_t cache_cause, int tlb_event, int miss_event, uint64_t *tlb,
+                           uint64_t *miss)
+{
+    const uint32_t cycles = 1u << PMU_CYCLES, with_tlb = cycles | 1u << tlb_event;
+    assert_false(loop_culprits(cfg, s, with_tlb, NULL, k) & tlb_cause);      /* no sample */
+    *tlb = 5;
+    assert_true(loop_culprits(cfg, s, with_tlb, NULL, k) & tlb_cause);
+    assert_false(loop_culprits(cfg, s, cycles, NULL, k) & tlb_cause);        /* not collected */
+    double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1 };
+    periods[tlb_event] = periods[miss_event] = 1;
+    assert_false(loop_culprits(cfg, s, with_tlb, periods, k) & tlb_cause);   /* too few */
+    *tlb = 70;
+    assert_true(loop_culprits(cfg, s, with_tlb, periods, k) & tlb_cause);
+    const uint32_t all = with_tlb | 1u << miss_event;
+    *miss = 70;                                       /* as many cache misses */
+    uint32_t c = loop_culprits(cfg, s, all, periods, k);
+    assert_true(c & cache_cause);
+    assert_false(c & tlb_cause);
+    *miss = 10;
+    assert_true(loop_culprits(cfg, s, all, periods, k) & tlb_cause);
+}
+
 /* The load's consumer waits 20 cycles more on each of its 1000
  * executions, 20000 cycles.  A D-TLB miss is a culprit only where DTBMISS
  * was collected and has samples within the skid around it (here on the
@@ -327,29 +357,16 @@ static void test_dtb_miss_from_dtbmiss(void **state)
     config_t cfg = preset("ev5");
     dcpicalc_t dc;
     synth_t s;
-    const uint32_t dtb = 1u << STALL_DTLB;
-    const uint32_t cycles = 1u << PMU_CYCLES, with_dtb = cycles | 1u << PMU_DTBMISS;
+    const uint32_t with_dtb = 1u << PMU_CYCLES | 1u << PMU_DTBMISS;
     assert_int_equal(cfg.dtlb_miss_penalty, 30);
     assert_true((5 + 2 * sqrt(5) + 1) * 30 * 8 < 20000 && (70 + 2 * sqrt(70) + 1) * 30 * 8 > 20000);
     setup_synth(&s, &cfg, &dc);
     s.extra[2] = 20;
-    assert_false(loop_culprits(&cfg, &s, with_dtb, NULL, 2) & dtb);     /* no sample */
-    s.dtbmiss[3] = 5;
-    assert_true(loop_culprits(&cfg, &s, with_dtb, NULL, 2) & dtb);
+    s.dtbmiss[3] = 5;                     /* a D-cache miss is listed beside it */
     assert_true(loop_culprits(&cfg, &s, with_dtb, NULL, 2) & 1u << STALL_DCACHE);
-    assert_false(loop_culprits(&cfg, &s, cycles, NULL, 2) & dtb);       /* not collected */
-    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_DTBMISS] = 1,
-                                              [PMU_DMISS] = 1 };
-    assert_false(loop_culprits(&cfg, &s, with_dtb, periods, 2) & dtb);  /* too few */
-    s.dtbmiss[3] = 70;
-    assert_true(loop_culprits(&cfg, &s, with_dtb, periods, 2) & dtb);
-    const uint32_t all = with_dtb | 1u << PMU_DMISS;
-    s.dmiss[3] = 70;                                  /* as many D-cache misses */
-    uint32_t c = loop_culprits(&cfg, &s, all, periods, 2);
-    assert_true(c & 1u << STALL_DCACHE);
-    assert_false(c & dtb);
-    s.dmiss[3] = 10;
-    assert_true(loop_culprits(&cfg, &s, all, periods, 2) & dtb);
+    s.dtbmiss[3] = 0;
+    check_tlb_rule(&cfg, &s, 2, 1u << STALL_DTLB, 1u << STALL_DCACHE, PMU_DTBMISS, PMU_DMISS,
+                   &s.dtbmiss[3], &s.dmiss[3]);
 }
 
 /* The loop's head (the load, 1) waits 20 cycles more on each of its
@@ -366,27 +383,15 @@ static void test_itb_miss_from_itbmiss(void **state)
     config_t cfg = preset("ev5");
     dcpicalc_t dc;
     synth_t s;
-    const uint32_t itb = 1u << STALL_ITLB, icache = 1u << STALL_ICACHE;
-    const uint32_t cycles = 1u << PMU_CYCLES, with_itb = cycles | 1u << PMU_ITBMISS;
+    const uint32_t itb = 1u << STALL_ITLB;
     assert_int_equal(cfg.itlb_miss_penalty, 30);
     setup_synth(&s, &cfg, &dc);
     s.extra[1] = 20;
-    assert_false(loop_culprits(&cfg, &s, with_itb, NULL, 1) & itb);     /* no sample */
-    s.itbmiss[1] = 5;
-    assert_true(loop_culprits(&cfg, &s, with_itb, NULL, 1) & itb);
-    assert_false(loop_culprits(&cfg, &s, cycles, NULL, 1) & itb);       /* not collected */
+    check_tlb_rule(&cfg, &s, 1, itb, 1u << STALL_ICACHE, PMU_ITBMISS, PMU_IMISS, &s.itbmiss[1],
+                   &s.imiss[1]);
     const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_ITBMISS] = 1,
                                               [PMU_IMISS] = 1 };
-    assert_false(loop_culprits(&cfg, &s, with_itb, periods, 1) & itb);  /* too few */
-    s.itbmiss[1] = 70;
-    assert_true(loop_culprits(&cfg, &s, with_itb, periods, 1) & itb);
-    const uint32_t all = with_itb | 1u << PMU_IMISS;
-    s.imiss[1] = 70;                                  /* as many I-cache misses */
-    uint32_t c = loop_culprits(&cfg, &s, all, periods, 1);
-    assert_true(c & icache);
-    assert_false(c & itb);
-    s.imiss[1] = 10;
-    assert_true(loop_culprits(&cfg, &s, all, periods, 1) & itb);
+    const uint32_t all = 1u << PMU_CYCLES | 1u << PMU_ITBMISS | 1u << PMU_IMISS;
     s.itbmiss[1] = 0;                             /* ITBMISS collected, no sample */
     assert_false(loop_culprits(&cfg, &s, all, periods, 1) & itb);
 }
