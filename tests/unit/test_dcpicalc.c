@@ -215,7 +215,8 @@ static void test_out_of_order_refused(void **state)
 
 /* The loop's head (the load) stalls 20 cycles more each time: a block
  * entered by a branch, so a misprediction is a culprit; an I-cache miss
- * only with IMISS samples on it when IMISS was collected; an operand that
+ * only with IMISS samples on it when IMISS was collected (not on the next
+ * instruction: those are its own misses); an operand that
  * is not loaded rules out the D-cache. */
 static void test_culprits_from_imiss(void **state)
 {
@@ -234,6 +235,14 @@ static void test_culprits_from_imiss(void **state)
     assert_false(dc.insn[1].culprits & 1u << STALL_ICACHE);
     assert_false(dc.insn[1].culprits & 1u << STALL_DCACHE);
     dcpicalc_free(&dc);
+    s.imiss[2] = 7;                        /* the next instruction's own misses */
+    assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
+                                    sizeof loop, synth_samples, &s, collected, NULL, NULL, err,
+                                    sizeof err));
+    assert_true(dc.insn[1].culprits & 1u << STALL_MISPREDICT);
+    assert_false(dc.insn[1].culprits & 1u << STALL_ICACHE);
+    dcpicalc_free(&dc);
+    s.imiss[2] = 0;
     s.imiss[1] = 7;
     assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
                                     sizeof loop, synth_samples, &s, collected, NULL, NULL, err,
