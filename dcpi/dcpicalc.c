@@ -756,26 +756,88 @@ static uint32_t writer_culprits(const dcpicalc_t *dc, const insn_t *w, size_t ap
     return 0;
 }
 
+static double edge_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x);
+
 typedef struct walk {
     size_t *blocks, *past, n;   /* blocks to look at; instructions from k back to each one's end */
     bool *seen;
     size_t entry;               /* the fewest instructions from k back to the
                                    procedure's entry on a path, or SIZE_MAX */
+    /* with flow (dependency_minor): per block, the most executions that go
+     * from its end to k on the path walked -- the least ceiling of the
+     * path's edges (edge_ceiling; INFINITY: none known) --, and their sum
+     * over the paths from a producer, or from the entry */
+    double *flow, produced, entered;
+    bool unbounded;             /* a block reached again on another path,
+                                   whose walk would have to be redone */
+    const dcpicalc_t *dc;
+    size_t k, reach;
+    unsigned r;
 } walk_t;
 
+/* The least of path flow f and the ceiling of edge y (< 0: unknown). */
+static double path_flow(const dcpicalc_t *dc, double f, const cfg_edge_t *y)
+{
+    double c = edge_ceiling(dc, y);
+    return c >= 0 && c < f ? c : f;
+}
+
+/* Whether the walk would go on past block x, `past` instructions from k at
+ * x's end: no writer of r in it, no read of r, no call, within reach. */
+static bool walk_goes_on(const walk_t *w, size_t x, size_t past)
+{
+    const cfg_t *g = &w->dc->cfg;
+    const cfg_block_t *p = &g->blocks[x];
+    size_t end = p->first + p->n;
+    return !writer_in_block(g, x, end, w->r, w->dc->call_results) &&
+           !reads_between(g, p->first, end, w->r) && !calls_between(g, p->first, end) &&
+           past + p->n < w->reach;
+}
+
+/* The culprits writer w, `apart` instructions before instruction k (in
+ * another block), can be of k's wait for its register r (writer_culprits),
+ * added to *c, its path's flow to w->produced when it is a dependency. */
+static uint32_t writer_culprits(const dcpicalc_t *dc, const insn_t *w, size_t apart, size_t k,
+                                unsigned r);
+static void producer_on_path(walk_t *w, size_t x, size_t past, double flow, uint32_t *c)
+{
+    const cfg_t *g = &w->dc->cfg;
+    const cfg_block_t *p = &g->blocks[x];
+    size_t end = p->first + p->n, first_k = g->blocks[cfg_block_of(g, w->k)].first;
+    const insn_t *in = writer_in_block(g, x, end, w->r, w->dc->call_results);
+    if (!in) return;
+    size_t j = (size_t)(in - g->insns);
+    bool next = past == w->k - first_k;         /* x is the edge's source */
+    if (reads_between(g, j + 1, end, w->r) || (!next && (in->flags & IF_LOAD))) return;
+    uint32_t wc = writer_culprits(w->dc, in, past + (end - j), w->k, w->r);
+    if (c) *c |= wc;
+    if (wc >> STALL_DEP & 1) w->produced += flow;
+}
+
 /* Queue the predecessors of block x not seen yet, `past` instructions
- * from k at x's start; an edge from outside is the entry reached. */
+ * from k at x's start; an edge from outside is the entry reached.  With
+ * flow, a predecessor reached again adds its path's flow where the path
+ * ends at a producer (producer_on_path), and makes the walk unbounded
+ * where it would go on (its predecessors' flows would have to grow). */
 static void walk_preds(const cfg_t *g, size_t x, size_t past, walk_t *w)
 {
     for (size_t e = 0; e < g->nedges; e++) {
         const cfg_edge_t *y = &g->edges[e];
         if (y->to != (int)x) continue;
+        double f = w->flow ? path_flow(w->dc, w->flow[x], y) : 0;
         if (y->from < 0) {
             if (past < w->entry) w->entry = past;
+            if (past < w->reach) w->entered += f;
             continue;
         }
-        if (w->seen[y->from]) continue;
+        if (w->seen[y->from]) {
+            if (!w->flow || f <= 0) continue;
+            if (walk_goes_on(w, (size_t)y->from, past)) w->unbounded = true;
+            else producer_on_path(w, (size_t)y->from, past, f, NULL);
+            continue;
+        }
         w->seen[y->from] = true;
+        if (w->flow) w->flow[y->from] = f;
         w->past[w->n] = past;
         w->blocks[w->n++] = (size_t)y->from;
     }
@@ -794,39 +856,47 @@ static void walk_preds(const cfg_t *g, size_t x, size_t past, walk_t *w)
  * that reaches the entry gives the caller's value (CALLER_DEP; maze_route's
  * __divl: Alpha's division routine tests its divisor, which the caller
  * computed, at its fourth instruction), unless r is one the caller cannot
- * have just computed (dc->settled). */
+ * have just computed (dc->settled).  With `flow` (not NULL): the most
+ * executions of k that follow such a path from a producer or from the
+ * entry, by the ceilings of the paths' edges (walk_t), or < 0 when the
+ * walk cannot bound them. */
 static uint32_t operand_through_edge(const dcpicalc_t *dc, size_t b, size_t k, unsigned r,
-                                     const cfg_edge_t *y)
+                                     const cfg_edge_t *y, double *flow)
 {
     const cfg_t *g = &dc->cfg;
     size_t first = g->blocks[b].first, nb = g->nblocks;
     walk_t w = { .blocks = xcalloc(nb, sizeof *w.blocks), .past = xcalloc(nb, sizeof *w.past),
-                 .seen = xcalloc(nb, 1), .entry = y->from < 0 ? k - first : SIZE_MAX };
+                 .seen = xcalloc(nb, 1), .entry = y->from < 0 ? k - first : SIZE_MAX,
+                 .flow = flow ? xcalloc(nb, sizeof *w.flow) : NULL, .dc = dc, .k = k,
+                 .reach = dc->dependency_reach, .r = r };
+    double f0 = flow ? path_flow(dc, INFINITY, y) : 0;
     uint32_t c = 0;
     if (y->from >= 0) {
         w.seen[y->from] = true;
         w.past[0] = k - first;
+        if (flow) w.flow[y->from] = f0;
         w.blocks[w.n++] = (size_t)y->from;
+    } else {
+        w.entered = f0;
     }
     while (w.n) {
         size_t x = w.blocks[--w.n], past = w.past[w.n];
         const cfg_block_t *p = &g->blocks[x];
-        size_t end = p->first + p->n;
-        const insn_t *in = writer_in_block(g, x, end, r, dc->call_results);
-        if (in) {
-            size_t j = (size_t)(in - g->insns);
-            bool next = past == k - first;      /* x is y's source */
-            if (!reads_between(g, j + 1, end, r) && (next || !(in->flags & IF_LOAD)))
-                c |= writer_culprits(dc, in, past + (end - j), k, r);
-        } else if (!reads_between(g, p->first, end, r) && !calls_between(g, p->first, end) &&
-                   past + p->n < dc->dependency_reach) {
+        if (writer_in_block(g, x, p->first + p->n, r, dc->call_results))
+            producer_on_path(&w, x, past, flow ? w.flow[x] : 0, &c);
+        else if (walk_goes_on(&w, x, past))
             walk_preds(g, x, past + p->n, &w);
-        }
+    }
+    bool caller = w.entry < dc->dependency_reach && !(r < 64 && (dc->settled >> r & 1));
+    if (caller) c |= CALLER_DEP;
+    if (flow) {
+        double n = w.produced + (caller ? w.entered : 0);
+        *flow = w.unbounded || isinf(n) ? -1 : n;
     }
     free(w.blocks);
     free(w.past);
     free(w.seen);
-    if (w.entry < dc->dependency_reach && !(r < 64 && (dc->settled >> r & 1))) c |= CALLER_DEP;
+    free(w.flow);
     return c;
 }
 
@@ -843,19 +913,21 @@ static size_t read_registers(const insn_t *in, unsigned regs[3])
 
 /* The culprits of instruction k's wait for register r written before its
  * block b, on the paths through b's in-edge y (NULL: every in-edge): none
- * when b writes or reads r before k, or calls. */
+ * when b writes or reads r before k, or calls.  With flow (y not NULL):
+ * the most executions of k on such paths (operand_through_edge). */
 static uint32_t register_before(const dcpicalc_t *dc, size_t b, size_t k, unsigned r,
-                                const cfg_edge_t *y)
+                                const cfg_edge_t *y, double *flow)
 {
     const cfg_t *g = &dc->cfg;
     size_t first = g->blocks[b].first;
+    if (flow) *flow = 0;
     if (writer_in_block(g, b, k, r, dc->call_results) || reads_between(g, first, k, r) ||
         calls_between(g, first, k))
         return 0;
     uint32_t c = 0;
     for (size_t e = 0; e < g->nedges; e++) {
         const cfg_edge_t *x = &g->edges[e];
-        if (x->to == (int)b && (!y || x == y)) c |= operand_through_edge(dc, b, k, r, x);
+        if (x->to == (int)b && (!y || x == y)) c |= operand_through_edge(dc, b, k, r, x, flow);
     }
     return c;
 }
@@ -881,7 +953,8 @@ static uint32_t operands_of(const dcpicalc_t *dc, size_t b, size_t k, const cfg_
     size_t n = read_registers(&dc->cfg.insns[k], regs);
     uint32_t c = 0;
     for (size_t s = 0; s < n; s++)
-        c |= in_block ? register_in_block(dc, b, k, regs[s]) : register_before(dc, b, k, regs[s], y);
+        c |= in_block ? register_in_block(dc, b, k, regs[s])
+                      : register_before(dc, b, k, regs[s], y, NULL);
     return c;
 }
 
@@ -1323,8 +1396,8 @@ static bool events_minor(const dcpicalc_t *dc, size_t k, double stall, int event
 /* Whether the I-cache can be at most a minor part of the dynamic stall of
  * instruction k, `stall` cycles an execution, by the misses IMISS projects
  * (where it was collected, with its period): an I-cache miss holds k out
- * of the queue, so its IMISS samples land on k or the next (IMISS_INSNS);
- * those samples, at their Poisson upper bound (+ 2 standard deviations),
+ * of the queue, so its IMISS samples land on k (icache_evident); those
+ * samples, at their Poisson upper bound (+ 2 standard deviations),
  * times the misses each stands for and the most a lone miss costs
  * (dc->miss_bound: to memory and the line back), below 1/MINOR_SHARE of
  * the stall's cycles.  (The paper's Figure 10 evidence, as a bound:
@@ -1334,8 +1407,23 @@ static bool events_minor(const dcpicalc_t *dc, size_t k, double stall, int event
 static bool icache_minor(const dcpicalc_t *dc, size_t k, double stall)
 {
     return dc->has_imiss &&
-           events_minor(dc, k, stall, PMU_IMISS, k, k + IMISS_INSNS, dc->imiss_per_period,
-                        dc->miss_bound);
+           events_minor(dc, k, stall, PMU_IMISS, k, k, dc->imiss_per_period, dc->miss_bound);
+}
+
+/* Whether the IMISS samples leave instruction k's own I-cache miss
+ * possible, where IMISS was collected: samples on k itself.  A miss on k
+ * holds it out of the queue, so the interrupt finds k next to issue: on
+ * the 24 short-period runs the instructions with I-cache stalls and none
+ * on the next had 31652 IMISS samples, their next instructions 125.
+ * Samples on the next instruction are its own misses, most at the start
+ * of the next line (rv64 maze_route's lee_connected: the return point of
+ * a call, waiting 6.3 M cycles for the callee's result, listed the
+ * I-cache for the 50 samples of the `mv` after it, at a line's start).
+ * may_stall keeps the samples on k or the next (evident_candidates): the
+ * frequency estimate does not change with this rule. */
+static bool icache_evident(const dcpicalc_t *dc, size_t k)
+{
+    return !dc->has_imiss || event_samples(dc, PMU_IMISS, k, k) > 0;
 }
 
 /* Whether the I-cache explains all but a minor part of the dynamic stall
@@ -1455,17 +1543,42 @@ static uint32_t evident_candidates(const dcpicalc_t *dc, size_t b, size_t k)
     return c;
 }
 
+/* The most executions of instruction k of block b, entering by edge y,
+ * that can wait for a producer before b (a long operation, a load's hit
+ * latency, a callee, or the caller): per register k reads, the ceilings
+ * of the paths' edges back to the producer or to the entry
+ * (operand_through_edge), at most y's own ceiling; < 0 unbounded.  The
+ * edge nearest the producer can bound them far below y's: nlparse's
+ * memset multiplies its byte over a word before a loop of 64-byte stores
+ * that reads it; the loop of single stores after it finds the product in
+ * flight only on the 48 of 114 K calls that skip the first loop (4.3 M
+ * cycles of write-buffer wait listed the dependency, by the 114 K). */
+static double dependency_entries(const dcpicalc_t *dc, size_t b, size_t k, const cfg_edge_t *y)
+{
+    unsigned regs[3];
+    size_t n = read_registers(&dc->cfg.insns[k], regs);
+    double sum = 0, ceiling = edge_ceiling(dc, y);
+    for (size_t s = 0; s < n; s++) {
+        double f;
+        if (!(register_before(dc, b, k, regs[s], y, &f) & (1u << STALL_DEP | CALLER_DEP)))
+            continue;
+        if (f < 0) return ceiling;
+        sum += f;
+    }
+    return ceiling >= 0 && ceiling < sum ? ceiling : sum;
+}
+
 /* Whether a dependency on a producer before instruction k's block b (a
  * long operation on a path into it, or the caller: operands_before) can
  * be a minor part of k's stall, `stall` cycles an execution, at most: it
  * costs an execution at most the longest latency, and only on the
- * executions that enter b by an edge with such a producer on its path,
- * each edge by its ceiling (edge_ceiling) -- below an eighth of the
- * stall (MINOR_SHARE), or a stall over 8 times that latency, it is no
- * culprit, as for a busy unit.  (memset's loop of stores waits for the
- * write buffer on every iteration; the multiply that spreads its byte
- * over a word, before the loop, can hold only the first.)  Never minor
- * when a callee called in b may have produced the operand. */
+ * executions that reach k on a path from such a producer
+ * (dependency_entries) -- below an eighth of the stall (MINOR_SHARE), or
+ * a stall over 8 times that latency, it is no culprit, as for a busy
+ * unit.  (memset's loop of stores waits for the write buffer on every
+ * iteration; the multiply that spreads its byte over a word, before the
+ * loop, can hold only the first.)  Never minor when a callee called in b
+ * may have produced the operand. */
 static bool dependency_minor(const dcpicalc_t *dc, size_t b, size_t k, double stall)
 {
     if (operands_in_block(dc, b, k) >> STALL_DEP & 1) return false;
@@ -1475,7 +1588,7 @@ static bool dependency_minor(const dcpicalc_t *dc, size_t b, size_t k, double st
         const cfg_edge_t *y = &dc->cfg.edges[e];
         if (y->to != (int)b || !(operands_before(dc, b, k, y) & (1u << STALL_DEP | CALLER_DEP)))
             continue;
-        double c = edge_ceiling(dc, y);
+        double c = dependency_entries(dc, b, k, y);
         if (c < 0) return false;
         n += c;
     }
@@ -1509,6 +1622,7 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
     bool caller = c & CALLER_DEP;
     c &= ~CALLER_DEP;
     double stall = dcpicalc_dynamic_stall(dc, k);
+    if (!icache_evident(dc, k)) c &= ~(1u << STALL_ICACHE);
     if ((c >> STALL_DEP & 1) && dependency_minor(dc, b, k, stall)) c &= ~(1u << STALL_DEP);
     if ((c >> STALL_DTLB & 1) &&
         (dtb_minor(dc, k, stall) || ((c >> STALL_DCACHE & 1) && dtb_within_dcache(dc, k))))

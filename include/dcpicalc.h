@@ -32,7 +32,9 @@
  *     predecessor, unless an instruction in between read it: in order, it
  *     waited then), a dependency (a callee's result -- not the call's link
  *     register --, a predecessor's long operation, a load ending a
- *     predecessor within the load-use latency), a branch misprediction (a
+ *     predecessor within the load-use latency; unless the ceilings of the
+ *     edges on the paths back to the producer bound it below an eighth of
+ *     the stall), a branch misprediction (a
  *     block entered from a conditional or indirect transfer, unless the
  *     edge frequencies bound it below an eighth of the stall; the return
  *     point after a call when the model has no return stack), the write
@@ -42,8 +44,9 @@
  *     busy unit (a divide whose unit's last user is close before it and
  *     its result unread since, unless the executions that can find it busy
  *     bound it below an eighth of the stall); where IMISS or DMISS were
- *     collected, no such sample from the instruction through the skid
- *     after it rules the miss out, and the I-cache misses IMISS projects
+ *     collected, no such sample on the instruction (IMISS) or within the
+ *     skid around it (DMISS) rules the miss out, and the I-cache misses
+ *     IMISS projects on it
  *     (with its period) can bound the I-cache below an eighth of the
  *     stall; where BRANCHMP was, the mispredictions its samples through
  *     the skid after a block head project bound the misprediction so;

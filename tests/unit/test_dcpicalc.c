@@ -215,7 +215,8 @@ static void test_out_of_order_refused(void **state)
 
 /* The loop's head (the load) stalls 20 cycles more each time: a block
  * entered by a branch, so a misprediction is a culprit; an I-cache miss
- * only with IMISS samples on it when IMISS was collected; an operand that
+ * only with IMISS samples on it when IMISS was collected (not on the next
+ * instruction: those are its own misses); an operand that
  * is not loaded rules out the D-cache. */
 static void test_culprits_from_imiss(void **state)
 {
@@ -234,6 +235,14 @@ static void test_culprits_from_imiss(void **state)
     assert_false(dc.insn[1].culprits & 1u << STALL_ICACHE);
     assert_false(dc.insn[1].culprits & 1u << STALL_DCACHE);
     dcpicalc_free(&dc);
+    s.imiss[2] = 7;                        /* the next instruction's own misses */
+    assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
+                                    sizeof loop, synth_samples, &s, collected, NULL, NULL, err,
+                                    sizeof err));
+    assert_true(dc.insn[1].culprits & 1u << STALL_MISPREDICT);
+    assert_false(dc.insn[1].culprits & 1u << STALL_ICACHE);
+    dcpicalc_free(&dc);
+    s.imiss[2] = 0;
     s.imiss[1] = 7;
     assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
                                     sizeof loop, synth_samples, &s, collected, NULL, NULL, err,
@@ -993,6 +1002,39 @@ static void test_dependency_bounded_by_entries(void **state)
     }
 }
 
+/* A: mul t0, bne -> R | B: sd t0, j C | R: add | C: add | L: sd t0
+ * (stalls 10 cycles on each of 10000 iterations), addi, bne -> L | ret.
+ * A, C and ret run 1000 times, R `rare` times, B the others.  The
+ * multiply reaches L only through R (B reads t0, so the product was there
+ * for it): when R runs once, that path bounds the stores that can wait for
+ * it to one, a minor part: no dependency, though L is entered 1000 times
+ * (memset's loop of single stores after its loop of 64-byte ones).  When
+ * every call goes through R, it is listed. */
+static void test_dependency_bounded_by_path(void **state)
+{
+    enum { N = 10 };
+    const uint32_t code[N] = { MUL(T0, A1, A2), BNE(A3, ZERO, 12), SD(T0, A0, 0), enc_j(8, ZERO),
+                               ADD(T1, A1, A2), ADD(T2, A1, A2), SD(T0, A0, 8), ADDI(A0, A0, 8),
+                               BNE(A0, A2, -8), RET };
+    static const uint64_t rare[2] = { 1, 1000 };
+    config_t cfg = preset("ev5");
+    for (int c = 0; c < 2; c++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        learn_schedule(&s, &cfg, code, N, 1000);
+        s.count[2] = s.count[3] = 1000 - rare[c];
+        s.count[4] = rare[c];
+        s.count[6] = s.count[7] = s.count[8] = 10000;
+        s.extra[6] = 10;
+        analyse(&dc, &cfg, code, &s);
+        assert_float_equal(dc.insn[6].freq, 10000.0, 100.0);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 6), 10.0, 0.5);
+        assert_true(dc.insn[6].culprits & 1u << STALL_WBUF);
+        assert_int_equal(!!(dc.insn[6].culprits & 1u << STALL_DEP), c == 1);
+        dcpicalc_free(&dc);
+    }
+}
+
 /* li t1, 1 | add t0, a1, a2 (stalls 10 cycles) | ret: the add's operands
  * come from the caller, which may have computed them just before the call,
  * and nothing else explains the stall: a dependency.  addi t0, sp, 16
@@ -1122,6 +1164,7 @@ int main(void)
         cmocka_unit_test(test_store_waits_for_operand),
         cmocka_unit_test(test_long_operation_blocks_back),
         cmocka_unit_test(test_dependency_bounded_by_entries),
+        cmocka_unit_test(test_dependency_bounded_by_path),
         cmocka_unit_test(test_operand_from_the_caller),
         cmocka_unit_test(test_store_waits_for_callee),
         cmocka_unit_test(test_busy_unit_from_outside),
