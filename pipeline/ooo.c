@@ -82,6 +82,19 @@ static inline unsigned group_count(unsigned n, uint64_t cycle, uint64_t c)
     return (n & -(unsigned)(c == cycle)) + 1;
 }
 
+/* The same for a stage of width 1 << shift, as a slot count: slot s is
+ * place s & (width - 1) in the group of cycle s >> shift, so the next
+ * instruction ready in cycle c takes the slot after the last one's, or the
+ * first of c's group if that is later; returns its cycle.  (As
+ * group_count: one cycle's group takes `width`, a later ready cycle starts
+ * a group; a shift, a compare and no branch.) */
+static inline uint64_t group_enter(uint64_t *slot, uint64_t c, unsigned shift)
+{
+    uint64_t s = max2(c << shift, *slot + 1);
+    *slot = s;
+    return s >> shift;
+}
+
 /* A value for each of the last n instructions of a kind, oldest first out:
  * ring_oldest() is the value of the n-th previous one (0 before there were n).
  * The values pushed so far are v[0 .. pushed - 1] modulo a power of two
@@ -545,7 +558,9 @@ struct ooo {
     store_entry_t stores[STORE_TABLE];
     /* graduation */
     uint64_t grad_cycle;
-    unsigned grad_n;
+    unsigned grad_n;            /* in its group (a retire_width not a power of two) */
+    uint64_t grad_slot;         /* else its slot (group_enter) */
+    int retire_shift;           /* log2(retire_width), or -1 */
     /* why the instruction being timed waited (a pointer to one of these:
      * time_ooo), NULL for its operands (operands_why): a why_t of each
      * bare cause, the redirect that held its fetch back (a copy, as
@@ -598,6 +613,9 @@ void *ooo_new(const config_t *cfg)
     o->mispredict_penalty = (unsigned)cfg->ooo_mispredict_penalty;
     o->mul_pipelined = cfg->ooo_int_mul_pipelined;
     o->fetch_line = ~0ull;
+    o->grad_slot = UINT64_MAX;          /* none before: the first slot is 0 */
+    o->retire_shift = (o->retire_width & (o->retire_width - 1)) == 0
+                          ? __builtin_ctz(o->retire_width) : -1;
     for (unsigned k = 0; k < STALL_COUNT; k++) o->cause_why[k] = (why_t){ .cause = k };
     insn_rings_init(&o->last, (unsigned)cfg->ooo_fetch_buffer, (unsigned)cfg->ooo_rob_entries);
     ring_init(&o->int_writers, (unsigned)cfg->ooo_int_rename);
@@ -1356,9 +1374,14 @@ void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t
 static inline __attribute__((always_inline))
 uint64_t graduate(ooo_t *o, uint64_t x)
 {
-    uint64_t g = max2(x, o->grad_cycle);
-    g += (g == o->grad_cycle) & (o->grad_n >= o->retire_width);
-    o->grad_n = group_count(o->grad_n, o->grad_cycle, g);
+    uint64_t g;
+    if (likely(o->retire_shift >= 0)) {
+        g = group_enter(&o->grad_slot, x, (unsigned)o->retire_shift);
+    } else {
+        g = max2(x, o->grad_cycle);
+        g += (g == o->grad_cycle) & (o->grad_n >= o->retire_width);
+        o->grad_n = group_count(o->grad_n, o->grad_cycle, g);
+    }
     o->grad_cycle = g;
     return g;
 }
