@@ -1068,8 +1068,11 @@ uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t
         predicted = store_set_wait(o, in);
     }
     i = issue(t, o, in, u, d, front, NULL, predicted, why);
-    uint64_t detected = 0, wrong_value_at = i + t->p.lat[OC_LOAD];
-    if (fwd && fwd->data_ready > i) i = replay(t, o, in, fwd, why, &detected);
+    uint64_t detected = 0, wrong_value_at = 0;     /* read only when detected */
+    if (fwd && fwd->data_ready > i) {
+        wrong_value_at = i + t->p.lat[OC_LOAD];
+        i = replay(t, o, in, fwd, why, &detected);
+    }
     if (is_store) note_store(t, o, in, i);
     note_replayed(t, o, in, d, wrong_value_at, detected);
     return i;
@@ -1355,16 +1358,16 @@ static inline __attribute__((always_inline))
 void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t f,
              uint64_t x)
 {
-    uint64_t decoded = f + o->frontend_depth, resolved = x + o->mispredict_penalty;
     if (unlikely(in->flags & IF_DISE)) {
-        tm_dise_control(t, in, decoded, resolved);
+        tm_dise_control(t, in, f + o->frontend_depth, x + o->mispredict_penalty);
         if (t->dise_redirect) o->group_ended = true;
         return;
     }
     if (!(in->flags & (IF_BRANCH | IF_JUMP))) return;
     if (next_pc != in->pc + in->len) o->group_ended = true;
     bpred_result_t pred;
-    uint64_t r = tm_predict_control_as(t, in, next_pc, decoded, resolved, &pred);
+    uint64_t r = tm_predict_control_as(t, in, next_pc, f + o->frontend_depth,
+                                       x + o->mispredict_penalty, &pred);
     if (!r) return;
     t->redirect = r;
     if (o->wrong_path && t->cur_role == DISE_ROLE_NONE) plan_wrong_path(o, t, in, pred, r);
@@ -1467,7 +1470,6 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     const why_t *front, *issue_why;
     uint8_t rcause, exec_cause;
     assume_plain(t, in, plain);
-    uint64_t prev_g = o->grad_cycle;
     uint64_t f = fetch(t, o, in, &front);
     use_t u = use_of(t, o, in);
     uint64_t d = dispatch(o, in, u, f);
@@ -1476,15 +1478,16 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     uint64_t i = likely(o->memdep == CFG_MEMDEP_ORACLE)
                      ? issue(t, o, in, u, d, front, fwd, NULL, &issue_why)
                      : memdep_issue(t, o, in, u, d, front, fwd, &issue_why);
+    o->queue_occupancy += i - d;
     uint64_t x = complete(t, o, in, addr, i, fwd, &exec_cause, &rcause);
     control(t, o, in, next_pc, f, x);
+    uint64_t prev_g = o->grad_cycle;           /* graduate() alone moves it */
     uint64_t g = graduate(o, x);
     assume_plain(t, in, plain);
     account(t, in, prev_g, i, x, g, issue_why, exec_cause);
     tm_set_result(t, in, x, rcause);
     release(t, o, in, u, addr, d, i, x, g);
     o->rob_occupancy += g - d;
-    o->queue_occupancy += i - d;
     assume_plain(t, in, plain);
     if (t->views) {
         uint64_t st[5] = { f, d, i, x, g };
