@@ -82,6 +82,19 @@ static inline unsigned group_count(unsigned n, uint64_t cycle, uint64_t c)
     return (n & -(unsigned)(c == cycle)) + 1;
 }
 
+/* The same for a stage of width 1 << shift, as a slot count: slot s is
+ * place s & (width - 1) in the group of cycle s >> shift, so the next
+ * instruction ready in cycle c takes the slot after the last one's, or the
+ * first of c's group if that is later; returns its cycle.  (As
+ * group_count: one cycle's group takes `width`, a later ready cycle starts
+ * a group; a shift, a compare and no branch.) */
+static inline uint64_t group_enter(uint64_t *slot, uint64_t c, unsigned shift)
+{
+    uint64_t s = max2(c << shift, *slot + 1);
+    *slot = s;
+    return s >> shift;
+}
+
 /* A value for each of the last n instructions of a kind, oldest first out:
  * ring_oldest() is the value of the n-th previous one (0 before there were n).
  * The values pushed so far are v[0 .. pushed - 1] modulo a power of two
@@ -545,7 +558,9 @@ struct ooo {
     store_entry_t stores[STORE_TABLE];
     /* graduation */
     uint64_t grad_cycle;
-    unsigned grad_n;
+    unsigned grad_n;            /* in its group (a retire_width not a power of two) */
+    uint64_t grad_slot;         /* else its slot (group_enter) */
+    int retire_shift;           /* log2(retire_width), or -1 */
     /* why the instruction being timed waited (a pointer to one of these:
      * time_ooo), NULL for its operands (operands_why): a why_t of each
      * bare cause, the redirect that held its fetch back (a copy, as
@@ -598,6 +613,9 @@ void *ooo_new(const config_t *cfg)
     o->mispredict_penalty = (unsigned)cfg->ooo_mispredict_penalty;
     o->mul_pipelined = cfg->ooo_int_mul_pipelined;
     o->fetch_line = ~0ull;
+    o->grad_slot = UINT64_MAX;          /* none before: the first slot is 0 */
+    o->retire_shift = (o->retire_width & (o->retire_width - 1)) == 0
+                          ? __builtin_ctz(o->retire_width) : -1;
     for (unsigned k = 0; k < STALL_COUNT; k++) o->cause_why[k] = (why_t){ .cause = k };
     insn_rings_init(&o->last, (unsigned)cfg->ooo_fetch_buffer, (unsigned)cfg->ooo_rob_entries);
     ring_init(&o->int_writers, (unsigned)cfg->ooo_int_rename);
@@ -1050,8 +1068,11 @@ uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t
         predicted = store_set_wait(o, in);
     }
     i = issue(t, o, in, u, d, front, NULL, predicted, why);
-    uint64_t detected = 0, wrong_value_at = i + t->p.lat[OC_LOAD];
-    if (fwd && fwd->data_ready > i) i = replay(t, o, in, fwd, why, &detected);
+    uint64_t detected = 0, wrong_value_at = 0;     /* read only when detected */
+    if (fwd && fwd->data_ready > i) {
+        wrong_value_at = i + t->p.lat[OC_LOAD];
+        i = replay(t, o, in, fwd, why, &detected);
+    }
     if (is_store) note_store(t, o, in, i);
     note_replayed(t, o, in, d, wrong_value_at, detected);
     return i;
@@ -1337,16 +1358,16 @@ static inline __attribute__((always_inline))
 void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t f,
              uint64_t x)
 {
-    uint64_t decoded = f + o->frontend_depth, resolved = x + o->mispredict_penalty;
     if (unlikely(in->flags & IF_DISE)) {
-        tm_dise_control(t, in, decoded, resolved);
+        tm_dise_control(t, in, f + o->frontend_depth, x + o->mispredict_penalty);
         if (t->dise_redirect) o->group_ended = true;
         return;
     }
     if (!(in->flags & (IF_BRANCH | IF_JUMP))) return;
     if (next_pc != in->pc + in->len) o->group_ended = true;
     bpred_result_t pred;
-    uint64_t r = tm_predict_control_as(t, in, next_pc, decoded, resolved, &pred);
+    uint64_t r = tm_predict_control_as(t, in, next_pc, f + o->frontend_depth,
+                                       x + o->mispredict_penalty, &pred);
     if (!r) return;
     t->redirect = r;
     if (o->wrong_path && t->cur_role == DISE_ROLE_NONE) plan_wrong_path(o, t, in, pred, r);
@@ -1356,9 +1377,14 @@ void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t
 static inline __attribute__((always_inline))
 uint64_t graduate(ooo_t *o, uint64_t x)
 {
-    uint64_t g = max2(x, o->grad_cycle);
-    g += (g == o->grad_cycle) & (o->grad_n >= o->retire_width);
-    o->grad_n = group_count(o->grad_n, o->grad_cycle, g);
+    uint64_t g;
+    if (likely(o->retire_shift >= 0)) {
+        g = group_enter(&o->grad_slot, x, (unsigned)o->retire_shift);
+    } else {
+        g = max2(x, o->grad_cycle);
+        g += (g == o->grad_cycle) & (o->grad_n >= o->retire_width);
+        o->grad_n = group_count(o->grad_n, o->grad_cycle, g);
+    }
     o->grad_cycle = g;
     return g;
 }
@@ -1444,7 +1470,6 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     const why_t *front, *issue_why;
     uint8_t rcause, exec_cause;
     assume_plain(t, in, plain);
-    uint64_t prev_g = o->grad_cycle;
     uint64_t f = fetch(t, o, in, &front);
     use_t u = use_of(t, o, in);
     uint64_t d = dispatch(o, in, u, f);
@@ -1453,15 +1478,16 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     uint64_t i = likely(o->memdep == CFG_MEMDEP_ORACLE)
                      ? issue(t, o, in, u, d, front, fwd, NULL, &issue_why)
                      : memdep_issue(t, o, in, u, d, front, fwd, &issue_why);
+    o->queue_occupancy += i - d;
     uint64_t x = complete(t, o, in, addr, i, fwd, &exec_cause, &rcause);
     control(t, o, in, next_pc, f, x);
+    uint64_t prev_g = o->grad_cycle;           /* graduate() alone moves it */
     uint64_t g = graduate(o, x);
     assume_plain(t, in, plain);
     account(t, in, prev_g, i, x, g, issue_why, exec_cause);
     tm_set_result(t, in, x, rcause);
     release(t, o, in, u, addr, d, i, x, g);
     o->rob_occupancy += g - d;
-    o->queue_occupancy += i - d;
     assume_plain(t, in, plain);
     if (t->views) {
         uint64_t st[5] = { f, d, i, x, g };
