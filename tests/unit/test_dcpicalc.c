@@ -949,6 +949,40 @@ static void test_store_waits_for_operand(void **state)
     }
 }
 
+/* A block of seven stores, more than ev5's six write-buffer entries, each
+ * after an add: where the schedule issues a store with the add before it
+ * (M = 0), the add's issue group would take the store's samples.  Every
+ * store that closely follows another waits a cycle for the buffer on each
+ * execution (gametree's memset, objdb's key_dept_salary: `stq_u zero` and
+ * `stl` issued with the instruction before them in the schedule, each a
+ * cycle of the buffer's in the run, and their groups agreed on twice the
+ * count): such a store is left out of its group, as it is left out as an
+ * issue point, and the adds give the count. */
+static void test_burst_store_left_out_of_group(void **state)
+{
+    enum { STORES = 7, N = 2 * STORES + 1, A4 = 14 };
+    uint32_t code[N];
+    for (int k = 0; k < STORES; k++) {
+        code[2 * k] = ADD(k % 2 ? A4 : T0, A1, A3);
+        code[2 * k + 1] = SD(A1, A2, 8 * k);
+    }
+    code[N - 1] = RET;
+    config_t cfg = preset("ev5");
+    assert_true(STORES > cfg.wbuf_entries);
+    code_synth_t s;
+    dcpicalc_t dc;
+    learn_schedule(&s, &cfg, code, N, 1000);
+    int paired = 0;                     /* burst stores issued with their add */
+    for (int k = 1; k < STORES; k++) {
+        s.extra[2 * k + 1] = 1;
+        paired += !s.sched[2 * k + 1].head && s.sched[2 * k].head;
+    }
+    assert_true(paired >= 3);
+    analyse(&dc, &cfg, code, &s);
+    assert_float_equal(dc.insn[0].freq, 1000.0, 10.0);
+    dcpicalc_free(&dc);
+}
+
 /* A: fdiv f1 | beq -> X | B: add, beq -> X | C: fadd f4, f1, f5 (stalls
  * 10 cycles) | X: ret: the divide two blocks back, within its latency x
  * issue width, can hold the fadd: a dependency culprit.  When B reads f1
@@ -1120,6 +1154,7 @@ int main(void)
         cmocka_unit_test(test_load_at_predecessor_end),
         cmocka_unit_test(test_busy_unit_bounded_by_entries),
         cmocka_unit_test(test_store_waits_for_operand),
+        cmocka_unit_test(test_burst_store_left_out_of_group),
         cmocka_unit_test(test_long_operation_blocks_back),
         cmocka_unit_test(test_dependency_bounded_by_entries),
         cmocka_unit_test(test_operand_from_the_caller),
