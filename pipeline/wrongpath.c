@@ -88,8 +88,7 @@ void wrongpath_store(wrongpath_t *w, const insn_t *in)
     e->size = in->memsize;
     if (e->addr < w->overlay_low) w->overlay_low = e->addr;
     if (e->addr + e->size > w->overlay_high) w->overlay_high = e->addr + e->size;
-    uint64_t v = s->reg[in->rs2];
-    for (unsigned k = 0; k < 8; k++) e->bytes[k] = (uint8_t)(v >> (8 * k));
+    e->value = s->reg[in->rs2];
 }
 
 /* Before the walk's first instruction that may touch the host FP state:
@@ -122,8 +121,10 @@ void wrongpath_load(wrongpath_t *w, insn_t *in, exec_fn exec, uint64_t lo)
                 host = mem_page(s->mem, lo)->data + (lo & GUEST_PAGE_MASK);
                 memcpy(saved, host, sizeof saved);
             }
-            for (unsigned b = 0; b < e->size; b++)
-                if (e->addr + b >= lo && e->addr + b < lo + 16) host[e->addr + b - lo] = e->bytes[b];
+            for (unsigned b = 0; b < e->size; b++) {   /* lo + 16 is on lo's page */
+                uint64_t at = e->addr + b - lo;
+                if (at < 16) host[at] = (uint8_t)(e->value >> (8 * b));
+            }
         }
     }
     if (host) {

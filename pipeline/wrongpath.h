@@ -41,7 +41,7 @@ typedef bool (*wrongpath_visit_fn)(void *ctx, const insn_t *in, uint64_t addr, u
 typedef struct wp_spec_store {
     uint64_t addr;
     unsigned size;
-    uint8_t bytes[8];
+    uint64_t value;             /* its bytes, byte k = value >> 8k */
 } wp_spec_store_t;
 
 /* A walker: its shadow cpu and store overlay (one per timing model: nothing
