@@ -1327,7 +1327,7 @@ int wp_walk_as(wp_run_t *r, uint64_t pc, bool plain)
         dise_seq_t *seq;
         int step = wrongpath_step(w, bp, pc, &in, &addr, &next, &seq);
         if (step == WP_STEP_REPLACE) {
-            int end = wrongpath_replacement(w, bp, in, seq, &r->n, o->wp_max,
+            int end = wrongpath_replacement(w, bp, in, seq, r->n, o->wp_max,
                                             plain ? wp_visit_plain : wp_visit, r, &next);
             if (end >= 0) return end;
         } else {

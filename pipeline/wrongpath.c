@@ -162,7 +162,7 @@ static int32_t dise_branch_target(const cpu_t *s, const insn_t *x)
 
 /* The walk's position and callback, for a replacement. */
 typedef struct walk_state {
-    unsigned *n, max;
+    unsigned n, max;            /* instructions of the walk handed over; at most */
     unsigned decode_stall;      /* of the next instruction handed over */
     wrongpath_visit_fn visit;
     void *ctx;
@@ -173,7 +173,7 @@ static bool hand_over(walk_state_t *ws, const insn_t *in, uint64_t addr, uint64_
 {
     bool more = ws->visit(ws->ctx, in, addr, next, ws->decode_stall);
     ws->decode_stall = 0;
-    (*ws->n)++;
+    ws->n++;
     return more;
 }
 
@@ -182,7 +182,7 @@ static bool hand_over(walk_state_t *ws, const insn_t *in, uint64_t addr, uint64_
  * registers, a DISE branch moves in the sequence, a handler call is handed
  * over and ends the walk (the handler never runs on the wrong path). */
 int wrongpath_replacement(wrongpath_t *w, const bpred_t *bp, insn_t *orig, dise_seq_t *s,
-                          unsigned *n, unsigned max, wrongpath_visit_fn visit, void *ctx,
+                          unsigned n, unsigned max, wrongpath_visit_fn visit, void *ctx,
                           uint64_t *next)
 {
     cpu_t *shadow = &w->shadow;
@@ -191,7 +191,7 @@ int wrongpath_replacement(wrongpath_t *w, const bpred_t *bp, insn_t *orig, dise_
                         .visit = visit, .ctx = ctx };
     *next = orig->pc + orig->len;
     for (uint32_t idx = 0; idx < s->len;) {
-        if (*n >= max) return WP_END_LIMIT;
+        if (ws.n >= ws.max) return WP_END_LIMIT;
         insn_t *x = &s->insns[idx++];
         uint64_t addr = 0, after = x->pc + x->len;
         if (!x->exec) {                                 /* T.INSN */

@@ -106,11 +106,11 @@ exec_fn wrongpath_dise_semantics(const wrongpath_t *w, const insn_t *in);
 dise_seq_t *wrongpath_dise_match(wrongpath_t *w, const insn_t *in);
 
 /* The DISE replacement s of the wrong-path instruction orig, element by
- * element as the run loop steps one, each handed to visit(ctx, ...); *n
- * counts the instructions handed over (at most max).  Returns -1 to go on
- * at *next, else why the walk ends. */
+ * element as the run loop steps one, each handed to visit(ctx, ...), after
+ * n instructions of the walk (at most max in all).  Returns -1 to go on at
+ * *next, else why the walk ends. */
 int wrongpath_replacement(wrongpath_t *w, const bpred_t *bp, insn_t *orig, dise_seq_t *s,
-                          unsigned *n, unsigned max, wrongpath_visit_fn visit, void *ctx,
+                          unsigned n, unsigned max, wrongpath_visit_fn visit, void *ctx,
                           uint64_t *next);
 
 /* page_ready() for the walk under way, with *known the last page found
