@@ -1315,9 +1315,10 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
     return more;
 }
 
-/* One wrong-path instruction (wrongpath_walk's visit): F as fetch() does
- * it, until the squash; then D, I, X for a mispredict's path.  The plain
- * variant is the visit of a run with t->stats_only. */
+/* One wrong-path instruction of a DISE replacement (wrongpath_replacement's
+ * visit): F as fetch() does it, until the squash; then D, I, X for a
+ * mispredict's path.  The plain variant is the visit of a run with
+ * t->stats_only. */
 static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
                      unsigned decode_stall)
 {
@@ -1330,6 +1331,61 @@ static bool wp_visit_plain(void *ctx, const insn_t *in, uint64_t addr, uint64_t 
     return wp_visit_as(ctx, in, addr, next, decode_stall, true);
 }
 
+/* The walk from pc: each instruction the walker steps to is timed in the
+ * same frame (wp_visit_as), a DISE replacement through the visit callback;
+ * returns why it ended (WP_END_*).  A fault or trap of the shadow longjmps
+ * out of it (wp_walk_guarded). */
+static inline __attribute__((always_inline))
+int wp_walk_as(wp_run_t *r, uint64_t pc, bool plain)
+{
+    timing_t *t = r->t;
+    ooo_t *o = r->o;
+    wrongpath_t *w = o->walker;
+    const bpred_t *bp = t->bp;
+    while (r->n < o->wp_max) {
+        insn_t *in;
+        uint64_t addr, next;
+        dise_seq_t *seq;
+        int step = wrongpath_step(w, bp, pc, &in, &addr, &next, &seq);
+        if (step == WP_STEP_REPLACE) {
+            int end = wrongpath_replacement(w, bp, in, seq, r->n, o->wp_max,
+                                            plain ? wp_visit_plain : wp_visit, r, &next);
+            if (end >= 0) return end;
+        } else {
+            if (step != WP_STEP_INSN) return step;
+            if (!wp_visit_as(r, in, addr, next, 0, plain)) return WP_END_TIMING;
+            if (!next) return WP_END_TARGET;
+        }
+        pc = next;
+    }
+    return WP_END_LIMIT;
+}
+
+static __attribute__((noinline)) int wp_walk(wp_run_t *r, uint64_t pc)
+{
+    return wp_walk_as(r, pc, false);
+}
+
+static __attribute__((noinline)) int wp_walk_plain(wp_run_t *r, uint64_t pc)
+{
+    return wp_walk_as(r, pc, true);
+}
+
+/* The walk from pc on the walker's shadow of the cpu, with the jump a
+ * fault or trap of the shadow lands at (the walk ends: WP_END_FAULT). */
+static __attribute__((noinline)) int wp_walk_guarded(wp_run_t *r, uint64_t pc)
+{
+    timing_t *t = r->t;
+    wrongpath_t *w = r->o->walker;
+    jmp_buf here;
+    int end;
+    wrongpath_begin(w, t->cpu, &here);
+    if (setjmp(here) == 0) end = t->stats_only ? wp_walk_plain(r, pc) : wp_walk(r, pc);
+    else end = WP_END_FAULT;
+    wrongpath_end(w, t->cpu, end);
+    return end;
+}
+
 /* The wrong path planned by the last transfer (plan_wrong_path). */
 static void run_wrong_path(timing_t *t, ooo_t *o)
 {
@@ -1337,8 +1393,7 @@ static void run_wrong_path(timing_t *t, ooo_t *o)
     uint64_t issued = o->wp_issued, rob_cycles = o->wp_rob_cycles;
     uint64_t start = o->wp_start;
     o->wp_start = 0;
-    int end = wrongpath_walk(o->walker, t->cpu, t->bp, start, o->wp_max,
-                             t->stats_only ? wp_visit_plain : wp_visit, &r);
+    int end = wp_walk_guarded(&r, start);
     wp_undo(t, o);
     o->wp_end[end]++;
     if (!r.n) return;

@@ -2,9 +2,10 @@
 # tspeed/run.sh BUILD_DIR [REF_SIM] - statistics identity of the timing models
 # and profilers against a reference simulator.  Speed work on the timing
 # models (issue 18) must not change what they simulate: for each model
-# (inorder5, ev5, r10k, hps), a few workloads on both ISAs, and the
-# profilers on top of them (DISE hot_method, hot_data_stream and
-# hot_call_pair_all on the functional core, DCPI sampling, ProfileMe),
+# (inorder5, ev5, r10k, hps), a few workloads on both ISAs, hps also with
+# statistics only (the plain variants), and the profilers on top of them
+# (DISE hot_method, hot_data_stream and hot_call_pair_all on the functional
+# core, hot_method on hps: DISE on the wrong path, DCPI sampling, ProfileMe),
 # the statistics (less the host-time lines), the ground-truth file, the
 # profilers' reports and DCPI's analysis (static schedules, hps-dcpicalc)
 # must be byte-identical to the reference's.
@@ -85,6 +86,10 @@ for isa in rv64 alpha-static; do
         --report report --stats stats "$p" test
     run_case "$isa-acf-ev5" --config ev5 --max-insts $n --acf hot_method \
         --rate 1/100 --report report --stats stats "$p" test
+    run_case "$isa-gametree-hps-plain" --config hps --max-insts $n --stats stats \
+        --no-ground-truth "$p" test
+    run_case "$isa-acf-hps" --config hps --max-insts $n --acf hot_method --rate 1/100 \
+        --no-ground-truth --report report --stats stats "$p" test
     run_case "$isa-acf-streams-fn" --max-insts $n --acf hot_data_stream --rate 1/100 \
         --report report --stats stats "$p" test
     run_case "$isa-acf-pairs-all-fn" --max-insts $n --acf hot_call_pair_all \
