@@ -171,6 +171,7 @@ typedef struct blocks {
     uint32_t flight_counted;
     const cpu_t *cpu;           /* the run attached (blocks_attach) and the   */
     mem_t *mem;                 /* memory whose settle hook it is, or NULL    */
+    struct exec_class *classes; /* what it knows of each semantics function   */
     const void *const *code;    /* the block loop's code for each kind        */
     const block_fused_t *fused; /* and for its fused pairs                     */
     size_t nfused;
