@@ -34,7 +34,7 @@
  * stop_pc, pc and instret as the ordinary step leaves them when it
  * leaves.
  *
- * Counting.  A block counts its whole runs (block_t.runs, and block_t.taken
+ * Counting.  A block counts its whole runs (block_t.runs_less1, and block_t.taken
  * for its conditional branch), not each instruction; blocks_settle adds them to the slots' counts (insn_t.count)
  * before anyone reads those: mem calls it before it drops or evicts
  * decoded code (mem_t.on_decoded_settle), the engine after each run.  A
@@ -56,6 +56,7 @@
 #include "truth.h"
 
 #define BLOCK_NONE UINT32_MAX   /* insn_t.block: no block starts at this slot */
+#define BLOCK_NO_RUNS UINT64_MAX    /* block_t.runs_less1: no runs to add */
 
 /* What a block's entry does: end a block that ends without a transfer
  * (BK_END, after its last instruction), call the semantics function
@@ -142,7 +143,9 @@ typedef struct block {
     const insn_t *start;        /* the slot it starts at (checks insn_t.block) */
     uint64_t pc;                /* its first instruction's address             */
     uint64_t end;               /* the address after its last                  */
-    uint64_t runs;              /* whole runs not yet added to its slots' counts */
+    uint64_t runs_less1;        /* whole runs not yet added to its slots' counts,
+                                   less one (BLOCK_NO_RUNS: none; the block
+                                   loop's add carries on the first) */
     uint64_t taken;             /* of those, the ones its conditional branch took
                                    (not yet in that slot's insn_t.taken)      */
     uint32_t n;                 /* instructions (its entries, but for BK_END)  */

@@ -179,8 +179,9 @@ static void flush_runs(blocks_t *bs)
     for (size_t p = 0; p < bs->npending; p++) {
         block_t *b = &bs->blk[bs->pending[p]];
         const block_entry_t *e = bs->entry + b->first;
-        for (uint32_t k = 0; k < b->n; k++) e[k].in->count += b->runs;
-        b->runs = 0;
+        uint64_t runs = b->runs_less1 + 1;      /* none: 0 */
+        for (uint32_t k = 0; k < b->n; k++) e[k].in->count += runs;
+        b->runs_less1 = BLOCK_NO_RUNS;
         flush_taken(bs, b);
     }
     bs->npending = 0;
@@ -209,25 +210,27 @@ static uint32_t flight_index(const blocks_t *bs)
 }
 
 /* b, the block in flight, ran whole for the first time since the last
- * flush (count_run): it is noted, or if it was settled part-way (which
- * flushed its runs, so that this path is taken), the run is not one of
- * its runs but the rest of its entries, counted one by one. */
+ * flush (count_run, which counted the run): it is noted, or if it was
+ * settled part-way (which flushed its runs, so that this path is taken),
+ * the run is not one of its runs (none again) but the rest of its
+ * entries, counted one by one. */
 static __attribute__((noinline)) void first_run(blocks_t *bs, block_t *b)
 {
     if (bs->flight_counted == 0) {
         note_pending(bs, b);
         return;
     }
-    b->runs = 0;
+    b->runs_less1 = BLOCK_NO_RUNS;
     count_entries(bs, b, bs->flight_counted, b->n);
     flush_taken(bs, b);
     bs->flight_counted = 0;
 }
 
-/* One whole run of b, the block in flight, counted. */
+/* One whole run of b, the block in flight, counted: an add to memory
+ * whose carry tells the first since the last flush (none: all ones). */
 static inline void count_run(blocks_t *bs, block_t *b)
 {
-    if (unlikely(b->runs++ == 0)) first_run(bs, b);
+    if (unlikely(__builtin_add_overflow(b->runs_less1, 1, &b->runs_less1))) first_run(bs, b);
 }
 
 void blocks_settle(blocks_t *bs)
@@ -418,7 +421,8 @@ const block_t *blocks_build(blocks_t *bs, insn_t *in)
     }
     make_room(bs, (size_t)n + 1);
     block_t *b = &bs->blk[bs->nblk];
-    *b = (block_t){ .start = in, .pc = in->pc, .n = (uint32_t)n, .first = (uint32_t)bs->nentry,
+    *b = (block_t){ .start = in, .pc = in->pc, .runs_less1 = BLOCK_NO_RUNS, .n = (uint32_t)n,
+                    .first = (uint32_t)bs->nentry,
                     .entries = bs->entry + bs->nentry };
     insn_t *slot = in;
     for (long k = 0; k < n; k++) {
