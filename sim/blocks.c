@@ -483,6 +483,17 @@ static void leave_after(cpu_t *c, const blocks_t *bs, const block_t *b, uint64_t
     c->instret = retired;
 }
 
+/* The decoded slots of pc's page, not in the code-page cache, after a
+ * block the loop left the cpu after (leave_after): as the ordinary step
+ * would find them (mem_decoded_page, which may fault on the page or drop
+ * other pages' code), with no block in flight. */
+static __attribute__((noinline)) insn_t *page_after_block(blocks_t *bs, cpu_t *c, uint64_t pc)
+{
+    bs->flight = NULL;
+    bs->flight_counted = 0;
+    return mem_decoded_page(c->mem, pc);
+}
+
 /* The block loop, twice: with the ground-truth recorder and without. */
 #define BLOCKS_LOOP_NAME execute_with_truth
 #define BLOCKS_LOOP_TRUTH 1

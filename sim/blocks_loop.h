@@ -44,11 +44,12 @@ uint64_t BLOCKS_LOOP_NAME(cpu_t *c, blocks_t *bs, truth_t *truth_given, uint64_t
     see_code_epoch(bs, c->mem);
 
 next_block:
-    if ((pc & ~GUEST_PAGE_MASK) != page_base) {     /* through the code-page cache only */
+    if ((pc & ~GUEST_PAGE_MASK) != page_base) {     /* through the code-page cache */
         uint64_t vpn = pc >> GUEST_PAGE_SHIFT;
         const mem_itlb_entry_t *it = &itlb[vpn & (MEM_ITLB_SIZE - 1)];
-        if (it->tag != vpn) goto leave;
-        slots = it->slots;
+        if (it->tag == vpn) slots = it->slots;
+        else if (from) slots = page_after_block(bs, c, pc);
+        else goto leave;
         page_base = pc & ~GUEST_PAGE_MASK;
     }
     in = &slots[(pc & GUEST_PAGE_MASK) >> 1];
