@@ -13,8 +13,8 @@
  * commonest pairs of adjacent kinds jump straight from the first to the
  * second, block_fused_t); the rest call their semantics function.  Blocks
  * follow one another in blocks_execute, without returning to the engine,
- * while the next one
- * starts at a decoded slot of a page in the code-page cache and ends
+ * while the next one starts at a decoded slot (of a page in the code-page
+ * cache, or after a block of one the loop looks up itself) and ends
  * before the run's next event (--max-insts, a signal or timer, the trace's
  * end, a single step of the shell); there, the engine's ordinary step
  * takes over, one instruction at a time.  A block remembers the blocks
@@ -222,7 +222,8 @@ static inline const block_t *blocks_find(blocks_t *bs, insn_t *in)
 }
 
 /* Run blocks from pc, one after another, while each found starts at a
- * decoded slot of a page in the code-page cache and ends before the run's
+ * decoded slot (the first of a page in the code-page cache, the next of one
+ * the loop may look up as the ordinary step would) and ends before the run's
  * next event (c->event_at); returns the pc where the ordinary step must
  * take over (possibly pc itself, nothing run).  truth: the ground-truth
  * recorder to tell of calls and the data words touched, or NULL. */
