@@ -13,8 +13,8 @@
  * commonest pairs of adjacent kinds jump straight from the first to the
  * second, block_fused_t); the rest call their semantics function.  Blocks
  * follow one another in blocks_execute, without returning to the engine,
- * while the next one
- * starts at a decoded slot of a page in the code-page cache and ends
+ * while the next one starts at a decoded slot (of a page in the code-page
+ * cache, or after a block of one the loop looks up itself) and ends
  * before the run's next event (--max-insts, a signal or timer, the trace's
  * end, a single step of the shell); there, the engine's ordinary step
  * takes over, one instruction at a time.  A block remembers the blocks
@@ -34,7 +34,7 @@
  * stop_pc, pc and instret as the ordinary step leaves them when it
  * leaves.
  *
- * Counting.  A block counts its whole runs (block_t.runs, and block_t.taken
+ * Counting.  A block counts its whole runs (block_t.runs_less1, and block_t.taken
  * for its conditional branch), not each instruction; blocks_settle adds them to the slots' counts (insn_t.count)
  * before anyone reads those: mem calls it before it drops or evicts
  * decoded code (mem_t.on_decoded_settle), the engine after each run.  A
@@ -56,6 +56,7 @@
 #include "truth.h"
 
 #define BLOCK_NONE UINT32_MAX   /* insn_t.block: no block starts at this slot */
+#define BLOCK_NO_RUNS UINT64_MAX    /* block_t.runs_less1: no runs to add */
 
 /* What a block's entry does: end a block that ends without a transfer
  * (BK_END, after its last instruction), call the semantics function
@@ -142,7 +143,9 @@ typedef struct block {
     const insn_t *start;        /* the slot it starts at (checks insn_t.block) */
     uint64_t pc;                /* its first instruction's address             */
     uint64_t end;               /* the address after its last                  */
-    uint64_t runs;              /* whole runs not yet added to its slots' counts */
+    uint64_t runs_less1;        /* whole runs not yet added to its slots' counts,
+                                   less one (BLOCK_NO_RUNS: none; the block
+                                   loop's add carries on the first) */
     uint64_t taken;             /* of those, the ones its conditional branch took
                                    (not yet in that slot's insn_t.taken)      */
     uint32_t n;                 /* instructions (its entries, but for BK_END)  */
@@ -171,6 +174,7 @@ typedef struct blocks {
     uint32_t flight_counted;
     const cpu_t *cpu;           /* the run attached (blocks_attach) and the   */
     mem_t *mem;                 /* memory whose settle hook it is, or NULL    */
+    struct exec_class *classes; /* what it knows of each semantics function   */
     const void *const *code;    /* the block loop's code for each kind        */
     const block_fused_t *fused; /* and for its fused pairs                     */
     size_t nfused;
@@ -218,7 +222,8 @@ static inline const block_t *blocks_find(blocks_t *bs, insn_t *in)
 }
 
 /* Run blocks from pc, one after another, while each found starts at a
- * decoded slot of a page in the code-page cache and ends before the run's
+ * decoded slot (the first of a page in the code-page cache, the next of one
+ * the loop may look up as the ordinary step would) and ends before the run's
  * next event (c->event_at); returns the pc where the ordinary step must
  * take over (possibly pc itself, nothing run).  truth: the ground-truth
  * recorder to tell of calls and the data words touched, or NULL. */
