@@ -132,7 +132,35 @@ static void set_flag_index(dise_t *d, unsigned idx)
 {
     d->flag_index = idx;
     d->view.now = d->counts + (size_t)idx * d->set_cap;
-    d->view.uniform = d->uniform[idx];
+}
+
+/* The uniform word the view counts down (edit.h), its value written back:
+ * the engine's own semantics read and change the counters only after
+ * this, and the view counts nothing down until relive(). */
+static void unlive(dise_t *d)
+{
+    if (!d->live) return;
+    *d->live = d->ctr_mask - d->view.left;
+    d->live = NULL;
+    d->view.left = 0;
+}
+
+/* The state now's uniform word, when it has one and it is not 0 (an
+ * increment of 0 changes a flag), counted down by the view from here on:
+ * the increments it takes before it reaches its top, and 0 meanwhile. */
+static void relive(dise_t *d)
+{
+    uint64_t *w = d->uniform[d->flag_index];
+    if (d->live || w == &d->count_never || *w == 0) return;
+    d->view.left = d->ctr_mask - *w;
+    *w = 0;
+    d->live = w;
+}
+
+/* Counter n's value, whether or not the view counts it down. */
+static uint64_t counter_value(const dise_t *d, unsigned n)
+{
+    return d->live == &d->ctr[n] ? d->ctr_mask - d->view.left : d->ctr[n];
 }
 
 /* The distinct flags (overflow_N / zero_N) the patterns test.  With at
@@ -379,7 +407,7 @@ void dise_attach(dise_t *d, cpu_t *c)
     if (d->prog->init_ctl >= 0) run_ctl(d, c, d->prog->init_ctl);
 }
 
-uint64_t dise_counter(const dise_t *d, unsigned n) { return d->ctr[n]; }
+uint64_t dise_counter(const dise_t *d, unsigned n) { return counter_value(d, n); }
 bool dise_overflow(const dise_t *d, unsigned n) { return d->overflow_bits >> n & 1; }
 bool dise_zero(const dise_t *d, unsigned n) { return d->zero_bits >> n & 1; }
 
@@ -826,7 +854,7 @@ static bool classify_masks(const dise_t *d, const insn_t *in, uint64_t *masks)
     return any != 0;
 }
 
-void dise_classify(dise_t *d, insn_t *in)
+static void classify_insn(dise_t *d, insn_t *in)
 {
     in->dise = 0;
     if (!(in->flags & d->any_needs) && d->any_needs &&
@@ -840,6 +868,14 @@ void dise_classify(dise_t *d, insn_t *in)
     in->dise = intern_entry(d, in->exec, truth, masks,
                             (in->flags & IF_TRANSFER) && !(in->flags & IF_SYSCALL));
     in->exec = candidate ? exec_candidate : exec_recorded;
+}
+
+void dise_classify(dise_t *d, insn_t *in)
+{
+    bool counting_down = d->live != NULL;
+    unlive(d);                          /* a new entry may end the state's uniform word */
+    classify_insn(d, in);
+    if (counting_down) relive(d);
 }
 
 /* ---- the exact profiles ------------------------------------------------------------ */
@@ -941,7 +977,10 @@ static void dop_target(cpu_t *c, insn_t *i)
 }
 /* T.TAKEN: the program's next pc (T.INSN has run) is not the fall-through. */
 static void dop_taken(cpu_t *c, insn_t *i) { c->reg[i->rd] = c->pc != (uint64_t)i->imm; }
-static void dop_counter(cpu_t *c, insn_t *i) { c->reg[i->rd] = c->dise->ctr[i->target]; }
+static void dop_counter(cpu_t *c, insn_t *i)
+{
+    c->reg[i->rd] = counter_value(c->dise, (unsigned)i->target);
+}
 static void dop_beqz(cpu_t *c, insn_t *i)
 {
     if (c->reg[i->rs1] == 0) c->dise->branch_to = (int32_t)i->target;
@@ -1219,6 +1258,7 @@ static inline void count_match(dise_t *d, const dise_outcome_t *o)
 
 dise_seq_t *dise_match(dise_t *d, cpu_t *c, insn_t *in)
 {
+    unlive(d);
     const dise_outcome_t *o = dise_outcome(d, in);
     switch (o->kind) {
     case DO_NONE:  return NULL;
@@ -1231,7 +1271,7 @@ dise_seq_t *dise_match(dise_t *d, cpu_t *c, insn_t *in)
 
 void dise_spec_save(const dise_t *d, dise_spec_ckpt_t *ck)
 {
-    memcpy(ck->ctr, d->ctr, sizeof ck->ctr);
+    for (unsigned n = 0; n <= DISE_MAX_COUNTERS; n++) ck->ctr[n] = counter_value(d, n);
     ck->overflow_bits = d->overflow_bits;
     ck->zero_bits = d->zero_bits;
     ck->flag_index = d->flag_index;
@@ -1240,6 +1280,7 @@ void dise_spec_save(const dise_t *d, dise_spec_ckpt_t *ck)
 void dise_spec_squash(dise_t *d, const dise_spec_ckpt_t *ck)
 {
     if (d->hw.spec_leak) return;
+    unlive(d);
     if (memcmp(ck->ctr, d->ctr, sizeof ck->ctr) || ck->overflow_bits != d->overflow_bits ||
         ck->zero_bits != d->zero_bits)
         d->spec.restores++;
@@ -1271,6 +1312,7 @@ static int32_t spec_match_all(dise_t *d, const cpu_t *c, const insn_t *in, uint6
 dise_seq_t *dise_spec_match(dise_t *d, const cpu_t *shadow, const insn_t *in)
 {
     if (!in->dise) return NULL;
+    unlive(d);
     const dise_outcome_t *o = dise_outcome(d, in);
     uint64_t uops = d->stat_uops;
     bool matched = false;
@@ -1325,15 +1367,17 @@ static void exec_general(dise_t *d, cpu_t *c, insn_t *in, uint64_t mask)
 static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
 {
     dise_t *d = c->dise;
+    unlive(d);
     const dise_outcome_t *o = dise_outcome(d, in);
     d->count_spare = 1;                     /* it may have reached its top */
     if (d->derived_prod[in->dise] >= 0) d->derived_tally[d->derived_prod[in->dise]]++;
     if (o->kind == DO_GENERAL) {
         exec_general(d, c, in, o->mask);
-        return;
+    } else {
+        if (o->kind == DO_COUNT) count_match(d, o);
+        dise_exec_original(d, c, in);
     }
-    if (o->kind == DO_COUNT) count_match(d, o);
-    dise_exec_original(d, c, in);
+    relive(d);
 }
 
 /* The semantics of an instruction some production may match.  The common
@@ -1342,7 +1386,7 @@ static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
  * does by itself) and a tail call of the instruction's own semantics. */
 static void exec_candidate(cpu_t *c, insn_t *in)
 {
-    const edit_view_t *v = &c->dise->view;
+    edit_view_t *v = &c->dise->view;
     const edit_count_t *x = edit_try_uniform(v) ? edit_record(v, in) : edit_try_count(v, in);
     if (unlikely(!x)) {
         exec_candidate_any(c, in);
@@ -1394,6 +1438,7 @@ static void handler_flush(void *ctx, cpu_t *c)
 void dise_finish(dise_t *d, cpu_t *c)
 {
     d->seq = NULL;                  /* the run stopped inside a sequence */
+    unlive(d);
     if (c->on_decode == classify_hook) c->on_decode = NULL;
     if (d->runtime) runtime_drain(d->runtime, take_sample, d);
     add_final_counts(d);
@@ -1463,7 +1508,7 @@ void dise_stats(const dise_t *d, stats_t *s)
     for (unsigned n = 1; n <= d->hw.counters; n++) {
         char cname[48];
         snprintf(cname, sizeof cname, "dise.counter::%u", n);
-        stats_add_u64(s, cname, d->ctr[n], "Count", "HPS counter at the end of the run");
+        stats_add_u64(s, cname, counter_value(d, n), "Count", "HPS counter at the end of the run");
     }
     stats_add_u64(s, "dise.wrongPath.matches", d->spec.matches, "Count",
                   "Wrong-path instructions matched at decode (squashed)");
@@ -1542,8 +1587,8 @@ static void print_counters(FILE *out, const dise_t *d)
 {
     fprintf(out, "counters: %u, %u bits each\n", d->hw.counters, d->hw.counter_bits);
     for (unsigned n = 1; n <= d->hw.counters; n++)
-        fprintf(out, "  counter_%u = %-20" PRIu64 " overflow_%u %u  zero_%u %u\n", n, d->ctr[n],
-                n, dise_overflow(d, n), n, dise_zero(d, n));
+        fprintf(out, "  counter_%u = %-20" PRIu64 " overflow_%u %u  zero_%u %u\n", n,
+                counter_value(d, n), n, dise_overflow(d, n), n, dise_zero(d, n));
     fprintf(out, "so far: %" PRIu64 " matches, %" PRIu64 " replacements, %" PRIu64
             " handler calls (%" PRIu64 " instructions), %" PRIu64 " samples\n",
             dise_matches(d), d->stat_replacements, d->stat_handler_calls, d->stat_handler_insts,

@@ -97,7 +97,7 @@ typedef struct cpu {
     const isa_t *isa;
     const struct symtab *symtab;
     struct dise *dise;           /* DISE engine editing the stream, or NULL  */
-    const struct edit_view *edit;/* and what the block loop does for it
+    struct edit_view *edit;      /* and what the block loop does for it
                                     itself (edit.h), or NULL                */
     bool replaced;               /* set by semantics that started a replacement
                                     instead of retiring the instruction (DISE);

@@ -124,12 +124,15 @@ struct dise {
      * dise_finish) and derived_tally what the engine's semantics added to
      * them (an execution outside the common case: +1, its replacement
      * taking the count back: -1, T.INSN: +1); the difference is the common
-     * case's matches.  uniform[flag combination] is the view's uniform word
-     * in that state (edit.h). */
+     * case's matches.  uniform[flag combination] is the uniform word in
+     * that state (edit.h); live is the one the view counts down now
+     * (view.left; its value is ctr_mask - view.left, and it holds 0
+     * meanwhile), or NULL. */
     int16_t *derived_prod;
     uint64_t count_discard;
     uint64_t *derived_counted, *derived_tally;
     uint64_t *uniform[1u << DISE_TABLE_FLAGS];
+    uint64_t *live;
 
     /* instantiated sequences by (pc, raw, replacement) */
     dise_seq_t **seq_table;

@@ -32,9 +32,13 @@
  * A match word may be one nobody reads: the editor then works the matches
  * out from the instructions' execution counts (insn_t.count).  When, in
  * the state now, every classified instruction's record is the common case
- * with such a match word and the same counter word, the editor publishes
- * that word as the state's uniform one (edit_view_t.uniform, else its word
- * held at 0), and edit_try_uniform() does the count without the record.
+ * with such a match word and the same counter word, the editor counts that
+ * word down instead (edit_view_t.left: the increments it takes before a
+ * flag would change; 0 in any other state), and edit_try_uniform() does
+ * the count without the record or the word: a decrement.  While it counts
+ * down, the word itself holds 0 (so that edit_try_count fails on it) and
+ * its value is the counter's top less `left`, which the editor writes
+ * back before its own semantics read or change it.
  */
 #ifndef HPS_EDIT_H
 #define HPS_EDIT_H
@@ -60,9 +64,10 @@ typedef struct edit_view {
     const edit_count_t *now;    /* the records of every dispatch entry
                                    under the editor's state now: [insn->dise] */
     uint64_t counter_top;       /* a counter's largest value                */
-    uint64_t *uniform;          /* the counter word of every record now, when
-                                   all are the common case and count no match
-                                   word anyone reads; else the word held at 0 */
+    uint64_t left;              /* when every record now is the common case
+                                   with the same counter word and no match
+                                   word anyone reads: the increments that word
+                                   takes before a flag changes; else 0       */
 } edit_view_t;
 
 /* The record of classified instruction `in` under the state now. */
@@ -93,14 +98,14 @@ static inline const edit_count_t *edit_try_count(const edit_view_t *v, const ins
 }
 
 /* The common case's count for any classified instruction, done (true)
- * when the state now has a uniform word (edit_view_t.uniform) that takes
- * an increment without a flag changing; else nothing done (false):
+ * when the state now counts a uniform word down (edit_view_t.left) and it
+ * takes an increment without a flag changing; else nothing done (false):
  * edit_try_count() decides. */
-static inline bool edit_try_uniform(const edit_view_t *v)
+static inline bool edit_try_uniform(edit_view_t *v)
 {
-    uint64_t *w = v->uniform;
-    if (__builtin_expect(((*w + 1) & v->counter_top) < 2, 0)) return false;
-    (*w)++;
+    uint64_t left = v->left;
+    if (__builtin_expect(left == 0, 0)) return false;
+    v->left = left - 1;
     return true;
 }
 

@@ -30,7 +30,7 @@ uint64_t BLOCKS_LOOP_NAME(cpu_t *c, blocks_t *bs, truth_t *truth_given, uint64_t
         bs->nfused = sizeof fused / sizeof fused[0];
     }
     const mem_itlb_entry_t *itlb = c->mem->itlb;
-    const edit_view_t *edit = c->edit;      /* for BK_EDIT entries */
+    edit_view_t *edit = c->edit;            /* for BK_EDIT entries */
     mem_t *mem = c->mem;                    /* again after each called instruction */
     uint64_t page_base = ~0ull;
     insn_t *slots = NULL;

@@ -95,6 +95,41 @@ static void test_set_then_inc_overflows_after_x(void **state)
     assert_int_equal(dise_uops(f->dise), 1 + 4);  /* init + four incs */
 }
 
+static void noop_exec(cpu_t *c, insn_t *in) { (void)c; (void)in; }
+
+/* The uniform word counted down by the view (edit.h): while the view
+ * counts it, dise_counter reads the value the engine's own counting would
+ * have, and the increment at the top overflows at the same event. */
+static void test_uniform_word_counts_down(void **state)
+{
+    fixture_t *f = *state;
+    load_acf(f, "init: set_1(3)\n"
+                "P1: T.OPCLASS == proc_call && !overflow_1 => null, inc_1\n"
+                "P2: T.OPCLASS == proc_call && overflow_1 => null, set_1(4)\n", NULL);
+    insn_t in = call_insn();
+    in.exec = noop_exec;
+    dise_classify(f->dise, &in);
+    assert_int_not_equal(in.dise, 0);
+    const uint64_t top = 0xffffffffull;
+    for (int k = 0; k < 3; k++) in.exec(&f->cpu, &in);  /* 2^32 - 3: the third carries out */
+    assert_true(dise_overflow(f->dise, 1));
+    in.exec(&f->cpu, &in);                              /* P2: set_1(4) clears overflow_1 */
+    assert_false(dise_overflow(f->dise, 1));
+    assert_int_equal(dise_counter(f->dise, 1), top + 1 - 4);
+    assert_int_equal(f->cpu.edit->left, 3);             /* counted down from here */
+    for (uint64_t k = 1; k <= 3; k++) {
+        in.exec(&f->cpu, &in);
+        assert_int_equal(dise_counter(f->dise, 1), top + 1 - 4 + k);
+        assert_false(dise_overflow(f->dise, 1));
+    }
+    assert_int_equal(f->cpu.edit->left, 0);
+    in.exec(&f->cpu, &in);                              /* the fourth carries out */
+    assert_true(dise_overflow(f->dise, 1));
+    assert_true(dise_zero(f->dise, 1));
+    assert_int_equal(dise_counter(f->dise, 1), 0);
+    assert_int_equal(f->cpu.edit->left, 0);
+}
+
 static void test_counter_width_and_clamp(void **state)
 {
     fixture_t *f = *state;
@@ -521,6 +556,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_set_then_inc_overflows_after_x, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_uniform_word_counts_down, setup, teardown),
         cmocka_unit_test_setup_teardown(test_counter_width_and_clamp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dec_borrows_and_set_clears, setup, teardown),
         cmocka_unit_test_setup_teardown(test_set_from_dise_register, setup, teardown),
