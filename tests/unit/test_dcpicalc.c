@@ -800,6 +800,20 @@ static void test_operand_read_before(void **state)
     }
 }
 
+/* Three loads and five adds of a block, two of the adds (6 and 7) issue
+ * points that cannot stall, into code, and its ev5 schedule, every
+ * instruction run 10000 times, into s: the block of the two tests below. */
+enum { CLEAN_POINTS_N = 9 };
+static void learn_clean_points(code_synth_t *s, const config_t *cfg,
+                               uint32_t code[CLEAN_POINTS_N])
+{
+    const uint32_t block[CLEAN_POINTS_N] = {
+        LD(T1, A0, 8), LD(T2, A0, 16), LD(A3, A0, 24), ADD(T1, T1, A1), ADD(T2, T2, T1),
+        ADD(A3, A3, T2), ADD(T0, A3, T1), ADD(T0, T0, A1), RET };
+    memcpy(code, block, sizeof block);
+    learn_schedule(s, cfg, code, CLEAN_POINTS_N, 10000);
+}
+
 /* A block of 10000 executions whose issue points with a possible culprit
  * (the block's head, the consumers of loads, the first instruction of a
  * cache line) all stall 3% of their cycles, a cluster of four points at
@@ -808,15 +822,12 @@ static void test_operand_read_before(void **state)
  * be the four's, 3% high). */
 static void test_points_that_cannot_stall(void **state)
 {
-    enum { N = 9 };
-    const uint32_t code[N] = { LD(T1, A0, 8), LD(T2, A0, 16), LD(A3, A0, 24), ADD(T1, T1, A1),
-                               ADD(T2, T2, T1), ADD(A3, A3, T2), ADD(T0, A3, T1), ADD(T0, T0, A1),
-                               RET };
+    uint32_t code[CLEAN_POINTS_N];
     config_t cfg = preset("ev5");
     code_synth_t s;
     dcpicalc_t dc;
     assert_int_equal(cfg.l1i_line, 32);               /* the ret starts a line */
-    learn_schedule(&s, &cfg, code, N, 10000);
+    learn_clean_points(&s, &cfg, code);
     static const int stalls[] = { 0, 3, 4, 5, 8 };
     for (size_t j = 0; j < sizeof stalls / sizeof *stalls; j++) {
         int k = stalls[j];
@@ -839,14 +850,11 @@ static void test_points_that_cannot_stall(void **state)
  * took the points that stall (1.3 times its count). */
 static void test_clean_points_pooled(void **state)
 {
-    enum { N = 9 };
-    const uint32_t code[N] = { LD(T1, A0, 8), LD(T2, A0, 16), LD(A3, A0, 24), ADD(T1, T1, A1),
-                               ADD(T2, T2, T1), ADD(A3, A3, T2), ADD(T0, A3, T1), ADD(T0, T0, A1),
-                               RET };
+    uint32_t code[CLEAN_POINTS_N];
     config_t cfg = preset("ev5");
     code_synth_t s;
     dcpicalc_t dc;
-    learn_schedule(&s, &cfg, code, N, 10000);
+    learn_clean_points(&s, &cfg, code);
     static const int stalls[] = { 0, 2, 3, 4, 5, 8 };
     for (size_t j = 0; j < sizeof stalls / sizeof *stalls; j++)
         s.extra_total[stalls[j]] = 3000 * s.sched[stalls[j]].head;
