@@ -85,6 +85,11 @@ for k in $runs; do
     [ "$k" -gt "$maxruns" ] && maxruns=$k
 done
 [ -x "$build/hps-sim" ] || { echo "measure_accuracy.sh: $build/hps-sim: not built" >&2; exit 2; }
+# The guest's argv[0] is the program's path as passed, and its length moves
+# the guest's initial stack (and so its cache behaviour): spell it one way,
+# the build directory's real path, so "build" and "$PWD/build" give the same
+# ground truth.
+build=$(cd "$build" && pwd -P) || exit 2
 mkdir -p "$out" || exit 2
 
 # the $3rd percentage on the first line of file $1 matching $2 (the score

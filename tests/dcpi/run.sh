@@ -120,6 +120,22 @@ $sim --config ev5 --dcpi-events cycles:400-600,imiss --dcpi "$tmp/geou" --no-bas
 check "geometric periods: same seed, same database bytes" diff -r -q "$tmp/geoa" "$tmp/geob"
 check "geometric periods: not the uniform ones" \
     test -s "$tmp/geoa/epoch-0001/config" -a -n "$(diff -r -q "$tmp/geoa" "$tmp/geou" 2>&1)"
+# measure_accuracy.sh passes each workload by the build directory's real path:
+# the guest's argv[0] is that path, its length moves the guest's stack and so
+# the ground truth (a run with BUILD_DIR "build" and one with "$PWD/build" once
+# differed by 0.4% of the cycles).  A stub hps-sim records the program it got.
+mkdir -p "$tmp/ma/bld/workloads/rv64" "$tmp/ma/out"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/ma/bld/workloads/rv64/w"
+printf '#!/bin/bash\nfor a; do case $a in */workloads/*) echo "$a" >>"%s";; esac; done\nexit 1\n' \
+    "$tmp/ma/args" >"$tmp/ma/bld/hps-sim"
+chmod +x "$tmp/ma/bld/workloads/rv64/w" "$tmp/ma/bld/hps-sim"
+(cd "$tmp/ma" && dcpi_ma=$OLDPWD/dcpi/measure_accuracy.sh &&
+ for b in bld "$tmp/ma/bld" ./bld/../bld; do
+     rm -rf out; "$dcpi_ma" --periods 275-775 --isas rv64 "$b" out >/dev/null 2>&1
+ done)
+ma_real=$(cd "$tmp/ma/bld" && pwd -P)/workloads/rv64/w
+check "measure_accuracy.sh: the guest path is the same however BUILD_DIR is spelled" \
+    test "$(sort -u "$tmp/ma/args" 2>/dev/null)" = "$ma_real" -a "$(wc -l <"$tmp/ma/args")" -ge 3
 $sim --config ev5 --set pmu.period=geometric --dcpi "$tmp/geobad" "$p" test >/dev/null 2>"$tmp/err"
 rc=$?
 check "geometric periods: a mean above 2^bits / 32 is status 2 ($rc) with a message" \
