@@ -123,7 +123,8 @@ check "geometric periods: not the uniform ones" \
 # measure_accuracy.sh passes each workload by the build directory's real path:
 # the guest's argv[0] is that path, its length moves the guest's stack and so
 # the ground truth (a run with BUILD_DIR "build" and one with "$PWD/build" once
-# differed by 0.4% of the cycles).  A stub hps-sim records the program it got.
+# differed by 0.4% of the cycles).  A stand-in hps-sim, a script in a build
+# directory of its own, writes down each program path the script gives it.
 mkdir -p "$tmp/ma/bld/workloads/rv64" "$tmp/ma/out"
 printf '#!/bin/sh\nexit 0\n' >"$tmp/ma/bld/workloads/rv64/w"
 printf '#!/bin/bash\nfor a; do case $a in */workloads/*) echo "$a" >>"%s";; esac; done\nexit 1\n' \
