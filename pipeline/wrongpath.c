@@ -62,6 +62,8 @@ insn_t *wrongpath_fetch_slow(wrongpath_t *w, uint64_t pc)
     if (slot->exec) {
         w->code_page = (pc >> GUEST_PAGE_SHIFT) + 1;
         w->code_slots = slots;
+        w->code_mem = s->mem;
+        w->code_epoch = s->mem->code_epoch;
         return slot;
     }
     w->code_page = 0;
@@ -238,7 +240,8 @@ void wrongpath_begin(wrongpath_t *w, cpu_t *c, jmp_buf *here)
     w->overlay_low = UINT64_MAX;
     w->overlay_high = 0;
     w->align_mask = c->isa->insn_align - 1;
-    w->exec_page = w->read_page = w->code_page = 0;
+    w->exec_page = w->read_page = 0;
+    if (w->code_mem != m || w->code_epoch != m->code_epoch) w->code_page = 0;
     w->shadow.stop_jmp = here;
     m->fault_jmp = here;
 }

@@ -74,11 +74,15 @@ typedef struct wrongpath {
      * page looks it up once */
     uint64_t exec_page, read_page;
     /* the page (number + 1, 0: none) of the last instruction found decoded
-     * through mem_code_slots in the walk under way, and its decoded slots:
-     * later fetches from it look there first (dropped when a decode may give
-     * the page another array) */
+     * through mem_code_slots, and its decoded slots: later fetches from it
+     * look there first (dropped when a decode may give the page another
+     * array); kept from one walk to the next while the memory and its
+     * code_epoch (moved whenever a page's decoded slots are emptied: unmap,
+     * mprotect, a store to code, eviction) are those it was found in */
     uint64_t code_page;
     insn_t *code_slots;
+    const mem_t *code_mem;
+    uint64_t code_epoch;
     /* the DISE counters and flags at the mispredicted transfer (squash) */
     dise_spec_ckpt_t dise_ckpt;
 } wrongpath_t;
