@@ -1284,8 +1284,7 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
     o->group_ended = next != in->pc + in->len;
     if (!k) r->first_fetch = got;
     r->last_fetch = got;
-    r->n++;
-    o->wp_fetched++;
+    r->n++;                             /* o->wp_fetched: added up after the walk */
     if (t->pmu && pmu_counts_branches(t->pmu) && (in->flags & (IF_BRANCH | IF_JUMP)) &&
         !(in->flags & IF_DISE))
         pmu_count(t->pmu, PMU_BRANCHES_SPEC, got, in->pc);
@@ -1396,6 +1395,7 @@ static void run_wrong_path(timing_t *t, ooo_t *o)
     int end = wp_walk_guarded(&r, start);
     wp_undo(t, o);
     o->wp_end[end]++;
+    o->wp_fetched += r.n;
     if (!r.n) return;
     o->wp_walks++;
     o->wp_fetch_cycles += r.last_fetch - r.first_fetch + 1;

@@ -106,6 +106,28 @@ void wrongpath_hand_fp_over(wrongpath_t *w)
     if (c->isa->run_enter) c->isa->run_enter(&w->shadow);
 }
 
+/* The bytes of overlay entry e that fall in the 16 from lo, written over
+ * host (their copy; lo + 16 is on lo's page): one copy of its low bytes
+ * when all of it falls there and the host stores little-endian, as the
+ * value's bytes are kept (byte k = value >> 8k), else byte by byte. */
+static void patch_bytes(uint8_t *host, const wp_spec_store_t *e, uint64_t lo)
+{
+    uint64_t at = e->addr - lo;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (e->addr >= lo && at + e->size <= 16) {
+        switch (e->size) {
+        case 8: memcpy(host + at, &e->value, 8); return;
+        case 4: memcpy(host + at, &e->value, 4); return;
+        case 2: memcpy(host + at, &e->value, 2); return;
+        case 1: host[at] = (uint8_t)e->value; return;
+        default: break;
+        }
+    }
+#endif
+    for (unsigned b = 0; b < e->size; b++, at++)
+        if (at < 16) host[at] = (uint8_t)(e->value >> (8 * b));
+}
+
 /* Executes the load `in` on the shadow with the overlay's bytes over guest
  * memory: the 16 bytes from `lo` (the load's aligned quadword and the next,
  * on one present page) are patched in the host copy for the load and put
@@ -123,10 +145,7 @@ void wrongpath_load(wrongpath_t *w, insn_t *in, exec_fn exec, uint64_t lo)
                 host = mem_page(s->mem, lo)->data + (lo & GUEST_PAGE_MASK);
                 memcpy(saved, host, sizeof saved);
             }
-            for (unsigned b = 0; b < e->size; b++) {   /* lo + 16 is on lo's page */
-                uint64_t at = e->addr + b - lo;
-                if (at < 16) host[at] = (uint8_t)(e->value >> (8 * b));
-            }
+            patch_bytes(host, e, lo);
         }
     }
     if (host) {
