@@ -44,10 +44,16 @@ const char *const wrongpath_end_names[WP_END_COUNT] = {
 };
 
 /* The page holding [addr, addr + size) is mapped with `prot`, present
- * (a read of it allocates nothing) and the range does not cross it. */
+ * (a read of it allocates nothing) and the range does not cross it.  A
+ * page in the memory's read TLB is all that for a read: only a read of a
+ * present readable page fills an entry, and every unmapping, remapping or
+ * protection change of the page drops it (sim/mem.c). */
 bool wrongpath_page_ready(const mem_t *m, uint64_t addr, unsigned size, int prot)
 {
     if ((addr & GUEST_PAGE_MASK) > GUEST_PAGE_SIZE - size) return false;
+    if (prot == MEM_PROT_READ &&
+        mem_tlb_slot(m->rtlb, addr)->page == (addr & ~(uint64_t)GUEST_PAGE_MASK))
+        return true;
     const guest_page_t *pg = mem_page(m, addr);
     return pg && pg->mapped && pg->data && (pg->prot & prot);
 }
