@@ -452,6 +452,16 @@ bpred_result_t bpred_peek(const bpred_t *b, const insn_t *in)
     }
 }
 
+uint64_t bpred_peek_next(const bpred_t *b, const insn_t *in)
+{
+    switch (b->cfg.kind) {             /* each kind with its own code */
+    case BP_BIMODAL: return peek_as(b, in, BP_BIMODAL).target;
+    case BP_GSHARE: return peek_as(b, in, BP_GSHARE).target;
+    case BP_TOURNAMENT: return peek_as(b, in, BP_TOURNAMENT).target;
+    default: return peek_as(b, in, BP_NOT_TAKEN).target;
+    }
+}
+
 static inline __attribute__((always_inline)) void update_ras(bpred_t *b, const insn_t *in,
                                                              const lookup_t *l, uint64_t next_pc)
 {

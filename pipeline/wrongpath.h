@@ -157,14 +157,11 @@ static inline bool wrongpath_ends_walk(const insn_t *in)
            class_ends[in->opclass];
 }
 
-/* The next pc the front end would fetch after a transfer, or 0 when it
- * has no target to go to (an indirect jump the BTB does not know). */
+/* The next pc the front end would fetch after a transfer (the predictor
+ * falls through after an indirect jump the BTB does not know). */
 static inline uint64_t wrongpath_predicted_next(const bpred_t *bp, const insn_t *in)
 {
-    bpred_result_t p = bpred_peek(bp, in);
-    if (!p.taken) return in->pc + in->len;
-    if (p.btb_hit) return p.target;
-    return (in->flags & IF_DIRECT) ? in->target : 0;
+    return bpred_peek_next(bp, in);
 }
 
 /* Only integer operations and integer loads leave the host FP state
