@@ -33,7 +33,10 @@
  *  - BTB: tagged by the full pc, LRU by a use stamp.  Every control
  *    instruction looks it up; a hit becomes most recently used at update, a
  *    taken instruction writes (or refreshes) its entry with the actual
- *    target.  btb_hit in the result means the target was known at fetch
+ *    target.  A way never written has a tag no pc has, and a table of way
+ *    hints by pc_hash names the way a pc was last found in or written to:
+ *    a lookup compares that way's tag first, the set's ways in order only
+ *    when it is not pc's (same results as the scan alone).  btb_hit in the result means the target was known at fetch
  *    (from the BTB, or from the RAS for a return).
  *  - Conditional branch predicted taken: target from the BTB, else from
  *    decode (insn->target, btb_hit false: the pipeline charges a
