@@ -54,6 +54,10 @@ bpred_result_t bpred_predict(bpred_t *b, const insn_t *in);
  * wrong path, whose lookups must not stand in for the next
  * bpred_update's (bpred_warm's under sampling). */
 bpred_result_t bpred_peek(const bpred_t *b, const insn_t *in);
+/* bpred_peek's next pc alone: its target, which for a prediction of not
+ * taken is the fall-through (in->pc + in->len) and for a direct transfer
+ * predicted taken without a BTB hit the decoded target (in->target). */
+uint64_t bpred_peek_next(const bpred_t *b, const insn_t *in);
 /* Train with the real outcome; returns true if the prediction made for
  * this instruction (the last bpred_predict) was correct. */
 bool bpred_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc);

@@ -33,7 +33,10 @@
  *  - BTB: tagged by the full pc, LRU by a use stamp.  Every control
  *    instruction looks it up; a hit becomes most recently used at update, a
  *    taken instruction writes (or refreshes) its entry with the actual
- *    target.  btb_hit in the result means the target was known at fetch
+ *    target.  A way never written has a tag no pc has, and a table of way
+ *    hints by pc_hash names the way a pc was last found in or written to:
+ *    a lookup compares that way's tag first, the set's ways in order only
+ *    when it is not pc's (same results as the scan alone).  btb_hit in the result means the target was known at fetch
  *    (from the BTB, or from the RAS for a return).
  *  - Conditional branch predicted taken: target from the BTB, else from
  *    decode (insn->target, btb_hit false: the pipeline charges a
@@ -78,10 +81,17 @@ static const char *const kind_descs[K_COUNT] = {
 };
 
 typedef struct btb_entry {
-    uint64_t tag;          /* full pc                                    */
+    uint64_t tag;          /* full pc; BTB_NO_PC while invalid           */
     uint64_t target;
     uint64_t stamp;        /* last use; 0 = invalid                      */
 } btb_entry_t;
+
+/* The tag of a way never written: no pc (pcs are aligned), so a lookup
+ * compares tags alone. */
+#define BTB_NO_PC UINT64_MAX
+
+/* Way hints (btb_lookup): 4096 bytes, four a set of the default BTB. */
+enum { BTB_HINTS = 4096 };
 
 /* What predict looked up, kept for the update that follows. */
 typedef struct lookup {
@@ -108,6 +118,8 @@ struct bpred {
     uint32_t choice_mask;
     btb_entry_t *btb;
     uint32_t btb_set_mask, btb_way_shift;   /* ways = 1 << btb_way_shift */
+    uint8_t *btb_hint;     /* by pc_hash: the way a pc was last seen in  */
+    uint32_t btb_hint_mask;
     uint64_t btb_clock;
     uint64_t *ras;
     unsigned ras_top, ras_depth; /* top = slot of the newest entry        */
@@ -182,10 +194,14 @@ bpred_t *bpred_new(const bpred_config_t *cfg)
     b->ctr_mask = n - 1;
     b->ghist_mask = (1u << c.history_bits) - 1;
     b->btb = calloc(c.btb_entries, sizeof *b->btb);
+    if (b->btb)
+        for (unsigned k = 0; k < c.btb_entries; k++) b->btb[k].tag = BTB_NO_PC;
     b->btb_set_mask = c.btb_entries / c.btb_assoc - 1;
     b->btb_way_shift = (uint32_t)__builtin_ctz(c.btb_assoc);
+    b->btb_hint_mask = BTB_HINTS - 1;
+    b->btb_hint = calloc(BTB_HINTS, 1);
     b->ras = calloc(c.ras_entries, sizeof *b->ras);
-    bool ok = b->ctr && b->btb && b->ras;
+    bool ok = b->ctr && b->btb && b->btb_hint && b->ras;
     if (c.kind == BP_TOURNAMENT) {
         b->lhist = calloc(c.local_history_entries, sizeof *b->lhist);
         b->lhist_mask = c.local_history_entries - 1;
@@ -210,6 +226,7 @@ void bpred_free(bpred_t *b)
     free(b->lctr);
     free(b->choice);
     free(b->btb);
+    free(b->btb_hint);
     free(b->ras);
     free(b);
 }
@@ -293,11 +310,25 @@ static inline btb_entry_t *btb_set(bpred_t *b, uint64_t pc)
     return &b->btb[(size_t)(pc_hash(pc) & b->btb_set_mask) << b->btb_way_shift];
 }
 
+/* The hint of pc: where the BTB way it was last found in or written to is
+ * noted (a way index; other pcs share the slot, so the way is checked). */
+static inline uint8_t *btb_hint_of(bpred_t *b, uint64_t pc)
+{
+    return &b->btb_hint[pc_hash(pc) & b->btb_hint_mask];
+}
+
+/* pc's way in its set, or NULL: the way its hint names first (one
+ * compare), else the set's ways in order (a pc is in at most one way). */
 static inline btb_entry_t *btb_lookup(bpred_t *b, uint64_t pc)
 {
     btb_entry_t *set = btb_set(b, pc);
-    for (unsigned w = 0; w < b->cfg.btb_assoc; w++)   /* the tag first: most ways differ */
-        if (set[w].tag == pc && set[w].stamp) return &set[w];
+    uint8_t *hint = btb_hint_of(b, pc);
+    if (__builtin_expect(set[*hint].tag == pc, 1)) return &set[*hint];
+    for (unsigned w = 0, n = 1u << b->btb_way_shift; w < n; w++)
+        if (set[w].tag == pc) {
+            *hint = (uint8_t)w;
+            return &set[w];
+        }
     return NULL;
 }
 
@@ -309,6 +340,7 @@ static void btb_insert(bpred_t *b, uint64_t pc, uint64_t target)
     for (unsigned w = 1; w < b->cfg.btb_assoc && victim->stamp; w++)
         if (set[w].stamp < victim->stamp) victim = &set[w];
     victim->tag = pc;
+    *btb_hint_of(b, pc) = (uint8_t)(victim - set);
     victim->target = target;
     victim->stamp = ++b->btb_clock;
 }
@@ -420,6 +452,16 @@ bpred_result_t bpred_peek(const bpred_t *b, const insn_t *in)
     case BP_GSHARE: return peek_as(b, in, BP_GSHARE);
     case BP_TOURNAMENT: return peek_as(b, in, BP_TOURNAMENT);
     default: return peek_as(b, in, BP_NOT_TAKEN);
+    }
+}
+
+uint64_t bpred_peek_next(const bpred_t *b, const insn_t *in)
+{
+    switch (b->cfg.kind) {             /* each kind with its own code */
+    case BP_BIMODAL: return peek_as(b, in, BP_BIMODAL).target;
+    case BP_GSHARE: return peek_as(b, in, BP_GSHARE).target;
+    case BP_TOURNAMENT: return peek_as(b, in, BP_TOURNAMENT).target;
+    default: return peek_as(b, in, BP_NOT_TAKEN).target;
     }
 }
 

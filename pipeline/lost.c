@@ -101,18 +101,27 @@ static uint64_t fetch_cycles_of(const lost_row_t *r) { return r->wp_fetch_cycles
 static uint64_t rob_cycles_of(const lost_row_t *r) { return r->wp_rob_cycles; }
 static uint64_t replay_slots_of(const lost_row_t *r) { return r->replay_issue_slots; }
 
+/* Of the rows v (sorted by pc) not yet taken, the one with the largest
+ * nonzero value (the lowest pc of a tie), marked taken; n when none is
+ * left. */
+static size_t next_top(const lost_row_t *v, size_t n, bool *taken, row_value_fn value)
+{
+    size_t best = n;
+    for (size_t k = 0; k < n; k++)
+        if (!taken[k] && value(&v[k]) && (best == n || value(&v[k]) > value(&v[best])))
+            best = k;
+    if (best < n) taken[best] = true;
+    return best;
+}
+
 /* The `top` rows with the largest value, largest first (ties by pc). */
 static void top_stats(const lost_row_t *v, size_t n, unsigned top, row_value_fn value,
                       stats_t *s, const char *prefix, const char *unit, const char *what)
 {
     bool *taken = xcalloc(n ? n : 1, sizeof *taken);
     for (unsigned t = 0; t < top; t++) {
-        size_t best = n;
-        for (size_t k = 0; k < n; k++)
-            if (!taken[k] && value(&v[k]) && (best == n || value(&v[k]) > value(&v[best])))
-                best = k;
+        size_t best = next_top(v, n, taken, value);
         if (best == n) break;
-        taken[best] = true;
         char name[96], desc[192];
         snprintf(name, sizeof name, "%s::%#" PRIx64, prefix, v[best].pc);
         snprintf(desc, sizeof desc, "%s %#" PRIx64 " (the %u with the most are listed; every pc "
@@ -120,6 +129,22 @@ static void top_stats(const lost_row_t *v, size_t n, unsigned top, row_value_fn 
         stats_add_u64(s, name, value(&v[best]), unit, desc);
     }
     free(taken);
+}
+
+static uint64_t fetch_slots_of(const lost_row_t *r) { return r->wp_fetch_slots; }
+
+size_t lost_top_fetch_slots(const lost_t *l, unsigned top, uint64_t *pc, uint64_t *slots)
+{
+    size_t n, got = 0;
+    lost_row_t *v = sorted_rows(l, &n);
+    bool *taken = xcalloc(n ? n : 1, sizeof *taken);
+    for (size_t best; got < top && (best = next_top(v, n, taken, fetch_slots_of)) < n; got++) {
+        pc[got] = v[best].pc;
+        slots[got] = v[best].wp_fetch_slots;
+    }
+    free(taken);
+    free(v);
+    return got;
 }
 
 void lost_stats(const lost_t *l, stats_t *s, unsigned top, int wrong_path, int replays)

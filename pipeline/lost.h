@@ -10,6 +10,7 @@
 #ifndef HPS_LOST_H
 #define HPS_LOST_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -37,6 +38,10 @@ lost_row_t *lost_at(lost_t *l, uint64_t pc);
 /* The comment lines of the ground-truth file: a header and one row per pc
  * that lost anything, sorted by pc. */
 void lost_write_truth(const lost_t *l, FILE *out, const symtab_t *symtab);
+/* The `top` pcs whose wrong paths fetched the most instructions, the most
+ * first (a tie by pc), into pc[] and slots[] (their wp_fetch_slots); how
+ * many there are (cpu.ooo.wrongPath.fetchedAfter::PC). */
+size_t lost_top_fetch_slots(const lost_t *l, unsigned top, uint64_t *pc, uint64_t *slots);
 /* cpu.ooo.wrongPath.fetchCyclesAt::PC and robSlotCyclesAt::PC (when
  * wrong_path), cpu.ooo.memdep.replayedInstsAt::PC (when replays): the top
  * `top` pcs of each. */

@@ -600,7 +600,6 @@ struct ooo {
     uint64_t wp_walks, wp_fetched, wp_dispatched, wp_issued, wp_loads, wp_dmisses;
     uint64_t wp_iaccesses, wp_imisses, wp_rob_cycles, wp_fetch_cycles;
     uint64_t wp_end[WP_END_COUNT];
-    pair_table_t wp_at;         /* (transfer pc, 0) -> wrong-path instructions fetched */
 };
 
 void *ooo_new(const config_t *cfg)
@@ -667,7 +666,6 @@ void ooo_free(void *state)
     free(o->sets.ssit);
     free(o->sets.lfst);
     pair_table_free(&o->replay_at);
-    pair_table_free(&o->wp_at);
     free(o->wp_d);
     free(o->wp_undo_slot);
     free(o->wp_undo_ready);
@@ -1144,11 +1142,12 @@ uint64_t wp_fetch_bytes(timing_t *t, ooo_t *o, uint64_t pc, uint64_t f)
     uint64_t line = pc >> t->line_shift;
     if (line == t->fetch_line && f >= t->fetch_ready - t->p.l1i_hit)
         return max2(f + t->p.l1i_hit, t->fetch_ready) - t->p.l1i_hit;
-    unsigned tlb_extra = tlb_access(t->itlb, pc);
+    unsigned tlb_extra = tlb_access_inline(t->itlb, pc);
     if (t->pmu && tlb_extra) pmu_count(t->pmu, PMU_ITBMISS_SPEC, f, pc);
-    uint64_t ready = cache_access(t->l1i, pc, false, f + tlb_extra);
+    bool hit;
+    uint64_t ready = cache_access_inline(t->l1i, pc, false, f + tlb_extra, &hit);
     o->wp_iaccesses++;
-    if (!cache_last_hit(t->l1i)) {
+    if (!hit) {
         o->wp_imisses++;
         if (t->pmu) pmu_count(t->pmu, PMU_IMISS_SPEC, f, pc);
     }
@@ -1239,11 +1238,12 @@ unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t add
         } else if (in->flags & IF_LOAD) {
             x = i + t->p.lat[OC_LOAD];
             if (addr && !t->ideal_memory) {
-                unsigned tlb_extra = tlb_access(t->dtlb, addr);
+                unsigned tlb_extra = tlb_access_inline(t->dtlb, addr);
                 if (t->pmu && tlb_extra) pmu_count(t->pmu, PMU_DTBMISS_SPEC, i, in->pc);
-                uint64_t ready = cache_access(t->l1d, addr, false, i + tlb_extra);
+                bool hit;
+                uint64_t ready = cache_access_inline(t->l1d, addr, false, i + tlb_extra, &hit);
                 o->wp_loads++;
-                if (!cache_last_hit(t->l1d)) {
+                if (!hit) {
                     o->wp_dmisses++;
                     if (t->pmu) pmu_count(t->pmu, PMU_DMISS_SPEC, i, in->pc);
                 }
@@ -1284,8 +1284,7 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
     o->group_ended = next != in->pc + in->len;
     if (!k) r->first_fetch = got;
     r->last_fetch = got;
-    r->n++;
-    o->wp_fetched++;
+    r->n++;                             /* o->wp_fetched: added up after the walk */
     if (t->pmu && pmu_counts_branches(t->pmu) && (in->flags & (IF_BRANCH | IF_JUMP)) &&
         !(in->flags & IF_DISE))
         pmu_count(t->pmu, PMU_BRANCHES_SPEC, got, in->pc);
@@ -1396,10 +1395,10 @@ static void run_wrong_path(timing_t *t, ooo_t *o)
     int end = wp_walk_guarded(&r, start);
     wp_undo(t, o);
     o->wp_end[end]++;
+    o->wp_fetched += r.n;
     if (!r.n) return;
     o->wp_walks++;
     o->wp_fetch_cycles += r.last_fetch - r.first_fetch + 1;
-    pair_table_add(&o->wp_at, o->wp_branch, 0, r.n);
     lost_row_t *l = lost_of(t, o, o->wp_branch);
     l->wp_squashes++;
     l->wp_fetch_slots += r.n;
@@ -1641,15 +1640,16 @@ static void wrong_path_stats(const ooo_t *o, stats_t *s)
         stats_add_u64(s, name, o->wp_end[k], "Count",
                       "Wrong paths that ended for this reason (resolved: the squash came)");
     }
-    size_t n;
-    pair_count_t *pairs = pair_table_sorted(&o->wp_at, &n);
-    for (size_t k = 0; k < n && k < WRONG_PATH_TOP; k++) {
-        snprintf(name, sizeof name, "cpu.ooo.wrongPath.fetchedAfter::%#" PRIx64, pairs[k].a);
+    /* from the lost rows: their fetch slots are the instructions each
+     * transfer's wrong paths fetched */
+    uint64_t pc[WRONG_PATH_TOP], fetched[WRONG_PATH_TOP];
+    size_t n = lost_top_fetch_slots(o->lost, WRONG_PATH_TOP, pc, fetched);
+    for (size_t k = 0; k < n; k++) {
+        snprintf(name, sizeof name, "cpu.ooo.wrongPath.fetchedAfter::%#" PRIx64, pc[k]);
         snprintf(desc, sizeof desc, "Wrong-path instructions fetched after the transfer at %#"
-                 PRIx64 " (the %d with the most are listed)", pairs[k].a, WRONG_PATH_TOP);
-        stats_add_u64(s, name, pairs[k].count, "Count", desc);
+                 PRIx64 " (the %d with the most are listed)", pc[k], WRONG_PATH_TOP);
+        stats_add_u64(s, name, fetched[k], "Count", desc);
     }
-    free(pairs);
 }
 
 void ooo_stats(const void *state, uint64_t cycles, stats_t *s)

@@ -206,16 +206,18 @@ static inline uint64_t max2(uint64_t a, uint64_t b) { return a > b ? a : b; }
 /* ---- shared pieces, inlined into every model ----------------------------------- */
 
 /* Cycle the instruction's bytes are available, fetching from cycle f. */
-static inline uint64_t tm_fetch_bytes(timing_t *t, uint64_t pc, uint64_t f, uint8_t *cause)
+static inline __attribute__((always_inline))
+uint64_t tm_fetch_bytes(timing_t *t, uint64_t pc, uint64_t f, uint8_t *cause)
 {
     uint64_t line = pc >> t->line_shift;
     if (line == t->fetch_line && f >= t->fetch_ready - t->p.l1i_hit) {
         *cause = STALL_NONE;
         return max2(f + t->p.l1i_hit, t->fetch_ready);
     }
-    unsigned tlb_extra = tlb_access(t->itlb, pc);
-    uint64_t ready = cache_access(t->l1i, pc, false, f + tlb_extra);
-    *cause = !cache_last_hit(t->l1i) ? STALL_ICACHE : tlb_extra ? STALL_ITLB : STALL_NONE;
+    unsigned tlb_extra = tlb_access_inline(t->itlb, pc);
+    bool hit;
+    uint64_t ready = cache_access_inline(t->l1i, pc, false, f + tlb_extra, &hit);
+    *cause = !hit ? STALL_ICACHE : tlb_extra ? STALL_ITLB : STALL_NONE;
     if (unlikely(t->pmu)) {
         if (*cause == STALL_ICACHE) pmu_count(t->pmu, PMU_IMISS, f, pc);
         if (tlb_extra) pmu_count(t->pmu, PMU_ITBMISS, f, pc);

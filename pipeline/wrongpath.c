@@ -44,10 +44,16 @@ const char *const wrongpath_end_names[WP_END_COUNT] = {
 };
 
 /* The page holding [addr, addr + size) is mapped with `prot`, present
- * (a read of it allocates nothing) and the range does not cross it. */
+ * (a read of it allocates nothing) and the range does not cross it.  A
+ * page in the memory's read TLB is all that for a read: only a read of a
+ * present readable page fills an entry, and every unmapping, remapping or
+ * protection change of the page drops it (sim/mem.c). */
 bool wrongpath_page_ready(const mem_t *m, uint64_t addr, unsigned size, int prot)
 {
     if ((addr & GUEST_PAGE_MASK) > GUEST_PAGE_SIZE - size) return false;
+    if (prot == MEM_PROT_READ &&
+        mem_tlb_slot(m->rtlb, addr)->page == (addr & ~(uint64_t)GUEST_PAGE_MASK))
+        return true;
     const guest_page_t *pg = mem_page(m, addr);
     return pg && pg->mapped && pg->data && (pg->prot & prot);
 }
@@ -62,6 +68,8 @@ insn_t *wrongpath_fetch_slow(wrongpath_t *w, uint64_t pc)
     if (slot->exec) {
         w->code_page = (pc >> GUEST_PAGE_SHIFT) + 1;
         w->code_slots = slots;
+        w->code_mem = s->mem;
+        w->code_epoch = s->mem->code_epoch;
         return slot;
     }
     w->code_page = 0;
@@ -104,6 +112,28 @@ void wrongpath_hand_fp_over(wrongpath_t *w)
     if (c->isa->run_enter) c->isa->run_enter(&w->shadow);
 }
 
+/* The bytes of overlay entry e that fall in the 16 from lo, written over
+ * host (their copy; lo + 16 is on lo's page): one copy of its low bytes
+ * when all of it falls there and the host stores little-endian, as the
+ * value's bytes are kept (byte k = value >> 8k), else byte by byte. */
+static void patch_bytes(uint8_t *host, const wp_spec_store_t *e, uint64_t lo)
+{
+    uint64_t at = e->addr - lo;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (e->addr >= lo && at + e->size <= 16) {
+        switch (e->size) {
+        case 8: memcpy(host + at, &e->value, 8); return;
+        case 4: memcpy(host + at, &e->value, 4); return;
+        case 2: memcpy(host + at, &e->value, 2); return;
+        case 1: host[at] = (uint8_t)e->value; return;
+        default: break;
+        }
+    }
+#endif
+    for (unsigned b = 0; b < e->size; b++, at++)
+        if (at < 16) host[at] = (uint8_t)(e->value >> (8 * b));
+}
+
 /* Executes the load `in` on the shadow with the overlay's bytes over guest
  * memory: the 16 bytes from `lo` (the load's aligned quadword and the next,
  * on one present page) are patched in the host copy for the load and put
@@ -121,10 +151,7 @@ void wrongpath_load(wrongpath_t *w, insn_t *in, exec_fn exec, uint64_t lo)
                 host = mem_page(s->mem, lo)->data + (lo & GUEST_PAGE_MASK);
                 memcpy(saved, host, sizeof saved);
             }
-            for (unsigned b = 0; b < e->size; b++) {   /* lo + 16 is on lo's page */
-                uint64_t at = e->addr + b - lo;
-                if (at < 16) host[at] = (uint8_t)(e->value >> (8 * b));
-            }
+            patch_bytes(host, e, lo);
         }
     }
     if (host) {
@@ -238,7 +265,8 @@ void wrongpath_begin(wrongpath_t *w, cpu_t *c, jmp_buf *here)
     w->overlay_low = UINT64_MAX;
     w->overlay_high = 0;
     w->align_mask = c->isa->insn_align - 1;
-    w->exec_page = w->read_page = w->code_page = 0;
+    w->exec_page = w->read_page = 0;
+    if (w->code_mem != m || w->code_epoch != m->code_epoch) w->code_page = 0;
     w->shadow.stop_jmp = here;
     m->fault_jmp = here;
 }

@@ -74,11 +74,15 @@ typedef struct wrongpath {
      * page looks it up once */
     uint64_t exec_page, read_page;
     /* the page (number + 1, 0: none) of the last instruction found decoded
-     * through mem_code_slots in the walk under way, and its decoded slots:
-     * later fetches from it look there first (dropped when a decode may give
-     * the page another array) */
+     * through mem_code_slots, and its decoded slots: later fetches from it
+     * look there first (dropped when a decode may give the page another
+     * array); kept from one walk to the next while the memory and its
+     * code_epoch (moved whenever a page's decoded slots are emptied: unmap,
+     * mprotect, a store to code, eviction) are those it was found in */
     uint64_t code_page;
     insn_t *code_slots;
+    const mem_t *code_mem;
+    uint64_t code_epoch;
     /* the DISE counters and flags at the mispredicted transfer (squash) */
     dise_spec_ckpt_t dise_ckpt;
 } wrongpath_t;
@@ -153,14 +157,11 @@ static inline bool wrongpath_ends_walk(const insn_t *in)
            class_ends[in->opclass];
 }
 
-/* The next pc the front end would fetch after a transfer, or 0 when it
- * has no target to go to (an indirect jump the BTB does not know). */
+/* The next pc the front end would fetch after a transfer (the predictor
+ * falls through after an indirect jump the BTB does not know). */
 static inline uint64_t wrongpath_predicted_next(const bpred_t *bp, const insn_t *in)
 {
-    bpred_result_t p = bpred_peek(bp, in);
-    if (!p.taken) return in->pc + in->len;
-    if (p.btb_hit) return p.target;
-    return (in->flags & IF_DIRECT) ? in->target : 0;
+    return bpred_peek_next(bp, in);
 }
 
 /* Only integer operations and integer loads leave the host FP state
