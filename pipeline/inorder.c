@@ -216,7 +216,7 @@ general_5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, c
     uint8_t fcause, mcause = STALL_NONE;
     bool redirected = t->redirect > t->prev_d;        /* fetch waits for a redirect */
     uint64_t f = redirected ? t->redirect : t->prev_d;
-    uint64_t fready = tm_fetch_bytes(t, in->pc, f, &fcause);
+    uint64_t fready = tm_fetch_bytes_inline(t, in->pc, f, &fcause);
     uint64_t d = max2(fready, t->prev_x);
     if (!plain) d += t->front_penalty;        /* DISE decode stall */
     uint64_t ops = tm_operands_cycle(t, in);
@@ -269,38 +269,58 @@ static __attribute__((noinline)) void general_5_plain(timing_t *t, const insn_t 
     general_5_body(t, in, addr, next_pc, true);
 }
 
-/* quick_5 of a load or store, out of line with its D-cache access inlined:
- * the access's call would make every instruction's path through
- * time_inorder5 save registers. */
-static __attribute__((noinline)) bool quick_5_mem(timing_t *t, const insn_t *in, uint64_t addr,
-                                                  uint64_t next_pc)
+/* The quick paths of time_inorder5, each out of line and falling back to
+ * the general path itself (a tail call), so that the model's entry only
+ * chooses and jumps: with the quick path of the instructions that do not
+ * access memory inlined into it, the entry saved and restored six
+ * registers for every instruction.  A load's or store's D-cache access is
+ * inlined into its own (`mem` and `heads` constants). */
+static inline __attribute__((always_inline)) void
+quick_or_general_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
+                   const bool heads, const bool mem)
 {
-    return quick_5(t, in, addr, next_pc, false, true);
+    if (!quick_5(t, in, addr, next_pc, heads, mem)) general_5_plain(t, in, addr, next_pc);
 }
 
-static __attribute__((noinline)) bool quick_5_mem_heads(timing_t *t, const insn_t *in,
+static __attribute__((noinline)) void quick_5_alu(timing_t *t, const insn_t *in, uint64_t addr,
+                                                  uint64_t next_pc)
+{
+    quick_or_general_5(t, in, addr, next_pc, false, false);
+}
+
+static __attribute__((noinline)) void quick_5_alu_heads(timing_t *t, const insn_t *in,
                                                         uint64_t addr, uint64_t next_pc)
 {
-    return quick_5(t, in, addr, next_pc, true, true);
+    quick_or_general_5(t, in, addr, next_pc, true, false);
+}
+
+static __attribute__((noinline)) void quick_5_mem(timing_t *t, const insn_t *in, uint64_t addr,
+                                                  uint64_t next_pc)
+{
+    quick_or_general_5(t, in, addr, next_pc, false, true);
+}
+
+static __attribute__((noinline)) void quick_5_mem_heads(timing_t *t, const insn_t *in,
+                                                        uint64_t addr, uint64_t next_pc)
+{
+    quick_or_general_5(t, in, addr, next_pc, true, true);
 }
 
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
-    else if (!tm_quick_kind(in, IF_DISE) ||
-             !(in->flags & (IF_LOAD | IF_STORE) ? quick_5_mem(t, in, addr, next_pc)
-                                                : quick_5(t, in, addr, next_pc, false, false)))
-        general_5_plain(t, in, addr, next_pc);
+    else if (!tm_quick_kind(in, IF_DISE)) general_5_plain(t, in, addr, next_pc);
+    else if (in->flags & (IF_LOAD | IF_STORE)) quick_5_mem(t, in, addr, next_pc);
+    else quick_5_alu(t, in, addr, next_pc);
 }
 
 /* time_inorder5 of a run that keeps the heads' ground truth (note_outputs). */
 void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
-    else if (!tm_quick_kind(in, IF_DISE) ||
-             !(in->flags & (IF_LOAD | IF_STORE) ? quick_5_mem_heads(t, in, addr, next_pc)
-                                                : quick_5(t, in, addr, next_pc, true, false)))
-        general_5_plain(t, in, addr, next_pc);
+    else if (!tm_quick_kind(in, IF_DISE)) general_5_plain(t, in, addr, next_pc);
+    else if (in->flags & (IF_LOAD | IF_STORE)) quick_5_mem_heads(t, in, addr, next_pc);
+    else quick_5_alu_heads(t, in, addr, next_pc);
 }
 
 /* ---- the 21164-like superscalar ------------------------------------------------ */
@@ -408,7 +428,7 @@ ev5_fetch_block(timing_t *t, uint64_t pc, unsigned slot, uint64_t block)
     why_t front = { .cause = STALL_NONE };
     if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space) front = t->redirect_why;
     uint8_t icause;
-    uint64_t arrive = tm_fetch_bytes(t, pc, f, &icause) - t->p.l1i_hit;
+    uint64_t arrive = tm_fetch_bytes_inline(t, pc, f, &icause) - t->p.l1i_hit;
     if (icause != STALL_NONE) front = (why_t){ .cause = icause };
     t->block_why = front;
     t->fetch_block = block;
@@ -510,20 +530,6 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, const bool heads, const 
     return true;
 }
 
-/* quick_ev5 of a load or store, out of line: its D-cache access, inlined
- * here, would make every instruction's path through time_ev5 save
- * registers. */
-static __attribute__((noinline)) bool quick_ev5_mem(timing_t *t, const insn_t *in, uint64_t addr)
-{
-    return quick_ev5(t, in, addr, false, true);
-}
-
-static __attribute__((noinline)) bool quick_ev5_mem_heads(timing_t *t, const insn_t *in,
-                                                          uint64_t addr)
-{
-    return quick_ev5(t, in, addr, true, true);
-}
-
 /* The general path of time_ev5; `heads` (a constant): of time_ev5_heads,
  * which records a short head's ground truth inline; `plain` (a constant):
  * of a plain instruction (tm_plain_insn), which leaves out what cannot
@@ -617,19 +623,57 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
 #define EV5_NOT_QUICK (IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE)
 #define EV5_NOT_QUICK_MEM (IF_TRANSFER | IF_DISE)
 
+/* The quick paths of time_ev5, each out of line and falling back to the
+ * general path itself (a tail call), so that the model's entry only
+ * chooses and jumps (see quick_or_general_5): of the instructions with no
+ * memory access, and of loads and stores with their D-cache access inlined
+ * (`mem` and `heads` constants). */
+static inline __attribute__((always_inline)) void
+quick_or_general_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
+                     const bool heads, const bool mem)
+{
+    if (quick_ev5(t, in, addr, heads, mem)) return;
+    if (heads) general_ev5_plain_heads(t, in, addr, next_pc);
+    else general_ev5_plain(t, in, addr, next_pc);
+}
+
+static __attribute__((noinline)) void quick_ev5_alu(timing_t *t, const insn_t *in, uint64_t addr,
+                                                    uint64_t next_pc)
+{
+    quick_or_general_ev5(t, in, addr, next_pc, false, false);
+}
+
+static __attribute__((noinline)) void quick_ev5_alu_heads(timing_t *t, const insn_t *in,
+                                                          uint64_t addr, uint64_t next_pc)
+{
+    quick_or_general_ev5(t, in, addr, next_pc, true, false);
+}
+
+static __attribute__((noinline)) void quick_ev5_mem(timing_t *t, const insn_t *in, uint64_t addr,
+                                                    uint64_t next_pc)
+{
+    quick_or_general_ev5(t, in, addr, next_pc, false, true);
+}
+
+static __attribute__((noinline)) void quick_ev5_mem_heads(timing_t *t, const insn_t *in,
+                                                          uint64_t addr, uint64_t next_pc)
+{
+    quick_or_general_ev5(t, in, addr, next_pc, true, true);
+}
+
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_ev5(t, in, addr, next_pc);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK) ? !quick_ev5(t, in, addr, false, false)
-             : !tm_quick_kind(in, EV5_NOT_QUICK_MEM) || !quick_ev5_mem(t, in, addr))
-        general_ev5_plain(t, in, addr, next_pc);
+    else if (tm_quick_kind(in, EV5_NOT_QUICK)) quick_ev5_alu(t, in, addr, next_pc);
+    else if (tm_quick_kind(in, EV5_NOT_QUICK_MEM)) quick_ev5_mem(t, in, addr, next_pc);
+    else general_ev5_plain(t, in, addr, next_pc);
 }
 
 /* time_ev5 of a run that keeps the heads' ground truth (note_outputs). */
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_ev5_heads(t, in, addr, next_pc);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK) ? !quick_ev5(t, in, addr, true, false)
-             : !tm_quick_kind(in, EV5_NOT_QUICK_MEM) || !quick_ev5_mem_heads(t, in, addr))
-        general_ev5_plain_heads(t, in, addr, next_pc);
+    else if (tm_quick_kind(in, EV5_NOT_QUICK)) quick_ev5_alu_heads(t, in, addr, next_pc);
+    else if (tm_quick_kind(in, EV5_NOT_QUICK_MEM)) quick_ev5_mem_heads(t, in, addr, next_pc);
+    else general_ev5_plain_heads(t, in, addr, next_pc);
 }
