@@ -170,21 +170,27 @@ static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head
     if (heads) tm_record_head_inline(t, in->pc, head);
 }
 
-/* The quick path of time_inorder5 (tm_plain_insn and tm_quick_kind: a
- * program instruction with no divider and no output but its head; and no
- * forwarding gap) when its bytes come from the I-cache line fetched last:
- * what the general path does for it, without asking what cannot apply.
- * `mem` (a constant): of a load or store, whose D-cache access is then
- * inlined.  false: not such a case, nothing done.  Inlined into both
- * variants of the model (heads) and into quick_5_mem. */
-static inline __attribute__((always_inline)) bool
+/* Does the quick path of time_inorder5 (quick_5) take a program
+ * instruction of its kind (tm_plain_insn and tm_quick_kind): no forwarding
+ * gap, and its bytes come from the I-cache line fetched last?  Asked by
+ * the model's entry, before it jumps to the quick path (which then saves
+ * no registers only to hand the instruction on). */
+static inline bool quick_5_takes(const timing_t *t, const insn_t *in)
+{
+    uint64_t f = max2(t->prev_d, t->redirect);
+    return !t->p.fwd_gap && in->pc >> t->line_shift == t->fetch_line &&
+           f >= t->fetch_ready - t->p.l1i_hit;        /* the first one never passes */
+}
+
+/* The quick path of time_inorder5, of an instruction quick_5_takes: what
+ * the general path does for it, without asking what cannot apply.  `mem`
+ * (a constant): of a load or store, whose D-cache access is then inlined.
+ * Inlined into the quick paths of both variants of the model (heads). */
+static inline __attribute__((always_inline)) void
 quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
         const bool mem)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
-    if (t->p.fwd_gap || in->pc >> t->line_shift != t->fetch_line ||
-        f < t->fetch_ready - t->p.l1i_hit)
-        return false;                         /* the first one never gets here */
     uint8_t mcause = STALL_NONE;
     uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
     uint64_t ops = tm_operands_cycle(t, in);
@@ -204,7 +210,6 @@ quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
         t->redirect = tm_predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
     t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
     t->cycles = w + 1;
-    return true;
 }
 
 /* The general path of time_inorder5; `plain` (a constant): of a plain
@@ -269,47 +274,40 @@ static __attribute__((noinline)) void general_5_plain(timing_t *t, const insn_t 
     general_5_body(t, in, addr, next_pc, true);
 }
 
-/* The quick paths of time_inorder5, each out of line and falling back to
- * the general path itself (a tail call), so that the model's entry only
- * chooses and jumps: with the quick path of the instructions that do not
- * access memory inlined into it, the entry saved and restored six
- * registers for every instruction.  A load's or store's D-cache access is
- * inlined into its own (`mem` and `heads` constants). */
-static inline __attribute__((always_inline)) void
-quick_or_general_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
-                   const bool heads, const bool mem)
-{
-    if (!quick_5(t, in, addr, next_pc, heads, mem)) general_5_plain(t, in, addr, next_pc);
-}
-
+/* The quick paths of time_inorder5, each out of line, so that the model's
+ * entry only chooses and jumps: with the quick path of the instructions
+ * that do not access memory inlined into it, the entry saved and restored
+ * six registers for every instruction.  A load's or store's D-cache access
+ * is inlined into its own (`mem` and `heads` constants). */
 static __attribute__((noinline)) void quick_5_alu(timing_t *t, const insn_t *in, uint64_t addr,
                                                   uint64_t next_pc)
 {
-    quick_or_general_5(t, in, addr, next_pc, false, false);
+    quick_5(t, in, addr, next_pc, false, false);
 }
 
 static __attribute__((noinline)) void quick_5_alu_heads(timing_t *t, const insn_t *in,
                                                         uint64_t addr, uint64_t next_pc)
 {
-    quick_or_general_5(t, in, addr, next_pc, true, false);
+    quick_5(t, in, addr, next_pc, true, false);
 }
 
 static __attribute__((noinline)) void quick_5_mem(timing_t *t, const insn_t *in, uint64_t addr,
                                                   uint64_t next_pc)
 {
-    quick_or_general_5(t, in, addr, next_pc, false, true);
+    quick_5(t, in, addr, next_pc, false, true);
 }
 
 static __attribute__((noinline)) void quick_5_mem_heads(timing_t *t, const insn_t *in,
                                                         uint64_t addr, uint64_t next_pc)
 {
-    quick_or_general_5(t, in, addr, next_pc, true, true);
+    quick_5(t, in, addr, next_pc, true, true);
 }
 
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
-    else if (!tm_quick_kind(in, IF_DISE)) general_5_plain(t, in, addr, next_pc);
+    else if (!tm_quick_kind(in, IF_DISE) || !quick_5_takes(t, in))
+        general_5_plain(t, in, addr, next_pc);
     else if (in->flags & (IF_LOAD | IF_STORE)) quick_5_mem(t, in, addr, next_pc);
     else quick_5_alu(t, in, addr, next_pc);
 }
@@ -318,7 +316,8 @@ void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_p
 void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
-    else if (!tm_quick_kind(in, IF_DISE)) general_5_plain(t, in, addr, next_pc);
+    else if (!tm_quick_kind(in, IF_DISE) || !quick_5_takes(t, in))
+        general_5_plain(t, in, addr, next_pc);
     else if (in->flags & (IF_LOAD | IF_STORE)) quick_5_mem_heads(t, in, addr, next_pc);
     else quick_5_alu_heads(t, in, addr, next_pc);
 }
@@ -493,18 +492,24 @@ static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, ui
     tm_record_head(t, in, head, why);
 }
 
-/* The quick path of time_ev5 (tm_plain_insn and tm_quick_kind: no
- * transfer, divider or output but the head) in the fetch block of the
- * instruction before: what the general path does for it, without asking
- * what cannot apply.  `mem` (a constant): of a load or store, else of an
- * instruction with no memory access.  false: not such a case, nothing
- * done.  Inlined into both variants of the model (heads) and into
- * quick_ev5_mem. */
-static inline __attribute__((always_inline)) bool
+/* Does the quick path of time_ev5 (quick_ev5) take a program instruction
+ * of its kind (tm_plain_insn and tm_quick_kind: no transfer, divider or
+ * output but the head): is it in the fetch block of the instruction
+ * before?  Asked by the model's entry, before it jumps to the quick path. */
+static inline bool quick_ev5_takes(const timing_t *t, const insn_t *in)
+{
+    return in->pc >> t->p.block_shift == t->fetch_block;   /* plain: a shift; the
+                                                               first one never passes */
+}
+
+/* The quick path of time_ev5, of an instruction quick_ev5_takes: what the
+ * general path does for it, without asking what cannot apply.  `mem` (a
+ * constant): of a load or store, else of an instruction with no memory
+ * access.  Inlined into the quick paths of both variants (heads). */
+static inline __attribute__((always_inline)) void
 quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, const bool heads, const bool mem)
 {
-    uint64_t block = in->pc >> t->p.block_shift;   /* plain: a shift */
-    if (block != t->fetch_block) return false;     /* the first one never gets here */
+    uint64_t block = t->fetch_block;
     uint8_t mcause = STALL_NONE;
     uint64_t arrive = t->fetch_block_cycle + t->p.frontend_depth;
     uint64_t ops = tm_operands_cycle(t, in);
@@ -527,7 +532,6 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, const bool heads, const 
     t->prev_issue = e;
     t->prev_retire = retire - 1;
     t->cycles = retire;
-    return true;
 }
 
 /* The general path of time_ev5; `heads` (a constant): of time_ev5_heads,
@@ -623,49 +627,38 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
 #define EV5_NOT_QUICK (IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE)
 #define EV5_NOT_QUICK_MEM (IF_TRANSFER | IF_DISE)
 
-/* The quick paths of time_ev5, each out of line and falling back to the
- * general path itself (a tail call), so that the model's entry only
- * chooses and jumps (see quick_or_general_5): of the instructions with no
+/* The quick paths of time_ev5, each out of line, so that the model's entry
+ * only chooses and jumps (see quick_5_alu): of the instructions with no
  * memory access, and of loads and stores with their D-cache access inlined
  * (`mem` and `heads` constants). */
-static inline __attribute__((always_inline)) void
-quick_or_general_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
-                     const bool heads, const bool mem)
+static __attribute__((noinline)) void quick_ev5_alu(timing_t *t, const insn_t *in, uint64_t addr)
 {
-    if (quick_ev5(t, in, addr, heads, mem)) return;
-    if (heads) general_ev5_plain_heads(t, in, addr, next_pc);
-    else general_ev5_plain(t, in, addr, next_pc);
-}
-
-static __attribute__((noinline)) void quick_ev5_alu(timing_t *t, const insn_t *in, uint64_t addr,
-                                                    uint64_t next_pc)
-{
-    quick_or_general_ev5(t, in, addr, next_pc, false, false);
+    quick_ev5(t, in, addr, false, false);
 }
 
 static __attribute__((noinline)) void quick_ev5_alu_heads(timing_t *t, const insn_t *in,
-                                                          uint64_t addr, uint64_t next_pc)
+                                                          uint64_t addr)
 {
-    quick_or_general_ev5(t, in, addr, next_pc, true, false);
+    quick_ev5(t, in, addr, true, false);
 }
 
-static __attribute__((noinline)) void quick_ev5_mem(timing_t *t, const insn_t *in, uint64_t addr,
-                                                    uint64_t next_pc)
+static __attribute__((noinline)) void quick_ev5_mem(timing_t *t, const insn_t *in, uint64_t addr)
 {
-    quick_or_general_ev5(t, in, addr, next_pc, false, true);
+    quick_ev5(t, in, addr, false, true);
 }
 
 static __attribute__((noinline)) void quick_ev5_mem_heads(timing_t *t, const insn_t *in,
-                                                          uint64_t addr, uint64_t next_pc)
+                                                          uint64_t addr)
 {
-    quick_or_general_ev5(t, in, addr, next_pc, true, true);
+    quick_ev5(t, in, addr, true, true);
 }
 
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_ev5(t, in, addr, next_pc);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK)) quick_ev5_alu(t, in, addr, next_pc);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK_MEM)) quick_ev5_mem(t, in, addr, next_pc);
+    else if (!quick_ev5_takes(t, in)) general_ev5_plain(t, in, addr, next_pc);
+    else if (tm_quick_kind(in, EV5_NOT_QUICK)) quick_ev5_alu(t, in, addr);
+    else if (tm_quick_kind(in, EV5_NOT_QUICK_MEM)) quick_ev5_mem(t, in, addr);
     else general_ev5_plain(t, in, addr, next_pc);
 }
 
@@ -673,7 +666,8 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_ev5_heads(t, in, addr, next_pc);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK)) quick_ev5_alu_heads(t, in, addr, next_pc);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK_MEM)) quick_ev5_mem_heads(t, in, addr, next_pc);
+    else if (!quick_ev5_takes(t, in)) general_ev5_plain_heads(t, in, addr, next_pc);
+    else if (tm_quick_kind(in, EV5_NOT_QUICK)) quick_ev5_alu_heads(t, in, addr);
+    else if (tm_quick_kind(in, EV5_NOT_QUICK_MEM)) quick_ev5_mem_heads(t, in, addr);
     else general_ev5_plain_heads(t, in, addr, next_pc);
 }
