@@ -493,9 +493,9 @@ static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, ui
 }
 
 /* Does the quick path of time_ev5 (quick_ev5) take a program instruction
- * of its kind (tm_plain_insn and tm_quick_kind: no transfer, divider or
- * output but the head): is it in the fetch block of the instruction
- * before?  Asked by the model's entry, before it jumps to the quick path. */
+ * of its kind (tm_plain_insn and tm_quick_kind: no divider or output but
+ * the head): is it in the fetch block of the instruction before?  Asked
+ * by the model's entry, before it jumps to the quick path. */
 static inline bool quick_ev5_takes(const timing_t *t, const insn_t *in)
 {
     return in->pc >> t->p.block_shift == t->fetch_block;   /* plain: a shift; the
@@ -504,10 +504,13 @@ static inline bool quick_ev5_takes(const timing_t *t, const insn_t *in)
 
 /* The quick path of time_ev5, of an instruction quick_ev5_takes: what the
  * general path does for it, without asking what cannot apply.  `mem` (a
- * constant): of a load or store, else of an instruction with no memory
- * access.  Inlined into the quick paths of both variants (heads). */
+ * constant): of a load or store; `xfer` (a constant): of a branch or jump
+ * (ev5_quick_xfer_kind), predicted at its fetch block's cycle as the
+ * general path does; else of an instruction with no memory access or
+ * transfer.  Inlined into the quick paths of both variants (heads). */
 static inline __attribute__((always_inline)) void
-quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, const bool heads, const bool mem)
+quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
+          const bool mem, const bool xfer)
 {
     uint64_t block = t->fetch_block;
     uint8_t mcause = STALL_NONE;
@@ -527,6 +530,7 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, const bool heads, const 
         quick_short_head(t, in, head, heads);
     tm_set_result(t, in, complete,
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
+    if (xfer) ev5_transfer(t, in, next_pc, t->fetch_block_cycle, e);
     uint64_t retire = max2(complete, t->prev_retire) + 1;
     t->iq_ring[t->seq & t->iq_mask] = e;
     t->prev_issue = e;
@@ -623,34 +627,56 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
 }
 
 /* What ev5's quick paths leave to the general one (quick_ev5): of those
- * with no memory access, and of loads and stores. */
+ * with no memory access, of loads and stores, and of branches and jumps
+ * (which must also be IF_BRANCH or IF_JUMP: ev5_quick_xfer_kind). */
 #define EV5_NOT_QUICK (IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE)
 #define EV5_NOT_QUICK_MEM (IF_TRANSFER | IF_DISE)
+#define EV5_NOT_QUICK_XFER (IF_LOAD | IF_STORE | IF_DISE)
+
+/* Is `in` a branch or jump for quick_ev5_xfer: the kinds the general path
+ * predicts (ev5_transfer), with no divider, no memory access, not DISE's? */
+static inline bool ev5_quick_xfer_kind(const insn_t *in)
+{
+    return tm_quick_kind(in, EV5_NOT_QUICK_XFER) && (in->flags & (IF_BRANCH | IF_JUMP));
+}
 
 /* The quick paths of time_ev5, each out of line, so that the model's entry
  * only chooses and jumps (see quick_5_alu): of the instructions with no
- * memory access, and of loads and stores with their D-cache access inlined
- * (`mem` and `heads` constants). */
+ * memory access, of loads and stores with their D-cache access inlined,
+ * and of branches and jumps in the fetch block of the one before, which
+ * are predicted and trained there (`mem`, `xfer` and `heads` constants). */
 static __attribute__((noinline)) void quick_ev5_alu(timing_t *t, const insn_t *in, uint64_t addr)
 {
-    quick_ev5(t, in, addr, false, false);
+    quick_ev5(t, in, addr, 0, false, false, false);
 }
 
 static __attribute__((noinline)) void quick_ev5_alu_heads(timing_t *t, const insn_t *in,
                                                           uint64_t addr)
 {
-    quick_ev5(t, in, addr, true, false);
+    quick_ev5(t, in, addr, 0, true, false, false);
 }
 
 static __attribute__((noinline)) void quick_ev5_mem(timing_t *t, const insn_t *in, uint64_t addr)
 {
-    quick_ev5(t, in, addr, false, true);
+    quick_ev5(t, in, addr, 0, false, true, false);
 }
 
 static __attribute__((noinline)) void quick_ev5_mem_heads(timing_t *t, const insn_t *in,
                                                           uint64_t addr)
 {
-    quick_ev5(t, in, addr, true, true);
+    quick_ev5(t, in, addr, 0, true, true, false);
+}
+
+static __attribute__((noinline)) void quick_ev5_xfer(timing_t *t, const insn_t *in,
+                                                     uint64_t next_pc)
+{
+    quick_ev5(t, in, 0, next_pc, false, false, true);
+}
+
+static __attribute__((noinline)) void quick_ev5_xfer_heads(timing_t *t, const insn_t *in,
+                                                           uint64_t next_pc)
+{
+    quick_ev5(t, in, 0, next_pc, true, false, true);
 }
 
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
@@ -659,6 +685,7 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
     else if (!quick_ev5_takes(t, in)) general_ev5_plain(t, in, addr, next_pc);
     else if (tm_quick_kind(in, EV5_NOT_QUICK)) quick_ev5_alu(t, in, addr);
     else if (tm_quick_kind(in, EV5_NOT_QUICK_MEM)) quick_ev5_mem(t, in, addr);
+    else if (ev5_quick_xfer_kind(in)) quick_ev5_xfer(t, in, next_pc);
     else general_ev5_plain(t, in, addr, next_pc);
 }
 
@@ -669,5 +696,6 @@ void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_
     else if (!quick_ev5_takes(t, in)) general_ev5_plain_heads(t, in, addr, next_pc);
     else if (tm_quick_kind(in, EV5_NOT_QUICK)) quick_ev5_alu_heads(t, in, addr);
     else if (tm_quick_kind(in, EV5_NOT_QUICK_MEM)) quick_ev5_mem_heads(t, in, addr);
+    else if (ev5_quick_xfer_kind(in)) quick_ev5_xfer_heads(t, in, next_pc);
     else general_ev5_plain_heads(t, in, addr, next_pc);
 }
