@@ -170,21 +170,27 @@ static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head
     if (heads) tm_record_head_inline(t, in->pc, head);
 }
 
-/* The quick path of time_inorder5 (tm_plain_insn and tm_quick_kind: a
- * program instruction with no divider and no output but its head; and no
- * forwarding gap) when its bytes come from the I-cache line fetched last:
- * what the general path does for it, without asking what cannot apply.
- * `mem` (a constant): of a load or store, whose D-cache access is then
- * inlined.  false: not such a case, nothing done.  Inlined into both
- * variants of the model (heads) and into quick_5_mem. */
-static inline __attribute__((always_inline)) bool
+/* Does the quick path of time_inorder5 (quick_5) take a program
+ * instruction of its kind (tm_plain_insn and tm_quick_kind): no forwarding
+ * gap, and its bytes come from the I-cache line fetched last?  Asked by
+ * the model's entry, before it jumps to the quick path (which then saves
+ * no registers only to hand the instruction on). */
+static inline bool quick_5_takes(const timing_t *t, const insn_t *in)
+{
+    uint64_t f = max2(t->prev_d, t->redirect);
+    return !t->p.fwd_gap && in->pc >> t->line_shift == t->fetch_line &&
+           f >= t->fetch_ready - t->p.l1i_hit;        /* the first one never passes */
+}
+
+/* The quick path of time_inorder5, of an instruction quick_5_takes: what
+ * the general path does for it, without asking what cannot apply.  `mem`
+ * (a constant): of a load or store, whose D-cache access is then inlined.
+ * Inlined into the quick paths of both variants of the model (heads). */
+static inline __attribute__((always_inline)) void
 quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
         const bool mem)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
-    if (t->p.fwd_gap || in->pc >> t->line_shift != t->fetch_line ||
-        f < t->fetch_ready - t->p.l1i_hit)
-        return false;                         /* the first one never gets here */
     uint8_t mcause = STALL_NONE;
     uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
     uint64_t ops = tm_operands_cycle(t, in);
@@ -204,7 +210,6 @@ quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
         t->redirect = tm_predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
     t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
     t->cycles = w + 1;
-    return true;
 }
 
 /* The general path of time_inorder5; `plain` (a constant): of a plain
@@ -216,7 +221,7 @@ general_5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, c
     uint8_t fcause, mcause = STALL_NONE;
     bool redirected = t->redirect > t->prev_d;        /* fetch waits for a redirect */
     uint64_t f = redirected ? t->redirect : t->prev_d;
-    uint64_t fready = tm_fetch_bytes(t, in->pc, f, &fcause);
+    uint64_t fready = tm_fetch_bytes_inline(t, in->pc, f, &fcause);
     uint64_t d = max2(fready, t->prev_x);
     if (!plain) d += t->front_penalty;        /* DISE decode stall */
     uint64_t ops = tm_operands_cycle(t, in);
@@ -269,38 +274,52 @@ static __attribute__((noinline)) void general_5_plain(timing_t *t, const insn_t 
     general_5_body(t, in, addr, next_pc, true);
 }
 
-/* quick_5 of a load or store, out of line with its D-cache access inlined:
- * the access's call would make every instruction's path through
- * time_inorder5 save registers. */
-static __attribute__((noinline)) bool quick_5_mem(timing_t *t, const insn_t *in, uint64_t addr,
+/* The quick paths of time_inorder5, each out of line, so that the model's
+ * entry only chooses and jumps: with the quick path of the instructions
+ * that do not access memory inlined into it, the entry saved and restored
+ * six registers for every instruction.  A load's or store's D-cache access
+ * is inlined into its own (`mem` and `heads` constants). */
+static __attribute__((noinline)) void quick_5_alu(timing_t *t, const insn_t *in, uint64_t addr,
                                                   uint64_t next_pc)
 {
-    return quick_5(t, in, addr, next_pc, false, true);
+    quick_5(t, in, addr, next_pc, false, false);
 }
 
-static __attribute__((noinline)) bool quick_5_mem_heads(timing_t *t, const insn_t *in,
+static __attribute__((noinline)) void quick_5_alu_heads(timing_t *t, const insn_t *in,
                                                         uint64_t addr, uint64_t next_pc)
 {
-    return quick_5(t, in, addr, next_pc, true, true);
+    quick_5(t, in, addr, next_pc, true, false);
+}
+
+static __attribute__((noinline)) void quick_5_mem(timing_t *t, const insn_t *in, uint64_t addr,
+                                                  uint64_t next_pc)
+{
+    quick_5(t, in, addr, next_pc, false, true);
+}
+
+static __attribute__((noinline)) void quick_5_mem_heads(timing_t *t, const insn_t *in,
+                                                        uint64_t addr, uint64_t next_pc)
+{
+    quick_5(t, in, addr, next_pc, true, true);
 }
 
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
-    else if (!tm_quick_kind(in, IF_DISE) ||
-             !(in->flags & (IF_LOAD | IF_STORE) ? quick_5_mem(t, in, addr, next_pc)
-                                                : quick_5(t, in, addr, next_pc, false, false)))
+    else if (!tm_quick_kind(in, IF_DISE) || !quick_5_takes(t, in))
         general_5_plain(t, in, addr, next_pc);
+    else if (in->flags & (IF_LOAD | IF_STORE)) quick_5_mem(t, in, addr, next_pc);
+    else quick_5_alu(t, in, addr, next_pc);
 }
 
 /* time_inorder5 of a run that keeps the heads' ground truth (note_outputs). */
 void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
-    else if (!tm_quick_kind(in, IF_DISE) ||
-             !(in->flags & (IF_LOAD | IF_STORE) ? quick_5_mem_heads(t, in, addr, next_pc)
-                                                : quick_5(t, in, addr, next_pc, true, false)))
+    else if (!tm_quick_kind(in, IF_DISE) || !quick_5_takes(t, in))
         general_5_plain(t, in, addr, next_pc);
+    else if (in->flags & (IF_LOAD | IF_STORE)) quick_5_mem_heads(t, in, addr, next_pc);
+    else quick_5_alu_heads(t, in, addr, next_pc);
 }
 
 /* ---- the 21164-like superscalar ------------------------------------------------ */
@@ -408,7 +427,7 @@ ev5_fetch_block(timing_t *t, uint64_t pc, unsigned slot, uint64_t block)
     why_t front = { .cause = STALL_NONE };
     if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space) front = t->redirect_why;
     uint8_t icause;
-    uint64_t arrive = tm_fetch_bytes(t, pc, f, &icause) - t->p.l1i_hit;
+    uint64_t arrive = tm_fetch_bytes_inline(t, pc, f, &icause) - t->p.l1i_hit;
     if (icause != STALL_NONE) front = (why_t){ .cause = icause };
     t->block_why = front;
     t->fetch_block = block;
@@ -473,18 +492,27 @@ static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, ui
     tm_record_head(t, in, head, why);
 }
 
-/* The quick path of time_ev5 (tm_plain_insn and tm_quick_kind: no
- * transfer, divider or output but the head) in the fetch block of the
- * instruction before: what the general path does for it, without asking
- * what cannot apply.  `mem` (a constant): of a load or store, else of an
- * instruction with no memory access.  false: not such a case, nothing
- * done.  Inlined into both variants of the model (heads) and into
- * quick_ev5_mem. */
-static inline __attribute__((always_inline)) bool
-quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, const bool heads, const bool mem)
+/* Does the quick path of time_ev5 (quick_ev5) take a program instruction
+ * of its kind (tm_plain_insn and tm_quick_kind: no divider or output but
+ * the head): is it in the fetch block of the instruction before?  Asked
+ * by the model's entry, before it jumps to the quick path. */
+static inline bool quick_ev5_takes(const timing_t *t, const insn_t *in)
 {
-    uint64_t block = in->pc >> t->p.block_shift;   /* plain: a shift */
-    if (block != t->fetch_block) return false;     /* the first one never gets here */
+    return in->pc >> t->p.block_shift == t->fetch_block;   /* plain: a shift; the
+                                                               first one never passes */
+}
+
+/* The quick path of time_ev5, of an instruction quick_ev5_takes: what the
+ * general path does for it, without asking what cannot apply.  `mem` (a
+ * constant): of a load or store; `xfer` (a constant): of a branch or jump
+ * (ev5_quick_xfer_kind), predicted at its fetch block's cycle as the
+ * general path does; else of an instruction with no memory access or
+ * transfer.  Inlined into the quick paths of both variants (heads). */
+static inline __attribute__((always_inline)) void
+quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
+          const bool mem, const bool xfer)
+{
+    uint64_t block = t->fetch_block;
     uint8_t mcause = STALL_NONE;
     uint64_t arrive = t->fetch_block_cycle + t->p.frontend_depth;
     uint64_t ops = tm_operands_cycle(t, in);
@@ -502,26 +530,12 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, const bool heads, const 
         quick_short_head(t, in, head, heads);
     tm_set_result(t, in, complete,
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
+    if (xfer) ev5_transfer(t, in, next_pc, t->fetch_block_cycle, e);
     uint64_t retire = max2(complete, t->prev_retire) + 1;
     t->iq_ring[t->seq & t->iq_mask] = e;
     t->prev_issue = e;
     t->prev_retire = retire - 1;
     t->cycles = retire;
-    return true;
-}
-
-/* quick_ev5 of a load or store, out of line: its D-cache access, inlined
- * here, would make every instruction's path through time_ev5 save
- * registers. */
-static __attribute__((noinline)) bool quick_ev5_mem(timing_t *t, const insn_t *in, uint64_t addr)
-{
-    return quick_ev5(t, in, addr, false, true);
-}
-
-static __attribute__((noinline)) bool quick_ev5_mem_heads(timing_t *t, const insn_t *in,
-                                                          uint64_t addr)
-{
-    return quick_ev5(t, in, addr, true, true);
 }
 
 /* The general path of time_ev5; `heads` (a constant): of time_ev5_heads,
@@ -613,23 +627,75 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
 }
 
 /* What ev5's quick paths leave to the general one (quick_ev5): of those
- * with no memory access, and of loads and stores. */
+ * with no memory access, of loads and stores, and of branches and jumps
+ * (which must also be IF_BRANCH or IF_JUMP: ev5_quick_xfer_kind). */
 #define EV5_NOT_QUICK (IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE)
 #define EV5_NOT_QUICK_MEM (IF_TRANSFER | IF_DISE)
+#define EV5_NOT_QUICK_XFER (IF_LOAD | IF_STORE | IF_DISE)
+
+/* Is `in` a branch or jump for quick_ev5_xfer: the kinds the general path
+ * predicts (ev5_transfer), with no divider, no memory access, not DISE's? */
+static inline bool ev5_quick_xfer_kind(const insn_t *in)
+{
+    return tm_quick_kind(in, EV5_NOT_QUICK_XFER) && (in->flags & (IF_BRANCH | IF_JUMP));
+}
+
+/* The quick paths of time_ev5, each out of line, so that the model's entry
+ * only chooses and jumps (see quick_5_alu): of the instructions with no
+ * memory access, of loads and stores with their D-cache access inlined,
+ * and of branches and jumps in the fetch block of the one before, which
+ * are predicted and trained there (`mem`, `xfer` and `heads` constants). */
+static __attribute__((noinline)) void quick_ev5_alu(timing_t *t, const insn_t *in, uint64_t addr)
+{
+    quick_ev5(t, in, addr, 0, false, false, false);
+}
+
+static __attribute__((noinline)) void quick_ev5_alu_heads(timing_t *t, const insn_t *in,
+                                                          uint64_t addr)
+{
+    quick_ev5(t, in, addr, 0, true, false, false);
+}
+
+static __attribute__((noinline)) void quick_ev5_mem(timing_t *t, const insn_t *in, uint64_t addr)
+{
+    quick_ev5(t, in, addr, 0, false, true, false);
+}
+
+static __attribute__((noinline)) void quick_ev5_mem_heads(timing_t *t, const insn_t *in,
+                                                          uint64_t addr)
+{
+    quick_ev5(t, in, addr, 0, true, true, false);
+}
+
+static __attribute__((noinline)) void quick_ev5_xfer(timing_t *t, const insn_t *in,
+                                                     uint64_t next_pc)
+{
+    quick_ev5(t, in, 0, next_pc, false, false, true);
+}
+
+static __attribute__((noinline)) void quick_ev5_xfer_heads(timing_t *t, const insn_t *in,
+                                                           uint64_t next_pc)
+{
+    quick_ev5(t, in, 0, next_pc, true, false, true);
+}
 
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_ev5(t, in, addr, next_pc);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK) ? !quick_ev5(t, in, addr, false, false)
-             : !tm_quick_kind(in, EV5_NOT_QUICK_MEM) || !quick_ev5_mem(t, in, addr))
-        general_ev5_plain(t, in, addr, next_pc);
+    else if (!quick_ev5_takes(t, in)) general_ev5_plain(t, in, addr, next_pc);
+    else if (tm_quick_kind(in, EV5_NOT_QUICK)) quick_ev5_alu(t, in, addr);
+    else if (tm_quick_kind(in, EV5_NOT_QUICK_MEM)) quick_ev5_mem(t, in, addr);
+    else if (ev5_quick_xfer_kind(in)) quick_ev5_xfer(t, in, next_pc);
+    else general_ev5_plain(t, in, addr, next_pc);
 }
 
 /* time_ev5 of a run that keeps the heads' ground truth (note_outputs). */
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     if (!tm_plain_insn(t, in)) general_ev5_heads(t, in, addr, next_pc);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK) ? !quick_ev5(t, in, addr, true, false)
-             : !tm_quick_kind(in, EV5_NOT_QUICK_MEM) || !quick_ev5_mem_heads(t, in, addr))
-        general_ev5_plain_heads(t, in, addr, next_pc);
+    else if (!quick_ev5_takes(t, in)) general_ev5_plain_heads(t, in, addr, next_pc);
+    else if (tm_quick_kind(in, EV5_NOT_QUICK)) quick_ev5_alu_heads(t, in, addr);
+    else if (tm_quick_kind(in, EV5_NOT_QUICK_MEM)) quick_ev5_mem_heads(t, in, addr);
+    else if (ev5_quick_xfer_kind(in)) quick_ev5_xfer_heads(t, in, next_pc);
+    else general_ev5_plain_heads(t, in, addr, next_pc);
 }
