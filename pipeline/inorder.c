@@ -221,7 +221,7 @@ general_5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, c
     uint8_t fcause, mcause = STALL_NONE;
     bool redirected = t->redirect > t->prev_d;        /* fetch waits for a redirect */
     uint64_t f = redirected ? t->redirect : t->prev_d;
-    uint64_t fready = tm_fetch_bytes_inline(t, in->pc, f, &fcause);
+    uint64_t fready = tm_fetch_bytes(t, in->pc, f, &fcause);
     uint64_t d = max2(fready, t->prev_x);
     if (!plain) d += t->front_penalty;        /* DISE decode stall */
     uint64_t ops = tm_operands_cycle(t, in);
@@ -427,7 +427,7 @@ ev5_fetch_block(timing_t *t, uint64_t pc, unsigned slot, uint64_t block)
     why_t front = { .cause = STALL_NONE };
     if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space) front = t->redirect_why;
     uint8_t icause;
-    uint64_t arrive = tm_fetch_bytes_inline(t, pc, f, &icause) - t->p.l1i_hit;
+    uint64_t arrive = tm_fetch_bytes(t, pc, f, &icause) - t->p.l1i_hit;
     if (icause != STALL_NONE) front = (why_t){ .cause = icause };
     t->block_why = front;
     t->fetch_block = block;

@@ -227,31 +227,6 @@ uint64_t tm_fetch_bytes(timing_t *t, uint64_t pc, uint64_t f, uint8_t *cause)
     return ready;
 }
 
-/* tm_fetch_bytes with the I-TLB's and the I-cache's hit paths inline
- * (memory_model.h), for the in-order models, which fetch a line anew on
- * every taken transfer (ev5: every new fetch block); a miss still goes to
- * tlb_access and cache_access, which count and decide as before. */
-static inline __attribute__((always_inline)) uint64_t
-tm_fetch_bytes_inline(timing_t *t, uint64_t pc, uint64_t f, uint8_t *cause)
-{
-    uint64_t line = pc >> t->line_shift;
-    if (line == t->fetch_line && f >= t->fetch_ready - t->p.l1i_hit) {
-        *cause = STALL_NONE;
-        return max2(f + t->p.l1i_hit, t->fetch_ready);
-    }
-    unsigned tlb_extra = tlb_access_inline(t->itlb, pc);
-    bool hit;
-    uint64_t ready = cache_access_inline(t->l1i, pc, false, f + tlb_extra, &hit);
-    *cause = !hit ? STALL_ICACHE : tlb_extra ? STALL_ITLB : STALL_NONE;
-    if (unlikely(t->pmu)) {
-        if (*cause == STALL_ICACHE) pmu_count(t->pmu, PMU_IMISS, f, pc);
-        if (tlb_extra) pmu_count(t->pmu, PMU_ITBMISS, f, pc);
-    }
-    t->fetch_line = line;
-    t->fetch_ready = ready;
-    return ready;
-}
-
 /* The divider an instruction needs (DIV_INT, DIV_FP), or -1. */
 static inline int tm_divider_of(const insn_t *in)
 {
