@@ -1422,7 +1422,7 @@ static bool path_samples(const dcpicalc_t *dc, int event, size_t k, size_t depth
  * (`per_period`, 0: unknown), times `cost`, below 1/MINOR_SHARE of the
  * stall's cycles. */
 static bool events_minor(const dcpicalc_t *dc, size_t k, double stall, int event, size_t from,
-                         size_t to, double per_period, unsigned cost)
+                         size_t to, double per_period, double cost)
 {
     if (per_period <= 0 || dc->insn[k].freq <= 0) return false;
     double s = (double)event_samples(dc, event, from, to);
@@ -1707,6 +1707,58 @@ static bool may_stall(const dcpicalc_t *dc, size_t b, size_t k)
 
 /* ---- the whole ------------------------------------------------------------------- */
 
+/* The I-cache's cost per miss measured on the run itself: the dynamic
+ * stall cycles of the instructions whose one culprit is the I-cache (the
+ * I-TLB beside it), over the misses their IMISS samples project, times
+ * ICACHE_COST_SHARE; 0 when IMISS or its period is unknown, or those
+ * instructions hold fewer than ICACHE_COST_SAMPLES IMISS samples.  The
+ * bound of icache_minor takes the most a lone miss costs (82 cycles on
+ * ev5: memory and the line back), but the misses of a warm program hit
+ * the S-cache and overlap the stalls before them: on 6 short-period runs
+ * (bytecode_vm, maze_route, objdb, both ISAs) the truth's I-cache cycles
+ * were 3.2 an IMISS-projected miss, pooled over the instructions whose
+ * stall is the I-cache's (12 at most), and this measure, from the
+ * profile alone, 2.8-10.5 a run before the factor. */
+#define ICACHE_COST_SHARE 2.0
+#define ICACHE_COST_SAMPLES 100
+static double icache_cost_measured(const dcpicalc_t *dc)
+{
+    if (!dc->has_imiss || dc->imiss_per_period <= 0) return 0;
+    const uint32_t alone = 1u << STALL_ICACHE, beside = alone | 1u << STALL_ITLB;
+    double cycles = 0;
+    uint64_t samples = 0;
+    for (size_t k = 0; k < dc->cfg.ninsns; k++) {
+        const dcpicalc_insn_t *x = &dc->insn[k];
+        if (!(x->culprits & alone) || (x->culprits & ~beside) || !x->imiss) continue;
+        cycles += dcpicalc_dynamic_stall(dc, k) * x->freq;
+        samples += x->imiss;
+    }
+    if (samples < ICACHE_COST_SAMPLES) return 0;
+    return ICACHE_COST_SHARE * cycles / ((double)samples * dc->imiss_per_period);
+}
+
+/* The I-cache bound again (icache_minor), each miss at the cost measured
+ * on the run (icache_cost_measured) where that is below the most a lone
+ * miss costs, on the instructions that list the I-cache beside another
+ * culprit (not the I-TLB): a frequent cheap miss beside a long wait of
+ * another cause (Alpha maze_route's grid_neighbors: `extbl`, 10.7 M
+ * cycles of D-cache wait, 0.28 M of them the I-cache's, 73 IMISS
+ * samples).  An instruction whose one culprit is the I-cache keeps it:
+ * its stall measured the cost. */
+static void bound_icache_by_run(dcpicalc_t *dc)
+{
+    double cost = icache_cost_measured(dc);
+    if (cost <= 0 || cost >= (double)dc->miss_bound) return;
+    const uint32_t beside = 1u << STALL_ICACHE | 1u << STALL_ITLB;
+    for (size_t k = 0; k < dc->cfg.ninsns; k++) {
+        dcpicalc_insn_t *x = &dc->insn[k];
+        if (!(x->culprits >> STALL_ICACHE & 1) || !(x->culprits & ~beside)) continue;
+        if (events_minor(dc, k, dcpicalc_dynamic_stall(dc, k), PMU_IMISS, k, k,
+                         dc->imiss_per_period, cost))
+            x->culprits &= ~(1u << STALL_ICACHE);
+    }
+}
+
 double dcpicalc_dynamic_stall(const dcpicalc_t *dc, size_t k)
 {
     const dcpicalc_insn_t *x = &dc->insn[k];
@@ -1873,6 +1925,7 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
         x->cpi = x->freq > 0 ? (double)x->samples / x->freq : -1;
         if (stall_to_explain(dc, k)) x->culprits = culprits_of(dc, k);
     }
+    bound_icache_by_run(dc);
     return true;
 }
 

@@ -26,7 +26,9 @@
  * never of its link register; a busy divider ruled out when only a rare
  * entry can find it busy, an I-cache miss when the misses IMISS projects
  * are too few, every other culprit when the misses IMISS projects at least
- * explain nearly all the stall, a misprediction when the BRANCHMP samples through the skid
+ * explain nearly all the stall, an I-cache miss beside another culprit
+ * when its misses at twice the cost per miss the run's I-cache-only
+ * stalls measure are too few, a misprediction when the BRANCHMP samples through the skid
  * after the block head, on every path, project too few (unless a path
  * leaves the procedure there), the write buffer for a store waiting on its loaded operand
  * in a block of fewer stores than the buffer's entries or loaded within the
@@ -322,6 +324,47 @@ static void test_icache_dominates_by_imiss(void **state)
     assert_true(c & 1u << STALL_ICACHE && c & 1u << STALL_DCACHE);
     s.imiss[2] = 4000;
     assert_int_equal(loop_culprits(&cfg, &s, collected, periods, 2), 1u << STALL_ICACHE);
+}
+
+/* The I-cache's cost per miss measured on the run: the loop's `add
+ * a3,a3,a1` (instruction 3, the caller's a1 its only other candidate)
+ * stalls 10 cycles on each of its 1000 executions with 2500 IMISS samples
+ * on it (1 miss a sample): the I-cache alone, 4 cycles a miss, so a miss
+ * costs at most 2 x 4 = 8 on this run.  The load's consumer (instruction
+ * 2) stalls 20 cycles an execution, 20000 cycles, with 70 IMISS samples:
+ * at the most a lone miss costs they cannot rule the I-cache out beside
+ * the D-cache; at 8 cycles each, 70 + 2 sqrt(70) + 1 misses are under an
+ * eighth of the stall, and the D-cache is left alone.  Without the
+ * measure (instruction 3 without IMISS samples, or with fewer than 100)
+ * both stay listed. */
+static void test_icache_bounded_by_run_cost(void **state)
+{
+    config_t cfg = preset("ev5");
+    dcpicalc_t dc;
+    synth_t s;
+    char err[256];
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_IMISS] = 1 };
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
+    unsigned miss = cfg.l2_hit_latency + cfg.mem_latency + cfg.l2_line / cfg.mem_bytes_per_cycle;
+    double upper = 70 + 2 * sqrt(70) + 1;
+    assert_true(upper * miss * 8 > 20000 && upper * 2 * 4.0 * 8 < 20000);
+    setup_synth(&s, &cfg, &dc);
+    s.extra[2] = 20;
+    s.imiss[2] = 70;
+    s.extra[3] = 10;
+    const uint64_t measured[3] = { 2500, 0, 50 };
+    for (int i = 0; i < 3; i++) {
+        s.imiss[3] = measured[i];
+        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
+                                        sizeof loop, synth_samples, &s, collected, periods,
+                                        NULL, err, sizeof err));
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 2), 20.0, 0.5);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 3), 10.0, 0.5);
+        if (measured[i]) assert_int_equal(dc.insn[3].culprits, 1u << STALL_ICACHE);
+        assert_true(dc.insn[2].culprits & 1u << STALL_DCACHE);
+        assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_ICACHE), i != 0);
+        dcpicalc_free(&dc);
+    }
 }
 
 /* The rule a TLB-miss culprit follows, checked on instruction k of the
@@ -1214,6 +1257,7 @@ int main(void)
         cmocka_unit_test(test_culprits_from_imiss),
         cmocka_unit_test(test_icache_bounded_by_imiss),
         cmocka_unit_test(test_icache_dominates_by_imiss),
+        cmocka_unit_test(test_icache_bounded_by_run_cost),
         cmocka_unit_test(test_dtb_miss_from_dtbmiss),
         cmocka_unit_test(test_itb_miss_from_itbmiss),
         cmocka_unit_test(test_mispredict_bounded_by_branchmp),
