@@ -1632,6 +1632,27 @@ static bool dependency_minor(const dcpicalc_t *dc, size_t b, size_t k, double st
     return n * most * MINOR_SHARE < stall * dc->insn[k].freq;
 }
 
+/* Whether the D-cache misses DMISS projects on instruction k itself (where
+ * it was collected, with its period) can explain k's whole dynamic stall,
+ * `stall` cycles an execution: its samples at their Poisson upper bound
+ * (+ 2 standard deviations + 1) times the misses each stands for and the
+ * most a lone miss costs (dc->miss_bound) -- a miss's samples land on the
+ * instruction that waits for it (95% of them on the 12 rv64 short-period
+ * runs).  A dependency listed beside such a D-cache miss adds nothing the
+ * miss does not explain, and is left out: objdb's scan_node, `ldl
+ * t0,0(a1)` at its entry waiting 1.6 M cycles for the caller's a1, which
+ * the caller loaded and missed (14 DMISS samples on the `ldl`), listed the
+ * caller's value too.  A dependency the misses cannot cover stays (Alpha
+ * maze_route's `__divl`, 16.6 M cycles waiting for the caller's divisor,
+ * 1 DMISS sample). */
+static bool dcache_explains(const dcpicalc_t *dc, size_t k, double stall)
+{
+    if (!dc->has_dmiss || dc->dmiss_per_period <= 0 || dc->insn[k].freq <= 0) return false;
+    double s = (double)dc->insn[k].dmiss;
+    return s > 0 && (s + 2 * sqrt(s) + 1) * dc->dmiss_per_period * dc->miss_bound >=
+                        stall * dc->insn[k].freq;
+}
+
 /* The culprits of instruction k of block b when the caller's value
  * (CALLER_DEP) is the only candidate left: a D-cache miss where DMISS
  * samples near k say a load missed, and a dependency unless it can only
@@ -1640,8 +1661,11 @@ static bool dependency_minor(const dcpicalc_t *dc, size_t b, size_t k, double st
  * precision 57 -> 29% on the 24 runs.) */
 static uint32_t caller_culprits(const dcpicalc_t *dc, size_t b, size_t k, double stall)
 {
-    uint32_t loaded = miss_seen(dc, k) ? 1u << STALL_DCACHE : 0;
-    return loaded | (dependency_minor(dc, b, k, stall) ? 0 : 1u << STALL_DEP);
+    if (miss_seen(dc, k))
+        return 1u << STALL_DCACHE |
+               (dependency_minor(dc, b, k, stall) || dcache_explains(dc, k, stall)
+                ? 0 : 1u << STALL_DEP);
+    return dependency_minor(dc, b, k, stall) ? 0 : 1u << STALL_DEP;
 }
 
 /* Candidates ruled out by the miss events where they were collected (the
@@ -1661,6 +1685,8 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
     double stall = dcpicalc_dynamic_stall(dc, k);
     if (!icache_evident(dc, k)) c &= ~(1u << STALL_ICACHE);
     if ((c >> STALL_DEP & 1) && dependency_minor(dc, b, k, stall)) c &= ~(1u << STALL_DEP);
+    if ((c >> STALL_DEP & 1) && (c >> STALL_DCACHE & 1) && dcache_explains(dc, k, stall))
+        c &= ~(1u << STALL_DEP);
     if ((c >> STALL_DTLB & 1) &&
         (dtb_minor(dc, k, stall) || ((c >> STALL_DCACHE & 1) && dtb_within_dcache(dc, k))))
         c &= ~(1u << STALL_DTLB);

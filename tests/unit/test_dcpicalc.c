@@ -36,7 +36,8 @@
  * long operation two blocks back (none when a block between read its
  * result), ruled out when only a loop's rare entries can find it pending,
  * and on the caller's value where nothing else explains a stall (never
- * the stack pointer); no write buffer for a store of a callee's result;
+ * the stack pointer), not beside a D-cache miss whose DMISS samples on
+ * the instruction can explain the whole stall; no write buffer for a store of a callee's result;
  * a busy unit the caller may have used only where nothing else is; a
  * D-TLB miss only with DTBMISS samples near the stall, bounded by the
  * misses they project and by DMISS's.
@@ -527,6 +528,7 @@ typedef struct code_synth {
     uint64_t extra_total[MAXCODE];      /* dynamic stall cycles in all */
     int moved_to[MAXCODE];              /* samples land on this instruction (-1: own) */
     uint64_t branchmp[MAXCODE];         /* BRANCHMP samples */
+    uint64_t dmiss[MAXCODE];            /* DMISS samples */
 } code_synth_t;
 
 static uint64_t code_samples(void *ctx, int event, uint64_t addr)
@@ -534,6 +536,7 @@ static uint64_t code_samples(void *ctx, int event, uint64_t addr)
     const code_synth_t *s = ctx;
     size_t k = (addr - BASE) / 4;
     if (event == PMU_BRANCHMP && k < s->n) return s->branchmp[k];
+    if (event == PMU_DMISS && k < s->n) return s->dmiss[k];
     if (event != PMU_CYCLES || k >= s->n) return 0;
     uint64_t n = 0;
     for (size_t j = 0; j < s->n; j++) {
@@ -1172,6 +1175,42 @@ static void test_operand_from_the_caller(void **state)
     }
 }
 
+/* addi | add t0,a1,a2 (the caller's a1, a2; stalls 10 cycles on each of
+ * its 1000 executions, 10000 cycles) | ret, DMISS collected and the
+ * periods known (1 cycle a CYCLES sample, 1 miss a DMISS sample): no
+ * DMISS sample, the caller's value alone; 5 on the add, at most 5 + 2
+ * sqrt(5) + 1 misses of at most a lone miss's cycles, cannot explain the
+ * stall: the D-cache (the caller's load missed) and the dependency; 200
+ * can: the D-cache alone. */
+static void test_caller_value_within_dmiss(void **state)
+{
+    enum { N = 3 };
+    const uint32_t code[N] = { ADDI(T1, ZERO, 1), ADD(T0, A1, A2), RET };
+    config_t cfg = preset("ev5");
+    char err[256];
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_DMISS;
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_DMISS] = 1 };
+    unsigned miss = cfg.l2_hit_latency + cfg.mem_latency + cfg.l2_line / cfg.mem_bytes_per_cycle;
+    assert_true((5 + 2 * sqrt(5) + 1) * miss < 10000 && (200 + 2 * sqrt(200) + 1) * miss > 10000);
+    const struct { uint64_t dmiss; uint32_t culprits; } cases[] = {
+        { 0, 1u << STALL_DEP }, { 5, 1u << STALL_DEP | 1u << STALL_DCACHE },
+        { 200, 1u << STALL_DCACHE },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        learn_schedule(&s, &cfg, code, N, 1000);
+        s.extra[1] = 10;
+        s.dmiss[1] = cases[c].dmiss;
+        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, N * 4,
+                                        code_samples, &s, collected, periods, NULL, err,
+                                        sizeof err));
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 10.0, 0.5);
+        assert_int_equal(dc.insn[1].culprits, cases[c].culprits);
+        dcpicalc_free(&dc);
+    }
+}
+
 /* call | sd a0 (stalls 10 cycles) | ret: the store of the callee's result
  * waits for it, not for the write buffer, which drained while the callee
  * ran: a dependency, no write buffer.  sd t1 instead (no result of the
@@ -1285,6 +1324,7 @@ int main(void)
         cmocka_unit_test(test_dependency_bounded_by_entries),
         cmocka_unit_test(test_dependency_bounded_by_path),
         cmocka_unit_test(test_operand_from_the_caller),
+        cmocka_unit_test(test_caller_value_within_dmiss),
         cmocka_unit_test(test_store_waits_for_callee),
         cmocka_unit_test(test_busy_unit_from_outside),
     };
