@@ -37,7 +37,9 @@
  * result), ruled out when only a loop's rare entries can find it pending,
  * and on the caller's value where nothing else explains a stall (never
  * the stack pointer), not beside a D-cache miss whose DMISS samples on
- * the instruction can explain the whole stall; no write buffer for a store of a callee's result;
+ * the instruction can explain the whole stall; a load's hit latency
+ * beside the D-cache where DMISS samples near it are too few to explain
+ * the stall; no write buffer for a store of a callee's result;
  * a busy unit the caller may have used only where nothing else is; a
  * D-TLB miss only with DTBMISS samples near the stall, bounded by the
  * misses they project and by DMISS's.
@@ -1211,6 +1213,43 @@ static void test_caller_value_within_dmiss(void **state)
     }
 }
 
+/* ld t1 | bne -> next | add t2,t1,t0 (stalls 10 cycles on each of its
+ * 1000 executions, 10000 cycles) | ret: the add, at the head of its block,
+ * waits within the load-use latency for the load that ends the block
+ * before it -- a D-cache miss, or its hit's latency, which the block's
+ * schedule does not hold (a dependency).  DMISS collected, the periods
+ * known (1 cycle a CYCLES sample, 1 miss a DMISS sample): no DMISS
+ * sample, the hit's latency alone; 5 on the add cannot explain the stall
+ * (5 + 2 sqrt(5) + 1 misses of at most a lone miss's cycles): the D-cache
+ * and the hit's latency; 200 can: the D-cache alone (the misprediction at
+ * the block head, not checked here, is listed in all three). */
+static void test_load_hit_within_dmiss(void **state)
+{
+    enum { N = 4 };
+    const uint32_t code[N] = { LD(T1, A0, 8), BNE(A1, A2, 4), ADD(T2, T1, T0), RET };
+    config_t cfg = preset("ev5");
+    char err[256];
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_DMISS;
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_DMISS] = 1 };
+    const struct { uint64_t dmiss; bool dcache, dep; } cases[] = {
+        { 0, false, true }, { 5, true, true }, { 200, true, false },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        learn_schedule(&s, &cfg, code, N, 1000);
+        s.extra[2] = 10;
+        s.dmiss[2] = cases[c].dmiss;
+        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, N * 4,
+                                        code_samples, &s, collected, periods, NULL, err,
+                                        sizeof err));
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 2), 10.0, 0.5);
+        assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_DCACHE), cases[c].dcache);
+        assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_DEP), cases[c].dep);
+        dcpicalc_free(&dc);
+    }
+}
+
 /* call | sd a0 (stalls 10 cycles) | ret: the store of the callee's result
  * waits for it, not for the write buffer, which drained while the callee
  * ran: a dependency, no write buffer.  sd t1 instead (no result of the
@@ -1325,6 +1364,7 @@ int main(void)
         cmocka_unit_test(test_dependency_bounded_by_path),
         cmocka_unit_test(test_operand_from_the_caller),
         cmocka_unit_test(test_caller_value_within_dmiss),
+        cmocka_unit_test(test_load_hit_within_dmiss),
         cmocka_unit_test(test_store_waits_for_callee),
         cmocka_unit_test(test_busy_unit_from_outside),
     };
