@@ -177,6 +177,10 @@ static double estimate_class(point_t *pts, size_t n, uint64_t s_sum, uint64_t m_
 /* A culprit mask's mark of a dependency on the caller (beyond the stall
  * causes' bits; culprits_of turns it into STALL_DEP or drops it). */
 #define CALLER_DEP (1u << STALL_COUNT)
+/* The mark of a load's hit latency that DMISS samples near the waiting
+ * instruction put in doubt (writer_culprits; culprits_of turns it into
+ * STALL_DEP where the misses cannot explain the stall, or drops it). */
+#define HIT_DEP (1u << (STALL_COUNT + 1))
 
 /* The issue points of block b as points of their issue groups: an issue
  * point with the instructions after it that its static schedule issues in
@@ -778,16 +782,21 @@ static uint32_t call_dependency(const dcpicalc_t *dc, unsigned r)
 /* The culprits writer w, `apart` instructions before instruction k (in
  * another block), can be of k's wait for its register r: a dependency on
  * a callee's result; a load's D-cache miss, and its hit's latency when k
- * is within the load-use latency of it (unless DMISS samples near k say it
- * missed); a long operation's latency while k is within it, issue slots
- * counted as instructions (dc->issue_width a cycle). */
+ * is within the load-use latency of it (where DMISS samples near k say a
+ * load missed, HIT_DEP: culprits_of lists it only where the misses those
+ * on k project cannot explain the stall, dcache_explains -- rv64
+ * bytecode_vm's vm_run_script, `addi a4,a5,1` after the `lw` that ends
+ * the block before it, a hit every time: 3.2 M cycles of the hit's
+ * latency, 6 DMISS samples on it, were listed as the D-cache alone); a
+ * long operation's latency while k is within it, issue slots counted as
+ * instructions (dc->issue_width a cycle). */
 static uint32_t writer_culprits(const dcpicalc_t *dc, const insn_t *w, size_t apart, size_t k,
                                 unsigned r)
 {
     if (w->flags & IF_CALL) return call_dependency(dc, r);
     if (w->flags & IF_LOAD)
         return 1u << STALL_DCACHE |
-               (apart <= dc->load_use_reach && !miss_seen(dc, k) ? 1u << STALL_DEP : 0);
+               (apart > dc->load_use_reach ? 0 : miss_seen(dc, k) ? HIT_DEP : 1u << STALL_DEP);
     if (long_latency(w) && apart < (size_t)dc->latency[w->opclass] * dc->issue_width)
         return 1u << STALL_DEP;
     return 0;
@@ -1422,7 +1431,7 @@ static bool path_samples(const dcpicalc_t *dc, int event, size_t k, size_t depth
  * (`per_period`, 0: unknown), times `cost`, below 1/MINOR_SHARE of the
  * stall's cycles. */
 static bool events_minor(const dcpicalc_t *dc, size_t k, double stall, int event, size_t from,
-                         size_t to, double per_period, unsigned cost)
+                         size_t to, double per_period, double cost)
 {
     if (per_period <= 0 || dc->insn[k].freq <= 0) return false;
     double s = (double)event_samples(dc, event, from, to);
@@ -1632,6 +1641,27 @@ static bool dependency_minor(const dcpicalc_t *dc, size_t b, size_t k, double st
     return n * most * MINOR_SHARE < stall * dc->insn[k].freq;
 }
 
+/* Whether the D-cache misses DMISS projects on instruction k itself (where
+ * it was collected, with its period) can explain k's whole dynamic stall,
+ * `stall` cycles an execution: its samples at their Poisson upper bound
+ * (+ 2 standard deviations + 1) times the misses each stands for and the
+ * most a lone miss costs (dc->miss_bound) -- a miss's samples land on the
+ * instruction that waits for it (95% of them on the 12 rv64 short-period
+ * runs).  A dependency listed beside such a D-cache miss adds nothing the
+ * miss does not explain, and is left out: objdb's scan_node, `ldl
+ * t0,0(a1)` at its entry waiting 1.6 M cycles for the caller's a1, which
+ * the caller loaded and missed (14 DMISS samples on the `ldl`), listed the
+ * caller's value too.  A dependency the misses cannot cover stays (Alpha
+ * maze_route's `__divl`, 16.6 M cycles waiting for the caller's divisor,
+ * 1 DMISS sample). */
+static bool dcache_explains(const dcpicalc_t *dc, size_t k, double stall)
+{
+    if (!dc->has_dmiss || dc->dmiss_per_period <= 0 || dc->insn[k].freq <= 0) return false;
+    double s = (double)dc->insn[k].dmiss;
+    return s > 0 && (s + 2 * sqrt(s) + 1) * dc->dmiss_per_period * dc->miss_bound >=
+                        stall * dc->insn[k].freq;
+}
+
 /* The culprits of instruction k of block b when the caller's value
  * (CALLER_DEP) is the only candidate left: a D-cache miss where DMISS
  * samples near k say a load missed, and a dependency unless it can only
@@ -1640,8 +1670,11 @@ static bool dependency_minor(const dcpicalc_t *dc, size_t b, size_t k, double st
  * precision 57 -> 29% on the 24 runs.) */
 static uint32_t caller_culprits(const dcpicalc_t *dc, size_t b, size_t k, double stall)
 {
-    uint32_t loaded = miss_seen(dc, k) ? 1u << STALL_DCACHE : 0;
-    return loaded | (dependency_minor(dc, b, k, stall) ? 0 : 1u << STALL_DEP);
+    if (miss_seen(dc, k))
+        return 1u << STALL_DCACHE |
+               (dependency_minor(dc, b, k, stall) || dcache_explains(dc, k, stall)
+                ? 0 : 1u << STALL_DEP);
+    return dependency_minor(dc, b, k, stall) ? 0 : 1u << STALL_DEP;
 }
 
 /* Candidates ruled out by the miss events where they were collected (the
@@ -1661,6 +1694,8 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
     double stall = dcpicalc_dynamic_stall(dc, k);
     if (!icache_evident(dc, k)) c &= ~(1u << STALL_ICACHE);
     if ((c >> STALL_DEP & 1) && dependency_minor(dc, b, k, stall)) c &= ~(1u << STALL_DEP);
+    if ((c >> STALL_DEP & 1) && (c >> STALL_DCACHE & 1) && dcache_explains(dc, k, stall))
+        c &= ~(1u << STALL_DEP);
     if ((c >> STALL_DTLB & 1) &&
         (dtb_minor(dc, k, stall) || ((c >> STALL_DCACHE & 1) && dtb_within_dcache(dc, k))))
         c &= ~(1u << STALL_DTLB);
@@ -1670,6 +1705,9 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
     bool operand = (c & (1u << STALL_DCACHE | 1u << STALL_DTLB)) ||
                    (operands_in_block(dc, b, k) >> STALL_DEP & 1);
     if (operand && (c >> STALL_WBUF & 1) && waits_for_operand(dc, b, k)) c &= ~(1u << STALL_WBUF);
+    if ((c & HIT_DEP) && (c >> STALL_DCACHE & 1) && !dcache_explains(dc, k, stall))
+        c |= 1u << STALL_DEP;                 /* the hit's latency, the misses too few */
+    c &= ~HIT_DEP;
     if ((c >> STALL_ICACHE & 1) && icache_minor(dc, k, stall)) c &= ~(1u << STALL_ICACHE);
     if ((c >> STALL_ICACHE & 1) && icache_dominates(dc, k, stall))
         c &= 1u << STALL_ICACHE | 1u << STALL_ITLB;
@@ -1700,12 +1738,64 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
  * caller's value (a culprit only where no other is: caller_culprits). */
 static bool may_stall(const dcpicalc_t *dc, size_t b, size_t k)
 {
-    uint32_t c = evident_candidates(dc, b, k) & ~CALLER_DEP;
+    uint32_t c = evident_candidates(dc, b, k) & ~(CALLER_DEP | HIT_DEP);
     if ((c >> STALL_WBUF & 1) && !store_burst(&dc->cfg, b, k)) c &= ~(1u << STALL_WBUF);
     return c != 0;
 }
 
 /* ---- the whole ------------------------------------------------------------------- */
+
+/* The I-cache's cost per miss measured on the run itself: the dynamic
+ * stall cycles of the instructions whose one culprit is the I-cache (the
+ * I-TLB beside it), over the misses their IMISS samples project, times
+ * ICACHE_COST_SHARE; 0 when IMISS or its period is unknown, or those
+ * instructions hold fewer than ICACHE_COST_SAMPLES IMISS samples.  The
+ * bound of icache_minor takes the most a lone miss costs (82 cycles on
+ * ev5: memory and the line back), but the misses of a warm program hit
+ * the S-cache and overlap the stalls before them: on 6 short-period runs
+ * (bytecode_vm, maze_route, objdb, both ISAs) the truth's I-cache cycles
+ * were 3.2 an IMISS-projected miss, pooled over the instructions whose
+ * stall is the I-cache's (12 at most), and this measure, from the
+ * profile alone, 2.8-10.5 a run before the factor. */
+#define ICACHE_COST_SHARE 2.0
+#define ICACHE_COST_SAMPLES 100
+static double icache_cost_measured(const dcpicalc_t *dc)
+{
+    if (!dc->has_imiss || dc->imiss_per_period <= 0) return 0;
+    const uint32_t alone = 1u << STALL_ICACHE, beside = alone | 1u << STALL_ITLB;
+    double cycles = 0;
+    uint64_t samples = 0;
+    for (size_t k = 0; k < dc->cfg.ninsns; k++) {
+        const dcpicalc_insn_t *x = &dc->insn[k];
+        if (!(x->culprits & alone) || (x->culprits & ~beside) || !x->imiss) continue;
+        cycles += dcpicalc_dynamic_stall(dc, k) * x->freq;
+        samples += x->imiss;
+    }
+    if (samples < ICACHE_COST_SAMPLES) return 0;
+    return ICACHE_COST_SHARE * cycles / ((double)samples * dc->imiss_per_period);
+}
+
+/* The I-cache bound again (icache_minor), each miss at the cost measured
+ * on the run (icache_cost_measured) where that is below the most a lone
+ * miss costs, on the instructions that list the I-cache beside another
+ * culprit (not the I-TLB): a frequent cheap miss beside a long wait of
+ * another cause (Alpha maze_route's grid_neighbors: `extbl`, 10.7 M
+ * cycles of D-cache wait, 0.28 M of them the I-cache's, 73 IMISS
+ * samples).  An instruction whose one culprit is the I-cache keeps it:
+ * its stall measured the cost. */
+static void bound_icache_by_run(dcpicalc_t *dc)
+{
+    double cost = icache_cost_measured(dc);
+    if (cost <= 0 || cost >= (double)dc->miss_bound) return;
+    const uint32_t beside = 1u << STALL_ICACHE | 1u << STALL_ITLB;
+    for (size_t k = 0; k < dc->cfg.ninsns; k++) {
+        dcpicalc_insn_t *x = &dc->insn[k];
+        if (!(x->culprits >> STALL_ICACHE & 1) || !(x->culprits & ~beside)) continue;
+        if (events_minor(dc, k, dcpicalc_dynamic_stall(dc, k), PMU_IMISS, k, k,
+                         dc->imiss_per_period, cost))
+            x->culprits &= ~(1u << STALL_ICACHE);
+    }
+}
 
 double dcpicalc_dynamic_stall(const dcpicalc_t *dc, size_t k)
 {
@@ -1873,6 +1963,7 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
         x->cpi = x->freq > 0 ? (double)x->samples / x->freq : -1;
         if (stall_to_explain(dc, k)) x->culprits = culprits_of(dc, k);
     }
+    bound_icache_by_run(dc);
     return true;
 }
 

@@ -26,7 +26,9 @@
  * never of its link register; a busy divider ruled out when only a rare
  * entry can find it busy, an I-cache miss when the misses IMISS projects
  * are too few, every other culprit when the misses IMISS projects at least
- * explain nearly all the stall, a misprediction when the BRANCHMP samples through the skid
+ * explain nearly all the stall, an I-cache miss beside another culprit
+ * when its misses at twice the cost per miss the run's I-cache-only
+ * stalls measure are too few, a misprediction when the BRANCHMP samples through the skid
  * after the block head, on every path, project too few (unless a path
  * leaves the procedure there), the write buffer for a store waiting on its loaded operand
  * in a block of fewer stores than the buffer's entries or loaded within the
@@ -34,7 +36,10 @@
  * long operation two blocks back (none when a block between read its
  * result), ruled out when only a loop's rare entries can find it pending,
  * and on the caller's value where nothing else explains a stall (never
- * the stack pointer); no write buffer for a store of a callee's result;
+ * the stack pointer), not beside a D-cache miss whose DMISS samples on
+ * the instruction can explain the whole stall; a load's hit latency
+ * beside the D-cache where DMISS samples near it are too few to explain
+ * the stall; no write buffer for a store of a callee's result;
  * a busy unit the caller may have used only where nothing else is; a
  * D-TLB miss only with DTBMISS samples near the stall, bounded by the
  * misses they project and by DMISS's.
@@ -324,6 +329,47 @@ static void test_icache_dominates_by_imiss(void **state)
     assert_int_equal(loop_culprits(&cfg, &s, collected, periods, 2), 1u << STALL_ICACHE);
 }
 
+/* The I-cache's cost per miss measured on the run: the loop's `add
+ * a3,a3,a1` (instruction 3, the caller's a1 its only other candidate)
+ * stalls 10 cycles on each of its 1000 executions with 2500 IMISS samples
+ * on it (1 miss a sample): the I-cache alone, 4 cycles a miss, so a miss
+ * costs at most 2 x 4 = 8 on this run.  The load's consumer (instruction
+ * 2) stalls 20 cycles an execution, 20000 cycles, with 70 IMISS samples:
+ * at the most a lone miss costs they cannot rule the I-cache out beside
+ * the D-cache; at 8 cycles each, 70 + 2 sqrt(70) + 1 misses are under an
+ * eighth of the stall, and the D-cache is left alone.  Without the
+ * measure (instruction 3 without IMISS samples, or with fewer than 100)
+ * both stay listed. */
+static void test_icache_bounded_by_run_cost(void **state)
+{
+    config_t cfg = preset("ev5");
+    dcpicalc_t dc;
+    synth_t s;
+    char err[256];
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_IMISS] = 1 };
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
+    unsigned miss = cfg.l2_hit_latency + cfg.mem_latency + cfg.l2_line / cfg.mem_bytes_per_cycle;
+    double upper = 70 + 2 * sqrt(70) + 1;
+    assert_true(upper * miss * 8 > 20000 && upper * 2 * 4.0 * 8 < 20000);
+    setup_synth(&s, &cfg, &dc);
+    s.extra[2] = 20;
+    s.imiss[2] = 70;
+    s.extra[3] = 10;
+    const uint64_t measured[3] = { 2500, 0, 50 };
+    for (int i = 0; i < 3; i++) {
+        s.imiss[3] = measured[i];
+        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
+                                        sizeof loop, synth_samples, &s, collected, periods,
+                                        NULL, err, sizeof err));
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 2), 20.0, 0.5);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 3), 10.0, 0.5);
+        if (measured[i]) assert_int_equal(dc.insn[3].culprits, 1u << STALL_ICACHE);
+        assert_true(dc.insn[2].culprits & 1u << STALL_DCACHE);
+        assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_ICACHE), i != 0);
+        dcpicalc_free(&dc);
+    }
+}
+
 /* The rule a TLB-miss culprit follows, checked on instruction k of the
  * loop (its 20-cycle stall set by the caller): listed only where the TLB
  * event was collected and has samples (*tlb, those the rule reads: 5 list
@@ -484,6 +530,7 @@ typedef struct code_synth {
     uint64_t extra_total[MAXCODE];      /* dynamic stall cycles in all */
     int moved_to[MAXCODE];              /* samples land on this instruction (-1: own) */
     uint64_t branchmp[MAXCODE];         /* BRANCHMP samples */
+    uint64_t dmiss[MAXCODE];            /* DMISS samples */
 } code_synth_t;
 
 static uint64_t code_samples(void *ctx, int event, uint64_t addr)
@@ -491,6 +538,7 @@ static uint64_t code_samples(void *ctx, int event, uint64_t addr)
     const code_synth_t *s = ctx;
     size_t k = (addr - BASE) / 4;
     if (event == PMU_BRANCHMP && k < s->n) return s->branchmp[k];
+    if (event == PMU_DMISS && k < s->n) return s->dmiss[k];
     if (event != PMU_CYCLES || k >= s->n) return 0;
     uint64_t n = 0;
     for (size_t j = 0; j < s->n; j++) {
@@ -1129,6 +1177,79 @@ static void test_operand_from_the_caller(void **state)
     }
 }
 
+/* addi | add t0,a1,a2 (the caller's a1, a2; stalls 10 cycles on each of
+ * its 1000 executions, 10000 cycles) | ret, DMISS collected and the
+ * periods known (1 cycle a CYCLES sample, 1 miss a DMISS sample): no
+ * DMISS sample, the caller's value alone; 5 on the add, at most 5 + 2
+ * sqrt(5) + 1 misses of at most a lone miss's cycles, cannot explain the
+ * stall: the D-cache (the caller's load missed) and the dependency; 200
+ * can: the D-cache alone. */
+static void test_caller_value_within_dmiss(void **state)
+{
+    enum { N = 3 };
+    const uint32_t code[N] = { ADDI(T1, ZERO, 1), ADD(T0, A1, A2), RET };
+    config_t cfg = preset("ev5");
+    char err[256];
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_DMISS;
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_DMISS] = 1 };
+    unsigned miss = cfg.l2_hit_latency + cfg.mem_latency + cfg.l2_line / cfg.mem_bytes_per_cycle;
+    assert_true((5 + 2 * sqrt(5) + 1) * miss < 10000 && (200 + 2 * sqrt(200) + 1) * miss > 10000);
+    const struct { uint64_t dmiss; uint32_t culprits; } cases[] = {
+        { 0, 1u << STALL_DEP }, { 5, 1u << STALL_DEP | 1u << STALL_DCACHE },
+        { 200, 1u << STALL_DCACHE },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        learn_schedule(&s, &cfg, code, N, 1000);
+        s.extra[1] = 10;
+        s.dmiss[1] = cases[c].dmiss;
+        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, N * 4,
+                                        code_samples, &s, collected, periods, NULL, err,
+                                        sizeof err));
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 10.0, 0.5);
+        assert_int_equal(dc.insn[1].culprits, cases[c].culprits);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* ld t1 | bne -> next | add t2,t1,t0 (stalls 10 cycles on each of its
+ * 1000 executions, 10000 cycles) | ret: the add, at the head of its block,
+ * waits within the load-use latency for the load that ends the block
+ * before it -- a D-cache miss, or its hit's latency, which the block's
+ * schedule does not hold (a dependency).  DMISS collected, the periods
+ * known (1 cycle a CYCLES sample, 1 miss a DMISS sample): no DMISS
+ * sample, the hit's latency alone; 5 on the add cannot explain the stall
+ * (5 + 2 sqrt(5) + 1 misses of at most a lone miss's cycles): the D-cache
+ * and the hit's latency; 200 can: the D-cache alone (the misprediction at
+ * the block head, not checked here, is listed in all three). */
+static void test_load_hit_within_dmiss(void **state)
+{
+    enum { N = 4 };
+    const uint32_t code[N] = { LD(T1, A0, 8), BNE(A1, A2, 4), ADD(T2, T1, T0), RET };
+    config_t cfg = preset("ev5");
+    char err[256];
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_DMISS;
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_DMISS] = 1 };
+    const struct { uint64_t dmiss; bool dcache, dep; } cases[] = {
+        { 0, false, true }, { 5, true, true }, { 200, true, false },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        learn_schedule(&s, &cfg, code, N, 1000);
+        s.extra[2] = 10;
+        s.dmiss[2] = cases[c].dmiss;
+        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, N * 4,
+                                        code_samples, &s, collected, periods, NULL, err,
+                                        sizeof err));
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, 2), 10.0, 0.5);
+        assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_DCACHE), cases[c].dcache);
+        assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_DEP), cases[c].dep);
+        dcpicalc_free(&dc);
+    }
+}
+
 /* call | sd a0 (stalls 10 cycles) | ret: the store of the callee's result
  * waits for it, not for the write buffer, which drained while the callee
  * ran: a dependency, no write buffer.  sd t1 instead (no result of the
@@ -1214,6 +1335,7 @@ int main(void)
         cmocka_unit_test(test_culprits_from_imiss),
         cmocka_unit_test(test_icache_bounded_by_imiss),
         cmocka_unit_test(test_icache_dominates_by_imiss),
+        cmocka_unit_test(test_icache_bounded_by_run_cost),
         cmocka_unit_test(test_dtb_miss_from_dtbmiss),
         cmocka_unit_test(test_itb_miss_from_itbmiss),
         cmocka_unit_test(test_mispredict_bounded_by_branchmp),
@@ -1241,6 +1363,8 @@ int main(void)
         cmocka_unit_test(test_dependency_bounded_by_entries),
         cmocka_unit_test(test_dependency_bounded_by_path),
         cmocka_unit_test(test_operand_from_the_caller),
+        cmocka_unit_test(test_caller_value_within_dmiss),
+        cmocka_unit_test(test_load_hit_within_dmiss),
         cmocka_unit_test(test_store_waits_for_callee),
         cmocka_unit_test(test_busy_unit_from_outside),
     };
