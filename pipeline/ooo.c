@@ -317,8 +317,20 @@ static __attribute__((noinline)) void calendar_book_long(calendar_t *k, uint64_t
     uint64_t end = c + span, *slot = k->slot;
     if (k->units == 1 || (k->long_only && c >= k->booked_end)) {
         /* no slot holds a booking of its cycle (a single unit's free slot
-         * holds an older cycle) */
-        for (; c < end; c++) slot[c & (CAL_WINDOW - 1)] = c << 8 | 1;
+         * holds an older cycle): each slot of the span is written, in at
+         * most two runs of consecutive slots (the window wraps), two at a
+         * time */
+        while (c < end) {
+            uint64_t wrap = (c | (CAL_WINDOW - 1)) + 1;
+            uint64_t run = (end < wrap ? end : wrap) - c;
+            uint64_t *s = &slot[c & (CAL_WINDOW - 1)], v = c << 8 | 1;
+            c += run;
+            for (; run >= 2; run -= 2, s += 2, v += 512) {
+                s[0] = v;
+                s[1] = v + 256;
+            }
+            if (run) *s = v;
+        }
     } else {
         for (; c < end; c++) calendar_book_one(&slot[c & (CAL_WINDOW - 1)], c);
     }
