@@ -21,8 +21,8 @@
  *   X  complete: its result can be used from this cycle;
  *   G  graduated, in order, ooo.retire_width a cycle, not before X.
  * Resources are counted exactly from these times: an entry freed in cycle
- * c is usable from c + 1 (queues and the branch stack as calendars of how
- * many occupants leave in each cycle; the active list, rename registers and
+ * c is usable from c + 1 (queues and the branch stack as the leaving cycles
+ * of their occupants; the active list, rename registers and
  * address queue as rings of the graduation cycles of the last N users;
  * functional units as a calendar of bookings per cycle).
  *
