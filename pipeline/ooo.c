@@ -21,8 +21,8 @@
  *   X  complete: its result can be used from this cycle;
  *   G  graduated, in order, ooo.retire_width a cycle, not before X.
  * Resources are counted exactly from these times: an entry freed in cycle
- * c is usable from c + 1 (queues and the branch stack as calendars of how
- * many occupants leave in each cycle; the active list, rename registers and
+ * c is usable from c + 1 (queues and the branch stack as the leaving cycles
+ * of their occupants; the active list, rename registers and
  * address queue as rings of the graduation cycles of the last N users;
  * functional units as a calendar of bookings per cycle).
  *
@@ -167,194 +167,90 @@ static inline void insn_rings_push(insn_rings_t *r, uint64_t d, uint64_t g)
     slot[IR_GRADUATED] = g;
 }
 
-/* The cycles at which the occupants of a structure leave it: how many leave
- * in each cycle of a window of LEAVE_WINDOW cycles from `base` (indexed by
- * cycle modulo the window), and those leaving later in a short unsorted
- * list until the window reaches them.  No occupant leaves before base.
- * Dispatch asks in order of its cycle, so base only moves on but for an
- * occupant inserted before it (the wrong path can move base past a cycle the
- * correct path then dispatches in): base moves back to it.
- * The window catches up lazily: `want` is where base would be, and the
- * occupants leaving before it are gone but still counted (in n too) until
- * base moves on to it -- when the structure looks full, when want is
- * LEAVE_LAG cycles ahead, or before an occupant leaving before want is
- * inserted.  While it does not look full it has room whatever the gone
- * ones, so leave_room() answers the same as with base kept at want. */
-#define LEAVE_WINDOW 1024u
-#define LEAVE_BY_CYCLE 12u       /* leave_advance: cycles passed one at a time */
-#define LEAVE_LAG 128u            /* want may run ahead of base by less */
-
+/* The cycles at which the occupants of a structure (an issue queue, the
+ * branch stack) leave it, unsorted in an array of its capacity.  An
+ * occupant leaving in cycle c frees its entry for c + 1.  Dispatch asks in
+ * order of its cycle, so `want` (the latest cycle asked for) only moves on
+ * but for an occupant inserted before it (the wrong path can ask for a
+ * cycle the correct path then dispatches before): want moves back to it.
+ * The occupants leaving before want are gone but stay in the array (and in
+ * n) until the structure looks full: then they are dropped in one pass,
+ * and if it is still full the earliest leaves.  While it does not look
+ * full it has room whatever the gone ones, so leave_room() answers as if
+ * they had been dropped at once.  (The same answers as the calendar of
+ * counts per leaving cycle this replaced, which moved a window on over
+ * every cycle dispatch passed: see pipeline/README.md.) */
 typedef struct leave_queue {
-    uint16_t *count;            /* per cycle of [base, base + LEAVE_WINDOW) */
-    uint64_t base;
-    uint64_t want;              /* >= base: leaving before it is gone */
-    unsigned n, cap;            /* occupants (in the window and later) */
-    unsigned in_window;
-    uint64_t *later;            /* leaving from base + LEAVE_WINDOW on */
-    unsigned n_later;
+    uint64_t *x;                /* leaving cycles, x[0 .. n - 1] */
+    uint64_t want;              /* leaving before it is gone */
+    unsigned n, cap;            /* occupants (gone ones too until dropped) */
 } leave_queue_t;
 
 static void leave_init(leave_queue_t *q, unsigned cap)
 {
-    q->count = xcalloc(LEAVE_WINDOW, sizeof *q->count);
-    q->later = xcalloc(cap + 1, sizeof *q->later);
-    q->base = q->want = 0;
-    q->n = q->in_window = q->n_later = 0;
+    q->x = xcalloc(cap + 1, sizeof *q->x);
+    q->want = 0;
+    q->n = 0;
     q->cap = cap;
 }
 
 static void leave_free(leave_queue_t *q)
 {
-    free(q->count);
-    free(q->later);
+    free(q->x);
 }
 
-/* The occupants of the later list the window now covers move into it;
- * those leaving before base are gone. */
-static __attribute__((noinline)) void leave_pull_later(leave_queue_t *q)
+/* The occupants leaving before want are dropped. */
+static void leave_drop_gone(leave_queue_t *q)
 {
-    for (unsigned k = 0; k < q->n_later;) {
-        uint64_t x = q->later[k];
-        if (x - q->base < LEAVE_WINDOW || x < q->base) {
-            if (x < q->base) {
-                q->n--;
-            } else {
-                q->count[x & (LEAVE_WINDOW - 1)]++;
-                q->in_window++;
-            }
-            q->later[k] = q->later[--q->n_later];
-        } else {
-            k++;
-        }
+    uint64_t want = q->want, *x = q->x;
+    unsigned kept = 0;
+    for (unsigned k = 0; k < q->n; k++) {
+        x[kept] = x[k];
+        kept += x[k] >= want;
     }
+    q->n = kept;
 }
 
-/* base moves back to x: the window's occupants it no longer covers go to
- * the later list. */
-static void leave_rewind(leave_queue_t *q, uint64_t x)
+/* An occupant leaving before want: the gone ones are dropped first, then
+ * want moves back to it. */
+static __attribute__((noinline)) void leave_insert_early(leave_queue_t *q, uint64_t x)
 {
-    uint64_t end = q->base + LEAVE_WINDOW;
-    uint64_t from = q->base - x < LEAVE_WINDOW ? x + LEAVE_WINDOW : q->base;
-    for (uint64_t c = from; c < end && q->in_window; c++) {
-        uint16_t *s = &q->count[c & (LEAVE_WINDOW - 1)];
-        for (; *s; --*s, q->in_window--) q->later[q->n_later++] = c;
-    }
-    q->base = x;
-}
-
-static void leave_advance(leave_queue_t *q, uint64_t d);
-
-/* An occupant leaving before want (base catches up to want first, then
- * moves back to it) or after the window. */
-static __attribute__((noinline)) void leave_insert_outside(leave_queue_t *q, uint64_t x)
-{
-    if (x < q->want) {
-        if (q->want > q->base) leave_advance(q, q->want);
-        leave_rewind(q, x);
-        q->want = x;
-        q->count[x & (LEAVE_WINDOW - 1)]++;
-        q->in_window++;
-    } else {
-        q->later[q->n_later++] = x;
-    }
+    leave_drop_gone(q);
+    q->want = x;
+    q->x[q->n++] = x;
 }
 
 static inline void leave_insert(leave_queue_t *q, uint64_t x)
 {
-    q->n++;
-    if (likely(x - q->base < LEAVE_WINDOW) && likely(x >= q->want)) {
-        q->count[x & (LEAVE_WINDOW - 1)]++;
-        q->in_window++;
-    } else {
-        leave_insert_outside(q, x);
-    }
+    if (likely(x >= q->want)) q->x[q->n++] = x;
+    else leave_insert_early(q, x);
 }
 
-/* The counts of the four cycles from c (a multiple of 4: one aligned
- * 8-byte word) that `lanes` keeps, 16 bits a cycle: summed and cleared.
- * They add up to at most the occupants, at most the structure's capacity
- * (256: config_params.def), so the sum fits the top 16 bits of the
- * product. */
-static inline unsigned leave_take_word(leave_queue_t *q, uint64_t c, uint64_t lanes)
-{
-    uint16_t *s = &q->count[c & (LEAVE_WINDOW - 1)];
-    uint64_t four;
-    memcpy(&four, s, sizeof four);
-    uint64_t passed = four & lanes;
-    if (!passed) return 0;
-    four &= ~lanes;
-    memcpy(s, &four, sizeof four);
-    return (unsigned)((passed * 0x0001000100010001ull) >> 48);
-}
-
-/* Those leaving before d are gone; base moves on to d (> base). */
-static inline void leave_advance(leave_queue_t *q, uint64_t d)
-{
-    /* every occupant of the window leaves before base + LEAVE_WINDOW; past
-     * a few cycles, the counts are taken a word of four cycles at a time:
-     * the first and last words masked to the cycles from base to end, and
-     * once every occupant of the window is found the rest are 0 */
-    uint64_t end = d - q->base < LEAVE_WINDOW ? d : q->base + LEAVE_WINDOW;
-    unsigned gone = 0, in_window = q->in_window;
-    if (end - q->base <= LEAVE_BY_CYCLE) {
-        for (uint64_t c = q->base; c < end && gone < in_window; c++) {
-            uint16_t *s = &q->count[c & (LEAVE_WINDOW - 1)];
-            gone += *s;
-            *s = 0;
-        }
-    } else {
-        uint64_t first = q->base & ~3ull, last = (end - 1) & ~3ull;
-        uint64_t first_lanes = ~0ull << (16 * (q->base & 3));
-        uint64_t last_lanes = ~0ull >> (16 * (3 - ((end - 1) & 3)));
-        gone = leave_take_word(q, first, first_lanes);
-        for (uint64_t c = first + 4; c < last && gone < in_window; c += 4)
-            gone += leave_take_word(q, c, ~0ull);
-        if (gone < in_window) gone += leave_take_word(q, last, last_lanes);
-    }
-    q->n -= gone;
-    q->in_window = in_window - gone;
-    q->base = d;
-    if (q->want < d) q->want = d;
-    if (unlikely(q->n_later)) leave_pull_later(q);
-}
-
-/* The earliest occupant leaves now (the structure is full). */
-static __attribute__((noinline)) uint64_t leave_take_earliest(leave_queue_t *q)
-{
-    uint64_t c;
-    if (q->in_window) {
-        for (c = q->base; !q->count[c & (LEAVE_WINDOW - 1)]; c++) continue;
-    } else {
-        unsigned first = 0;
-        for (unsigned k = 1; k < q->n_later; k++)
-            if (q->later[k] < q->later[first]) first = k;
-        c = q->later[first];
-    }
-    if (c > q->base) leave_advance(q, c);
-    q->count[c & (LEAVE_WINDOW - 1)]--;
-    q->in_window--;
-    q->n--;
-    return c;
-}
-
-/* leave_room() when the structure looks full or base lags too far:
- * base catches up with want, and if it is full, the earliest occupant
- * leaves. */
+/* leave_room() when the structure looks full: the gone occupants are
+ * dropped, and if it is full, the earliest occupant leaves (want moves on
+ * to its cycle). */
 static __attribute__((noinline)) uint64_t leave_room_slow(leave_queue_t *q, uint64_t d)
 {
-    if (q->want > q->base) leave_advance(q, q->want);
+    leave_drop_gone(q);
     if (q->n < q->cap) return d;
-    return leave_take_earliest(q) + 1;
+    uint64_t *x = q->x;
+    unsigned first = 0;
+    for (unsigned k = 1; k < q->n; k++)
+        if (x[k] < x[first]) first = k;
+    uint64_t c = x[first];
+    x[first] = x[--q->n];
+    if (c > q->want) q->want = c;
+    return c + 1;
 }
 
 /* The first cycle from d at which the structure has a free entry (an
  * occupant leaving in cycle c frees it for c + 1); occupants gone by then
- * are dropped (base moves on to d, lazily: see leave_queue_t).  The caller
- * then inserts the new occupant's leaving cycle. */
+ * are dropped (lazily: see leave_queue_t).  The caller then inserts the
+ * new occupant's leaving cycle. */
 static inline __attribute__((always_inline)) uint64_t leave_room(leave_queue_t *q, uint64_t d)
 {
     q->want = d > q->want ? d : q->want;
-    if (likely(q->n < q->cap) && likely(q->want - q->base < LEAVE_LAG)) return d;
+    if (likely(q->n < q->cap)) return d;
     return leave_room_slow(q, d);
 }
 
@@ -421,8 +317,20 @@ static __attribute__((noinline)) void calendar_book_long(calendar_t *k, uint64_t
     uint64_t end = c + span, *slot = k->slot;
     if (k->units == 1 || (k->long_only && c >= k->booked_end)) {
         /* no slot holds a booking of its cycle (a single unit's free slot
-         * holds an older cycle) */
-        for (; c < end; c++) slot[c & (CAL_WINDOW - 1)] = c << 8 | 1;
+         * holds an older cycle): each slot of the span is written, in at
+         * most two runs of consecutive slots (the window wraps), two at a
+         * time */
+        while (c < end) {
+            uint64_t wrap = (c | (CAL_WINDOW - 1)) + 1;
+            uint64_t run = (end < wrap ? end : wrap) - c;
+            uint64_t *s = &slot[c & (CAL_WINDOW - 1)], v = c << 8 | 1;
+            c += run;
+            for (; run >= 2; run -= 2, s += 2, v += 512) {
+                s[0] = v;
+                s[1] = v + 256;
+            }
+            if (run) *s = v;
+        }
     } else {
         for (; c < end; c++) calendar_book_one(&slot[c & (CAL_WINDOW - 1)], c);
     }
