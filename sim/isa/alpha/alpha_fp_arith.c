@@ -29,7 +29,9 @@
  *    without /U (a tiny result -- below 2^emin before rounding -- becomes a
  *    true zero with no exception at all), denormal operands read as zero
  *    (FPCR.DNZ), the operand traps of instructions without /S, and all of
- *    cvttq, the compares and the exactness test of integer conversions.
+ *    cvttq (but for a chopped conversion of a normal operand below 2^63,
+ *    the host's truncation), the compares and the exactness test of
+ *    integer conversions.
  * S-format operands are taken from their registers with the Handbook's
  * mapping (bits 63:62 and 58:29) and results widened back (alpha_fp.h).
  */
