@@ -40,7 +40,11 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
            -Iinclude -Isim -Isim/cli -Isim/isa -Isim/isa/rv64 -Isim/isa/alpha -Iproductions/runtime -MMD -MP
-LDLIBS  += -lelf -ldw -lopcodes-multiarch -lbfd-multiarch -linih -lreadline -lz -lm
+LDLIBS  += -lelf -ldw -linih -lreadline -lz -lm
+# libopcodes is not linked: sim/disasm.c loads it with dlopen on first use
+# (its relocation with libbfd's cost every process 12-16 ms), by this soname.
+HPS_OPCODES_SO := $(shell objdump -p "$$($(CC) -print-file-name=libopcodes-multiarch.so)" 2>/dev/null | sed -n 's/^ *SONAME *//p')
+$(BUILD)/sim/disasm.o: CFLAGS += -DHPS_OPCODES_SO='"$(HPS_OPCODES_SO)"'
 
 RV_CC      ?= riscv64-linux-gnu-gcc
 ALPHA_CC   ?= alpha-linux-gnu-gcc

@@ -11,10 +11,18 @@
  * binutils 2.40 prints register-immediate RISC-V instructions through
  * aliases named after the register-register form ("add sp,sp,-16" for
  * addi); those are renamed back to the real mnemonic for readable traces.
+ *
+ * libopcodes (and the libbfd it needs) is loaded with dlopen on the first
+ * instruction disassembled, not linked: relocating the two at every start
+ * cost each hps-sim process 12-16 ms of host time (about 88,000
+ * relocations), a visible share of a short run that never disassembles.
+ * HPS_OPCODES_SO is the library's soname, which the Makefile reads from
+ * the linker's libopcodes-multiarch.so.
  */
 #define PACKAGE "hps-sim"           /* bfd.h insists */
 #include <bfd.h>
 #include <dis-asm.h>
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -26,13 +34,46 @@
 
 enum { TEXT_MAX = 256 };
 
+#ifndef HPS_OPCODES_SO
+#error "HPS_OPCODES_SO: the soname of libopcodes (the Makefile defines it)"
+#endif
+
 struct disasm {
     disassemble_info info;
-    disassembler_ftype print;
+    disassembler_ftype print;   /* NULL until set up, or when that failed */
+    enum bfd_architecture arch;
+    unsigned long mach;
+    bool tried;             /* set up (successfully or not) */
     char text[TEXT_MAX];    /* libopcodes output for the current instruction */
     size_t len;
     bool read_failed;
 };
+
+/* The libopcodes functions used here, from the library loaded once. */
+static struct opcodes {
+    bool tried, ok;
+    disassembler_ftype (*disassembler)(enum bfd_architecture, bool, unsigned long, bfd *);
+    void (*init_info)(struct disassemble_info *, void *, fprintf_ftype, fprintf_styled_ftype);
+    void (*init_for_target)(struct disassemble_info *);
+    void (*free_target)(struct disassemble_info *);
+    int (*read_memory)(bfd_vma, bfd_byte *, unsigned int, struct disassemble_info *);
+} op;
+
+static bool opcodes_load(void)
+{
+    if (op.tried) return op.ok;
+    op.tried = true;
+    void *h = dlopen(HPS_OPCODES_SO, RTLD_NOW | RTLD_LOCAL);
+    if (!h) return false;
+    *(void **)&op.disassembler = dlsym(h, "disassembler");
+    *(void **)&op.init_info = dlsym(h, "init_disassemble_info");
+    *(void **)&op.init_for_target = dlsym(h, "disassemble_init_for_target");
+    *(void **)&op.free_target = dlsym(h, "disassemble_free_target");
+    *(void **)&op.read_memory = dlsym(h, "buffer_read_memory");
+    op.ok = op.disassembler && op.init_info && op.init_for_target && op.free_target &&
+            op.read_memory;
+    return op.ok;
+}
 
 static void append_v(disasm_t *d, const char *fmt, va_list ap)
 {
@@ -79,25 +120,37 @@ disasm_t *disasm_new(const isa_t *isa)
     if (!isa) return NULL;
     disasm_t *d = calloc(1, sizeof *d);
     if (!d) return NULL;
-    enum bfd_architecture arch = (enum bfd_architecture)isa->bfd_arch;
-    d->print = disassembler(arch, false, isa->bfd_mach, NULL);
-    if (!d->print) { free(d); return NULL; }
-    init_disassemble_info(&d->info, d, collect, collect_styled);
-    d->info.arch = arch;
-    d->info.mach = isa->bfd_mach;
+    d->arch = (enum bfd_architecture)isa->bfd_arch;
+    d->mach = isa->bfd_mach;
+    return d;
+}
+
+/* Load libopcodes and set d up, on its first instruction; false if either
+ * failed. */
+static bool set_up(disasm_t *d)
+{
+    if (d->tried) return d->print != NULL;
+    d->tried = true;
+    if (!opcodes_load()) return false;
+    disassembler_ftype print = op.disassembler(d->arch, false, d->mach, NULL);
+    if (!print) return false;
+    op.init_info(&d->info, d, collect, collect_styled);
+    d->info.arch = d->arch;
+    d->info.mach = d->mach;
     d->info.endian = BFD_ENDIAN_LITTLE;
     d->info.endian_code = BFD_ENDIAN_LITTLE;
-    d->info.read_memory_func = buffer_read_memory;
+    d->info.read_memory_func = op.read_memory;
     d->info.memory_error_func = note_memory_error;
     d->info.print_address_func = print_address;
-    disassemble_init_for_target(&d->info);
-    return d;
+    op.init_for_target(&d->info);
+    d->print = print;
+    return true;
 }
 
 void disasm_free(disasm_t *d)
 {
     if (!d) return;
-    disassemble_free_target(&d->info);
+    if (d->print) op.free_target(&d->info);
     free(d);
 }
 
@@ -156,6 +209,10 @@ int disasm_insn(disasm_t *d, uint64_t pc, const uint8_t *bytes, size_t avail,
     buf[0] = '\0';
     if (!d || !bytes || !avail) {
         snprintf(buf, buflen, "(no bytes)");
+        return 0;
+    }
+    if (!set_up(d)) {
+        snprintf(buf, buflen, "(no disassembler: %s)", HPS_OPCODES_SO);
         return 0;
     }
     d->len = 0;

@@ -184,8 +184,11 @@ static const char *process_call_note(const sys_t *s, const char *name)
 
 static int report_stop(const cpu_t *c, disasm_t *dis)
 {
-    char where[320];
-    describe_insn(c, dis, c->stop_pc, where, sizeof where);
+    char where[320] = "";
+    /* an exit and --max-insts name no instruction: not disassembled, so a
+     * run that ends normally never loads libopcodes (sim/disasm.c) */
+    if (c->stop != STOP_EXIT && c->stop != STOP_MAX_INSTS)
+        describe_insn(c, dis, c->stop_pc, where, sizeof where);
     switch (c->stop) {
     case STOP_EXIT:
         return c->exit_code;

@@ -129,6 +129,17 @@ static inline void al_fp_exc(cpu_t *c, unsigned rm, uint64_t exc)
     if (unlikely(exc)) al_fp_raise(c, rm, exc);
 }
 
+/* al_fp_exc(c, rm, AL_FPCR_INE) without the call where it cannot trap:
+ * without /I inexact is only recorded (without /S) or ignored (with /S). */
+static inline void al_fp_inexact(cpu_t *c, unsigned rm)
+{
+    if (likely(!(rm & AL_Q_I))) {
+        if (!(rm & AL_Q_S)) c->fpcr |= AL_FPCR_INE;
+        return;
+    }
+    al_fp_raise(c, rm, AL_FPCR_INE);
+}
+
 /* Without /S a non-finite or denormal operand traps before the operation
  * (compares accept infinities): operand checks for those instructions. */
 void al_fp_check_input(cpu_t *c, uint64_t v, bool is_compare);

@@ -29,7 +29,9 @@
  *    without /U (a tiny result -- below 2^emin before rounding -- becomes a
  *    true zero with no exception at all), denormal operands read as zero
  *    (FPCR.DNZ), the operand traps of instructions without /S, and all of
- *    cvttq, the compares and the exactness test of integer conversions.
+ *    cvttq (but for a chopped conversion of a normal operand below 2^63,
+ *    the host's truncation), the compares and the exactness test of
+ *    integer conversions.
  * S-format operands are taken from their registers with the Handbook's
  * mapping (bits 63:62 and 58:29) and results widened back (alpha_fp.h).
  */
@@ -225,7 +227,7 @@ static void check_operands(cpu_t *c, unsigned rm, bool binary, uint64_t a, uint6
     al_fp_check_input(c, b, false);
 }
 
-static uint64_t t_arith(cpu_t *c, unsigned rm, enum fop op, uint64_t a, uint64_t b)
+static __attribute__((noinline)) uint64_t t_arith(cpu_t *c, unsigned rm, enum fop op, uint64_t a, uint64_t b)
 {
     check_operands(c, rm, op != OP_SQRT, a, b);
     if (al_fp_dnz(c)) { a = t_flush_in(a); b = t_flush_in(b); }
@@ -291,7 +293,7 @@ static inline bool t_moderate(uint64_t v)
 static inline int sign_of(double v) { return (v > 0) - (v < 0); }
 
 /* The sign of (exact result - r) for the host's rounded result r. */
-static int t_error_sign(enum fop op, double x, double y, double r)
+static inline int t_error_sign(enum fop op, double x, double y, double r)
 {
     switch (op) {
     case OP_ADD:
@@ -309,7 +311,7 @@ static int t_error_sign(enum fop op, double x, double y, double r)
 
 /* r (moderate, so a step stays normal) one unit toward the mode's side
  * when the exact result lies on side `err` (nonzero) of it. */
-static uint64_t t_round_step(uint64_t r, int err, unsigned rnd)
+static inline uint64_t t_round_step(uint64_t r, int err, unsigned rnd)
 {
     bool neg = r >> 63;
     switch (rnd) {
@@ -321,9 +323,11 @@ static uint64_t t_round_step(uint64_t r, int err, unsigned rnd)
 }
 
 /* The result of a moderate operation with its exceptions recorded; false
- * (nothing done) when the result is not moderate. */
-static bool t_arith_moderate(cpu_t *c, unsigned rm, enum fop op, uint64_t a, uint64_t b,
-                             uint64_t *out)
+ * (nothing done) when the result is not moderate.  Inline, so that each
+ * semantics function gets its own copy with `op` a constant (the choice of
+ * operation and of error formula compiled away). */
+static inline bool t_arith_moderate(cpu_t *c, unsigned rm, enum fop op, uint64_t a, uint64_t b,
+                                    uint64_t *out)
 {
     double x = f64_of(a), y = f64_of(b);
     double r = op == OP_ADD ? x + y : op == OP_SUB ? x - y : op == OP_MUL ? x * y : x / y;
@@ -332,7 +336,7 @@ static bool t_arith_moderate(cpu_t *c, unsigned rm, enum fop op, uint64_t a, uin
     int err = t_error_sign(op, x, y, r);
     if (err) {
         rb = t_round_step(rb, err, al_fp_round(c, rm));
-        al_fp_exc(c, rm, AL_FPCR_INE);
+        al_fp_inexact(c, rm);
     }
     *out = rb;
     return true;
@@ -357,7 +361,7 @@ static inline bool zero32(uint32_t v) { return (v << 1) == 0; }
                 WRD(r);                                                    \
                 return;                                                    \
             }                                                              \
-        } else if (t_moderate(a) && t_moderate(b)) {                       \
+        } else if (likely(t_moderate(a) && t_moderate(b))) {               \
             uint64_t r;                                                    \
             if (t_arith_moderate(c, i->rm, op, a, b, &r)) {                \
                 WRD(r);                                                    \
@@ -547,13 +551,33 @@ static uint64_t t_to_q(cpu_t *c, uint64_t x, unsigned rnd, uint64_t *exc)
     return sign ? -q : q;
 }
 
-SEMANTICS(CVTTQ)
+/* Fast path: a normal operand below 2^63 in magnitude, chopped -- glibc's
+ * integer division (cvttq/c after divt/c).  The host's truncating
+ * conversion is then the result, exact unless converting it back differs
+ * (a non-integer is below 2^52, where every integer is a double); no
+ * operand check can trap and denormal flushing changes nothing. */
+/* The general case: written before the exceptions, which may trap. */
+static __attribute__((noinline)) void cvttq_slow(cpu_t *c, const insn_t *i, uint64_t b)
 {
-    uint64_t b = RS1, exc = 0;
+    uint64_t exc = 0;
     unsigned rm = i->rm;
     if (!(rm & AL_Q_S)) al_fp_check_input(c, b, false);
     WRD(t_to_q(c, b, al_fp_round(c, rm), &exc));
     al_fp_exc(c, rm, exc);
+}
+
+SEMANTICS(CVTTQ)
+{
+    uint64_t b = RS1;
+    unsigned rm = i->rm, e = (unsigned)(b >> 52) & 0x7ff;
+    if (likely(e - 1 < 1023 + 63 - 1) && likely(al_fp_round(c, rm) == AL_RND_CHOPPED)) {
+        double x = f64_of(b);
+        int64_t q = (int64_t)x;
+        WRD((uint64_t)q);
+        if ((double)q != x) al_fp_inexact(c, rm);
+        return;
+    }
+    cvttq_slow(c, i, b);
 }
 
 /* ---- quadword to S and T: exact below 2^24 / 2^53; otherwise rounded on
