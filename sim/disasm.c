@@ -37,6 +37,9 @@ enum { TEXT_MAX = 256 };
 #ifndef HPS_OPCODES_SO
 #error "HPS_OPCODES_SO: the soname of libopcodes (the Makefile defines it)"
 #endif
+_Static_assert(sizeof HPS_OPCODES_SO > 1,
+               "HPS_OPCODES_SO is empty: the Makefile did not find libopcodes-multiarch.so "
+               "(install binutils-multiarch-dev: make deps)");
 
 struct disasm {
     disassemble_info info;
