@@ -67,7 +67,8 @@
  * instruction then runs as its own kind, `own`; otherwise its semantics
  * are called, and the block ends when they set cpu_t.replaced;
  * BK_EDIT_INLINE for one whose own kind is inline and touches no memory:
- * after the count it goes straight to that kind), or one
+ * after the count it goes straight to that kind; BK_EDIT_<kind> for one
+ * whose own kind is an inline transfer, EDIT_XFER_KINDS below), or one
  * of the commonest operations, executed in the block loop itself.  Each
  * kind is defined on the decoded record's fields alone (rd, rs1, rs2, imm,
  * pc), exactly as the semantics functions that map to it (the ISAs'
