@@ -67,7 +67,8 @@
  * instruction then runs as its own kind, `own`; otherwise its semantics
  * are called, and the block ends when they set cpu_t.replaced;
  * BK_EDIT_INLINE for one whose own kind is inline and touches no memory:
- * after the count it goes straight to that kind), or one
+ * after the count it goes straight to that kind; BK_EDIT_<kind> for one
+ * whose own kind is an inline transfer, EDIT_XFER_KINDS below), or one
  * of the commonest operations, executed in the block loop itself.  Each
  * kind is defined on the decoded record's fields alone (rd, rs1, rs2, imm,
  * pc), exactly as the semantics functions that map to it (the ISAs'
@@ -91,7 +92,18 @@
     X(LD8U) X(LD8S) X(LD16U) X(LD16S) X(LD32U) X(LD32S) X(LD64) X(LD64A) \
     X(ST8) X(ST16) X(ST32) X(ST64) X(ST64A) \
     X(JALR) X(JMP) X(XFER) X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) \
-    X(BEQZ) X(BNEZ) X(BLTZ) X(BGEZ) X(BLEZ) X(BGTZ) X(BLBC) X(BLBS) X(JAL)
+    X(BEQZ) X(BNEZ) X(BLTZ) X(BGEZ) X(BLEZ) X(BGTZ) X(BLBC) X(BLBS) X(JAL) \
+    X(EDIT_BEQ) X(EDIT_BNE) X(EDIT_BLT) X(EDIT_BGE) X(EDIT_BLTU) X(EDIT_BGEU) \
+    X(EDIT_BEQZ) X(EDIT_BNEZ) X(EDIT_BLTZ) X(EDIT_BGEZ) X(EDIT_BLEZ) X(EDIT_BGTZ) \
+    X(EDIT_BLBC) X(EDIT_BLBS) X(EDIT_JAL) X(EDIT_JALR) X(EDIT_JMP)
+/* The inline transfers an instruction DISE classified may have as its own
+ * kind (the sampling framework's calls and back-edges): each has a kind
+ * BK_EDIT_<kind> (listed last in BLOCK_KINDS, in this order), which does
+ * BK_EDIT_INLINE's count and then jumps straight to the transfer's code
+ * instead of through `own` (blocks_loop.h). */
+#define EDIT_XFER_KINDS(X) \
+    X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) \
+    X(BEQZ) X(BNEZ) X(BLTZ) X(BGEZ) X(BLEZ) X(BGTZ) X(BLBC) X(BLBS) X(JAL) X(JALR) X(JMP)
 #define BLOCK_KIND_ENUM(k) BK_##k,
 typedef enum { BLOCK_KINDS(BLOCK_KIND_ENUM) BK_COUNT } block_kind_t;
 #undef BLOCK_KIND_ENUM

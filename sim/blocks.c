@@ -380,6 +380,19 @@ static uint8_t own_kind_of(const blocks_t *bs, const insn_t *in)
     return k == BK_CALL || k == BK_XFER ? BK_EDIT : k;
 }
 
+/* The kind of an entry the editor classified whose own kind `own` is
+ * inline and touches no memory: BK_EDIT_<own> for a transfer, else
+ * BK_EDIT_INLINE. */
+static uint8_t edit_inline_kind(uint8_t own)
+{
+#define EDIT_XFER_CASE(k) case BK_##k: return BK_EDIT_##k;
+    switch (own) {
+    EDIT_XFER_KINDS(EDIT_XFER_CASE)
+    default: return BK_EDIT_INLINE;
+    }
+#undef EDIT_XFER_CASE
+}
+
 /* The operand an entry of kind `own` keeps in block_entry_t.imm: a
  * branch's target, an imm its table row computes from, or the imm. */
 static int64_t entry_imm(const blocks_t *bs, const insn_t *in, uint8_t own)
@@ -427,7 +440,7 @@ const block_t *blocks_build(blocks_t *bs, insn_t *in)
     insn_t *slot = in;
     for (long k = 0; k < n; k++) {
         uint8_t kind = kind_of(bs, slot), own = kind == BK_EDIT ? own_kind_of(bs, slot) : kind;
-        if (kind == BK_EDIT && own != BK_EDIT && !memory_kind(own)) kind = BK_EDIT_INLINE;
+        if (kind == BK_EDIT && own != BK_EDIT && !memory_kind(own)) kind = edit_inline_kind(own);
         bs->entry[bs->nentry++] = (block_entry_t){
             .code = bs->code[kind], .in = slot, .imm = entry_imm(bs, slot, own),
             .offset = (uint16_t)(slot->pc - in->pc), .len = slot->len, .kind = kind, .own = own,

@@ -121,10 +121,27 @@ enter:                                      /* b starts at pc; retired counts it
         if (truth) mem_mark_touched(mem, a, bits / 8);                           \
         then;                                                                    \
     }
+/* An entry of kind BK_EDIT_<kind> (an inline transfer DISE classified):
+ * do_EDIT_INLINE's count, or the editor's semantics, before the transfer's
+ * own code, which each such kind repeats (not a jump into the plain kind's
+ * code: sharing it made the plain run's loop slower, GCC laying it out
+ * anew). */
+#define EDIT_COUNT()                                                             \
+    do {                                                                         \
+        if (unlikely(!edit_try_uniform(edit)) && unlikely(!edit_try_count(edit, e->in))) { \
+            in = e->in;                                                          \
+            goto edit_semantics;                                                 \
+        }                                                                        \
+    } while (0)
 /* a conditional branch, the block's last entry; e->imm is its target,
  * always reached by link [1] (the end by link [0]) */
 #define BRANCH(kind, cond)                                                       \
     do_##kind:                                                                   \
+        BRANCH_BODY(cond)                                                        \
+    do_EDIT_##kind:                         /* DISE's count first (EDIT_COUNT) */ \
+        EDIT_COUNT();                                                            \
+        BRANCH_BODY(cond)
+#define BRANCH_BODY(cond)                                                        \
         if (cond) {                                                              \
             b->taken++;                                                          \
             pc = (uint64_t)e->imm;                                               \
@@ -283,7 +300,13 @@ do_XFER:                                    /* a control transfer: the block's l
 /* a jump, the block's last entry, to `target`: rd gets the address after
  * it (the block's end), computed after the target (rd may be rs1) */
 #define JUMP(kind, target, then)                                                 \
-    do_##kind: {                                                                 \
+    do_##kind:                                                                   \
+        JUMP_BODY(target, then)                                                  \
+    do_EDIT_##kind:                         /* DISE's count first (EDIT_COUNT) */ \
+        EDIT_COUNT();                                                            \
+        JUMP_BODY(target, then)
+#define JUMP_BODY(target, then)                                                  \
+    {                                                                 \
         uint64_t t = target;                                                     \
         REG(e->rd) = b->end;                                                     \
         if (truth && (e->in->flags & IF_CALL))                                   \
@@ -297,6 +320,8 @@ do_XFER:                                    /* a control transfer: the block's l
     JUMP(JALR, (REG(e->rs1) + (uint64_t)e->imm) & ~1ull, goto indirect)
     JUMP(JMP,  REG(e->rs1) & ~3ull, goto indirect)
 
+
+
 #undef AT_ENTRY
 #undef NEXT
 #undef DROPPED
@@ -307,7 +332,10 @@ do_XFER:                                    /* a control transfer: the block's l
 #undef LOAD
 #undef STORE
 #undef BRANCH
+#undef BRANCH_BODY
+#undef EDIT_COUNT
 #undef JUMP
+#undef JUMP_BODY
 
 do_END:                                     /* ran to the page's end or a system call */
     pc = b->end;
