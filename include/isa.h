@@ -138,6 +138,11 @@ typedef struct isa {
      * semantics of those that need the host (NULL: illegal). */
     bool (*decode_special)(uint64_t pc, const uint8_t *bytes, size_t avail,
                            const exec_fn ops[HPS_OP_COUNT], insn_t *out);
+    /* One step of a linear sweep over code (the static call-site count,
+     * runstats.c), as decode would have it without filling a record: the
+     * bytes to go on by (the instruction's length, insn_align where it is
+     * illegal) and *call whether it is a legal call (IF_CALL). */
+    unsigned (*sweep_step)(uint64_t pc, const uint8_t *bytes, size_t avail, bool *call);
     /* Disassembler architecture for libopcodes (bfd_architecture/mach). */
     int bfd_arch;
     unsigned long bfd_mach;

@@ -41,7 +41,8 @@ typedef struct run_info {
 } run_info_t;
 
 /* Count static call instructions in the executable segments of the image
- * by a linear sweep with the ISA decoder. */
+ * by a linear sweep with the ISA's sweep step (isa_t.sweep_step: a decode
+ * of the jumps alone). */
 uint64_t count_static_call_sites(const cpu_t *c, const image_t *img);
 
 void runstats_collect(const run_info_t *info, stats_t *out);

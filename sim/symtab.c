@@ -331,17 +331,45 @@ static char *own_names(symbol_t *syms, size_t n)
     return buf;
 }
 
+/* Merge the address-ordered runs a[0..na) and b[0..nb) into out; their
+ * addresses are distinct (a's lie outside [lo, hi), b's inside). */
+static void merge_runs(const symbol_t *a, size_t na, const symbol_t *b, size_t nb, symbol_t *out)
+{
+    size_t i = 0, j = 0, n = 0;
+    while (i < na && j < nb) out[n++] = a[i].addr < b[j].addr ? a[i++] : b[j++];
+    while (i < na) out[n++] = a[i++];
+    while (j < nb) out[n++] = b[j++];
+}
+
+static bool ordered(const symbol_t *s, size_t n)
+{
+    for (size_t k = 1; k < n; k++)
+        if (s[k - 1].addr >= s[k].addr) return false;
+    return true;
+}
+
 bool symtab_merge(symtab_t *st, const symtab_t *module, uint64_t bias, uint64_t lo, uint64_t hi)
 {
     if (!st || lo >= hi) return true;
-    size_t extra = module ? module->count : 0, cap = st->count + extra, n = 0;
+    size_t extra = module ? module->count : 0, cap = st->count + extra, n = 0, kept;
     symbol_t *syms = malloc((cap ? cap : 1) * sizeof *syms);
-    if (!syms) return false;
+    symbol_t *runs = malloc((cap ? cap : 1) * sizeof *runs);
+    if (!syms || !runs) { free(syms); free(runs); return false; }
     for (size_t k = 0; k < st->count; k++)
-        if (kept_outside(&st->syms[k], lo, hi, &syms[n])) n++;
+        if (kept_outside(&st->syms[k], lo, hi, &runs[n])) n++;
+    kept = n;
     for (size_t k = 0; k < extra; k++)
-        if (relocated_inside(&module->syms[k], bias, lo, hi, &syms[n])) n++;
-    qsort(syms, n, sizeof *syms, cmp_symbol);    /* addresses are unique */
+        if (relocated_inside(&module->syms[k], bias, lo, hi, &runs[n])) n++;
+    /* Both tables are sorted and a bias keeps a module's order, so one merge
+     * sorts them (the sort that did this was most of the start-up's symbol
+     * work); a run out of order (an address wrapped by the bias) is sorted. */
+    if (ordered(runs, kept) && ordered(runs + kept, n - kept))
+        merge_runs(runs, kept, runs + kept, n - kept, syms);
+    else {
+        memcpy(syms, runs, n * sizeof *syms);
+        qsort(syms, n, sizeof *syms, cmp_symbol);    /* addresses are unique */
+    }
+    free(runs);
     char *strings = own_names(syms, n);
     if (!strings) { free(syms); return false; }
     free(st->syms);

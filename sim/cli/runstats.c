@@ -56,6 +56,34 @@ static void totals_merge(insn_totals_t *into, const insn_totals_t *from)
     for (size_t k = 0; k < sizeof *into / sizeof(uint64_t); k++) a[k] += b[k];
 }
 
+/* The bytes at pc, as mem_read has them across pages: 4, or 2 where only
+ * those are readable, or none. */
+static size_t fetch_across(const cpu_t *c, const image_t *img, uint64_t pc, uint8_t bytes[4])
+{
+    if (pc + 4 <= img->highest && mem_read(c->mem, pc, bytes, 4)) return 4;
+    return mem_read(c->mem, pc, bytes, 2) ? 2 : 0;
+}
+
+/* Sweep one executable page from *pc while 4 bytes are left in it and
+ * below img->highest, reading its data in place (a page never written
+ * reads as zeros); the ISA's steps, and the calls they found. */
+static uint64_t sweep_in_page(const cpu_t *c, const image_t *img, const guest_page_t *pg,
+                              uint64_t *pc)
+{
+    static const uint8_t zeros[GUEST_PAGE_SIZE];
+    const uint8_t *data = pg->data ? pg->data : zeros;
+    uint64_t base = *pc & ~(uint64_t)GUEST_PAGE_MASK, p = *pc, sites = 0;
+    uint64_t limit = base + GUEST_PAGE_SIZE < img->highest ? base + GUEST_PAGE_SIZE : img->highest;
+    unsigned (*step)(uint64_t, const uint8_t *, size_t, bool *) = c->isa->sweep_step;
+    while (p + 4 <= limit) {
+        bool call;
+        p += step(p, data + (p - base), 4, &call);
+        sites += call;
+    }
+    *pc = p;
+    return sites;
+}
+
 uint64_t count_static_call_sites(const cpu_t *c, const image_t *img)
 {
     uint64_t sites = 0, page_base = 1;          /* 1: no page looked up yet */
@@ -69,23 +97,15 @@ uint64_t count_static_call_sites(const cpu_t *c, const image_t *img)
             pc = (pc | GUEST_PAGE_MASK) + 1;
             continue;
         }
+        uint64_t from = pc;
+        sites += sweep_in_page(c, img, pg, &pc);
+        if (pc != from) continue;
+        /* the last bytes of the page or the image */
         uint8_t bytes[4] = {0};
-        uint64_t off = pc & GUEST_PAGE_MASK;
-        size_t avail = 0;
-        if (pc + 4 <= img->highest && off + 4 <= GUEST_PAGE_SIZE) {   /* within the page */
-            if (pg->data) memcpy(bytes, pg->data + off, 4);
-            avail = 4;
-        } else {                                 /* as mem_read has it across pages */
-            avail = pc + 4 <= img->highest && mem_read(c->mem, pc, bytes, 4) ? 4 : 0;
-            if (!avail && mem_read(c->mem, pc, bytes, 2)) avail = 2;
-        }
-        insn_t in;
-        if (avail && c->isa->decode(pc, bytes, avail, &in)) {
-            if (in.flags & IF_CALL) sites++;
-            pc += in.len;
-        } else {
-            pc += c->isa->insn_align;
-        }
+        size_t avail = fetch_across(c, img, pc, bytes);
+        bool call = false;
+        pc += avail ? c->isa->sweep_step(pc, bytes, avail, &call) : c->isa->insn_align;
+        sites += call;
     }
     return sites;
 }

@@ -146,6 +146,34 @@ static bool alpha_decode(uint64_t pc, const uint8_t *bytes, size_t avail, insn_t
     return al_decode_word(pc, word, out);
 }
 
+/* Bit k set: some row with IF_CALL may fit a word of opcode k (bits
+ * 31:26); built on the first sweep step. */
+static uint64_t call_opcodes;
+static bool call_opcodes_built;
+
+static void build_call_opcodes(void)
+{
+    for (size_t k = 0; k < ALPHA_TABLE_SIZE; k++) {
+        const insn_def_t *d = &alpha_insns[k];
+        if (!(d->flags & IF_CALL)) continue;
+        if ((d->mask >> 26) != 0x3f) call_opcodes = ~0ull;    /* opcode left open */
+        else call_opcodes |= 1ull << (d->match >> 26);
+    }
+    call_opcodes_built = true;
+}
+
+/* isa_t.sweep_step: every step is 4 bytes, legal or not, so only a word
+ * whose opcode has a call row is decoded. */
+static unsigned alpha_sweep_step(uint64_t pc, const uint8_t *bytes, size_t avail, bool *call)
+{
+    if (!call_opcodes_built) build_call_opcodes();
+    *call = false;
+    if (avail < 4 || !(call_opcodes >> (bytes[3] >> 2) & 1)) return 4;
+    insn_t in;
+    *call = alpha_decode(pc, bytes, avail, &in) && (in.flags & IF_CALL);
+    return 4;
+}
+
 /* Software names of the Linux/OSF calling standard. */
 /* hps.* (OPC01) decode only in the runtime's address space (the core asks
  * here when mem_t.special_ops is set); elsewhere OPC01 matches no row and
@@ -194,6 +222,7 @@ const isa_t isa_alpha = {
     .table_size = ALPHA_TABLE_SIZE,
     .decode = alpha_decode,
     .decode_special = alpha_decode_special,
+    .sweep_step = alpha_sweep_step,
     .bfd_arch = bfd_arch_alpha,
     .bfd_mach = bfd_mach_alpha_ev6,
     .reg_name = alpha_reg_name,

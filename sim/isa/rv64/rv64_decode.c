@@ -95,17 +95,20 @@ static bool is_link(uint32_t r) { return r == 1 || r == 5; }
 
 /* Calls and returns by the link-register hints of the unprivileged spec
  * (Table "Return-address stack prediction hints"). */
+static bool is_call(uint32_t w, const insn_def_t *d)
+{
+    uint32_t opcode = bits(w, 6, 0);
+    return (opcode == 0x6f || (opcode == 0x67 && d->exec == rv_JALR)) && is_link(bits(w, 11, 7));
+}
+
 static void classify_control(uint32_t w, const insn_def_t *d, insn_t *out)
 {
     uint32_t opcode = bits(w, 6, 0), rd = bits(w, 11, 7), rs1 = bits(w, 19, 15);
-    if (opcode == 0x6f && is_link(rd)) {                       /* jal */
+    if (is_call(w, d)) {                                       /* jal, jalr */
         out->flags |= IF_CALL;
         out->opclass = OC_CALL;
     } else if (opcode == 0x67 && d->exec == rv_JALR) {
-        if (is_link(rd)) {
-            out->flags |= IF_CALL;
-            out->opclass = OC_CALL;
-        } else if (rd == 0 && is_link(rs1)) {
+        if (rd == 0 && is_link(rs1)) {
             out->flags |= IF_RETURN;
             out->opclass = OC_RETURN;
         }
@@ -157,6 +160,37 @@ static bool rv64_decode(uint64_t pc, const uint8_t *bytes, size_t avail, insn_t 
     if (avail < 4 || (half & 0x1c) == 0x1c) return false;   /* >32-bit formats */
     uint32_t word = (uint32_t)half | (uint32_t)(bytes[2] | bytes[3] << 8) << 16;
     return rv_decode_word(pc, word, 4, out);
+}
+
+/* A 16-bit form that may expand to jal or jalr (c.j, RV32's c.jal; the
+ * quadrant-2 funct3 100 group of c.jr, c.jalr, c.mv, c.add, c.ebreak). */
+static bool rvc_may_jump(uint16_t half)
+{
+    unsigned quadrant = half & 3, funct3 = half >> 13;
+    return (quadrant == 1 && (funct3 == 1 || funct3 == 5)) || (quadrant == 2 && funct3 == 4);
+}
+
+/* isa_t.sweep_step: what rv64_decode would say, from the table row alone
+ * (classify_control makes calls of jal and jalr only): a 16-bit form goes
+ * on by 2, legal or not, and is looked up only when it may expand to a
+ * jump; a 32-bit word goes on by 4 when a row fits it. */
+static unsigned rv64_sweep_step(uint64_t pc, const uint8_t *bytes, size_t avail, bool *call)
+{
+    *call = false;
+    if (avail < 2) return 2;
+    uint16_t half = (uint16_t)(bytes[0] | bytes[1] << 8);
+    if ((half & 3) != 3) {
+        uint32_t word = rvc_may_jump(half) ? rv_expand_rvc(half) : 0;
+        const insn_def_t *d = word ? find_row(word) : NULL;
+        *call = d && is_call(word, d);
+        return 2;
+    }
+    if (avail < 4 || (half & 0x1c) == 0x1c) return 2;       /* >32-bit formats */
+    uint32_t word = (uint32_t)half | (uint32_t)(bytes[2] | bytes[3] << 8) << 16;
+    const insn_def_t *d = find_row(word);
+    if (!d) return 2;
+    *call = is_call(word, d);
+    return 4;
 }
 
 /* hps.* (custom-0) decode only in the runtime's address space (the core
@@ -215,6 +249,7 @@ const isa_t isa_rv64 = {
     .table_size = RV64_TABLE_SIZE,
     .decode = rv64_decode,
     .decode_special = rv64_decode_special,
+    .sweep_step = rv64_sweep_step,
     .bfd_arch = bfd_arch_riscv,
     .bfd_mach = bfd_mach_riscv64,
     .reg_name = rv64_reg_name,
