@@ -230,7 +230,7 @@ static __attribute__((noinline)) void first_run(blocks_t *bs, block_t *b)
  * whose carry tells the first since the last flush (none: all ones). */
 static inline void count_run(blocks_t *bs, block_t *b)
 {
-    if (unlikely(__builtin_add_overflow(b->runs_less1, 1, &b->runs_less1))) first_run(bs, b);
+    if (unlikely(++b->runs_less1 == 0)) first_run(bs, b);   /* from BLOCK_NO_RUNS */
 }
 
 void blocks_settle(blocks_t *bs)
