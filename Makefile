@@ -45,6 +45,13 @@ LDLIBS  += -lelf -ldw -linih -lreadline -lz -lm
 # (its relocation with libbfd's cost every process 12-16 ms), by this soname.
 HPS_OPCODES_SO := $(shell objdump -p "$$($(CC) -print-file-name=libopcodes-multiarch.so)" 2>/dev/null | sed -n 's/^ *SONAME *//p')
 $(BUILD)/sim/disasm.o: CFLAGS += -DHPS_OPCODES_SO='"$(HPS_OPCODES_SO)"'
+# time_ooo (pipeline/ooo.c) is at the edge of the host's registers: GCC's
+# partial redundancy elimination and code hoisting (RTL GCSE, tree PRE) keep
+# values live across its stages and it spills them; without the three the
+# `hps` preset runs 1.5-2.2% fewer host instructions (pipeline/README.md,
+# issue 13 item 8).  Added only when the compiler takes them.
+OOO_CFLAGS := $(shell $(CC) -Werror -fno-gcse -fno-tree-pre -fno-code-hoisting -x c -c -o /dev/null /dev/null 2>/dev/null && echo -fno-gcse -fno-tree-pre -fno-code-hoisting)
+$(BUILD)/pipeline/ooo.o: CFLAGS += $(OOO_CFLAGS)
 
 RV_CC      ?= riscv64-linux-gnu-gcc
 ALPHA_CC   ?= alpha-linux-gnu-gcc
