@@ -140,9 +140,9 @@ static void set_flag_index(dise_t *d, unsigned idx)
 static void unlive(dise_t *d)
 {
     if (!d->live) return;
-    *d->live = d->ctr_mask - d->view.left;
+    *d->live = d->ctr_mask - *d->view.left;
     d->live = NULL;
-    d->view.left = 0;
+    *d->view.left = 0;
 }
 
 /* The state now's uniform word, when it has one and it is not 0 (an
@@ -152,7 +152,7 @@ static void relive(dise_t *d)
 {
     uint64_t *w = d->uniform[d->flag_index];
     if (d->live || w == &d->count_never || *w == 0) return;
-    d->view.left = d->ctr_mask - *w;
+    *d->view.left = d->ctr_mask - *w;
     *w = 0;
     d->live = w;
 }
@@ -160,7 +160,7 @@ static void relive(dise_t *d)
 /* Counter n's value, whether or not the view counts it down. */
 static uint64_t counter_value(const dise_t *d, unsigned n)
 {
-    return d->live == &d->ctr[n] ? d->ctr_mask - d->view.left : d->ctr[n];
+    return d->live == &d->ctr[n] ? d->ctr_mask - *d->view.left : d->ctr[n];
 }
 
 /* The distinct flags (overflow_N / zero_N) the patterns test.  With at
@@ -259,6 +259,7 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *run
     d->derived_tally = xcalloc(nprods, sizeof *d->derived_tally);
     for (unsigned i = 0; i < d->set_stride; i++) d->uniform[i] = &d->count_never;
     d->view.counter_top = d->ctr_mask;
+    d->view.left = &d->left_own;        /* until it attaches to a cpu */
     d->count_spare = 1;
     set_flag_index(d, flag_index_of(d, d->overflow_bits, d->zero_bits));
     if (!resolve_handlers(d, err, errlen) || !resolve_tally(d, err, errlen)) {
@@ -395,6 +396,9 @@ void dise_set_counters(dise_t *d, const uint64_t *cycles, const struct cache *l1
 
 void dise_attach(dise_t *d, cpu_t *c)
 {
+    unlive(d);                      /* nothing counts down across the move */
+    d->view.left = &c->edit_left;   /* the count-down word, in the cpu */
+    c->edit_left = 0;
     c->dise = d;
     c->edit = &d->view;
     d->prog_mem = c->mem;
@@ -405,6 +409,13 @@ void dise_attach(dise_t *d, cpu_t *c)
                                     .rdpmc = d->pmc_cycles ? handler_rdpmc : NULL, .ctx = d };
     if (d->runtime && !c->runtime) runtime_attach(d->runtime, c);
     if (d->prog->init_ctl >= 0) run_ctl(d, c, d->prog->init_ctl);
+}
+
+void dise_detach(dise_t *d, cpu_t *c)
+{
+    unlive(d);
+    if (d->view.left == &c->edit_left) d->view.left = &d->left_own;
+    c->edit_left = 0;
 }
 
 uint64_t dise_counter(const dise_t *d, unsigned n) { return counter_value(d, n); }
@@ -1387,7 +1398,7 @@ static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
 static void exec_candidate(cpu_t *c, insn_t *in)
 {
     edit_view_t *v = &c->dise->view;
-    const edit_count_t *x = edit_try_uniform(v) ? edit_record(v, in) : edit_try_count(v, in);
+    const edit_count_t *x = edit_try_uniform(v->left) ? edit_record(v, in) : edit_try_count(v, in);
     if (unlikely(!x)) {
         exec_candidate_any(c, in);
         return;

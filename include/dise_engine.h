@@ -126,13 +126,16 @@ struct dise {
      * taking the count back: -1, T.INSN: +1); the difference is the common
      * case's matches.  uniform[flag combination] is the uniform word in
      * that state (edit.h); live is the one the view counts down now
-     * (view.left; its value is ctr_mask - view.left, and it holds 0
-     * meanwhile), or NULL. */
+     * (*view.left; its value is ctr_mask - *view.left, and it holds 0
+     * meanwhile), or NULL.  view.left is &left_own until dise_attach
+     * points it at the cpu's word (cpu_t.edit_left), and after
+     * dise_detach. */
     int16_t *derived_prod;
     uint64_t count_discard;
     uint64_t *derived_counted, *derived_tally;
     uint64_t *uniform[1u << DISE_TABLE_FLAGS];
     uint64_t *live;
+    uint64_t left_own;
 
     /* instantiated sequences by (pc, raw, replacement) */
     dise_seq_t **seq_table;
@@ -201,6 +204,11 @@ void dise_free(dise_t *d);
  * program's address space, the runtime (when the cpu has none yet) and
  * the `init:` list. */
 void dise_attach(dise_t *d, cpu_t *c);
+/* Take the engine's count-down word (cpu_t.edit_left, edit.h) back from
+ * cpu c, its value written back to the counter, c's left at 0: before the
+ * engine is freed while c lives on (or c goes to another engine).  c->dise
+ * and c->edit are the caller's to change. */
+void dise_detach(dise_t *d, cpu_t *c);
 /* The counters a handler DISE called reads with hps.rdpmc k, as PP reads
  * the hardware's at path boundaries: k = 0 the timing model's cycles, 1
  * its L1 data-cache misses (the counts the exact path recorder reads).

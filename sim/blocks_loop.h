@@ -128,7 +128,7 @@ enter:                                      /* b starts at pc; retired counts it
  * anew). */
 #define EDIT_COUNT()                                                             \
     do {                                                                         \
-        if (unlikely(!edit_try_uniform(edit)) && unlikely(!edit_try_count(edit, e->in))) { \
+        if (unlikely(!edit_try_uniform(&c->edit_left)) && unlikely(!edit_try_count(edit, e->in))) { \
             in = e->in;                                                          \
             goto edit_semantics;                                                 \
         }                                                                        \
@@ -168,14 +168,14 @@ enter:                                      /* b starts at pc; retired counts it
 #define K_NOP(then) { then; }
 
 do_EDIT_INLINE:                             /* as do_EDIT, its own kind inline, no memory */
-    if (likely(edit_try_uniform(edit)) || likely(edit_try_count(edit, e->in) != NULL))
+    if (likely(edit_try_uniform(&c->edit_left)) || likely(edit_try_count(edit, e->in) != NULL))
         goto *dispatch[e->own];
     in = e->in;
     goto edit_semantics;
 
 do_EDIT: {                                  /* DISE classified it: it may not retire */
     in = e->in;
-    const edit_count_t *x = edit_try_uniform(edit) ? edit_record(edit, in) : edit_try_count(edit, in);
+    const edit_count_t *x = edit_try_uniform(&c->edit_left) ? edit_record(edit, in) : edit_try_count(edit, in);
     if (likely(x != NULL) && e->own != BK_EDIT) {   /* counted: it runs as without DISE, inline */
         goto *dispatch[e->own];
     }

@@ -116,18 +116,18 @@ static void test_uniform_word_counts_down(void **state)
     in.exec(&f->cpu, &in);                              /* P2: set_1(4) clears overflow_1 */
     assert_false(dise_overflow(f->dise, 1));
     assert_int_equal(dise_counter(f->dise, 1), top + 1 - 4);
-    assert_int_equal(f->cpu.edit->left, 3);             /* counted down from here */
+    assert_int_equal(f->cpu.edit_left, 3);             /* counted down from here */
     for (uint64_t k = 1; k <= 3; k++) {
         in.exec(&f->cpu, &in);
         assert_int_equal(dise_counter(f->dise, 1), top + 1 - 4 + k);
         assert_false(dise_overflow(f->dise, 1));
     }
-    assert_int_equal(f->cpu.edit->left, 0);
+    assert_int_equal(f->cpu.edit_left, 0);
     in.exec(&f->cpu, &in);                              /* the fourth carries out */
     assert_true(dise_overflow(f->dise, 1));
     assert_true(dise_zero(f->dise, 1));
     assert_int_equal(dise_counter(f->dise, 1), 0);
-    assert_int_equal(f->cpu.edit->left, 0);
+    assert_int_equal(f->cpu.edit_left, 0);
 }
 
 static void test_counter_width_and_clamp(void **state)
