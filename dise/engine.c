@@ -743,18 +743,25 @@ static bool same_entry(const dise_t *d, size_t k, const dise_outcome_t *o, const
 }
 
 static void exec_recorded(cpu_t *c, insn_t *in);
+static void exec_recorded_call(cpu_t *c, insn_t *in);
 static void hook_drops(dise_t *d);
 
 /* The block loop's record of outcome o (edit.h): the common case counts
  * the match of its production (in count_discard when the entry's matches
  * are derived) and increments its counter, or the spare word; anything
  * else names the word held at 0.  The semantics it runs are the
- * instruction's own, followed by its per-event record (exec_recorded)
- * when the exact profiles take one, in every state. */
-static edit_count_t count_record(dise_t *d, const dise_outcome_t *o, exec_fn exec, bool truth,
+ * instruction's own, followed by its per-event record (exec_recorded,
+ * or exec_recorded_call for a call) when the exact profiles take one, in
+ * every state. */
+static exec_fn recorded_exec(exec_fn exec, uint8_t truth)
+{
+    return truth == DISE_TRUTH_CALL ? exec_recorded_call : truth ? exec_recorded : exec;
+}
+
+static edit_count_t count_record(dise_t *d, const dise_outcome_t *o, exec_fn exec, uint8_t truth,
                                  bool derived)
 {
-    exec_fn own = truth ? exec_recorded : exec;
+    exec_fn own = recorded_exec(exec, truth);
     if (o->kind != DO_COUNT) return (edit_count_t){ .exec = own, .counter = &d->count_never };
     return (edit_count_t){ .exec = own, .counter = o->inc ? &d->ctr[o->inc] : &d->count_spare,
                            .match = derived ? &d->count_discard : &d->count_matches[o->prod] };
@@ -792,7 +799,7 @@ static void join_uniform(dise_t *d, size_t k)
  * of a control transfer (which cannot fault) in a program memory are
  * derived from its execution counts when one production is all it ever
  * counts. */
-static uint16_t intern_entry(dise_t *d, exec_fn exec, bool truth, const uint64_t *masks,
+static uint16_t intern_entry(dise_t *d, exec_fn exec, uint8_t truth, const uint64_t *masks,
                              bool transfer)
 {
     dise_outcome_t o = { .exec = exec, .truth = truth };
@@ -874,11 +881,12 @@ static void classify_insn(dise_t *d, insn_t *in)
     uint64_t masks[1u << DISE_TABLE_FLAGS];     /* the first set_stride are used */
     memset(masks, 0, d->set_stride * sizeof *masks);
     bool candidate = classify_masks(d, in, masks);
-    bool truth = d->truth && hps_truth_per_event(d->truth, in);
+    uint8_t truth = !(d->truth && hps_truth_per_event(d->truth, in)) ? 0
+                    : in->flags & IF_CALL ? DISE_TRUTH_CALL : DISE_TRUTH_EVENT;
     if (!candidate && !truth) return;
     in->dise = intern_entry(d, in->exec, truth, masks,
                             (in->flags & IF_TRANSFER) && !(in->flags & IF_SYSCALL));
-    in->exec = candidate ? exec_candidate : exec_recorded;
+    in->exec = candidate ? exec_candidate : recorded_exec(in->exec, truth);
 }
 
 void dise_classify(dise_t *d, insn_t *in)
@@ -1364,6 +1372,16 @@ static void divert(dise_t *d, cpu_t *c, insn_t *in, dise_seq_t *s)
 static void exec_recorded(cpu_t *c, insn_t *in)
 {
     dise_exec_original(c->dise, c, in);
+}
+
+/* exec_recorded for a call (DISE_TRUTH_CALL): its own semantics, the same
+ * in every state (those of state 0), then its call's record, without the
+ * tests of the instruction's flags. */
+static void exec_recorded_call(cpu_t *c, insn_t *in)
+{
+    dise_t *d = c->dise;
+    d->outcomes[(size_t)in->dise << d->set_shift].exec(c, in);
+    hps_truth_record_call(d->truth, in->pc, c->pc);
 }
 
 static void exec_general(dise_t *d, cpu_t *c, insn_t *in, uint64_t mask)

@@ -59,8 +59,13 @@ typedef struct dise_outcome {
     uint8_t kind;               /* dise_outcome_kind_t                     */
     uint8_t inc;                /* DO_COUNT: the counter incremented, or 0 */
     uint8_t prod;               /* DO_COUNT: the production                */
-    bool truth;                 /* hps_truth_record() after each execution */
+    uint8_t truth;              /* after each execution: DISE_TRUTH_EVENT
+                                   hps_truth_record(), DISE_TRUTH_CALL its
+                                   call's record alone; 0 none            */
 } dise_outcome_t;
+
+/* dise_outcome_t.truth: the per-event record an entry's instructions take. */
+enum { DISE_TRUTH_EVENT = 1, DISE_TRUTH_CALL = 2 };
 
 struct dise {
     const dise_program_t *prog;
