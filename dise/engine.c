@@ -938,10 +938,27 @@ static void hook_drops(dise_t *d)
     d->drop_hooked = true;
 }
 
+/* The block loop's way to the indirect calls' records (edit.h): the
+ * semantics exec_recorded_call runs first, and the record it adds. */
+static exec_fn plain_exec(const edit_view_t *v, const insn_t *in)
+{
+    const dise_t *d = (const dise_t *)((const char *)v - offsetof(dise_t, view));
+    return d->outcomes[(size_t)in->dise << d->set_shift].exec;
+}
+
+static void record_call(void *ctx, uint64_t from, uint64_t to)
+{
+    hps_truth_record_call(ctx, from, to);
+}
+
 void dise_set_truth(dise_t *d, hps_truth_t *t)
 {
     if (d->truth || !t) return;
     d->truth = t;
+    d->view.recorded_call = exec_recorded_call;
+    d->view.plain_exec = plain_exec;
+    d->view.record_call = record_call;
+    d->view.record_ctx = t;
     hook_drops(d);
 }
 
@@ -1380,7 +1397,7 @@ static void exec_recorded(cpu_t *c, insn_t *in)
 static void exec_recorded_call(cpu_t *c, insn_t *in)
 {
     dise_t *d = c->dise;
-    d->outcomes[(size_t)in->dise << d->set_shift].exec(c, in);
+    plain_exec(&d->view, in)(c, in);
     hps_truth_record_call(d->truth, in->pc, c->pc);
 }
 

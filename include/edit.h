@@ -71,6 +71,16 @@ typedef struct edit_view {
                                    word is cpu_t.edit_left of the cpu the
                                    editor is attached to (the editor's own
                                    before it attaches and after it detaches) */
+    /* A call the editor records one by one (DISE: the exact profiles' indirect
+     * calls): its records' semantics are recorded_call, which runs the
+     * instruction's own (plain_exec says which) and then record_call(
+     * record_ctx, the call's pc, its target).  The block loop runs such a
+     * call inline and then calls record_call itself (BK_EDIT_REC_<kind>).
+     * recorded_call NULL: no such calls. */
+    exec_fn recorded_call;
+    exec_fn (*plain_exec)(const struct edit_view *v, const insn_t *in);
+    void (*record_call)(void *ctx, uint64_t from, uint64_t to);
+    void *record_ctx;
 } edit_view_t;
 
 /* The record of classified instruction `in` under the state now. */
@@ -83,6 +93,12 @@ static inline const edit_count_t *edit_record(const edit_view_t *v, const insn_t
 static inline exec_fn edit_own_exec(const edit_view_t *v, const insn_t *in)
 {
     return v->now[in->dise].exec;
+}
+
+/* Is `in` a call the editor records one by one (edit_view_t.recorded_call)? */
+static inline bool edit_records_call(const edit_view_t *v, const insn_t *in)
+{
+    return v->recorded_call && edit_own_exec(v, in) == v->recorded_call;
 }
 
 /* The common case's count for classified instruction `in`, done: its

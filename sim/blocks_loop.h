@@ -320,6 +320,17 @@ do_XFER:                                    /* a control transfer: the block's l
     JUMP(JALR, (REG(e->rs1) + (uint64_t)e->imm) & ~1ull, goto indirect)
     JUMP(JMP,  REG(e->rs1) & ~3ull, goto indirect)
 
+/* an indirect call the editor records one by one (BK_EDIT_REC_<kind>):
+ * BK_EDIT_<kind>, then the editor's record of the call (edit.h) */
+#define JUMP_REC(kind, target)                                                   \
+    do_EDIT_REC_##kind:                                                          \
+        EDIT_COUNT();                                                            \
+        JUMP_BODY(target, edit->record_call(edit->record_ctx, b->pc + e->offset, pc); \
+                          goto indirect)
+
+    JUMP_REC(JALR, (REG(e->rs1) + (uint64_t)e->imm) & ~1ull)
+    JUMP_REC(JMP,  REG(e->rs1) & ~3ull)
+
 
 
 #undef AT_ENTRY
@@ -336,6 +347,7 @@ do_XFER:                                    /* a control transfer: the block's l
 #undef EDIT_COUNT
 #undef JUMP
 #undef JUMP_BODY
+#undef JUMP_REC
 
 do_END:                                     /* ran to the page's end or a system call */
     pc = b->end;
