@@ -951,14 +951,23 @@ static void record_call(void *ctx, uint64_t from, uint64_t to)
     hps_truth_record_call(ctx, from, to);
 }
 
+/* record_call when the method profile alone takes calls, through its
+ * recent lines (ctx): hot_method.acf's exact profile. */
+static void record_call_method(void *ctx, uint64_t from, uint64_t to)
+{
+    (void)from;
+    profile_recent_add(ctx, to, 0);
+}
+
 void dise_set_truth(dise_t *d, hps_truth_t *t)
 {
     if (d->truth || !t) return;
     d->truth = t;
     d->view.recorded_call = exec_recorded_call;
     d->view.plain_exec = plain_exec;
-    d->view.record_call = record_call;
-    d->view.record_ctx = t;
+    bool method_alone = t->method && t->method_recent && !t->pair;   /* as they are now */
+    d->view.record_call = method_alone ? record_call_method : record_call;
+    d->view.record_ctx = method_alone ? (void *)t->method_recent : (void *)t;
     hook_drops(d);
 }
 

@@ -224,7 +224,9 @@ void dise_set_counters(dise_t *d, const uint64_t *cycles, const struct cache *l1
  * the first instruction is decoded): instructions with per-event records
  * are routed through hps_truth_record(); direct calls and back-edges are
  * added from their execution counts by dise_finish() and, for code pages
- * dropped during the run, when they are dropped. */
+ * dropped during the run, when they are dropped.  Which of t's profiles
+ * and recent lines exist is read now (the block loop's record of an
+ * indirect call is chosen by it: edit.h). */
 void dise_set_truth(dise_t *d, hps_truth_t *t);
 /* Decode-time classification of a freshly decoded instruction: gives it a
  * dispatch entry and the engine's semantics when it needs one. */
