@@ -18,7 +18,8 @@
  * (sim/engine.c) walks through dise_step_seq() (dise_engine.h).  The multi-match rules are in dise/README.md.
  *
  * The engine also routes the instructions whose events the exact profiles
- * record one by one (hps_truth.h) through exec_recorded(), and adds the
+ * record one by one (hps_truth.h) through exec_recorded() (a call through
+ * exec_recorded_call(), which the block loop runs inline, edit.h), and adds the
  * counted events at the end of the run (dise_finish).  The interactive
  * shell prints the tables and counters as they are (dise_print_tables).
  */
