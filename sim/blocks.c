@@ -401,14 +401,14 @@ static uint8_t edit_inline_kind(uint8_t own)
 static void edit_kinds(const blocks_t *bs, const insn_t *in, uint8_t *kind, uint8_t *own)
 {
     *own = own_kind_of(bs, in);
-    if (*own == BK_EDIT || memory_kind(*own)) return;
-    if (!edit_records_call(bs->cpu->edit, in)) {
-        *kind = edit_inline_kind(*own);
+    if (*own == BK_EDIT) return;
+    if (edit_records_call(bs->cpu->edit, in)) {
+        if (*own == BK_JALR) *kind = BK_EDIT_REC_JALR;
+        else if (*own == BK_JMP) *kind = BK_EDIT_REC_JMP;
+        else *own = BK_EDIT;            /* never its own kind alone: the record */
         return;
     }
-    if (*own == BK_JALR) *kind = BK_EDIT_REC_JALR;
-    else if (*own == BK_JMP) *kind = BK_EDIT_REC_JMP;
-    else *own = BK_EDIT;
+    if (!memory_kind(*own)) *kind = edit_inline_kind(*own);
 }
 
 /* The operand an entry of kind `own` keeps in block_entry_t.imm: a
