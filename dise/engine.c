@@ -18,7 +18,8 @@
  * (sim/engine.c) walks through dise_step_seq() (dise_engine.h).  The multi-match rules are in dise/README.md.
  *
  * The engine also routes the instructions whose events the exact profiles
- * record one by one (hps_truth.h) through exec_recorded(), and adds the
+ * record one by one (hps_truth.h) through exec_recorded() (a call through
+ * exec_recorded_call(), which the block loop runs inline, edit.h), and adds the
  * counted events at the end of the run (dise_finish).  The interactive
  * shell prints the tables and counters as they are (dise_print_tables).
  */
@@ -140,9 +141,9 @@ static void set_flag_index(dise_t *d, unsigned idx)
 static void unlive(dise_t *d)
 {
     if (!d->live) return;
-    *d->live = d->ctr_mask - d->view.left;
+    *d->live = d->ctr_mask - *d->view.left;
     d->live = NULL;
-    d->view.left = 0;
+    *d->view.left = 0;
 }
 
 /* The state now's uniform word, when it has one and it is not 0 (an
@@ -152,7 +153,7 @@ static void relive(dise_t *d)
 {
     uint64_t *w = d->uniform[d->flag_index];
     if (d->live || w == &d->count_never || *w == 0) return;
-    d->view.left = d->ctr_mask - *w;
+    *d->view.left = d->ctr_mask - *w;
     *w = 0;
     d->live = w;
 }
@@ -160,7 +161,7 @@ static void relive(dise_t *d)
 /* Counter n's value, whether or not the view counts it down. */
 static uint64_t counter_value(const dise_t *d, unsigned n)
 {
-    return d->live == &d->ctr[n] ? d->ctr_mask - d->view.left : d->ctr[n];
+    return d->live == &d->ctr[n] ? d->ctr_mask - *d->view.left : d->ctr[n];
 }
 
 /* The distinct flags (overflow_N / zero_N) the patterns test.  With at
@@ -259,6 +260,7 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *run
     d->derived_tally = xcalloc(nprods, sizeof *d->derived_tally);
     for (unsigned i = 0; i < d->set_stride; i++) d->uniform[i] = &d->count_never;
     d->view.counter_top = d->ctr_mask;
+    d->view.left = &d->left_own;        /* until it attaches to a cpu */
     d->count_spare = 1;
     set_flag_index(d, flag_index_of(d, d->overflow_bits, d->zero_bits));
     if (!resolve_handlers(d, err, errlen) || !resolve_tally(d, err, errlen)) {
@@ -395,6 +397,9 @@ void dise_set_counters(dise_t *d, const uint64_t *cycles, const struct cache *l1
 
 void dise_attach(dise_t *d, cpu_t *c)
 {
+    unlive(d);                      /* nothing counts down across the move */
+    d->view.left = &c->edit_left;   /* the count-down word, in the cpu */
+    c->edit_left = 0;
     c->dise = d;
     c->edit = &d->view;
     d->prog_mem = c->mem;
@@ -405,6 +410,13 @@ void dise_attach(dise_t *d, cpu_t *c)
                                     .rdpmc = d->pmc_cycles ? handler_rdpmc : NULL, .ctx = d };
     if (d->runtime && !c->runtime) runtime_attach(d->runtime, c);
     if (d->prog->init_ctl >= 0) run_ctl(d, c, d->prog->init_ctl);
+}
+
+void dise_detach(dise_t *d, cpu_t *c)
+{
+    unlive(d);
+    if (d->view.left == &c->edit_left) d->view.left = &d->left_own;
+    c->edit_left = 0;
 }
 
 uint64_t dise_counter(const dise_t *d, unsigned n) { return counter_value(d, n); }
@@ -732,18 +744,25 @@ static bool same_entry(const dise_t *d, size_t k, const dise_outcome_t *o, const
 }
 
 static void exec_recorded(cpu_t *c, insn_t *in);
+static void exec_recorded_call(cpu_t *c, insn_t *in);
 static void hook_drops(dise_t *d);
 
 /* The block loop's record of outcome o (edit.h): the common case counts
  * the match of its production (in count_discard when the entry's matches
  * are derived) and increments its counter, or the spare word; anything
  * else names the word held at 0.  The semantics it runs are the
- * instruction's own, followed by its per-event record (exec_recorded)
- * when the exact profiles take one, in every state. */
-static edit_count_t count_record(dise_t *d, const dise_outcome_t *o, exec_fn exec, bool truth,
+ * instruction's own, followed by its per-event record (exec_recorded,
+ * or exec_recorded_call for a call) when the exact profiles take one, in
+ * every state. */
+static exec_fn recorded_exec(exec_fn exec, uint8_t truth)
+{
+    return truth == DISE_TRUTH_CALL ? exec_recorded_call : truth ? exec_recorded : exec;
+}
+
+static edit_count_t count_record(dise_t *d, const dise_outcome_t *o, exec_fn exec, uint8_t truth,
                                  bool derived)
 {
-    exec_fn own = truth ? exec_recorded : exec;
+    exec_fn own = recorded_exec(exec, truth);
     if (o->kind != DO_COUNT) return (edit_count_t){ .exec = own, .counter = &d->count_never };
     return (edit_count_t){ .exec = own, .counter = o->inc ? &d->ctr[o->inc] : &d->count_spare,
                            .match = derived ? &d->count_discard : &d->count_matches[o->prod] };
@@ -781,7 +800,7 @@ static void join_uniform(dise_t *d, size_t k)
  * of a control transfer (which cannot fault) in a program memory are
  * derived from its execution counts when one production is all it ever
  * counts. */
-static uint16_t intern_entry(dise_t *d, exec_fn exec, bool truth, const uint64_t *masks,
+static uint16_t intern_entry(dise_t *d, exec_fn exec, uint8_t truth, const uint64_t *masks,
                              bool transfer)
 {
     dise_outcome_t o = { .exec = exec, .truth = truth };
@@ -863,11 +882,12 @@ static void classify_insn(dise_t *d, insn_t *in)
     uint64_t masks[1u << DISE_TABLE_FLAGS];     /* the first set_stride are used */
     memset(masks, 0, d->set_stride * sizeof *masks);
     bool candidate = classify_masks(d, in, masks);
-    bool truth = d->truth && hps_truth_per_event(d->truth, in);
+    uint8_t truth = !(d->truth && hps_truth_per_event(d->truth, in)) ? 0
+                    : in->flags & IF_CALL ? DISE_TRUTH_CALL : DISE_TRUTH_EVENT;
     if (!candidate && !truth) return;
     in->dise = intern_entry(d, in->exec, truth, masks,
                             (in->flags & IF_TRANSFER) && !(in->flags & IF_SYSCALL));
-    in->exec = candidate ? exec_candidate : exec_recorded;
+    in->exec = candidate ? exec_candidate : recorded_exec(in->exec, truth);
 }
 
 void dise_classify(dise_t *d, insn_t *in)
@@ -919,10 +939,36 @@ static void hook_drops(dise_t *d)
     d->drop_hooked = true;
 }
 
+/* The block loop's way to the indirect calls' records (edit.h): the
+ * semantics exec_recorded_call runs first, and the record it adds. */
+static exec_fn plain_exec(const edit_view_t *v, const insn_t *in)
+{
+    const dise_t *d = (const dise_t *)((const char *)v - offsetof(dise_t, view));
+    return d->outcomes[(size_t)in->dise << d->set_shift].exec;
+}
+
+static void record_call(void *ctx, uint64_t from, uint64_t to)
+{
+    hps_truth_record_call(ctx, from, to);
+}
+
+/* record_call when the method profile alone takes calls, through its
+ * recent lines (ctx): hot_method.acf's exact profile. */
+static void record_call_method(void *ctx, uint64_t from, uint64_t to)
+{
+    (void)from;
+    profile_recent_add(ctx, to, 0);
+}
+
 void dise_set_truth(dise_t *d, hps_truth_t *t)
 {
     if (d->truth || !t) return;
     d->truth = t;
+    d->view.recorded_call = exec_recorded_call;
+    d->view.plain_exec = plain_exec;
+    bool method_alone = t->method && t->method_recent && !t->pair;   /* as they are now */
+    d->view.record_call = method_alone ? record_call_method : record_call;
+    d->view.record_ctx = method_alone ? (void *)t->method_recent : (void *)t;
     hook_drops(d);
 }
 
@@ -1355,6 +1401,16 @@ static void exec_recorded(cpu_t *c, insn_t *in)
     dise_exec_original(c->dise, c, in);
 }
 
+/* exec_recorded for a call (DISE_TRUTH_CALL): its own semantics, the same
+ * in every state (those of state 0), then its call's record, without the
+ * tests of the instruction's flags. */
+static void exec_recorded_call(cpu_t *c, insn_t *in)
+{
+    dise_t *d = c->dise;
+    plain_exec(&d->view, in)(c, in);
+    hps_truth_record_call(d->truth, in->pc, c->pc);
+}
+
 static void exec_general(dise_t *d, cpu_t *c, insn_t *in, uint64_t mask)
 {
     dise_seq_t *s = match_all(d, c, in, mask);
@@ -1387,7 +1443,7 @@ static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
 static void exec_candidate(cpu_t *c, insn_t *in)
 {
     edit_view_t *v = &c->dise->view;
-    const edit_count_t *x = edit_try_uniform(v) ? edit_record(v, in) : edit_try_count(v, in);
+    const edit_count_t *x = edit_try_uniform(v->left) ? edit_record(v, in) : edit_try_count(v, in);
     if (unlikely(!x)) {
         exec_candidate_any(c, in);
         return;

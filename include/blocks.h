@@ -95,12 +95,16 @@
     X(BEQZ) X(BNEZ) X(BLTZ) X(BGEZ) X(BLEZ) X(BGTZ) X(BLBC) X(BLBS) X(JAL) \
     X(EDIT_BEQ) X(EDIT_BNE) X(EDIT_BLT) X(EDIT_BGE) X(EDIT_BLTU) X(EDIT_BGEU) \
     X(EDIT_BEQZ) X(EDIT_BNEZ) X(EDIT_BLTZ) X(EDIT_BGEZ) X(EDIT_BLEZ) X(EDIT_BGTZ) \
-    X(EDIT_BLBC) X(EDIT_BLBS) X(EDIT_JAL) X(EDIT_JALR) X(EDIT_JMP)
+    X(EDIT_BLBC) X(EDIT_BLBS) X(EDIT_JAL) X(EDIT_JALR) X(EDIT_JMP) \
+    X(EDIT_REC_JALR) X(EDIT_REC_JMP)
 /* The inline transfers an instruction DISE classified may have as its own
  * kind (the sampling framework's calls and back-edges): each has a kind
  * BK_EDIT_<kind> (listed last in BLOCK_KINDS, in this order), which does
  * BK_EDIT_INLINE's count and then jumps straight to the transfer's code
- * instead of through `own` (blocks_loop.h). */
+ * instead of through `own` (blocks_loop.h).  An indirect call the editor
+ * records one by one (edit.h: edit_records_call) whose own kind is JALR or
+ * JMP is BK_EDIT_REC_<kind>: the same, and the editor's record_call after
+ * the jump. */
 #define EDIT_XFER_KINDS(X) \
     X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) \
     X(BEQZ) X(BNEZ) X(BLTZ) X(BGEZ) X(BLEZ) X(BGTZ) X(BLBC) X(BLBS) X(JAL) X(JALR) X(JMP)

@@ -99,6 +99,10 @@ typedef struct cpu {
     struct dise *dise;           /* DISE engine editing the stream, or NULL  */
     struct edit_view *edit;      /* and what the block loop does for it
                                     itself (edit.h), or NULL                */
+    uint64_t edit_left;          /* the editor's count-down word while it is
+                                    attached (edit_view_t.left points here,
+                                    so the block loop reaches it through the
+                                    cpu it holds in a register); else 0     */
     bool replaced;               /* set by semantics that started a replacement
                                     instead of retiring the instruction (DISE);
                                     the block loop clears and reads it       */

@@ -59,8 +59,13 @@ typedef struct dise_outcome {
     uint8_t kind;               /* dise_outcome_kind_t                     */
     uint8_t inc;                /* DO_COUNT: the counter incremented, or 0 */
     uint8_t prod;               /* DO_COUNT: the production                */
-    bool truth;                 /* hps_truth_record() after each execution */
+    uint8_t truth;              /* after each execution: DISE_TRUTH_EVENT
+                                   hps_truth_record(), DISE_TRUTH_CALL its
+                                   call's record alone; 0 none            */
 } dise_outcome_t;
+
+/* dise_outcome_t.truth: the per-event record an entry's instructions take. */
+enum { DISE_TRUTH_EVENT = 1, DISE_TRUTH_CALL = 2 };
 
 struct dise {
     const dise_program_t *prog;
@@ -126,13 +131,16 @@ struct dise {
      * taking the count back: -1, T.INSN: +1); the difference is the common
      * case's matches.  uniform[flag combination] is the uniform word in
      * that state (edit.h); live is the one the view counts down now
-     * (view.left; its value is ctr_mask - view.left, and it holds 0
-     * meanwhile), or NULL. */
+     * (*view.left; its value is ctr_mask - *view.left, and it holds 0
+     * meanwhile), or NULL.  view.left is &left_own until dise_attach
+     * points it at the cpu's word (cpu_t.edit_left), and after
+     * dise_detach. */
     int16_t *derived_prod;
     uint64_t count_discard;
     uint64_t *derived_counted, *derived_tally;
     uint64_t *uniform[1u << DISE_TABLE_FLAGS];
     uint64_t *live;
+    uint64_t left_own;
 
     /* instantiated sequences by (pc, raw, replacement) */
     dise_seq_t **seq_table;
@@ -201,6 +209,11 @@ void dise_free(dise_t *d);
  * program's address space, the runtime (when the cpu has none yet) and
  * the `init:` list. */
 void dise_attach(dise_t *d, cpu_t *c);
+/* Take the engine's count-down word (cpu_t.edit_left, edit.h) back from
+ * cpu c, its value written back to the counter, c's left at 0: before the
+ * engine is freed while c lives on (or c goes to another engine).  c->dise
+ * and c->edit are the caller's to change. */
+void dise_detach(dise_t *d, cpu_t *c);
 /* The counters a handler DISE called reads with hps.rdpmc k, as PP reads
  * the hardware's at path boundaries: k = 0 the timing model's cycles, 1
  * its L1 data-cache misses (the counts the exact path recorder reads).
@@ -211,7 +224,9 @@ void dise_set_counters(dise_t *d, const uint64_t *cycles, const struct cache *l1
  * the first instruction is decoded): instructions with per-event records
  * are routed through hps_truth_record(); direct calls and back-edges are
  * added from their execution counts by dise_finish() and, for code pages
- * dropped during the run, when they are dropped. */
+ * dropped during the run, when they are dropped.  Which of t's profiles
+ * and recent lines exist is read now (the block loop's record of an
+ * indirect call is chosen by it: edit.h). */
 void dise_set_truth(dise_t *d, hps_truth_t *t);
 /* Decode-time classification of a freshly decoded instruction: gives it a
  * dispatch entry and the engine's semantics when it needs one. */

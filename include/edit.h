@@ -64,10 +64,23 @@ typedef struct edit_view {
     const edit_count_t *now;    /* the records of every dispatch entry
                                    under the editor's state now: [insn->dise] */
     uint64_t counter_top;       /* a counter's largest value                */
-    uint64_t left;              /* when every record now is the common case
+    uint64_t *left;             /* when every record now is the common case
                                    with the same counter word and no match
                                    word anyone reads: the increments that word
-                                   takes before a flag changes; else 0       */
+                                   takes before a flag changes; else 0.  The
+                                   word is cpu_t.edit_left of the cpu the
+                                   editor is attached to (the editor's own
+                                   before it attaches and after it detaches) */
+    /* A call the editor records one by one (DISE: the exact profiles' indirect
+     * calls): its records' semantics are recorded_call, which runs the
+     * instruction's own (plain_exec says which) and then record_call(
+     * record_ctx, the call's pc, its target).  The block loop runs such a
+     * call inline and then calls record_call itself (BK_EDIT_REC_<kind>).
+     * recorded_call NULL: no such calls. */
+    exec_fn recorded_call;
+    exec_fn (*plain_exec)(const struct edit_view *v, const insn_t *in);
+    void (*record_call)(void *ctx, uint64_t from, uint64_t to);
+    void *record_ctx;
 } edit_view_t;
 
 /* The record of classified instruction `in` under the state now. */
@@ -80,6 +93,12 @@ static inline const edit_count_t *edit_record(const edit_view_t *v, const insn_t
 static inline exec_fn edit_own_exec(const edit_view_t *v, const insn_t *in)
 {
     return v->now[in->dise].exec;
+}
+
+/* Is `in` a call the editor records one by one (edit_view_t.recorded_call)? */
+static inline bool edit_records_call(const edit_view_t *v, const insn_t *in)
+{
+    return v->recorded_call && edit_own_exec(v, in) == v->recorded_call;
 }
 
 /* The common case's count for classified instruction `in`, done: its
@@ -98,14 +117,15 @@ static inline const edit_count_t *edit_try_count(const edit_view_t *v, const ins
 }
 
 /* The common case's count for any classified instruction, done (true)
- * when the state now counts a uniform word down (edit_view_t.left) and it
+ * when the state now counts a uniform word down (`left`: the view's
+ * edit_view_t.left, which the block loop names as &cpu_t.edit_left) and it
  * takes an increment without a flag changing; else nothing done (false):
  * edit_try_count() decides. */
-static inline bool edit_try_uniform(edit_view_t *v)
+static inline bool edit_try_uniform(uint64_t *left)
 {
-    uint64_t left = v->left;
-    if (__builtin_expect(left == 0, 0)) return false;
-    v->left = left - 1;
+    uint64_t n = *left;
+    if (__builtin_expect(n == 0, 0)) return false;
+    *left = n - 1;
     return true;
 }
 

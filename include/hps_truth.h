@@ -74,13 +74,19 @@ static inline void hps_truth_add(profile_t *p, profile_recent_t *r, uint64_t key
     else profile_add(p, key, key2, 1);
 }
 
+/* The events of a call from `from` that went to `to`. */
+static inline void hps_truth_record_call(hps_truth_t *t, uint64_t from, uint64_t to)
+{
+    if (t->method) hps_truth_add(t->method, t->method_recent, to, 0);
+    if (t->pair) hps_truth_add(t->pair, t->pair_recent, from, to);
+}
+
 /* Called after `in` (a program instruction) executed: c->pc is where it
  * went, c->mem_addr what it accessed. */
 static inline void hps_truth_record(hps_truth_t *t, const cpu_t *c, const insn_t *in)
 {
     if (in->flags & IF_CALL) {
-        if (t->method) hps_truth_add(t->method, t->method_recent, c->pc, 0);
-        if (t->pair) hps_truth_add(t->pair, t->pair_recent, in->pc, c->pc);
+        hps_truth_record_call(t, in->pc, c->pc);
     } else if (hps_is_back_edge(in)) {
         if (t->method) profile_add(t->method, in->target, 0, 1);
     } else if (in->flags & (IF_LOAD | IF_STORE)) {

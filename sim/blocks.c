@@ -367,7 +367,8 @@ static uint8_t kind_of(const blocks_t *bs, const insn_t *in)
 static exec_fn own_exec_of(const blocks_t *bs, const insn_t *in)
 {
     const edit_view_t *v = bs->cpu ? bs->cpu->edit : NULL;
-    return in->dise && v ? edit_own_exec(v, in) : in->exec;
+    if (!in->dise || !v) return in->exec;
+    return edit_records_call(v, in) ? v->plain_exec(v, in) : edit_own_exec(v, in);
 }
 
 /* An instruction the editor classified (BK_EDIT): the inline kind of its
@@ -391,6 +392,23 @@ static uint8_t edit_inline_kind(uint8_t own)
     default: return BK_EDIT_INLINE;
     }
 #undef EDIT_XFER_CASE
+}
+
+/* The kind and own kind (*kind, *own) of an entry the editor classified
+ * (BK_EDIT): see BLOCK_KINDS.  A call it records one by one runs inline
+ * only as BK_EDIT_REC_<kind>; else its semantics are called (own BK_EDIT),
+ * which record it. */
+static void edit_kinds(const blocks_t *bs, const insn_t *in, uint8_t *kind, uint8_t *own)
+{
+    *own = own_kind_of(bs, in);
+    if (*own == BK_EDIT) return;
+    if (edit_records_call(bs->cpu->edit, in)) {
+        if (*own == BK_JALR) *kind = BK_EDIT_REC_JALR;
+        else if (*own == BK_JMP) *kind = BK_EDIT_REC_JMP;
+        else *own = BK_EDIT;            /* never its own kind alone: the record */
+        return;
+    }
+    if (!memory_kind(*own)) *kind = edit_inline_kind(*own);
 }
 
 /* The operand an entry of kind `own` keeps in block_entry_t.imm: a
@@ -439,8 +457,8 @@ const block_t *blocks_build(blocks_t *bs, insn_t *in)
                     .entries = bs->entry + bs->nentry };
     insn_t *slot = in;
     for (long k = 0; k < n; k++) {
-        uint8_t kind = kind_of(bs, slot), own = kind == BK_EDIT ? own_kind_of(bs, slot) : kind;
-        if (kind == BK_EDIT && own != BK_EDIT && !memory_kind(own)) kind = edit_inline_kind(own);
+        uint8_t kind = kind_of(bs, slot), own = kind;
+        if (kind == BK_EDIT) edit_kinds(bs, slot, &kind, &own);
         bs->entry[bs->nentry++] = (block_entry_t){
             .code = bs->code[kind], .in = slot, .imm = entry_imm(bs, slot, own),
             .offset = (uint16_t)(slot->pc - in->pc), .len = slot->len, .kind = kind, .own = own,

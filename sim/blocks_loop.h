@@ -128,7 +128,7 @@ enter:                                      /* b starts at pc; retired counts it
  * anew). */
 #define EDIT_COUNT()                                                             \
     do {                                                                         \
-        if (unlikely(!edit_try_uniform(edit)) && unlikely(!edit_try_count(edit, e->in))) { \
+        if (unlikely(!edit_try_uniform(&c->edit_left)) && unlikely(!edit_try_count(edit, e->in))) { \
             in = e->in;                                                          \
             goto edit_semantics;                                                 \
         }                                                                        \
@@ -168,14 +168,14 @@ enter:                                      /* b starts at pc; retired counts it
 #define K_NOP(then) { then; }
 
 do_EDIT_INLINE:                             /* as do_EDIT, its own kind inline, no memory */
-    if (likely(edit_try_uniform(edit)) || likely(edit_try_count(edit, e->in) != NULL))
+    if (likely(edit_try_uniform(&c->edit_left)) || likely(edit_try_count(edit, e->in) != NULL))
         goto *dispatch[e->own];
     in = e->in;
     goto edit_semantics;
 
 do_EDIT: {                                  /* DISE classified it: it may not retire */
     in = e->in;
-    const edit_count_t *x = edit_try_uniform(edit) ? edit_record(edit, in) : edit_try_count(edit, in);
+    const edit_count_t *x = edit_try_uniform(&c->edit_left) ? edit_record(edit, in) : edit_try_count(edit, in);
     if (likely(x != NULL) && e->own != BK_EDIT) {   /* counted: it runs as without DISE, inline */
         goto *dispatch[e->own];
     }
@@ -320,6 +320,17 @@ do_XFER:                                    /* a control transfer: the block's l
     JUMP(JALR, (REG(e->rs1) + (uint64_t)e->imm) & ~1ull, goto indirect)
     JUMP(JMP,  REG(e->rs1) & ~3ull, goto indirect)
 
+/* an indirect call the editor records one by one (BK_EDIT_REC_<kind>):
+ * BK_EDIT_<kind>, then the editor's record of the call (edit.h) */
+#define JUMP_REC(kind, target)                                                   \
+    do_EDIT_REC_##kind:                                                          \
+        EDIT_COUNT();                                                            \
+        JUMP_BODY(target, edit->record_call(edit->record_ctx, b->pc + e->offset, pc); \
+                          goto indirect)
+
+    JUMP_REC(JALR, (REG(e->rs1) + (uint64_t)e->imm) & ~1ull)
+    JUMP_REC(JMP,  REG(e->rs1) & ~3ull)
+
 
 
 #undef AT_ENTRY
@@ -336,6 +347,7 @@ do_XFER:                                    /* a control transfer: the block's l
 #undef EDIT_COUNT
 #undef JUMP
 #undef JUMP_BODY
+#undef JUMP_REC
 
 do_END:                                     /* ran to the page's end or a system call */
     pc = b->end;

@@ -681,6 +681,7 @@ static bool untimed_cycles(const options_t *o, const isa_t *isa, const symtab_t 
     *cycles = g.cpu->cycle;
     engine_free(e);
     timing_free(t);
+    dise_detach(d, g.cpu);
     dise_free(d);
     runtime_free(rt);
     guest_free(&g);
@@ -799,7 +800,7 @@ static void restart_profiling(shell_host_t *h, cpu_t *cpu)
 {
     char err[512];
     hps_session_free(&h->pf->session);
-    dise_free(h->pf->dise);
+    dise_free(h->pf->dise);             /* detached from the old cpu (shell_restart) */
     if (*h->runtime) {
         runtime_free(*h->runtime);
         *h->runtime = runtime_load(h->isa, err, sizeof err);
@@ -818,6 +819,7 @@ static void restart_profiling(shell_host_t *h, cpu_t *cpu)
 static void shell_restart(void *ctx, shell_target_t *t)
 {
     shell_host_t *h = ctx;
+    if (h->pf->dise) dise_detach(h->pf->dise, h->g->cpu);  /* its count-down word is the cpu's */
     guest_free(h->g);
     guest_load(h->g, h->o, h->isa, h->code->symtab, GUEST_NO_STDIN);
     sys_set_exec_map_hook(h->g->sys, note_mapped_code, h->code);

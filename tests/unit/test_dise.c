@@ -116,18 +116,48 @@ static void test_uniform_word_counts_down(void **state)
     in.exec(&f->cpu, &in);                              /* P2: set_1(4) clears overflow_1 */
     assert_false(dise_overflow(f->dise, 1));
     assert_int_equal(dise_counter(f->dise, 1), top + 1 - 4);
-    assert_int_equal(f->cpu.edit->left, 3);             /* counted down from here */
+    assert_int_equal(f->cpu.edit_left, 3);             /* counted down from here */
     for (uint64_t k = 1; k <= 3; k++) {
         in.exec(&f->cpu, &in);
         assert_int_equal(dise_counter(f->dise, 1), top + 1 - 4 + k);
         assert_false(dise_overflow(f->dise, 1));
     }
-    assert_int_equal(f->cpu.edit->left, 0);
+    assert_int_equal(f->cpu.edit_left, 0);
     in.exec(&f->cpu, &in);                              /* the fourth carries out */
     assert_true(dise_overflow(f->dise, 1));
     assert_true(dise_zero(f->dise, 1));
     assert_int_equal(dise_counter(f->dise, 1), 0);
-    assert_int_equal(f->cpu.edit->left, 0);
+    assert_int_equal(f->cpu.edit_left, 0);
+}
+
+/* The count-down word is the attached cpu's (cpu_t.edit_left): detaching
+ * writes its value back to the counter and leaves the cpu's word 0, the
+ * counter counting on by itself; attaching starts the cpu's word at 0. */
+static void test_detach_takes_the_count_back(void **state)
+{
+    fixture_t *f = *state;
+    load_acf(f, "init: set_1(3)\n"
+                "P1: T.OPCLASS == proc_call && !overflow_1 => null, inc_1\n"
+                "P2: T.OPCLASS == proc_call && overflow_1 => null, set_1(4)\n", NULL);
+    insn_t in = call_insn();
+    in.exec = noop_exec;
+    dise_classify(f->dise, &in);
+    const uint64_t top = 0xffffffffull;
+    for (int k = 0; k < 4; k++) in.exec(&f->cpu, &in);  /* P2 starts the count-down */
+    in.exec(&f->cpu, &in);
+    assert_int_equal(f->cpu.edit_left, 2);
+    dise_detach(f->dise, &f->cpu);
+    assert_int_equal(f->cpu.edit_left, 0);
+    assert_int_equal(dise_counter(f->dise, 1), top + 1 - 4 + 1);
+    in.exec(&f->cpu, &in);                              /* counted in the counter itself */
+    assert_int_equal(f->cpu.edit_left, 0);
+    assert_int_equal(dise_counter(f->dise, 1), top + 1 - 4 + 2);
+    f->cpu.edit_left = 7;                               /* a stale word: attaching clears it */
+    dise_attach(f->dise, &f->cpu);                      /* init: set_1(3) again */
+    assert_int_equal(f->cpu.edit_left, 0);
+    assert_int_equal(dise_counter(f->dise, 1), top + 1 - 3);
+    in.exec(&f->cpu, &in);
+    assert_int_equal(dise_counter(f->dise, 1), top + 1 - 3 + 1);
 }
 
 static void test_counter_width_and_clamp(void **state)
@@ -557,6 +587,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_set_then_inc_overflows_after_x, setup, teardown),
         cmocka_unit_test_setup_teardown(test_uniform_word_counts_down, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_detach_takes_the_count_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_counter_width_and_clamp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dec_borrows_and_set_clears, setup, teardown),
         cmocka_unit_test_setup_teardown(test_set_from_dise_register, setup, teardown),
