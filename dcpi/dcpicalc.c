@@ -1662,6 +1662,33 @@ static bool dcache_explains(const dcpicalc_t *dc, size_t k, double stall)
                         stall * dc->insn[k].freq;
 }
 
+/* DMISS samples it takes, at least, in the skid window around an
+ * instruction (mispredict_within_dcache) before they can rule out a
+ * misprediction beside the D-cache miss. */
+enum { MISPREDICT_DMISS_LEAST = 6 };
+
+/* Whether the D-cache misses DMISS projects within the skid around
+ * instruction k (miss_seen's window, where it was collected, with its
+ * period) can explain k's whole dynamic stall, `stall` cycles an
+ * execution: at least MISPREDICT_DMISS_LEAST samples there, at their
+ * Poisson upper bound (+ 2 standard deviations + 1), times the misses each
+ * stands for and the most a lone miss costs (dc->miss_bound), covering
+ * the stall's cycles.  A misprediction listed beside such a miss (k at
+ * the head of a block entered by a transfer, its operand loaded in the
+ * block before) adds nothing the miss does not explain: an in-order
+ * instruction waits for its refetch after the branch and for its operand
+ * together, and the refetch (dc->mispredict_bound) is the shorter wait.
+ * Fewer samples are too noisy a projection to rule it out on (the bound
+ * of dcache_explains, widened from k itself to the skid, as miss_seen
+ * lists the D-cache). */
+static bool mispredict_within_dcache(const dcpicalc_t *dc, size_t k, double stall)
+{
+    if (!dc->has_dmiss || dc->dmiss_per_period <= 0 || dc->insn[k].freq <= 0) return false;
+    double s = (double)event_samples(dc, PMU_DMISS, skid_from(k), k + SKID_INSNS);
+    return s >= MISPREDICT_DMISS_LEAST &&
+           (s + 2 * sqrt(s) + 1) * dc->dmiss_per_period * dc->miss_bound >= stall * dc->insn[k].freq;
+}
+
 /* The culprits of instruction k of block b when the caller's value
  * (CALLER_DEP) is the only candidate left: a D-cache miss where DMISS
  * samples near k say a load missed, and a dependency unless it can only
@@ -1718,6 +1745,9 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
     bool unit_outside = (c >> STALL_FU & 1) && !unit_may_be_busy(dc, b, k, NULL, false);
     if (unit_outside) c &= ~(1u << STALL_FU);
     if ((c >> STALL_MISPREDICT & 1) && mispredict_minor(dc, k, stall))
+        c &= ~(1u << STALL_MISPREDICT);
+    if ((c >> STALL_MISPREDICT & 1) && (c >> STALL_DCACHE & 1) &&
+        mispredict_within_dcache(dc, k, stall))
         c &= ~(1u << STALL_MISPREDICT);
     uint32_t others = c & ~(1u << STALL_MISPREDICT);
     if (others && stall > MINOR_SHARE * (double)dc->mispredict_bound)

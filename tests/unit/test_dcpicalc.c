@@ -601,6 +601,26 @@ static void analyse_loop_head(dcpicalc_t *dc, const config_t *cfg, const uint32_
     assert_float_equal(dc->insn[1].freq, 1000.0, 10.0);
 }
 
+/* code[n], each instruction run 1000 times, instruction k stalled `extra`
+ * cycles more each time and `dmiss` DMISS samples on instruction `at`,
+ * CYCLES and DMISS collected (a CYCLES sample a cycle, a DMISS sample
+ * `dmiss_period` misses): its analysis in dc, k's stall checked. */
+static void analyse_dmiss(dcpicalc_t *dc, const config_t *cfg, const uint32_t *code, size_t n,
+                          size_t k, uint64_t extra, size_t at, uint64_t dmiss, double dmiss_period)
+{
+    char err[256];
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_DMISS;
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_DMISS] = dmiss_period };
+    code_synth_t s;
+    learn_schedule(&s, cfg, code, n, 1000);
+    s.extra[k] = extra;
+    s.dmiss[at] = dmiss;
+    if (!dcpicalc_run_events(dc, cfg, &isa_rv64, (const uint8_t *)code, BASE, n * 4, code_samples,
+                             &s, collected, periods, NULL, err, sizeof err))
+        fail_msg("%s", err);
+    assert_float_equal(dcpicalc_dynamic_stall(dc, k), (double)extra, 0.5);
+}
+
 /* An issue group's cycle lands on its second instruction when the first
  * paired with what ran before the block (the static schedule cannot know):
  * the group's samples still give the count. */
@@ -1189,9 +1209,6 @@ static void test_caller_value_within_dmiss(void **state)
     enum { N = 3 };
     const uint32_t code[N] = { ADDI(T1, ZERO, 1), ADD(T0, A1, A2), RET };
     config_t cfg = preset("ev5");
-    char err[256];
-    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_DMISS;
-    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_DMISS] = 1 };
     unsigned miss = cfg.l2_hit_latency + cfg.mem_latency + cfg.l2_line / cfg.mem_bytes_per_cycle;
     assert_true((5 + 2 * sqrt(5) + 1) * miss < 10000 && (200 + 2 * sqrt(200) + 1) * miss > 10000);
     const struct { uint64_t dmiss; uint32_t culprits; } cases[] = {
@@ -1199,15 +1216,8 @@ static void test_caller_value_within_dmiss(void **state)
         { 200, 1u << STALL_DCACHE },
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        code_synth_t s;
         dcpicalc_t dc;
-        learn_schedule(&s, &cfg, code, N, 1000);
-        s.extra[1] = 10;
-        s.dmiss[1] = cases[c].dmiss;
-        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, N * 4,
-                                        code_samples, &s, collected, periods, NULL, err,
-                                        sizeof err));
-        assert_float_equal(dcpicalc_dynamic_stall(&dc, 1), 10.0, 0.5);
+        analyse_dmiss(&dc, &cfg, code, N, 1, 10, 1, cases[c].dmiss, 1);
         assert_int_equal(dc.insn[1].culprits, cases[c].culprits);
         dcpicalc_free(&dc);
     }
@@ -1222,30 +1232,53 @@ static void test_caller_value_within_dmiss(void **state)
  * sample, the hit's latency alone; 5 on the add cannot explain the stall
  * (5 + 2 sqrt(5) + 1 misses of at most a lone miss's cycles): the D-cache
  * and the hit's latency; 200 can: the D-cache alone (the misprediction at
- * the block head, not checked here, is listed in all three). */
+ * the block head is test_mispredict_within_dcache's). */
 static void test_load_hit_within_dmiss(void **state)
 {
     enum { N = 4 };
     const uint32_t code[N] = { LD(T1, A0, 8), BNE(A1, A2, 4), ADD(T2, T1, T0), RET };
     config_t cfg = preset("ev5");
-    char err[256];
-    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_DMISS;
-    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_DMISS] = 1 };
     const struct { uint64_t dmiss; bool dcache, dep; } cases[] = {
         { 0, false, true }, { 5, true, true }, { 200, true, false },
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        code_synth_t s;
         dcpicalc_t dc;
-        learn_schedule(&s, &cfg, code, N, 1000);
-        s.extra[2] = 10;
-        s.dmiss[2] = cases[c].dmiss;
-        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, N * 4,
-                                        code_samples, &s, collected, periods, NULL, err,
-                                        sizeof err));
-        assert_float_equal(dcpicalc_dynamic_stall(&dc, 2), 10.0, 0.5);
+        analyse_dmiss(&dc, &cfg, code, N, 2, 10, 2, cases[c].dmiss, 1);
         assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_DCACHE), cases[c].dcache);
         assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_DEP), cases[c].dep);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* ld t1 | bne -> next | add t2,t1,t0 (stalls 10 cycles on each of its
+ * 1000 executions, 10000 cycles) | ret: the add, at the head of a block
+ * entered by a branch, may wait for the branch's misprediction or for the
+ * load's miss.  DMISS collected, a CYCLES sample a cycle: no DMISS sample,
+ * no D-cache, the misprediction listed; 5 samples of a miss each on the
+ * add cannot explain the stall (5 + 2 sqrt(5) + 1 misses of at most a lone
+ * miss's cycles): both; 200 can, on the add or on the load (within the
+ * skid): the D-cache without the misprediction.  At 100 misses a DMISS
+ * sample, 5 samples would explain it but are too few to go by
+ * (MISPREDICT_DMISS_LEAST, 6): the misprediction stays; 6 rule it out. */
+static void test_mispredict_within_dcache(void **state)
+{
+    enum { N = 4 };
+    const uint32_t code[N] = { LD(T1, A0, 8), BNE(A1, A2, 4), ADD(T2, T1, T0), RET };
+    config_t cfg = preset("ev5");
+    unsigned miss = cfg.l2_hit_latency + cfg.mem_latency + cfg.l2_line / cfg.mem_bytes_per_cycle;
+    assert_true((5 + 2 * sqrt(5) + 1) * miss < 10000 && (200 + 2 * sqrt(200) + 1) * miss > 10000);
+    assert_true((5 + 2 * sqrt(5) + 1) * 100 * miss > 10000);
+    const struct { size_t at; uint64_t dmiss; double period; bool dcache, mispredict; } cases[] = {
+        { 2, 0, 1, false, true }, { 2, 5, 1, true, true }, { 2, 200, 1, true, false },
+        { 0, 200, 1, true, false }, { 2, 5, 100, true, true }, { 2, 6, 100, true, false },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        dcpicalc_t dc;
+        analyse_dmiss(&dc, &cfg, code, N, 2, 10, cases[c].at, cases[c].dmiss, cases[c].period);
+        if (!!(dc.insn[2].culprits & 1u << STALL_DCACHE) != cases[c].dcache ||
+            !!(dc.insn[2].culprits & 1u << STALL_MISPREDICT) != cases[c].mispredict)
+            fail_msg("%" PRIu64 " DMISS samples (%g misses each) at instruction %zu: culprits %#x",
+                     cases[c].dmiss, cases[c].period, cases[c].at, dc.insn[2].culprits);
         dcpicalc_free(&dc);
     }
 }
@@ -1365,6 +1398,7 @@ int main(void)
         cmocka_unit_test(test_operand_from_the_caller),
         cmocka_unit_test(test_caller_value_within_dmiss),
         cmocka_unit_test(test_load_hit_within_dmiss),
+        cmocka_unit_test(test_mispredict_within_dcache),
         cmocka_unit_test(test_store_waits_for_callee),
         cmocka_unit_test(test_busy_unit_from_outside),
     };
