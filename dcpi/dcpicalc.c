@@ -1301,25 +1301,6 @@ static bool reads_fresh_load(const dcpicalc_t *dc, size_t b, size_t k)
     return false;
 }
 
-/* Whether a store may closely precede store k, the head of block b, on a
- * path into it: the last BURST_INSNS instructions of a predecessor hold a
- * store, or an in-edge comes from outside the procedure (the caller's
- * stores are unseen), or a predecessor is too short to tell (it, or a
- * call in it, may follow other stores).  store_burst across in-edges. */
-static bool store_burst_before(const cfg_t *g, size_t b)
-{
-    for (size_t e = 0; e < g->nedges; e++) {
-        const cfg_edge_t *x = &g->edges[e];
-        if (x->to != (int)b) continue;
-        if (x->from < 0) return true;
-        const cfg_block_t *p = &g->blocks[x->from];
-        if (p->n < BURST_INSNS) return true;
-        for (size_t j = p->first + p->n - BURST_INSNS; j < p->first + p->n; j++)
-            if (g->insns[j].flags & (IF_STORE | IF_CALL)) return true;
-    }
-    return false;
-}
-
 /* Whether store k of block b, whose loaded operand may have missed (a
  * D-cache candidate) or which stores a callee's result, waits for that
  * operand rather than for the write buffer: when no other store closely precedes it (store_burst), or its
@@ -1752,9 +1733,6 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
     bool operand = (c & (1u << STALL_DCACHE | 1u << STALL_DTLB)) ||
                    (operands_in_block(dc, b, k) >> STALL_DEP & 1);
     if (operand && (c >> STALL_WBUF & 1) && waits_for_operand(dc, b, k)) c &= ~(1u << STALL_WBUF);
-    if ((c >> STALL_WBUF & 1) && (c >> STALL_MISPREDICT & 1) && k == dc->cfg.blocks[b].first &&
-        !store_burst_before(&dc->cfg, b))
-        c &= ~(1u << STALL_WBUF);             /* a lone store after the refetch */
     if ((c & HIT_DEP) && (c >> STALL_DCACHE & 1) && !dcache_explains(dc, k, stall))
         c |= 1u << STALL_DEP;                 /* the hit's latency, the misses too few */
     c &= ~HIT_DEP;

@@ -1334,36 +1334,6 @@ static void test_mispredict_within_icache(void **state)
     }
 }
 
-/* A: add, li, li, beq -> C | B: four instructions | C: sd a1 | three li |
- * ret, A and C run 1000 times, B 500.  C's store, at the head of a block
- * entered by the beq, stalls 5 cycles on each execution: a misprediction
- * or the write buffer.  No store in the last four instructions of A or B
- * (BURST_INSNS): nothing can have filled the buffer just before it, the
- * misprediction alone; B ending in a store (or a call), both. */
-static void test_store_after_misprediction(void **state)
-{
-    enum { N = 13, HEAD = 8 };
-    uint32_t code[N] = { ADD(T0, A1, A2), ADDI(T1, ZERO, 1), ADDI(14, ZERO, 2),
-                         BEQ(A0, ZERO, 20), ADD(T1, A1, A1), ADDI(15, ZERO, 3),
-                         ADDI(16, ZERO, 4), ADDI(17, ZERO, 5), SD(A1, A0, 0),
-                         ADDI(14, ZERO, 6), ADDI(15, ZERO, 7), ADDI(16, ZERO, 8), RET };
-    config_t cfg = preset("ev5");
-    for (int c = 0; c < 3; c++) {
-        if (c == 1) code[HEAD - 1] = SD(T1, A2, 0);
-        if (c == 2) code[HEAD - 1] = enc_j(100, 1);
-        code_synth_t s;
-        dcpicalc_t dc;
-        learn_schedule(&s, &cfg, code, N, 1000);
-        for (size_t k = 4; k < HEAD; k++) s.count[k] = 500;
-        s.extra[HEAD] = 5;
-        analyse(&dc, &cfg, code, &s);
-        assert_float_equal(dcpicalc_dynamic_stall(&dc, HEAD), 5.0, 0.5);
-        assert_true(dc.insn[HEAD].culprits & 1u << STALL_MISPREDICT);
-        assert_int_equal(!!(dc.insn[HEAD].culprits & 1u << STALL_WBUF), c > 0);
-        dcpicalc_free(&dc);
-    }
-}
-
 /* call | sd a0 (stalls 10 cycles) | ret: the store of the callee's result
  * waits for it, not for the write buffer, which drained while the callee
  * ran: a dependency, no write buffer.  sd t1 instead (no result of the
@@ -1481,7 +1451,6 @@ int main(void)
         cmocka_unit_test(test_load_hit_within_dmiss),
         cmocka_unit_test(test_mispredict_within_dcache),
         cmocka_unit_test(test_mispredict_within_icache),
-        cmocka_unit_test(test_store_after_misprediction),
         cmocka_unit_test(test_store_waits_for_callee),
         cmocka_unit_test(test_busy_unit_from_outside),
     };
