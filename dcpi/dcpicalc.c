@@ -1681,7 +1681,10 @@ enum { MISPREDICT_EVENTS_LEAST = 6 };
  * together, and the refetch (dc->mispredict_bound) is the shorter wait.
  * Fewer samples are too noisy a projection to rule it out on (the bound
  * of dcache_explains, widened from k itself to the skid, as miss_seen
- * lists the D-cache). */
+ * lists the D-cache).  On the 24 geometric short-period runs: misprediction
+ * precision 83.4 -> 87.1, recall 80.5 -> 79.5; at DMISS's period (about
+ * 2000 misses a sample) the bound holds for any 6 samples -- the point
+ * estimate instead changes no score. */
 static bool mispredict_within_dcache(const dcpicalc_t *dc, size_t k, double stall)
 {
     if (!dc->has_dmiss || dc->dmiss_per_period <= 0 || dc->insn[k].freq <= 0) return false;
