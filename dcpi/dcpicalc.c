@@ -1662,33 +1662,34 @@ static bool dcache_explains(const dcpicalc_t *dc, size_t k, double stall)
                         stall * dc->insn[k].freq;
 }
 
-/* Miss samples it takes, at least, DMISS in the skid window around an
- * instruction (mispredict_within_dcache) or IMISS on it
- * (mispredict_within_icache), before they can rule out a misprediction
- * beside the miss. */
+/* Miss samples it takes, at least, DMISS or IMISS on an instruction
+ * (mispredict_within_dcache, mispredict_within_icache), before they can
+ * rule out a misprediction beside the miss. */
 enum { MISPREDICT_EVENTS_LEAST = 6 };
 
-/* Whether the D-cache misses DMISS projects within the skid around
- * instruction k (miss_seen's window, where it was collected, with its
- * period) can explain k's whole dynamic stall, `stall` cycles an
- * execution: at least MISPREDICT_EVENTS_LEAST samples there, at their
- * Poisson upper bound (+ 2 standard deviations + 1), times the misses each
- * stands for and the most a lone miss costs (dc->miss_bound), covering
- * the stall's cycles.  A misprediction listed beside such a miss (k at
- * the head of a block entered by a transfer, its operand loaded in the
- * block before) adds nothing the miss does not explain: an in-order
- * instruction waits for its refetch after the branch and for its operand
- * together, and the refetch (dc->mispredict_bound) is the shorter wait.
- * Fewer samples are too noisy a projection to rule it out on (the bound
- * of dcache_explains, widened from k itself to the skid, as miss_seen
- * lists the D-cache).  On the 24 geometric short-period runs: misprediction
- * precision 83.4 -> 87.1, recall 80.5 -> 79.5; at DMISS's period (about
- * 2000 misses a sample) the bound holds for any 6 samples -- the point
- * estimate instead changes no score. */
+/* Whether the D-cache misses DMISS projects on instruction k itself
+ * (where it was collected, with its period) can explain k's whole dynamic
+ * stall, `stall` cycles an execution: at least MISPREDICT_EVENTS_LEAST
+ * samples, at their Poisson upper bound (+ 2 standard deviations + 1),
+ * times the misses each stands for and the most a lone miss costs
+ * (dc->miss_bound), covering the stall's cycles -- the bound of
+ * dcache_explains.  A misprediction listed beside such a miss (k at the
+ * head of a block entered by a transfer, its operand loaded in the block
+ * before) adds nothing the miss does not explain: an in-order instruction
+ * waits for its refetch after the branch and for its operand together,
+ * and the refetch (dc->mispredict_bound) is the shorter wait.  Fewer
+ * samples are too noisy a projection to rule it out on.  On the 24
+ * geometric short-period runs: misprediction precision 83.4 -> 87.1,
+ * recall 80.5 -> 79.5 with the samples of the whole skid window around k
+ * (miss_seen's, the neighbours' own misses among them); with those on k
+ * alone, as here, 83.4 -> 87.8 and 80.5 -> 80.3 (with
+ * mispredict_within_icache).  At DMISS's period (about 2000 misses a
+ * sample) the bound holds for any 6 samples: the point estimate instead
+ * changes no score. */
 static bool mispredict_within_dcache(const dcpicalc_t *dc, size_t k, double stall)
 {
     if (!dc->has_dmiss || dc->dmiss_per_period <= 0 || dc->insn[k].freq <= 0) return false;
-    double s = (double)event_samples(dc, PMU_DMISS, skid_from(k), k + SKID_INSNS);
+    double s = (double)dc->insn[k].dmiss;
     return s >= MISPREDICT_EVENTS_LEAST &&
            (s + 2 * sqrt(s) + 1) * dc->dmiss_per_period * dc->miss_bound >= stall * dc->insn[k].freq;
 }
