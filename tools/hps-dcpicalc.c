@@ -720,7 +720,7 @@ int main(int argc, char **argv)
                 .isa = machine == isa_alpha.elf_machine ? &isa_alpha : &isa_rv64,
                 .period = ((double)cyc->period_min + (double)cyc->period_max) / 2.0,
                 .truth = truths ? &truth : NULL, .quiet = all };
-    if (!getenv("HPS_UNSTALL_OWN")) j.icache_cost = run_icache_cost(&j, st);
+    j.icache_cost = run_icache_cost(&j, st);
     score_t sc = { 0 };
     if (all) analyse_all(&j, st);
     else if (!analyse(&j, sym, &sc, err, sizeof err)) die("%s: %s", proc, err);
