@@ -22,7 +22,10 @@
  *     estimates make it lower, it takes that value; classes without an
  *     estimate get one by local propagation of the flow constraints (a
  *     block's frequency is the sum of its in-edges' and of its
- *     out-edges'), never negative;
+ *     out-edges'), never negative; then, where IMISS samples lie on its
+ *     point, the cycles of the I-cache misses they project, at the cost
+ *     per miss the run measures, are taken off its samples (an estimate,
+ *     no longer a bound; dcpicalc_unstall);
  *  5. a confidence (low, medium, high) from how many issue points and
  *     samples the estimate rests on, or "propagated";
  *  6. CPI_i = S_i / F; the stall beyond M_i is dynamic, explained by every

@@ -15,6 +15,9 @@
  * program (different --seed, DCPI's way to more samples); the estimates are then scored against it: execution counts
  * (errors weighted by samples, as the paper's Figure 8), CPI, and whether
  * the true stall cause of each dynamic stall is among the culprits.
+ * Every procedure of the image with samples is analysed once first, to
+ * measure the I-cache's cost per miss over the run, which a procedure too
+ * small to measure it takes off its one-point classes (dcpicalc_unstall).
  * Bad arguments or files: one line on stderr, status 2.
  */
 #include <getopt.h>
