@@ -22,7 +22,10 @@
  *     estimates make it lower, it takes that value; classes without an
  *     estimate get one by local propagation of the flow constraints (a
  *     block's frequency is the sum of its in-edges' and of its
- *     out-edges'), never negative;
+ *     out-edges'), never negative; then, where IMISS samples lie on its
+ *     point, the cycles of the I-cache misses they project, at the cost
+ *     per miss the run measures, are taken off its samples (an estimate,
+ *     no longer a bound; dcpicalc_unstall);
  *  5. a confidence (low, medium, high) from how many issue points and
  *     samples the estimate rests on, or "propagated";
  *  6. CPI_i = S_i / F; the stall beyond M_i is dynamic, explained by every
@@ -101,6 +104,11 @@ typedef struct dcpicalc {
     bool *class_paired;         /* its cluster is one block head that may
                                    issue with a stalled predecessor: F may
                                    be low                                  */
+    uint64_t *class_single_m;   /* per class whose cluster is one issue point:
+                                   its M, and the IMISS samples of the
+                                   instructions whose samples it sums (0
+                                   for other classes)                      */
+    uint64_t *class_single_imiss;
     double *exact_freq;         /* per class, what the classes of several
                                    agreeing issue points determine alone
                                    by flow (sums and exact differences);
@@ -156,6 +164,14 @@ typedef struct dcpicalc {
                                    0: no such wait on this model)          */
     bool waits_behind_long_op;  /* inorder5: the instruction after a
                                    multi-cycle operation waits for EX      */
+    double icache_cycles;       /* the I-cache's cost measure: the dynamic
+                                   stall cycles of the instructions whose
+                                   one culprit is the I-cache (the I-TLB
+                                   beside it) and have IMISS samples ...   */
+    uint64_t icache_imiss;      /* ... and those samples (dcpicalc_icache_cost) */
+    bool unstalled;             /* the one-point classes' I-cache stalls
+                                   were taken off (at the procedure's own
+                                   cost per miss, or dcpicalc_unstall's)   */
 } dcpicalc_t;
 
 /* Samples of an event at an address (the profile database's record). */
@@ -187,6 +203,19 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const struct config *cfg, const isa_t *
                          const double *periods, const cfg_image_t *image, char *err,
                          size_t errlen);
 void dcpicalc_free(dcpicalc_t *dc);
+
+/* The I-cache's cost per miss that `cycles` of I-cache stall over `imiss`
+ * IMISS samples, each standing for imiss_per_period misses, measure (the
+ * sums of dcpicalc_t.icache_cycles and .icache_imiss over a run's
+ * procedures, or one procedure's); 0 when the samples are too few (100). */
+double dcpicalc_icache_cost(double cycles, uint64_t imiss, double imiss_per_period);
+
+/* Where dcpicalc_run_events could not measure the I-cache's cost per miss
+ * on the procedure alone (too few IMISS samples), take its one-point
+ * classes' I-cache stalls off their samples at `cost` cycles a miss (the
+ * run's, dcpicalc_icache_cost), and compute the instructions' frequency,
+ * CPI and culprits again.  Whether a class changed. */
+bool dcpicalc_unstall(dcpicalc_t *dc, double cost);
 
 /* The image of the ELF file at path: its PT_LOAD segments' bytes at their
  * link-time addresses (a static, non-PIE program runs there). */

@@ -15,6 +15,9 @@
  * program (different --seed, DCPI's way to more samples); the estimates are then scored against it: execution counts
  * (errors weighted by samples, as the paper's Figure 8), CPI, and whether
  * the true stall cause of each dynamic stall is among the culprits.
+ * Every procedure of the image with samples is analysed once first, to
+ * measure the I-cache's cost per miss over the run, which a procedure too
+ * small to measure it takes off its one-point classes (dcpicalc_unstall).
  * Bad arguments or files: one line on stderr, status 2.
  */
 #include <getopt.h>
@@ -378,6 +381,7 @@ typedef struct job {
     double period;
     const truth_t *truth;       /* or NULL */
     bool quiet;                 /* --all: no listing */
+    double icache_cost;         /* the run's I-cache cost per miss (run_icache_cost) */
 } job_t;
 
 /* The true count of edge e when the per-instruction truth determines it:
@@ -412,21 +416,59 @@ static void score_edges(const dcpicalc_t *dc, double period, const truth_t *trut
     }
 }
 
-/* Analyse one procedure; false (with err) when it cannot be. */
-static bool analyse(const job_t *j, const symbol_t *sym, score_t *sc, char *err, size_t errlen)
+static double projected_events(const profdb_image_t *im, int event, uint64_t addr,
+                               uint64_t size);
+
+/* dcpicalc's analysis of procedure sym into dc (its code into *code, to
+ * be freed); false (with err) when it cannot be done. */
+static bool run_procedure(const job_t *j, const symbol_t *sym, dcpicalc_t *dc, uint8_t **code,
+                          char *err, size_t errlen)
 {
     size_t size = sym->size ? (size_t)sym->size : 4096;
-    uint8_t *code = xcalloc(size, 1);
-    size = symtab_read_code(j->im->path, sym->addr, code, size);
-    dcpicalc_t dc;
+    *code = xcalloc(size, 1);
+    size = symtab_read_code(j->im->path, sym->addr, *code, size);
     double periods[PROFDB_EVENTS];
     uint32_t collected = profdb_image_events(j->im, periods);
     cfg_image_t image = dcpicalc_file_image(j->im->path);
-    if (!dcpicalc_run_events(&dc, j->cfg, j->isa, code, sym->addr, size, samples_of,
-                             (void *)j->im, collected, periods, &image, err, errlen)) {
+    if (dcpicalc_run_events(dc, j->cfg, j->isa, *code, sym->addr, size, samples_of,
+                            (void *)j->im, collected, periods, &image, err, errlen))
+        return true;
+    free(*code);
+    *code = NULL;
+    return false;
+}
+
+/* The I-cache's cost per miss measured over the run: the measure of
+ * every procedure of the image with samples, pooled (dcpicalc_icache_cost;
+ * 0 when too few IMISS samples).  A procedure too small to measure it
+ * alone takes this one off its one-point classes (dcpicalc_unstall). */
+static double run_icache_cost(const job_t *j, const symtab_t *st)
+{
+    double cycles = 0, per_period = 0;
+    uint64_t imiss = 0;
+    char err[512];
+    for (size_t s = 0; st && s < st->count; s++) {
+        const symbol_t *sym = &st->syms[s];
+        if (!projected_events(j->im, PMU_CYCLES, sym->addr, sym->size)) continue;
+        dcpicalc_t dc;
+        uint8_t *code;
+        if (!run_procedure(j, sym, &dc, &code, err, sizeof err)) continue;
+        cycles += dc.icache_cycles;
+        imiss += dc.icache_imiss;
+        if (dc.imiss_per_period > 0) per_period = dc.imiss_per_period;
+        dcpicalc_free(&dc);
         free(code);
-        return false;
     }
+    return dcpicalc_icache_cost(cycles, imiss, per_period);
+}
+
+/* Analyse one procedure; false (with err) when it cannot be. */
+static bool analyse(const job_t *j, const symbol_t *sym, score_t *sc, char *err, size_t errlen)
+{
+    dcpicalc_t dc;
+    uint8_t *code;
+    if (!run_procedure(j, sym, &dc, &code, err, errlen)) return false;
+    dcpicalc_unstall(&dc, j->icache_cost);
     uint64_t s_total = 0;
     for (size_t k = 0; k < dc.cfg.ninsns; k++) s_total += dc.insn[k].samples;
     if (!j->quiet) {
@@ -681,6 +723,7 @@ int main(int argc, char **argv)
                 .isa = machine == isa_alpha.elf_machine ? &isa_alpha : &isa_rv64,
                 .period = ((double)cyc->period_min + (double)cyc->period_max) / 2.0,
                 .truth = truths ? &truth : NULL, .quiet = all };
+    j.icache_cost = run_icache_cost(&j, st);
     score_t sc = { 0 };
     if (all) analyse_all(&j, st);
     else if (!analyse(&j, sym, &sc, err, sizeof err)) die("%s: %s", proc, err);

@@ -21,7 +21,9 @@
  * misprediction after a call with a return stack; a loop head's
  * misprediction ruled out by the loop branch's edge frequencies, but not by
  * an edge left too low beside an over-estimated one-point class, which
- * is lowered to its flow ceiling; a call is
+ * is lowered to its flow ceiling; a one-point class's I-cache stall, which
+ * the IMISS samples on its point project at the cost per miss the run
+ * measures, taken off its samples; a call is
  * a culprit (its result) only of a register the callee returns a value in,
  * never of its link register; a busy divider ruled out when only a rare
  * entry can find it busy, an I-cache miss when the misses IMISS projects
@@ -706,6 +708,60 @@ static void test_guess_lowers_only_far_over(void **state)
         assert_float_equal(dc.insn[5].freq, cases[k].c, cases[k].c / 50);
         assert_int_equal(dc.class_conf[dc.cfg.blocks[cfg_block_of(&dc.cfg, 5)].cls],
                          CONF_PROPAGATED);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* The diamond with B (300 runs) resting on one issue point, its add,
+ * which waits 1 cycle more each time for an I-cache miss: 600 samples,
+ * twice its count -- under the 4 times a guess of flow needs, and under
+ * the ceiling A sets (1000), so the flow corrections leave it.  D's add
+ * (1000 runs) waits 4 cycles each time for the I-cache alone, with 1000
+ * IMISS samples (periods: 1 cycle a CYCLES sample, 1 miss an IMISS
+ * sample): the procedure measures 4000 / 1000 = 4 cycles a miss.  B's add
+ * has 75 IMISS samples, 75 x 4 = 300 cycles of its 600 samples: B = (600
+ * - 300) / 1 = 300, its count.  Without IMISS samples on B's add, or
+ * without the measure (50 IMISS samples on D's add, under the 100 it
+ * needs), B stays at 600; dcpicalc_unstall then takes it off at the cost
+ * the caller gives (the run's), and only where the procedure had none. */
+static void test_single_point_unstalled(void **state)
+{
+    static const struct { uint64_t imiss_b, imiss_d; double b; } cases[] = {
+        { 75, 1000, 300 }, { 0, 1000, 600 }, { 75, 50, 600 },
+    };
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_IMISS] = 1 };
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
+    config_t cfg = preset("ev5");
+    for (size_t k = 0; k < 3; k++) {
+        uint32_t code[DIAMOND];
+        code_synth_t s;
+        dcpicalc_t dc;
+        char err[256];
+        diamond(&s, &cfg, code);
+        if (s.sched[4].head) s.extra[4] = 3;      /* B's jump: not in its cluster */
+        s.extra[3] = 1;
+        s.imiss[3] = cases[k].imiss_b;
+        s.extra[6] = 4;
+        s.imiss[6] = cases[k].imiss_d;
+        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE,
+                                        sizeof code, code_samples, &s, collected, periods, NULL,
+                                        err, sizeof err));
+        int b = dc.cfg.blocks[cfg_block_of(&dc.cfg, 3)].cls;
+        assert_int_equal(dc.class_points[b], 1);
+        assert_float_equal(dc.insn[0].freq, 1000.0, 10.0);
+        assert_float_equal(dc.insn[5].freq, 700.0, 7.0);
+        assert_float_equal(dc.insn[3].freq, cases[k].b, 1.0);
+        assert_int_equal(dc.unstalled, cases[k].imiss_d >= 100);
+        if (cases[k].imiss_d >= 100) {
+            assert_float_equal(dcpicalc_icache_cost(dc.icache_cycles, dc.icache_imiss, 1.0), 4.0,
+                               0.01);
+            assert_false(dcpicalc_unstall(&dc, 8.0));       /* done at its own cost */
+            assert_float_equal(dc.insn[3].freq, cases[k].b, 1.0);
+        } else {
+            assert_true(dcpicalc_unstall(&dc, 4.0));        /* the run's cost */
+            assert_float_equal(dc.insn[3].freq, 300.0, 1.0);
+            assert_float_equal(dcpicalc_dynamic_stall(&dc, 3), 1.0, 0.01);
+        }
         dcpicalc_free(&dc);
     }
 }
@@ -1430,6 +1486,7 @@ int main(void)
         cmocka_unit_test(test_issue_group_moves_samples),
         cmocka_unit_test(test_single_issue_point_by_flow),
         cmocka_unit_test(test_guess_lowers_only_far_over),
+        cmocka_unit_test(test_single_point_unstalled),
         cmocka_unit_test(test_paired_head_raised_by_flow),
         cmocka_unit_test(test_return_after_call),
         cmocka_unit_test(test_mispredict_bounded_by_edges),
