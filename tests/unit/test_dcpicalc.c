@@ -41,7 +41,8 @@
  * the stack pointer), not beside a D-cache miss whose DMISS samples on
  * the instruction can explain the whole stall; a load's hit latency
  * beside the D-cache where DMISS samples near it are too few to explain
- * the stall; no write buffer for a store of a callee's result;
+ * the stall, but beside them where the stall is short enough to be mostly
+ * the hits' (twice the load-use latency); no write buffer for a store of a callee's result;
  * a busy unit the caller may have used only where nothing else is; a
  * D-TLB miss only with DTBMISS samples near the stall, bounded by the
  * misses they project and by DMISS's.
@@ -1308,6 +1309,31 @@ static void test_load_hit_within_dmiss(void **state)
     }
 }
 
+/* ld t1 | bne -> next | add t2,t1,t0 | ret, the add stalled `extra`
+ * cycles on each of its 1000 executions, 200 DMISS samples on it (a miss
+ * each, a CYCLES sample a cycle): misses enough to explain any of these
+ * stalls (dcache_explains), yet a stall of at most twice the load-use
+ * latency (lat.load_use, 2 on ev5) may be mostly the hits' latency, which
+ * every execution can wait for: 2 and 4 cycles list the D-cache and the
+ * dependency, 5 and 10 the D-cache alone. */
+static void test_load_hit_within_its_latency(void **state)
+{
+    enum { N = 4 };
+    const uint32_t code[N] = { LD(T1, A0, 8), BNE(A1, A2, 4), ADD(T2, T1, T0), RET };
+    config_t cfg = preset("ev5");
+    assert_int_equal(cfg.lat_load_use, 2);
+    const struct { uint64_t extra; bool dep; } cases[] = {
+        { 2, true }, { 4, true }, { 5, false }, { 10, false },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        dcpicalc_t dc;
+        analyse_dmiss(&dc, &cfg, code, N, 2, cases[c].extra, 2, 200, 1);
+        assert_true(dc.insn[2].culprits & 1u << STALL_DCACHE);
+        assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_DEP), cases[c].dep);
+        dcpicalc_free(&dc);
+    }
+}
+
 /* ld t1 | bne -> next | add t2,t1,t0 (stalls 10 cycles on each of its
  * 1000 executions, 10000 cycles) | ret: the add, at the head of a block
  * entered by a branch, may wait for the branch's misprediction or for the
@@ -1505,6 +1531,7 @@ int main(void)
         cmocka_unit_test(test_dependency_bounded_by_entries),
         cmocka_unit_test(test_dependency_bounded_by_path),
         cmocka_unit_test(test_operand_from_the_caller),
+        cmocka_unit_test(test_load_hit_within_its_latency),
         cmocka_unit_test(test_caller_value_within_dmiss),
         cmocka_unit_test(test_load_hit_within_dmiss),
         cmocka_unit_test(test_mispredict_within_dcache),
