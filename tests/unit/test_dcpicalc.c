@@ -43,6 +43,8 @@
  * beside the D-cache where DMISS samples near it are too few to explain
  * the stall, but beside them where the stall is short enough to be mostly
  * the hits' (twice the load-use latency); no write buffer for a store of a callee's result;
+ * the D-cache, not the dependency, for a callee's result whose DMISS
+ * samples on its reader explain its stall at the S-cache's hit a miss;
  * a busy unit the caller may have used only where nothing else is; a
  * D-TLB miss only with DTBMISS samples near the stall, bounded by the
  * misses they project and by DMISS's.
@@ -1417,6 +1419,34 @@ static void test_mispredict_within_icache(void **state)
     }
 }
 
+/* call | addi t0,a0,1 (the callee's result; stalls 10 cycles on each of
+ * its 1000 executions, 10000 cycles) | ret, DMISS collected, a CYCLES
+ * sample a cycle and a DMISS sample 100 misses: the callee may have
+ * returned a loaded value that missed.  No DMISS sample on the addi: the
+ * dependency; 5 (fewer than MISPREDICT_EVENTS_LEAST) or 10 (1000 misses
+ * at the S-cache's 6 cycles, below the stall): the dependency; 20 (2000
+ * misses, 12000 cycles): the D-cache instead (the I-cache, at the call's
+ * return point, without IMISS, is listed beside them all). */
+static void test_callee_result_missed(void **state)
+{
+    enum { N = 3 };
+    const uint32_t code[N] = { enc_j(100, 1), ADDI(T0, A0, 1), RET };
+    config_t cfg = preset("ev5");
+    assert_int_equal(cfg.l2_hit_latency, 6);
+    const struct { uint64_t dmiss; uint32_t culprits; } cases[] = {
+        { 0, 1u << STALL_DEP }, { 5, 1u << STALL_DEP }, { 10, 1u << STALL_DEP },
+        { 20, 1u << STALL_DCACHE },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        dcpicalc_t dc;
+        analyse_dmiss(&dc, &cfg, code, N, 1, 10, 1, cases[c].dmiss, 100);
+        uint32_t operand = dc.insn[1].culprits & (1u << STALL_DEP | 1u << STALL_DCACHE);
+        if (operand != cases[c].culprits)       /* the return point's I-cache beside them */
+            fail_msg("%" PRIu64 " DMISS samples: culprits %#x", cases[c].dmiss, dc.insn[1].culprits);
+        dcpicalc_free(&dc);
+    }
+}
+
 /* call | sd a0 (stalls 10 cycles) | ret: the store of the callee's result
  * waits for it, not for the write buffer, which drained while the callee
  * ran: a dependency, no write buffer.  sd t1 instead (no result of the
@@ -1532,6 +1562,7 @@ int main(void)
         cmocka_unit_test(test_dependency_bounded_by_path),
         cmocka_unit_test(test_operand_from_the_caller),
         cmocka_unit_test(test_load_hit_within_its_latency),
+        cmocka_unit_test(test_callee_result_missed),
         cmocka_unit_test(test_caller_value_within_dmiss),
         cmocka_unit_test(test_load_hit_within_dmiss),
         cmocka_unit_test(test_mispredict_within_dcache),
