@@ -1737,9 +1737,10 @@ static bool mispredict_within_dcache(const dcpicalc_t *dc, size_t k, double stal
  * dependency on the callee is then left out and the D-cache listed
  * (rv64 bwt_compress's decompress_buffer: `bgez a0` after a call, 0.15 M
  * cycles of D-cache wait listed as a dependency, 20 DMISS samples on it;
- * Alpha minicc's `g_bin`, `mov v0,s3` after a call, 14 cycles an
- * execution).  (On the 24 geometric short-period runs, a scratch dump
- * scored offline: dependency precision 69.2 -> 71.4, recall 75.7 both;
+ * rv64 lz_compress's matcher_tokens, `sw a0`, 62).  (On the 24 geometric
+ * short-period runs, a scratch dump scored offline: dependency precision
+ * 69.2 -> 71.4, recall 75.7 both; measured by hps-dcpicalc after
+ * hit_latency_major, 79.6 -> 81.3, recall 94.6 both;
  * any DMISS sample at the misses' Poisson upper bound and a lone miss's
  * cycles, dcache_explains's bound, 72.5 but recall 75.1: rv64
  * lz_compress's calls return computed values a cycle or two late, with
