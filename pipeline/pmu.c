@@ -34,6 +34,9 @@
  * With pmu.period = geometric the PMU draws each re-armed period itself,
  * geometric with the driver's mean (rearm_geometric), from a splitmix64
  * stream of the run's seed: the sampling is memoryless.
+ * The exact count by pc of a retired event (pmu_count) stands for its
+ * _spec twin's as well: the twin's own profile holds only the wrong
+ * path's, and pmu_exact adds the two when the twin's is read.
  */
 #include "pmu.h"
 
