@@ -422,10 +422,14 @@ static void report_dmiss(dcpi_t *d, FILE *out, const symtab_t *symtab)
     profile_free(sampled);
 }
 
+/* The truth's events per pc in exact.tsv's columns (pmu_exact, read once). */
+static const pmu_event_t truth_events[] = { PMU_IMISS, PMU_DMISS, PMU_BRANCHMP };
+enum { TRUTH_EVENTS = sizeof truth_events / sizeof truth_events[0] };
+
 typedef struct truth_file {
     FILE *f;
-    const dcpi_t *d;
     const symtab_t *symtab;
+    const profile_t *exact[TRUTH_EVENTS];
 } truth_file_t;
 
 /* v written at p as printf's "%" PRIu64 (base 10) or "%#" PRIx64 (base
@@ -447,25 +451,52 @@ static char *put_number(char *p, uint64_t v, unsigned base)
     return p;
 }
 
+enum { TRUTH_NAME = 128 };      /* symtab_format's buffer: longer names are cut */
+
+/* pc's symbol at p as symtab_format(t->symtab, pc, buf, TRUTH_NAME) writes
+ * it ("NAME", "NAME+0xOFF" or "0xPC", cut to TRUTH_NAME - 1 characters),
+ * without its snprintf, which was half the time spent on a row; returns
+ * the end. */
+static char *put_symbol(char *p, const symtab_t *symtab, uint64_t pc)
+{
+    const symbol_t *s = symtab_lookup(symtab, pc);
+    char text[TRUTH_NAME + 24], *q = text;
+    if (s) {
+        size_t len = strlen(s->name);
+        if (len > TRUTH_NAME - 1) len = TRUTH_NAME - 1;
+        memcpy(q, s->name, len);
+        q += len;
+        if (pc != s->addr) {
+            *q++ = '+';
+            q = put_number(q, pc - s->addr, 16);
+        }
+    } else if (pc) {
+        q = put_number(q, pc, 16);
+    } else {
+        memcpy(q, "0x0", 3);                 /* "0x%" PRIx64, not "%#" PRIx64 */
+        q += 3;
+    }
+    size_t n = (size_t)(q - text);
+    if (n > TRUTH_NAME - 1) n = TRUTH_NAME - 1;
+    memcpy(p, text, n);
+    return p + n;
+}
+
 static void truth_row(void *ctx, uint64_t pc, uint64_t count, uint64_t head)
 {
     truth_file_t *t = ctx;
     if (runtime_contains(pc)) return;
-    char name[128], row[sizeof name + 8 * 24];
-    symtab_format(t->symtab, pc, name, sizeof name);
+    char row[TRUTH_NAME + 8 * 24];
     char *p = put_number(row, pc, 16);
-    size_t len = strlen(name);
     *p++ = '\t';
-    memcpy(p, name, len);
-    p += len;
+    p = put_symbol(p, t->symtab, pc);
     *p++ = '\t';
     p = put_number(p, count, 10);
     *p++ = '\t';
     p = put_number(p, head, 10);
-    static const pmu_event_t events[] = { PMU_IMISS, PMU_DMISS, PMU_BRANCHMP };
-    for (size_t k = 0; k < sizeof events / sizeof events[0]; k++) {
+    for (size_t k = 0; k < TRUTH_EVENTS; k++) {
         *p++ = '\t';
-        p = put_number(p, profile_weight(pmu_exact(t->d->pmu, events[k]), pc, 0), 10);
+        p = put_number(p, profile_weight(t->exact[k], pc, 0), 10);
     }
     *p++ = '\n';
     fwrite(row, 1, (size_t)(p - row), t->f);
@@ -480,7 +511,8 @@ static void write_truth(const dcpi_t *d, const symtab_t *symtab,
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/exact.tsv", d->epoch);
-    truth_file_t t = { fopen(path, "w"), d, symtab };
+    truth_file_t t = { fopen(path, "w"), symtab, { NULL } };
+    for (size_t k = 0; k < TRUTH_EVENTS; k++) t.exact[k] = pmu_exact(d->pmu, truth_events[k]);
     if (!t.f) {
         fprintf(out, "exact.tsv: %s: cannot write\n", path);
         return;
@@ -490,10 +522,42 @@ static void write_truth(const dcpi_t *d, const symtab_t *symtab,
     if (fclose(t.f) != 0) fprintf(out, "exact.tsv: %s: cannot write\n", path);
 }
 
+/* The timing model's heads, read once (its walk rebuilds their order each
+ * time) and replayed, in that order, to the report's readers. */
+typedef struct head_row {
+    uint64_t pc, count, head;
+} head_row_t;
+typedef struct head_rows {
+    head_row_t *v;
+    size_t n, cap;
+} head_rows_t;
+
+static void keep_row(void *ctx, uint64_t pc, uint64_t count, uint64_t head)
+{
+    head_rows_t *r = ctx;
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 4096;
+        r->v = xrealloc(r->v, r->cap * sizeof *r->v);
+    }
+    r->v[r->n++] = (head_row_t){ pc, count, head };
+}
+
+static void replay_rows(const void *src, dcpi_heads_fn fn, void *ctx)
+{
+    const head_rows_t *r = src;
+    for (size_t k = 0; k < r->n; k++) fn(ctx, r->v[k].pc, r->v[k].count, r->v[k].head);
+}
+
 void dcpi_report(dcpi_t *d, FILE *out, const symtab_t *symtab,
                  void (*for_each_head)(const void *src, dcpi_heads_fn fn, void *ctx),
                  const void *heads_src, uint64_t cycles, uint64_t base_cycles, size_t top_n)
 {
+    head_rows_t rows = { NULL, 0, 0 };
+    if (for_each_head) {
+        for_each_head(heads_src, keep_row, &rows);
+        for_each_head = replay_rows;
+        heads_src = &rows;
+    }
     fprintf(out, "==== hps-sim DCPI report ====\n");
     if (for_each_head) write_truth(d, symtab, for_each_head, heads_src, out);
     report_collection(d, out);
@@ -526,6 +590,7 @@ void dcpi_report(dcpi_t *d, FILE *out, const symtab_t *symtab,
     if (d->pm)
         profileme_report(d->pm, out, symtab, for_each_head, heads_src, top_n);
     report_overhead(d, out, cycles, base_cycles);
+    free(rows.v);
 }
 
 void dcpi_stats(const dcpi_t *d, stats_t *s)
