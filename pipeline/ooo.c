@@ -370,6 +370,28 @@ uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span)
     return c;
 }
 
+/* calendar_take for the wrong path: the first cycle from c before `limit`
+ * at which a unit is free for `span` cycles, booked; `limit` (nothing
+ * booked) when there is none before it.  A single-cycle operation finds
+ * and books its slot in one pass, as calendar_take. */
+static inline __attribute__((always_inline))
+uint64_t calendar_take_before(calendar_t *k, uint64_t c, unsigned span, uint64_t limit)
+{
+    if (likely(span == 1)) {
+        uint64_t *s;
+        for (; c < limit; c++)
+            if (*(s = &k->slot[c & (CAL_WINDOW - 1)]) < (c << 8 | k->units)) {
+                calendar_book_one(s, c);
+                return c;
+            }
+        return limit;
+    }
+    if (c >= limit) return limit;
+    c = calendar_find_long(k, c, span);
+    if (c < limit) calendar_book_long(k, c, span);
+    return c < limit ? c : limit;
+}
+
 /* ---- the model's state -------------------------------------------------------------- */
 
 enum fu_kind { FU_INT, FU_MULDIV, FU_MEM, FU_FADD, FU_FMUL, FU_FDIV, FU_KINDS };
@@ -418,7 +440,7 @@ typedef struct store_sets {
     last_store_t *lfst;
     unsigned lfst_entries;
     uint32_t next_id;           /* the next store set ID handed out */
-    uint64_t clear_interval, next_clear;
+    uint64_t clear_interval, next_clear;   /* next_clear UINT64_MAX: never */
 } store_sets_t;
 
 /* An instruction's unit, queue and cycles on the unit, by operation class
@@ -499,9 +521,7 @@ struct ooo {
     bool wrong_path;
     uint64_t wp_start, wp_squash, wp_branch;
     bool wp_dispatches;
-    uint8_t *wp_undo_slot;
-    uint64_t *wp_undo_ready;
-    unsigned wp_undo_n;
+    struct wp_undo { uint64_t ready, slot; } *wp_undo, *wp_undo_end;
     uint64_t *wp_d;
     unsigned wp_max;
     wrongpath_t *walker;
@@ -541,8 +561,7 @@ void *ooo_new(const config_t *cfg)
     o->wrong_path = cfg->ooo_wrong_path;
     o->wp_max = (unsigned)cfg->ooo_rob_entries + (unsigned)cfg->ooo_fetch_buffer;
     o->wp_d = xcalloc(o->wp_max, sizeof *o->wp_d);
-    o->wp_undo_slot = xcalloc(o->wp_max, sizeof *o->wp_undo_slot);
-    o->wp_undo_ready = xcalloc(o->wp_max, sizeof *o->wp_undo_ready);
+    o->wp_undo = o->wp_undo_end = xcalloc(o->wp_max, sizeof *o->wp_undo);
     if (o->wrong_path) o->walker = wrongpath_new();
     o->lost = lost_new();
     o->memdep = (int)cfg->ooo_memdep;
@@ -554,7 +573,7 @@ void *ooo_new(const config_t *cfg)
         ss->lfst_entries = (unsigned)cfg->ooo_lfst_entries;
         ss->lfst = xcalloc(ss->lfst_entries, sizeof *ss->lfst);
         ss->clear_interval = cfg->ooo_ssit_clear_interval;
-        ss->next_clear = ss->clear_interval;
+        ss->next_clear = ss->clear_interval ? ss->clear_interval : UINT64_MAX;
     }
     return o;
 }
@@ -575,8 +594,7 @@ void ooo_free(void *state)
     free(o->sets.lfst);
     pair_table_free(&o->replay_at);
     free(o->wp_d);
-    free(o->wp_undo_slot);
-    free(o->wp_undo_ready);
+    free(o->wp_undo);
     wrongpath_free(o->walker);
     lost_free(o->lost);
     free(o);
@@ -828,7 +846,7 @@ static inline uint32_t *ssit_entry(store_sets_t *ss, uint64_t pc)
 static void ssit_maybe_clear(ooo_t *o, uint64_t d)
 {
     store_sets_t *ss = &o->sets;
-    if (!ss->clear_interval || d < ss->next_clear) return;
+    if (likely(d < ss->next_clear)) return;
     memset(ss->ssit, 0, sizeof *ss->ssit << ss->ssit_bits);
     ss->next_clear = (d / ss->clear_interval + 1) * ss->clear_interval;
     o->ssit_clears++;
@@ -1107,8 +1125,9 @@ uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, unsigned 
  * value before kept for wp_undo. */
 static inline void wp_write_ready(timing_t *t, ooo_t *o, unsigned reg, uint64_t x)
 {
-    o->wp_undo_slot[o->wp_undo_n] = (uint8_t)reg;
-    o->wp_undo_ready[o->wp_undo_n++] = t->reg_ready[reg];
+    struct wp_undo *e = o->wp_undo_end++;
+    e->ready = t->reg_ready[reg];
+    e->slot = reg;
     t->reg_ready[reg] = x;
 }
 
@@ -1116,9 +1135,12 @@ static inline void wp_write_ready(timing_t *t, ooo_t *o, unsigned reg, uint64_t 
  * first (a slot written twice gets its first old value back). */
 static void wp_undo(timing_t *t, ooo_t *o)
 {
-    for (unsigned k = o->wp_undo_n; k-- > 0;)
-        t->reg_ready[o->wp_undo_slot[k]] = o->wp_undo_ready[k];
-    o->wp_undo_n = 0;
+    struct wp_undo *e = o->wp_undo_end, *first = o->wp_undo;
+    while (e != first) {
+        e--;
+        t->reg_ready[e->slot] = e->ready;
+    }
+    o->wp_undo_end = first;
 }
 
 /* I and X of a dispatched wrong-path instruction: its operands from the
@@ -1134,11 +1156,10 @@ unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t add
      * during the walk (wp_write_ready; an unused slot reads 0) */
     uint64_t ops = max2(max2(d + 1, t->reg_ready[in->rs1]),
                         max2(t->reg_ready[in->rs2], t->reg_ready[in->rs3]));
-    uint64_t i = ops < squash ? calendar_find(&o->fu[u.fu], ops, u.span) : squash;
+    uint64_t i = calendar_take_before(&o->fu[u.fu], ops, u.span, squash);
     bool issued = i < squash;
     uint64_t x = UINT64_MAX;
     if (issued) {
-        calendar_book(&o->fu[u.fu], i, u.span);
         o->wp_issued++;
         x = i + t->p.lat[in->opclass];
         if (in->flags & IF_STORE) {

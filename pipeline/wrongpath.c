@@ -30,6 +30,7 @@
 #include "dise_engine.h"
 #include "hostmem.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,14 @@ insn_t *wrongpath_fetch_slow(wrongpath_t *w, uint64_t pc)
     return cpu_fetch_decode(s, pc);
 }
 
+void wrongpath_whole_regs(wrongpath_t *w)
+{
+    if (w->regs_whole) return;
+    w->regs_whole = true;
+    memcpy(&w->shadow.reg[REG_FP0], &w->real->reg[REG_FP0],
+           (REG_ZERO - REG_FP0) * sizeof w->shadow.reg[0]);
+}
+
 /* A wrong-path integer store: into the overlay, never into memory (the
  * two ISAs' stores write the low `memsize` bytes of rs2 at rs1 + imm;
  * Alpha's stq_u aligns that down, which the overlay does not model). */
@@ -88,6 +97,7 @@ void wrongpath_store(wrongpath_t *w, const insn_t *in)
      * wide (fsd, stt; Alpha's sts converts the format, fsw's NaN box is
      * the same low half, but both are left out alike) */
     bool raw = in->opclass == OC_STORE || (in->opclass == OC_FSTORE && in->memsize == 8);
+    if (in->opclass != OC_STORE) wrongpath_whole_regs(w);     /* an FP register's bits */
     if (!raw || in->rs1 == REG_NONE || in->rs2 == REG_NONE ||
         !in->memsize || in->memsize > 8 || w->overlay_n == WP_OVERLAY_MAX)
         return;
@@ -107,6 +117,7 @@ void wrongpath_hand_fp_over(wrongpath_t *w)
     cpu_t *c = w->real;
     if (w->fp_handed) return;
     w->fp_handed = true;
+    wrongpath_whole_regs(w);
     if (c->isa->run_leave) c->isa->run_leave(c);
     w->shadow.fflags = c->fflags;
     if (c->isa->run_enter) c->isa->run_enter(&w->shadow);
@@ -165,8 +176,9 @@ void wrongpath_load(wrongpath_t *w, insn_t *in, exec_fn exec, uint64_t lo)
 
 /* The semantics a classified instruction runs with on the shadow: its own,
  * not DISE's wrapper. */
-exec_fn wrongpath_dise_semantics(const wrongpath_t *w, const insn_t *in)
+exec_fn wrongpath_dise_semantics(wrongpath_t *w, const insn_t *in)
 {
+    wrongpath_whole_regs(w);
     return dise_outcome(w->shadow.dise, in)->exec;
 }
 
@@ -174,6 +186,7 @@ exec_fn wrongpath_dise_semantics(const wrongpath_t *w, const insn_t *in)
  * (its productions' micro-ops update the counters speculatively), or NULL. */
 dise_seq_t *wrongpath_dise_match(wrongpath_t *w, const insn_t *in)
 {
+    wrongpath_whole_regs(w);
     return dise_spec_match(w->shadow.dise, &w->shadow, in);
 }
 
@@ -257,7 +270,13 @@ void wrongpath_begin(wrongpath_t *w, cpu_t *c, jmp_buf *here)
     /* the host FP state goes to the shadow when the walk first needs it
      * (wrongpath_hand_fp_over): the cpu's sticky flags are taken back
      * first, the shadow's dropped after */
-    memcpy(&w->shadow, c, sizeof w->shadow);
+    /* the integer registers, the constant ones from REG_ZERO on and the
+     * rest of the cpu; the FP and DISE registers when first needed
+     * (wrongpath_whole_regs) */
+    memcpy(&w->shadow.reg[REG_INT0], &c->reg[REG_INT0], REG_FP0 * sizeof c->reg[0]);
+    memcpy(&w->shadow.reg[REG_ZERO], &c->reg[REG_ZERO], (REG_COUNT - REG_ZERO) * sizeof c->reg[0]);
+    memcpy(&w->shadow.pc, &c->pc, sizeof *c - offsetof(cpu_t, pc));
+    w->regs_whole = false;
     w->real = c;
     w->fp_handed = false;
     if (c->dise) dise_spec_save(c->dise, &w->dise_ckpt);

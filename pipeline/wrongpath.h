@@ -63,6 +63,12 @@ typedef struct wrongpath {
      * has been handed from it to the shadow (wrongpath_hand_fp_over) */
     cpu_t *real;
     bool fp_handed;
+    /* whether the shadow has the FP and DISE registers of the walk under
+     * way: wrongpath_begin copies the integer registers and the rest of
+     * the cpu, these (reg[REG_FP0 .. REG_ZERO - 1]) only when the walk
+     * first reaches an instruction that may read them
+     * (wrongpath_whole_regs): most walks never do */
+    bool regs_whole;
     /* the memory's fault jump and fault before the walk (put back after) */
     jmp_buf *saved_jmp;
     mem_fault_t saved_fault;
@@ -100,13 +106,19 @@ void wrongpath_free(wrongpath_t *w);
 void wrongpath_begin(wrongpath_t *w, cpu_t *c, jmp_buf *here);
 void wrongpath_end(wrongpath_t *w, cpu_t *c, int end);
 
+/* The shadow's FP and DISE registers from the real cpu, before the walk's
+ * first instruction that may read them: any but an integer operation,
+ * load or store, or a transfer (wrongpath_hand_fp_over, wrongpath_store,
+ * DISE's match). */
+void wrongpath_whole_regs(wrongpath_t *w);
+
 /* The rare cases of a step, out of line (wrongpath.c). */
 insn_t *wrongpath_fetch_slow(wrongpath_t *w, uint64_t pc);
 bool wrongpath_page_ready(const mem_t *m, uint64_t addr, unsigned size, int prot);
 void wrongpath_store(wrongpath_t *w, const insn_t *in);
 void wrongpath_load(wrongpath_t *w, insn_t *in, exec_fn exec, uint64_t lo);
 void wrongpath_hand_fp_over(wrongpath_t *w);
-exec_fn wrongpath_dise_semantics(const wrongpath_t *w, const insn_t *in);
+exec_fn wrongpath_dise_semantics(wrongpath_t *w, const insn_t *in);
 dise_seq_t *wrongpath_dise_match(wrongpath_t *w, const insn_t *in);
 
 /* The DISE replacement s of the wrong-path instruction orig, element by
