@@ -175,6 +175,19 @@ typedef struct block {
     uint64_t link_epoch[2];     /* 64 bits: an epoch never comes round again */
 } block_t;
 
+/* The jump cache: blocks reached by a transfer whose link missed (an
+ * indirect transfer to one of many targets: returns to many callers, an
+ * interpreter's dispatch), by their pc; an entry holds while `epoch` is
+ * blocks_t.epoch, as a link does.  32 bytes, so the index scales by a
+ * shift. */
+#define BLOCKS_JUMP_BITS 12
+typedef struct block_jump {
+    uint64_t pc;
+    struct block *b;
+    uint64_t epoch;
+    uint64_t pad;
+} block_jump_t;
+
 typedef struct blocks {
     block_t *blk;               /* blk[0] is never a block: id 0 = none built  */
     uint32_t nblk, blk_cap;
@@ -204,6 +217,7 @@ typedef struct blocks {
     const mem_t *mem_seen;
     uint64_t built;             /* blocks built and times the table was emptied */
     uint64_t resets;
+    block_jump_t jump[1u << BLOCKS_JUMP_BITS];  /* the jump cache, by jump_slot */
 } blocks_t;
 
 blocks_t *blocks_new(void);

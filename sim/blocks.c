@@ -486,6 +486,19 @@ static void link_block(const blocks_t *bs, block_t *from, uintptr_t way, block_t
     from->link_epoch[way] = bs->epoch;
 }
 
+/* pc's entry in the jump cache (RISC-V code is 2-byte aligned). */
+static inline block_jump_t *jump_slot(blocks_t *bs, uint64_t pc)
+{
+    return &bs->jump[(pc >> 1) & ((1u << BLOCKS_JUMP_BITS) - 1)];
+}
+
+/* b, found at pc through the code-page cache, for later transfers there
+ * whose link misses. */
+static inline void remember_jump(blocks_t *bs, uint64_t pc, block_t *b)
+{
+    *jump_slot(bs, pc) = (block_jump_t){ .pc = pc, .b = b, .epoch = bs->epoch };
+}
+
 /* Links made in another memory (the guest runtime's has its own), or
  * before this one's code epoch moved, are stale. */
 static void see_code_epoch(blocks_t *bs, const mem_t *m)

@@ -56,6 +56,7 @@ next_block:
     if (!in->exec || in->block == BLOCK_NONE) goto leave;
     b = (block_t *)blocks_find(bs, in);
     if (!b) goto leave;
+    remember_jump(bs, pc, b);
     if (from && bs->epoch == from_epoch) link_block(bs, &bs->blk[from], way, b);
     if (retired + b->n > c->event_at) goto leave;
     retired += b->n;
@@ -362,9 +363,10 @@ transferred:                                /* the transfer wrote c->pc */
 indirect:                                   /* to pc, whichever it is */
     count_run(bs, b);
     way = pc != b->end;
-    if (b->link_pc[way] != pc || b->link_epoch[way] != bs->epoch) goto unlinked;
+    if (b->link_pc[way] != pc || b->link_epoch[way] != bs->epoch) goto jump_cache;
 linked:
     nb = b->link[way];
+chained:                                    /* to nb, which starts at pc */
     if (unlikely(retired + nb->n > c->event_at)) {
         leave_after(c, bs, b, pc, retired);
         goto leave;
@@ -372,6 +374,13 @@ linked:
     retired += nb->n;
     b = nb;
     goto enter;
+jump_cache: {                               /* the link missed: pc's block, if cached */
+    const block_jump_t *j = jump_slot(bs, pc);
+    if (j->pc != pc || j->epoch != bs->epoch) goto unlinked;
+    nb = j->b;
+    link_block(bs, b, way, nb);             /* as next_block would */
+    goto chained;
+}
 unlinked:
     leave_after(c, bs, b, pc, retired);
     if (unlikely(retired >= c->event_at)) goto leave;
