@@ -809,7 +809,12 @@ void mem_note_code(mem_t *m, uint64_t pc, insn_t *slot)
 
 void mem_fetch(mem_t *m, uint64_t addr, uint8_t *buf, unsigned len)
 {
-    for (unsigned k = 0; k < len; k++) {
+    uint64_t off = addr & GUEST_PAGE_MASK;
+    if (off + len <= GUEST_PAGE_SIZE) {     /* one page: one lookup, as its first byte's */
+        memcpy(buf, access_data(m, exec_page(m, addr), addr, MEM_ACCESS_FETCH) + off, len);
+        return;
+    }
+    for (unsigned k = 0; k < len; k++) {    /* across pages: each byte faults on its own */
         guest_page_t *pg = exec_page(m, addr + k);
         buf[k] = access_data(m, pg, addr + k, MEM_ACCESS_FETCH)[(addr + k) & GUEST_PAGE_MASK];
     }
