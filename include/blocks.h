@@ -21,7 +21,11 @@
  * that followed it (block_t.link), so that the next one is usually found
  * without the code-page cache and slot lookup; a link holds only within
  * one epoch of the memory's decoded code (mem_t.code_epoch) and of the
- * table (blocks_t.epoch).
+ * table (blocks_t.epoch).  A transfer whose link misses (a return to one
+ * of many callers, an interpreter's dispatch) looks its target up in the
+ * jump cache (blocks_t.jump: the blocks the loop found through the
+ * code-page cache, by pc, valid in the same epochs) before it leaves the
+ * chain.
  *
  * Exactness.  Each called semantics function (fences, CSR reads, traps)
  * runs with stop_pc (its own pc), pc (the fall-through) and instret (the
