@@ -10,8 +10,8 @@
  * stores, conditional branches; Alpha's compares, byte extracts and
  * unaligned quadword accesses) run inline in the block loop, dispatched
  * by computed goto (each kind's code jumps to the next entry's; the
- * commonest pairs of adjacent kinds jump straight from the first to the
- * second, block_fused_t); the rest call their semantics function.  Blocks
+ * commonest pairs of adjacent kinds run the first's work and then a copy
+ * of the second's, block_fused_t); the rest call their semantics function.  Blocks
  * follow one another in blocks_execute, without returning to the engine,
  * while the next one starts at a decoded slot (of a page in the code-page
  * cache, or after a block of one the loop looks up itself) and ends
@@ -153,7 +153,8 @@ typedef struct block_entry {
 } block_entry_t;
 
 /* Two kinds the block loop runs as one, adjacent in a block: the first's
- * work, then a direct jump to the second's code (blocks.c). */
+ * work, then a copy of the second's code placed after it (a transfer as
+ * second: a direct jump to its code) (blocks.c, blocks_loop.h). */
 typedef struct block_fused {
     uint8_t first, second;      /* block_kind_t */
     const void *code;

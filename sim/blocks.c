@@ -34,7 +34,7 @@ static void settle_hook(void *ctx);
     X(ST8) X(ST16) X(ST32) X(ST64) X(ST64A)
 
 /* Pairs of kinds run as one (a straight kind, then any): the first's work
- * jumps straight to the second's code.  The commonest pairs of adjacent
+ * goes on into a copy of the second's code.  The commonest pairs of adjacent
  * entries over the workloads' `test` runs on both ISAs, most common first. */
 #define FUSED_PAIRS(X) \
     X(LD64, LD64) X(ST64, ST64) X(ADD_RR, ADD_RR) X(LD64, ADD_RI) \
