@@ -10,8 +10,8 @@
  * stores, conditional branches; Alpha's compares, byte extracts and
  * unaligned quadword accesses) run inline in the block loop, dispatched
  * by computed goto (each kind's code jumps to the next entry's; the
- * commonest pairs of adjacent kinds jump straight from the first to the
- * second, block_fused_t); the rest call their semantics function.  Blocks
+ * commonest pairs of adjacent kinds run the first's work and then a copy
+ * of the second's, block_fused_t); the rest call their semantics function.  Blocks
  * follow one another in blocks_execute, without returning to the engine,
  * while the next one starts at a decoded slot (of a page in the code-page
  * cache, or after a block of one the loop looks up itself) and ends
@@ -21,7 +21,11 @@
  * that followed it (block_t.link), so that the next one is usually found
  * without the code-page cache and slot lookup; a link holds only within
  * one epoch of the memory's decoded code (mem_t.code_epoch) and of the
- * table (blocks_t.epoch).
+ * table (blocks_t.epoch).  A transfer whose link misses (a return to one
+ * of many callers, an interpreter's dispatch) looks its target up in the
+ * jump cache (blocks_t.jump: the blocks the loop found through the
+ * code-page cache, by pc, valid in the same epochs) before it leaves the
+ * chain.
  *
  * Exactness.  Each called semantics function (fences, CSR reads, traps)
  * runs with stop_pc (its own pc), pc (the fall-through) and instret (the
@@ -149,7 +153,8 @@ typedef struct block_entry {
 } block_entry_t;
 
 /* Two kinds the block loop runs as one, adjacent in a block: the first's
- * work, then a direct jump to the second's code (blocks.c). */
+ * work, then a copy of the second's code placed after it (a transfer as
+ * second: a direct jump to its code) (blocks.c, blocks_loop.h). */
 typedef struct block_fused {
     uint8_t first, second;      /* block_kind_t */
     const void *code;
@@ -174,6 +179,19 @@ typedef struct block {
     struct block *link[2];
     uint64_t link_epoch[2];     /* 64 bits: an epoch never comes round again */
 } block_t;
+
+/* The jump cache: blocks reached by a transfer whose link missed (an
+ * indirect transfer to one of many targets: returns to many callers, an
+ * interpreter's dispatch), by their pc; an entry holds while `epoch` is
+ * blocks_t.epoch, as a link does.  32 bytes, so the index scales by a
+ * shift. */
+#define BLOCKS_JUMP_BITS 12
+typedef struct block_jump {
+    uint64_t pc;
+    struct block *b;
+    uint64_t epoch;
+    uint64_t pad;
+} block_jump_t;
 
 typedef struct blocks {
     block_t *blk;               /* blk[0] is never a block: id 0 = none built  */
@@ -204,6 +222,7 @@ typedef struct blocks {
     const mem_t *mem_seen;
     uint64_t built;             /* blocks built and times the table was emptied */
     uint64_t resets;
+    block_jump_t jump[1u << BLOCKS_JUMP_BITS];  /* the jump cache, by jump_slot */
 } blocks_t;
 
 blocks_t *blocks_new(void);

@@ -34,7 +34,7 @@ static void settle_hook(void *ctx);
     X(ST8) X(ST16) X(ST32) X(ST64) X(ST64A)
 
 /* Pairs of kinds run as one (a straight kind, then any): the first's work
- * jumps straight to the second's code.  The commonest pairs of adjacent
+ * goes on into a copy of the second's code.  The commonest pairs of adjacent
  * entries over the workloads' `test` runs on both ISAs, most common first. */
 #define FUSED_PAIRS(X) \
     X(LD64, LD64) X(ST64, ST64) X(ADD_RR, ADD_RR) X(LD64, ADD_RI) \
@@ -484,6 +484,19 @@ static void link_block(const blocks_t *bs, block_t *from, uintptr_t way, block_t
     from->link_pc[way] = to->pc;
     from->link[way] = to;
     from->link_epoch[way] = bs->epoch;
+}
+
+/* pc's entry in the jump cache (RISC-V code is 2-byte aligned). */
+static inline block_jump_t *jump_slot(blocks_t *bs, uint64_t pc)
+{
+    return &bs->jump[(pc >> 1) & ((1u << BLOCKS_JUMP_BITS) - 1)];
+}
+
+/* b, found at pc through the code-page cache, for later transfers there
+ * whose link misses. */
+static inline void remember_jump(blocks_t *bs, uint64_t pc, block_t *b)
+{
+    *jump_slot(bs, pc) = (block_jump_t){ .pc = pc, .b = b, .epoch = bs->epoch };
 }
 
 /* Links made in another memory (the guest runtime's has its own), or

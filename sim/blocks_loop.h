@@ -56,6 +56,7 @@ next_block:
     if (!in->exec || in->block == BLOCK_NONE) goto leave;
     b = (block_t *)blocks_find(bs, in);
     if (!b) goto leave;
+    remember_jump(bs, pc, b);
     if (from && bs->epoch == from_epoch) link_block(bs, &bs->blk[from], way, b);
     if (retired + b->n > c->event_at) goto leave;
     retired += b->n;
@@ -279,12 +280,29 @@ do_XFER:                                    /* a control transfer: the block's l
 #define K_ST64(then)   STORE(64, ADDR, then)
 #define K_ST64A(then)  STORE(64, ALIGNED8, then)
 
+/* A fused pair's second runs a copy of its kind's code (its own indirect
+ * jump to the entry after it, and no jump to reach it); a transfer, which
+ * ends the block, is reached by a jump to its code. */
+#define K_JAL(then)  goto do_JAL;
+#define K_JALR(then) goto do_JALR;
+#define K_JMP(then)  goto do_JMP;
+#define K_BEQ(then)  goto do_BEQ;
+#define K_BNE(then)  goto do_BNE;
+#define K_BEQZ(then) goto do_BEQZ;
 #define OWN_CODE(k) do_##k: K_##k(NEXT())
-#define FUSED_CODE(k1, k2) do_##k1##__##k2: K_##k1(e++; goto do_##k2)
+#define FUSED_CODE(k1, k2)                                                       \
+    do_##k1##__##k2: K_##k1(e++; goto second_##k1##__##k2)                        \
+    second_##k1##__##k2: K_##k2(NEXT())
     STRAIGHT_KINDS(OWN_CODE)
     FUSED_PAIRS(FUSED_CODE)
 #undef OWN_CODE
 #undef FUSED_CODE
+#undef K_JAL
+#undef K_JALR
+#undef K_JMP
+#undef K_BEQ
+#undef K_BNE
+#undef K_BEQZ
 
     BRANCH(BEQ,  REG(e->rs1) == REG(e->rs2))
     BRANCH(BNE,  REG(e->rs1) != REG(e->rs2))
@@ -362,9 +380,10 @@ transferred:                                /* the transfer wrote c->pc */
 indirect:                                   /* to pc, whichever it is */
     count_run(bs, b);
     way = pc != b->end;
-    if (b->link_pc[way] != pc || b->link_epoch[way] != bs->epoch) goto unlinked;
+    if (b->link_pc[way] != pc || b->link_epoch[way] != bs->epoch) goto jump_cache;
 linked:
     nb = b->link[way];
+chained:                                    /* to nb, which starts at pc */
     if (unlikely(retired + nb->n > c->event_at)) {
         leave_after(c, bs, b, pc, retired);
         goto leave;
@@ -372,6 +391,13 @@ linked:
     retired += nb->n;
     b = nb;
     goto enter;
+jump_cache: {                               /* the link missed: pc's block, if cached */
+    const block_jump_t *j = jump_slot(bs, pc);
+    if (j->pc != pc || j->epoch != bs->epoch) goto unlinked;
+    nb = j->b;
+    link_block(bs, b, way, nb);             /* as next_block would */
+    goto chained;
+}
 unlinked:
     leave_after(c, bs, b, pc, retired);
     if (unlikely(retired >= c->event_at)) goto leave;

@@ -99,6 +99,13 @@ static void *host_calloc(size_t size, const char *what)
     return xcalloc(1, size);
 }
 
+/* As host_calloc, for bytes the caller overwrites whole: not zeroed. */
+static void *host_malloc(size_t size, const char *what)
+{
+    if (!hostmem_take(size, what)) return NULL;
+    return xrealloc(NULL, size);
+}
+
 static void host_free(void *p, size_t size)
 {
     if (!p) return;
@@ -617,12 +624,14 @@ uint64_t mem_find_free(const mem_t *m, uint64_t len, uint64_t bottom, uint64_t t
 
 /* ---- access -------------------------------------------------------------------- */
 
-/* Host bytes of a page, allocated (zeroed) on first touch; NULL (or a stop
- * of the run) when --host-mem refuses them. */
-static uint8_t *page_data(mem_t *m, guest_page_t *pg, uint64_t addr, int access)
+/* Host bytes of a page, allocated on first touch, zeroed unless the caller
+ * is about to write all of them (whole); NULL (or a stop of the run) when
+ * --host-mem refuses them. */
+static uint8_t *page_data_for(mem_t *m, guest_page_t *pg, uint64_t addr, int access, bool whole)
 {
     if (!pg->data) {
-        pg->data = host_calloc(GUEST_PAGE_SIZE, "a guest data page");
+        pg->data = whole ? host_malloc(GUEST_PAGE_SIZE, "a guest data page")
+                         : host_calloc(GUEST_PAGE_SIZE, "a guest data page");
         if (!pg->data) {
             host_refused(m, addr, access);
             return NULL;
@@ -630,6 +639,11 @@ static uint8_t *page_data(mem_t *m, guest_page_t *pg, uint64_t addr, int access)
         m->pages_touched++;
     }
     return pg->data;
+}
+
+static uint8_t *page_data(mem_t *m, guest_page_t *pg, uint64_t addr, int access)
+{
+    return page_data_for(m, pg, addr, access, false);
 }
 
 _Noreturn void mem_raise(mem_t *m, uint64_t addr, int access, bool mapped)
@@ -732,7 +746,8 @@ bool mem_write(mem_t *m, uint64_t addr, const void *buf, uint64_t len)
         guest_page_t *pg = mem_page(m, addr);
         uint64_t off = addr & GUEST_PAGE_MASK;
         uint64_t n = GUEST_PAGE_SIZE - off < len ? GUEST_PAGE_SIZE - off : len;
-        uint8_t *data = page_data(m, pg, addr, MEM_ACCESS_WRITE);
+        /* a page first touched by a copy of all of it is not zeroed first */
+        uint8_t *data = page_data_for(m, pg, addr, MEM_ACCESS_WRITE, n == GUEST_PAGE_SIZE);
         if (!data) return false;
         drop_decoded(m, pg);
         memcpy(data + off, in, n);
@@ -794,7 +809,12 @@ void mem_note_code(mem_t *m, uint64_t pc, insn_t *slot)
 
 void mem_fetch(mem_t *m, uint64_t addr, uint8_t *buf, unsigned len)
 {
-    for (unsigned k = 0; k < len; k++) {
+    uint64_t off = addr & GUEST_PAGE_MASK;
+    if (off + len <= GUEST_PAGE_SIZE) {     /* one page: one lookup, as its first byte's */
+        memcpy(buf, access_data(m, exec_page(m, addr), addr, MEM_ACCESS_FETCH) + off, len);
+        return;
+    }
+    for (unsigned k = 0; k < len; k++) {    /* across pages: each byte faults on its own */
         guest_page_t *pg = exec_page(m, addr + k);
         buf[k] = access_data(m, pg, addr + k, MEM_ACCESS_FETCH)[(addr + k) & GUEST_PAGE_MASK];
     }
