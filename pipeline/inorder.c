@@ -303,23 +303,92 @@ static __attribute__((noinline)) void quick_5_mem_heads(timing_t *t, const insn_
     quick_5(t, in, addr, next_pc, true, true);
 }
 
+/* ---- what the entries test, once an instruction (insn_t.tkind) ---------------- */
+
+/* insn_t.tkind: the quick kinds of both models, worked out from the
+ * instruction's flags and operation class the first time it is timed
+ * (classify_tkind), so the entries read one byte instead of asking
+ * tm_quick_kind and the flags again every time.  0: not yet. */
+enum {
+    TK_EV5_MASK = 7,               /* ev5: which quick path, if any      */
+    TK_EV5_GENERAL = 1, TK_EV5_ALU = 2, TK_EV5_MEM = 3, TK_EV5_XFER = 4,
+    TK_5_MASK = 3 << 3,            /* inorder5: which quick path, if any */
+    TK_5_GENERAL = 1 << 3, TK_5_ALU = 2 << 3, TK_5_MEM = 3 << 3,
+};
+
+/* What ev5's quick paths leave to the general one (quick_ev5): of those
+ * with no memory access, of loads and stores, and of branches and jumps
+ * (which must also be IF_BRANCH or IF_JUMP). */
+#define EV5_NOT_QUICK (IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE)
+#define EV5_NOT_QUICK_MEM (IF_TRANSFER | IF_DISE)
+#define EV5_NOT_QUICK_XFER (IF_LOAD | IF_STORE | IF_DISE)
+
+/* The record of `in` (a pure function of its flags and operation class):
+ * inorder5 times an instruction with no divider and not DISE's on its
+ * quick path (loads and stores on their own); ev5 one with no divider,
+ * not DISE's, that is a memory access, a branch or jump, or neither. */
+static unsigned tkind_of(const insn_t *in)
+{
+    unsigned k5 = !tm_quick_kind(in, IF_DISE) ? TK_5_GENERAL
+                : in->flags & (IF_LOAD | IF_STORE) ? TK_5_MEM : TK_5_ALU;
+    unsigned kev5 = tm_quick_kind(in, EV5_NOT_QUICK) ? TK_EV5_ALU
+                  : tm_quick_kind(in, EV5_NOT_QUICK_MEM) ? TK_EV5_MEM
+                  : tm_quick_kind(in, EV5_NOT_QUICK_XFER) && (in->flags & (IF_BRANCH | IF_JUMP))
+                      ? TK_EV5_XFER : TK_EV5_GENERAL;
+    return k5 | kev5;
+}
+
+/* Write the record into the decoded instruction (the semantics write
+ * their counts there too: the record is the simulator's, not the
+ * guest's). */
+static __attribute__((noinline, cold)) void classify_tkind(const insn_t *in)
+{
+    ((insn_t *)in)->tkind = (uint8_t)tkind_of(in);
+}
+
+/* ---- the five-stage pipeline's entries ----------------------------------------- */
+
+void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+
+/* The first time an instruction is timed: its record, then the entry. */
+static __attribute__((noinline, cold)) void first_5(timing_t *t, const insn_t *in, uint64_t addr,
+                                                    uint64_t next_pc, const bool heads)
+{
+    classify_tkind(in);
+    (heads ? time_inorder5_heads : time_inorder5)(t, in, addr, next_pc);
+}
+
+/* The entry of either variant (`heads`, a constant): it only chooses and
+ * jumps.  A plain instruction of a quick kind (tkind) takes the quick
+ * path when quick_5_takes it. */
+static inline __attribute__((always_inline)) void
+entry_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads)
+{
+    if (!tm_plain_insn(t, in)) {
+        general_5(t, in, addr, next_pc);
+        return;
+    }
+    unsigned k = in->tkind & TK_5_MASK;
+    if (k >= TK_5_ALU && quick_5_takes(t, in)) {
+        if (k == TK_5_MEM) (heads ? quick_5_mem_heads : quick_5_mem)(t, in, addr, next_pc);
+        else (heads ? quick_5_alu_heads : quick_5_alu)(t, in, addr, next_pc);
+    } else if (unlikely(k == 0)) {
+        first_5(t, in, addr, next_pc, heads);
+    } else {
+        general_5_plain(t, in, addr, next_pc);
+    }
+}
+
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
-    else if (!tm_quick_kind(in, IF_DISE) || !quick_5_takes(t, in))
-        general_5_plain(t, in, addr, next_pc);
-    else if (in->flags & (IF_LOAD | IF_STORE)) quick_5_mem(t, in, addr, next_pc);
-    else quick_5_alu(t, in, addr, next_pc);
+    entry_5(t, in, addr, next_pc, false);
 }
 
 /* time_inorder5 of a run that keeps the heads' ground truth (note_outputs). */
 void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
-    else if (!tm_quick_kind(in, IF_DISE) || !quick_5_takes(t, in))
-        general_5_plain(t, in, addr, next_pc);
-    else if (in->flags & (IF_LOAD | IF_STORE)) quick_5_mem_heads(t, in, addr, next_pc);
-    else quick_5_alu_heads(t, in, addr, next_pc);
+    entry_5(t, in, addr, next_pc, true);
 }
 
 /* ---- the 21164-like superscalar ------------------------------------------------ */
@@ -505,7 +574,7 @@ static inline bool quick_ev5_takes(const timing_t *t, const insn_t *in)
 /* The quick path of time_ev5, of an instruction quick_ev5_takes: what the
  * general path does for it, without asking what cannot apply.  `mem` (a
  * constant): of a load or store; `xfer` (a constant): of a branch or jump
- * (ev5_quick_xfer_kind), predicted at its fetch block's cycle as the
+ * (TK_EV5_XFER), predicted at its fetch block's cycle as the
  * general path does; else of an instruction with no memory access or
  * transfer.  Inlined into the quick paths of both variants (heads). */
 static inline __attribute__((always_inline)) void
@@ -626,20 +695,6 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
     general_ev5_body(t, in, addr, next_pc, true, true);
 }
 
-/* What ev5's quick paths leave to the general one (quick_ev5): of those
- * with no memory access, of loads and stores, and of branches and jumps
- * (which must also be IF_BRANCH or IF_JUMP: ev5_quick_xfer_kind). */
-#define EV5_NOT_QUICK (IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE)
-#define EV5_NOT_QUICK_MEM (IF_TRANSFER | IF_DISE)
-#define EV5_NOT_QUICK_XFER (IF_LOAD | IF_STORE | IF_DISE)
-
-/* Is `in` a branch or jump for quick_ev5_xfer: the kinds the general path
- * predicts (ev5_transfer), with no divider, no memory access, not DISE's? */
-static inline bool ev5_quick_xfer_kind(const insn_t *in)
-{
-    return tm_quick_kind(in, EV5_NOT_QUICK_XFER) && (in->flags & (IF_BRANCH | IF_JUMP));
-}
-
 /* The quick paths of time_ev5, each out of line, so that the model's entry
  * only chooses and jumps (see quick_5_alu): of the instructions with no
  * memory access, of loads and stores with their D-cache access inlined,
@@ -679,23 +734,46 @@ static __attribute__((noinline)) void quick_ev5_xfer_heads(timing_t *t, const in
     quick_ev5(t, in, 0, next_pc, true, false, true);
 }
 
+void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+
+/* The first time an instruction is timed: its record, then the entry. */
+static __attribute__((noinline, cold)) void first_ev5(timing_t *t, const insn_t *in,
+                                                      uint64_t addr, uint64_t next_pc,
+                                                      const bool heads)
+{
+    classify_tkind(in);
+    (heads ? time_ev5_heads : time_ev5)(t, in, addr, next_pc);
+}
+
+/* The entry of either variant (`heads`, a constant): it only chooses and
+ * jumps.  A plain instruction of a quick kind (tkind) in the fetch block
+ * of the one before (quick_ev5_takes) takes its quick path. */
+static inline __attribute__((always_inline)) void
+entry_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads)
+{
+    if (!tm_plain_insn(t, in)) {
+        (heads ? general_ev5_heads : general_ev5)(t, in, addr, next_pc);
+        return;
+    }
+    unsigned k = in->tkind & TK_EV5_MASK;
+    if (k >= TK_EV5_ALU && quick_ev5_takes(t, in)) {
+        if (k == TK_EV5_ALU) (heads ? quick_ev5_alu_heads : quick_ev5_alu)(t, in, addr);
+        else if (k == TK_EV5_MEM) (heads ? quick_ev5_mem_heads : quick_ev5_mem)(t, in, addr);
+        else (heads ? quick_ev5_xfer_heads : quick_ev5_xfer)(t, in, next_pc);
+    } else if (unlikely(k == 0)) {
+        first_ev5(t, in, addr, next_pc, heads);
+    } else {
+        (heads ? general_ev5_plain_heads : general_ev5_plain)(t, in, addr, next_pc);
+    }
+}
+
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_plain_insn(t, in)) general_ev5(t, in, addr, next_pc);
-    else if (!quick_ev5_takes(t, in)) general_ev5_plain(t, in, addr, next_pc);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK)) quick_ev5_alu(t, in, addr);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK_MEM)) quick_ev5_mem(t, in, addr);
-    else if (ev5_quick_xfer_kind(in)) quick_ev5_xfer(t, in, next_pc);
-    else general_ev5_plain(t, in, addr, next_pc);
+    entry_ev5(t, in, addr, next_pc, false);
 }
 
 /* time_ev5 of a run that keeps the heads' ground truth (note_outputs). */
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_plain_insn(t, in)) general_ev5_heads(t, in, addr, next_pc);
-    else if (!quick_ev5_takes(t, in)) general_ev5_plain_heads(t, in, addr, next_pc);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK)) quick_ev5_alu_heads(t, in, addr);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK_MEM)) quick_ev5_mem_heads(t, in, addr);
-    else if (ev5_quick_xfer_kind(in)) quick_ev5_xfer_heads(t, in, next_pc);
-    else general_ev5_plain_heads(t, in, addr, next_pc);
+    entry_ev5(t, in, addr, next_pc, true);
 }
