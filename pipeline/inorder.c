@@ -170,37 +170,42 @@ static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head
     if (heads) tm_record_head_inline(t, in->pc, head);
 }
 
-/* Does the quick path of time_inorder5 (quick_5) take a program
- * instruction of its kind (tm_plain_insn and tm_quick_kind): no forwarding
- * gap, and its bytes come from the I-cache line fetched last?  Asked by
- * the model's entry, before it jumps to the quick path (which then saves
- * no registers only to hand the instruction on). */
+/* Does the quick path of time_inorder5 (quick_5) take a plain program
+ * instruction of a quick kind (insn_t.tkind), in a configuration with no
+ * forwarding gap, without fetching: do its bytes come from the I-cache
+ * line fetched last?  Asked by the model's entry, before it jumps to the
+ * quick path that fetches or the one that does not. */
 static inline bool quick_5_takes(const timing_t *t, const insn_t *in)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
-    return !t->p.fwd_gap && in->pc >> t->line_shift == t->fetch_line &&
+    return in->pc >> t->line_shift == t->fetch_line &&
            f >= t->fetch_ready - t->p.l1i_hit;        /* the first one never passes */
 }
 
-/* The quick path of time_inorder5, of an instruction quick_5_takes: what
- * the general path does for it, without asking what cannot apply.  `mem`
- * (a constant): of a load or store, whose D-cache access is then inlined.
+/* The quick path of time_inorder5, of an instruction of a quick kind in
+ * a configuration with no forwarding gap: what the general path does for
+ * it, without asking what cannot apply.  `mem` (a constant): of a load or
+ * store, whose D-cache access is then inlined; `fetch` (a constant): of
+ * one quick_5_takes not, whose bytes are fetched as the general path
+ * fetches them (a new I-cache line: after every taken transfer).
  * Inlined into the quick paths of both variants of the model (heads). */
 static inline __attribute__((always_inline)) void
 quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
-        const bool mem)
+        const bool mem, const bool fetch)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
-    uint8_t mcause = STALL_NONE;
-    uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
+    uint8_t fcause = STALL_NONE, mcause = STALL_NONE;
+    uint64_t fready = fetch ? tm_fetch_bytes(t, in->pc, f, &fcause)
+                            : max2(f + t->p.l1i_hit, t->fetch_ready);
+    uint64_t d = max2(fready, t->prev_x);
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t x = max2(max2(d + 1, t->prev_m), ops);
     uint64_t xdone, m, mdone;
     uint64_t w = back_stages_5(t, in, addr, x, &xdone, &m, &mdone, &mcause,
                                mem ? MEM_YES : MEM_NO);
-    uint64_t head = x - t->prev_x;
+    uint64_t head = fetch && t->seq == 0 ? x + 1 : x - t->prev_x;
     if (head > 1)
-        head_5(t, in, head, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
+        head_5(t, in, head, x, d, ops, REG_NONE, 0, fcause, t->redirect > t->prev_d);
     else
         quick_short_head(t, in, head, heads);
     tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
@@ -278,30 +283,23 @@ static __attribute__((noinline)) void general_5_plain(timing_t *t, const insn_t 
  * entry only chooses and jumps: with the quick path of the instructions
  * that do not access memory inlined into it, the entry saved and restored
  * six registers for every instruction.  A load's or store's D-cache access
- * is inlined into its own (`mem` and `heads` constants). */
-static __attribute__((noinline)) void quick_5_alu(timing_t *t, const insn_t *in, uint64_t addr,
-                                                  uint64_t next_pc)
-{
-    quick_5(t, in, addr, next_pc, false, false);
-}
-
-static __attribute__((noinline)) void quick_5_alu_heads(timing_t *t, const insn_t *in,
-                                                        uint64_t addr, uint64_t next_pc)
-{
-    quick_5(t, in, addr, next_pc, true, false);
-}
-
-static __attribute__((noinline)) void quick_5_mem(timing_t *t, const insn_t *in, uint64_t addr,
-                                                  uint64_t next_pc)
-{
-    quick_5(t, in, addr, next_pc, false, true);
-}
-
-static __attribute__((noinline)) void quick_5_mem_heads(timing_t *t, const insn_t *in,
-                                                        uint64_t addr, uint64_t next_pc)
-{
-    quick_5(t, in, addr, next_pc, true, true);
-}
+ * is inlined into its own; `_new`: of an instruction quick_5_takes not,
+ * which fetches (`mem`, `fetch` and `heads` constants). */
+#define QUICK_5_FN(name, heads, mem, fetch)                                                 \
+    static __attribute__((noinline)) void name(timing_t *t, const insn_t *in, uint64_t addr, \
+                                               uint64_t next_pc)                             \
+    {                                                                                        \
+        quick_5(t, in, addr, next_pc, heads, mem, fetch);                                    \
+    }
+QUICK_5_FN(quick_5_alu, false, false, false)
+QUICK_5_FN(quick_5_alu_heads, true, false, false)
+QUICK_5_FN(quick_5_mem, false, true, false)
+QUICK_5_FN(quick_5_mem_heads, true, true, false)
+QUICK_5_FN(quick_5_alu_new, false, false, true)
+QUICK_5_FN(quick_5_alu_new_heads, true, false, true)
+QUICK_5_FN(quick_5_mem_new, false, true, true)
+QUICK_5_FN(quick_5_mem_new_heads, true, true, true)
+#undef QUICK_5_FN
 
 /* ---- what the entries test, once an instruction (insn_t.tkind) ---------------- */
 
@@ -370,9 +368,15 @@ entry_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
         return;
     }
     unsigned k = in->tkind & TK_5_MASK;
-    if (k >= TK_5_ALU && quick_5_takes(t, in)) {
-        if (k == TK_5_MEM) (heads ? quick_5_mem_heads : quick_5_mem)(t, in, addr, next_pc);
-        else (heads ? quick_5_alu_heads : quick_5_alu)(t, in, addr, next_pc);
+    if (k >= TK_5_ALU && !t->p.fwd_gap) {
+        if (quick_5_takes(t, in)) {
+            if (k == TK_5_MEM) (heads ? quick_5_mem_heads : quick_5_mem)(t, in, addr, next_pc);
+            else (heads ? quick_5_alu_heads : quick_5_alu)(t, in, addr, next_pc);
+        } else if (k == TK_5_MEM) {
+            (heads ? quick_5_mem_new_heads : quick_5_mem_new)(t, in, addr, next_pc);
+        } else {
+            (heads ? quick_5_alu_new_heads : quick_5_alu_new)(t, in, addr, next_pc);
+        }
     } else if (unlikely(k == 0)) {
         first_5(t, in, addr, next_pc, heads);
     } else {
@@ -579,11 +583,19 @@ static inline bool quick_ev5_takes(const timing_t *t, const insn_t *in)
  * transfer.  Inlined into the quick paths of both variants (heads). */
 static inline __attribute__((always_inline)) void
 quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
-          const bool mem, const bool xfer)
+          const bool mem, const bool xfer, const bool newblk)
 {
-    uint64_t block = t->fetch_block;
+    uint64_t block, fetched;
+    if (newblk) {                              /* as the general path fetches it */
+        block = in->pc >> t->p.block_shift;
+        fetched = ev5_fetch_block(t, in->pc, (unsigned)(t->seq & t->iq_mask), block);
+        t->fetch_block_cycle = fetched;
+    } else {
+        block = t->fetch_block;
+        fetched = t->fetch_block_cycle;
+    }
     uint8_t mcause = STALL_NONE;
-    uint64_t arrive = t->fetch_block_cycle + t->p.frontend_depth;
+    uint64_t arrive = fetched + t->p.frontend_depth;
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t ready = max2(max2(arrive, t->prev_issue), ops);
     unsigned pipe = mem ? PIPE_MEM : pipe_of_class[in->opclass];
@@ -592,14 +604,14 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
     uint64_t complete = mem ? ev5_memory(t, in, addr, &e, block, &mcause)
                             : e + t->p.lat[in->opclass];
     join_group(t, in, pipe, e, block);
-    uint64_t head = e - t->prev_issue;
+    uint64_t head = newblk && t->seq == 0 ? e + 1 : e - t->prev_issue;
     if (head > 1)
-        head_ev5(t, in, head, e, arrive, ops, 0, slotted, mcause, false);
+        head_ev5(t, in, head, e, arrive, ops, 0, slotted, mcause, newblk);
     else
         quick_short_head(t, in, head, heads);
     tm_set_result(t, in, complete,
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
-    if (xfer) ev5_transfer(t, in, next_pc, t->fetch_block_cycle, e);
+    if (xfer) ev5_transfer(t, in, next_pc, fetched, e);
     uint64_t retire = max2(complete, t->prev_retire) + 1;
     t->iq_ring[t->seq & t->iq_mask] = e;
     t->prev_issue = e;
@@ -696,43 +708,31 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
 }
 
 /* The quick paths of time_ev5, each out of line, so that the model's entry
- * only chooses and jumps (see quick_5_alu): of the instructions with no
- * memory access, of loads and stores with their D-cache access inlined,
- * and of branches and jumps in the fetch block of the one before, which
- * are predicted and trained there (`mem`, `xfer` and `heads` constants). */
-static __attribute__((noinline)) void quick_ev5_alu(timing_t *t, const insn_t *in, uint64_t addr)
-{
-    quick_ev5(t, in, addr, 0, false, false, false);
-}
-
-static __attribute__((noinline)) void quick_ev5_alu_heads(timing_t *t, const insn_t *in,
-                                                          uint64_t addr)
-{
-    quick_ev5(t, in, addr, 0, true, false, false);
-}
-
-static __attribute__((noinline)) void quick_ev5_mem(timing_t *t, const insn_t *in, uint64_t addr)
-{
-    quick_ev5(t, in, addr, 0, false, true, false);
-}
-
-static __attribute__((noinline)) void quick_ev5_mem_heads(timing_t *t, const insn_t *in,
-                                                          uint64_t addr)
-{
-    quick_ev5(t, in, addr, 0, true, true, false);
-}
-
-static __attribute__((noinline)) void quick_ev5_xfer(timing_t *t, const insn_t *in,
-                                                     uint64_t next_pc)
-{
-    quick_ev5(t, in, 0, next_pc, false, false, true);
-}
-
-static __attribute__((noinline)) void quick_ev5_xfer_heads(timing_t *t, const insn_t *in,
-                                                           uint64_t next_pc)
-{
-    quick_ev5(t, in, 0, next_pc, true, false, true);
-}
+ * only chooses and jumps (see quick_5_alu), with the entry's arguments
+ * (the jump moves none): of the instructions with no memory access, of
+ * loads and stores with their D-cache access inlined, and of branches and
+ * jumps, which are predicted and trained there; each in the fetch block
+ * of the one before, or (`_new`) the first of a block fetched anew
+ * (`mem`, `xfer`, `newblk` and `heads` constants). */
+#define QUICK_EV5_FN(name, heads, mem, xfer, newblk)                                       \
+    static __attribute__((noinline)) void name(timing_t *t, const insn_t *in, uint64_t addr, \
+                                               uint64_t next_pc)                             \
+    {                                                                                        \
+        quick_ev5(t, in, addr, next_pc, heads, mem, xfer, newblk);                           \
+    }
+QUICK_EV5_FN(quick_ev5_alu, false, false, false, false)
+QUICK_EV5_FN(quick_ev5_alu_heads, true, false, false, false)
+QUICK_EV5_FN(quick_ev5_mem, false, true, false, false)
+QUICK_EV5_FN(quick_ev5_mem_heads, true, true, false, false)
+QUICK_EV5_FN(quick_ev5_xfer, false, false, true, false)
+QUICK_EV5_FN(quick_ev5_xfer_heads, true, false, true, false)
+QUICK_EV5_FN(quick_ev5_alu_new, false, false, false, true)
+QUICK_EV5_FN(quick_ev5_alu_new_heads, true, false, false, true)
+QUICK_EV5_FN(quick_ev5_mem_new, false, true, false, true)
+QUICK_EV5_FN(quick_ev5_mem_new_heads, true, true, false, true)
+QUICK_EV5_FN(quick_ev5_xfer_new, false, false, true, true)
+QUICK_EV5_FN(quick_ev5_xfer_new_heads, true, false, true, true)
+#undef QUICK_EV5_FN
 
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 
@@ -757,9 +757,15 @@ entry_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
     }
     unsigned k = in->tkind & TK_EV5_MASK;
     if (k >= TK_EV5_ALU && quick_ev5_takes(t, in)) {
-        if (k == TK_EV5_ALU) (heads ? quick_ev5_alu_heads : quick_ev5_alu)(t, in, addr);
-        else if (k == TK_EV5_MEM) (heads ? quick_ev5_mem_heads : quick_ev5_mem)(t, in, addr);
-        else (heads ? quick_ev5_xfer_heads : quick_ev5_xfer)(t, in, next_pc);
+        if (k == TK_EV5_ALU) (heads ? quick_ev5_alu_heads : quick_ev5_alu)(t, in, addr, next_pc);
+        else if (k == TK_EV5_MEM) (heads ? quick_ev5_mem_heads : quick_ev5_mem)(t, in, addr, next_pc);
+        else (heads ? quick_ev5_xfer_heads : quick_ev5_xfer)(t, in, addr, next_pc);
+    } else if (k >= TK_EV5_ALU) {              /* the first of a block fetched anew */
+        if (k == TK_EV5_ALU)
+            (heads ? quick_ev5_alu_new_heads : quick_ev5_alu_new)(t, in, addr, next_pc);
+        else if (k == TK_EV5_MEM)
+            (heads ? quick_ev5_mem_new_heads : quick_ev5_mem_new)(t, in, addr, next_pc);
+        else (heads ? quick_ev5_xfer_new_heads : quick_ev5_xfer_new)(t, in, addr, next_pc);
     } else if (unlikely(k == 0)) {
         first_ev5(t, in, addr, next_pc, heads);
     } else {
