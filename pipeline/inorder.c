@@ -185,13 +185,15 @@ static inline bool quick_5_takes(const timing_t *t, const insn_t *in)
 /* The quick path of time_inorder5, of an instruction of a quick kind in
  * a configuration with no forwarding gap: what the general path does for
  * it, without asking what cannot apply.  `mem` (a constant): of a load or
- * store, whose D-cache access is then inlined; `fetch` (a constant): of
+ * store, whose D-cache access is then inlined; `xfer` (a constant): of a
+ * branch or jump (TK_5_XFER: predicted and trained; of any other kind
+ * but a load or store, none is); `fetch` (a constant): of
  * one quick_5_takes not, whose bytes are fetched as the general path
  * fetches them (a new I-cache line: after every taken transfer).
  * Inlined into the quick paths of both variants of the model (heads). */
 static inline __attribute__((always_inline)) void
 quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
-        const bool mem, const bool fetch)
+        const bool mem, const bool xfer, const bool fetch)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
     uint8_t fcause = STALL_NONE, mcause = STALL_NONE;
@@ -211,7 +213,7 @@ quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
     tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     holds_5(t, in, x, xdone, m, mdone, mcause);
-    if (in->flags & (IF_BRANCH | IF_JUMP))
+    if (xfer || (mem && (in->flags & (IF_BRANCH | IF_JUMP))))
         t->redirect = tm_predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
     t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
     t->cycles = w + 1;
@@ -283,22 +285,27 @@ static __attribute__((noinline)) void general_5_plain(timing_t *t, const insn_t 
  * entry only chooses and jumps: with the quick path of the instructions
  * that do not access memory inlined into it, the entry saved and restored
  * six registers for every instruction.  A load's or store's D-cache access
- * is inlined into its own; `_new`: of an instruction quick_5_takes not,
- * which fetches (`mem`, `fetch` and `heads` constants). */
-#define QUICK_5_FN(name, heads, mem, fetch)                                                 \
+ * is inlined into its own, and branches and jumps have theirs (the others
+ * then call no predictor); `_new`: of an instruction quick_5_takes not,
+ * which fetches (`mem`, `xfer`, `fetch` and `heads` constants). */
+#define QUICK_5_FN(name, heads, mem, xfer, fetch)                                           \
     static __attribute__((noinline)) void name(timing_t *t, const insn_t *in, uint64_t addr, \
                                                uint64_t next_pc)                             \
     {                                                                                        \
-        quick_5(t, in, addr, next_pc, heads, mem, fetch);                                    \
+        quick_5(t, in, addr, next_pc, heads, mem, xfer, fetch);                              \
     }
-QUICK_5_FN(quick_5_alu, false, false, false)
-QUICK_5_FN(quick_5_alu_heads, true, false, false)
-QUICK_5_FN(quick_5_mem, false, true, false)
-QUICK_5_FN(quick_5_mem_heads, true, true, false)
-QUICK_5_FN(quick_5_alu_new, false, false, true)
-QUICK_5_FN(quick_5_alu_new_heads, true, false, true)
-QUICK_5_FN(quick_5_mem_new, false, true, true)
-QUICK_5_FN(quick_5_mem_new_heads, true, true, true)
+QUICK_5_FN(quick_5_alu, false, false, false, false)
+QUICK_5_FN(quick_5_alu_heads, true, false, false, false)
+QUICK_5_FN(quick_5_mem, false, true, false, false)
+QUICK_5_FN(quick_5_mem_heads, true, true, false, false)
+QUICK_5_FN(quick_5_xfer, false, false, true, false)
+QUICK_5_FN(quick_5_xfer_heads, true, false, true, false)
+QUICK_5_FN(quick_5_alu_new, false, false, false, true)
+QUICK_5_FN(quick_5_alu_new_heads, true, false, false, true)
+QUICK_5_FN(quick_5_mem_new, false, true, false, true)
+QUICK_5_FN(quick_5_mem_new_heads, true, true, false, true)
+QUICK_5_FN(quick_5_xfer_new, false, false, true, true)
+QUICK_5_FN(quick_5_xfer_new_heads, true, false, true, true)
 #undef QUICK_5_FN
 
 /* ---- what the entries test, once an instruction (insn_t.tkind) ---------------- */
@@ -310,8 +317,8 @@ QUICK_5_FN(quick_5_mem_new_heads, true, true, true)
 enum {
     TK_EV5_MASK = 7,               /* ev5: which quick path, if any      */
     TK_EV5_GENERAL = 1, TK_EV5_ALU = 2, TK_EV5_MEM = 3, TK_EV5_XFER = 4,
-    TK_5_MASK = 3 << 3,            /* inorder5: which quick path, if any */
-    TK_5_GENERAL = 1 << 3, TK_5_ALU = 2 << 3, TK_5_MEM = 3 << 3,
+    TK_5_MASK = 7 << 3,            /* inorder5: which quick path, if any */
+    TK_5_GENERAL = 1 << 3, TK_5_ALU = 2 << 3, TK_5_MEM = 3 << 3, TK_5_XFER = 4 << 3,
 };
 
 /* What ev5's quick paths leave to the general one (quick_ev5): of those
@@ -328,7 +335,8 @@ enum {
 static unsigned tkind_of(const insn_t *in)
 {
     unsigned k5 = !tm_quick_kind(in, IF_DISE) ? TK_5_GENERAL
-                : in->flags & (IF_LOAD | IF_STORE) ? TK_5_MEM : TK_5_ALU;
+                : in->flags & (IF_LOAD | IF_STORE) ? TK_5_MEM
+                : in->flags & (IF_BRANCH | IF_JUMP) ? TK_5_XFER : TK_5_ALU;
     unsigned kev5 = tm_quick_kind(in, EV5_NOT_QUICK) ? TK_EV5_ALU
                   : tm_quick_kind(in, EV5_NOT_QUICK_MEM) ? TK_EV5_MEM
                   : tm_quick_kind(in, EV5_NOT_QUICK_XFER) && (in->flags & (IF_BRANCH | IF_JUMP))
@@ -370,12 +378,15 @@ entry_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
     unsigned k = in->tkind & TK_5_MASK;
     if (k >= TK_5_ALU && !t->p.fwd_gap) {
         if (quick_5_takes(t, in)) {
-            if (k == TK_5_MEM) (heads ? quick_5_mem_heads : quick_5_mem)(t, in, addr, next_pc);
-            else (heads ? quick_5_alu_heads : quick_5_alu)(t, in, addr, next_pc);
+            if (k == TK_5_ALU) (heads ? quick_5_alu_heads : quick_5_alu)(t, in, addr, next_pc);
+            else if (k == TK_5_MEM) (heads ? quick_5_mem_heads : quick_5_mem)(t, in, addr, next_pc);
+            else (heads ? quick_5_xfer_heads : quick_5_xfer)(t, in, addr, next_pc);
+        } else if (k == TK_5_ALU) {
+            (heads ? quick_5_alu_new_heads : quick_5_alu_new)(t, in, addr, next_pc);
         } else if (k == TK_5_MEM) {
             (heads ? quick_5_mem_new_heads : quick_5_mem_new)(t, in, addr, next_pc);
         } else {
-            (heads ? quick_5_alu_new_heads : quick_5_alu_new)(t, in, addr, next_pc);
+            (heads ? quick_5_xfer_new_heads : quick_5_xfer_new)(t, in, addr, next_pc);
         }
     } else if (unlikely(k == 0)) {
         first_5(t, in, addr, next_pc, heads);
@@ -453,7 +464,12 @@ static inline uint64_t group_slot(const timing_t *t, unsigned pipe, uint64_t e, 
 /* A branch or jump ends its group. */
 static inline void close_group(timing_t *t) { t->group_use |= GRP_LANE(GRP_CLOSED, 1); }
 
-static void join_group(timing_t *t, const insn_t *in, unsigned pipe, uint64_t e, uint64_t block)
+/* `xfer`: XFER_ASK (the flags say), XFER_NO or XFER_YES (constants of
+ * the quick paths, whose kind settles it). */
+enum { XFER_ASK, XFER_NO, XFER_YES };
+
+static inline __attribute__((always_inline)) void
+join_group(timing_t *t, const insn_t *in, unsigned pipe, uint64_t e, uint64_t block, const int xfer)
 {
     if (e != t->group_cycle) {
         t->group_cycle = e;
@@ -461,7 +477,8 @@ static void join_group(timing_t *t, const insn_t *in, unsigned pipe, uint64_t e,
         t->group_block = block;
     }
     t->group_use += pipe_use[pipe];           /* 21164: mem ops use an E pipe */
-    if (in->flags & (IF_BRANCH | IF_JUMP)) close_group(t);
+    if (xfer == XFER_YES || (xfer == XFER_ASK && (in->flags & (IF_BRANCH | IF_JUMP))))
+        close_group(t);
 }
 
 /* The issue-queue ring's slot of the instruction being timed, seq %
@@ -603,7 +620,8 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
     bool slotted = e > ready;
     uint64_t complete = mem ? ev5_memory(t, in, addr, &e, block, &mcause)
                             : e + t->p.lat[in->opclass];
-    join_group(t, in, pipe, e, block);
+    join_group(t, in, pipe, e, block, xfer ? XFER_YES : XFER_NO);   /* no quick kind but
+                                                                       xfer transfers */
     uint64_t head = newblk && t->seq == 0 ? e + 1 : e - t->prev_issue;
     if (head > 1)
         head_ev5(t, in, head, e, arrive, ops, 0, slotted, mcause, newblk);
@@ -647,7 +665,7 @@ general_ev5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
 
     uint64_t complete = e + t->p.lat[in->opclass];
     if (in->flags & (IF_LOAD | IF_STORE)) complete = ev5_memory(t, in, addr, &e, block, &mcause);
-    join_group(t, in, pipe, e, block);
+    join_group(t, in, pipe, e, block, XFER_ASK);
     uint64_t head = t->seq == 0 ? e + 1 : e - t->prev_issue;
     if (plain ? head > 1 : tm_head_needs_why(t, head))
         head_ev5(t, in, head, e, arrive, ops, dfree, slotted, mcause, new_block);
