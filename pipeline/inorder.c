@@ -582,22 +582,25 @@ static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, ui
     tm_record_head(t, in, head, why);
 }
 
-/* Does the quick path of time_ev5 (quick_ev5) take a program instruction
- * of its kind (tm_plain_insn and tm_quick_kind: no divider or output but
- * the head): is it in the fetch block of the instruction before?  Asked
- * by the model's entry, before it jumps to the quick path. */
+/* Does the quick path of time_ev5 (quick_ev5) take a plain program
+ * instruction of a quick kind (insn_t.tkind: no divider or output but the
+ * head) without fetching: is it in the fetch block of the instruction
+ * before?  Asked by the model's entry, before it jumps to the quick path
+ * that fetches the block or the one that does not. */
 static inline bool quick_ev5_takes(const timing_t *t, const insn_t *in)
 {
     return in->pc >> t->p.block_shift == t->fetch_block;   /* plain: a shift; the
                                                                first one never passes */
 }
 
-/* The quick path of time_ev5, of an instruction quick_ev5_takes: what the
- * general path does for it, without asking what cannot apply.  `mem` (a
- * constant): of a load or store; `xfer` (a constant): of a branch or jump
- * (TK_EV5_XFER), predicted at its fetch block's cycle as the
+/* The quick path of time_ev5, of a plain instruction of a quick kind:
+ * what the general path does for it, without asking what cannot apply.
+ * `mem` (a constant): of a load or store; `xfer` (a constant): of a branch
+ * or jump (TK_EV5_XFER), predicted at its fetch block's cycle as the
  * general path does; else of an instruction with no memory access or
- * transfer.  Inlined into the quick paths of both variants (heads). */
+ * transfer.  `newblk` (a constant): of the first of a block fetched anew
+ * (quick_ev5_takes it not), which fetches it as the general path does.
+ * Inlined into the quick paths of both variants (heads). */
 static inline __attribute__((always_inline)) void
 quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
           const bool mem, const bool xfer, const bool newblk)
