@@ -65,6 +65,11 @@ bool bpred_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc);
  * the prediction; whether it was correct. */
 bool bpred_predict_update(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
                           bpred_result_t *pred);
+/* The same, in functions of their own by predictor kind and conditional
+ * branch or not (the in-order models': fewer host instructions a transfer
+ * there, more under `hps`, whose caller keeps more registers live). */
+bool bpred_predict_update_split(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
+                                bpred_result_t *pred);
 /* Predict and train as bpred_update does, uncounted: the statistics stay
  * as they were (functional warming, smarts.h). */
 void bpred_warm(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc);

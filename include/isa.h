@@ -100,6 +100,12 @@ typedef struct insn {
     uint8_t  rm;         /* FP rounding mode field / aux (AMO aq-rl, size)   */
     uint8_t  memsize;    /* bytes accessed by a load/store, 0 otherwise      */
     uint16_t dise;       /* DISE: index of the pattern set cached at decode  */
+    uint8_t  tkind;      /* the in-order timing models' record of what their
+                            entries test (quick kind: pipeline/inorder.c),
+                            worked out from flags and opclass the first time
+                            the instruction is timed; 0 = not yet (decoders
+                            zero it; whoever changes flags or opclass of a
+                            timed record clears it)                        */
     uint32_t block;      /* the functional core's decoded block that starts
                             here (blocks.h); 0 = none built yet             */
 } insn_t;

@@ -553,6 +553,43 @@ bool bpred_predict_update(bpred_t *b, const insn_t *in, bool taken, uint64_t nex
     }
 }
 
+/* bpred_predict_update_split: of a conditional branch and of any other
+ * kind, for a predictor of kind dkind, each out of line with a frame of
+ * its own (the conditional branch's, the most frequent, keeps no return
+ * stack), the entry only choosing. */
+#define PREDICT_UPDATE_FNS(dk, cond_fn, other_fn)                                          \
+    static __attribute__((noinline)) bool cond_fn(bpred_t *b, const insn_t *in, bool taken,  \
+                                                  uint64_t next_pc, bpred_result_t *pred)    \
+    {                                                                                        \
+        return predict_update_kind(b, in, taken, next_pc, pred, dk, K_COND);                \
+    }                                                                                        \
+    static __attribute__((noinline)) bool other_fn(bpred_t *b, const insn_t *in, bool taken, \
+                                                   uint64_t next_pc, bpred_result_t *pred)   \
+    {                                                                                        \
+        return predict_update_kind(b, in, taken, next_pc, pred, dk, kind_of(in->flags));    \
+    }
+PREDICT_UPDATE_FNS(BP_BIMODAL, pu_cond_bimodal, pu_other_bimodal)
+PREDICT_UPDATE_FNS(BP_GSHARE, pu_cond_gshare, pu_other_gshare)
+PREDICT_UPDATE_FNS(BP_TOURNAMENT, pu_cond_tournament, pu_other_tournament)
+PREDICT_UPDATE_FNS(BP_NOT_TAKEN, pu_cond_not_taken, pu_other_not_taken)
+#undef PREDICT_UPDATE_FNS
+
+bool bpred_predict_update_split(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
+                                bpred_result_t *pred)
+{
+    bool cond = kind_of(in->flags) == K_COND;
+    switch (b->cfg.kind) {
+    case BP_BIMODAL:
+        return (cond ? pu_cond_bimodal : pu_other_bimodal)(b, in, taken, next_pc, pred);
+    case BP_GSHARE:
+        return (cond ? pu_cond_gshare : pu_other_gshare)(b, in, taken, next_pc, pred);
+    case BP_TOURNAMENT:
+        return (cond ? pu_cond_tournament : pu_other_tournament)(b, in, taken, next_pc, pred);
+    default:
+        return (cond ? pu_cond_not_taken : pu_other_not_taken)(b, in, taken, next_pc, pred);
+    }
+}
+
 void bpred_warm(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc)
 {
     __typeof__(b->st) counted = b->st;

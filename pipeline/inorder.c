@@ -170,43 +170,50 @@ static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head
     if (heads) tm_record_head_inline(t, in->pc, head);
 }
 
-/* Does the quick path of time_inorder5 (quick_5) take a program
- * instruction of its kind (tm_plain_insn and tm_quick_kind): no forwarding
- * gap, and its bytes come from the I-cache line fetched last?  Asked by
- * the model's entry, before it jumps to the quick path (which then saves
- * no registers only to hand the instruction on). */
+/* Does the quick path of time_inorder5 (quick_5) take a plain program
+ * instruction of a quick kind (insn_t.tkind), in a configuration with no
+ * forwarding gap, without fetching: do its bytes come from the I-cache
+ * line fetched last?  Asked by the model's entry, before it jumps to the
+ * quick path that fetches or the one that does not. */
 static inline bool quick_5_takes(const timing_t *t, const insn_t *in)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
-    return !t->p.fwd_gap && in->pc >> t->line_shift == t->fetch_line &&
+    return in->pc >> t->line_shift == t->fetch_line &&
            f >= t->fetch_ready - t->p.l1i_hit;        /* the first one never passes */
 }
 
-/* The quick path of time_inorder5, of an instruction quick_5_takes: what
- * the general path does for it, without asking what cannot apply.  `mem`
- * (a constant): of a load or store, whose D-cache access is then inlined.
+/* The quick path of time_inorder5, of an instruction of a quick kind in
+ * a configuration with no forwarding gap: what the general path does for
+ * it, without asking what cannot apply.  `mem` (a constant): of a load or
+ * store, whose D-cache access is then inlined; `xfer` (a constant): of a
+ * branch or jump (TK_5_XFER: predicted and trained; of any other kind
+ * but a load or store, none is); `fetch` (a constant): of
+ * one quick_5_takes not, whose bytes are fetched as the general path
+ * fetches them (a new I-cache line: after every taken transfer).
  * Inlined into the quick paths of both variants of the model (heads). */
 static inline __attribute__((always_inline)) void
 quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
-        const bool mem)
+        const bool mem, const bool xfer, const bool fetch)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
-    uint8_t mcause = STALL_NONE;
-    uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
+    uint8_t fcause = STALL_NONE, mcause = STALL_NONE;
+    uint64_t fready = fetch ? tm_fetch_bytes(t, in->pc, f, &fcause)
+                            : max2(f + t->p.l1i_hit, t->fetch_ready);
+    uint64_t d = max2(fready, t->prev_x);
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t x = max2(max2(d + 1, t->prev_m), ops);
     uint64_t xdone, m, mdone;
     uint64_t w = back_stages_5(t, in, addr, x, &xdone, &m, &mdone, &mcause,
                                mem ? MEM_YES : MEM_NO);
-    uint64_t head = x - t->prev_x;
+    uint64_t head = fetch && t->seq == 0 ? x + 1 : x - t->prev_x;
     if (head > 1)
-        head_5(t, in, head, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
+        head_5(t, in, head, x, d, ops, REG_NONE, 0, fcause, t->redirect > t->prev_d);
     else
         quick_short_head(t, in, head, heads);
     tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     holds_5(t, in, x, xdone, m, mdone, mcause);
-    if (in->flags & (IF_BRANCH | IF_JUMP))
+    if (xfer || (mem && (in->flags & (IF_BRANCH | IF_JUMP))))
         t->redirect = tm_predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
     t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
     t->cycles = w + 1;
@@ -278,48 +285,125 @@ static __attribute__((noinline)) void general_5_plain(timing_t *t, const insn_t 
  * entry only chooses and jumps: with the quick path of the instructions
  * that do not access memory inlined into it, the entry saved and restored
  * six registers for every instruction.  A load's or store's D-cache access
- * is inlined into its own (`mem` and `heads` constants). */
-static __attribute__((noinline)) void quick_5_alu(timing_t *t, const insn_t *in, uint64_t addr,
-                                                  uint64_t next_pc)
+ * is inlined into its own, and branches and jumps have theirs (the others
+ * then call no predictor); `_new`: of an instruction quick_5_takes not,
+ * which fetches (`mem`, `xfer`, `fetch` and `heads` constants). */
+#define QUICK_5_FN(name, heads, mem, xfer, fetch)                                           \
+    static __attribute__((noinline)) void name(timing_t *t, const insn_t *in, uint64_t addr, \
+                                               uint64_t next_pc)                             \
+    {                                                                                        \
+        quick_5(t, in, addr, next_pc, heads, mem, xfer, fetch);                              \
+    }
+QUICK_5_FN(quick_5_alu, false, false, false, false)
+QUICK_5_FN(quick_5_alu_heads, true, false, false, false)
+QUICK_5_FN(quick_5_mem, false, true, false, false)
+QUICK_5_FN(quick_5_mem_heads, true, true, false, false)
+QUICK_5_FN(quick_5_xfer, false, false, true, false)
+QUICK_5_FN(quick_5_xfer_heads, true, false, true, false)
+QUICK_5_FN(quick_5_alu_new, false, false, false, true)
+QUICK_5_FN(quick_5_alu_new_heads, true, false, false, true)
+QUICK_5_FN(quick_5_mem_new, false, true, false, true)
+QUICK_5_FN(quick_5_mem_new_heads, true, true, false, true)
+QUICK_5_FN(quick_5_xfer_new, false, false, true, true)
+QUICK_5_FN(quick_5_xfer_new_heads, true, false, true, true)
+#undef QUICK_5_FN
+
+/* ---- what the entries test, once an instruction (insn_t.tkind) ---------------- */
+
+/* insn_t.tkind: the quick kinds of both models, worked out from the
+ * instruction's flags and operation class the first time it is timed
+ * (classify_tkind), so the entries read one byte instead of asking
+ * tm_quick_kind and the flags again every time.  0: not yet. */
+enum {
+    TK_EV5_MASK = 7,               /* ev5: which quick path, if any      */
+    TK_EV5_GENERAL = 1, TK_EV5_ALU = 2, TK_EV5_MEM = 3, TK_EV5_XFER = 4,
+    TK_5_MASK = 7 << 3,            /* inorder5: which quick path, if any */
+    TK_5_GENERAL = 1 << 3, TK_5_ALU = 2 << 3, TK_5_MEM = 3 << 3, TK_5_XFER = 4 << 3,
+};
+
+/* What ev5's quick paths leave to the general one (quick_ev5): of those
+ * with no memory access, of loads and stores, and of branches and jumps
+ * (which must also be IF_BRANCH or IF_JUMP). */
+#define EV5_NOT_QUICK (IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE)
+#define EV5_NOT_QUICK_MEM (IF_TRANSFER | IF_DISE)
+#define EV5_NOT_QUICK_XFER (IF_LOAD | IF_STORE | IF_DISE)
+
+/* The record of `in` (a pure function of its flags and operation class):
+ * inorder5 times an instruction with no divider and not DISE's on its
+ * quick path (loads and stores on their own); ev5 one with no divider,
+ * not DISE's, that is a memory access, a branch or jump, or neither. */
+static unsigned tkind_of(const insn_t *in)
 {
-    quick_5(t, in, addr, next_pc, false, false);
+    unsigned k5 = !tm_quick_kind(in, IF_DISE) ? TK_5_GENERAL
+                : in->flags & (IF_LOAD | IF_STORE) ? TK_5_MEM
+                : in->flags & (IF_BRANCH | IF_JUMP) ? TK_5_XFER : TK_5_ALU;
+    unsigned kev5 = tm_quick_kind(in, EV5_NOT_QUICK) ? TK_EV5_ALU
+                  : tm_quick_kind(in, EV5_NOT_QUICK_MEM) ? TK_EV5_MEM
+                  : tm_quick_kind(in, EV5_NOT_QUICK_XFER) && (in->flags & (IF_BRANCH | IF_JUMP))
+                      ? TK_EV5_XFER : TK_EV5_GENERAL;
+    return k5 | kev5;
 }
 
-static __attribute__((noinline)) void quick_5_alu_heads(timing_t *t, const insn_t *in,
-                                                        uint64_t addr, uint64_t next_pc)
+/* Write the record into the decoded instruction (the semantics write
+ * their counts there too: the record is the simulator's, not the
+ * guest's). */
+static __attribute__((noinline, cold)) void classify_tkind(const insn_t *in)
 {
-    quick_5(t, in, addr, next_pc, true, false);
+    ((insn_t *)in)->tkind = (uint8_t)tkind_of(in);
 }
 
-static __attribute__((noinline)) void quick_5_mem(timing_t *t, const insn_t *in, uint64_t addr,
-                                                  uint64_t next_pc)
+/* ---- the five-stage pipeline's entries ----------------------------------------- */
+
+void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+
+/* The first time an instruction is timed: its record, then the entry. */
+static __attribute__((noinline, cold)) void first_5(timing_t *t, const insn_t *in, uint64_t addr,
+                                                    uint64_t next_pc, const bool heads)
 {
-    quick_5(t, in, addr, next_pc, false, true);
+    classify_tkind(in);
+    (heads ? time_inorder5_heads : time_inorder5)(t, in, addr, next_pc);
 }
 
-static __attribute__((noinline)) void quick_5_mem_heads(timing_t *t, const insn_t *in,
-                                                        uint64_t addr, uint64_t next_pc)
+/* The entry of either variant (`heads`, a constant): it only chooses and
+ * jumps.  A plain instruction of a quick kind (tkind) takes the quick
+ * path when quick_5_takes it. */
+static inline __attribute__((always_inline)) void
+entry_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads)
 {
-    quick_5(t, in, addr, next_pc, true, true);
+    if (!tm_plain_insn(t, in)) {
+        general_5(t, in, addr, next_pc);
+        return;
+    }
+    unsigned k = in->tkind & TK_5_MASK;
+    if (k >= TK_5_ALU && !t->p.fwd_gap) {
+        if (quick_5_takes(t, in)) {
+            if (k == TK_5_ALU) (heads ? quick_5_alu_heads : quick_5_alu)(t, in, addr, next_pc);
+            else if (k == TK_5_MEM) (heads ? quick_5_mem_heads : quick_5_mem)(t, in, addr, next_pc);
+            else (heads ? quick_5_xfer_heads : quick_5_xfer)(t, in, addr, next_pc);
+        } else if (k == TK_5_ALU) {
+            (heads ? quick_5_alu_new_heads : quick_5_alu_new)(t, in, addr, next_pc);
+        } else if (k == TK_5_MEM) {
+            (heads ? quick_5_mem_new_heads : quick_5_mem_new)(t, in, addr, next_pc);
+        } else {
+            (heads ? quick_5_xfer_new_heads : quick_5_xfer_new)(t, in, addr, next_pc);
+        }
+    } else if (unlikely(k == 0)) {
+        first_5(t, in, addr, next_pc, heads);
+    } else {
+        general_5_plain(t, in, addr, next_pc);
+    }
 }
 
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
-    else if (!tm_quick_kind(in, IF_DISE) || !quick_5_takes(t, in))
-        general_5_plain(t, in, addr, next_pc);
-    else if (in->flags & (IF_LOAD | IF_STORE)) quick_5_mem(t, in, addr, next_pc);
-    else quick_5_alu(t, in, addr, next_pc);
+    entry_5(t, in, addr, next_pc, false);
 }
 
 /* time_inorder5 of a run that keeps the heads' ground truth (note_outputs). */
 void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_plain_insn(t, in)) general_5(t, in, addr, next_pc);
-    else if (!tm_quick_kind(in, IF_DISE) || !quick_5_takes(t, in))
-        general_5_plain(t, in, addr, next_pc);
-    else if (in->flags & (IF_LOAD | IF_STORE)) quick_5_mem_heads(t, in, addr, next_pc);
-    else quick_5_alu_heads(t, in, addr, next_pc);
+    entry_5(t, in, addr, next_pc, true);
 }
 
 /* ---- the 21164-like superscalar ------------------------------------------------ */
@@ -380,7 +464,12 @@ static inline uint64_t group_slot(const timing_t *t, unsigned pipe, uint64_t e, 
 /* A branch or jump ends its group. */
 static inline void close_group(timing_t *t) { t->group_use |= GRP_LANE(GRP_CLOSED, 1); }
 
-static void join_group(timing_t *t, const insn_t *in, unsigned pipe, uint64_t e, uint64_t block)
+/* `xfer`: XFER_ASK (the flags say), XFER_NO or XFER_YES (constants of
+ * the quick paths, whose kind settles it). */
+enum { XFER_ASK, XFER_NO, XFER_YES };
+
+static inline __attribute__((always_inline)) void
+join_group(timing_t *t, const insn_t *in, unsigned pipe, uint64_t e, uint64_t block, const int xfer)
 {
     if (e != t->group_cycle) {
         t->group_cycle = e;
@@ -388,7 +477,8 @@ static void join_group(timing_t *t, const insn_t *in, unsigned pipe, uint64_t e,
         t->group_block = block;
     }
     t->group_use += pipe_use[pipe];           /* 21164: mem ops use an E pipe */
-    if (in->flags & (IF_BRANCH | IF_JUMP)) close_group(t);
+    if (xfer == XFER_YES || (xfer == XFER_ASK && (in->flags & (IF_BRANCH | IF_JUMP))))
+        close_group(t);
 }
 
 /* The issue-queue ring's slot of the instruction being timed, seq %
@@ -492,29 +582,40 @@ static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, ui
     tm_record_head(t, in, head, why);
 }
 
-/* Does the quick path of time_ev5 (quick_ev5) take a program instruction
- * of its kind (tm_plain_insn and tm_quick_kind: no divider or output but
- * the head): is it in the fetch block of the instruction before?  Asked
- * by the model's entry, before it jumps to the quick path. */
+/* Does the quick path of time_ev5 (quick_ev5) take a plain program
+ * instruction of a quick kind (insn_t.tkind: no divider or output but the
+ * head) without fetching: is it in the fetch block of the instruction
+ * before?  Asked by the model's entry, before it jumps to the quick path
+ * that fetches the block or the one that does not. */
 static inline bool quick_ev5_takes(const timing_t *t, const insn_t *in)
 {
     return in->pc >> t->p.block_shift == t->fetch_block;   /* plain: a shift; the
                                                                first one never passes */
 }
 
-/* The quick path of time_ev5, of an instruction quick_ev5_takes: what the
- * general path does for it, without asking what cannot apply.  `mem` (a
- * constant): of a load or store; `xfer` (a constant): of a branch or jump
- * (ev5_quick_xfer_kind), predicted at its fetch block's cycle as the
+/* The quick path of time_ev5, of a plain instruction of a quick kind:
+ * what the general path does for it, without asking what cannot apply.
+ * `mem` (a constant): of a load or store; `xfer` (a constant): of a branch
+ * or jump (TK_EV5_XFER), predicted at its fetch block's cycle as the
  * general path does; else of an instruction with no memory access or
- * transfer.  Inlined into the quick paths of both variants (heads). */
+ * transfer.  `newblk` (a constant): of the first of a block fetched anew
+ * (quick_ev5_takes it not), which fetches it as the general path does.
+ * Inlined into the quick paths of both variants (heads). */
 static inline __attribute__((always_inline)) void
 quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
-          const bool mem, const bool xfer)
+          const bool mem, const bool xfer, const bool newblk)
 {
-    uint64_t block = t->fetch_block;
+    uint64_t block, fetched;
+    if (newblk) {                              /* as the general path fetches it */
+        block = in->pc >> t->p.block_shift;
+        fetched = ev5_fetch_block(t, in->pc, (unsigned)(t->seq & t->iq_mask), block);
+        t->fetch_block_cycle = fetched;
+    } else {
+        block = t->fetch_block;
+        fetched = t->fetch_block_cycle;
+    }
     uint8_t mcause = STALL_NONE;
-    uint64_t arrive = t->fetch_block_cycle + t->p.frontend_depth;
+    uint64_t arrive = fetched + t->p.frontend_depth;
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t ready = max2(max2(arrive, t->prev_issue), ops);
     unsigned pipe = mem ? PIPE_MEM : pipe_of_class[in->opclass];
@@ -522,15 +623,16 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
     bool slotted = e > ready;
     uint64_t complete = mem ? ev5_memory(t, in, addr, &e, block, &mcause)
                             : e + t->p.lat[in->opclass];
-    join_group(t, in, pipe, e, block);
-    uint64_t head = e - t->prev_issue;
+    join_group(t, in, pipe, e, block, xfer ? XFER_YES : XFER_NO);   /* no quick kind but
+                                                                       xfer transfers */
+    uint64_t head = newblk && t->seq == 0 ? e + 1 : e - t->prev_issue;
     if (head > 1)
-        head_ev5(t, in, head, e, arrive, ops, 0, slotted, mcause, false);
+        head_ev5(t, in, head, e, arrive, ops, 0, slotted, mcause, newblk);
     else
         quick_short_head(t, in, head, heads);
     tm_set_result(t, in, complete,
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
-    if (xfer) ev5_transfer(t, in, next_pc, t->fetch_block_cycle, e);
+    if (xfer) ev5_transfer(t, in, next_pc, fetched, e);
     uint64_t retire = max2(complete, t->prev_retire) + 1;
     t->iq_ring[t->seq & t->iq_mask] = e;
     t->prev_issue = e;
@@ -566,7 +668,7 @@ general_ev5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
 
     uint64_t complete = e + t->p.lat[in->opclass];
     if (in->flags & (IF_LOAD | IF_STORE)) complete = ev5_memory(t, in, addr, &e, block, &mcause);
-    join_group(t, in, pipe, e, block);
+    join_group(t, in, pipe, e, block, XFER_ASK);
     uint64_t head = t->seq == 0 ? e + 1 : e - t->prev_issue;
     if (plain ? head > 1 : tm_head_needs_why(t, head))
         head_ev5(t, in, head, e, arrive, ops, dfree, slotted, mcause, new_block);
@@ -626,76 +728,79 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
     general_ev5_body(t, in, addr, next_pc, true, true);
 }
 
-/* What ev5's quick paths leave to the general one (quick_ev5): of those
- * with no memory access, of loads and stores, and of branches and jumps
- * (which must also be IF_BRANCH or IF_JUMP: ev5_quick_xfer_kind). */
-#define EV5_NOT_QUICK (IF_LOAD | IF_STORE | IF_TRANSFER | IF_DISE)
-#define EV5_NOT_QUICK_MEM (IF_TRANSFER | IF_DISE)
-#define EV5_NOT_QUICK_XFER (IF_LOAD | IF_STORE | IF_DISE)
-
-/* Is `in` a branch or jump for quick_ev5_xfer: the kinds the general path
- * predicts (ev5_transfer), with no divider, no memory access, not DISE's? */
-static inline bool ev5_quick_xfer_kind(const insn_t *in)
-{
-    return tm_quick_kind(in, EV5_NOT_QUICK_XFER) && (in->flags & (IF_BRANCH | IF_JUMP));
-}
-
 /* The quick paths of time_ev5, each out of line, so that the model's entry
- * only chooses and jumps (see quick_5_alu): of the instructions with no
- * memory access, of loads and stores with their D-cache access inlined,
- * and of branches and jumps in the fetch block of the one before, which
- * are predicted and trained there (`mem`, `xfer` and `heads` constants). */
-static __attribute__((noinline)) void quick_ev5_alu(timing_t *t, const insn_t *in, uint64_t addr)
+ * only chooses and jumps (see quick_5_alu), with the entry's arguments
+ * (the jump moves none): of the instructions with no memory access, of
+ * loads and stores with their D-cache access inlined, and of branches and
+ * jumps, which are predicted and trained there; each in the fetch block
+ * of the one before, or (`_new`) the first of a block fetched anew
+ * (`mem`, `xfer`, `newblk` and `heads` constants). */
+#define QUICK_EV5_FN(name, heads, mem, xfer, newblk)                                       \
+    static __attribute__((noinline)) void name(timing_t *t, const insn_t *in, uint64_t addr, \
+                                               uint64_t next_pc)                             \
+    {                                                                                        \
+        quick_ev5(t, in, addr, next_pc, heads, mem, xfer, newblk);                           \
+    }
+QUICK_EV5_FN(quick_ev5_alu, false, false, false, false)
+QUICK_EV5_FN(quick_ev5_alu_heads, true, false, false, false)
+QUICK_EV5_FN(quick_ev5_mem, false, true, false, false)
+QUICK_EV5_FN(quick_ev5_mem_heads, true, true, false, false)
+QUICK_EV5_FN(quick_ev5_xfer, false, false, true, false)
+QUICK_EV5_FN(quick_ev5_xfer_heads, true, false, true, false)
+QUICK_EV5_FN(quick_ev5_alu_new, false, false, false, true)
+QUICK_EV5_FN(quick_ev5_alu_new_heads, true, false, false, true)
+QUICK_EV5_FN(quick_ev5_mem_new, false, true, false, true)
+QUICK_EV5_FN(quick_ev5_mem_new_heads, true, true, false, true)
+QUICK_EV5_FN(quick_ev5_xfer_new, false, false, true, true)
+QUICK_EV5_FN(quick_ev5_xfer_new_heads, true, false, true, true)
+#undef QUICK_EV5_FN
+
+void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+
+/* The first time an instruction is timed: its record, then the entry. */
+static __attribute__((noinline, cold)) void first_ev5(timing_t *t, const insn_t *in,
+                                                      uint64_t addr, uint64_t next_pc,
+                                                      const bool heads)
 {
-    quick_ev5(t, in, addr, 0, false, false, false);
+    classify_tkind(in);
+    (heads ? time_ev5_heads : time_ev5)(t, in, addr, next_pc);
 }
 
-static __attribute__((noinline)) void quick_ev5_alu_heads(timing_t *t, const insn_t *in,
-                                                          uint64_t addr)
+/* The entry of either variant (`heads`, a constant): it only chooses and
+ * jumps.  A plain instruction of a quick kind (tkind) in the fetch block
+ * of the one before (quick_ev5_takes) takes its quick path. */
+static inline __attribute__((always_inline)) void
+entry_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads)
 {
-    quick_ev5(t, in, addr, 0, true, false, false);
-}
-
-static __attribute__((noinline)) void quick_ev5_mem(timing_t *t, const insn_t *in, uint64_t addr)
-{
-    quick_ev5(t, in, addr, 0, false, true, false);
-}
-
-static __attribute__((noinline)) void quick_ev5_mem_heads(timing_t *t, const insn_t *in,
-                                                          uint64_t addr)
-{
-    quick_ev5(t, in, addr, 0, true, true, false);
-}
-
-static __attribute__((noinline)) void quick_ev5_xfer(timing_t *t, const insn_t *in,
-                                                     uint64_t next_pc)
-{
-    quick_ev5(t, in, 0, next_pc, false, false, true);
-}
-
-static __attribute__((noinline)) void quick_ev5_xfer_heads(timing_t *t, const insn_t *in,
-                                                           uint64_t next_pc)
-{
-    quick_ev5(t, in, 0, next_pc, true, false, true);
+    if (!tm_plain_insn(t, in)) {
+        (heads ? general_ev5_heads : general_ev5)(t, in, addr, next_pc);
+        return;
+    }
+    unsigned k = in->tkind & TK_EV5_MASK;
+    if (k >= TK_EV5_ALU && quick_ev5_takes(t, in)) {
+        if (k == TK_EV5_ALU) (heads ? quick_ev5_alu_heads : quick_ev5_alu)(t, in, addr, next_pc);
+        else if (k == TK_EV5_MEM) (heads ? quick_ev5_mem_heads : quick_ev5_mem)(t, in, addr, next_pc);
+        else (heads ? quick_ev5_xfer_heads : quick_ev5_xfer)(t, in, addr, next_pc);
+    } else if (k >= TK_EV5_ALU) {              /* the first of a block fetched anew */
+        if (k == TK_EV5_ALU)
+            (heads ? quick_ev5_alu_new_heads : quick_ev5_alu_new)(t, in, addr, next_pc);
+        else if (k == TK_EV5_MEM)
+            (heads ? quick_ev5_mem_new_heads : quick_ev5_mem_new)(t, in, addr, next_pc);
+        else (heads ? quick_ev5_xfer_new_heads : quick_ev5_xfer_new)(t, in, addr, next_pc);
+    } else if (unlikely(k == 0)) {
+        first_ev5(t, in, addr, next_pc, heads);
+    } else {
+        (heads ? general_ev5_plain_heads : general_ev5_plain)(t, in, addr, next_pc);
+    }
 }
 
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_plain_insn(t, in)) general_ev5(t, in, addr, next_pc);
-    else if (!quick_ev5_takes(t, in)) general_ev5_plain(t, in, addr, next_pc);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK)) quick_ev5_alu(t, in, addr);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK_MEM)) quick_ev5_mem(t, in, addr);
-    else if (ev5_quick_xfer_kind(in)) quick_ev5_xfer(t, in, next_pc);
-    else general_ev5_plain(t, in, addr, next_pc);
+    entry_ev5(t, in, addr, next_pc, false);
 }
 
 /* time_ev5 of a run that keeps the heads' ground truth (note_outputs). */
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (!tm_plain_insn(t, in)) general_ev5_heads(t, in, addr, next_pc);
-    else if (!quick_ev5_takes(t, in)) general_ev5_plain_heads(t, in, addr, next_pc);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK)) quick_ev5_alu_heads(t, in, addr);
-    else if (tm_quick_kind(in, EV5_NOT_QUICK_MEM)) quick_ev5_mem_heads(t, in, addr);
-    else if (ev5_quick_xfer_kind(in)) quick_ev5_xfer_heads(t, in, next_pc);
-    else general_ev5_plain_heads(t, in, addr, next_pc);
+    entry_ev5(t, in, addr, next_pc, true);
 }

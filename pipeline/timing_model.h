@@ -387,12 +387,15 @@ static inline uint64_t tm_predict_control_as(timing_t *t, const insn_t *in, uint
     return tm_control_outcome(t, in, *pred, taken, correct, decode_done, resolved);
 }
 
-/* The same without the prediction. */
+/* The same without the prediction (the in-order models': their
+ * predictor's call is bpred_predict_update_split). */
 static inline uint64_t tm_predict_control(timing_t *t, const insn_t *in, uint64_t next_pc,
                                           uint64_t decode_done, uint64_t resolved)
 {
     bpred_result_t pred;
-    return tm_predict_control_as(t, in, next_pc, decode_done, resolved, &pred);
+    bool taken = next_pc != in->pc + in->len;
+    bool correct = bpred_predict_update_split(t->bp, in, taken, next_pc, &pred);
+    return tm_control_outcome(t, in, pred, taken, correct, decode_done, resolved);
 }
 
 /* An inserted DISE operation that changed the flow: a call into a handler
