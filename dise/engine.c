@@ -966,12 +966,18 @@ static void sum_derived(const dise_t *d, uint64_t *sum, const insn_t *slots, siz
     }
 }
 
-/* A page's counts, into the exact profiles and derived_counted. */
+/* A page's counts, into the exact profiles (hps_truth_add_counts) and
+ * derived_counted (sum_derived), in one pass over its slots. */
 static void add_counted(void *ctx, insn_t *slots, size_t n)
 {
     dise_t *d = ctx;
-    if (d->truth) hps_truth_add_counts(d->truth, slots, n);
-    sum_derived(d, d->derived_counted, slots, n);
+    for (size_t k = 0; k < n; k++) {
+        const insn_t *in = &slots[k];
+        if (!in->exec || !in->count) continue;
+        if (d->truth) hps_truth_add_count(d->truth, in);
+        if (in->dise && in->dise < d->nsets && d->derived_prod[in->dise] >= 0)
+            d->derived_counted[d->derived_prod[in->dise]] += in->count;
+    }
 }
 
 /* The drop hook: a dropped page's counts are added before they are lost. */
