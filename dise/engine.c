@@ -127,6 +127,7 @@ static uint16_t flags_needed(const dise_program_t *p, int32_t at);
 static uint16_t any_needs(const dise_t *d);
 static void find_conjuncts(dise_t *d);
 static void tabulate_flag_conjuncts(dise_t *d);
+static void compile_uops(dise_t *d);
 
 /* The flags now, packed; the block loop's records follow them (edit.h). */
 static void set_flag_index(dise_t *d, unsigned idx)
@@ -242,6 +243,7 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *run
     d->zero_bits = ~0u;                      /* every counter starts at 0 */
     d->branch_to = -1;
     find_flags(d);
+    compile_uops(d);                         /* after find_flags: the index bits */
     for (size_t k = 0; k < prog->nprods; k++)
         d->prod_needs[k] = flags_needed(prog, prog->prods[k].pattern);
     d->any_needs = any_needs(d);
@@ -283,6 +285,7 @@ void dise_free(dise_t *d)
     free(d->derived_counted);
     free(d->derived_tally);
     free(d->conj);
+    free(d->cuops);
     free(d);
 }
 
@@ -341,31 +344,82 @@ static void counter_inc(dise_t *d, unsigned n)
     d->stat_uops++;
 }
 
-static void run_uop(dise_t *d, const cpu_t *c, const dise_uop_t *u)
+/* The counter value set_N(x) loads: 2^bits - x, x clamped to 1..2^bits - 1. */
+static uint64_t set_value(const dise_t *d, uint64_t x)
 {
-    unsigned n = u->counter;
-    switch (u->kind) {
-    case UOP_INC:
-        counter_inc(d, n);
-        return;
-    case UOP_DEC:
-        counter_update(d, n, d->ctr[n] - 1, d->ctr[n] == 0, false);
-        break;
-    case UOP_SET: {
-        uint64_t x = uop_value(d, c, u->src, u->value);
-        if (x < 1) x = 1;
-        if (x > d->ctr_mask) x = d->ctr_mask;
-        counter_update(d, n, d->ctr_mask + 1 - x, false, true);
-        break;
-    }
-    }
-    d->stat_uops++;
+    if (x < 1) x = 1;
+    if (x > d->ctr_mask) x = d->ctr_mask;
+    return d->ctr_mask + 1 - x;
 }
 
+/* Every uop of the program as run_ctl runs it: a set of a constant or a
+ * parameter (fixed once the engine is built) is its value already. */
+static void compile_uops(dise_t *d)
+{
+    const dise_program_t *p = d->prog;
+    d->cuops = xcalloc(p->nuops + 1, sizeof *d->cuops);
+    for (size_t k = 0; k < p->nuops; k++) {
+        const dise_uop_t *u = &p->uops[k];
+        dise_cuop_t *x = &d->cuops[k];
+        x->counter = u->counter;
+        x->index_overflow = d->index_bit_overflow[u->counter];
+        x->index_zero = d->index_bit_zero[u->counter];
+        if (u->kind == UOP_INC) x->kind = CU_INC;
+        else if (u->kind == UOP_DEC) x->kind = CU_DEC;
+        else if (u->src == SRC_DREG) {
+            x->kind = CU_SET_DREG;
+            x->value = (uint64_t)u->value;
+        } else {
+            x->kind = CU_SET;
+            x->value = set_value(d, uop_value(d, NULL, u->src, u->value));
+        }
+    }
+}
+
+/* Control list ctl's uops, in order, each as counter_update would have it
+ * (counter_inc for an increment), and the packed flags (flag_index) as
+ * index_after_update would find them after each: the flags kept in
+ * locals, the view's records (set_flag_index) moved once, after the last
+ * (nothing reads them in between). */
 static void run_ctl(dise_t *d, const cpu_t *c, int32_t ctl)
 {
     const dise_ctl_t *l = &d->prog->ctls[ctl];
-    for (uint32_t k = 0; k < l->len; k++) run_uop(d, c, &d->prog->uops[l->start + k]);
+    const dise_cuop_t *u = &d->cuops[l->start], *end = u + l->len;
+    const uint64_t top = d->ctr_mask;
+    uint32_t over = d->overflow_bits, zero = d->zero_bits;
+    unsigned idx = d->flag_index;
+    for (; u < end; u++) {
+        unsigned n = u->counter;
+        uint32_t bit = 1u << n;
+        uint64_t v = d->ctr[n];
+        if (u->kind == CU_INC) {
+            if (likely(v != 0 && v != top)) {       /* no flag can change */
+                d->ctr[n] = v + 1;
+                continue;
+            }
+            if (v == top) over |= bit;
+            v = (v + 1) & top;
+        } else if (u->kind == CU_SET) {
+            over &= ~bit;
+            v = u->value;
+        } else if (u->kind == CU_DEC) {
+            if (v == 0) over |= bit;
+            v = (v - 1) & top;
+        } else {                                    /* CU_SET_DREG */
+            over &= ~bit;
+            v = set_value(d, c->reg[REG_DISE0 + u->value]);
+        }
+        d->ctr[n] = v;
+        if (v == 0) zero |= bit;
+        else zero &= ~bit;
+        idx &= ~(unsigned)(u->index_overflow | u->index_zero);
+        if (over & bit) idx |= u->index_overflow;
+        if (zero & bit) idx |= u->index_zero;
+    }
+    d->overflow_bits = over;
+    d->zero_bits = zero;
+    d->stat_uops += l->len;
+    if (idx != d->flag_index) set_flag_index(d, idx);
 }
 
 static void handler_return(void *ctx, cpu_t *c);
@@ -912,12 +966,18 @@ static void sum_derived(const dise_t *d, uint64_t *sum, const insn_t *slots, siz
     }
 }
 
-/* A page's counts, into the exact profiles and derived_counted. */
+/* A page's counts, into the exact profiles (hps_truth_add_counts) and
+ * derived_counted (sum_derived), in one pass over its slots. */
 static void add_counted(void *ctx, insn_t *slots, size_t n)
 {
     dise_t *d = ctx;
-    if (d->truth) hps_truth_add_counts(d->truth, slots, n);
-    sum_derived(d, d->derived_counted, slots, n);
+    for (size_t k = 0; k < n; k++) {
+        const insn_t *in = &slots[k];
+        if (!in->exec || !in->count) continue;
+        if (d->truth) hps_truth_add_count(d->truth, in);
+        if (in->dise && in->dise < d->nsets && d->derived_prod[in->dise] >= 0)
+            d->derived_counted[d->derived_prod[in->dise]] += in->count;
+    }
 }
 
 /* The drop hook: a dropped page's counts are added before they are lost. */

@@ -9,13 +9,7 @@ void hps_truth_add_counts(hps_truth_t *t, const insn_t *slots, size_t n)
 {
     for (size_t k = 0; k < n; k++) {
         const insn_t *in = &slots[k];
-        if (!in->exec || !in->count) continue;
-        if (hps_is_direct_call(in)) {
-            if (t->method) profile_add(t->method, in->target, 0, in->count);
-            if (t->pair) profile_add(t->pair, in->pc, in->target, in->count);
-        } else if (hps_is_back_edge(in)) {
-            if (t->method) profile_add(t->method, in->target, 0, in->count);
-        }
+        if (in->exec && in->count) hps_truth_add_count(t, in);
     }
 }
 

@@ -67,8 +67,23 @@ typedef struct dise_outcome {
 /* dise_outcome_t.truth: the per-event record an entry's instructions take. */
 enum { DISE_TRUTH_EVENT = 1, DISE_TRUTH_CALL = 2 };
 
+/* A control list's micro-operation as run_ctl runs it (dise_new compiles
+ * each of the program's uops once): a set's new counter value worked out
+ * beforehand when it is a constant or a parameter. */
+typedef enum { CU_INC, CU_DEC, CU_SET, CU_SET_DREG } dise_cuop_kind_t;
+typedef struct dise_cuop {
+    uint8_t kind;               /* dise_cuop_kind_t                        */
+    uint8_t counter;            /* 1..N                                    */
+    /* its overflow and zero flags' bits in flag_index (dise_t's
+     * index_bit_overflow, index_bit_zero) */
+    uint8_t index_overflow, index_zero;
+    uint64_t value;             /* CU_SET: the counter's value; CU_SET_DREG:
+                                   the d-register read                     */
+} dise_cuop_t;
+
 struct dise {
     const dise_program_t *prog;
+    dise_cuop_t *cuops;         /* prog->uops, compiled (dise_cuop_t)      */
     dise_hw_t hw;
     struct runtime *runtime;
     uint64_t handler_addr[DISE_MAX_HANDLERS];

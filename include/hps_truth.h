@@ -95,6 +95,18 @@ static inline void hps_truth_record(hps_truth_t *t, const cpu_t *c, const insn_t
     }
 }
 
+/* The events of decoded record `in` (executed in->count times, not 0) when
+ * it is a direct call or a back-edge. */
+static inline void hps_truth_add_count(hps_truth_t *t, const insn_t *in)
+{
+    if (hps_is_direct_call(in)) {
+        if (t->method) profile_add(t->method, in->target, 0, in->count);
+        if (t->pair) profile_add(t->pair, in->pc, in->target, in->count);
+    } else if (hps_is_back_edge(in)) {
+        if (t->method) profile_add(t->method, in->target, 0, in->count);
+    }
+}
+
 /* Add the events of the direct calls and back-edges among slots[0..n)
  * (decoded records of the program), weighted by their execution counts. */
 void hps_truth_add_counts(hps_truth_t *t, const insn_t *slots, size_t n);

@@ -62,6 +62,21 @@ enum {
     F_COUNT  = 1u << 6
 };
 
+/* A DISE handler's instructions in the order they ran the last time from
+ * its entry (run_dise_handler): followed without the page and slot lookup
+ * while the handler runs that way again, in the same address space and
+ * epoch of its decoded code (mem_t.code_epoch: the slots are the ones
+ * decoded then, and an emptied slot's pc is 0, so a trace never runs a
+ * slot that lost its semantics). */
+#define HANDLER_TRACE_MAX 64
+typedef struct handler_trace {
+    uint64_t entry;            /* the handler's first pc                   */
+    const mem_t *mem;          /* its address space, and its code's epoch  */
+    uint64_t epoch;
+    uint32_t n;                /* in[0..n): its steps                      */
+    insn_t *in[HANDLER_TRACE_MAX];
+} handler_trace_t;
+
 struct engine {
     cpu_t *cpu;
     timing_t *timing;
@@ -84,6 +99,7 @@ struct engine {
     bool (*trap)(void *ctx, cpu_t *c);
     void *trap_ctx;
     bool step_untimed;         /* the edited stream's current step is one   */
+    handler_trace_t handler_trace;  /* run_dise_handler's                   */
 };
 
 /* ---- observers ------------------------------------------------------------------- */
@@ -321,12 +337,29 @@ ALWAYS_INLINE void run_dise_handler(engine_t *e, cpu_t *c, cursor_t *cur, uint64
         *cur = CURSOR_NONE;
         *switches = now;
     }
+    handler_trace_t *t = &e->handler_trace;
+    uint64_t pc = c->pc;
+    if (t->entry != pc || t->mem != c->mem || t->epoch != c->mem->code_epoch) {
+        t->entry = pc;                        /* another handler, or its code again */
+        t->mem = c->mem;
+        t->epoch = c->mem->code_epoch;
+        t->n = 0;
+    }
     uint64_t n = 0;
     do {
-        uint64_t pc = c->pc;
-        insn_t *in = core_lookup(c, pc, &cur->page_base, &cur->slots);
+        insn_t *in;
+        if (n < t->n && t->in[n]->pc == pc) {
+            in = t->in[n];                    /* as the last time */
+        } else {
+            in = core_lookup(c, pc, &cur->page_base, &cur->slots);
+            if (n < HANDLER_TRACE_MAX) {      /* the trace goes this way from here */
+                t->in[n] = in;
+                t->n = (uint32_t)n + 1;
+            }
+        }
         core_step(c, in, pc);
         n++;
+        pc = c->pc;
     } while (runtime_switches(rt) == now);
     dise_count_handler_insts(d, n);
     c->runtime_insts += n;

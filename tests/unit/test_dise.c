@@ -97,12 +97,11 @@ static void test_set_then_inc_overflows_after_x(void **state)
 
 static void noop_exec(cpu_t *c, insn_t *in) { (void)c; (void)in; }
 
-/* The uniform word counted down by the view (edit.h): while the view
- * counts it, dise_counter reads the value the engine's own counting would
- * have, and the increment at the top overflows at the same event. */
-static void test_uniform_word_counts_down(void **state)
+/* The count-down tests' engine: counter 1 counts calls (P1) until it
+ * overflows, when P2 sets it again, so that a count-down starts; and the
+ * call it classified, whose semantics are the engine's. */
+static insn_t counting_down_call(fixture_t *f)
 {
-    fixture_t *f = *state;
     load_acf(f, "init: set_1(3)\n"
                 "P1: T.OPCLASS == proc_call && !overflow_1 => null, inc_1\n"
                 "P2: T.OPCLASS == proc_call && overflow_1 => null, set_1(4)\n", NULL);
@@ -110,6 +109,16 @@ static void test_uniform_word_counts_down(void **state)
     in.exec = noop_exec;
     dise_classify(f->dise, &in);
     assert_int_not_equal(in.dise, 0);
+    return in;
+}
+
+/* The uniform word counted down by the view (edit.h): while the view
+ * counts it, dise_counter reads the value the engine's own counting would
+ * have, and the increment at the top overflows at the same event. */
+static void test_uniform_word_counts_down(void **state)
+{
+    fixture_t *f = *state;
+    insn_t in = counting_down_call(f);
     const uint64_t top = 0xffffffffull;
     for (int k = 0; k < 3; k++) in.exec(&f->cpu, &in);  /* 2^32 - 3: the third carries out */
     assert_true(dise_overflow(f->dise, 1));
@@ -136,12 +145,7 @@ static void test_uniform_word_counts_down(void **state)
 static void test_detach_takes_the_count_back(void **state)
 {
     fixture_t *f = *state;
-    load_acf(f, "init: set_1(3)\n"
-                "P1: T.OPCLASS == proc_call && !overflow_1 => null, inc_1\n"
-                "P2: T.OPCLASS == proc_call && overflow_1 => null, set_1(4)\n", NULL);
-    insn_t in = call_insn();
-    in.exec = noop_exec;
-    dise_classify(f->dise, &in);
+    insn_t in = counting_down_call(f);
     const uint64_t top = 0xffffffffull;
     for (int k = 0; k < 4; k++) in.exec(&f->cpu, &in);  /* P2 starts the count-down */
     in.exec(&f->cpu, &in);
