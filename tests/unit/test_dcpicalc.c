@@ -995,6 +995,53 @@ static void test_clean_points_pooled(void **state)
     dcpicalc_free(&dc);
 }
 
+/* The block above run 4 times, its head stalled 3 cycles each time: a
+ * class of under 100 samples, which took sum(S) / sum(M) of all its
+ * instructions and counted the stall as frequency; the points that cannot
+ * stall (the adds 6 and 7, 8 samples) give the count. */
+static void test_small_class_from_clean_points(void **state)
+{
+    uint32_t code[CLEAN_POINTS_N];
+    config_t cfg = preset("ev5");
+    code_synth_t s;
+    dcpicalc_t dc;
+    learn_clean_points(&s, &cfg, code);
+    uint64_t m = 0;
+    for (size_t k = 0; k < CLEAN_POINTS_N; k++) {
+        s.count[k] = 4;
+        m += s.sched[k].head;
+    }
+    s.extra[0] = 3;
+    assert_true(4 * m + 12 < 100);
+    analyse(&dc, &cfg, code, &s);
+    assert_float_equal(dc.insn[0].freq, 4.0, 0.01);
+    dcpicalc_free(&dc);
+}
+
+/* The block above at 10000 executions, its points that cannot stall apart
+ * beyond their noise (10000, 11500 and, the third load, 12500 samples an
+ * M), those that may stall each far from the others: no cluster holds two
+ * points.  The class takes sum(S) / sum(M) of the points that cannot
+ * stall (11333), not of all its instructions (over twice the count). */
+static void test_no_cluster_from_clean_points(void **state)
+{
+    uint32_t code[CLEAN_POINTS_N];
+    config_t cfg = preset("ev5");
+    code_synth_t s;
+    dcpicalc_t dc;
+    learn_clean_points(&s, &cfg, code);
+    static const int stalls[] = { 0, 3, 4, 5, 8 };
+    for (size_t j = 0; j < sizeof stalls / sizeof *stalls; j++)
+        s.extra_total[stalls[j]] = (j + 2) * 7000 * s.sched[stalls[j]].head;
+    assert_true(s.sched[2].head == 1 && s.sched[6].head == 1 && s.sched[7].head == 1);
+    s.extra_total[2] = 2500;
+    s.extra_total[7] = 1500;
+    analyse(&dc, &cfg, code, &s);
+    assert_int_equal(dc.class_points[0], 0);
+    assert_float_equal(dc.insn[0].freq, 34000.0 / 3, 1.0);
+    dcpicalc_free(&dc);
+}
+
 /* Two FP divides, the second stalled 10 cycles: on ev5's unpipelined
  * divider it may wait for the unit when it does not read the first one's
  * result; when it does, the unit is free by the time the result is, and
@@ -1552,6 +1599,8 @@ int main(void)
         cmocka_unit_test(test_operand_read_before),
         cmocka_unit_test(test_points_that_cannot_stall),
         cmocka_unit_test(test_clean_points_pooled),
+        cmocka_unit_test(test_small_class_from_clean_points),
+        cmocka_unit_test(test_no_cluster_from_clean_points),
         cmocka_unit_test(test_divider_busy_only_without_its_result),
         cmocka_unit_test(test_load_at_predecessor_end),
         cmocka_unit_test(test_busy_unit_bounded_by_entries),
