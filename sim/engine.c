@@ -45,6 +45,7 @@
 #include "timing.h"
 #include "trace.h"
 #include "truth.h"
+#include "jit.h"
 #include "util.h"
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -507,6 +508,12 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
     if (p->timing) clear_roles(e);
     bool every_step = (p->truth && p->truth->cct) || p->paths;
     if (RUNS_BLOCKS(e->features & ~(unsigned)F_TRACE) && !every_step) e->blocks = blocks_new();
+    if (p->jit && (!e->blocks || (e->features & ~(unsigned)F_DISE) || !(e->blocks->jit = jit_new(err, errlen)))) {
+        if (!e->blocks || e->features & ~(unsigned)F_DISE)
+            set_error(err, errlen, "--jit runs only the functional core's blocks, without a recorder");
+        engine_free(e);
+        return NULL;
+    }
     return e;
 }
 
