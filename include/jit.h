@@ -36,6 +36,7 @@ typedef struct jit_stats {
     uint64_t interpreted;       /* hand-overs to the block loop (DISE blocks) */
     uint64_t inline_entries;    /* entries run as inline host code            */
     uint64_t called_entries;    /* entries that call their semantics          */
+    uint64_t unpatches;         /* times every chain was undone (epoch moved) */
 } jit_stats_t;
 void jit_get_stats(const jit_t *j, jit_stats_t *s);
 

@@ -85,14 +85,17 @@ typedef struct jit_state {
     uint32_t reason;                    /* eax at an exit: EXIT_* */
     uint32_t way;                       /* ecx: the way (COUNTED) or entry (DROPPED) */
     int64_t site;                       /* the chain a COUNTED exit came from, or -1 */
+    uint64_t epoch_seen;                /* blocks_t.epoch the patched chains are of */
+    struct jit *jit;
     jit_jc_t jc[1u << JIT_JC_BITS];
 } jit_state_t;
 
-/* A chain: the jmp's rel32 in the code, and the epoch it was patched in. */
+/* A chain: the jmp's rel32 in the code, where it goes until patched (out
+ * to C), and whether it is patched now. */
 typedef struct jit_site {
-    uint64_t epoch;
     uint32_t patch;
-    uint32_t pad;
+    uint32_t out;
+    uint32_t live;
 } jit_site_t;
 
 struct jit {
@@ -103,6 +106,8 @@ struct jit {
     size_t epilogue;
     jit_site_t *sites;
     uint32_t nsites;
+    uint32_t *patched;                  /* the live sites                       */
+    uint32_t npatched;
     uint32_t *check, *body;             /* per block id: its code's offsets, 0 none */
     uint8_t *untranslatable;            /* per block id: DISE entries, left to the loop */
     size_t cap;
@@ -162,6 +167,18 @@ static void op_m(emit_t *e, int w, unsigned op, int reg, int base, int32_t disp)
     int mod = disp == 0 && (base & 7) != RBP ? 0 : disp >= -128 && disp <= 127 ? 1 : 2;
     b1(e, (unsigned)(mod << 6 | (reg & 7) << 3 | (base & 7)));
     if ((base & 7) == RSP) b1(e, 0x24);
+    if (mod == 1) b1(e, (uint8_t)disp);
+    else if (mod == 2) b4(e, (uint32_t)disp);
+}
+
+/* op reg, [base + index + disp] */
+static void op_mi(emit_t *e, int w, unsigned op, int reg, int base, int index, int32_t disp)
+{
+    b1(e, 0x40 | (w ? 8 : 0) | ((reg >> 3) & 1) << 2 | ((index >> 3) & 1) << 1 | ((base >> 3) & 1));
+    opcode(e, op);
+    int mod = disp == 0 && (base & 7) != RBP ? 0 : disp >= -128 && disp <= 127 ? 1 : 2;
+    b1(e, (unsigned)(mod << 6 | (reg & 7) << 3 | 4));
+    b1(e, (unsigned)((index & 7) << 3 | (base & 7)));
     if (mod == 1) b1(e, (uint8_t)disp);
     else if (mod == 2) b4(e, (uint32_t)disp);
 }
@@ -347,6 +364,21 @@ static void at_entry(tr_t *t, uint32_t k)
     store(e, RAX, RBX, offsetof(cpu_t, instret));
 }
 
+/* After a called function (which may drop decoded code, moving the
+ * table's epoch): the chains patched in an older epoch are undone before
+ * the next one is followed (jit_epoch_moved), in line, as a call. */
+static void jit_epoch_moved(jit_t *j);
+static void epoch_check(tr_t *t)
+{
+    emit_t *e = &t->e;
+    load(e, RAX, R12, offsetof(blocks_t, epoch));
+    op_m(e, 1, 0x3b, RAX, RBP, offsetof(jit_state_t, epoch_seen));
+    size_t same = jcc(e, CC_E);
+    mov_imm(e, RDI, (uint64_t)(uintptr_t)t->j);
+    call_abs(e, (const void *)jit_epoch_moved);
+    bind(e, same);
+}
+
 /* DROPPED(): the block's first slot lost its semantics: leave at entry k. */
 static void dropped_check(tr_t *t, uint32_t k)
 {
@@ -377,7 +409,8 @@ static void address(tr_t *t, const block_entry_t *en, bool aligned8)
 }
 
 /* mem_try_load/store's fast path for the address in rsi: rcx = the host
- * address, or a jump to the slow path (returned, to bind). */
+ * address less the guest's (the TLB entry's addend: the access is at
+ * [rcx + rsi]), or a jump to the slow path (returned, to bind). */
 static size_t tlb_fast(tr_t *t, size_t tlb_off, unsigned size)
 {
     emit_t *e = &t->e;
@@ -386,27 +419,25 @@ static size_t tlb_fast(tr_t *t, size_t tlb_off, unsigned size)
     op_r(e, 0, 0x81, ALU_AND, RAX);     /* and eax, (MEM_TLB_SIZE - 1) << 4 */
     e->p[-1] = (uint8_t)(0xc0 | ALU_AND << 3 | RAX);
     b4(e, (uint32_t)((MEM_TLB_SIZE - 1) << 4));
-    op_r(e, 1, 0x03, RAX, R15);         /* add rax, r15 */
     mov_rr(e, RCX, RSI);
     alu_imm(e, ALU_AND, RCX, (int64_t)(~(uint64_t)GUEST_PAGE_MASK | (size - 1)));
-    op_m(e, 1, 0x3b, RCX, RAX, (int32_t)tlb_off);     /* cmp rcx, [rax + tlb] */
+    op_mi(e, 1, 0x3b, RCX, R15, RAX, (int32_t)tlb_off);   /* cmp rcx, [r15 + rax + tlb] */
     size_t slow = jcc(e, CC_NE);
-    load(e, RCX, RAX, (int32_t)(tlb_off + offsetof(mem_tlb_entry_t, addend)));
-    op_r(e, 1, 0x03, RCX, RSI);         /* add rcx, rsi */
+    op_mi(e, 1, 0x8b, RCX, R15, RAX, (int32_t)(tlb_off + offsetof(mem_tlb_entry_t, addend)));
     return slow;
 }
 
-/* rax from [rcx], extended as kind says */
+/* rax from [rcx + rsi], extended as kind says */
 static void load_host(emit_t *e, uint8_t kind)
 {
     switch (kind) {
-    case BK_LD8U:  op_m(e, 0, 0x0fb6, RAX, RCX, 0); break;
-    case BK_LD8S:  op_m(e, 1, 0x0fbe, RAX, RCX, 0); break;
-    case BK_LD16U: op_m(e, 0, 0x0fb7, RAX, RCX, 0); break;
-    case BK_LD16S: op_m(e, 1, 0x0fbf, RAX, RCX, 0); break;
-    case BK_LD32U: op_m(e, 0, 0x8b, RAX, RCX, 0); break;
-    case BK_LD32S: op_m(e, 1, 0x63, RAX, RCX, 0); break;
-    default:       op_m(e, 1, 0x8b, RAX, RCX, 0); break;
+    case BK_LD8U:  op_mi(e, 0, 0x0fb6, RAX, RCX, RSI, 0); break;
+    case BK_LD8S:  op_mi(e, 1, 0x0fbe, RAX, RCX, RSI, 0); break;
+    case BK_LD16U: op_mi(e, 0, 0x0fb7, RAX, RCX, RSI, 0); break;
+    case BK_LD16S: op_mi(e, 1, 0x0fbf, RAX, RCX, RSI, 0); break;
+    case BK_LD32U: op_mi(e, 0, 0x8b, RAX, RCX, RSI, 0); break;
+    case BK_LD32S: op_mi(e, 1, 0x63, RAX, RCX, RSI, 0); break;
+    default:       op_mi(e, 1, 0x8b, RAX, RCX, RSI, 0); break;
     }
 }
 
@@ -438,9 +469,8 @@ static void emit_load(tr_t *t, uint32_t k, const block_entry_t *en)
     address(t, en, en->kind == BK_LD64A);
     size_t slow = tlb_fast(t, offsetof(mem_t, rtlb), size);
     load_host(e, en->kind);
-    size_t back = here(e);
     store(e, RAX, RBX, reg_off(en->rd));
-    add_stub(t, STUB_LOAD, en->kind, k, slow, back, size);
+    add_stub(t, STUB_LOAD, en->kind, k, slow, here(e), size);
 }
 
 static void emit_store(tr_t *t, uint32_t k, const block_entry_t *en)
@@ -451,18 +481,30 @@ static void emit_store(tr_t *t, uint32_t k, const block_entry_t *en)
     size_t slow = tlb_fast(t, offsetof(mem_t, wtlb), size);
     load(e, RDX, RBX, reg_off(en->rs2));
     switch (size) {
-    case 1: rex(e, 0, RDX, RCX, true); b1(e, 0x88); b1(e, 0x11); break;   /* mov [rcx], dl */
-    case 2: b1(e, 0x66); op_m(e, 0, 0x89, RDX, RCX, 0); break;
-    case 4: op_m(e, 0, 0x89, RDX, RCX, 0); break;
-    default: op_m(e, 1, 0x89, RDX, RCX, 0); break;
+    case 1: op_mi(e, 0, 0x88, RDX, RCX, RSI, 0); break;    /* mov [rcx + rsi], dl */
+    case 2: b1(e, 0x66); op_mi(e, 0, 0x89, RDX, RCX, RSI, 0); break;
+    case 4: op_mi(e, 0, 0x89, RDX, RCX, RSI, 0); break;
+    default: op_mi(e, 1, 0x89, RDX, RCX, RSI, 0); break;
     }
     add_stub(t, STUB_STORE, en->kind, k, slow, here(e), size);
 }
 
-/* rax = rs1 op (rs2 or imm); rd = rax */
+/* rax = rs1 op (rs2 or imm); rd = rax (in place when rd is rs1) */
 static void alu(tr_t *t, const block_entry_t *en, int op, bool rr)
 {
     emit_t *e = &t->e;
+    if (en->rd == en->rs1 && (rr || fits32(en->imm))) {
+        if (rr) {                       /* op [rd], rax */
+            load(e, RAX, RBX, reg_off(en->rs2));
+            op_m(e, 1, (unsigned)(op << 3 | 1), RAX, RBX, reg_off(en->rd));
+        } else if (en->imm || op == ALU_AND) {  /* op qword [rd], imm */
+            bool small = en->imm >= -128 && en->imm <= 127;
+            op_m(e, 1, small ? 0x83 : 0x81, op, RBX, reg_off(en->rd));
+            if (small) b1(e, (uint8_t)en->imm);
+            else b4(e, (uint32_t)en->imm);
+        }
+        return;
+    }
     load(e, RAX, RBX, reg_off(en->rs1));
     if (rr) op_m(e, 1, (unsigned)(op << 3 | 3), RAX, RBX, reg_off(en->rs2));
     else if (en->imm || op == ALU_AND) alu_imm(e, op, RAX, en->imm);
@@ -540,21 +582,17 @@ static void count_taken(tr_t *t)
 }
 
 /* The end of the block on a fixed way to pc: counted, then a chain to its
- * successor while the epoch it was patched in holds, else out to C. */
+ * successor once patched (undone when the table's epoch moves), else out
+ * to C. */
 static void fixed_end(tr_t *t, unsigned way, uint64_t pc)
 {
     emit_t *e = &t->e;
     jit_t *j = t->j;
     uint32_t s = j->nsites++;
     count_run(t, false);
-    load(e, RAX, R12, offsetof(blocks_t, epoch));
-    mov_imm(e, RCX, (uint64_t)(uintptr_t)&j->sites[s].epoch);
-    op_m(e, 1, 0x3b, RAX, RCX, 0);
-    size_t out = jcc(e, CC_NE);
     size_t patch = jmp(e);
-    j->sites[s] = (jit_site_t){ .epoch = UINT64_MAX, .patch = (uint32_t)patch };
-    bind(e, out);
     bind(e, patch);                     /* until patched: out to C */
+    j->sites[s] = (jit_site_t){ .patch = (uint32_t)patch, .out = (uint32_t)here(e) };
     mov_imm(e, RDX, pc);
     mov_imm(e, RCX, way);
     op_m(e, 1, 0xc7, 0, RBP, offsetof(jit_state_t, site));
@@ -625,6 +663,7 @@ static void emit_call(tr_t *t, uint32_t k, const block_entry_t *en)
     at_entry(t, k);
     call_semantics(t, en->in);
     load(&t->e, R15, RBX, offsetof(cpu_t, mem));
+    epoch_check(t);
     dropped_check(t, k + 1);
 }
 
@@ -643,6 +682,7 @@ static bool emit_entry(tr_t *t, uint32_t k)
         at_entry(t, k);
         call_semantics(t, en->in);
         load(e, R15, RBX, offsetof(cpu_t, mem));
+        epoch_check(t);
         load(e, RDX, RBX, offsetof(cpu_t, pc));
         t->j->stats.called_entries++;
         indirect_end(t);
@@ -672,8 +712,13 @@ static bool emit_entry(tr_t *t, uint32_t k)
     case BK_LI: case BK_AUIPC: {
         uint64_t v = en->kind == BK_LI ? (uint64_t)en->imm
                                        : t->b->pc + en->offset + (uint64_t)en->imm;
-        mov_imm(e, RAX, v);
-        store(e, RAX, RBX, reg_off(en->rd));
+        if (fits32((int64_t)v)) {       /* mov qword [rd], simm32 */
+            op_m(e, 1, 0xc7, 0, RBX, reg_off(en->rd));
+            b4(e, (uint32_t)v);
+        } else {
+            mov_imm(e, RAX, v);
+            store(e, RAX, RBX, reg_off(en->rd));
+        }
         break;
     }
     case BK_SLT_RI:  compare(t, en, CC_L, false); break;
@@ -763,6 +808,8 @@ static void emit_stub(tr_t *t, const stub_t *s)
         mov_imm(e, RDX, s->arg);
         call_abs(e, (const void *)mem_load_slow);
         extend(e, s->kind);
+        store(e, RAX, RBX, reg_off(t->b->entries[s->k].rd));
+        epoch_check(t);
         jmp_to(e, s->back);
         break;
     case STUB_STORE:                    /* AT_ENTRY; mem_store_slow(mem, a, rs2, size); DROPPED */
@@ -771,6 +818,7 @@ static void emit_stub(tr_t *t, const stub_t *s)
         load(e, RDX, RBX, reg_off(t->b->entries[s->k].rs2));
         mov_imm(e, RCX, s->arg);
         call_abs(e, (const void *)mem_store_slow);
+        epoch_check(t);
         dropped_check(t, s->k + 1);
         jmp_to(e, s->back);
         break;
@@ -788,7 +836,8 @@ static void emit_stub(tr_t *t, const stub_t *s)
         if (s->what == STUB_FIRST_RUN_RDX) { b1(e, 0x5a); b1(e, 0x5a); }
         jmp_to(e, s->back);
         break;
-    case STUB_EVENT:                    /* r13, r14: the block before */
+    case STUB_EVENT:                    /* r13, r14 less n: the block before */
+        alu_imm(e, ALU_SUB, R14, s->k);
         mov_imm(e, RDX, s->arg);
         mov_imm(e, RAX, EXIT_EVENT);
         jmp_to(e, t->j->epilogue);
@@ -809,6 +858,7 @@ static void flush(jit_t *j)
 {
     j->used = j->tramp_end;
     j->nsites = 0;
+    j->npatched = 0;
     if (j->cap) {
         memset(j->check, 0, j->cap * sizeof *j->check);
         memset(j->body, 0, j->cap * sizeof *j->body);
@@ -857,10 +907,9 @@ static uint32_t translation(jit_t *j, blocks_t *bs, const block_t *b)
                .e = { .p = j->rw + j->used, .start = j->rw + j->used, .base = j->used } };
     emit_t *e = &t.e;
     size_t check = here(e);             /* the event check, as the loop's `chained` */
-    op_m(e, 1, 0x8d, RAX, R14, (int32_t)b->n);          /* lea rax, [r14 + n] */
-    op_m(e, 1, 0x3b, RAX, RBX, offsetof(cpu_t, event_at));
-    add_stub(&t, STUB_EVENT, 0, 0, jcc(e, CC_A), 0, b->pc);
-    mov_rr(e, R14, RAX);
+    alu_imm(e, ALU_ADD, R14, b->n);                     /* retired += n */
+    op_m(e, 1, 0x3b, R14, RBX, offsetof(cpu_t, event_at));
+    add_stub(&t, STUB_EVENT, 0, b->n, jcc(e, CC_A), 0, b->pc);
     mov_imm(e, R13, (uint64_t)(uintptr_t)b);
     size_t body = here(e);
     for (uint32_t k = 0; k <= b->n; k++)
@@ -880,13 +929,40 @@ static uint32_t translation(jit_t *j, blocks_t *bs, const block_t *b)
     return (uint32_t)body;
 }
 
-/* The chain `site` (of the table's epoch now) goes to block id's code. */
-static void patch(jit_t *j, const blocks_t *bs, int64_t site, uint32_t id)
+static void set_rel32(jit_t *j, uint32_t at, uint32_t target)
+{
+    int32_t rel = (int32_t)((int64_t)target - (int64_t)(at + 4));
+    memcpy(j->rw + at, &rel, 4);
+}
+
+/* The chain `site` goes to block id's code: the link C found in the epoch
+ * the patched chains are of (epoch_seen). */
+static void patch(jit_t *j, int64_t site, uint32_t id)
 {
     jit_site_t *s = &j->sites[site];
-    int32_t rel = (int32_t)((int64_t)j->check[id] - (int64_t)(s->patch + 4));
-    memcpy(j->rw + s->patch, &rel, 4);
-    s->epoch = bs->epoch;
+    set_rel32(j, s->patch, j->check[id]);
+    if (!s->live) {
+        s->live = 1;
+        j->patched[j->npatched++] = (uint32_t)site;
+    }
+}
+
+/* The table's epoch moved (decoded code may have gone, or the table
+ * moved): every chain goes out to C again, where the links are checked.
+ * Called from translated code too, which then runs the code just written
+ * through the other view: cpuid serializes the instruction stream. */
+static void jit_epoch_moved(jit_t *j)
+{
+    for (uint32_t k = 0; k < j->npatched; k++) {
+        jit_site_t *s = &j->sites[j->patched[k]];
+        set_rel32(j, s->patch, s->out);
+        s->live = 0;
+    }
+    j->npatched = 0;
+    j->st->epoch_seen = j->st->bs->epoch;
+    j->stats.unpatches++;
+    unsigned a = 0, b, c = 0, d;
+    __asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d) : : "memory");
 }
 
 /* pc's block, entered from C: in the jump cache for indirect transfers. */
@@ -953,6 +1029,7 @@ next_block:                             /* as the block loop's next_block */
     remember(j, bs, pc, (uint32_t)(b - bs->blk));
 
 run:                                    /* b's code from its body; retired counts it */
+    if (st->epoch_seen != bs->epoch) jit_epoch_moved(j);
     st->b = b;
     st->retired = retired;
     j->stats.entries++;
@@ -990,7 +1067,7 @@ run:                                    /* b's code from its body; retired count
     }
     retired += nb->n;
     uint32_t id = (uint32_t)(nb - bs->blk);
-    if (site >= 0 && generation == j->generation) patch(j, bs, site, id);
+    if (site >= 0 && generation == j->generation && st->epoch_seen == bs->epoch) patch(j, site, id);
     remember(j, bs, pc, id);
     b = nb;
     goto run;
@@ -1018,7 +1095,10 @@ jit_t *jit_new(char *err, size_t errlen)
     j->rw = rw;
     j->rx = rx;
     j->sites = xcalloc(JIT_MAX_SITES, sizeof *j->sites);
+    j->patched = xcalloc(JIT_MAX_SITES, sizeof *j->patched);
     j->st = xcalloc(1, sizeof *j->st);
+    j->st->jit = j;
+    j->st->epoch_seen = UINT64_MAX;
     emit_trampoline(j);
     flush(j);
     j->stats.flushes = 0;
@@ -1031,12 +1111,14 @@ void jit_free(jit_t *j)
     if (getenv("HPS_JIT_STATS"))
         fprintf(stderr, "jit: %" PRIu64 " blocks translated (%" PRIu64 " entries inline, %" PRIu64
                 " called), %" PRIu64 " flushes, %" PRIu64 " runs entered from C, %" PRIu64
-                " hand-overs to the block loop\n", j->stats.translated, j->stats.inline_entries,
-                j->stats.called_entries, j->stats.flushes, j->stats.entries, j->stats.interpreted);
+                " hand-overs to the block loop, %" PRIu64 " unpatches\n", j->stats.translated,
+                j->stats.inline_entries, j->stats.called_entries, j->stats.flushes,
+                j->stats.entries, j->stats.interpreted, j->stats.unpatches);
     munmap(j->rw, JIT_CODE_SIZE);
     munmap(j->rx, JIT_CODE_SIZE);
     close(j->fd);
     free(j->sites);
+    free(j->patched);
     free(j->check);
     free(j->body);
     free(j->untranslatable);
