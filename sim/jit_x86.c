@@ -60,7 +60,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define JIT_CODE_SIZE (64u << 20)       /* the code cache, emptied when full   */
+#define JIT_CODE_SIZE (64u << 20)       /* the code cache, emptied when full
+                                           (HPS_JIT_CACHE_KB makes it smaller:
+                                           the tests' way to empty it often)   */
 #define JIT_MAX_SITES (1u << 20)        /* patchable chains, likewise           */
 #define JIT_JC_BITS 12                  /* the jump cache of translated entries */
 #define JIT_ENTRY_MAX 224               /* bytes an entry's code may take, stubs included */
@@ -101,6 +103,7 @@ typedef struct jit_site {
 struct jit {
     int fd;
     uint8_t *rw, *rx;                   /* the code cache's two views           */
+    size_t size;                        /* bytes of code cache                  */
     size_t used;
     size_t tramp_end;                   /* the trampoline's bytes, never emptied */
     size_t epilogue;
@@ -901,7 +904,7 @@ static uint32_t translation(jit_t *j, blocks_t *bs, const block_t *b)
         return 0;
     }
     size_t need = JIT_BLOCK_MAX + (size_t)(b->n + 1) * JIT_ENTRY_MAX;
-    if (j->used + need > JIT_CODE_SIZE || j->nsites + 2 * (b->n + 1) > JIT_MAX_SITES) flush(j);
+    if (j->used + need > j->size || j->nsites + 2 * (b->n + 1) > JIT_MAX_SITES) flush(j);
     stub_t *stubs = xcalloc(3 * (b->n + 1) + 4, sizeof *stubs);
     tr_t t = { .j = j, .bs = bs, .b = b, .stubs = stubs,
                .e = { .p = j->rw + j->used, .start = j->rw + j->used, .base = j->used } };
@@ -1073,25 +1076,40 @@ run:                                    /* b's code from its body; retired count
     goto run;
 }
 
+/* The code cache's size: JIT_CODE_SIZE, or HPS_JIT_CACHE_KB (at least
+ * enough for the largest block a page can hold). */
+static size_t cache_size(void)
+{
+    const char *kb = getenv("HPS_JIT_CACHE_KB");
+    size_t least = JIT_BLOCK_MAX + (GUEST_PAGE_SIZE / 2 + 1) * JIT_ENTRY_MAX + 4096;
+    if (!kb || !*kb) return JIT_CODE_SIZE;
+    size_t size = (size_t)strtoull(kb, NULL, 10) << 10;
+    if (size < least) size = least;
+    if (size > JIT_CODE_SIZE) size = JIT_CODE_SIZE;
+    return (size + 4095) & ~(size_t)4095;
+}
+
 jit_t *jit_new(char *err, size_t errlen)
 {
+    size_t size = cache_size();
     int fd = memfd_create("hps-sim-jit", MFD_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, JIT_CODE_SIZE) != 0) {
+    if (fd < 0 || ftruncate(fd, (off_t)size) != 0) {
         snprintf(err, errlen, "--jit: cannot make the code cache: %s", strerror(errno));
         if (fd >= 0) close(fd);
         return NULL;
     }
-    void *rw = mmap(NULL, JIT_CODE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    void *rx = mmap(NULL, JIT_CODE_SIZE, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+    void *rw = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *rx = mmap(NULL, size, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
     if (rw == MAP_FAILED || rx == MAP_FAILED) {
         snprintf(err, errlen, "--jit: cannot map the code cache: %s", strerror(errno));
-        if (rw != MAP_FAILED) munmap(rw, JIT_CODE_SIZE);
-        if (rx != MAP_FAILED) munmap(rx, JIT_CODE_SIZE);
+        if (rw != MAP_FAILED) munmap(rw, size);
+        if (rx != MAP_FAILED) munmap(rx, size);
         close(fd);
         return NULL;
     }
     jit_t *j = xcalloc(1, sizeof *j);
     j->fd = fd;
+    j->size = size;
     j->rw = rw;
     j->rx = rx;
     j->sites = xcalloc(JIT_MAX_SITES, sizeof *j->sites);
@@ -1114,8 +1132,8 @@ void jit_free(jit_t *j)
                 " hand-overs to the block loop, %" PRIu64 " unpatches\n", j->stats.translated,
                 j->stats.inline_entries, j->stats.called_entries, j->stats.flushes,
                 j->stats.entries, j->stats.interpreted, j->stats.unpatches);
-    munmap(j->rw, JIT_CODE_SIZE);
-    munmap(j->rx, JIT_CODE_SIZE);
+    munmap(j->rw, j->size);
+    munmap(j->rx, j->size);
     close(j->fd);
     free(j->sites);
     free(j->patched);
