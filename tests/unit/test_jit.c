@@ -37,7 +37,7 @@
 typedef struct result {
     uint64_t ret, pc, stop_pc, instret;
     uint64_t reg[32];
-    uint8_t data[256];
+    uint8_t data[512];
     uint64_t count[64], taken[64];
     uint64_t translated;                /* blocks the translator translated */
 } result_t;
@@ -160,6 +160,22 @@ static void same_runs(const uint32_t *words, size_t n, uint64_t seed, uint64_t e
     R(0, 14, 15, 7, 16), \
     enc_i(0, 1, 0, 0, 0x67)             /* jalr x0, 0(ra) */
 
+/* A block of many stores and loads (a prologue's register saves): the
+ * code's size bound holds; run whole and cut inside it. */
+static void test_long_block(void **state)
+{
+    (void)state;
+    uint32_t prog[96];
+    size_t n = 0;
+    /* high registers and offsets past 127: the longest encodings */
+    for (int k = 0; k < 30; k++) prog[n++] = enc_s(128 + 8 * k, 12 + k % 20, 7, 3, STORE);
+    for (int k = 0; k < 30; k++) prog[n++] = enc_i(128 + 8 * (29 - k), 7, 3, 12 + k % 20, LOAD);
+    for (int k = 0; k < 30; k++) prog[n++] = enc_s(129 + 8 * k, 12 + k % 20, 7, 1 + k % 3, STORE);
+    prog[n++] = ECALL;
+    same_runs(prog, n, 5, UINT64_MAX);
+    for (uint64_t at = 0; at <= 95; at += 7) same_runs(prog, n, 5, at);
+}
+
 static void test_alu_kinds(void **state)
 {
     (void)state;
@@ -199,6 +215,7 @@ int main(void)
         cmocka_unit_test(test_alu_kinds),
         cmocka_unit_test(test_memory_and_transfers),
         cmocka_unit_test(test_event_at_every_count),
+        cmocka_unit_test(test_long_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
