@@ -90,7 +90,6 @@ typedef struct jit_state {
     uint32_t way;                       /* ecx: the way (COUNTED) or entry (DROPPED) */
     int64_t site;                       /* the chain a COUNTED exit came from, or -1 */
     uint64_t epoch_seen;                /* blocks_t.epoch the patched chains are of */
-    struct jit *jit;
     jit_jc_t jc[1u << JIT_JC_BITS];
 } jit_state_t;
 
@@ -1117,7 +1116,6 @@ jit_t *jit_new(char *err, size_t errlen)
     j->sites = xcalloc(JIT_MAX_SITES, sizeof *j->sites);
     j->patched = xcalloc(JIT_MAX_SITES, sizeof *j->patched);
     j->st = xcalloc(1, sizeof *j->st);
-    j->st->jit = j;
     j->st->epoch_seen = UINT64_MAX;
     emit_trampoline(j);
     flush(j);
