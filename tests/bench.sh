@@ -5,7 +5,7 @@
 # in-order timing models and the out-of-order one (--config inorder5, ev5,
 # r10k, hps -- the last with the wrong path; statistics but no ground-truth
 # file), and the same program under
-# qemu-riscv64; prints
+# qemu-riscv64, and the functional core with the translator (--jit); prints
 # simulated MIPS and the time ratio of the plain functional core against
 # qemu side by side; then the functional core and ev5 again with DISE/HPS
 # (productions/hot_method.acf at rate 1/100) against the same runs without,
@@ -54,15 +54,18 @@ else
 fi
 [ ${#progs[@]} -gt 0 ] || { echo "no workloads built (make workloads)"; exit 1; }
 
-fmt='%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8s\n'
+fmt='%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8s %7s %7s %7s\n'
 printf "$fmt" workload Minsts plain_s plainM truth_s truthM in5_s in5M ev5_s ev5M r10k_s r10kM \
-    hps_s hpsM qemu_s sim/qemu
-# columns: seconds of each run (plain, truth, inorder5, ev5, r10k, hps, qemu), summed in tot
-tot_i=0; tot=(0 0 0 0 0 0 0); dise_rows=(); sample_rows=(); dcpi_rows=()
-row() {   # row NAME INSTS S0 S1 S2 S3 S4 S5 S6: one table line
-    awk -v n="$1" -v i="$2" -v a="$3" -v b="$4" -v c="$5" -v d="$6" -v o="$7" -v h="$8" -v q="$9" 'BEGIN{
-        printf "%-14s %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %8.2f\n",
-               n, i/1e6, a, i/a/1e6, b, i/b/1e6, c, i/c/1e6, d, i/d/1e6, o, i/o/1e6, h, i/h/1e6, q, a/q }'
+    hps_s hpsM qemu_s sim/qemu jit_s jitM jit/q
+# columns: seconds of each run (plain, truth, inorder5, ev5, r10k, hps, qemu,
+# plain with the translator), summed in tot
+tot_i=0; tot=(0 0 0 0 0 0 0 0); dise_rows=(); sample_rows=(); dcpi_rows=()
+row() {   # row NAME INSTS S0 S1 S2 S3 S4 S5 S6 S7: one table line
+    awk -v n="$1" -v i="$2" -v a="$3" -v b="$4" -v c="$5" -v d="$6" -v o="$7" -v h="$8" -v q="$9" \
+        -v j="${10}" 'BEGIN{
+        printf "%-14s %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %7.1f %7.2f %8.2f %7.2f %7.1f %7.2f\n",
+               n, i/1e6, a, i/a/1e6, b, i/b/1e6, c, i/c/1e6, d, i/d/1e6, o, i/o/1e6, h, i/h/1e6, q, a/q,
+               j, i/j/1e6, j/q }'
 }
 for p in "${progs[@]}"; do
     n=$(basename "$p")
@@ -74,9 +77,10 @@ for p in "${progs[@]}"; do
     "$sim" --config r10k --no-ground-truth --stats-json "$tmp/o.json" "$p" "$size" >/dev/null 2>&1; t5=$(now)
     "$sim" --config hps --no-ground-truth --stats-json "$tmp/h.json" "$p" "$size" >/dev/null 2>&1; t6=$(now)
     qemu-riscv64 "$p" "$size" >/dev/null 2>&1; t7=$(now)
+    "$sim" --jit --no-ground-truth --stats-json "$tmp/j.json" "$p" "$size" >/dev/null 2>&1; t8=$(now)
     insts=$(json_value "$tmp/s.json" simInsts)
     secs=()
-    for k in 0 1 2 3 4 5 6; do
+    for k in 0 1 2 3 4 5 6 7; do
         a=t$k; b=t$((k + 1))
         secs+=("$(awk -v a="${!a}" -v b="${!b}" 'BEGIN{print b-a}')")
         tot[k]=$(awk -v a="${tot[k]}" -v s="${secs[k]}" 'BEGIN{print a+s}')
@@ -103,7 +107,8 @@ done
 row TOTAL "$tot_i" "${tot[@]}"
 echo "(wall-clock seconds of whole processes incl. loading; M = simulated MIPS; plain/truth:"
 echo " functional core without/with ground-truth recording; in5/ev5/r10k/hps: timing models with"
-echo " statistics, without the ground-truth recorder, hps with its wrong path; sim/qemu = plain_s / qemu_s)"
+echo " statistics, without the ground-truth recorder, hps with its wrong path; sim/qemu = plain_s / qemu_s;
+ jit: plain with the translator (--jit, sim/jit_x86.c), jit/q = jit_s / qemu_s)"
 echo
 echo "sampled simulation: --sample ${BENCH_SAMPLE:-20k} against full detail (seconds as above)"
 printf '%s\n' "${sample_rows[@]}" | awk '{ printf "%-14s %-5s full %7.2f s  sampled %7.2f s  %5.1fx  CPI %.4f -> %.4f (%+.2f%%, CI +-%.2f%%)\n",

@@ -85,8 +85,8 @@ echo " instruction over host time per RISC-V instruction, 1.00 = same speed)"
 # Alpha (qemu-alpha -L) beside the same for RISC-V.  Whole processes,
 # loading and the dynamic linker included; the fastest of BENCH_REPS runs,
 # simulator and qemu in turn.
-qemu_pair() {   # qemu_pair ISA_DIR QEMU SYSROOT NAME -> "INSTS SIM_S QEMU_S"
-    local dir=$1 qemu=$2 root=$3 n=$4 s="" q="" t0 t1 t2 r
+qemu_pair() {   # qemu_pair ISA_DIR QEMU SYSROOT NAME -> "INSTS SIM_S QEMU_S JIT_S"
+    local dir=$1 qemu=$2 root=$3 n=$4 s="" q="" j="" t0 t1 t2 r
     local prog=$build/workloads/$dir/$n
     [ -x "$prog" ] || return
     for _ in $(seq "$reps"); do
@@ -96,16 +96,18 @@ qemu_pair() {   # qemu_pair ISA_DIR QEMU SYSROOT NAME -> "INSTS SIM_S QEMU_S"
         s=$(faster "$s" "$r")
         q=$(awk -v m="$q" -v d="$(awk -v a="$t1" -v b="$t2" 'BEGIN{print b-a}')" \
                 'BEGIN{ print (m == "" || d < m) ? d : m }')
+        r=$(timed_run "j$dir" "$prog" --jit --sysroot "$root") || return
+        j=$(faster "$j" "$r")
     done
-    echo "$s $q"
+    echo "$s $q ${j#* }"
 }
 echo
 for q in qemu-riscv64 qemu-alpha; do
     command -v "$q" >/dev/null || { echo "no $q (make deps): no table against qemu"; exit 1; }
 done
 echo "functional core against qemu, dynamic builds through their sysroots, size $size"
-fmt='%-14s %8s %7s %7s %7s | %8s %7s %7s %7s\n'
-printf "$fmt" workload rvMinst rv_s qemu_s sim/q alMinst al_s qemu_s sim/q
+fmt='%-14s %8s %7s %7s %7s %7s %7s | %8s %7s %7s %7s %7s %7s\n'
+printf "$fmt" workload rvMinst rv_s qemu_s sim/q jit_s jit/q alMinst al_s qemu_s sim/q jit_s jit/q
 rows=()
 for n in "${names[@]}"; do
     r=$(qemu_pair rv64-dyn qemu-riscv64 /usr/riscv64-linux-gnu "$n")
@@ -113,10 +115,12 @@ for n in "${names[@]}"; do
     [ -n "$r" ] && [ -n "$a" ] && rows+=("$n $r $a")
 done
 printf '%s\n' "${rows[@]}" | awk '
-    function line(n, ri, rs, rq, ai, as, aq) {
-        printf "%-14s %8.1f %7.2f %7.2f %7.2f | %8.1f %7.2f %7.2f %7.2f\n", n,
-               ri/1e6, rs, rq, rs/rq, ai/1e6, as, aq, as/aq }
-    NF == 7 { line($1, $2, $3, $4, $5, $6, $7); ri+=$2; rs+=$3; rq+=$4; ai+=$5; as+=$6; aq+=$7 }
-    END { if (ri) line("TOTAL", ri, rs, rq, ai, as, aq) }'
+    function line(n, ri, rs, rq, rj, ai, as, aq, aj) {
+        printf "%-14s %8.1f %7.2f %7.2f %7.2f %7.2f %7.2f | %8.1f %7.2f %7.2f %7.2f %7.2f %7.2f\n", n,
+               ri/1e6, rs, rq, rs/rq, rj, rj/rq, ai/1e6, as, aq, as/aq, aj, aj/aq }
+    NF == 9 { line($1, $2, $3, $4, $5, $6, $7, $8, $9)
+              ri+=$2; rs+=$3; rq+=$4; rj+=$5; ai+=$6; as+=$7; aq+=$8; aj+=$9 }
+    END { if (ri) line("TOTAL", ri, rs, rq, rj, ai, as, aq, aj) }'
 echo "(seconds: wall clock of whole processes, the simulator without ground-truth recording;"
-echo " sim/q: the simulator's time over qemu's, the issue's target is at most 2.00)"
+echo " sim/q: the simulator's time over qemu's, the issue's target is at most 2.00;"
+echo " jit: the same with the translator, --jit; jit/q: its time over qemu's)"

@@ -72,6 +72,11 @@
 #              functional run's; a bad value is refused; under hps with
 #              hot_method.acf, dise.spec_counters=checkpoint takes the
 #              functional run's samples, leak keeps its output and exact profile
+#   jit        --jit (the translator, sim/jit_x86.c) on the functional core:
+#              the functional run's output, its --no-ground-truth statistics
+#              and an exhaustive ACF's report the same but for the command
+#              and host lines, --max-insts exact; with every timing model,
+#              -d, --trace and --stats with the recorder: refused
 #   checkpoint a checkpoint near the end restored under every model, with
 #              --acf and with --dcpi: the functional run's output and
 #              program instructions; --restore --cct, --checkpoint-at under
@@ -142,6 +147,12 @@ refused() {
     elif [ -s "$2.out" ]; then r="the program ran (stdout not empty)"
     fi
     verdict "$1: refused with status 2 and one line" "$r"
+}
+# same_bits WHAT A B: two reports or statistics files equal but for the
+# command line and the host's time
+same_bits() {
+    verdict "$1" "$(diff <(grep -Ev '^# command:|^host' "$2") <(grep -Ev '^# command:|^host' "$3") |
+                     head -2 | tr '\n' ' ')"
 }
 # stats_diff REF FILE [SKIP_RE]: the timing-independent fields of REF (but
 # those matching SKIP_RE) that FILE lacks or has with another value ("" when
@@ -670,6 +681,32 @@ for isa in rv64 alpha-static; do
     done
     run "$d/sample.acf" --config ev5 --sample 20k --acf productions/hot_method.acf "$prog" test
     refused "$isa ev5 --sample 20k --acf" "$d/sample.acf"
+    # ---- --jit (the translator; tests/diff and tests/blocks run it too under make test) --------
+    j=$d/jit
+    run "$j" --jit "$prog" test
+    same_output "$isa functional --jit" "$j"
+    run "$j.plain" --stats "$j.plain.stats" --no-ground-truth "$prog" test
+    run "$j.st" --jit --stats "$j.st.stats" --no-ground-truth "$prog" test
+    same_output "$isa functional --jit --stats --no-ground-truth" "$j.st"
+    same_bits "$isa --jit: the statistics are the block loop's" "$j.plain.stats" "$j.st.stats"
+    run "$j.acf0" --acf productions/hot_method_all.acf --report "$j.acf0.rep" "$prog" test
+    run "$j.acf" --jit --acf productions/hot_method_all.acf --report "$j.acf.rep" "$prog" test
+    same_output "$isa functional --jit --acf hot_method_all" "$j.acf"
+    same_bits "$isa --jit --acf: the report is the block loop's" "$j.acf0.rep" "$j.acf.rep"
+    run "$j.cut" --jit --max-insts $cut --stats "$j.cut.stats" --no-ground-truth "$prog" test
+    verdict "$isa --jit --max-insts $cut: exactly $cut program instructions" \
+        "$( [ "$(st simInsts "$j.cut.stats")" = "$cut" ] || echo "simInsts $(st simInsts "$j.cut.stats")")"
+    for m in $models; do
+        [ $m = functional ] && continue
+        run "$j.$m" --jit --config $m "$prog" test
+        refused "$isa $m --jit" "$j.$m"
+    done
+    run "$j.d" --jit -d "$prog" test
+    refused "$isa --jit -d" "$j.d"
+    run "$j.tr" --jit --trace "$j.tr.trace" "$prog" test
+    refused "$isa --jit --trace" "$j.tr"
+    run "$j.gt" --jit --stats "$j.gt.stats" "$prog" test
+    refused "$isa --jit --stats with the ground-truth recorder" "$j.gt"
     # ---- checkpoints (tests/checkpoint has the rest) -------------------------------------------
     # a checkpoint 2M instructions before the end, restored under every model
     # and with --acf and --dcpi: the output (both halves) and the program
