@@ -2014,9 +2014,11 @@ bool dcpicalc_unstall(dcpicalc_t *dc, double cost)
 {
     if (dc->unstalled || cost <= 0) return false;
     dc->unstalled = true;
-    if (!unstall_single_points(dc, cost)) return false;
-    analyse_insns(dc);
-    return true;
+    bool changed = unstall_single_points(dc, cost);
+    if (changed) analyse_insns(dc);
+    bound_icache_by_run(dc, cost);
+    mispredict_within_icache(dc, ICACHE_COST_SHARE * cost);
+    return changed;
 }
 
 static bool schedule_blocks(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa, char *err,
