@@ -344,7 +344,9 @@ static void test_icache_dominates_by_imiss(void **state)
  * the D-cache; at 8 cycles each, 70 + 2 sqrt(70) + 1 misses are under an
  * eighth of the stall, and the D-cache is left alone.  Without the
  * measure (instruction 3 without IMISS samples, or with fewer than 100)
- * both stay listed. */
+ * both stay listed, until the run's cost per miss, measured over its
+ * other procedures, is given (dcpicalc_unstall, 4 cycles): the same bound
+ * then rules the I-cache out. */
 static void test_icache_bounded_by_run_cost(void **state)
 {
     config_t cfg = preset("ev5");
@@ -371,6 +373,11 @@ static void test_icache_bounded_by_run_cost(void **state)
         if (measured[i]) assert_int_equal(dc.insn[3].culprits, 1u << STALL_ICACHE);
         assert_true(dc.insn[2].culprits & 1u << STALL_DCACHE);
         assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_ICACHE), i != 0);
+        if (i != 0) {
+            dcpicalc_unstall(&dc, 4.0);
+            assert_true(dc.insn[2].culprits & 1u << STALL_DCACHE);
+            assert_false(dc.insn[2].culprits & 1u << STALL_ICACHE);
+        }
         dcpicalc_free(&dc);
     }
 }
@@ -1380,7 +1387,10 @@ static void test_mispredict_within_dcache(void **state)
  * samples on it at 40 cycles a miss (4000 cycles) cannot explain the
  * stall: both listed; 600 can (24000), yet project too few misses at the
  * S-cache's hit latency for the I-cache alone by icache_dominates: the
- * misprediction is left out. */
+ * misprediction is left out.  With no IMISS sample on instruction 5 the
+ * procedure measures no cost of its own, and both stay listed with 600
+ * until the run's cost (20 cycles a miss, twice that at most) is given
+ * (dcpicalc_unstall). */
 static void test_mispredict_within_icache(void **state)
 {
     enum { N = 10, HEAD = 4, MEASURED = 5 };
@@ -1396,22 +1406,26 @@ static void test_mispredict_within_icache(void **state)
     assert_true(cost < miss && 100 * cost < 20000 && 600 * cost >= 20000);
     assert_true((100 + 2 * sqrt(100) + 1) * cost * 8 >= 20000 &&
                 (600 - 2 * sqrt(600) - 1) * least * 8 < 7 * 20000.0);
-    const uint64_t at_head[2] = { 100, 600 };
-    for (int i = 0; i < 2; i++) {
+    const uint64_t at_head[3] = { 100, 600, 600 };
+    for (int i = 0; i < 3; i++) {
         code_synth_t s;
         dcpicalc_t dc;
         learn_schedule(&s, &cfg, code, N, 1000);
         s.count[3] = 500;
         s.extra[HEAD] = s.extra[MEASURED] = 20;
-        s.imiss[MEASURED] = 1000;
+        s.imiss[MEASURED] = i < 2 ? 1000 : 0;
         s.imiss[HEAD] = at_head[i];
         if (!dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, N * 4,
                                  code_samples, &s, collected, periods, NULL, err, sizeof err))
             fail_msg("%s", err);
         assert_float_equal(dcpicalc_dynamic_stall(&dc, HEAD), 20.0, 0.5);
         assert_float_equal(dcpicalc_dynamic_stall(&dc, MEASURED), 20.0, 0.5);
-        assert_int_equal(dc.insn[MEASURED].culprits, 1u << STALL_ICACHE);
+        if (i < 2) assert_int_equal(dc.insn[MEASURED].culprits, 1u << STALL_ICACHE);
         assert_true(dc.insn[HEAD].culprits & 1u << STALL_ICACHE);
+        if (i == 2) {                   /* no cost of its own: the run's */
+            assert_true(dc.insn[HEAD].culprits & 1u << STALL_MISPREDICT);
+            dcpicalc_unstall(&dc, 20.0);
+        }
         if (!!(dc.insn[HEAD].culprits & 1u << STALL_MISPREDICT) != (i == 0))
             fail_msg("%" PRIu64 " IMISS samples on the head: culprits %#x", at_head[i],
                      dc.insn[HEAD].culprits);
