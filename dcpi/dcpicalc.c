@@ -1298,26 +1298,6 @@ static bool store_within(const cfg_t *g, size_t b, size_t k, size_t n)
     return false;
 }
 
-/* Whether store k, the head of block b, listed beside a misprediction,
- * waits for the refetch rather than for the write buffer: no other store
- * within BURST_INSNS instructions before it on any path into it
- * (store_within).  The buffer drains while the mispredicted path is
- * flushed and the target fetched; only a stream of stores, such as a loop
- * that stores on every iteration (glibc's memset: its loop head's store
- * waited 6.7 M cycles for the buffer on Alpha nlparse, three instructions
- * after the store before it around the loop), keeps it full.  (On the 24
- * short-period runs, a scratch dump scored offline, write-buffer
- * precision / recall: 83.3 / 88.3 before; no store within 3 on any path
- * 86.2 / 88.2; within 4, BURST_INSNS, 85.5 / 88.2; within 16 84.1 /
- * 88.3; without the misprediction beside it, within 4, 85.5 / 85.5.
- * anneal_place's net_bbox, `sw a0,0(a2)` after a bge, 1.6 M cycles of
- * misprediction, the largest.) */
-static bool refetch_not_buffer(const dcpicalc_t *dc, size_t b, size_t k)
-{
-    return k == dc->cfg.blocks[b].first && (dc->cfg.insns[k].flags & IF_STORE) &&
-           !store_within(&dc->cfg, b, k, BURST_INSNS);
-}
-
 /* The stores of block b. */
 static unsigned block_stores(const cfg_t *g, size_t b)
 {
@@ -1864,8 +1844,6 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
         if (entries >= 0 && entries * dc->mispredict_bound * MINOR_SHARE < stall * dc->insn[k].freq)
             c = others;                       /* too few mispredictions for a real part */
     }
-    if ((c >> STALL_WBUF & 1) && (c >> STALL_MISPREDICT & 1) && refetch_not_buffer(dc, b, k))
-        c &= ~(1u << STALL_WBUF);
     if (c) return c;
     return (unit_outside ? 1u << STALL_FU : 0) | (caller ? caller_culprits(dc, b, k, stall) : 0);
 }
@@ -1972,6 +1950,39 @@ static void mispredict_within_icache(dcpicalc_t *dc, double cost)
     }
 }
 
+/* A store listed beside a stall of the front end -- an I-cache miss or a
+ * misprediction, the culprits left once the I-cache's bounds have been
+ * taken (bound_icache_by_run, mispredict_within_icache), each only where
+ * its event was collected (IMISS samples on the store, BRANCHMP's bounds
+ * taken; without them either is listed wherever it can be) -- waits for the
+ * line or the refetch, not for the write buffer, when no other store lies
+ * within BURST_INSNS instructions before it on any path (store_within):
+ * the buffer drains while the fetch comes, and only a stream of stores,
+ * as a loop that stores on every iteration, keeps it full (glibc's
+ * memset: its loop head's store waited 6.7 M cycles for the buffer on
+ * Alpha nlparse, three instructions after the store before it around the
+ * loop).  The write buffer is then left out.  (On the 24 short-period
+ * runs, a scratch dump scored offline, write-buffer precision / recall:
+ * 83.3 / 88.3 before; beside a misprediction alone, no store within 4 on
+ * any path, 85.6 / 88.2 (within 3 86.2 / 88.2; within 16 84.1 / 88.3);
+ * beside the I-cache too, 87.4 / 88.2 over that (any store beside the
+ * I-cache, 90.5 / 85.8; only with no store before it in its block, 87.5 /
+ * 87.9).  The largest: anneal_place's net_bbox, `sw a0,0(a2)` at the
+ * target of a bge, 1.6 M cycles of misprediction; Alpha anneal_place's
+ * try_move, `stq s5,8(sp)` at a line's start, 1.1 M of I-cache.) */
+static void buffer_behind_front_end(dcpicalc_t *dc)
+{
+    const uint32_t front = (dc->has_imiss ? 1u << STALL_ICACHE : 0) |
+                           (dc->has_branchmp ? 1u << STALL_MISPREDICT : 0);
+    if (!front) return;
+    for (size_t k = 0; k < dc->cfg.ninsns; k++) {
+        dcpicalc_insn_t *x = &dc->insn[k];
+        if (!(x->culprits >> STALL_WBUF & 1) || !(x->culprits & front)) continue;
+        if (!store_within(&dc->cfg, cfg_block_of(&dc->cfg, k), k, BURST_INSNS))
+            x->culprits &= ~(1u << STALL_WBUF);
+    }
+}
+
 double dcpicalc_dynamic_stall(const dcpicalc_t *dc, size_t k)
 {
     const dcpicalc_insn_t *x = &dc->insn[k];
@@ -2058,6 +2069,7 @@ bool dcpicalc_unstall(dcpicalc_t *dc, double cost)
     if (changed) analyse_insns(dc);
     bound_icache_by_run(dc, cost);
     mispredict_within_icache(dc, ICACHE_COST_SHARE * cost);
+    buffer_behind_front_end(dc);
     return changed;
 }
 
@@ -2204,6 +2216,7 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
     if (unstall_single_points(dc, cost)) analyse_insns(dc);
     bound_icache_by_run(dc, cost);
     mispredict_within_icache(dc, ICACHE_COST_SHARE * cost);
+    buffer_behind_front_end(dc);
     return true;
 }
 

@@ -34,8 +34,8 @@
  * after the block head, on every path, project too few (unless a path
  * leaves the procedure there), the write buffer for a store waiting on its loaded operand
  * in a block of fewer stores than the buffer's entries or loaded within the
- * load-use latency before it, or at a block head beside a misprediction
- * with no store just before it on any path; a dependency on a
+ * load-use latency before it, or beside a misprediction or an I-cache
+ * miss with no store just before it on any path; a dependency on a
  * long operation two blocks back (none when a block between read its
  * result), ruled out when only a loop's rare entries can find it pending,
  * and on the caller's value where nothing else explains a stall (never
@@ -884,9 +884,7 @@ static void test_mispredict_bounded_by_edges(void **state)
  * an edge more often than the block it leaves); C, the beq's target,
  * a store at its head, waits 2 cycles each of its 1000 executions.  The
  * taken edge A -> C as a difference (1000 - 1800) would be 0 and rule the
- * misprediction at C out; its ceiling (A's 1000) does not.  (No store lies
- * within 4 instructions before C's on any path: the write buffer is not
- * listed beside the misprediction.) */
+ * misprediction at C out; its ceiling (A's 1000) does not. */
 static void test_mispredict_edges_as_ceilings(void **state)
 {
     enum { N = 13, S2 = 18, S3 = 19, S4 = 20, S5 = 21, S6 = 22, S7 = 23 };
@@ -909,7 +907,7 @@ static void test_mispredict_edges_as_ceilings(void **state)
     /* B: its own estimate (1800) is above its ceiling, A's 1000 */
     assert_float_equal(dc.insn[5].freq, 1000.0, 10.0);
     assert_int_equal(dc.class_conf[dc.cfg.blocks[cfg_block_of(&dc.cfg, 5)].cls], CONF_PROPAGATED);
-    assert_false(dc.insn[6].culprits & 1u << STALL_WBUF);
+    assert_true(dc.insn[6].culprits & 1u << STALL_WBUF);
     assert_true(dc.insn[6].culprits & 1u << STALL_MISPREDICT);
     dcpicalc_free(&dc);
 }
@@ -1138,11 +1136,13 @@ static void test_store_waits_for_operand(void **state)
 
 /* A: add (or sd), add, beq -> C | B: add | C: sd (stalls 10 cycles on
  * each execution) | ret.  The store at C's head, entered from the beq,
- * lists a misprediction; with no other store within BURST_INSNS (4)
- * instructions before it on any path, not the write buffer, which drains
- * while the refetch comes; with a store three instructions before it on
- * the path from the beq (A's first), the write buffer too: a stream of
- * stores can keep the buffer full across the branch. */
+ * lists a misprediction (BRANCHMP collected, its period unknown); with
+ * no other store within BURST_INSNS (4) instructions before it on any
+ * path, not the write buffer, which drains while the refetch comes; with
+ * a store three instructions before it on the path from the beq (A's
+ * first), the write buffer too: a stream of stores can keep the buffer
+ * full across the branch.  Without BRANCHMP, the misprediction is a
+ * candidate only, and the write buffer stays beside it. */
 static void test_store_after_branch_waits_for_refetch(void **state)
 {
     enum { N = 6, HEAD = 4 };
@@ -1150,16 +1150,60 @@ static void test_store_after_branch_waits_for_refetch(void **state)
                                ADD(T2, A1, A2), SD(A1, A2, 0), RET };
     const uint32_t stream[N] = { SD(A3, A2, 8), ADD(T1, A1, A3), BEQ(A0, ZERO, 8),
                                  ADD(T2, A1, A2), SD(A1, A2, 0), RET };
-    const uint32_t *codes[2] = { lone, stream };
+    const uint32_t *codes[3] = { lone, stream, lone };
     config_t cfg = preset("ev5");
-    for (int c = 0; c < 2; c++) {
+    char err[256];
+    for (int c = 0; c < 3; c++) {
+        code_synth_t s;
         dcpicalc_t dc;
-        analyse_stall(&dc, &cfg, codes[c], N, HEAD, 10);
+        uint32_t collected = 1u << PMU_CYCLES | (c < 2 ? 1u << PMU_BRANCHMP : 0);
+        learn_schedule(&s, &cfg, codes[c], N, 1000);
+        s.extra[HEAD] = 10;
+        if (!dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)codes[c], BASE, N * 4,
+                                 code_samples, &s, collected, NULL, NULL, err, sizeof err))
+            fail_msg("%s", err);
         assert_float_equal(dcpicalc_dynamic_stall(&dc, HEAD), 10.0, 0.5);
         assert_true(dc.insn[HEAD].culprits & 1u << STALL_MISPREDICT);
-        if (!!(dc.insn[HEAD].culprits & 1u << STALL_WBUF) != (c == 1))
+        if (!!(dc.insn[HEAD].culprits & 1u << STALL_WBUF) != (c >= 1))
+            fail_msg("case %d: culprits %#x", c, dc.insn[HEAD].culprits);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* Eight adds (or six adds and a store), then sd at the start of the
+ * second I-cache line, stalling 10 cycles on each of its 1000 executions
+ * with IMISS samples on it (IMISS collected, its period unknown): the
+ * I-cache; with no other store within BURST_INSNS instructions before it,
+ * not the write buffer too, which drains while the line comes; with the
+ * store two instructions before it, the write buffer beside the I-cache.
+ * (Without IMISS, the line start lists both: test_store_waits_for_callee.) */
+static void test_store_after_line_miss_waits_for_line(void **state)
+{
+    enum { N = 10, LINE_START = 8 };
+    uint32_t code[N];
+    for (size_t k = 0; k < LINE_START; k++) code[k] = ADD(T0, A1, A2);
+    code[LINE_START] = SD(A1, A2, 0);
+    code[N - 1] = RET;
+    config_t cfg = preset("ev5");
+    assert_int_equal(BASE % cfg.l1i_line, 0);
+    assert_int_equal(LINE_START * 4, cfg.l1i_line);
+    char err[256];
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
+    for (int c = 0; c < 2; c++) {
+        code[LINE_START - 2] = c ? SD(A3, A2, 8) : ADD(T0, A1, A2);
+        code_synth_t s;
+        dcpicalc_t dc;
+        learn_schedule(&s, &cfg, code, N, 1000);
+        s.extra[LINE_START] = 10;
+        s.imiss[LINE_START] = 50;
+        if (!dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, N * 4,
+                                 code_samples, &s, collected, NULL, NULL, err, sizeof err))
+            fail_msg("%s", err);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, LINE_START), 10.0, 0.5);
+        assert_true(dc.insn[LINE_START].culprits & 1u << STALL_ICACHE);
+        if (!!(dc.insn[LINE_START].culprits & 1u << STALL_WBUF) != (c == 1))
             fail_msg("%s: culprits %#x", c ? "a store before" : "no store before",
-                     dc.insn[HEAD].culprits);
+                     dc.insn[LINE_START].culprits);
         dcpicalc_free(&dc);
     }
 }
@@ -1603,6 +1647,7 @@ int main(void)
         cmocka_unit_test(test_store_waits_for_operand),
         cmocka_unit_test(test_burst_store_left_out_of_group),
         cmocka_unit_test(test_store_after_branch_waits_for_refetch),
+        cmocka_unit_test(test_store_after_line_miss_waits_for_line),
         cmocka_unit_test(test_long_operation_blocks_back),
         cmocka_unit_test(test_dependency_bounded_by_entries),
         cmocka_unit_test(test_dependency_bounded_by_path),
