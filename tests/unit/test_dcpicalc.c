@@ -35,7 +35,9 @@
  * leaves the procedure there), the write buffer for a store waiting on its loaded operand
  * in a block of fewer stores than the buffer's entries or loaded within the
  * load-use latency before it, or beside a misprediction or an I-cache
- * miss with no store just before it on any path; a dependency on a
+ * miss with no store just before it on any path; the D-cache, not the
+ * write buffer, for a store of the caller's value whose DMISS samples
+ * explain its stall; a dependency on a
  * long operation two blocks back (none when a block between read its
  * result), ruled out when only a loop's rare entries can find it pending,
  * and on the caller's value where nothing else explains a stall (never
@@ -1208,6 +1210,33 @@ static void test_store_after_line_miss_waits_for_line(void **state)
     }
 }
 
+/* addi sp,sp,-16 | sd s0,8(sp) (stalls 40 cycles on each of its 1000
+ * executions, 40000 cycles) | ret, DMISS collected, a CYCLES sample a
+ * cycle and a DMISS sample 100 misses: s0 is the caller's, and its load
+ * may have missed.  20 DMISS samples on the store explain the stall at
+ * a lone miss's cost: the D-cache, not the write buffer (the store cannot
+ * fill the buffer alone); 5, fewer than MISPREDICT_EVENTS_LEAST: the
+ * write buffer, the only culprit its place gives. */
+static void test_store_of_caller_load_missed(void **state)
+{
+    enum { N = 3, S0 = 8, SP = 2 };
+    const uint32_t code[N] = { ADDI(SP, SP, -16), SD(S0, SP, 8), RET };
+    config_t cfg = preset("ev5");
+    unsigned miss = cfg.l2_hit_latency + cfg.mem_latency + cfg.l2_line / cfg.mem_bytes_per_cycle;
+    assert_true((20 + 2 * sqrt(20) + 1) * 100 * miss >= 40000);
+    const struct { uint64_t dmiss; uint32_t culprits; } cases[] = {
+        { 20, 1u << STALL_DCACHE }, { 5, 1u << STALL_WBUF },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        dcpicalc_t dc;
+        analyse_dmiss(&dc, &cfg, code, N, 1, 40, 1, cases[c].dmiss, 100);
+        uint32_t got = dc.insn[1].culprits & (1u << STALL_DCACHE | 1u << STALL_WBUF);
+        if (got != cases[c].culprits)
+            fail_msg("%" PRIu64 " DMISS samples: culprits %#x", cases[c].dmiss, dc.insn[1].culprits);
+        dcpicalc_free(&dc);
+    }
+}
+
 /* A block of seven stores, more than ev5's six write-buffer entries, each
  * after an add: where the schedule issues a store with the add before it
  * (M = 0), the add's issue group would take the store's samples.  Every
@@ -1648,6 +1677,7 @@ int main(void)
         cmocka_unit_test(test_burst_store_left_out_of_group),
         cmocka_unit_test(test_store_after_branch_waits_for_refetch),
         cmocka_unit_test(test_store_after_line_miss_waits_for_line),
+        cmocka_unit_test(test_store_of_caller_load_missed),
         cmocka_unit_test(test_long_operation_blocks_back),
         cmocka_unit_test(test_dependency_bounded_by_entries),
         cmocka_unit_test(test_dependency_bounded_by_path),
