@@ -1970,6 +1970,7 @@ static void mispredict_within_icache(dcpicalc_t *dc, double cost)
  * 87.9).  The largest: anneal_place's net_bbox, `sw a0,0(a2)` at the
  * target of a bge, 1.6 M cycles of misprediction; Alpha anneal_place's
  * try_move, `stq s5,8(sp)` at a line's start, 1.1 M of I-cache.) */
+static bool self_loop_stores(const cfg_t *g, size_t b);
 static void buffer_behind_front_end(dcpicalc_t *dc)
 {
     const uint32_t front = (dc->has_imiss ? 1u << STALL_ICACHE : 0) |
@@ -1978,9 +1979,31 @@ static void buffer_behind_front_end(dcpicalc_t *dc)
     for (size_t k = 0; k < dc->cfg.ninsns; k++) {
         dcpicalc_insn_t *x = &dc->insn[k];
         if (!(x->culprits >> STALL_WBUF & 1) || !(x->culprits & front)) continue;
-        if (!store_within(&dc->cfg, cfg_block_of(&dc->cfg, k), k, BURST_INSNS))
+        size_t b = cfg_block_of(&dc->cfg, k);
+        if (!store_within(&dc->cfg, b, k, BURST_INSNS))
             x->culprits &= ~(1u << STALL_WBUF);
+        else if ((x->culprits >> STALL_MISPREDICT & 1) && k == dc->cfg.blocks[b].first &&
+                 self_loop_stores(&dc->cfg, b))
+            x->culprits &= ~(1u << STALL_MISPREDICT);
     }
+}
+
+/* Whether block b is a loop of its own (an edge from it to itself) with a
+ * store within BURST_INSNS instructions of its end, before its head
+ * around the loop: a stream of stores that can keep the write buffer full
+ * on every iteration, where its back edge mispredicts only about the
+ * loop's entries and exits (glibc's memset). */
+static bool self_loop_stores(const cfg_t *g, size_t b)
+{
+    const cfg_block_t *p = &g->blocks[b];
+    bool loop = false;
+    for (size_t e = 0; e < g->nedges && !loop; e++)
+        loop = g->edges[e].from == (int)b && g->edges[e].to == (int)b;
+    if (!loop) return false;
+    size_t end = p->first + p->n;
+    for (size_t j = end; j-- > p->first && end - j <= BURST_INSNS;)
+        if (g->insns[j].flags & IF_STORE) return true;
+    return false;
 }
 
 /* A store of a register the caller computed (CALLER_DEP: a callee-saved
