@@ -37,7 +37,8 @@
  * load-use latency before it, or beside a misprediction or an I-cache
  * miss with no store just before it on any path; the D-cache, not the
  * write buffer, for a store of the caller's value whose DMISS samples
- * explain its stall; a dependency on a
+ * explain its stall; the write buffer, not a misprediction, at the head
+ * of a one-block loop of stores; a dependency on a
  * long operation two blocks back (none when a block between read its
  * result), ruled out when only a loop's rare entries can find it pending,
  * and on the caller's value where nothing else explains a stall (never
@@ -1172,6 +1173,35 @@ static void test_store_after_branch_waits_for_refetch(void **state)
     }
 }
 
+/* add | L: sd, addi, bne -> L | ret: a loop of one block that stores on
+ * every iteration, run 1000 times from 500 entries (BRANCHMP collected,
+ * its period unknown).  Its head, the store, stalls 10 cycles on each
+ * execution: the store three instructions before it around the loop can
+ * keep the write buffer full, and the back edge mispredicts only about
+ * the loop's entries and exits: the write buffer, not the misprediction. */
+static void test_store_loop_head_waits_for_buffer(void **state)
+{
+    enum { N = 5, HEAD = 1 };
+    const uint32_t code[N] = { ADD(T0, A1, A2), SD(A1, A2, 0), ADDI(A2, A2, 8),
+                               BNE(A2, A3, -8), RET };
+    config_t cfg = preset("ev5");
+    char err[256];
+    code_synth_t s;
+    dcpicalc_t dc;
+    learn_schedule(&s, &cfg, code, N, 1000);
+    s.count[0] = s.count[N - 1] = 500;
+    s.extra[HEAD] = 10;
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_BRANCHMP;
+    if (!dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, N * 4,
+                             code_samples, &s, collected, NULL, NULL, err, sizeof err))
+        fail_msg("%s", err);
+    assert_float_equal(dc.insn[HEAD].freq, 1000.0, 10.0);
+    assert_float_equal(dcpicalc_dynamic_stall(&dc, HEAD), 10.0, 0.5);
+    assert_true(dc.insn[HEAD].culprits & 1u << STALL_WBUF);
+    assert_false(dc.insn[HEAD].culprits & 1u << STALL_MISPREDICT);
+    dcpicalc_free(&dc);
+}
+
 /* Eight adds (or six adds and a store), then sd at the start of the
  * second I-cache line, stalling 10 cycles on each of its 1000 executions
  * with IMISS samples on it (IMISS collected, its period unknown): the
@@ -1678,6 +1708,7 @@ int main(void)
         cmocka_unit_test(test_store_after_branch_waits_for_refetch),
         cmocka_unit_test(test_store_after_line_miss_waits_for_line),
         cmocka_unit_test(test_store_of_caller_load_missed),
+        cmocka_unit_test(test_store_loop_head_waits_for_buffer),
         cmocka_unit_test(test_long_operation_blocks_back),
         cmocka_unit_test(test_dependency_bounded_by_entries),
         cmocka_unit_test(test_dependency_bounded_by_path),
