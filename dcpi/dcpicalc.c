@@ -1961,7 +1961,8 @@ static void mispredict_within_icache(dcpicalc_t *dc, double cost)
  * as a loop that stores on every iteration, keeps it full (glibc's
  * memset: its loop head's store waited 6.7 M cycles for the buffer on
  * Alpha nlparse, three instructions after the store before it around the
- * loop).  The write buffer is then left out.  (On the 24 short-period
+ * loop).  The write buffer is then left out; at the head of such a loop of
+ * its own block the misprediction is (self_loop_stores).  (On the 24 short-period
  * runs, a scratch dump scored offline, write-buffer precision / recall:
  * 83.3 / 88.3 before; beside a misprediction alone, no store within 4 on
  * any path, 85.6 / 88.2 (within 3 86.2 / 88.2; within 16 84.1 / 88.3);
@@ -2124,7 +2125,7 @@ bool dcpicalc_unstall(dcpicalc_t *dc, double cost)
     if (dc->unstalled || cost <= 0) return false;
     dc->unstalled = true;
     bool changed = unstall_single_points(dc, cost);
-    if (changed) analyse_insns(dc);
+    analyse_insns(dc);                  /* the culprits anew, before the bounds at this cost */
     bound_icache_by_run(dc, cost);
     mispredict_within_icache(dc, ICACHE_COST_SHARE * cost);
     buffer_behind_front_end(dc);
