@@ -214,7 +214,8 @@ double dcpicalc_icache_cost(double cycles, uint64_t imiss, double imiss_per_peri
  * on the procedure alone (too few IMISS samples), take its one-point
  * classes' I-cache stalls off their samples at `cost` cycles a miss (the
  * run's, dcpicalc_icache_cost), and compute the instructions' frequency,
- * CPI and culprits again.  Whether a class changed. */
+ * CPI and culprits again, the I-cache's bounds at that cost taken too.
+ * Whether a class changed. */
 bool dcpicalc_unstall(dcpicalc_t *dc, double cost);
 
 /* The image of the ELF file at path: its PT_LOAD segments' bytes at their
