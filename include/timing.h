@@ -104,10 +104,18 @@ typedef struct timing_model {
     timing_insn_fn time_insn_heads;   /* time_insn for a run that keeps the
                                          heads' ground truth only (DCPI's): its
                                          quick path records them; or NULL   */
+    bool takes_blocks;          /* reads nothing of the cpu but the slot, the
+                                   address and next pc it is handed: may time
+                                   the functional core's decoded blocks
+                                   (blocks.h: blocks_execute_timed)          */
 } timing_model_t;
 extern const timing_model_t timing_models[];
 extern const size_t timing_model_count;
 
+/* May the run loop hand the model a decoded block's instructions one after
+ * another as they execute (blocks_execute_timed) instead of stepping?  The
+ * in-order models: the out-of-order one walks its wrong paths on the cpu. */
+bool timing_takes_blocks(const timing_t *t);
 /* NULL + message in err when the configuration does not describe a model. */
 timing_t *timing_new(const struct config *cfg, char *err, size_t errlen);
 void timing_set_outputs(timing_t *t, const timing_outputs_t *out);

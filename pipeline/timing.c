@@ -32,11 +32,13 @@ const char *const stall_names[STALL_COUNT] = {
 /* ---- the models ------------------------------------------------------------ */
 
 const timing_model_t timing_models[] = {
-    { CFG_MODEL_INORDER5, time_inorder5, true,  NULL,    NULL,     NULL,      time_inorder5_heads },
-    { CFG_MODEL_EV5,      time_ev5,      true,  NULL,    NULL,     NULL,      time_ev5_heads },
-    { CFG_MODEL_OOO,      time_ooo,      false, ooo_new, ooo_free, ooo_stats, NULL },
+    { CFG_MODEL_INORDER5, time_inorder5, true,  NULL,    NULL,     NULL,      time_inorder5_heads, true },
+    { CFG_MODEL_EV5,      time_ev5,      true,  NULL,    NULL,     NULL,      time_ev5_heads, true },
+    { CFG_MODEL_OOO,      time_ooo,      false, ooo_new, ooo_free, ooo_stats, NULL, false },
 };
 const size_t timing_model_count = sizeof timing_models / sizeof timing_models[0];
+
+bool timing_takes_blocks(const timing_t *t) { return t->model && t->model->takes_blocks; }
 
 static const timing_model_t *model_of(const config_t *cfg)
 {
