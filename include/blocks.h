@@ -269,8 +269,8 @@ uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc);
 /* A timing model that blocks_execute_timed hands each instruction to, as
  * the engine's step does (timing.h: timing_step): its entry, called with
  * the instruction just executed, the address a load or store accessed and
- * the pc after it; then its count of instructions timed goes up by one and
- * the cpu's cycle follows its cycles.  Only a model that reads nothing of
+ * the pc after it; then its count of instructions timed goes up by one; the
+ * cpu's cycle is its cycles wherever the cpu can be seen.  Only a model that reads nothing of
  * the cpu but these may be (timing.h: timing_takes_blocks): an in-order
  * one.  struct timing stays opaque here (a model is above this layer). */
 struct timing;

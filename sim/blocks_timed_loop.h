@@ -9,8 +9,9 @@
  * is added is the timing model: each instruction, right after it executes,
  * is handed to the model's entry (block_timer_t) with what the engine's
  * step hands it (timing_step): the decoded slot, the address a load or
- * store accessed, the pc after it; then the model's count goes up and the
- * cpu's cycle follows the model's.  So the model sees the same stream as
+ * store accessed, the pc after it; then the model's count goes up.  The
+ * cpu's cycle is the model's wherever the cpu can be seen (an entry that
+ * may fault or read it, the loop's end).  So the model sees the same stream as
  * under the step, without a page and slot lookup, a count and two
  * indirect calls (the semantics', the model's through the timing table)
  * for each instruction.  An instruction that faults is not timed, as under
@@ -76,7 +77,9 @@ enter:                                      /* b starts at pc; retired counts it
     e = b->entries;
     goto *e->code;
 
-/* As blocks_loop.h's: before an entry that may fault or read the cpu. */
+/* As blocks_loop.h's: before an entry that may fault or read the cpu; and
+ * the cpu's cycle, which only those read (a cycle counter's CSR), and the
+ * ones after the loop: kept in the model until then, not after each. */
 #define AT_ENTRY()                                    \
     do {                                              \
         bs->flight = b;                               \
@@ -85,6 +88,7 @@ enter:                                      /* b starts at pc; retired counts it
         c->stop_pc = pc;                              \
         c->pc = pc + e->len;                          \
         c->instret = retired - b->n + entry_index(bs, b, e); \
+        c->cycle = *cycles;                           \
     } while (0)
 /* The pc after an entry that does not transfer: the next entry's (a
  * block that ends without a transfer has its BK_END entry at its end). */
@@ -94,7 +98,6 @@ enter:                                      /* b starts at pc; retired counts it
     do {                                              \
         time_insn(model, e->in, (addr), (next_pc));   \
         ++*seq;                                       \
-        c->cycle = *cycles;                           \
     } while (0)
 #define NEXT()                                        \
     do {                                              \
@@ -337,8 +340,9 @@ jump_cache: {                               /* the link missed: pc's block, if c
     link_block(bs, b, way, nb);             /* as next_block would */
     goto chained;
 }
-unlinked:
+unlinked:                                   /* the cpu as after b: it may fault next */
     leave_after(c, bs, b, pc, retired);
+    c->cycle = *cycles;
     if (unlikely(retired >= c->event_at)) goto leave;
     from = (uint32_t)(b - bs->blk);
     from_epoch = bs->epoch;
@@ -354,6 +358,7 @@ dropped: {                                  /* the entries before e ran, the las
     c->instret = retired - b->n + k;
 }
 leave:
+    c->cycle = *cycles;
     bs->flight = NULL;
     bs->flight_counted = 0;
     return pc;

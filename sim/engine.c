@@ -426,12 +426,13 @@ ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
 #define RUNS_TIMED_BLOCKS(F) (((F) & ~(unsigned)F_TRUTH) == F_TIMING)
 
 /* The timing model as the timed block loop calls it (blocks.h), read at
- * each call: its entry, as timing_step reads it. */
+ * each call as timing_step reads its entry: the entry for a run without
+ * DISE, whose block instructions are all plain (timing_block_insn). */
 static block_timer_t block_timer(engine_t *e)
 {
     timing_hot_t *h = timing_hot(e->timing);
-    return (block_timer_t){ .time_insn = h->time_insn, .model = e->timing, .seq = &h->seq,
-                            .cycles = &h->cycles };
+    return (block_timer_t){ .time_insn = timing_block_insn(e->timing), .model = e->timing,
+                            .seq = &h->seq, .cycles = &h->cycles };
 }
 
 ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
