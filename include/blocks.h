@@ -222,6 +222,8 @@ typedef struct blocks {
     uint64_t epoch;
     uint64_t mem_epoch_seen;
     const mem_t *mem_seen;
+    struct jit *jit;            /* the translator (jit.h) that runs them when no
+                                   recorder is given, or NULL: the block loop */
     uint64_t built;             /* blocks built and times the table was emptied */
     uint64_t resets;
     block_jump_t jump[1u << BLOCKS_JUMP_BITS];  /* the jump cache, by jump_slot */
@@ -265,6 +267,9 @@ static inline const block_t *blocks_find(blocks_t *bs, insn_t *in)
  * take over (possibly pc itself, nothing run).  truth: the ground-truth
  * recorder to tell of calls and the data words touched, or NULL. */
 uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc);
+/* The same through the block loop alone (blocks_execute hands a run
+ * without a recorder to the translator when bs->jit is set). */
+uint64_t blocks_interpret(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc);
 
 /* A timing model that blocks_execute_timed hands each instruction to, as
  * the engine's step does (timing.h: timing_step): its entry, called with

@@ -69,6 +69,8 @@ typedef struct engine_parts {
                                     run but are not timed, nor their decode
                                     penalty: the overhead breakdown's runs
                                     (dise/README.md); 0 = time everything    */
+    bool jit;                    /* run the blocks as translated code (jit.h;
+                                    the functional core without a recorder) */
     struct smarts *smarts;       /* sampled simulation (smarts.h, needs the
                                     timing model and no DISE, PMU or paths):
                                     the program runs through the timing model

@@ -31,6 +31,7 @@ typedef struct options {
     const char *stats_json_path;
     const char *trace_path;
     bool no_truth;
+    bool jit;                        /* --jit: the translator (jit.h) runs the blocks */
     const char *paths_path;          /* --paths: the path profile TSV      */
     const char *paths_export;        /* --paths-export FMT:FILE            */
     uint64_t guest_mem;              /* --guest-mem bytes (default 16 GiB) */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "edit.h"
+#include "jit.h"
 #include "util.h"
 
 /* The block id lives in the padding the record had anyway. */
@@ -150,6 +151,7 @@ blocks_t *blocks_new(void)
 void blocks_free(blocks_t *bs)
 {
     if (!bs) return;
+    jit_free(bs->jit);
     free(bs->blk);
     free(bs->entry);
     free(bs->pending);
@@ -461,14 +463,14 @@ const block_t *blocks_build(blocks_t *bs, insn_t *in)
         uint8_t kind = kind_of(bs, slot), own = kind;
         if (kind == BK_EDIT) edit_kinds(bs, slot, &kind, &own);
         bs->entry[bs->nentry++] = (block_entry_t){
-            .code = bs->code[kind], .in = slot, .imm = entry_imm(bs, slot, own),
+            .code = bs->code ? bs->code[kind] : NULL, .in = slot, .imm = entry_imm(bs, slot, own),
             .offset = (uint16_t)(slot->pc - in->pc), .len = slot->len, .kind = kind, .own = own,
             .rd = slot->rd, .rs1 = slot->rs1, .rs2 = slot->rs2 };
         b->end = slot->pc + slot->len;
         slot += slot->len >> 1;
     }
     if (!(bs->entry[bs->nentry - 1].in->flags & IF_TRANSFER))
-        bs->entry[bs->nentry++] = (block_entry_t){ .code = bs->code[BK_END], .kind = BK_END,
+        bs->entry[bs->nentry++] = (block_entry_t){ .code = bs->code ? bs->code[BK_END] : NULL, .kind = BK_END,
                                                    .offset = (uint16_t)(b->end - in->pc) };
     fuse_pairs(bs, bs->entry + b->first, (uint32_t)(bs->nentry - b->first));
     in->block = bs->nblk++;
@@ -547,9 +549,56 @@ static __attribute__((noinline)) insn_t *page_after_block(blocks_t *bs, cpu_t *c
 #define BLOCKS_LOOP_TRUTH 0
 #include "blocks_loop.h"
 
-uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
+uint64_t blocks_interpret(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
 {
     return truth ? execute_with_truth(c, bs, truth, pc) : execute_plain(c, bs, NULL, pc);
+}
+
+uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
+{
+    if (bs->jit && !truth) return jit_execute(bs->jit, c, bs, pc);
+    return blocks_interpret(c, bs, truth, pc);
+}
+
+/* ---- for the translator (jit.h): the block loop's steps between blocks ---- */
+
+void blocks_jit_see_code_epoch(blocks_t *bs, const mem_t *m) { see_code_epoch(bs, m); }
+
+insn_t *blocks_jit_page_after(blocks_t *bs, cpu_t *c, uint64_t pc)
+{
+    return page_after_block(bs, c, pc);
+}
+
+void blocks_jit_found(blocks_t *bs, uint64_t pc, block_t *b) { remember_jump(bs, pc, b); }
+
+void blocks_jit_link(const blocks_t *bs, block_t *from, uintptr_t way, block_t *to)
+{
+    link_block(bs, from, way, to);
+}
+
+block_t *blocks_jit_jump_lookup(blocks_t *bs, uint64_t pc)
+{
+    const block_jump_t *j = jump_slot(bs, pc);
+    return j->pc == pc && j->epoch == bs->epoch ? j->b : NULL;
+}
+
+void blocks_jit_leave_after(cpu_t *c, const blocks_t *bs, const block_t *b, uint64_t pc,
+                            uint64_t retired)
+{
+    leave_after(c, bs, b, pc, retired);
+}
+
+void blocks_jit_first_run(blocks_t *bs, block_t *b) { first_run(bs, b); }
+
+uint64_t blocks_jit_dropped(cpu_t *c, blocks_t *bs, const block_t *b, uint32_t k, uint64_t retired)
+{
+    const block_entry_t *e = b->entries + k;   /* as the block loop's `dropped` */
+    count_entries(bs, b, bs->flight_counted, k);
+    uint64_t pc = k == b->n ? b->end : b->pc + e->offset;
+    c->stop_pc = b->pc + e[-1].offset;
+    c->pc = pc;
+    c->instret = retired - b->n + k;
+    return pc;
 }
 
 /* A DISE entry reached the timed block loop, which a run with DISE never

@@ -42,6 +42,7 @@
 #include "cct.h"
 #include "core_loop.h"
 #include "dise_engine.h"
+#include "jit.h"
 #include "paths.h"
 #include "pmu.h"
 #include "runtime.h"
@@ -498,6 +499,17 @@ static const cpu_loop_fn loops[F_COUNT] = { LOOP_VARIANTS(LOOP_ENTRY) };
 
 /* ---- the run --------------------------------------------------------------------- */
 
+/* --jit: the translator runs the blocks of a run without a recorder (jit.h). */
+static bool attach_jit(engine_t *e, char *err, size_t errlen)
+{
+    if (!e->blocks || (e->features & ~(unsigned)F_DISE)) {
+        set_error(err, errlen, "--jit runs only the functional core's blocks, without a recorder");
+        return false;
+    }
+    e->blocks->jit = jit_new(err, errlen);
+    return e->blocks->jit != NULL;
+}
+
 engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
 {
     if (p->pmu && !p->timing) {
@@ -535,6 +547,10 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
     unsigned untraced = e->features & ~(unsigned)F_TRACE;
     bool timed_blocks = RUNS_TIMED_BLOCKS(untraced) && !p->smarts && timing_takes_blocks(p->timing);
     if ((RUNS_BLOCKS(untraced) || timed_blocks) && !every_step) e->blocks = blocks_new();
+    if (p->jit && !attach_jit(e, err, errlen)) {
+        engine_free(e);
+        return NULL;
+    }
     return e;
 }
 

@@ -22,6 +22,7 @@
 #include "datadir.h"
 #include "export.h"
 #include "dise.h"
+#include "jit.h"
 #include "options.h"
 #include "pmu.h"
 #include "provenance.h"
@@ -445,6 +446,23 @@ static void check_sample(const options_t *o)
                       "times only its windows", needs[2 * k], needs[2 * k + 1]);
 }
 
+/* --jit: an x86-64 host, and a run whose engine runs blocks without the
+ * ground-truth recorder (the functional core, nothing observing each step). */
+static void check_jit(const options_t *o)
+{
+    const char *why;
+    if (!o->jit) return;
+    if (!jit_supported(&why)) bad_input("%s", why);
+    if (o->cfg.model != CFG_MODEL_FUNCTIONAL || o->trace_path || o->paths_path || o->cct ||
+        o->csprof || o->interactive || o->sample || o->checkpoint_at)
+        bad_input("--jit runs the functional core alone: it cannot be combined with a timing "
+                  "model, --trace, --paths, --cct, --csprof, --sample, --checkpoint-at or "
+                  "--interactive");
+    if ((o->stats_path || o->stats_json_path) && !o->no_truth)
+        bad_input("--jit does not feed the ground-truth recorder that --stats keeps: add "
+                  "--no-ground-truth");
+}
+
 /* Options that only make sense with others, and options that exclude each
  * other: every such rule is here, checked in this order once the whole
  * command line (and the configuration) is known. */
@@ -477,6 +495,7 @@ static void check_combinations(options_t *o)
         bad_input("--paths-export needs --paths FILE");
     options_check_export_spec(o->paths_export, "--paths-export");
     check_sample(o);
+    check_jit(o);
     if (o->report_path && !o->acf_path && !o->dcpi_db && !o->cct && !o->csprof && !o->paths_path &&
         !o->sample)
         bad_input("--report needs --acf FILE, --dcpi DB, --cct, --csprof, --paths FILE or "
@@ -553,6 +572,7 @@ void parse_options(int argc, char **argv, options_t *o)
             if (!o->thread_quantum) bad_input("--thread-quantum: expected at least 1, got '%s'", optarg);
             break;
         case OPT_NO_TRUTH:    o->no_truth = true; break;
+        case OPT_JIT:         o->jit = true; break;
         case OPT_CHECKPOINT_AT:
             o->checkpoint_at = parse_count("--checkpoint-at", optarg);
             if (!o->checkpoint_at) bad_input("--checkpoint-at: expected at least 1, got '%s'", optarg);

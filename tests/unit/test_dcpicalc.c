@@ -23,7 +23,9 @@
  * an edge left too low beside an over-estimated one-point class, which
  * is lowered to its flow ceiling; a one-point class's I-cache stall, which
  * the IMISS samples on its point project at the cost per miss the run
- * measures, taken off its samples; a call is
+ * measures, taken off its samples; a class of under 100 samples whose
+ * stall is evident beyond the noise of its points that cannot stall takes
+ * their ratio, not that of all its samples; a call is
  * a culprit (its result) only of a register the callee returns a value in,
  * never of its link register; a busy divider ruled out when only a rare
  * entry can find it busy, an I-cache miss when the misses IMISS projects
@@ -995,6 +997,37 @@ static void test_clean_points_pooled(void **state)
     dcpicalc_free(&dc);
 }
 
+/* The block above run twice, its head stalled 2 x sum(M) cycles each
+ * time: a class of under 100 samples, which took sum(S) / sum(M) of all
+ * its instructions and counted the stall as frequency (3 times the
+ * count).  That ratio is beyond the noise of the points that cannot stall
+ * (the adds 6 and 7, 4 samples: 2.5 standard deviations are 1.25 times
+ * their ratio), so they give the count.  A stall of one cycle in all is
+ * within it: the ratio of all of it stays. */
+static void test_small_class_from_clean_points(void **state)
+{
+    uint32_t code[CLEAN_POINTS_N];
+    config_t cfg = preset("ev5");
+    code_synth_t s;
+    dcpicalc_t dc;
+    learn_clean_points(&s, &cfg, code);
+    uint64_t m = 0;
+    for (size_t k = 0; k < CLEAN_POINTS_N; k++) {
+        s.count[k] = 2;
+        m += s.sched[k].head;
+    }
+    assert_true(s.sched[6].head == 1 && s.sched[7].head == 1 && 6 * m < 100);
+    s.extra[0] = 2 * m;
+    analyse(&dc, &cfg, code, &s);
+    assert_float_equal(dc.insn[0].freq, 2.0, 0.01);
+    dcpicalc_free(&dc);
+    s.extra[0] = 0;
+    s.extra_total[0] = 1;
+    analyse(&dc, &cfg, code, &s);
+    assert_float_equal(dc.insn[0].freq, (2.0 * (double)m + 1) / (double)m, 0.01);
+    dcpicalc_free(&dc);
+}
+
 /* Two FP divides, the second stalled 10 cycles: on ev5's unpipelined
  * divider it may wait for the unit when it does not read the first one's
  * result; when it does, the unit is free by the time the result is, and
@@ -1552,6 +1585,7 @@ int main(void)
         cmocka_unit_test(test_operand_read_before),
         cmocka_unit_test(test_points_that_cannot_stall),
         cmocka_unit_test(test_clean_points_pooled),
+        cmocka_unit_test(test_small_class_from_clean_points),
         cmocka_unit_test(test_divider_busy_only_without_its_result),
         cmocka_unit_test(test_load_at_predecessor_end),
         cmocka_unit_test(test_busy_unit_bounded_by_entries),

@@ -1,0 +1,1179 @@
+/*
+ * jit_x86.c - a template translator from the functional core's decoded
+ * blocks (blocks.h) to x86-64 host code, run in place of the block loop
+ * (blocks_loop.h) when --jit is given (jit.h).
+ *
+ * Design constraints (the contract this file keeps):
+ *  - Opt-in (--jit), x86-64 hosts only (elsewhere jit_supported says why
+ *    and the option is refused, exit 2), and only where the engine runs
+ *    blocks (RUNS_BLOCKS: the functional core) without the ground-truth
+ *    recorder; the options refuse the rest.
+ *  - Exactly the block loop's behaviour: the same instret, the same stop
+ *    before c->event_at (--max-insts exact: each block's code checks
+ *    retired + n against it before it runs), precise faults (every entry
+ *    that may fault, call or drop code first sets bs->flight, flight_at and
+ *    the cpu's stop_pc, pc and instret as the loop's AT_ENTRY does),
+ *    self-modifying code (after a store's slow path or a call the block's
+ *    first slot is checked, as DROPPED does; translations of a block die
+ *    with it: they are keyed by block id and emptied when the table is
+ *    emptied or moved, and every chain is guarded by the table's epoch,
+ *    which moves whenever decoded code may go).  Blocks with an
+ *    instruction DISE classified are never translated: the run is handed
+ *    to the block loop (blocks_interpret) there.
+ *  - Every kind is translated: the inline ones as host code (ALU
+ *    reg-reg/imm, li/auipc, compares, conditional moves, loads and stores
+ *    through an inline form of mem_try_load/store's TLB fast path with the
+ *    slow path called, conditional branches, jal/jalr/jmp); the rest call
+ *    the instruction's semantics (in->exec(c, in)) with K_CALL's
+ *    bookkeeping (or K_CALL_REG's).
+ *  - W^X: the code cache is a memfd mapped twice, once read-write (where
+ *    the emitter writes and chains are patched) and once read-execute
+ *    (where it runs); no mapping is ever both.  The cache is bounded and
+ *    emptied whole when full.  Only this emitter writes it: guest data is
+ *    never executed, and the guest reaches memory only through the TLB
+ *    (mem_t.rtlb/wtlb, which hold only pages mem mapped for it) or
+ *    mem_load_slow/mem_store_slow: confinement is unchanged.
+ *  - Chaining: a block's end on a fixed way (fall-through, a branch's
+ *    target, jal) jumps straight to its successor's code, a jump patched
+ *    once the C side found the link, guarded by the table's epoch at the
+ *    time of patching; an indirect transfer looks its target up in a
+ *    small jump cache of translated entries (by pc, valid in one epoch).
+ *    Every block's code starts with the event_at check.
+ *
+ * Registers while translated code runs: rbx the cpu, rbp the run state
+ * (jit_state_t), r12 the table of blocks, r13 the block running, r14 the
+ * instructions retired through it (the block loop's `retired`), r15 the
+ * memory (reloaded after every called instruction).
+ */
+#include "jit.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#if defined(__x86_64__) && defined(__linux__)
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define JIT_CODE_SIZE (64u << 20)       /* the code cache, emptied when full
+                                           (HPS_JIT_CACHE_KB makes it smaller:
+                                           the tests' way to empty it often)   */
+#define JIT_MAX_SITES (1u << 20)        /* patchable chains, likewise           */
+#define JIT_JC_BITS 12                  /* the jump cache of translated entries */
+#define JIT_ENTRY_MAX 384               /* bytes an entry's code may take, stubs included
+                                           (tests/unit/test_jit.c: the longest stores
+                                           and loads fit in 224) */
+#define JIT_BLOCK_MAX 512               /* and a block's ends                   */
+
+enum { EXIT_COUNTED = 1, EXIT_EVENT = 2, EXIT_DROPPED = 3 };
+
+typedef struct jit_jc {
+    uint64_t pc;
+    const uint8_t *code;                /* the block's checked entry            */
+    uint64_t epoch;                     /* blocks_t.epoch when it was filled    */
+    uint64_t pad;
+} jit_jc_t;
+_Static_assert(sizeof(jit_jc_t) == 32, "the jump cache's index scales by 32");
+
+/* What rbp points at: the state the trampoline loads and the exits store. */
+typedef struct jit_state {
+    blocks_t *bs;                       /* r12 */
+    block_t *b;                         /* r13 */
+    uint64_t retired;                   /* r14 */
+    uint64_t pc;                        /* rdx at an exit */
+    uint32_t reason;                    /* eax at an exit: EXIT_* */
+    uint32_t way;                       /* ecx: the way (COUNTED) or entry (DROPPED) */
+    int64_t site;                       /* the chain a COUNTED exit came from, or -1 */
+    uint64_t epoch_seen;                /* blocks_t.epoch the patched chains are of */
+    jit_jc_t jc[1u << JIT_JC_BITS];
+} jit_state_t;
+
+/* A chain: the jmp's rel32 in the code, where it goes until patched (out
+ * to C), and whether it is patched now. */
+typedef struct jit_site {
+    uint32_t patch;
+    uint32_t out;
+    uint32_t live;
+} jit_site_t;
+
+struct jit {
+    int fd;
+    uint8_t *rw, *rx;                   /* the code cache's two views           */
+    size_t size;                        /* bytes of code cache                  */
+    size_t used;
+    size_t tramp_end;                   /* the trampoline's bytes, never emptied */
+    size_t epilogue;
+    jit_site_t *sites;
+    uint32_t nsites;
+    uint32_t *patched;                  /* the live sites                       */
+    uint32_t npatched;
+    uint32_t *check, *body;             /* per block id: its code's offsets, 0 none */
+    uint8_t *untranslatable;            /* per block id: DISE entries, left to the loop */
+    size_t cap;
+    const block_t *blk_seen;            /* the table the translations are of    */
+    uint64_t resets_seen;
+    uint64_t generation;                /* moved by each emptying               */
+    jit_state_t *st;
+    jit_stats_t stats;
+};
+
+typedef uint32_t (*enter_fn)(cpu_t *c, jit_state_t *st, const uint8_t *code);
+
+bool jit_supported(const char **why)
+{
+    if (why) *why = NULL;
+    return true;
+}
+
+/* ---- the emitter ------------------------------------------------------------------ */
+
+enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15 };
+enum { CC_B = 2, CC_AE = 3, CC_E = 4, CC_NE = 5, CC_BE = 6, CC_A = 7, CC_S = 8, CC_NS = 9,
+       CC_L = 12, CC_GE = 13, CC_LE = 14, CC_G = 15 };
+enum { ALU_ADD = 0, ALU_OR = 1, ALU_AND = 4, ALU_SUB = 5, ALU_XOR = 6, ALU_CMP = 7 };
+enum { SH_SHL = 4, SH_SHR = 5, SH_SAR = 7 };
+
+typedef struct emit {
+    uint8_t *p;                         /* in the read-write view */
+    uint8_t *start;
+    size_t base;                        /* start's offset in the cache */
+} emit_t;
+
+static size_t here(const emit_t *e) { return e->base + (size_t)(e->p - e->start); }
+static void b1(emit_t *e, unsigned v) { *e->p++ = (uint8_t)v; }
+static void b4(emit_t *e, uint32_t v) { memcpy(e->p, &v, 4); e->p += 4; }
+static void b8(emit_t *e, uint64_t v) { memcpy(e->p, &v, 8); e->p += 8; }
+static bool fits32(int64_t v) { return v == (int32_t)v; }
+
+/* An opcode of one byte, or two (0x0Fxx). */
+static void opcode(emit_t *e, unsigned op)
+{
+    if (op > 0xff) b1(e, op >> 8);
+    b1(e, op & 0xff);
+}
+
+static void rex(emit_t *e, int w, int reg, int rm, bool force)
+{
+    unsigned r = 0x40 | (w ? 8 : 0) | ((reg >> 3) & 1) << 2 | ((rm >> 3) & 1);
+    if (r != 0x40 || force) b1(e, r);
+}
+
+/* op reg, [base + disp] (or the other way round, as the opcode says) */
+static void op_m(emit_t *e, int w, unsigned op, int reg, int base, int32_t disp)
+{
+    rex(e, w, reg, base, false);
+    opcode(e, op);
+    int mod = disp == 0 && (base & 7) != RBP ? 0 : disp >= -128 && disp <= 127 ? 1 : 2;
+    b1(e, (unsigned)(mod << 6 | (reg & 7) << 3 | (base & 7)));
+    if ((base & 7) == RSP) b1(e, 0x24);
+    if (mod == 1) b1(e, (uint8_t)disp);
+    else if (mod == 2) b4(e, (uint32_t)disp);
+}
+
+/* op reg, [base + index + disp] */
+static void op_mi(emit_t *e, int w, unsigned op, int reg, int base, int index, int32_t disp)
+{
+    b1(e, 0x40 | (w ? 8 : 0) | ((reg >> 3) & 1) << 2 | ((index >> 3) & 1) << 1 | ((base >> 3) & 1));
+    opcode(e, op);
+    int mod = disp == 0 && (base & 7) != RBP ? 0 : disp >= -128 && disp <= 127 ? 1 : 2;
+    b1(e, (unsigned)(mod << 6 | (reg & 7) << 3 | 4));
+    b1(e, (unsigned)((index & 7) << 3 | (base & 7)));
+    if (mod == 1) b1(e, (uint8_t)disp);
+    else if (mod == 2) b4(e, (uint32_t)disp);
+}
+
+/* op reg, rm (registers) */
+static void op_r(emit_t *e, int w, unsigned op, int reg, int rm)
+{
+    rex(e, w, reg, rm, false);
+    opcode(e, op);
+    b1(e, (unsigned)(0xc0 | (reg & 7) << 3 | (rm & 7)));
+}
+
+static void load(emit_t *e, int reg, int base, int32_t disp) { op_m(e, 1, 0x8b, reg, base, disp); }
+static void store(emit_t *e, int reg, int base, int32_t disp) { op_m(e, 1, 0x89, reg, base, disp); }
+static void mov_rr(emit_t *e, int dst, int src) { op_r(e, 1, 0x89, src, dst); }
+
+static void mov_imm(emit_t *e, int reg, uint64_t v)
+{
+    if (fits32((int64_t)v)) {           /* mov r64, simm32 */
+        rex(e, 1, 0, reg, false);
+        b1(e, 0xc7);
+        b1(e, 0xc0 | (reg & 7));
+        b4(e, (uint32_t)v);
+    } else if (v <= UINT32_MAX) {       /* mov r32, imm32 (zero-extended) */
+        rex(e, 0, 0, reg, false);
+        b1(e, 0xb8 + (reg & 7));
+        b4(e, (uint32_t)v);
+    } else {
+        rex(e, 1, 0, reg, false);
+        b1(e, 0xb8 + (reg & 7));
+        b8(e, v);
+    }
+}
+
+/* op reg, imm (through rcx when it does not fit 32 bits; reg is not rcx then) */
+static void alu_imm(emit_t *e, int alu, int reg, int64_t imm)
+{
+    if (fits32(imm)) {
+        rex(e, 1, 0, reg, false);
+        if (imm >= -128 && imm <= 127) {
+            b1(e, 0x83);
+            b1(e, (unsigned)(0xc0 | alu << 3 | (reg & 7)));
+            b1(e, (uint8_t)imm);
+        } else {
+            b1(e, 0x81);
+            b1(e, (unsigned)(0xc0 | alu << 3 | (reg & 7)));
+            b4(e, (uint32_t)imm);
+        }
+        return;
+    }
+    mov_imm(e, RCX, (uint64_t)imm);
+    op_r(e, 1, (unsigned)(alu << 3 | 3), reg, RCX);
+}
+
+static void shift_imm(emit_t *e, int sh, int reg, unsigned n)
+{
+    rex(e, 1, 0, reg, false);
+    b1(e, 0xc1);
+    b1(e, (unsigned)(0xc0 | sh << 3 | (reg & 7)));
+    b1(e, n & 63);
+}
+
+static void call_abs(emit_t *e, const void *fn)
+{
+    mov_imm(e, RAX, (uint64_t)(uintptr_t)fn);
+    b1(e, 0xff);                        /* call rax */
+    b1(e, 0xd0);
+}
+
+/* jcc / jmp rel32: returns the rel32's offset, to bind later */
+static size_t jcc(emit_t *e, int cc)
+{
+    b1(e, 0x0f);
+    b1(e, 0x80 + (unsigned)cc);
+    size_t at = here(e);
+    b4(e, 0);
+    return at;
+}
+
+static size_t jmp(emit_t *e)
+{
+    b1(e, 0xe9);
+    size_t at = here(e);
+    b4(e, 0);
+    return at;
+}
+
+static void bind_to(emit_t *e, size_t at, size_t target)
+{
+    int32_t rel = (int32_t)((int64_t)target - (int64_t)(at + 4));
+    memcpy(e->start + (at - e->base), &rel, 4);
+}
+
+static void bind(emit_t *e, size_t at) { bind_to(e, at, here(e)); }
+
+static void jmp_to(emit_t *e, size_t target) { bind_to(e, jmp(e), target); }
+
+static int32_t reg_off(unsigned r) { return (int32_t)(offsetof(cpu_t, reg) + 8 * r); }
+
+/* ---- the trampoline ------------------------------------------------------------------ */
+
+/* enter(c, st, code): the callee-saved registers kept, the run's loaded,
+ * then a jump to code; the epilogue stores them back and returns eax. */
+static void emit_trampoline(jit_t *j)
+{
+    emit_t e = { .p = j->rw, .start = j->rw, .base = 0 };
+    b1(&e, 0x55);                       /* push rbp, rbx, r12-r15 */
+    b1(&e, 0x53);
+    b1(&e, 0x41); b1(&e, 0x54);
+    b1(&e, 0x41); b1(&e, 0x55);
+    b1(&e, 0x41); b1(&e, 0x56);
+    b1(&e, 0x41); b1(&e, 0x57);
+    alu_imm(&e, ALU_SUB, RSP, 8);       /* calls from translated code: aligned */
+    mov_rr(&e, RBX, RDI);
+    mov_rr(&e, RBP, RSI);
+    load(&e, R12, RBP, offsetof(jit_state_t, bs));
+    load(&e, R13, RBP, offsetof(jit_state_t, b));
+    load(&e, R14, RBP, offsetof(jit_state_t, retired));
+    load(&e, R15, RBX, offsetof(cpu_t, mem));
+    b1(&e, 0xff);                       /* jmp rdx */
+    b1(&e, 0xe2);
+    j->epilogue = here(&e);
+    store(&e, R13, RBP, offsetof(jit_state_t, b));
+    store(&e, R14, RBP, offsetof(jit_state_t, retired));
+    store(&e, RDX, RBP, offsetof(jit_state_t, pc));
+    op_m(&e, 0, 0x89, RAX, RBP, offsetof(jit_state_t, reason));
+    op_m(&e, 0, 0x89, RCX, RBP, offsetof(jit_state_t, way));
+    alu_imm(&e, ALU_ADD, RSP, 8);
+    b1(&e, 0x41); b1(&e, 0x5f);         /* pop r15-r12, rbx, rbp */
+    b1(&e, 0x41); b1(&e, 0x5e);
+    b1(&e, 0x41); b1(&e, 0x5d);
+    b1(&e, 0x41); b1(&e, 0x5c);
+    b1(&e, 0x5b);
+    b1(&e, 0x5d);
+    b1(&e, 0xc3);
+    j->tramp_end = j->used = (here(&e) + 63) & ~(size_t)63;
+}
+
+/* ---- translating a block -------------------------------------------------------------- */
+
+/* An out-of-line path of an entry, emitted after the block's main line. */
+typedef struct stub {
+    uint8_t what;                       /* STUB_* */
+    uint8_t kind;
+    uint32_t k;                         /* the entry */
+    size_t from;                        /* the jcc into it */
+    size_t back;                        /* where it returns (0: it does not) */
+    uint64_t arg;
+} stub_t;
+enum { STUB_LOAD, STUB_STORE, STUB_DROPPED, STUB_FIRST_RUN, STUB_FIRST_RUN_RDX, STUB_EVENT };
+
+typedef struct tr {
+    jit_t *j;
+    blocks_t *bs;
+    const block_t *b;
+    emit_t e;
+    stub_t *stubs;
+    size_t nstubs;
+} tr_t;
+
+static void add_stub(tr_t *t, uint8_t what, uint8_t kind, uint32_t k, size_t from, size_t back,
+                     uint64_t arg)
+{
+    t->stubs[t->nstubs++] = (stub_t){ .what = what, .kind = kind, .k = k, .from = from,
+                                      .back = back, .arg = arg };
+}
+
+/* The block loop's AT_ENTRY for entry k (rax only). */
+static void at_entry(tr_t *t, uint32_t k)
+{
+    emit_t *e = &t->e;
+    const block_entry_t *en = &t->b->entries[k];
+    uint64_t pc = t->b->pc + en->offset;
+    store(e, R13, R12, offsetof(blocks_t, flight));
+    load(e, RAX, R13, offsetof(block_t, entries));
+    alu_imm(e, ALU_ADD, RAX, (int64_t)k * (int64_t)sizeof(block_entry_t));
+    store(e, RAX, R12, offsetof(blocks_t, flight_at));
+    mov_imm(e, RAX, pc);
+    store(e, RAX, RBX, offsetof(cpu_t, stop_pc));
+    alu_imm(e, ALU_ADD, RAX, en->len);
+    store(e, RAX, RBX, offsetof(cpu_t, pc));
+    op_m(e, 1, 0x8d, RAX, R14, (int32_t)k - (int32_t)t->b->n);   /* lea */
+    store(e, RAX, RBX, offsetof(cpu_t, instret));
+}
+
+/* After a called function (which may drop decoded code, moving the
+ * table's epoch): the chains patched in an older epoch are undone before
+ * the next one is followed (jit_epoch_moved), in line, as a call. */
+static void jit_epoch_moved(jit_t *j);
+static void epoch_check(tr_t *t)
+{
+    emit_t *e = &t->e;
+    load(e, RAX, R12, offsetof(blocks_t, epoch));
+    op_m(e, 1, 0x3b, RAX, RBP, offsetof(jit_state_t, epoch_seen));
+    size_t same = jcc(e, CC_E);
+    mov_imm(e, RDI, (uint64_t)(uintptr_t)t->j);
+    call_abs(e, (const void *)jit_epoch_moved);
+    bind(e, same);
+}
+
+/* DROPPED(): the block's first slot lost its semantics: leave at entry k. */
+static void dropped_check(tr_t *t, uint32_t k)
+{
+    emit_t *e = &t->e;
+    mov_imm(e, RAX, (uint64_t)(uintptr_t)t->b->start);
+    op_m(e, 1, 0x83, ALU_CMP, RAX, offsetof(insn_t, exec));
+    b1(e, 0);
+    add_stub(t, STUB_DROPPED, 0, k, jcc(e, CC_E), 0, 0);
+}
+
+/* rdi = cpu, rsi = in; call in->exec (K_CALL / K_CALL_REG / XFER) */
+static void call_semantics(tr_t *t, const insn_t *in)
+{
+    emit_t *e = &t->e;
+    mov_rr(e, RDI, RBX);
+    mov_imm(e, RSI, (uint64_t)(uintptr_t)in);
+    call_abs(e, (const void *)in->exec);
+}
+
+/* The address of a load or store into rsi: rs1 + imm (aligned down to 8
+ * for ldq_u / stq_u). */
+static void address(tr_t *t, const block_entry_t *en, bool aligned8)
+{
+    emit_t *e = &t->e;
+    load(e, RSI, RBX, reg_off(en->rs1));
+    if (en->imm) alu_imm(e, ALU_ADD, RSI, en->imm);
+    if (aligned8) alu_imm(e, ALU_AND, RSI, -8);
+}
+
+/* mem_try_load/store's fast path for the address in rsi: rcx = the host
+ * address less the guest's (the TLB entry's addend: the access is at
+ * [rcx + rsi]), or a jump to the slow path (returned, to bind). */
+static size_t tlb_fast(tr_t *t, size_t tlb_off, unsigned size)
+{
+    emit_t *e = &t->e;
+    mov_rr(e, RAX, RSI);
+    shift_imm(e, SH_SHR, RAX, GUEST_PAGE_SHIFT - 4);
+    op_r(e, 0, 0x81, ALU_AND, RAX);     /* and eax, (MEM_TLB_SIZE - 1) << 4 */
+    e->p[-1] = (uint8_t)(0xc0 | ALU_AND << 3 | RAX);
+    b4(e, (uint32_t)((MEM_TLB_SIZE - 1) << 4));
+    mov_rr(e, RCX, RSI);
+    alu_imm(e, ALU_AND, RCX, (int64_t)(~(uint64_t)GUEST_PAGE_MASK | (size - 1)));
+    op_mi(e, 1, 0x3b, RCX, R15, RAX, (int32_t)tlb_off);   /* cmp rcx, [r15 + rax + tlb] */
+    size_t slow = jcc(e, CC_NE);
+    op_mi(e, 1, 0x8b, RCX, R15, RAX, (int32_t)(tlb_off + offsetof(mem_tlb_entry_t, addend)));
+    return slow;
+}
+
+/* rax from [rcx + rsi], extended as kind says */
+static void load_host(emit_t *e, uint8_t kind)
+{
+    switch (kind) {
+    case BK_LD8U:  op_mi(e, 0, 0x0fb6, RAX, RCX, RSI, 0); break;
+    case BK_LD8S:  op_mi(e, 1, 0x0fbe, RAX, RCX, RSI, 0); break;
+    case BK_LD16U: op_mi(e, 0, 0x0fb7, RAX, RCX, RSI, 0); break;
+    case BK_LD16S: op_mi(e, 1, 0x0fbf, RAX, RCX, RSI, 0); break;
+    case BK_LD32U: op_mi(e, 0, 0x8b, RAX, RCX, RSI, 0); break;
+    case BK_LD32S: op_mi(e, 1, 0x63, RAX, RCX, RSI, 0); break;
+    default:       op_mi(e, 1, 0x8b, RAX, RCX, RSI, 0); break;
+    }
+}
+
+/* rax, as mem_load_slow returned it, extended as kind says */
+static void extend(emit_t *e, uint8_t kind)
+{
+    switch (kind) {
+    case BK_LD8S:  op_r(e, 1, 0x0fbe, RAX, RAX); break;
+    case BK_LD16S: op_r(e, 1, 0x0fbf, RAX, RAX); break;
+    case BK_LD32S: op_r(e, 1, 0x63, RAX, RAX); break;
+    default: break;
+    }
+}
+
+static unsigned access_size(uint8_t kind)
+{
+    switch (kind) {
+    case BK_LD8U: case BK_LD8S: case BK_ST8: return 1;
+    case BK_LD16U: case BK_LD16S: case BK_ST16: return 2;
+    case BK_LD32U: case BK_LD32S: case BK_ST32: return 4;
+    default: return 8;
+    }
+}
+
+static void emit_load(tr_t *t, uint32_t k, const block_entry_t *en)
+{
+    emit_t *e = &t->e;
+    unsigned size = access_size(en->kind);
+    address(t, en, en->kind == BK_LD64A);
+    size_t slow = tlb_fast(t, offsetof(mem_t, rtlb), size);
+    load_host(e, en->kind);
+    store(e, RAX, RBX, reg_off(en->rd));
+    add_stub(t, STUB_LOAD, en->kind, k, slow, here(e), size);
+}
+
+static void emit_store(tr_t *t, uint32_t k, const block_entry_t *en)
+{
+    emit_t *e = &t->e;
+    unsigned size = access_size(en->kind);
+    address(t, en, en->kind == BK_ST64A);
+    size_t slow = tlb_fast(t, offsetof(mem_t, wtlb), size);
+    load(e, RDX, RBX, reg_off(en->rs2));
+    switch (size) {
+    case 1: op_mi(e, 0, 0x88, RDX, RCX, RSI, 0); break;    /* mov [rcx + rsi], dl */
+    case 2: b1(e, 0x66); op_mi(e, 0, 0x89, RDX, RCX, RSI, 0); break;
+    case 4: op_mi(e, 0, 0x89, RDX, RCX, RSI, 0); break;
+    default: op_mi(e, 1, 0x89, RDX, RCX, RSI, 0); break;
+    }
+    add_stub(t, STUB_STORE, en->kind, k, slow, here(e), size);
+}
+
+/* rax = rs1 op (rs2 or imm); rd = rax (in place when rd is rs1) */
+static void alu(tr_t *t, const block_entry_t *en, int op, bool rr)
+{
+    emit_t *e = &t->e;
+    if (en->rd == en->rs1 && (rr || fits32(en->imm))) {
+        if (rr) {                       /* op [rd], rax */
+            load(e, RAX, RBX, reg_off(en->rs2));
+            op_m(e, 1, (unsigned)(op << 3 | 1), RAX, RBX, reg_off(en->rd));
+        } else if (en->imm || op == ALU_AND) {  /* op qword [rd], imm */
+            bool small = en->imm >= -128 && en->imm <= 127;
+            op_m(e, 1, small ? 0x83 : 0x81, op, RBX, reg_off(en->rd));
+            if (small) b1(e, (uint8_t)en->imm);
+            else b4(e, (uint32_t)en->imm);
+        }
+        return;
+    }
+    load(e, RAX, RBX, reg_off(en->rs1));
+    if (rr) op_m(e, 1, (unsigned)(op << 3 | 3), RAX, RBX, reg_off(en->rs2));
+    else if (en->imm || op == ALU_AND) alu_imm(e, op, RAX, en->imm);
+    store(e, RAX, RBX, reg_off(en->rd));
+}
+
+static void shift(tr_t *t, const block_entry_t *en, int sh, bool rr)
+{
+    emit_t *e = &t->e;
+    if (rr) load(e, RCX, RBX, reg_off(en->rs2));
+    load(e, RAX, RBX, reg_off(en->rs1));
+    if (rr) op_r(e, 1, 0xd3, sh, RAX);
+    else shift_imm(e, sh, RAX, (unsigned)(en->imm & 63));
+    store(e, RAX, RBX, reg_off(en->rd));
+}
+
+/* rd = (rs1 cc (rs2 or imm)) */
+static void compare(tr_t *t, const block_entry_t *en, int cc, bool rr)
+{
+    emit_t *e = &t->e;
+    load(e, RAX, RBX, reg_off(en->rs1));
+    if (rr) op_m(e, 1, 0x3b, RAX, RBX, reg_off(en->rs2));
+    else alu_imm(e, ALU_CMP, RAX, en->imm);
+    b1(e, 0x0f); b1(e, 0x90 + (unsigned)cc); b1(e, 0xc0);   /* setcc al */
+    op_r(e, 0, 0x0fb6, RAX, RAX);                           /* movzx eax, al */
+    store(e, RAX, RBX, reg_off(en->rd));
+}
+
+/* rax = rs1; flags for the rs1 test of a conditional move or branch; the
+ * condition code that holds when the test does */
+static int rs1_test(tr_t *t, const block_entry_t *en, int kind)
+{
+    emit_t *e = &t->e;
+    load(e, RAX, RBX, reg_off(en->rs1));
+    if (kind == BK_CMOVLBC_RR || kind == BK_CMOVLBS_RR || kind == BK_BLBC || kind == BK_BLBS) {
+        b1(e, 0xa8); b1(e, 1);          /* test al, 1 */
+        return kind == BK_CMOVLBC_RR || kind == BK_BLBC ? CC_E : CC_NE;
+    }
+    op_r(e, 1, 0x85, RAX, RAX);         /* test rax, rax */
+    switch (kind) {
+    case BK_CMOVEQ_RR: case BK_BEQZ: return CC_E;
+    case BK_CMOVNE_RR: case BK_BNEZ: return CC_NE;
+    case BK_CMOVLT_RR: case BK_BLTZ: return CC_L;
+    case BK_CMOVGE_RR: case BK_BGEZ: return CC_GE;
+    case BK_CMOVLE_RR: case BK_BLEZ: return CC_LE;
+    default:           return CC_G;     /* CMOVGT, BGTZ */
+    }
+}
+
+static void cmov(tr_t *t, const block_entry_t *en, int rr_kind, bool rr)
+{
+    emit_t *e = &t->e;
+    int cc = rs1_test(t, en, rr_kind);
+    size_t skip = jcc(e, cc ^ 1);
+    if (rr) load(e, RAX, RBX, reg_off(en->rs2));
+    else mov_imm(e, RAX, (uint64_t)en->imm);
+    store(e, RAX, RBX, reg_off(en->rd));
+    bind(e, skip);
+}
+
+/* count_run: one more whole run of the block (rdx kept: an indirect end's pc) */
+static void count_run(tr_t *t, bool keep_rdx)
+{
+    emit_t *e = &t->e;
+    op_m(e, 1, 0x83, ALU_ADD, R13, offsetof(block_t, runs_less1));
+    b1(e, 1);
+    size_t from = jcc(e, CC_B);
+    add_stub(t, keep_rdx ? STUB_FIRST_RUN_RDX : STUB_FIRST_RUN, 0, 0, from, here(e), 0);
+}
+
+static void count_taken(tr_t *t)
+{
+    op_m(&t->e, 1, 0x83, ALU_ADD, R13, offsetof(block_t, taken));
+    b1(&t->e, 1);
+}
+
+/* The end of the block on a fixed way to pc: counted, then a chain to its
+ * successor once patched (undone when the table's epoch moves), else out
+ * to C. */
+static void fixed_end(tr_t *t, unsigned way, uint64_t pc)
+{
+    emit_t *e = &t->e;
+    jit_t *j = t->j;
+    uint32_t s = j->nsites++;
+    count_run(t, false);
+    size_t patch = jmp(e);
+    bind(e, patch);                     /* until patched: out to C */
+    j->sites[s] = (jit_site_t){ .patch = (uint32_t)patch, .out = (uint32_t)here(e) };
+    mov_imm(e, RDX, pc);
+    mov_imm(e, RCX, way);
+    op_m(e, 1, 0xc7, 0, RBP, offsetof(jit_state_t, site));
+    b4(e, s);
+    mov_imm(e, RAX, EXIT_COUNTED);
+    jmp_to(e, j->epilogue);
+}
+
+/* The end of the block on a transfer to rdx: counted, then the jump
+ * cache's entry for it, else out to C. */
+static void indirect_end(tr_t *t)
+{
+    emit_t *e = &t->e;
+    count_run(t, true);
+    mov_rr(e, RAX, RDX);
+    shift_imm(e, SH_SHR, RAX, 1);
+    op_r(e, 0, 0x81, ALU_AND, RAX);     /* and eax, mask */
+    e->p[-1] = (uint8_t)(0xc0 | ALU_AND << 3 | RAX);
+    b4(e, (1u << JIT_JC_BITS) - 1);
+    shift_imm(e, SH_SHL, RAX, 5);
+    op_r(e, 1, 0x03, RAX, RBP);         /* add rax, rbp */
+    int32_t jc = (int32_t)offsetof(jit_state_t, jc);
+    op_m(e, 1, 0x3b, RDX, RAX, jc + (int32_t)offsetof(jit_jc_t, pc));
+    size_t miss1 = jcc(e, CC_NE);
+    load(e, RCX, R12, offsetof(blocks_t, epoch));
+    op_m(e, 1, 0x3b, RCX, RAX, jc + (int32_t)offsetof(jit_jc_t, epoch));
+    size_t miss2 = jcc(e, CC_NE);
+    op_m(e, 0, 0xff, 4, RAX, jc + (int32_t)offsetof(jit_jc_t, code));    /* jmp [..] */
+    bind(e, miss1);
+    bind(e, miss2);
+    mov_imm(e, RAX, t->b->end);
+    op_r(e, 0, 0x31, RCX, RCX);         /* xor ecx, ecx */
+    op_r(e, 1, 0x39, RAX, RDX);         /* cmp rdx, rax */
+    b1(e, 0x0f); b1(e, 0x95); b1(e, 0xc1);      /* setne cl */
+    op_m(e, 1, 0xc7, 0, RBP, offsetof(jit_state_t, site));
+    b4(e, UINT32_MAX);                  /* -1 */
+    mov_imm(e, RAX, EXIT_COUNTED);
+    jmp_to(e, t->j->epilogue);
+}
+
+static void branch(tr_t *t, const block_entry_t *en, int cc)
+{
+    emit_t *e = &t->e;
+    size_t taken = jcc(e, cc);
+    fixed_end(t, 0, t->b->end);
+    bind(e, taken);
+    count_taken(t);
+    fixed_end(t, 1, (uint64_t)en->imm);
+}
+
+static void branch_rr(tr_t *t, const block_entry_t *en, int cc)
+{
+    load(&t->e, RAX, RBX, reg_off(en->rs1));
+    op_m(&t->e, 1, 0x3b, RAX, RBX, reg_off(en->rs2));
+    branch(t, en, cc);
+}
+
+/* rd = the block's end (after the target, in rdx, is computed: rd may be rs1) */
+static void link_reg(tr_t *t, const block_entry_t *en)
+{
+    mov_imm(&t->e, RAX, t->b->end);
+    store(&t->e, RAX, RBX, reg_off(en->rd));
+    count_taken(t);
+}
+
+static void emit_call(tr_t *t, uint32_t k, const block_entry_t *en)
+{
+    at_entry(t, k);
+    call_semantics(t, en->in);
+    load(&t->e, R15, RBX, offsetof(cpu_t, mem));
+    epoch_check(t);
+    dropped_check(t, k + 1);
+}
+
+/* One entry; returns whether it ends the block. */
+static bool emit_entry(tr_t *t, uint32_t k)
+{
+    const block_entry_t *en = &t->b->entries[k];
+    emit_t *e = &t->e;
+    bool inl = true;
+    switch (en->kind) {
+    case BK_END: fixed_end(t, 0, t->b->end); return true;
+    case BK_NOP: break;
+    case BK_CALL: emit_call(t, k, en); inl = false; break;
+    case BK_CALL_REG: call_semantics(t, en->in); inl = false; break;
+    case BK_XFER:
+        at_entry(t, k);
+        call_semantics(t, en->in);
+        load(e, R15, RBX, offsetof(cpu_t, mem));
+        epoch_check(t);
+        load(e, RDX, RBX, offsetof(cpu_t, pc));
+        t->j->stats.called_entries++;
+        indirect_end(t);
+        return true;
+    case BK_ADD_RI: alu(t, en, ALU_ADD, false); break;
+    case BK_ADD_RR: alu(t, en, ALU_ADD, true); break;
+    case BK_SUB_RR: alu(t, en, ALU_SUB, true); break;
+    case BK_AND_RI: alu(t, en, ALU_AND, false); break;
+    case BK_AND_RR: alu(t, en, ALU_AND, true); break;
+    case BK_OR_RI:  alu(t, en, ALU_OR, false); break;
+    case BK_OR_RR:  alu(t, en, ALU_OR, true); break;
+    case BK_XOR_RI: alu(t, en, ALU_XOR, false); break;
+    case BK_XOR_RR: alu(t, en, ALU_XOR, true); break;
+    case BK_SLL_RI: shift(t, en, SH_SHL, false); break;
+    case BK_SRL_RI: shift(t, en, SH_SHR, false); break;
+    case BK_SRA_RI: shift(t, en, SH_SAR, false); break;
+    case BK_SLL_RR: shift(t, en, SH_SHL, true); break;
+    case BK_SRL_RR: shift(t, en, SH_SHR, true); break;
+    case BK_SRA_RR: shift(t, en, SH_SAR, true); break;
+    case BK_ADDW_RI: case BK_ADDW_RR: case BK_SUBW_RR:
+        load(e, RAX, RBX, reg_off(en->rs1));
+        if (en->kind == BK_ADDW_RI) alu_imm(e, ALU_ADD, RAX, en->imm);
+        else op_m(e, 1, en->kind == BK_ADDW_RR ? 0x03 : 0x2b, RAX, RBX, reg_off(en->rs2));
+        op_r(e, 1, 0x63, RAX, RAX);     /* movsxd rax, eax */
+        store(e, RAX, RBX, reg_off(en->rd));
+        break;
+    case BK_LI: case BK_AUIPC: {
+        uint64_t v = en->kind == BK_LI ? (uint64_t)en->imm
+                                       : t->b->pc + en->offset + (uint64_t)en->imm;
+        if (fits32((int64_t)v)) {       /* mov qword [rd], simm32 */
+            op_m(e, 1, 0xc7, 0, RBX, reg_off(en->rd));
+            b4(e, (uint32_t)v);
+        } else {
+            mov_imm(e, RAX, v);
+            store(e, RAX, RBX, reg_off(en->rd));
+        }
+        break;
+    }
+    case BK_SLT_RI:  compare(t, en, CC_L, false); break;
+    case BK_SLT_RR:  compare(t, en, CC_L, true); break;
+    case BK_SLTU_RI: compare(t, en, CC_B, false); break;
+    case BK_SLTU_RR: compare(t, en, CC_B, true); break;
+    case BK_SEQ_RI:  compare(t, en, CC_E, false); break;
+    case BK_SEQ_RR:  compare(t, en, CC_E, true); break;
+    case BK_SLE_RI:  compare(t, en, CC_LE, false); break;
+    case BK_SLE_RR:  compare(t, en, CC_LE, true); break;
+    case BK_SLEU_RI: compare(t, en, CC_BE, false); break;
+    case BK_SLEU_RR: compare(t, en, CC_BE, true); break;
+    case BK_S4ADD_RI: case BK_S4ADD_RR: case BK_S8ADD_RI: case BK_S8ADD_RR: {
+        bool rr = en->kind == BK_S4ADD_RR || en->kind == BK_S8ADD_RR;
+        load(e, RAX, RBX, reg_off(en->rs1));
+        shift_imm(e, SH_SHL, RAX, en->kind <= BK_S4ADD_RR ? 2 : 3);
+        if (rr) op_m(e, 1, 0x03, RAX, RBX, reg_off(en->rs2));
+        else if (en->imm) alu_imm(e, ALU_ADD, RAX, en->imm);
+        store(e, RAX, RBX, reg_off(en->rd));
+        break;
+    }
+    case BK_EXTB_RR:
+        load(e, RCX, RBX, reg_off(en->rs2));
+        op_r(e, 0, 0x83, ALU_AND, RCX);                 /* and ecx, 7 */
+        e->p[-1] = (uint8_t)(0xc0 | ALU_AND << 3 | RCX);
+        b1(e, 7);
+        shift_imm(e, SH_SHL, RCX, 3);
+        load(e, RAX, RBX, reg_off(en->rs1));
+        op_r(e, 1, 0xd3, SH_SHR, RAX);                 /* shr rax, cl */
+        op_r(e, 0, 0x0fb6, RAX, RAX);                   /* movzx eax, al */
+        store(e, RAX, RBX, reg_off(en->rd));
+        break;
+#define CMOV_CASES(K) \
+    case BK_##K##_RR: cmov(t, en, BK_##K##_RR, true); break; \
+    case BK_##K##_RI: cmov(t, en, BK_##K##_RR, false); break;
+    CMOV_CASES(CMOVEQ) CMOV_CASES(CMOVNE) CMOV_CASES(CMOVLT) CMOV_CASES(CMOVGE)
+    CMOV_CASES(CMOVLE) CMOV_CASES(CMOVGT) CMOV_CASES(CMOVLBC) CMOV_CASES(CMOVLBS)
+#undef CMOV_CASES
+    case BK_LD8U: case BK_LD8S: case BK_LD16U: case BK_LD16S: case BK_LD32U: case BK_LD32S:
+    case BK_LD64: case BK_LD64A:
+        emit_load(t, k, en);
+        break;
+    case BK_ST8: case BK_ST16: case BK_ST32: case BK_ST64: case BK_ST64A:
+        emit_store(t, k, en);
+        break;
+    case BK_BEQ:  branch_rr(t, en, CC_E); return true;
+    case BK_BNE:  branch_rr(t, en, CC_NE); return true;
+    case BK_BLT:  branch_rr(t, en, CC_L); return true;
+    case BK_BGE:  branch_rr(t, en, CC_GE); return true;
+    case BK_BLTU: branch_rr(t, en, CC_B); return true;
+    case BK_BGEU: branch_rr(t, en, CC_AE); return true;
+    case BK_BEQZ: case BK_BNEZ: case BK_BLTZ: case BK_BGEZ: case BK_BLEZ: case BK_BGTZ:
+    case BK_BLBC: case BK_BLBS:
+        branch(t, en, rs1_test(t, en, en->kind));
+        return true;
+    case BK_JAL:
+        link_reg(t, en);
+        fixed_end(t, 1, (uint64_t)en->imm);
+        return true;
+    case BK_JALR: case BK_JMP:
+        load(e, RDX, RBX, reg_off(en->rs1));
+        if (en->kind == BK_JALR) {
+            if (en->imm) alu_imm(e, ALU_ADD, RDX, en->imm);
+            alu_imm(e, ALU_AND, RDX, -2);
+        } else {
+            alu_imm(e, ALU_AND, RDX, -4);
+        }
+        link_reg(t, en);
+        indirect_end(t);
+        return true;
+    default:                            /* DISE's kinds: never translated */
+        abort();
+    }
+    if (inl) t->j->stats.inline_entries++;
+    else t->j->stats.called_entries++;
+    return false;
+}
+
+static void emit_stub(tr_t *t, const stub_t *s)
+{
+    emit_t *e = &t->e;
+    bind(e, s->from);
+    switch (s->what) {
+    case STUB_LOAD:                     /* AT_ENTRY; mem_load_slow(mem, a, size) */
+        at_entry(t, s->k);
+        mov_rr(e, RDI, R15);
+        mov_imm(e, RDX, s->arg);
+        call_abs(e, (const void *)mem_load_slow);
+        extend(e, s->kind);
+        store(e, RAX, RBX, reg_off(t->b->entries[s->k].rd));
+        epoch_check(t);
+        jmp_to(e, s->back);
+        break;
+    case STUB_STORE:                    /* AT_ENTRY; mem_store_slow(mem, a, rs2, size); DROPPED */
+        at_entry(t, s->k);
+        mov_rr(e, RDI, R15);
+        load(e, RDX, RBX, reg_off(t->b->entries[s->k].rs2));
+        mov_imm(e, RCX, s->arg);
+        call_abs(e, (const void *)mem_store_slow);
+        epoch_check(t);
+        dropped_check(t, s->k + 1);
+        jmp_to(e, s->back);
+        break;
+    case STUB_DROPPED:
+        mov_imm(e, RCX, s->k);
+        mov_imm(e, RAX, EXIT_DROPPED);
+        jmp_to(e, t->j->epilogue);
+        break;
+    case STUB_FIRST_RUN:
+    case STUB_FIRST_RUN_RDX:
+        if (s->what == STUB_FIRST_RUN_RDX) { b1(e, 0x52); b1(e, 0x52); }   /* push rdx x2 */
+        mov_rr(e, RDI, R12);
+        mov_rr(e, RSI, R13);
+        call_abs(e, (const void *)blocks_jit_first_run);
+        if (s->what == STUB_FIRST_RUN_RDX) { b1(e, 0x5a); b1(e, 0x5a); }
+        jmp_to(e, s->back);
+        break;
+    case STUB_EVENT:                    /* r13, r14 less n: the block before */
+        alu_imm(e, ALU_SUB, R14, s->k);
+        mov_imm(e, RDX, s->arg);
+        mov_imm(e, RAX, EXIT_EVENT);
+        jmp_to(e, t->j->epilogue);
+        break;
+    }
+}
+
+static bool translatable(const block_t *b)
+{
+    for (uint32_t k = 0; k < b->n; k++) {
+        uint8_t kind = b->entries[k].kind;
+        if (kind == BK_EDIT || kind == BK_EDIT_INLINE || kind >= BK_EDIT_BEQ) return false;
+    }
+    return true;
+}
+
+static void flush(jit_t *j)
+{
+    j->used = j->tramp_end;
+    j->nsites = 0;
+    j->npatched = 0;
+    if (j->cap) {
+        memset(j->check, 0, j->cap * sizeof *j->check);
+        memset(j->body, 0, j->cap * sizeof *j->body);
+        memset(j->untranslatable, 0, j->cap);
+    }
+    memset(j->st->jc, 0xff, sizeof j->st->jc);
+    j->generation++;
+    j->stats.flushes++;
+}
+
+/* The translations are of the table as it is now (not emptied, not moved
+ * since), with room for every block id it may hold. */
+static void sync_table(jit_t *j, const blocks_t *bs)
+{
+    if (bs->blk != j->blk_seen || bs->resets != j->resets_seen) {
+        flush(j);
+        j->blk_seen = bs->blk;
+        j->resets_seen = bs->resets;
+    }
+    if (bs->blk_cap > j->cap) {
+        size_t cap = bs->blk_cap;
+        j->check = xrealloc(j->check, cap * sizeof *j->check);
+        j->body = xrealloc(j->body, cap * sizeof *j->body);
+        j->untranslatable = xrealloc(j->untranslatable, cap);
+        memset(j->check + j->cap, 0, (cap - j->cap) * sizeof *j->check);
+        memset(j->body + j->cap, 0, (cap - j->cap) * sizeof *j->body);
+        memset(j->untranslatable + j->cap, 0, cap - j->cap);
+        j->cap = cap;
+    }
+}
+
+/* b's translation (its body's offset), made on first use; 0: none. */
+static uint32_t translation(jit_t *j, blocks_t *bs, const block_t *b)
+{
+    uint32_t id = (uint32_t)(b - bs->blk);
+    if (j->body[id]) return j->body[id];
+    if (j->untranslatable[id]) return 0;
+    if (!translatable(b)) {
+        j->untranslatable[id] = 1;
+        return 0;
+    }
+    size_t need = JIT_BLOCK_MAX + (size_t)(b->n + 1) * JIT_ENTRY_MAX;
+    if (j->used + need > j->size || j->nsites + 2 * (b->n + 1) > JIT_MAX_SITES) flush(j);
+    stub_t *stubs = xcalloc(3 * (b->n + 1) + 4, sizeof *stubs);
+    tr_t t = { .j = j, .bs = bs, .b = b, .stubs = stubs,
+               .e = { .p = j->rw + j->used, .start = j->rw + j->used, .base = j->used } };
+    emit_t *e = &t.e;
+    size_t check = here(e);             /* the event check, as the loop's `chained` */
+    alu_imm(e, ALU_ADD, R14, b->n);                     /* retired += n */
+    op_m(e, 1, 0x3b, R14, RBX, offsetof(cpu_t, event_at));
+    add_stub(&t, STUB_EVENT, 0, b->n, jcc(e, CC_A), 0, b->pc);
+    mov_imm(e, R13, (uint64_t)(uintptr_t)b);
+    size_t body = here(e);
+    for (uint32_t k = 0; k <= b->n; k++)
+        if (emit_entry(&t, k)) break;
+    for (size_t s = 0; s < t.nstubs; s++) emit_stub(&t, &t.stubs[s]);
+    free(stubs);
+    size_t end = here(e);
+    if (end - j->used > need) {
+        fprintf(stderr, "jit: a block of %u instructions took %zu bytes (bound %zu)\n", b->n,
+                end - j->used, need);
+        abort();
+    }
+    j->used = (end + 15) & ~(size_t)15;
+    j->check[id] = (uint32_t)check;
+    j->body[id] = (uint32_t)body;
+    j->stats.translated++;
+    return (uint32_t)body;
+}
+
+static void set_rel32(jit_t *j, uint32_t at, uint32_t target)
+{
+    int32_t rel = (int32_t)((int64_t)target - (int64_t)(at + 4));
+    memcpy(j->rw + at, &rel, 4);
+}
+
+/* The chain `site` goes to block id's code: the link C found in the epoch
+ * the patched chains are of (epoch_seen). */
+static void patch(jit_t *j, int64_t site, uint32_t id)
+{
+    jit_site_t *s = &j->sites[site];
+    set_rel32(j, s->patch, j->check[id]);
+    if (!s->live) {
+        s->live = 1;
+        j->patched[j->npatched++] = (uint32_t)site;
+    }
+}
+
+/* The table's epoch moved (decoded code may have gone, or the table
+ * moved): every chain goes out to C again, where the links are checked.
+ * Called from translated code too, which then runs the code just written
+ * through the other view: cpuid serializes the instruction stream. */
+static void jit_epoch_moved(jit_t *j)
+{
+    for (uint32_t k = 0; k < j->npatched; k++) {
+        jit_site_t *s = &j->sites[j->patched[k]];
+        set_rel32(j, s->patch, s->out);
+        s->live = 0;
+    }
+    j->npatched = 0;
+    j->st->epoch_seen = j->st->bs->epoch;
+    j->stats.unpatches++;
+    unsigned a = 0, b, c = 0, d;
+    __asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d) : : "memory");
+}
+
+/* pc's block, entered from C: in the jump cache for indirect transfers. */
+static void remember(jit_t *j, const blocks_t *bs, uint64_t pc, uint32_t id)
+{
+    jit_jc_t *x = &j->st->jc[(pc >> 1) & ((1u << JIT_JC_BITS) - 1)];
+    *x = (jit_jc_t){ .pc = pc, .code = j->rx + j->check[id], .epoch = bs->epoch };
+}
+
+/* ---- the run ------------------------------------------------------------------------- */
+
+static uint64_t leave(blocks_t *bs, uint64_t pc)
+{
+    bs->flight = NULL;
+    bs->flight_counted = 0;
+    return pc;
+}
+
+/* Leave, and let the block loop run from pc (a block it alone runs). */
+static uint64_t hand_over(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc)
+{
+    j->stats.interpreted++;
+    leave(bs, pc);
+    return blocks_interpret(c, bs, NULL, pc);
+}
+
+uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc)
+{
+    enter_fn enter = (enter_fn)(void *)j->rx;
+    jit_state_t *st = j->st;
+    const mem_itlb_entry_t *itlb = c->mem->itlb;
+    uint64_t page_base = ~0ull;
+    insn_t *slots = NULL, *in;
+    block_t *b, *nb;
+    uint64_t retired = c->instret;
+    uint32_t from = 0;
+    uint64_t from_epoch = 0;
+    uintptr_t way = 0;
+    uint32_t body;
+    sync_table(j, bs);
+    blocks_jit_see_code_epoch(bs, c->mem);
+    st->bs = bs;
+
+next_block:                             /* as the block loop's next_block */
+    if ((pc & ~GUEST_PAGE_MASK) != page_base) {
+        uint64_t vpn = pc >> GUEST_PAGE_SHIFT;
+        const mem_itlb_entry_t *it = &itlb[vpn & (MEM_ITLB_SIZE - 1)];
+        if (it->tag == vpn) slots = it->slots;
+        else if (from) slots = blocks_jit_page_after(bs, c, pc);
+        else return leave(bs, pc);
+        page_base = pc & ~GUEST_PAGE_MASK;
+    }
+    in = &slots[(pc & GUEST_PAGE_MASK) >> 1];
+    if (!in->exec || in->block == BLOCK_NONE) return leave(bs, pc);
+    b = (block_t *)blocks_find(bs, in);
+    if (!b) return leave(bs, pc);
+    sync_table(j, bs);                  /* a build may have moved or emptied it */
+    blocks_jit_found(bs, pc, b);
+    if (from && bs->epoch == from_epoch) blocks_jit_link(bs, &bs->blk[from], way, b);
+    body = translation(j, bs, b);
+    if (!body) return hand_over(j, c, bs, pc);
+    if (retired + b->n > c->event_at) return leave(bs, pc);
+    retired += b->n;
+    remember(j, bs, pc, (uint32_t)(b - bs->blk));
+
+run:                                    /* b's code from its body; retired counts it */
+    if (st->epoch_seen != bs->epoch) jit_epoch_moved(j);
+    st->b = b;
+    st->retired = retired;
+    j->stats.entries++;
+    uint32_t reason = enter(c, st, j->rx + body);
+    b = st->b;
+    retired = st->retired;
+    pc = st->pc;
+    if (reason == EXIT_EVENT) {         /* before the next block: the loop's `chained` */
+        blocks_jit_leave_after(c, bs, b, pc, retired);
+        return leave(bs, pc);
+    }
+    if (reason == EXIT_DROPPED) return leave(bs, blocks_jit_dropped(c, bs, b, st->way, retired));
+    way = st->way;                      /* EXIT_COUNTED: the run counted; to pc */
+    int64_t site = st->site;
+    if (b->link_pc[way] == pc && b->link_epoch[way] == bs->epoch) {
+        nb = b->link[way];
+    } else if ((nb = blocks_jit_jump_lookup(bs, pc)) != NULL) {
+        blocks_jit_link(bs, b, way, nb);
+    } else {                            /* the loop's `unlinked` */
+        blocks_jit_leave_after(c, bs, b, pc, retired);
+        if (retired >= c->event_at) return leave(bs, pc);
+        from = (uint32_t)(b - bs->blk);
+        from_epoch = bs->epoch;
+        goto next_block;
+    }
+    uint64_t generation = j->generation;    /* chained: to nb, at pc */
+    body = translation(j, bs, nb);
+    if (!body) {
+        blocks_jit_leave_after(c, bs, b, pc, retired);
+        return hand_over(j, c, bs, pc);
+    }
+    if (retired + nb->n > c->event_at) {
+        blocks_jit_leave_after(c, bs, b, pc, retired);
+        return leave(bs, pc);
+    }
+    retired += nb->n;
+    uint32_t id = (uint32_t)(nb - bs->blk);
+    if (site >= 0 && generation == j->generation && st->epoch_seen == bs->epoch) patch(j, site, id);
+    remember(j, bs, pc, id);
+    b = nb;
+    goto run;
+}
+
+/* The code cache's size: JIT_CODE_SIZE, or HPS_JIT_CACHE_KB (at least
+ * enough for the largest block a page can hold). */
+static size_t cache_size(void)
+{
+    const char *kb = getenv("HPS_JIT_CACHE_KB");
+    size_t least = JIT_BLOCK_MAX + (GUEST_PAGE_SIZE / 2 + 1) * JIT_ENTRY_MAX + 4096;
+    if (!kb || !*kb) return JIT_CODE_SIZE;
+    size_t size = (size_t)strtoull(kb, NULL, 10) << 10;
+    if (size < least) size = least;
+    if (size > JIT_CODE_SIZE) size = JIT_CODE_SIZE;
+    return (size + 4095) & ~(size_t)4095;
+}
+
+jit_t *jit_new(char *err, size_t errlen)
+{
+    size_t size = cache_size();
+    int fd = memfd_create("hps-sim-jit", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, (off_t)size) != 0) {
+        snprintf(err, errlen, "--jit: cannot make the code cache: %s", strerror(errno));
+        if (fd >= 0) close(fd);
+        return NULL;
+    }
+    void *rw = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *rx = mmap(NULL, size, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+    if (rw == MAP_FAILED || rx == MAP_FAILED) {
+        snprintf(err, errlen, "--jit: cannot map the code cache: %s", strerror(errno));
+        if (rw != MAP_FAILED) munmap(rw, size);
+        if (rx != MAP_FAILED) munmap(rx, size);
+        close(fd);
+        return NULL;
+    }
+    jit_t *j = xcalloc(1, sizeof *j);
+    j->fd = fd;
+    j->size = size;
+    j->rw = rw;
+    j->rx = rx;
+    j->sites = xcalloc(JIT_MAX_SITES, sizeof *j->sites);
+    j->patched = xcalloc(JIT_MAX_SITES, sizeof *j->patched);
+    j->st = xcalloc(1, sizeof *j->st);
+    j->st->epoch_seen = UINT64_MAX;
+    emit_trampoline(j);
+    flush(j);
+    j->stats.flushes = 0;
+    return j;
+}
+
+void jit_free(jit_t *j)
+{
+    if (!j) return;
+    if (getenv("HPS_JIT_STATS"))
+        fprintf(stderr, "jit: %" PRIu64 " blocks translated (%" PRIu64 " entries inline, %" PRIu64
+                " called), %" PRIu64 " flushes, %" PRIu64 " runs entered from C, %" PRIu64
+                " hand-overs to the block loop, %" PRIu64 " unpatches\n", j->stats.translated,
+                j->stats.inline_entries, j->stats.called_entries, j->stats.flushes,
+                j->stats.entries, j->stats.interpreted, j->stats.unpatches);
+    munmap(j->rw, j->size);
+    munmap(j->rx, j->size);
+    close(j->fd);
+    free(j->sites);
+    free(j->patched);
+    free(j->check);
+    free(j->body);
+    free(j->untranslatable);
+    free(j->st);
+    free(j);
+}
+
+void jit_get_stats(const jit_t *j, jit_stats_t *s) { *s = j->stats; }
+
+#else /* not an x86-64 Linux host: --jit is refused (jit_supported) */
+
+bool jit_supported(const char **why)
+{
+    if (why) *why = "--jit translates to x86-64 code: this host is not x86-64 Linux";
+    return false;
+}
+
+jit_t *jit_new(char *err, size_t errlen)
+{
+    const char *why;
+    jit_supported(&why);
+    snprintf(err, errlen, "%s", why);
+    return NULL;
+}
+
+void jit_free(jit_t *j) { (void)j; }
+
+uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc)
+{
+    (void)j;
+    return blocks_interpret(c, bs, NULL, pc);
+}
+
+void jit_get_stats(const jit_t *j, jit_stats_t *s)
+{
+    (void)j;
+    memset(s, 0, sizeof *s);
+}
+
+#endif
