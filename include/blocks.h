@@ -1,6 +1,8 @@
 /*
  * blocks.h - decoded blocks for the functional core's fast run loop (the
- * engine's variants without a timing model, DISE, the PMU or a trace).
+ * engine's variants without a timing model, DISE, the PMU or a trace), and
+ * for the same loop with an in-order timing model timing each instruction
+ * as it executes (blocks_execute_timed).
  *
  * A block is a straight run of one code page's decoded slots (core_loop.h)
  * up to and including the first control transfer; it stops before a
@@ -268,5 +270,26 @@ uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc);
 /* The same through the block loop alone (blocks_execute hands a run
  * without a recorder to the translator when bs->jit is set). */
 uint64_t blocks_interpret(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc);
+
+/* A timing model that blocks_execute_timed hands each instruction to, as
+ * the engine's step does (timing.h: timing_step): its entry, called with
+ * the instruction just executed, the address a load or store accessed and
+ * the pc after it; then its count of instructions timed goes up by one; the
+ * cpu's cycle is its cycles wherever the cpu can be seen.  Only a model that reads nothing of
+ * the cpu but these may be (timing.h: timing_takes_blocks): an in-order
+ * one.  struct timing stays opaque here (a model is above this layer). */
+struct timing;
+typedef struct block_timer {
+    void (*time_insn)(struct timing *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+    struct timing *model;
+    uint64_t *seq;              /* instructions timed                          */
+    const uint64_t *cycles;     /* the model's cycles, into c->cycle after each */
+} block_timer_t;
+
+/* blocks_execute with each instruction timed by `timer` right after it
+ * executes (sim/blocks_timed_loop.h).  For a run without DISE: a block
+ * with an entry DISE classified is never built then. */
+uint64_t blocks_execute_timed(cpu_t *c, blocks_t *bs, truth_t *truth, const block_timer_t *timer,
+                              uint64_t pc);
 
 #endif /* HPS_BLOCKS_H */

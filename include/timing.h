@@ -104,10 +104,27 @@ typedef struct timing_model {
     timing_insn_fn time_insn_heads;   /* time_insn for a run that keeps the
                                          heads' ground truth only (DCPI's): its
                                          quick path records them; or NULL   */
+    bool takes_blocks;          /* reads nothing of the cpu but the slot, the
+                                   address and next pc it is handed: may time
+                                   the functional core's decoded blocks
+                                   (blocks.h: blocks_execute_timed)          */
+    timing_insn_fn time_insn_plain, time_insn_plain_heads;
+                                /* time_insn and time_insn_heads of a run
+                                   whose every instruction is plain (no DISE
+                                   role or penalty) and quick: they do not ask
+                                   (timing_block_insn); or NULL             */
 } timing_model_t;
 extern const timing_model_t timing_models[];
 extern const size_t timing_model_count;
 
+/* May the run loop hand the model a decoded block's instructions one after
+ * another as they execute (blocks_execute_timed) instead of stepping?  The
+ * in-order models: the out-of-order one walks its wrong paths on the cpu. */
+bool timing_takes_blocks(const timing_t *t);
+/* The model's entry for the timed block loop of a run without DISE: the
+ * run's time_insn, or one that leaves out the questions whose answer such a
+ * run knows (every instruction is the program's, with no DISE role). */
+timing_insn_fn timing_block_insn(const timing_t *t);
 /* NULL + message in err when the configuration does not describe a model. */
 timing_t *timing_new(const struct config *cfg, char *err, size_t errlen);
 void timing_set_outputs(timing_t *t, const timing_outputs_t *out);

@@ -367,11 +367,13 @@ static __attribute__((noinline, cold)) void first_5(timing_t *t, const insn_t *i
 
 /* The entry of either variant (`heads`, a constant): it only chooses and
  * jumps.  A plain instruction of a quick kind (tkind) takes the quick
- * path when quick_5_takes it. */
+ * path when quick_5_takes it.  `known` (a constant): of a run whose every
+ * instruction is plain (time_inorder5_plain), which need not ask. */
 static inline __attribute__((always_inline)) void
-entry_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads)
+entry_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
+        const bool known)
 {
-    if (!tm_plain_insn(t, in)) {
+    if (!known && !tm_plain_insn(t, in)) {
         general_5(t, in, addr, next_pc);
         return;
     }
@@ -397,13 +399,24 @@ entry_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
 
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    entry_5(t, in, addr, next_pc, false);
+    entry_5(t, in, addr, next_pc, false, false);
 }
 
 /* time_inorder5 of a run that keeps the heads' ground truth (note_outputs). */
 void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    entry_5(t, in, addr, next_pc, true);
+    entry_5(t, in, addr, next_pc, true, false);
+}
+
+/* Both again, of plain instructions only (timing_block_insn). */
+void time_inorder5_plain(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    entry_5(t, in, addr, next_pc, false, true);
+}
+
+void time_inorder5_plain_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    entry_5(t, in, addr, next_pc, true, true);
 }
 
 /* ---- the 21164-like superscalar ------------------------------------------------ */
@@ -768,11 +781,13 @@ static __attribute__((noinline, cold)) void first_ev5(timing_t *t, const insn_t 
 
 /* The entry of either variant (`heads`, a constant): it only chooses and
  * jumps.  A plain instruction of a quick kind (tkind) in the fetch block
- * of the one before (quick_ev5_takes) takes its quick path. */
+ * of the one before (quick_ev5_takes) takes its quick path.  `known` (a
+ * constant): of a run whose every instruction is plain (time_ev5_plain). */
 static inline __attribute__((always_inline)) void
-entry_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads)
+entry_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
+          const bool known)
 {
-    if (!tm_plain_insn(t, in)) {
+    if (!known && !tm_plain_insn(t, in)) {
         (heads ? general_ev5_heads : general_ev5)(t, in, addr, next_pc);
         return;
     }
@@ -796,11 +811,22 @@ entry_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
 
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    entry_ev5(t, in, addr, next_pc, false);
+    entry_ev5(t, in, addr, next_pc, false, false);
 }
 
 /* time_ev5 of a run that keeps the heads' ground truth (note_outputs). */
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    entry_ev5(t, in, addr, next_pc, true);
+    entry_ev5(t, in, addr, next_pc, true, false);
+}
+
+/* Both again, of plain instructions only (timing_block_insn). */
+void time_ev5_plain(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    entry_ev5(t, in, addr, next_pc, false, true);
+}
+
+void time_ev5_plain_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    entry_ev5(t, in, addr, next_pc, true, true);
 }

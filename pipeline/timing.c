@@ -32,11 +32,20 @@ const char *const stall_names[STALL_COUNT] = {
 /* ---- the models ------------------------------------------------------------ */
 
 const timing_model_t timing_models[] = {
-    { CFG_MODEL_INORDER5, time_inorder5, true,  NULL,    NULL,     NULL,      time_inorder5_heads },
-    { CFG_MODEL_EV5,      time_ev5,      true,  NULL,    NULL,     NULL,      time_ev5_heads },
-    { CFG_MODEL_OOO,      time_ooo,      false, ooo_new, ooo_free, ooo_stats, NULL },
+    { .cfg_model = CFG_MODEL_INORDER5, .time_insn = time_inorder5, .static_schedule = true,
+      .time_insn_heads = time_inorder5_heads, .takes_blocks = true,
+      .time_insn_plain = time_inorder5_plain, .time_insn_plain_heads = time_inorder5_plain_heads },
+    { .cfg_model = CFG_MODEL_EV5, .time_insn = time_ev5, .static_schedule = true,
+      .time_insn_heads = time_ev5_heads, .takes_blocks = true,
+      .time_insn_plain = time_ev5_plain, .time_insn_plain_heads = time_ev5_plain_heads },
+    { .cfg_model = CFG_MODEL_OOO, .time_insn = time_ooo, .new_state = ooo_new,
+      .free_state = ooo_free, .state_stats = ooo_stats },
 };
 const size_t timing_model_count = sizeof timing_models / sizeof timing_models[0];
+
+bool timing_takes_blocks(const timing_t *t) { return t->model && t->model->takes_blocks; }
+
+timing_insn_fn timing_block_insn(const timing_t *t) { return t->block_insn; }
 
 static const timing_model_t *model_of(const config_t *cfg)
 {
@@ -176,6 +185,9 @@ static void note_outputs(timing_t *t)
     bool heads = quick && t->keep_truth && !t->keep_why && t->model && t->model->time_insn_heads;
     t->plain = quick && (!t->keep_truth || heads);
     if (t->model) t->time_insn = heads ? t->model->time_insn_heads : t->model->time_insn;
+    t->block_insn = t->time_insn;
+    if (t->plain && t->model && t->model->time_insn_plain)
+        t->block_insn = heads ? t->model->time_insn_plain_heads : t->model->time_insn_plain;
 }
 
 static void forget_recent_chunks(timing_t *t);

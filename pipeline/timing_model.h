@@ -176,6 +176,8 @@ struct timing {
     bool views;
     bool plain;                       /* the in-order models' quick path may
                                          time the instruction (timing.c)    */
+    timing_insn_fn block_insn;        /* time_insn for an instruction of the
+                                         timed block loop (timing_block_insn) */
     bool stats_only;                  /* no outputs beyond the statistics:
                                          no views, ProfileMe, shell history
                                          or ground truth (timing.c)         */
@@ -525,6 +527,12 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+/* The in-order models' entries for a run whose every instruction is plain
+ * (tm_plain_insn): they do not ask (timing_block_insn). */
+void time_inorder5_plain(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+void time_inorder5_plain_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+void time_ev5_plain(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+void time_ev5_plain_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 
 /* The out-of-order model's own state and statistics (ooo.c). */
 typedef struct ooo ooo_t;

@@ -1,7 +1,8 @@
 /*
  * blocks.c - the functional core's decoded blocks (blocks.h): the table of
  * blocks and their entries, grown as code is found and emptied whole when
- * it reaches its bound, and the block loop that executes them.
+ * it reaches its bound, and the block loops that execute them: the
+ * functional core's (blocks_loop.h) and a timed run's (blocks_timed_loop.h).
  */
 #include "blocks.h"
 
@@ -598,4 +599,27 @@ uint64_t blocks_jit_dropped(cpu_t *c, blocks_t *bs, const block_t *b, uint32_t k
     c->pc = pc;
     c->instret = retired - b->n + k;
     return pc;
+}
+
+/* A DISE entry reached the timed block loop, which a run with DISE never
+ * enters (engine.c): the table was built for a run it was not. */
+static _Noreturn __attribute__((noinline, cold)) void timed_edit_entry(void)
+{
+    fprintf(stderr, "blocks: an entry DISE classified in a timed run's block loop\n");
+    abort();
+}
+
+/* The timed block loop, twice: with the ground-truth recorder and without. */
+#define BLOCKS_TIMED_NAME execute_timed_with_truth
+#define BLOCKS_TIMED_TRUTH 1
+#include "blocks_timed_loop.h"
+#define BLOCKS_TIMED_NAME execute_timed_plain
+#define BLOCKS_TIMED_TRUTH 0
+#include "blocks_timed_loop.h"
+
+uint64_t blocks_execute_timed(cpu_t *c, blocks_t *bs, truth_t *truth, const block_timer_t *timer,
+                              uint64_t pc)
+{
+    return truth ? execute_timed_with_truth(c, bs, truth, timer, pc)
+                 : execute_timed_plain(c, bs, NULL, timer, pc);
 }

@@ -16,6 +16,11 @@
  * sets d->seq instead of retiring; a handler when DISE's call(Handler) or
  * the PMU's interrupt pushes a runtime frame.
  *
+ * The variants with no observer but the ground-truth recorder run the
+ * functional core's decoded blocks (blocks.h) while they can; so do those
+ * of an in-order timing model, which times each of a block's instructions
+ * as it executes (blocks_execute_timed).
+ *
  * The loop leaves its fast path for rare events only when c->instret
  * reaches c->event_at: the instruction limit, the end of the trace, a
  * host signal (engine_interrupt sets event_at to 0), the next phase of a
@@ -415,6 +420,21 @@ ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
  * profile, which observe every step (engine_new leaves e->blocks NULL
  * then). */
 #define RUNS_BLOCKS(F) (((F) & ~(unsigned)(F_TRUTH | F_DISE)) == 0)
+/* And those that run them timed (blocks_execute_timed): an in-order
+ * model's, with the recorder or without; DISE, the PMU, the trace and the
+ * warming of a sampled run keep the step (engine_new leaves e->blocks NULL
+ * for a model that does not take blocks, and for a sampled run). */
+#define RUNS_TIMED_BLOCKS(F) (((F) & ~(unsigned)F_TRUTH) == F_TIMING)
+
+/* The timing model as the timed block loop calls it (blocks.h), read at
+ * each call as timing_step reads its entry: the entry for a run without
+ * DISE, whose block instructions are all plain (timing_block_insn). */
+static block_timer_t block_timer(engine_t *e)
+{
+    timing_hot_t *h = timing_hot(e->timing);
+    return (block_timer_t){ .time_insn = timing_block_insn(e->timing), .model = e->timing,
+                            .seq = &h->seq, .cycles = &h->cycles };
+}
 
 ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
 {
@@ -433,6 +453,12 @@ ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
                 next = c->pc;
                 continue;
             }
+            if (unlikely(c->instret >= c->event_at) && !events(e, c, F)) return;
+        }
+        if (RUNS_TIMED_BLOCKS(F) && e->blocks) {     /* the same, each timed */
+            block_timer_t timer = block_timer(e);
+            next = blocks_execute_timed(c, e->blocks, (F & F_TRUTH) ? e->truth : NULL, &timer,
+                                        next);
             if (unlikely(c->instret >= c->event_at) && !events(e, c, F)) return;
         }
         uint64_t pc = next;
@@ -518,7 +544,9 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
     if (p->timing) timing_set_cpu(p->timing, p->cpu);
     if (p->timing) clear_roles(e);
     bool every_step = (p->truth && p->truth->cct) || p->paths;
-    if (RUNS_BLOCKS(e->features & ~(unsigned)F_TRACE) && !every_step) e->blocks = blocks_new();
+    unsigned untraced = e->features & ~(unsigned)F_TRACE;
+    bool timed_blocks = RUNS_TIMED_BLOCKS(untraced) && !p->smarts && timing_takes_blocks(p->timing);
+    if ((RUNS_BLOCKS(untraced) || timed_blocks) && !every_step) e->blocks = blocks_new();
     if (p->jit && !attach_jit(e, err, errlen)) {
         engine_free(e);
         return NULL;

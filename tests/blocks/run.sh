@@ -11,7 +11,9 @@
 # (here) rewrites an instruction ahead of it in its own block, and must
 # see the new one every time; relink_block changes code the loop has
 # linked to (block_t.link: rewritten, mapped again, made not executable);
-# fault programs stop inside blocks with the oracle's report.  Prints "N passed, M failed".
+# fault programs stop inside blocks with the oracle's report.  The same again
+# timed by the in-order models (the timed block loop, blocks_timed_loop.h).
+# Prints "N passed, M failed".
 # HPS_BLOCKS_JIT=1 runs the same checks on the translator (--jit, sim/jit_x86.c):
 # the runs under test get --jit --no-ground-truth, the oracle --no-ground-truth.
 set -u
@@ -91,6 +93,34 @@ for f in load_unmapped store_rodata jump_unmapped; do
     p=$build/faults/rv64/$f
     if [ -x "$p" ]; then same "rv64 fault $f" "$p"
     else bad "rv64 fault $f: not built (make BUILD=$build guests)"; fi
+done
+
+# The timed block loop (blocks_execute_timed): under the in-order models the
+# blocks run with each instruction timed as it executes; the oracle (the
+# trace) steps and times one instruction at a time.  The statistics hold
+# the cycles, stalls, cache and predictor counts: they must be the same.
+# (--jit runs untimed only: not with HPS_BLOCKS_JIT.)
+timed_models=(inorder5 ev5)
+[ -n "${HPS_BLOCKS_JIT:-}" ] && timed_models=()
+for m in "${timed_models[@]}"; do
+    for isa in rv64 alpha-static; do
+        w=$build/workloads/$isa; g=$build/guest/$isa
+        [ -x "$w/gametree" ] || continue
+        same "$isa $m gametree --max-insts 500003" --config $m --max-insts 500003 "$w/gametree" test
+        same "$isa $m gametree --max-insts 700001, no ground truth" --config $m \
+            --max-insts 700001 --no-ground-truth "$w/gametree" test
+        for prog in int_ops sig_timers; do
+            [ -x "$g/$prog" ] && same "$isa $m $prog" --config $m "$g/$prog"
+        done
+    done
+    for isa in rv64 alpha; do
+        [ -x "$tmp/smb.$isa" ] && same "$isa $m selfmod_block" --config $m "$tmp/smb.$isa" 500
+        [ -x "$tmp/rlb.$isa" ] && same "$isa $m relink_block" --config $m "$tmp/rlb.$isa" 400
+    done
+    for f in load_unmapped store_rodata jump_unmapped; do
+        p=$build/faults/rv64/$f
+        [ -x "$p" ] && same "rv64 $m fault $f" --config $m "$p"
+    done
 done
 
 echo "blocks: $pass passed, $fail failed"

@@ -1,0 +1,369 @@
+/*
+ * blocks_timed_loop.h - the block loop of a timed run (blocks.h:
+ * blocks_execute_timed), included by blocks.c once for each of its copies:
+ * BLOCKS_TIMED_NAME the function's name, BLOCKS_TIMED_TRUTH 1 for the copy
+ * that tells the ground-truth recorder of calls and data words touched.
+ *
+ * The blocks, their entries and the way from one block to the next are the
+ * functional core's (blocks_loop.h, which this follows kind by kind); what
+ * is added is the timing model: each instruction, right after it executes,
+ * is handed to the model's entry (block_timer_t) with what the engine's
+ * step hands it (timing_step): the decoded slot, the address a load or
+ * store accessed, the pc after it; then the model's count goes up.  The
+ * cpu's cycle is the model's wherever the cpu can be seen (an entry that
+ * may fault or read it, the loop's end).  So the model sees the same stream as
+ * under the step, without a page and slot lookup, a count and two
+ * indirect calls (the semantics', the model's through the timing table)
+ * for each instruction.  An instruction that faults is not timed, as under
+ * the step; a store or called instruction that drops its own block's code
+ * is timed before the block stops.
+ *
+ * Left out: DISE's entries (a timed run with DISE keeps the step, and
+ * without it no entry is BK_EDIT), and the fused pairs (the model is called
+ * between any two instructions: the table of this copy has none).
+ */
+#define REG(r) (c->reg[r])
+
+static __attribute__((noinline, optimize("no-crossjumping", "no-gcse")))
+uint64_t BLOCKS_TIMED_NAME(cpu_t *c, blocks_t *bs, truth_t *truth_given,
+                           const block_timer_t *timer, uint64_t pc)
+{
+#define KIND_LABEL(k) [BK_##k] = &&do_##k,
+    static const void *const dispatch[BK_COUNT] = { BLOCK_KINDS(KIND_LABEL) };
+#undef KIND_LABEL
+    truth_t *const truth = BLOCKS_TIMED_TRUTH ? truth_given : NULL;
+    if (bs->code != dispatch) {             /* blocks_build's entries run this copy's code */
+        if (bs->nblk > 1) empty_table(bs);  /* built for another copy */
+        bs->code = dispatch;
+        bs->fused = NULL;                   /* no fused pairs */
+        bs->nfused = 0;
+    }
+    void (*const time_insn)(struct timing *, const insn_t *, uint64_t, uint64_t) =
+        timer->time_insn;
+    struct timing *const model = timer->model;
+    uint64_t *const seq = timer->seq;
+    const uint64_t *const cycles = timer->cycles;
+    const mem_itlb_entry_t *itlb = c->mem->itlb;
+    mem_t *mem = c->mem;                    /* again after each called instruction */
+    uint64_t page_base = ~0ull;
+    insn_t *slots = NULL;
+    block_t *b, *nb;
+    const block_entry_t *e;
+    uint64_t retired = c->instret;          /* through b, in the cpu only when leaving */
+    insn_t *in;
+    uint32_t from = 0;                      /* the block before, to link to b (0: none) */
+    uint64_t from_epoch = 0;                /* the links' epoch when it ended */
+    uintptr_t way = 0;                      /* its link to set: block_t.link */
+    see_code_epoch(bs, c->mem);
+
+next_block:
+    if ((pc & ~GUEST_PAGE_MASK) != page_base) {     /* through the code-page cache */
+        uint64_t vpn = pc >> GUEST_PAGE_SHIFT;
+        const mem_itlb_entry_t *it = &itlb[vpn & (MEM_ITLB_SIZE - 1)];
+        if (it->tag == vpn) slots = it->slots;
+        else if (from) slots = page_after_block(bs, c, pc);
+        else goto leave;
+        page_base = pc & ~GUEST_PAGE_MASK;
+    }
+    in = &slots[(pc & GUEST_PAGE_MASK) >> 1];
+    if (!in->exec || in->block == BLOCK_NONE) goto leave;
+    b = (block_t *)blocks_find(bs, in);
+    if (!b) goto leave;
+    remember_jump(bs, pc, b);
+    if (from && bs->epoch == from_epoch) link_block(bs, &bs->blk[from], way, b);
+    if (retired + b->n > c->event_at) goto leave;
+    retired += b->n;
+enter:                                      /* b starts at pc; retired counts it */
+    e = b->entries;
+    goto *e->code;
+
+/* As blocks_loop.h's: before an entry that may fault or read the cpu; and
+ * the cpu's cycle, which only those read (a cycle counter's CSR), and the
+ * ones after the loop: kept in the model until then, not after each. */
+#define AT_ENTRY()                                    \
+    do {                                              \
+        bs->flight = b;                               \
+        bs->flight_at = e;                            \
+        pc = b->pc + e->offset;                       \
+        c->stop_pc = pc;                              \
+        c->pc = pc + e->len;                          \
+        c->instret = retired - b->n + entry_index(bs, b, e); \
+        c->cycle = *cycles;                           \
+    } while (0)
+/* The pc after an entry that does not transfer: the next entry's (a
+ * block that ends without a transfer has its BK_END entry at its end). */
+#define NEXT_PC (b->pc + e[1].offset)
+/* The model times the entry just executed (timing_step). */
+#define TIME(addr, next_pc)                           \
+    do {                                              \
+        time_insn(model, e->in, (addr), (next_pc));   \
+        ++*seq;                                       \
+    } while (0)
+#define NEXT()                                        \
+    do {                                              \
+        e++;                                          \
+        goto *e->code;                                \
+    } while (0)
+/* after a store or a called instruction: did it drop this page's code? */
+#define DROPPED()                                     \
+    if (unlikely(!b->start->exec)) { e++; goto dropped; }
+/* An instruction with no memory access: the address the model gets is
+ * none (the in-order models read it for loads and stores only). */
+#define ALU(expr) { REG(e->rd) = (uint64_t)(expr); TIME(0, NEXT_PC); NEXT(); }
+#define CMOV(kind, cond)                                                          \
+    do_##kind##_RR: if (cond) REG(e->rd) = REG(e->rs2); TIME(0, NEXT_PC); NEXT(); \
+    do_##kind##_RI: if (cond) REG(e->rd) = (uint64_t)e->imm; TIME(0, NEXT_PC); NEXT();
+#define ADDR (REG(e->rs1) + (uint64_t)e->imm)
+#define ALIGNED8 (ADDR & ~7ull)
+#define LOAD(bits, addr, expr)                                                   \
+    {                                                                            \
+        uint64_t a = addr, v;                                                    \
+        if (unlikely(!mem_try_load##bits(mem, a, &v))) {                         \
+            AT_ENTRY();                                                          \
+            v = mem_load_slow(mem, a, bits / 8);                                 \
+        }                                                                        \
+        REG(e->rd) = (uint64_t)(expr);                                           \
+        if (truth) mem_mark_touched(mem, a, bits / 8);                           \
+        TIME(a, NEXT_PC);                                                        \
+        NEXT();                                                                  \
+    }
+/* A store by the slow path may drop the block's code: it is timed (and
+ * its word marked, as the step marks it) before the block stops there. */
+#define STORE(bits, addr)                                                        \
+    {                                                                            \
+        uint64_t a = addr;                                                       \
+        if (unlikely(!mem_try_store##bits(mem, a, REG(e->rs2)))) {                \
+            AT_ENTRY();                                                          \
+            mem_store_slow(mem, a, REG(e->rs2), bits / 8);                       \
+            if (truth) mem_mark_touched(mem, a, bits / 8);                       \
+            TIME(a, NEXT_PC);                                                    \
+            DROPPED();                                                           \
+            NEXT();                                                              \
+        }                                                                        \
+        if (truth) mem_mark_touched(mem, a, bits / 8);                           \
+        TIME(a, NEXT_PC);                                                        \
+        NEXT();                                                                  \
+    }
+/* a conditional branch, the block's last entry; e->imm is its target */
+#define BRANCH(kind, cond)                                                       \
+    do_##kind:                                                                   \
+        if (cond) {                                                              \
+            b->taken++;                                                          \
+            pc = (uint64_t)e->imm;                                               \
+            way = 1;                                                             \
+        } else {                                                                 \
+            pc = b->end;                                                         \
+            way = 0;                                                             \
+        }                                                                        \
+        TIME(0, pc);                                                             \
+        goto fixed_way;
+
+/* DISE's kinds: never built in a run without DISE (blocks.h). */
+#define EDIT_LABEL(k) do_EDIT_##k:
+    EDIT_XFER_KINDS(EDIT_LABEL)
+#undef EDIT_LABEL
+do_EDIT:
+do_EDIT_INLINE:
+do_EDIT_REC_JALR:
+do_EDIT_REC_JMP:
+    timed_edit_entry();
+
+do_CALL:                                    /* the semantics function */
+    AT_ENTRY();
+    in = e->in;
+    in->exec(c, in);
+    mem = c->mem;
+    if (truth && (in->flags & (IF_LOAD | IF_STORE)))
+        mem_mark_touched(c->mem, c->mem_addr, in->memsize);
+    TIME(c->mem_addr, c->pc);
+    DROPPED();
+    NEXT();
+
+do_CALL_REG:                                /* needs no cpu state, cannot fault or drop code */
+    in = e->in;
+    in->exec(c, in);
+    TIME(c->mem_addr, NEXT_PC);
+    NEXT();
+
+do_NOP:
+    TIME(0, NEXT_PC);
+    NEXT();
+
+do_XFER:                                    /* a control transfer: the block's last */
+    AT_ENTRY();
+    in = e->in;
+    in->exec(c, in);
+    mem = c->mem;
+    if (truth && (in->flags & (IF_LOAD | IF_STORE | IF_CALL))) {
+        if (in->flags & IF_CALL) truth_record_call(truth, pc, c->pc);
+        else mem_mark_touched(c->mem, c->mem_addr, in->memsize);
+    }
+    TIME(c->mem_addr, c->pc);
+    goto transferred;
+
+do_ADD_RI:   ALU(REG(e->rs1) + (uint64_t)e->imm)
+do_ADD_RR:   ALU(REG(e->rs1) + REG(e->rs2))
+do_SUB_RR:   ALU(REG(e->rs1) - REG(e->rs2))
+do_AND_RI:   ALU(REG(e->rs1) & (uint64_t)e->imm)
+do_AND_RR:   ALU(REG(e->rs1) & REG(e->rs2))
+do_OR_RI:    ALU(REG(e->rs1) | (uint64_t)e->imm)
+do_OR_RR:    ALU(REG(e->rs1) | REG(e->rs2))
+do_XOR_RI:   ALU(REG(e->rs1) ^ (uint64_t)e->imm)
+do_XOR_RR:   ALU(REG(e->rs1) ^ REG(e->rs2))
+do_SLL_RI:   ALU(REG(e->rs1) << (e->imm & 63))
+do_SRL_RI:   ALU(REG(e->rs1) >> (e->imm & 63))
+do_SRA_RI:   ALU((int64_t)REG(e->rs1) >> (e->imm & 63))
+do_SLL_RR:   ALU(REG(e->rs1) << (REG(e->rs2) & 63))
+do_SRL_RR:   ALU(REG(e->rs1) >> (REG(e->rs2) & 63))
+do_SRA_RR:   ALU((int64_t)REG(e->rs1) >> (REG(e->rs2) & 63))
+do_ADDW_RI:  ALU((int64_t)(int32_t)(uint32_t)(REG(e->rs1) + (uint64_t)e->imm))
+do_ADDW_RR:  ALU((int64_t)(int32_t)(uint32_t)(REG(e->rs1) + REG(e->rs2)))
+do_SUBW_RR:  ALU((int64_t)(int32_t)(uint32_t)(REG(e->rs1) - REG(e->rs2)))
+do_LI:       ALU(e->imm)
+do_AUIPC:    ALU(b->pc + e->offset + (uint64_t)e->imm)
+do_SLT_RI:   ALU((int64_t)REG(e->rs1) < e->imm)
+do_SLT_RR:   ALU((int64_t)REG(e->rs1) < (int64_t)REG(e->rs2))
+do_SLTU_RI:  ALU(REG(e->rs1) < (uint64_t)e->imm)
+do_SLTU_RR:  ALU(REG(e->rs1) < REG(e->rs2))
+do_S4ADD_RI: ALU((REG(e->rs1) << 2) + (uint64_t)e->imm)
+do_S4ADD_RR: ALU((REG(e->rs1) << 2) + REG(e->rs2))
+do_S8ADD_RI: ALU((REG(e->rs1) << 3) + (uint64_t)e->imm)
+do_S8ADD_RR: ALU((REG(e->rs1) << 3) + REG(e->rs2))
+do_SEQ_RI:   ALU(REG(e->rs1) == (uint64_t)e->imm)
+do_SEQ_RR:   ALU(REG(e->rs1) == REG(e->rs2))
+do_SLE_RI:   ALU((int64_t)REG(e->rs1) <= e->imm)
+do_SLE_RR:   ALU((int64_t)REG(e->rs1) <= (int64_t)REG(e->rs2))
+do_SLEU_RI:  ALU(REG(e->rs1) <= (uint64_t)e->imm)
+do_SLEU_RR:  ALU(REG(e->rs1) <= REG(e->rs2))
+do_EXTB_RR:  ALU((REG(e->rs1) >> ((REG(e->rs2) & 7) * 8)) & 0xff)
+
+/* The tests of rs1 alone: the conditional moves and branches that take each. */
+#define RS1_TESTS(X) \
+    X(CMOVEQ,  BEQZ, REG(e->rs1) == 0) \
+    X(CMOVNE,  BNEZ, REG(e->rs1) != 0) \
+    X(CMOVLT,  BLTZ, (int64_t)REG(e->rs1) <  0) \
+    X(CMOVGE,  BGEZ, (int64_t)REG(e->rs1) >= 0) \
+    X(CMOVLE,  BLEZ, (int64_t)REG(e->rs1) <= 0) \
+    X(CMOVGT,  BGTZ, (int64_t)REG(e->rs1) >  0) \
+    X(CMOVLBC, BLBC, !(REG(e->rs1) & 1)) \
+    X(CMOVLBS, BLBS, REG(e->rs1) & 1)
+#define CMOV_ON(cmov, branch, cond) CMOV(cmov, cond)
+    RS1_TESTS(CMOV_ON)
+#undef CMOV_ON
+
+do_LD8U:  LOAD(8, ADDR, v)
+do_LD8S:  LOAD(8, ADDR, (int64_t)(int8_t)v)
+do_LD16U: LOAD(16, ADDR, v)
+do_LD16S: LOAD(16, ADDR, (int64_t)(int16_t)v)
+do_LD32U: LOAD(32, ADDR, v)
+do_LD32S: LOAD(32, ADDR, (int64_t)(int32_t)v)
+do_LD64:  LOAD(64, ADDR, v)
+do_LD64A: LOAD(64, ALIGNED8, v)
+
+do_ST8:   STORE(8, ADDR)
+do_ST16:  STORE(16, ADDR)
+do_ST32:  STORE(32, ADDR)
+do_ST64:  STORE(64, ADDR)
+do_ST64A: STORE(64, ALIGNED8)
+
+    BRANCH(BEQ,  REG(e->rs1) == REG(e->rs2))
+    BRANCH(BNE,  REG(e->rs1) != REG(e->rs2))
+    BRANCH(BLT,  (int64_t)REG(e->rs1) <  (int64_t)REG(e->rs2))
+    BRANCH(BGE,  (int64_t)REG(e->rs1) >= (int64_t)REG(e->rs2))
+    BRANCH(BLTU, REG(e->rs1) <  REG(e->rs2))
+    BRANCH(BGEU, REG(e->rs1) >= REG(e->rs2))
+#define BRANCH_ON(cmov, branch, cond) BRANCH(branch, cond)
+    RS1_TESTS(BRANCH_ON)
+#undef BRANCH_ON
+#undef RS1_TESTS
+
+/* a jump, the block's last entry, to `target`: rd gets the address after
+ * it (the block's end), computed after the target (rd may be rs1) */
+#define JUMP(kind, target, then)                                                 \
+    do_##kind: {                                                                 \
+        uint64_t t = target;                                                     \
+        REG(e->rd) = b->end;                                                     \
+        if (truth && (e->in->flags & IF_CALL))                                   \
+            truth_record_call(truth, b->pc + e->offset, t);                      \
+        b->taken++;                                                              \
+        pc = t;                                                                  \
+        TIME(0, t);                                                              \
+        then;                                                                    \
+    }
+
+    JUMP(JAL,  (uint64_t)e->imm, way = 1; goto fixed_way)
+    JUMP(JALR, (REG(e->rs1) + (uint64_t)e->imm) & ~1ull, goto indirect)
+    JUMP(JMP,  REG(e->rs1) & ~3ull, goto indirect)
+
+#undef AT_ENTRY
+#undef NEXT_PC
+#undef TIME
+#undef NEXT
+#undef DROPPED
+#undef ALU
+#undef CMOV
+#undef ADDR
+#undef ALIGNED8
+#undef LOAD
+#undef STORE
+#undef BRANCH
+#undef JUMP
+
+do_END:                                     /* ran to the page's end or a system call */
+    pc = b->end;
+    way = 0;
+fixed_way:                                  /* link [way] always reaches pc */
+    count_run(bs, b);
+    if (likely(b->link_epoch[way] == bs->epoch)) goto linked;
+    goto unlinked;
+
+transferred:                                /* the transfer wrote c->pc */
+    pc = c->pc;
+indirect:                                   /* to pc, whichever it is */
+    count_run(bs, b);
+    way = pc != b->end;
+    if (b->link_pc[way] != pc || b->link_epoch[way] != bs->epoch) goto jump_cache;
+linked:
+    nb = b->link[way];
+chained:                                    /* to nb, which starts at pc */
+    if (unlikely(retired + nb->n > c->event_at)) {
+        leave_after(c, bs, b, pc, retired);
+        goto leave;
+    }
+    retired += nb->n;
+    b = nb;
+    goto enter;
+jump_cache: {                               /* the link missed: pc's block, if cached */
+    const block_jump_t *j = jump_slot(bs, pc);
+    if (j->pc != pc || j->epoch != bs->epoch) goto unlinked;
+    nb = j->b;
+    link_block(bs, b, way, nb);             /* as next_block would */
+    goto chained;
+}
+unlinked:                                   /* the cpu as after b: it may fault next */
+    leave_after(c, bs, b, pc, retired);
+    c->cycle = *cycles;
+    if (unlikely(retired >= c->event_at)) goto leave;
+    from = (uint32_t)(b - bs->blk);
+    from_epoch = bs->epoch;
+    goto next_block;
+
+dropped: {                                  /* the entries before e ran, the last dropped the code */
+    uint32_t k = entry_index(bs, b, e);
+    count_entries(bs, b, bs->flight_counted, k);
+    pc = b->pc + e->offset;                 /* a BK_END entry's is the block's end */
+    if (k == b->n) pc = b->end;
+    c->stop_pc = b->pc + e[-1].offset;      /* the one that dropped it */
+    c->pc = pc;
+    c->instret = retired - b->n + k;
+}
+leave:
+    c->cycle = *cycles;
+    bs->flight = NULL;
+    bs->flight_counted = 0;
+    return pc;
+}
+
+#undef REG
+#undef BLOCKS_TIMED_NAME
+#undef BLOCKS_TIMED_TRUTH
