@@ -77,10 +77,12 @@ typedef struct gt_why {
     uint64_t stall[STALL_COUNT];
     uint64_t culprit_pc, culprit_cycles;
 } gt_why_t;
-/* The records of 512 bytes of code, a slot per 2-byte parcel: instructions
- * that run one after another share a chunk, and the last chunk used is
- * looked at before the hash of chunks (timing.c).  (64 bytes sent a tenth
- * of DCPI's records through the hash.) */
+/* The records of the code outside the flat store (timing_set_code: the
+ * program's text has a record per 2-byte parcel in one array): a chunk
+ * holds 4 KB of code, a slot per parcel; instructions that run one after
+ * another share a chunk, and the last chunk used is looked at before the
+ * hash of chunks (timing.c).  (64 bytes sent a tenth of DCPI's records
+ * through the hash.) */
 enum { GT_CHUNK_SHIFT = 12, GT_CHUNK_SLOTS = 1 << (GT_CHUNK_SHIFT - 1) };
 typedef struct gt_chunk {
     uint64_t base;                    /* pc of slot 0                        */
@@ -155,7 +157,13 @@ struct timing {
     uint64_t head_stall[STALL_COUNT];
     uint64_t mispredicts, decode_redirects, wbuf_stall_cycles;
 
-    /* ground truth */
+    /* ground truth: the flat store, a record per 2-byte parcel of
+     * [gt_flat_lo, gt_flat_lo + 2 * gt_flat_n) (the code range, once the
+     * truth is kept: timing_set_code), and the chunks for the rest */
+    uint64_t gt_flat_lo, gt_flat_n;   /* n = 0: no flat store                */
+    gt_entry_t *gt_flat;
+    gt_why_t *gt_flat_why;            /* gt_flat_n of them when keep_why     */
+    uint64_t code_lo, code_hi;        /* timing_set_code's range             */
     gt_chunk_t *gt;                   /* the chunks, in the order made       */
     size_t gt_nchunks, gt_chunk_cap, gt_last;   /* gt_last: tm_record_truth's last */
     gt_entry_t *gt_cur;               /* the entries of the chunk the heads */
@@ -420,13 +428,16 @@ void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extr
  * instruction). */
 void tm_record_head_only(timing_t *t, uint64_t pc, uint64_t head);
 void tm_record_head_slow(timing_t *t, uint64_t pc, uint64_t head);
-/* Its common case inline (an instruction seen before, in the chunk of the
- * last one recorded), for the quick paths of the models' heads variants
- * (time_insn_heads), which only the runs that keep the heads run. */
+/* Its common case inline (an instruction of the flat store's range seen
+ * before: a subtract, a compare, the count's test and two adds), for the
+ * quick paths of the models' heads variants (time_insn_heads), which only
+ * the runs that keep the heads run.  A pc below gt_flat_lo wraps to a
+ * slot past the end. */
 static inline void tm_record_head_inline(timing_t *t, uint64_t pc, uint64_t head)
 {
-    if (likely(pc >> GT_CHUNK_SHIFT << GT_CHUNK_SHIFT == t->gt_cur_base)) {
-        gt_entry_t *g = &t->gt_cur[(pc >> 1) & (GT_CHUNK_SLOTS - 1)];
+    uint64_t s = (pc - t->gt_flat_lo) >> 1;
+    if (likely(s < t->gt_flat_n)) {
+        gt_entry_t *g = &t->gt_flat[s];
         if (likely(g->count != 0)) {
             g->count++;
             g->head += head;
