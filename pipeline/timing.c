@@ -294,6 +294,8 @@ static void make_flat(timing_t *t)
     t->gt_flat_lo = t->code_lo;
     t->gt_flat_n = (t->code_hi - t->code_lo + 1) >> 1;
     t->gt_flat = xcalloc(t->gt_flat_n, sizeof *t->gt_flat);   /* pages touched as used */
+    t->gt_flat_span = 2 * t->gt_flat_n - 1;
+    t->gt_flat_at = (uintptr_t)t->gt_flat - t->gt_flat_lo * (sizeof *t->gt_flat / 2);
     if (t->keep_why) t->gt_flat_why = xcalloc(t->gt_flat_n, sizeof *t->gt_flat_why);
 }
 
@@ -465,11 +467,6 @@ __attribute__((noinline)) void tm_record_head_slow(timing_t *t, uint64_t pc, uin
     g->head += head;
     t->gt_cur = r->e;
     t->gt_cur_base = base;
-}
-
-void tm_record_head_only(timing_t *t, uint64_t pc, uint64_t head)
-{
-    tm_record_head_inline(t, pc, head);
 }
 
 /* The pcs recorded, in the order a table keyed by pc (linear probing,

@@ -161,6 +161,10 @@ struct timing {
      * [gt_flat_lo, gt_flat_lo + 2 * gt_flat_n) (the code range, once the
      * truth is kept: timing_set_code), and the chunks for the rest */
     uint64_t gt_flat_lo, gt_flat_n;   /* n = 0: no flat store                */
+    uint64_t gt_flat_span;            /* 2 * gt_flat_n - 1 (0: none): pc - lo
+                                         below it has its record there      */
+    uintptr_t gt_flat_at;             /* gt_flat less 8 * gt_flat_lo: pc's
+                                         record at gt_flat_at + 8 * pc      */
     gt_entry_t *gt_flat;
     gt_why_t *gt_flat_why;            /* gt_flat_n of them when keep_why     */
     uint64_t code_lo, code_hi;        /* timing_set_code's range             */
@@ -423,21 +427,23 @@ static inline void tm_dise_control(timing_t *t, const insn_t *in, uint64_t decod
  * head cycles (the stalls too when keep_why).  Out of line: inlined, it
  * made time_ev5 slower for the runs that keep none. */
 void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extra, why_t why);
-/* The same when only the heads are kept (DCPI's truth): three arguments
- * in registers (a why_t handed by value cost a store and a reload every
- * instruction). */
-void tm_record_head_only(timing_t *t, uint64_t pc, uint64_t head);
+/* The same when only the heads are kept (DCPI's truth), out of line: the
+ * way out of tm_record_head_inline below, for a pc recorded for the first
+ * time or outside the flat store.  Three arguments in registers (a why_t
+ * handed by value cost a store and a reload every instruction). */
 void tm_record_head_slow(timing_t *t, uint64_t pc, uint64_t head);
 /* Its common case inline (an instruction of the flat store's range seen
  * before: a subtract, a compare, the count's test and two adds), for the
  * quick paths of the models' heads variants (time_insn_heads), which only
- * the runs that keep the heads run.  A pc below gt_flat_lo wraps to a
- * slot past the end. */
+ * the runs that keep the heads run, and the general paths' head
+ * accounting (tm_record_head: inlined there it adds nothing to the runs
+ * that keep no truth, measured; the call cost more).  A pc below gt_flat_lo wraps to past
+ * the end; pcs are even (an odd one would share the record of the pc
+ * before it, as in a chunk, and stays inside the array: gt_flat_span). */
 static inline void tm_record_head_inline(timing_t *t, uint64_t pc, uint64_t head)
 {
-    uint64_t s = (pc - t->gt_flat_lo) >> 1;
-    if (likely(s < t->gt_flat_n)) {
-        gt_entry_t *g = &t->gt_flat[s];
+    if (likely(pc - t->gt_flat_lo < t->gt_flat_span)) {
+        gt_entry_t *g = (gt_entry_t *)(t->gt_flat_at + pc * (sizeof *g / 2));
         if (likely(g->count != 0)) {
             g->count++;
             g->head += head;
@@ -478,7 +484,7 @@ static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, 
         }
     }
     if (t->keep_truth) {
-        if (likely(!t->keep_why)) tm_record_head_only(t, in->pc, head);
+        if (likely(!t->keep_why)) tm_record_head_inline(t, in->pc, head);
         else tm_record_truth(t, in, head, extra, why);
     }
 }
@@ -501,7 +507,7 @@ static inline void tm_record_short_head(timing_t *t, const insn_t *in, uint64_t 
     t->head_sum += head;
     if (unlikely(t->pm != NULL)) t->pm_head = head;
     if (t->keep_truth) {
-        if (likely(!t->keep_why)) tm_record_head_only(t, in->pc, head);
+        if (likely(!t->keep_why)) tm_record_head_inline(t, in->pc, head);
         else tm_record_truth(t, in, head, 0, (why_t){ .cause = STALL_NONE });
     }
 }
