@@ -374,13 +374,13 @@ static const gt_entry_t *find_record(const timing_t *t, uint64_t pc, const gt_wh
 {
     uint64_t f = flat_slot(t, pc);
     if (f < t->gt_flat_n) {
-        if (!t->gt_flat[f].count) return NULL;
+        if (!t->gt_flat[f].down) return NULL;
         *why = t->gt_flat_why ? &t->gt_flat_why[f] : NULL;
         return &t->gt_flat[f];
     }
     long k = find_chunk(t, chunk_base(pc));
     unsigned s = (unsigned)(pc >> 1) & (GT_CHUNK_SLOTS - 1);
-    if (k < 0 || !t->gt[k].e[s].count) return NULL;
+    if (k < 0 || !t->gt[k].e[s].down) return NULL;
     *why = t->gt[k].why ? &t->gt[k].why[s] : NULL;
     return &t->gt[k].e[s];
 }
@@ -426,7 +426,7 @@ void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extr
     } else {
         g = chunk_record(t, in->pc, &w);
     }
-    if (unlikely(g->count++ == 0)) note_seen(t, in->pc);
+    if (unlikely(--g->down < 0)) tm_record_first(t, g, in->pc);
     g->head += head;
     if (likely(!t->keep_why)) return;
     w->stall[why.cause] += extra;
@@ -436,22 +436,21 @@ void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extr
     }
 }
 
-/* An instruction recorded for the first time, or outside the flat store:
- * tm_record_head_inline's way out (timing_model.h).  Outside, its chunk
- * is the last one used, or one of the recent ones, or found in the hash. */
+__attribute__((noinline)) void tm_record_first(timing_t *t, gt_entry_t *g, uint64_t pc)
+{
+    g->down = GT_DOWN_FIRST;
+    note_seen(t, pc);
+}
+
+/* An instruction outside the flat store (or with none): the way out of
+ * tm_record_head_inline (timing_model.h).  Its chunk is the last one
+ * used, or one of the recent ones, or found in the hash. */
 __attribute__((noinline)) void tm_record_head_slow(timing_t *t, uint64_t pc, uint64_t head)
 {
-    uint64_t f = flat_slot(t, pc);
-    if (f < t->gt_flat_n) {                 /* the first record of a pc there */
-        note_seen(t, pc);
-        t->gt_flat[f].count = 1;
-        t->gt_flat[f].head = head;
-        return;
-    }
     uint64_t base = chunk_base(pc);
     if (base == t->gt_cur_base) {
         gt_entry_t *g = &t->gt_cur[(pc >> 1) & (GT_CHUNK_SLOTS - 1)];
-        if (g->count++ == 0) note_seen(t, pc);
+        if (--g->down < 0) tm_record_first(t, g, pc);
         g->head += head;
         return;
     }
@@ -463,7 +462,7 @@ __attribute__((noinline)) void tm_record_head_slow(timing_t *t, uint64_t pc, uin
         r->base = base;
     }
     gt_entry_t *g = &r->e[(pc >> 1) & (GT_CHUNK_SLOTS - 1)];
-    if (g->count++ == 0) note_seen(t, pc);
+    if (--g->down < 0) tm_record_first(t, g, pc);
     g->head += head;
     t->gt_cur = r->e;
     t->gt_cur_base = base;
@@ -690,7 +689,7 @@ static void write_ground_truth(timing_t *t)
         const gt_why_t *w = &rows[k].w;
         head_sum += e->head;
         symtab_format(t->out.symtab, rows[k].pc, sym, sizeof sym);
-        fprintf(out, "0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, rows[k].pc, sym, e->count,
+        fprintf(out, "0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, rows[k].pc, sym, gt_count(e),
                 e->head);
         for (int s = 1; s < STALL_COUNT; s++) fprintf(out, "\t%" PRIu64, w->stall[s]);
         if (w->culprit_pc) fprintf(out, "\t0x%" PRIx64 "\n", w->culprit_pc);
@@ -717,7 +716,7 @@ void timing_for_each_head(const timing_t *t, void (*fn)(void *ctx, uint64_t pc, 
     for (size_t k = 0; k < t->gt_used; k++) {
         const gt_why_t *why;
         const gt_entry_t *g = find_record(t, pcs[k], &why);
-        fn(ctx, pcs[k], g->count, g->head);
+        fn(ctx, pcs[k], gt_count(g), g->head);
     }
     free(pcs);
 }

@@ -66,10 +66,19 @@ typedef struct params {
 } params_t;
 
 /* Ground truth of one static instruction: its executions and head cycles,
- * what DCPI compares its samples with (timing_for_each_head) ... */
+ * what DCPI compares its samples with (timing_for_each_head) ...  The
+ * executions are counted down, from GT_DOWN_FIRST at the first (0 before
+ * it): one subtract in memory both counts one and tells the first (the
+ * sign of 0 - 1), which appends the pc to the order first recorded. */
 typedef struct gt_entry {
-    uint64_t count, head;
+    int64_t down;                     /* 0, or GT_DOWN_FIRST + 1 - executions */
+    uint64_t head;
 } gt_entry_t;
+#define GT_DOWN_FIRST (INT64_MAX - 1)
+static inline uint64_t gt_count(const gt_entry_t *e)
+{
+    return e->down ? (uint64_t)(GT_DOWN_FIRST + 1 - e->down) : 0;
+}
 /* ... and, for the ground-truth file and static schedules only, their
  * split by stall cause and the culprit: kept apart, so a run that needs
  * only the heads touches 16 bytes an instruction. */
@@ -432,8 +441,10 @@ void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extr
  * time or outside the flat store.  Three arguments in registers (a why_t
  * handed by value cost a store and a reload every instruction). */
 void tm_record_head_slow(timing_t *t, uint64_t pc, uint64_t head);
-/* Its common case inline (an instruction of the flat store's range seen
- * before: a subtract, a compare, the count's test and two adds), for the
+/* The first record of pc (its entry g counted down from 0 to -1). */
+void tm_record_first(timing_t *t, gt_entry_t *g, uint64_t pc);
+/* Its common case inline (an instruction of the flat store's range: a
+ * subtract and a compare, an add and a subtract in memory), for the
  * quick paths of the models' heads variants (time_insn_heads), which only
  * the runs that keep the heads run, and the general paths' head
  * accounting (tm_record_head: inlined there it adds nothing to the runs
@@ -444,11 +455,9 @@ static inline void tm_record_head_inline(timing_t *t, uint64_t pc, uint64_t head
 {
     if (likely(pc - t->gt_flat_lo < t->gt_flat_span)) {
         gt_entry_t *g = (gt_entry_t *)(t->gt_flat_at + pc * (sizeof *g / 2));
-        if (likely(g->count != 0)) {
-            g->count++;
-            g->head += head;
-            return;
-        }
+        g->head += head;
+        if (unlikely(--g->down < 0)) tm_record_first(t, g, pc);
+        return;
     }
     tm_record_head_slow(t, pc, head);
 }
