@@ -473,7 +473,8 @@ static inline void tm_record_head_inline(timing_t *t, uint64_t pc, uint64_t head
  * load's miss waits for what the program would have waited for anyway.
  * The decode cycles of a new replacement, as far as they show in the
  * stall, go to the role the replacement names for them. */
-static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, why_t why)
+static inline __attribute__((always_inline)) void
+tm_record_head(timing_t *t, const insn_t *in, uint64_t head, why_t why)
 {
     uint64_t extra = head > 1 ? head - 1 : 0;
     t->head_sum += head;
