@@ -146,6 +146,12 @@ void timing_finish(timing_t *t);      /* flush views and the truth file */
 /* Record each instruction's head cycles even without a ground-truth file,
  * and read them back: fn(pc, executions, head cycles) per static pc. */
 void timing_keep_heads(timing_t *t);
+/* Where most of the code runs (the program's text, [lo, hi)): the
+ * per-pc truth keeps its records there in one flat array, a slot per
+ * 2 bytes, and those of any other code (shared libraries, the DCPI
+ * driver) apart.  Only the speed of recording depends on it; called
+ * before the first instruction is timed (later, it is ignored). */
+void timing_set_code(timing_t *t, uint64_t lo, uint64_t hi);
 
 /* For the interactive shell: keep the stages of the last TIMING_RECENT
  * instructions (with disassembly) and the last one's head cycles, stall

@@ -294,6 +294,35 @@ static size_t gt_hash(uint64_t pc, size_t cap)
 
 static uint64_t chunk_base(uint64_t pc) { return pc >> GT_CHUNK_SHIFT << GT_CHUNK_SHIFT; }
 
+/* pc's slot in the flat store; gt_flat_n or more when it has none there. */
+static uint64_t flat_slot(const timing_t *t, uint64_t pc) { return (pc - t->gt_flat_lo) >> 1; }
+
+/* The flat store of the code range (timing_set_code), once the truth is
+ * kept and while nothing is recorded yet: a pc must have its record in
+ * one place, so a range named after the first record stays out. */
+static void make_flat(timing_t *t)
+{
+    if (t->gt_flat || !t->keep_truth || t->gt_used || t->code_hi <= t->code_lo) return;
+    t->gt_flat_lo = t->code_lo;
+    t->gt_flat_n = (t->code_hi - t->code_lo + 1) >> 1;
+    t->gt_flat = xcalloc(t->gt_flat_n, sizeof *t->gt_flat);   /* pages touched as used */
+    t->gt_flat_span = 2 * t->gt_flat_n - 1;
+    t->gt_flat_at = (uintptr_t)t->gt_flat - t->gt_flat_lo * (sizeof *t->gt_flat / 2);
+    if (t->keep_why) t->gt_flat_why = xcalloc(t->gt_flat_n, sizeof *t->gt_flat_why);
+}
+
+/* Largest code range given a flat store: 64 MB (512 MB of records). */
+#define GT_FLAT_MAX_BYTES (64ull << 20)
+
+void timing_set_code(timing_t *t, uint64_t lo, uint64_t hi)
+{
+    lo &= ~1ull;
+    if (hi <= lo || hi - lo > GT_FLAT_MAX_BYTES) return;
+    t->code_lo = lo;
+    t->code_hi = hi;
+    make_flat(t);
+}
+
 static void index_chunk(uint32_t *index, size_t cap, uint64_t base, uint32_t k)
 {
     size_t i = gt_hash(base, cap);
@@ -355,9 +384,15 @@ static void note_seen(timing_t *t, uint64_t pc)
 /* pc's record and its stalls (NULL unless keep_why); NULL when it has none. */
 static const gt_entry_t *find_record(const timing_t *t, uint64_t pc, const gt_why_t **why)
 {
+    uint64_t f = flat_slot(t, pc);
+    if (f < t->gt_flat_n) {
+        if (!t->gt_flat[f].down) return NULL;
+        *why = t->gt_flat_why ? &t->gt_flat_why[f] : NULL;
+        return &t->gt_flat[f];
+    }
     long k = find_chunk(t, chunk_base(pc));
     unsigned s = (unsigned)(pc >> 1) & (GT_CHUNK_SLOTS - 1);
-    if (k < 0 || !t->gt[k].e[s].count) return NULL;
+    if (k < 0 || !t->gt[k].e[s].down) return NULL;
     *why = t->gt[k].why ? &t->gt[k].why[s] : NULL;
     return &t->gt[k].e[s];
 }
@@ -372,22 +407,40 @@ static void keep_why(timing_t *t)
     t->keep_why = true;
     for (size_t k = 0; k < t->gt_nchunks; k++)
         t->gt[k].why = xcalloc(GT_CHUNK_SLOTS, sizeof *t->gt[k].why);
+    if (t->gt_flat) t->gt_flat_why = xcalloc(t->gt_flat_n, sizeof *t->gt_flat_why);
+    make_flat(t);
 }
 
-void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extra, why_t why)
+/* The record of a pc outside the flat store, and its stalls (*why, when
+ * keep_why): in its chunk, the last one tm_record_truth used or one
+ * found in the hash or made. */
+static gt_entry_t *chunk_record(timing_t *t, uint64_t pc, gt_why_t **why)
 {
-    uint64_t base = chunk_base(in->pc);
+    uint64_t base = chunk_base(pc);
     if (unlikely(!t->gt_nchunks || t->gt[t->gt_last].base != base)) {
         long k = find_chunk(t, base);
         t->gt_last = k >= 0 ? (size_t)k : new_chunk(t, base);
     }
     gt_chunk_t *ch = &t->gt[t->gt_last];
-    unsigned s = (unsigned)(in->pc >> 1) & (GT_CHUNK_SLOTS - 1);
-    gt_entry_t *g = &ch->e[s];
-    if (unlikely(g->count++ == 0)) note_seen(t, in->pc);
+    unsigned s = (unsigned)(pc >> 1) & (GT_CHUNK_SLOTS - 1);
+    *why = ch->why ? &ch->why[s] : NULL;
+    return &ch->e[s];
+}
+
+void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extra, why_t why)
+{
+    uint64_t f = flat_slot(t, in->pc);
+    gt_entry_t *g;
+    gt_why_t *w;
+    if (likely(f < t->gt_flat_n)) {
+        g = &t->gt_flat[f];
+        w = t->gt_flat_why ? &t->gt_flat_why[f] : NULL;
+    } else {
+        g = chunk_record(t, in->pc, &w);
+    }
+    if (unlikely(--g->down < 0)) tm_record_first(t, g, in->pc);
     g->head += head;
     if (likely(!t->keep_why)) return;
-    gt_why_t *w = &ch->why[s];
     w->stall[why.cause] += extra;
     if (why.culprit && extra > w->culprit_cycles) {
         w->culprit_pc = why.culprit;
@@ -395,12 +448,24 @@ void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extr
     }
 }
 
-/* An instruction outside the last chunk used, or recorded for the first
- * time: tm_record_head_inline's way out (timing_model.h).  Its chunk is
- * looked for among the recent ones, then in the hash. */
+__attribute__((noinline)) void tm_record_first(timing_t *t, gt_entry_t *g, uint64_t pc)
+{
+    g->down = GT_DOWN_FIRST;
+    note_seen(t, pc);
+}
+
+/* An instruction outside the flat store (or with none): the way out of
+ * tm_record_head_inline (timing_model.h).  Its chunk is the last one
+ * used, or one of the recent ones, or found in the hash. */
 __attribute__((noinline)) void tm_record_head_slow(timing_t *t, uint64_t pc, uint64_t head)
 {
     uint64_t base = chunk_base(pc);
+    if (base == t->gt_cur_base) {
+        gt_entry_t *g = &t->gt_cur[(pc >> 1) & (GT_CHUNK_SLOTS - 1)];
+        if (--g->down < 0) tm_record_first(t, g, pc);
+        g->head += head;
+        return;
+    }
     gt_recent_t *r = &t->gt_recent[(pc >> GT_CHUNK_SHIFT) & (GT_RECENT - 1)];
     if (r->base != base) {
         long k = find_chunk(t, base);
@@ -409,15 +474,10 @@ __attribute__((noinline)) void tm_record_head_slow(timing_t *t, uint64_t pc, uin
         r->base = base;
     }
     gt_entry_t *g = &r->e[(pc >> 1) & (GT_CHUNK_SLOTS - 1)];
-    if (g->count++ == 0) note_seen(t, pc);
+    if (--g->down < 0) tm_record_first(t, g, pc);
     g->head += head;
     t->gt_cur = r->e;
     t->gt_cur_base = base;
-}
-
-void tm_record_head_only(timing_t *t, uint64_t pc, uint64_t head)
-{
-    tm_record_head_inline(t, pc, head);
 }
 
 /* The pcs recorded, in the order a table keyed by pc (linear probing,
@@ -621,10 +681,11 @@ static void write_ground_truth(timing_t *t)
     FILE *out = t->out.ground_truth;
     size_t n = 0;
     gt_row_t *rows = xcalloc(t->gt_used + 1, sizeof *rows);
-    for (size_t k = 0; k < t->gt_nchunks; k++)
-        for (unsigned s = 0; s < GT_CHUNK_SLOTS; s++)
-            if (t->gt[k].e[s].count)
-                rows[n++] = (gt_row_t){ t->gt[k].base + 2 * s, t->gt[k].e[s], t->gt[k].why[s] };
+    for (size_t k = 0; k < t->gt_used; k++) {
+        const gt_why_t *why;
+        const gt_entry_t *g = find_record(t, t->gt_seen[k], &why);
+        rows[n++] = (gt_row_t){ t->gt_seen[k], *g, *why };
+    }
     qsort(rows, n, sizeof *rows, gt_by_pc);
     fprintf(out, "# hps-sim ground truth v1: per static instruction, cycles at the head of\n"
                  "# the issue queue and those beyond the first split by stall cause;\n"
@@ -640,7 +701,7 @@ static void write_ground_truth(timing_t *t)
         const gt_why_t *w = &rows[k].w;
         head_sum += e->head;
         symtab_format(t->out.symtab, rows[k].pc, sym, sizeof sym);
-        fprintf(out, "0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, rows[k].pc, sym, e->count,
+        fprintf(out, "0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64, rows[k].pc, sym, gt_count(e),
                 e->head);
         for (int s = 1; s < STALL_COUNT; s++) fprintf(out, "\t%" PRIu64, w->stall[s]);
         if (w->culprit_pc) fprintf(out, "\t0x%" PRIx64 "\n", w->culprit_pc);
@@ -657,6 +718,7 @@ void timing_keep_heads(timing_t *t)
 {
     t->keep_truth = true;
     note_outputs(t);
+    make_flat(t);
 }
 
 void timing_for_each_head(const timing_t *t, void (*fn)(void *ctx, uint64_t pc, uint64_t count,
@@ -666,7 +728,7 @@ void timing_for_each_head(const timing_t *t, void (*fn)(void *ctx, uint64_t pc, 
     for (size_t k = 0; k < t->gt_used; k++) {
         const gt_why_t *why;
         const gt_entry_t *g = find_record(t, pcs[k], &why);
-        fn(ctx, pcs[k], g->count, g->head);
+        fn(ctx, pcs[k], gt_count(g), g->head);
     }
     free(pcs);
 }
@@ -791,5 +853,7 @@ void timing_free(timing_t *t)
     free(t->gt);
     free(t->gt_index);
     free(t->gt_seen);
+    free(t->gt_flat);
+    free(t->gt_flat_why);
     free(t);
 }

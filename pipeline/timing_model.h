@@ -66,10 +66,19 @@ typedef struct params {
 } params_t;
 
 /* Ground truth of one static instruction: its executions and head cycles,
- * what DCPI compares its samples with (timing_for_each_head) ... */
+ * what DCPI compares its samples with (timing_for_each_head) ...  The
+ * executions are counted down, from GT_DOWN_FIRST at the first (0 before
+ * it): one subtract in memory both counts one and tells the first (the
+ * sign of 0 - 1), which appends the pc to the order first recorded. */
 typedef struct gt_entry {
-    uint64_t count, head;
+    int64_t down;                     /* 0, or GT_DOWN_FIRST + 1 - executions */
+    uint64_t head;
 } gt_entry_t;
+#define GT_DOWN_FIRST (INT64_MAX - 1)
+static inline uint64_t gt_count(const gt_entry_t *e)
+{
+    return e->down ? (uint64_t)(GT_DOWN_FIRST + 1 - e->down) : 0;
+}
 /* ... and, for the ground-truth file and static schedules only, their
  * split by stall cause and the culprit: kept apart, so a run that needs
  * only the heads touches 16 bytes an instruction. */
@@ -77,10 +86,12 @@ typedef struct gt_why {
     uint64_t stall[STALL_COUNT];
     uint64_t culprit_pc, culprit_cycles;
 } gt_why_t;
-/* The records of 512 bytes of code, a slot per 2-byte parcel: instructions
- * that run one after another share a chunk, and the last chunk used is
- * looked at before the hash of chunks (timing.c).  (64 bytes sent a tenth
- * of DCPI's records through the hash.) */
+/* The records of the code outside the flat store (timing_set_code: the
+ * program's text has a record per 2-byte parcel in one array): a chunk
+ * holds 4 KB of code, a slot per parcel; instructions that run one after
+ * another share a chunk, and the last chunk used is looked at before the
+ * hash of chunks (timing.c).  (64 bytes sent a tenth of DCPI's records
+ * through the hash.) */
 enum { GT_CHUNK_SHIFT = 12, GT_CHUNK_SLOTS = 1 << (GT_CHUNK_SHIFT - 1) };
 typedef struct gt_chunk {
     uint64_t base;                    /* pc of slot 0                        */
@@ -155,7 +166,17 @@ struct timing {
     uint64_t head_stall[STALL_COUNT];
     uint64_t mispredicts, decode_redirects, wbuf_stall_cycles;
 
-    /* ground truth */
+    /* ground truth: the flat store, a record per 2-byte parcel of
+     * [gt_flat_lo, gt_flat_lo + 2 * gt_flat_n) (the code range, once the
+     * truth is kept: timing_set_code), and the chunks for the rest */
+    uint64_t gt_flat_lo, gt_flat_n;   /* n = 0: no flat store                */
+    uint64_t gt_flat_span;            /* 2 * gt_flat_n - 1 (0: none): pc - lo
+                                         below it has its record there      */
+    uintptr_t gt_flat_at;             /* gt_flat less 8 * gt_flat_lo: pc's
+                                         record at gt_flat_at + 8 * pc      */
+    gt_entry_t *gt_flat;
+    gt_why_t *gt_flat_why;            /* gt_flat_n of them when keep_why     */
+    uint64_t code_lo, code_hi;        /* timing_set_code's range             */
     gt_chunk_t *gt;                   /* the chunks, in the order made       */
     size_t gt_nchunks, gt_chunk_cap, gt_last;   /* gt_last: tm_record_truth's last */
     gt_entry_t *gt_cur;               /* the entries of the chunk the heads */
@@ -417,23 +438,28 @@ static inline void tm_dise_control(timing_t *t, const insn_t *in, uint64_t decod
  * head cycles (the stalls too when keep_why).  Out of line: inlined, it
  * made time_ev5 slower for the runs that keep none. */
 void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extra, why_t why);
-/* The same when only the heads are kept (DCPI's truth): three arguments
- * in registers (a why_t handed by value cost a store and a reload every
- * instruction). */
-void tm_record_head_only(timing_t *t, uint64_t pc, uint64_t head);
+/* The same when only the heads are kept (DCPI's truth), out of line: the
+ * way out of tm_record_head_inline below, for a pc recorded for the first
+ * time or outside the flat store.  Three arguments in registers (a why_t
+ * handed by value cost a store and a reload every instruction). */
 void tm_record_head_slow(timing_t *t, uint64_t pc, uint64_t head);
-/* Its common case inline (an instruction seen before, in the chunk of the
- * last one recorded), for the quick paths of the models' heads variants
- * (time_insn_heads), which only the runs that keep the heads run. */
+/* The first record of pc (its entry g counted down from 0 to -1). */
+void tm_record_first(timing_t *t, gt_entry_t *g, uint64_t pc);
+/* Its common case inline (an instruction of the flat store's range: a
+ * subtract and a compare, an add and a subtract in memory), for the
+ * quick paths of the models' heads variants (time_insn_heads), which only
+ * the runs that keep the heads run, and the general paths' head
+ * accounting (tm_record_head: inlined there it adds nothing to the runs
+ * that keep no truth, measured; the call cost more).  A pc below gt_flat_lo wraps to past
+ * the end; pcs are even (an odd one would share the record of the pc
+ * before it, as in a chunk, and stays inside the array: gt_flat_span). */
 static inline void tm_record_head_inline(timing_t *t, uint64_t pc, uint64_t head)
 {
-    if (likely(pc >> GT_CHUNK_SHIFT << GT_CHUNK_SHIFT == t->gt_cur_base)) {
-        gt_entry_t *g = &t->gt_cur[(pc >> 1) & (GT_CHUNK_SLOTS - 1)];
-        if (likely(g->count != 0)) {
-            g->count++;
-            g->head += head;
-            return;
-        }
+    if (likely(pc - t->gt_flat_lo < t->gt_flat_span)) {
+        gt_entry_t *g = (gt_entry_t *)(t->gt_flat_at + pc * (sizeof *g / 2));
+        g->head += head;
+        if (unlikely(--g->down < 0)) tm_record_first(t, g, pc);
+        return;
     }
     tm_record_head_slow(t, pc, head);
 }
@@ -449,7 +475,8 @@ static inline void tm_record_head_inline(timing_t *t, uint64_t pc, uint64_t head
  * load's miss waits for what the program would have waited for anyway.
  * The decode cycles of a new replacement, as far as they show in the
  * stall, go to the role the replacement names for them. */
-static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, why_t why)
+static inline __attribute__((always_inline)) void
+tm_record_head(timing_t *t, const insn_t *in, uint64_t head, why_t why)
 {
     uint64_t extra = head > 1 ? head - 1 : 0;
     t->head_sum += head;
@@ -469,7 +496,7 @@ static inline void tm_record_head(timing_t *t, const insn_t *in, uint64_t head, 
         }
     }
     if (t->keep_truth) {
-        if (likely(!t->keep_why)) tm_record_head_only(t, in->pc, head);
+        if (likely(!t->keep_why)) tm_record_head_inline(t, in->pc, head);
         else tm_record_truth(t, in, head, extra, why);
     }
 }
@@ -492,7 +519,7 @@ static inline void tm_record_short_head(timing_t *t, const insn_t *in, uint64_t 
     t->head_sum += head;
     if (unlikely(t->pm != NULL)) t->pm_head = head;
     if (t->keep_truth) {
-        if (likely(!t->keep_why)) tm_record_head_only(t, in->pc, head);
+        if (likely(!t->keep_why)) tm_record_head_inline(t, in->pc, head);
         else tm_record_truth(t, in, head, 0, (why_t){ .cause = STALL_NONE });
     }
 }

@@ -1000,6 +1000,9 @@ int main(int argc, char **argv)
     FILE *pv_out = NULL, *o3_out = NULL, *gt_out = NULL;
     if (o.cfg.model != CFG_MODEL_FUNCTIONAL) {
         timing = new_timing(&o);
+        symtab_text_t text;          /* the per-pc truth's flat store: the program's text */
+        if ((dcpi || o.truth_path) && symtab_text_of_loaded_file(path, g.img.load_bias, &text))
+            timing_set_code(timing, text.lo, text.hi);
         pv_out = o.pipeview_path ? open_output(o.pipeview_path, stdout) : NULL;
         o3_out = o.o3pipeview_path ? open_output(o.o3pipeview_path, stdout) : NULL;
         gt_out = o.truth_path ? open_output(o.truth_path, stdout) : NULL;

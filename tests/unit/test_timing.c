@@ -249,6 +249,40 @@ static void test_ev5_heads_add_up(void **state)
     assert_int_equal(r.head_sum + 1, r.cycles);   /* the last one retires a cycle later */
 }
 
+/* ---- the per-pc truth's stores (timing.c) --------------------------------------- */
+
+/* A loop's records, kept in the flat store, in chunks, or split between
+ * them, in the ground-truth file or as heads only (the models' heads
+ * variants), are the same. */
+static void test_truth_stores_agree(void **state)
+{
+    const uint32_t loop[] = { WARM, ADDI(T0, T0, 1), LD(T1, A0, 0), MUL(T2, T1, T0),
+                              ADD(T1, T2, T0), BEQ(ZERO, ZERO, -16) };
+    const harness_truth_t ways[] = {
+        { CODE, CODE + 0x1000, false }, { CODE + 0x24, CODE + 0x2c, false },
+        { 0, 0, true }, { CODE, CODE + 0x1000, true }, { CODE + 0x24, CODE + 0x2c, true },
+    };
+    const char *models[] = { "inorder5", "ev5" };
+    static result_t ref, r;
+    for (int m = 0; m < 2; m++) {
+        harness_truth = (harness_truth_t){ 0 };
+        run(models[m], none, loop, 200, &ref);
+        assert_int_equal(ref.count[8], 39);   /* 8 warm-up, then 38 loops and 2 */
+        for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
+            harness_truth = ways[w];
+            run(models[m], none, loop, 200, &r);
+            assert_int_equal(r.head_sum, ref.head_sum);
+            assert_memory_equal(r.head, ref.head, sizeof r.head);
+            assert_memory_equal(r.count, ref.count, sizeof r.count);
+            if (!ways[w].heads_only) {
+                assert_memory_equal(r.stall, ref.stall, sizeof r.stall);
+                assert_memory_equal(r.culprit, ref.culprit, sizeof r.culprit);
+            }
+        }
+    }
+    harness_truth = (harness_truth_t){ 0 };
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -264,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_ev5_branches),
         cmocka_unit_test(test_ev5_divider),
         cmocka_unit_test(test_ev5_heads_add_up),
+        cmocka_unit_test(test_truth_stores_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

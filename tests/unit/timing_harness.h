@@ -9,6 +9,7 @@
 #ifndef HPS_TEST_TIMING_HARNESS_H
 #define HPS_TEST_TIMING_HARNESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -67,6 +68,17 @@ void run_code(const char *model, const char *const *sets, const uint32_t *code, 
 struct pmu;
 void run_code_pmu(const char *model, const char *const *sets, const uint32_t *code, size_t len,
                   size_t n, struct pmu *pmu, result_t *r);
+
+/* How run_code keeps the per-pc truth: in the flat store over [flat_lo,
+ * flat_hi) when flat_hi > flat_lo (timing_set_code), and the heads only
+ * when heads_only (DCPI's way: timing_keep_heads, read back with
+ * timing_for_each_head; no stalls or culprits), else the ground-truth
+ * file.  Zero (the file, no flat store) unless a test sets it. */
+typedef struct harness_truth {
+    uint64_t flat_lo, flat_hi;
+    bool heads_only;
+} harness_truth_t;
+extern harness_truth_t harness_truth;
 
 #define run(model, sets, code, n, r) \
     run_code(model, sets, code, sizeof code / sizeof code[0], n, r)
