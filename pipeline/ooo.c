@@ -707,9 +707,20 @@ static void build_shapes(const timing_t *t, ooo_t *o)
     for (unsigned oc = 0; oc < OC_COUNT; oc++)
         for (unsigned fl = 0; fl < 64; fl++)
             o->kind[oc][fl] = (uint8_t)kind_of(o, oc, fl);
+    /* Rename registers at least as many as active-list entries never hold
+     * an instruction back: the n-th previous writer of their kind is at
+     * least n >= rob_entries instructions back, and graduation is in order,
+     * so it graduated no later than the instruction the active list waits
+     * for (on the wrong path too: its k-th instruction waits for the
+     * (rob_entries - k)-th previous one and the (n - j)-th previous writer,
+     * j <= k of its own writers before it).  Such an instruction is not
+     * marked as taking one (WRITES_*): the hold would add nothing, and the
+     * ring of the writers' graduation cycles is never read. */
+    unsigned rob = o->last.n[IR_GRADUATED];
+    bool int_binds = o->int_writers.n < rob, fp_binds = o->fp_writers.n < rob;
     for (unsigned rd = 0; rd < 256; rd++)
-        o->reg_writes[rd] = (uint8_t)((writes_int_reg(rd) ? WRITES_INT : 0) |
-                                      (writes_fp_reg(rd) ? WRITES_FP : 0));
+        o->reg_writes[rd] = (uint8_t)((writes_int_reg(rd) && int_binds ? WRITES_INT : 0) |
+                                      (writes_fp_reg(rd) && fp_binds ? WRITES_FP : 0));
     o->shapes_built = true;
 }
 
@@ -1167,7 +1178,7 @@ uint64_t wp_fetch_bytes(timing_t *t, ooo_t *o, uint64_t pc, uint64_t f)
  * are its own); UINT64_MAX when it cannot dispatch before the squash. */
 static inline __attribute__((always_inline))
 uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, unsigned k,
-                     uint64_t f)
+                     uint64_t f, int kind)
 {
     uint64_t squash = o->wp_squash, never = UINT64_MAX;
     uint64_t d = max2(f + o->frontend_depth,
@@ -1190,7 +1201,7 @@ uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, unsigned 
     }
     if (d >= squash) return never;
     if (q != Q_MEM) d = leave_room(&o->queue[q], d);
-    if (in->flags & IF_BRANCH) d = leave_room(&o->branches, d);
+    if (kflags(in, kind) & IF_BRANCH) d = leave_room(&o->branches, d);
     if (d >= squash) return never;
     r->ints += (u.writes & WRITES_INT) != 0;
     r->fps += (u.writes & WRITES_FP) != 0;
@@ -1229,7 +1240,7 @@ static void wp_undo(timing_t *t, ooo_t *o)
  * the stages reached (2: not issued before the squash). */
 static inline __attribute__((always_inline))
 unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
-                  uint64_t d, uint64_t st[5])
+                  uint64_t d, uint64_t st[5], int kind)
 {
     uint64_t squash = o->wp_squash;
     /* operands from t->reg_ready, which holds the wrong path's own results
@@ -1242,9 +1253,9 @@ unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t add
     if (issued) {
         o->wp_issued++;
         x = i + t->p.lat[in->opclass];
-        if (in->flags & IF_STORE) {
+        if (kflags(in, kind) & IF_STORE) {
             x = i + 1;                      /* never writes: squashed before graduating */
-        } else if (in->flags & IF_LOAD) {
+        } else if (kflags(in, kind) & IF_LOAD) {
             x = i + t->p.lat[OC_LOAD];
             if (addr && !t->ideal_memory) {
                 unsigned tlb_extra = tlb_access_inline(t->dtlb, addr);
@@ -1261,7 +1272,7 @@ unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t add
         }
     }
     if (u.queue != Q_MEM) leave_insert(&o->queue[u.queue], issued ? i : squash);
-    if (in->flags & IF_BRANCH) leave_insert(&o->branches, x < squash ? x : squash);
+    if (kflags(in, kind) & IF_BRANCH) leave_insert(&o->branches, x < squash ? x : squash);
     if (in->rd != REG_NONE && in->rd != REG_SINK) wp_write_ready(t, o, in->rd, x);
     st[2] = i;
     st[3] = x;
@@ -1272,7 +1283,7 @@ unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t add
  * outputs beyond the statistics). */
 static inline __attribute__((always_inline))
 bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
-                 unsigned decode_stall, bool plain)
+                 unsigned decode_stall, bool plain, int kind)
 {
     timing_t *t = r->t;
     ooo_t *o = r->o;
@@ -1294,8 +1305,8 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
     if (!k) r->first_fetch = got;
     r->last_fetch = got;
     r->n++;                             /* o->wp_fetched: added up after the walk */
-    if (t->pmu && pmu_counts_branches(t->pmu) && (in->flags & (IF_BRANCH | IF_JUMP)) &&
-        !(in->flags & IF_DISE))
+    if (t->pmu && pmu_counts_branches(t->pmu) && (kflags(in, kind) & (IF_BRANCH | IF_JUMP)) &&
+        !(kflags(in, kind) & IF_DISE))
         pmu_count(t->pmu, PMU_BRANCHES_SPEC, got, in->pc);
     o->wp_d[k] = UINT64_MAX;
     uint64_t st[5] = { got, 0, 0, 0, 0 };
@@ -1303,7 +1314,8 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
     bool more = true;
     if (o->wp_dispatches) {
         use_t u = use_of(t, o, in);
-        uint64_t d = wp_dispatch(o, r, in, u, k, got);
+        assume_kind(in, &u, kind);
+        uint64_t d = wp_dispatch(o, r, in, u, k, got, kind);
         if (d == UINT64_MAX) {
             more = false;                   /* in order: nothing after it dispatches */
         } else {
@@ -1311,7 +1323,7 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
             o->wp_dispatched++;
             o->wp_rob_cycles += squash - d;
             st[1] = d;
-            reached = wp_issue(t, o, in, u, addr, d, st);
+            reached = wp_issue(t, o, in, u, addr, d, st, kind);
         }
     }
     assume_stats_only(t, plain);
@@ -1330,13 +1342,31 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
 static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
                      unsigned decode_stall)
 {
-    return wp_visit_as(ctx, in, addr, next, decode_stall, false);
+    return wp_visit_as(ctx, in, addr, next, decode_stall, false, OK_GENERAL);
 }
 
 static bool wp_visit_plain(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
                            unsigned decode_stall)
 {
-    return wp_visit_as(ctx, in, addr, next, decode_stall, true);
+    return wp_visit_as(ctx, in, addr, next, decode_stall, true, OK_GENERAL);
+}
+
+/* wp_visit_as of a program instruction of the walk (no decode stall), in
+ * the plain variant by its kind (o->kind: the instructions that end a walk,
+ * wrongpath_ends_walk, never come here). */
+static inline __attribute__((always_inline))
+bool wp_visit_kind(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next, bool plain)
+{
+    if (!plain) return wp_visit_as(r, in, addr, next, 0, false, OK_GENERAL);
+    switch (r->o->kind[in->opclass][in->flags & 63]) {
+    case OK_ALU: return wp_visit_as(r, in, addr, next, 0, true, OK_ALU);
+    case OK_FP: return wp_visit_as(r, in, addr, next, 0, true, OK_FP);
+    case OK_LOAD: return wp_visit_as(r, in, addr, next, 0, true, OK_LOAD);
+    case OK_STORE: return wp_visit_as(r, in, addr, next, 0, true, OK_STORE);
+    case OK_BRANCH: return wp_visit_as(r, in, addr, next, 0, true, OK_BRANCH);
+    case OK_JUMP: return wp_visit_as(r, in, addr, next, 0, true, OK_JUMP);
+    default: return wp_visit_as(r, in, addr, next, 0, true, OK_GENERAL);
+    }
 }
 
 /* The walk from pc: each instruction the walker steps to is timed in the
@@ -1361,7 +1391,7 @@ int wp_walk_as(wp_run_t *r, uint64_t pc, bool plain)
             if (end >= 0) return end;
         } else {
             if (step != WP_STEP_INSN) return step;
-            if (!wp_visit_as(r, in, addr, next, 0, plain)) return WP_END_TIMING;
+            if (!wp_visit_kind(r, in, addr, next, plain)) return WP_END_TIMING;
             if (!next) return WP_END_TARGET;
         }
         pc = next;
@@ -1595,14 +1625,15 @@ static __attribute__((noinline)) void time_ooo_general(timing_t *t, const insn_t
  * variant. */
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    ooo_t *o = t->model_state;
+    const ooo_t *o = t->model_state;
     static const timing_insn_fn by_kind[OK_KINDS] = {
         [OK_GENERAL] = time_ooo_plain, [OK_ALU] = time_ooo_alu, [OK_FP] = time_ooo_fp,
         [OK_LOAD] = time_ooo_load, [OK_STORE] = time_ooo_store,
         [OK_BRANCH] = time_ooo_branch, [OK_JUMP] = time_ooo_jump,
     };
-    if (likely(t->stats_only) && likely(tm_program_insn(t, in))) {
-        if (unlikely(!o->shapes_built)) build_shapes(t, o);
+    /* (the first instruction, before the tables are built, is timed by the
+     * general variant, which builds them: use_of) */
+    if (likely(t->stats_only) && likely(tm_program_insn(t, in)) && likely(o->shapes_built)) {
         unsigned kind = (in->flags & (IF_SERIAL | IF_SYSCALL)) ? OK_GENERAL
                                                                : o->kind[in->opclass][in->flags & 63];
         by_kind[kind](t, in, addr, next_pc);
