@@ -1015,10 +1015,13 @@ void note_replayed(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d,
                    uint64_t wrong_value_at, uint64_t detected)
 {
     if (!detected && o->taint_high <= d + 1) {
-        /* no source can carry a mark beyond D + 1: not a dependant (an
-         * unmarked register's origin is never read; REG_NONE's and
-         * REG_SINK's entries are only ever cleared) */
-        o->replay_taint[in->rd] = 0;
+        /* no source can carry a mark beyond D + 1: not a dependant.  Its
+         * destination keeps the mark it had, which is no later than D + 1
+         * too: D only grows in program order (the wrong path's dispatches
+         * too lie between the correct path's before and after it), so no
+         * later reader finds that mark beyond its own D + 1 -- the same as
+         * a cleared one (a mark no later than D + 1 makes no dependant, and
+         * the origin of a register that makes none is never charged) */
         return;
     }
     uint64_t origin;
