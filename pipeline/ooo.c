@@ -473,7 +473,7 @@ struct ooo {
     bool shapes_built;
     shape_t shapes[OC_COUNT][2];        /* by opclass and memory access */
     uint8_t reg_writes[256];            /* by destination: WRITES_* */
-    uint8_t kind[OC_COUNT][64];         /* by opclass and flags & KIND_FLAGS: OK_* */
+    uint8_t kind[OC_COUNT][KIND_FLAGS + 1];     /* by opclass and flags & KIND_FLAGS: OK_* */
     /* fetch */
     uint64_t fetch_cycle, fetch_line;
     unsigned fetch_n;
@@ -660,13 +660,16 @@ static bool writes_fp_reg(unsigned rd)
 }
 
 /* The variant of time_ooo for an instruction of class oc and flags fl
- * (KIND_FLAGS of them; IF_SERIAL, IF_SYSCALL, IF_ATOMIC and IF_DISE send an instruction to
- * the general one in time_ooo): what assume_kind says of it must hold. */
+ * (KIND_FLAGS of them: time_ooo sends one with IF_SERIAL or IF_SYSCALL to
+ * the plain general variant, one with IF_DISE to the general one, and the
+ * wrong path ends at all three): what assume_kind says of it must hold.
+ * A load or store with or without IF_ATOMIC is timed alike. */
 static unsigned kind_of(const ooo_t *o, unsigned oc, unsigned fl)
 {
     const shape_t *s = &o->shapes[oc][(fl & (IF_LOAD | IF_STORE)) != 0];
     if (s->serial_class || s->span != 1) return OK_GENERAL;
-    unsigned mem = fl & (IF_LOAD | IF_STORE), xfer = fl & (IF_BRANCH | IF_JUMP | IF_CALL | IF_RETURN);
+    unsigned mem = fl & (IF_LOAD | IF_STORE);
+    unsigned xfer = fl & (IF_BRANCH | IF_JUMP | IF_CALL | IF_RETURN);
     if (mem && xfer) return OK_GENERAL;
     if (mem == IF_LOAD) return s->fu == FU_MEM && s->queue == Q_MEM ? OK_LOAD : OK_GENERAL;
     if (mem == IF_STORE) return s->fu == FU_MEM && s->queue == Q_MEM ? OK_STORE : OK_GENERAL;
@@ -705,7 +708,7 @@ static void build_shapes(const timing_t *t, ooo_t *o)
         o->fu[kind].long_only = used && long_only;
     }
     for (unsigned oc = 0; oc < OC_COUNT; oc++)
-        for (unsigned fl = 0; fl < 64; fl++)
+        for (unsigned fl = 0; fl <= KIND_FLAGS; fl++)
             o->kind[oc][fl] = (uint8_t)kind_of(o, oc, fl);
     /* Rename registers at least as many as active-list entries never hold
      * an instruction back: the n-th previous writer of their kind is at
@@ -1361,7 +1364,7 @@ static inline __attribute__((always_inline))
 bool wp_visit_kind(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next, bool plain)
 {
     if (!plain) return wp_visit_as(r, in, addr, next, 0, false, OK_GENERAL);
-    switch (r->o->kind[in->opclass][in->flags & 63]) {
+    switch (r->o->kind[in->opclass][in->flags & KIND_FLAGS]) {
     case OK_ALU: return wp_visit_as(r, in, addr, next, 0, true, OK_ALU);
     case OK_FP: return wp_visit_as(r, in, addr, next, 0, true, OK_FP);
     case OK_LOAD: return wp_visit_as(r, in, addr, next, 0, true, OK_LOAD);
@@ -1637,8 +1640,8 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
     /* (the first instruction, before the tables are built, is timed by the
      * general variant, which builds them: use_of) */
     if (likely(t->stats_only) && likely(tm_program_insn(t, in)) && likely(o->shapes_built)) {
-        unsigned kind = (in->flags & (IF_SERIAL | IF_SYSCALL)) ? OK_GENERAL
-                                                               : o->kind[in->opclass][in->flags & 63];
+        unsigned kind = (in->flags & (IF_SERIAL | IF_SYSCALL))
+                            ? OK_GENERAL : o->kind[in->opclass][in->flags & KIND_FLAGS];
         by_kind[kind](t, in, addr, next_pc);
     } else {
         time_ooo_general(t, in, addr, next_pc);
