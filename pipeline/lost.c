@@ -12,6 +12,9 @@
 struct lost {
     lost_row_t *rows;           /* pc 0: an empty slot                       */
     size_t cap, used;
+    lost_row_t *last;           /* the row lost_at() returned last, or NULL
+                                   (a transfer's wrong paths come one after
+                                   another: its row is asked for again) */
 };
 
 lost_t *lost_new(void) { return xcalloc(1, sizeof(lost_t)); }
@@ -41,10 +44,12 @@ static void grow(lost_t *l)
     free(l->rows);
     l->rows = rows;
     l->cap = cap;
+    l->last = NULL;
 }
 
 lost_row_t *lost_at(lost_t *l, uint64_t pc)
 {
+    if (l->last && l->last->pc == pc) return l->last;
     if (2 * (l->used + 1) > l->cap) grow(l);
     size_t i = slot_of(pc, l->cap);
     while (l->rows[i].pc && l->rows[i].pc != pc) i = (i + 1) & (l->cap - 1);
@@ -52,7 +57,7 @@ lost_row_t *lost_at(lost_t *l, uint64_t pc)
         l->rows[i].pc = pc;
         l->used++;
     }
-    return &l->rows[i];
+    return l->last = &l->rows[i];
 }
 
 static int by_pc(const void *a, const void *b)

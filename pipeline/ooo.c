@@ -459,6 +459,11 @@ typedef struct use {            /* 8 bytes: kept in one host register */
     uint16_t span;              /* at most a latency: 1000 (config_params.def) */
 } use_t;
 
+/* The kinds of instruction time_ooo has a variant for (kind_of), each
+ * with what it may take for granted (assume_kind); OK_GENERAL: any. */
+enum { OK_GENERAL, OK_ALU, OK_FP, OK_LOAD, OK_STORE, OK_BRANCH, OK_JUMP, OK_KINDS };
+#define KIND_FLAGS (IF_LOAD | IF_STORE | IF_BRANCH | IF_JUMP | IF_CALL | IF_RETURN)
+
 struct ooo {
     /* parameters */
     unsigned fetch_width, dispatch_width, retire_width, frontend_depth, mispredict_penalty;
@@ -468,6 +473,7 @@ struct ooo {
     bool shapes_built;
     shape_t shapes[OC_COUNT][2];        /* by opclass and memory access */
     uint8_t reg_writes[256];            /* by destination: WRITES_* */
+    uint8_t kind[OC_COUNT][KIND_FLAGS + 1];     /* by opclass and flags & KIND_FLAGS: OK_* */
     /* fetch */
     uint64_t fetch_cycle, fetch_line;
     unsigned fetch_n;
@@ -653,6 +659,31 @@ static bool writes_fp_reg(unsigned rd)
     return rd >= REG_FP0 && rd < REG_DISE0;
 }
 
+/* The variant of time_ooo for an instruction of class oc and flags fl
+ * (KIND_FLAGS of them: time_ooo sends one with IF_SERIAL or IF_SYSCALL to
+ * the plain general variant, one with IF_DISE to the general one, and the
+ * wrong path ends at all three): what assume_kind says of it must hold.
+ * A load or store with or without IF_ATOMIC is timed alike. */
+static unsigned kind_of(const ooo_t *o, unsigned oc, unsigned fl)
+{
+    const shape_t *s = &o->shapes[oc][(fl & (IF_LOAD | IF_STORE)) != 0];
+    if (s->serial_class || s->span != 1) return OK_GENERAL;
+    unsigned mem = fl & (IF_LOAD | IF_STORE);
+    unsigned xfer = fl & (IF_BRANCH | IF_JUMP | IF_CALL | IF_RETURN);
+    if (mem && xfer) return OK_GENERAL;
+    if (mem == IF_LOAD) return s->fu == FU_MEM && s->queue == Q_MEM ? OK_LOAD : OK_GENERAL;
+    if (mem == IF_STORE) return s->fu == FU_MEM && s->queue == Q_MEM ? OK_STORE : OK_GENERAL;
+    if (mem) return OK_GENERAL;
+    if (s->fu != FU_INT && xfer) return OK_GENERAL;
+    if (xfer == IF_BRANCH) return s->fu == FU_INT && s->queue == Q_INT ? OK_BRANCH : OK_GENERAL;
+    if (xfer && (xfer & (IF_JUMP | IF_BRANCH)) == IF_JUMP)
+        return s->fu == FU_INT && s->queue == Q_INT ? OK_JUMP : OK_GENERAL;
+    if (xfer) return OK_GENERAL;
+    if (s->fu == FU_INT && s->queue == Q_INT) return OK_ALU;
+    if (s->queue == Q_FP) return OK_FP;
+    return OK_GENERAL;
+}
+
 /* The tables shape_of() reads, from the functions above: by operation
  * class and whether it accesses memory, and by destination register.
  * Built at the first instruction (the latencies are the timing's). */
@@ -676,9 +707,23 @@ static void build_shapes(const timing_t *t, ooo_t *o)
                 }
         o->fu[kind].long_only = used && long_only;
     }
+    for (unsigned oc = 0; oc < OC_COUNT; oc++)
+        for (unsigned fl = 0; fl <= KIND_FLAGS; fl++)
+            o->kind[oc][fl] = (uint8_t)kind_of(o, oc, fl);
+    /* Rename registers at least as many as active-list entries never hold
+     * an instruction back: the n-th previous writer of their kind is at
+     * least n >= rob_entries instructions back, and graduation is in order,
+     * so it graduated no later than the instruction the active list waits
+     * for (on the wrong path too: its k-th instruction waits for the
+     * (rob_entries - k)-th previous one and the (n - j)-th previous writer,
+     * j <= k of its own writers before it).  Such an instruction is not
+     * marked as taking one (WRITES_*): the hold would add nothing, and the
+     * ring of the writers' graduation cycles is never read. */
+    unsigned rob = o->last.n[IR_GRADUATED];
+    bool int_binds = o->int_writers.n < rob, fp_binds = o->fp_writers.n < rob;
     for (unsigned rd = 0; rd < 256; rd++)
-        o->reg_writes[rd] = (uint8_t)((writes_int_reg(rd) ? WRITES_INT : 0) |
-                                      (writes_fp_reg(rd) ? WRITES_FP : 0));
+        o->reg_writes[rd] = (uint8_t)((writes_int_reg(rd) && int_binds ? WRITES_INT : 0) |
+                                      (writes_fp_reg(rd) && fp_binds ? WRITES_FP : 0));
     o->shapes_built = true;
 }
 
@@ -711,6 +756,54 @@ static inline __attribute__((always_inline)) void assume_plain(const timing_t *t
 {
     assume_stats_only(t, plain);
     if (plain && !tm_program_insn(t, in)) __builtin_unreachable();
+}
+
+/* What an instruction of kind `kind` (a constant) is, said to the
+ * compiler, and its use's fixed fields (kind_of). */
+static inline __attribute__((always_inline)) void assume_kind(const insn_t *in, use_t *u, int kind)
+{
+    unsigned fl = in->flags, xfer = IF_BRANCH | IF_JUMP | IF_CALL | IF_RETURN;
+    unsigned never = IF_SERIAL | IF_SYSCALL | IF_DISE;
+    switch (kind) {
+    case OK_ALU:
+        if (fl & (never | IF_LOAD | IF_STORE | xfer)) __builtin_unreachable();
+        *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1, .writes = u->writes };
+        break;
+    case OK_FP:
+        if (fl & (never | IF_LOAD | IF_STORE | xfer)) __builtin_unreachable();
+        *u = (use_t){ .fu = u->fu, .queue = Q_FP, .span = 1, .writes = u->writes };
+        break;
+    case OK_LOAD:
+        if ((fl & (never | IF_LOAD | IF_STORE | xfer)) != IF_LOAD) __builtin_unreachable();
+        *u = (use_t){ .fu = FU_MEM, .queue = Q_MEM, .span = 1, .writes = u->writes };
+        break;
+    case OK_STORE:
+        if ((fl & (never | IF_LOAD | IF_STORE | xfer)) != IF_STORE) __builtin_unreachable();
+        *u = (use_t){ .fu = FU_MEM, .queue = Q_MEM, .span = 1, .writes = u->writes };
+        break;
+    case OK_BRANCH:
+        if ((fl & (never | IF_LOAD | IF_STORE | IF_BRANCH | IF_JUMP)) != IF_BRANCH)
+            __builtin_unreachable();
+        *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1, .writes = u->writes };
+        break;
+    case OK_JUMP:
+        if ((fl & (never | IF_LOAD | IF_STORE | IF_BRANCH | IF_JUMP)) != IF_JUMP)
+            __builtin_unreachable();
+        *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1, .writes = u->writes };
+        break;
+    default:
+        break;
+    }
+}
+
+/* in->flags as far as the stages ask, for an instruction of kind `kind`
+ * (a constant): what the kind fixes is a constant. */
+static inline __attribute__((always_inline)) unsigned kflags(const insn_t *in, int kind)
+{
+    const unsigned known = IF_LOAD | IF_STORE | IF_BRANCH | IF_JUMP | IF_DISE;
+    unsigned set = kind == OK_LOAD ? IF_LOAD : kind == OK_STORE ? IF_STORE
+                 : kind == OK_BRANCH ? IF_BRANCH : kind == OK_JUMP ? IF_JUMP : 0;
+    return kind == OK_GENERAL ? in->flags : (in->flags & ~known) | set;
 }
 
 /* ---- the stages ----------------------------------------------------------------------- */
@@ -751,7 +844,7 @@ uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, const why_t **front)
 
 /* D: the cycle it is renamed and dispatched. */
 static inline __attribute__((always_inline))
-uint64_t dispatch(ooo_t *o, const insn_t *in, use_t u, uint64_t f)
+uint64_t dispatch(ooo_t *o, const insn_t *in, use_t u, uint64_t f, int kind)
 {
     uint64_t d = max2(f + o->frontend_depth,
                       o->dispatch_cycle + (o->dispatch_n >= o->dispatch_width));
@@ -763,7 +856,7 @@ uint64_t dispatch(ooo_t *o, const insn_t *in, use_t u, uint64_t f)
     unsigned q = u.queue;
     if (q == Q_MEM) hold(o, &d, ring_oldest(&o->mem_queue) + 1, DS_MEM_QUEUE);
     else hold(o, &d, leave_room(&o->queue[q], d), q == Q_INT ? DS_INT_QUEUE : DS_FP_QUEUE);
-    if (in->flags & IF_BRANCH) hold(o, &d, leave_room(&o->branches, d), DS_BRANCHES);
+    if (kflags(in, kind) & IF_BRANCH) hold(o, &d, leave_room(&o->branches, d), DS_BRANCHES);
     o->dispatch_n = group_count(o->dispatch_n, o->dispatch_cycle, d);
     o->dispatch_cycle = d;
     return d;
@@ -777,9 +870,9 @@ static store_entry_t *store_slot(ooo_t *o, uint64_t addr)
 /* The older store a load takes its data from, or NULL. */
 static inline __attribute__((always_inline))
 const store_entry_t *forwarding_store(ooo_t *o, const insn_t *in, uint64_t addr,
-                                      uint64_t d)
+                                      uint64_t d, int kind)
 {
-    if (!(in->flags & IF_LOAD)) return NULL;
+    if (!(kflags(in, kind) & IF_LOAD)) return NULL;
     const store_entry_t *s = store_slot(o, addr);
     return s->word == addr >> 3 && s->graduated > d ? s : NULL;
 }
@@ -809,7 +902,7 @@ static inline uint64_t wait_for_store(ooo_t *o, uint64_t *ready, const why_t **w
 static inline __attribute__((always_inline))   /* inlined in time_ooo as before memdep */
 uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
                const why_t *front, const store_entry_t *fwd, const last_store_t *predicted,
-               const why_t **why)
+               const why_t **why, int kind)
 {
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t ready = d + 1;
@@ -824,7 +917,7 @@ uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
     }
     if (unlikely(predicted != NULL)) {
         uint64_t waited = wait_for_store(o, &ready, why, predicted);
-        if (waited && (in->flags & IF_LOAD)) {
+        if (waited && (kflags(in, kind) & IF_LOAD)) {
             o->memdep_waits++;
             o->memdep_wait_cycles += waited;
         }
@@ -925,10 +1018,13 @@ void note_replayed(timing_t *t, ooo_t *o, const insn_t *in, uint64_t d,
                    uint64_t wrong_value_at, uint64_t detected)
 {
     if (!detected && o->taint_high <= d + 1) {
-        /* no source can carry a mark beyond D + 1: not a dependant (an
-         * unmarked register's origin is never read; REG_NONE's and
-         * REG_SINK's entries are only ever cleared) */
-        o->replay_taint[in->rd] = 0;
+        /* no source can carry a mark beyond D + 1: not a dependant.  Its
+         * destination keeps the mark it had, which is no later than D + 1
+         * too: D only grows in program order (the wrong path's dispatches
+         * too lie between the correct path's before and after it), so no
+         * later reader finds that mark beyond its own D + 1 -- the same as
+         * a cleared one (a mark no later than D + 1 makes no dependant, and
+         * the origin of a register that makes none is never charged) */
         return;
     }
     uint64_t origin;
@@ -977,12 +1073,13 @@ static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entr
 /* I under ooo.memdep = conservative or store_sets (issue() does oracle). */
 static inline __attribute__((always_inline))
 uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
-                      const why_t *front, const store_entry_t *fwd, const why_t **why)
+                      const why_t *front, const store_entry_t *fwd, const why_t **why,
+                      int kind)
 {
-    bool is_load = in->flags & IF_LOAD, is_store = in->flags & IF_STORE;
+    bool is_load = kflags(in, kind) & IF_LOAD, is_store = kflags(in, kind) & IF_STORE;
     uint64_t i;
     if (o->memdep == CFG_MEMDEP_CONSERVATIVE) {
-        i = issue(t, o, in, u, d, front, fwd, is_load ? &o->stores_known : NULL, why);
+        i = issue(t, o, in, u, d, front, fwd, is_load ? &o->stores_known : NULL, why, kind);
         if (is_store) note_store(t, o, in, i);
         return i;
     }
@@ -991,7 +1088,7 @@ uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t
         ssit_maybe_clear(o, d);
         predicted = store_set_wait(o, in);
     }
-    i = issue(t, o, in, u, d, front, NULL, predicted, why);
+    i = issue(t, o, in, u, d, front, NULL, predicted, why, kind);
     uint64_t detected = 0, wrong_value_at = 0;     /* read only when detected */
     if (fwd && fwd->data_ready > i) {
         wrong_value_at = i + t->p.lat[OC_LOAD];
@@ -1006,12 +1103,12 @@ uint64_t memdep_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t
  * its own execution waited for, when that took more than a cycle. */
 static inline __attribute__((always_inline))
 uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64_t i,
-                  const store_entry_t *fwd, uint8_t *exec_cause, uint8_t *cause)
+                  const store_entry_t *fwd, uint8_t *exec_cause, uint8_t *cause, int kind)
 {
     *cause = STALL_DEP;
     *exec_cause = STALL_FU;
-    if (in->flags & IF_STORE) return i + 1;      /* the D-cache is written at graduation */
-    if (!(in->flags & IF_LOAD)) return i + t->p.lat[in->opclass];
+    if (kflags(in, kind) & IF_STORE) return i + 1;  /* the D-cache is written at graduation */
+    if (!(kflags(in, kind) & IF_LOAD)) return i + t->p.lat[in->opclass];
     uint64_t done = i + t->p.lat[OC_LOAD];
     if (fwd) {
         o->forwarded_loads++;
@@ -1087,7 +1184,7 @@ uint64_t wp_fetch_bytes(timing_t *t, ooo_t *o, uint64_t pc, uint64_t f)
  * are its own); UINT64_MAX when it cannot dispatch before the squash. */
 static inline __attribute__((always_inline))
 uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, unsigned k,
-                     uint64_t f)
+                     uint64_t f, int kind)
 {
     uint64_t squash = o->wp_squash, never = UINT64_MAX;
     uint64_t d = max2(f + o->frontend_depth,
@@ -1110,7 +1207,7 @@ uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, unsigned 
     }
     if (d >= squash) return never;
     if (q != Q_MEM) d = leave_room(&o->queue[q], d);
-    if (in->flags & IF_BRANCH) d = leave_room(&o->branches, d);
+    if (kflags(in, kind) & IF_BRANCH) d = leave_room(&o->branches, d);
     if (d >= squash) return never;
     r->ints += (u.writes & WRITES_INT) != 0;
     r->fps += (u.writes & WRITES_FP) != 0;
@@ -1149,7 +1246,7 @@ static void wp_undo(timing_t *t, ooo_t *o)
  * the stages reached (2: not issued before the squash). */
 static inline __attribute__((always_inline))
 unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
-                  uint64_t d, uint64_t st[5])
+                  uint64_t d, uint64_t st[5], int kind)
 {
     uint64_t squash = o->wp_squash;
     /* operands from t->reg_ready, which holds the wrong path's own results
@@ -1162,9 +1259,9 @@ unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t add
     if (issued) {
         o->wp_issued++;
         x = i + t->p.lat[in->opclass];
-        if (in->flags & IF_STORE) {
+        if (kflags(in, kind) & IF_STORE) {
             x = i + 1;                      /* never writes: squashed before graduating */
-        } else if (in->flags & IF_LOAD) {
+        } else if (kflags(in, kind) & IF_LOAD) {
             x = i + t->p.lat[OC_LOAD];
             if (addr && !t->ideal_memory) {
                 unsigned tlb_extra = tlb_access_inline(t->dtlb, addr);
@@ -1181,7 +1278,7 @@ unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t add
         }
     }
     if (u.queue != Q_MEM) leave_insert(&o->queue[u.queue], issued ? i : squash);
-    if (in->flags & IF_BRANCH) leave_insert(&o->branches, x < squash ? x : squash);
+    if (kflags(in, kind) & IF_BRANCH) leave_insert(&o->branches, x < squash ? x : squash);
     if (in->rd != REG_NONE && in->rd != REG_SINK) wp_write_ready(t, o, in->rd, x);
     st[2] = i;
     st[3] = x;
@@ -1192,7 +1289,7 @@ unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t add
  * outputs beyond the statistics). */
 static inline __attribute__((always_inline))
 bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
-                 unsigned decode_stall, bool plain)
+                 unsigned decode_stall, bool plain, int kind)
 {
     timing_t *t = r->t;
     ooo_t *o = r->o;
@@ -1214,8 +1311,8 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
     if (!k) r->first_fetch = got;
     r->last_fetch = got;
     r->n++;                             /* o->wp_fetched: added up after the walk */
-    if (t->pmu && pmu_counts_branches(t->pmu) && (in->flags & (IF_BRANCH | IF_JUMP)) &&
-        !(in->flags & IF_DISE))
+    if (t->pmu && pmu_counts_branches(t->pmu) && (kflags(in, kind) & (IF_BRANCH | IF_JUMP)) &&
+        !(kflags(in, kind) & IF_DISE))
         pmu_count(t->pmu, PMU_BRANCHES_SPEC, got, in->pc);
     o->wp_d[k] = UINT64_MAX;
     uint64_t st[5] = { got, 0, 0, 0, 0 };
@@ -1223,7 +1320,8 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
     bool more = true;
     if (o->wp_dispatches) {
         use_t u = use_of(t, o, in);
-        uint64_t d = wp_dispatch(o, r, in, u, k, got);
+        assume_kind(in, &u, kind);
+        uint64_t d = wp_dispatch(o, r, in, u, k, got, kind);
         if (d == UINT64_MAX) {
             more = false;                   /* in order: nothing after it dispatches */
         } else {
@@ -1231,7 +1329,7 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
             o->wp_dispatched++;
             o->wp_rob_cycles += squash - d;
             st[1] = d;
-            reached = wp_issue(t, o, in, u, addr, d, st);
+            reached = wp_issue(t, o, in, u, addr, d, st, kind);
         }
     }
     assume_stats_only(t, plain);
@@ -1250,13 +1348,31 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
 static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
                      unsigned decode_stall)
 {
-    return wp_visit_as(ctx, in, addr, next, decode_stall, false);
+    return wp_visit_as(ctx, in, addr, next, decode_stall, false, OK_GENERAL);
 }
 
 static bool wp_visit_plain(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
                            unsigned decode_stall)
 {
-    return wp_visit_as(ctx, in, addr, next, decode_stall, true);
+    return wp_visit_as(ctx, in, addr, next, decode_stall, true, OK_GENERAL);
+}
+
+/* wp_visit_as of a program instruction of the walk (no decode stall), in
+ * the plain variant by its kind (o->kind: the instructions that end a walk,
+ * wrongpath_ends_walk, never come here). */
+static inline __attribute__((always_inline))
+bool wp_visit_kind(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next, bool plain)
+{
+    if (!plain) return wp_visit_as(r, in, addr, next, 0, false, OK_GENERAL);
+    switch (r->o->kind[in->opclass][in->flags & KIND_FLAGS]) {
+    case OK_ALU: return wp_visit_as(r, in, addr, next, 0, true, OK_ALU);
+    case OK_FP: return wp_visit_as(r, in, addr, next, 0, true, OK_FP);
+    case OK_LOAD: return wp_visit_as(r, in, addr, next, 0, true, OK_LOAD);
+    case OK_STORE: return wp_visit_as(r, in, addr, next, 0, true, OK_STORE);
+    case OK_BRANCH: return wp_visit_as(r, in, addr, next, 0, true, OK_BRANCH);
+    case OK_JUMP: return wp_visit_as(r, in, addr, next, 0, true, OK_JUMP);
+    default: return wp_visit_as(r, in, addr, next, 0, true, OK_GENERAL);
+    }
 }
 
 /* The walk from pc: each instruction the walker steps to is timed in the
@@ -1281,7 +1397,7 @@ int wp_walk_as(wp_run_t *r, uint64_t pc, bool plain)
             if (end >= 0) return end;
         } else {
             if (step != WP_STEP_INSN) return step;
-            if (!wp_visit_as(r, in, addr, next, 0, plain)) return WP_END_TIMING;
+            if (!wp_visit_kind(r, in, addr, next, plain)) return WP_END_TIMING;
             if (!next) return WP_END_TARGET;
         }
         pc = next;
@@ -1339,14 +1455,14 @@ static void run_wrong_path(timing_t *t, ooo_t *o)
 /* Redirects of fetch by a control transfer that resolves at x. */
 static inline __attribute__((always_inline))
 void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t f,
-             uint64_t x)
+             uint64_t x, int kind)
 {
-    if (unlikely(in->flags & IF_DISE)) {
+    if (unlikely(kflags(in, kind) & IF_DISE)) {
         tm_dise_control(t, in, f + o->frontend_depth, x + o->mispredict_penalty);
         if (t->dise_redirect) o->group_ended = true;
         return;
     }
-    if (!(in->flags & (IF_BRANCH | IF_JUMP))) return;
+    if (!(kflags(in, kind) & (IF_BRANCH | IF_JUMP))) return;
     if (next_pc != in->pc + in->len) o->group_ended = true;
     bpred_result_t pred;
     uint64_t r = tm_predict_control_as(t, in, next_pc, f + o->frontend_depth,
@@ -1426,7 +1542,7 @@ uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uin
 /* Once it has graduated: the structures it held free from g + 1. */
 static inline __attribute__((always_inline))
 void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
-             uint64_t d, uint64_t i, uint64_t x, uint64_t g)
+             uint64_t d, uint64_t i, uint64_t x, uint64_t g, int kind)
 {
     insn_rings_push(&o->last, d, g);
     if (u.writes & WRITES_INT) ring_push(&o->int_writers, g);
@@ -1436,18 +1552,21 @@ void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
         /* The address queue frees in order; a store leaves once the D-cache
          * has taken its write (a miss: once its fill has an MSHR). */
         uint64_t leaves = max2(g, o->mem_queue_last);
-        if (in->flags & IF_STORE) leaves = max2(leaves, store_write(t, o, in, addr, i, g));
+        if (kflags(in, kind) & IF_STORE)
+            leaves = max2(leaves, store_write(t, o, in, addr, i, g));
         o->mem_queue_last = leaves;
         ring_push(&o->mem_queue, leaves);
     }
     else leave_insert(&o->queue[q], i);
-    if (in->flags & IF_BRANCH) leave_insert(&o->branches, x);
+    if (kflags(in, kind) & IF_BRANCH) leave_insert(&o->branches, x);
     if (u.serial) o->serial_after = g + 1;
 }
 
-/* time_ooo, as its plain variant when `plain` (a constant). */
+/* time_ooo, as its plain variant when `plain` (a constant) of an
+ * instruction of kind `kind` (a constant: OK_*). */
 static inline __attribute__((always_inline))
-void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, bool plain)
+void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, bool plain,
+                 int kind)
 {
     ooo_t *o = t->model_state;
     const why_t *front, *issue_why;
@@ -1455,21 +1574,22 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     assume_plain(t, in, plain);
     uint64_t f = fetch(t, o, in, &front);
     use_t u = use_of(t, o, in);
-    uint64_t d = dispatch(o, in, u, f);
-    const store_entry_t *fwd = forwarding_store(o, in, addr, d);
+    assume_kind(in, &u, kind);
+    uint64_t d = dispatch(o, in, u, f, kind);
+    const store_entry_t *fwd = forwarding_store(o, in, addr, d, kind);
     assume_plain(t, in, plain);
     uint64_t i = likely(o->memdep == CFG_MEMDEP_ORACLE)
-                     ? issue(t, o, in, u, d, front, fwd, NULL, &issue_why)
-                     : memdep_issue(t, o, in, u, d, front, fwd, &issue_why);
+                     ? issue(t, o, in, u, d, front, fwd, NULL, &issue_why, kind)
+                     : memdep_issue(t, o, in, u, d, front, fwd, &issue_why, kind);
     o->queue_occupancy += i - d;
-    uint64_t x = complete(t, o, in, addr, i, fwd, &exec_cause, &rcause);
-    control(t, o, in, next_pc, f, x);
+    uint64_t x = complete(t, o, in, addr, i, fwd, &exec_cause, &rcause, kind);
+    control(t, o, in, next_pc, f, x, kind);
     uint64_t prev_g = o->grad_cycle;           /* graduate() alone moves it */
     uint64_t g = graduate(o, x);
     assume_plain(t, in, plain);
     account(t, in, prev_g, i, x, g, issue_why, exec_cause);
     tm_set_result(t, in, x, rcause);
-    release(t, o, in, u, addr, d, i, x, g);
+    release(t, o, in, u, addr, d, i, x, g, kind);
     o->rob_occupancy += g - d;
     assume_plain(t, in, plain);
     if (t->views) {
@@ -1484,12 +1604,48 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     if (unlikely(o->wp_start)) run_wrong_path(t, o);
 }
 
+#define TIME_OOO_KIND(name, kind)                                                       \
+    static __attribute__((noinline)) void name(timing_t *t, const insn_t *in, uint64_t addr, \
+                                               uint64_t next_pc)                         \
+    {                                                                                    \
+        time_ooo_as(t, in, addr, next_pc, true, kind);                                  \
+    }
+TIME_OOO_KIND(time_ooo_plain, OK_GENERAL)
+TIME_OOO_KIND(time_ooo_alu, OK_ALU)
+TIME_OOO_KIND(time_ooo_fp, OK_FP)
+TIME_OOO_KIND(time_ooo_load, OK_LOAD)
+TIME_OOO_KIND(time_ooo_store, OK_STORE)
+TIME_OOO_KIND(time_ooo_branch, OK_BRANCH)
+TIME_OOO_KIND(time_ooo_jump, OK_JUMP)
+#undef TIME_OOO_KIND
+
+static __attribute__((noinline)) void time_ooo_general(timing_t *t, const insn_t *in,
+                                                       uint64_t addr, uint64_t next_pc)
+{
+    time_ooo_as(t, in, addr, next_pc, false, OK_GENERAL);
+}
+
+/* The entry only chooses and jumps: a program instruction of a run with
+ * t->stats_only to the variant of its kind (o->kind; a serializing one or
+ * a system call to the plain general one), anything else to the general
+ * variant. */
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
-    if (likely(t->stats_only) && likely(tm_program_insn(t, in)))
-        time_ooo_as(t, in, addr, next_pc, true);
-    else
-        time_ooo_as(t, in, addr, next_pc, false);
+    const ooo_t *o = t->model_state;
+    static const timing_insn_fn by_kind[OK_KINDS] = {
+        [OK_GENERAL] = time_ooo_plain, [OK_ALU] = time_ooo_alu, [OK_FP] = time_ooo_fp,
+        [OK_LOAD] = time_ooo_load, [OK_STORE] = time_ooo_store,
+        [OK_BRANCH] = time_ooo_branch, [OK_JUMP] = time_ooo_jump,
+    };
+    /* (the first instruction, before the tables are built, is timed by the
+     * general variant, which builds them: use_of) */
+    if (likely(t->stats_only) && likely(tm_program_insn(t, in)) && likely(o->shapes_built)) {
+        unsigned kind = (in->flags & (IF_SERIAL | IF_SYSCALL))
+                            ? OK_GENERAL : o->kind[in->opclass][in->flags & KIND_FLAGS];
+        by_kind[kind](t, in, addr, next_pc);
+    } else {
+        time_ooo_general(t, in, addr, next_pc);
+    }
 }
 
 /* ---- statistics ------------------------------------------------------------------------- */
