@@ -63,7 +63,8 @@ enum {
 };
 
 /* A DISE handler's instructions in the order they ran the last time from
- * its entry (run_dise_handler): followed without the page and slot lookup
+ * its entry (run_dise_handler, in a run without the handlers' blocks,
+ * engine_t.handler_blocks): followed without the page and slot lookup
  * while the handler runs that way again, in the same address space and
  * epoch of its decoded code (mem_t.code_epoch: the slots are the ones
  * decoded then, and an emptied slot's pc is 0, so a trace never runs a
