@@ -123,8 +123,8 @@ static inline const edit_count_t *edit_try_count(const edit_view_t *v, const ins
  * edit_try_count() decides. */
 static inline bool edit_try_uniform(uint64_t *left)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-    /* x86-64: a decrement of the word in memory and a branch on its borrow
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    /* GCC on x86-64: a decrement of the word in memory and a branch on its borrow
      * (two host instructions, against a load, a test, a branch, a
      * decrement and a store); the borrow (the word was 0) leaves it all
      * ones, set back to 0. */
