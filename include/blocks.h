@@ -227,6 +227,7 @@ typedef struct blocks {
     uint64_t built;             /* blocks built and times the table was emptied */
     uint64_t resets;
     block_jump_t jump[1u << BLOCKS_JUMP_BITS];  /* the jump cache, by jump_slot */
+    uint64_t ran;               /* blocks_execute_handler's instructions run */
 } blocks_t;
 
 blocks_t *blocks_new(void);
@@ -234,6 +235,9 @@ void blocks_free(blocks_t *bs);
 /* For the length of a run on c: the table becomes the settle hook of c's
  * memory (mem_t.on_decoded_settle); detached, it holds no counts back. */
 void blocks_attach(blocks_t *bs, const cpu_t *c);
+/* The same for memory m, which c runs at times (a table of the handler
+ * runtime's code: blocks_execute_handler). */
+void blocks_attach_mem(blocks_t *bs, const cpu_t *c, mem_t *m);
 void blocks_detach(blocks_t *bs);
 
 /* Add what the blocks counted to the decoded slots' counts (insn_t.count):
@@ -291,5 +295,15 @@ typedef struct block_timer {
  * with an entry DISE classified is never built then. */
 uint64_t blocks_execute_timed(cpu_t *c, blocks_t *bs, truth_t *truth, const block_timer_t *timer,
                               uint64_t pc);
+
+/* The same for a DISE handler's instructions in the handler runtime's
+ * memory (c->mem), with a table of their own (bs, attached to that memory)
+ * that the program's blocks never run: from pc until the handler's hps.ret
+ * switches back to the program (then c->pc is the program's and the pc
+ * returned, c->mem its memory), or until the next pc starts no block.  No
+ * event stops it, and c->instret stays the program's: *ran says how many
+ * of the handler's instructions ran (the caller counts them as the
+ * runtime's). */
+uint64_t blocks_execute_handler(cpu_t *c, blocks_t *bs, uint64_t pc, uint64_t *ran);
 
 #endif /* HPS_BLOCKS_H */

@@ -123,10 +123,22 @@ static inline const edit_count_t *edit_try_count(const edit_view_t *v, const ins
  * edit_try_count() decides. */
 static inline bool edit_try_uniform(uint64_t *left)
 {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    /* GCC on x86-64: a decrement of the word in memory and a branch on its borrow
+     * (two host instructions, against a load, a test, a branch, a
+     * decrement and a store); the borrow (the word was 0) leaves it all
+     * ones, set back to 0. */
+    __asm__ goto("subq $1, %0\n\tjc %l[none]" : "+m"(*left) : : "cc" : none);
+    return true;
+none: __attribute__((cold));
+    *left = 0;
+    return false;
+#else
     uint64_t n = *left;
     if (__builtin_expect(n == 0, 0)) return false;
     *left = n - 1;
     return true;
+#endif
 }
 
 #endif /* HPS_EDIT_H */

@@ -269,8 +269,13 @@ static void settle_hook(void *ctx)
 
 void blocks_attach(blocks_t *bs, const cpu_t *c)
 {
+    blocks_attach_mem(bs, c, c->mem);
+}
+
+void blocks_attach_mem(blocks_t *bs, const cpu_t *c, mem_t *m)
+{
     bs->cpu = c;
-    bs->mem = c->mem;
+    bs->mem = m;
     bs->mem->on_decoded_settle = settle_hook;
     bs->mem->on_decoded_settle_ctx = bs;
 }
@@ -530,6 +535,13 @@ static void leave_after(cpu_t *c, const blocks_t *bs, const block_t *b, uint64_t
     c->instret = retired;
 }
 
+/* leave_after for a handler's blocks: c->instret stays the program's. */
+static void leave_at(cpu_t *c, const blocks_t *bs, const block_t *b, uint64_t pc)
+{
+    c->stop_pc = last_pc(bs, b);
+    c->pc = pc;
+}
+
 /* The decoded slots of pc's page, not in the code-page cache, after a
  * block the loop left the cpu after (leave_after): as the ordinary step
  * would find them (mem_decoded_page, which may fault on the page or drop
@@ -541,12 +553,19 @@ static __attribute__((noinline)) insn_t *page_after_block(blocks_t *bs, cpu_t *c
     return mem_decoded_page(c->mem, pc);
 }
 
-/* The block loop, twice: with the ground-truth recorder and without. */
+/* The block loop, three times: the program's with the ground-truth
+ * recorder and without, and a DISE handler's. */
 #define BLOCKS_LOOP_NAME execute_with_truth
 #define BLOCKS_LOOP_TRUTH 1
+#define BLOCKS_LOOP_HANDLER 0
 #include "blocks_loop.h"
 #define BLOCKS_LOOP_NAME execute_plain
 #define BLOCKS_LOOP_TRUTH 0
+#define BLOCKS_LOOP_HANDLER 0
+#include "blocks_loop.h"
+#define BLOCKS_LOOP_NAME execute_handler
+#define BLOCKS_LOOP_TRUTH 0
+#define BLOCKS_LOOP_HANDLER 1
 #include "blocks_loop.h"
 
 uint64_t blocks_interpret(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
@@ -622,4 +641,11 @@ uint64_t blocks_execute_timed(cpu_t *c, blocks_t *bs, truth_t *truth, const bloc
 {
     return truth ? execute_timed_with_truth(c, bs, truth, timer, pc)
                  : execute_timed_plain(c, bs, NULL, timer, pc);
+}
+
+uint64_t blocks_execute_handler(cpu_t *c, blocks_t *bs, uint64_t pc, uint64_t *ran)
+{
+    pc = execute_handler(c, bs, NULL, pc);
+    *ran = bs->ran;
+    return pc;
 }

@@ -3,11 +3,27 @@
  * blocks.c once for each of its copies: BLOCKS_LOOP_NAME the function's
  * name, BLOCKS_LOOP_TRUTH 1 for the copy that tells the ground-truth
  * recorder of calls and data words touched, 0 for the one that has none
- * (its tests of the recorder compiled away).  Each copy has its own code
- * for the kinds; a table's entries hold the code of the copy that built
- * them, so a table run by the other copy is emptied first.
+ * (its tests of the recorder compiled away); BLOCKS_LOOP_HANDLER 1 for the
+ * copy that runs a DISE handler's instructions in the handler runtime's
+ * memory (blocks_execute_handler): they count in blocks_t.ran, not in
+ * c->instret, which stays the program's; no event stops them (the engine
+ * steps a handler to its end, run_dise_handler); and the loop leaves after
+ * a transfer that switched the address space (hps.ret: c->mem is the
+ * program's again, the pc its own; only a transfer switches it).  Each
+ * copy has its own code for the kinds; a table's entries hold the code of
+ * the copy that built them, so a table run by another copy is emptied
+ * first.
  */
 #define REG(r) (c->reg[r])
+#if BLOCKS_LOOP_HANDLER
+#define EVENT_AT UINT64_MAX             /* none */
+#define SET_INSTRET(v) ((void)0)        /* the program's, untouched */
+#define LEAVE_AFTER() leave_at(c, bs, b, pc)
+#else
+#define EVENT_AT (c->event_at)
+#define SET_INSTRET(v) (c->instret = (v))
+#define LEAVE_AFTER() leave_after(c, bs, b, pc, retired)
+#endif
 
 /* Each kind ends in a jump of its own to the next entry's code (not merged
  * into a shared one: the host predicts each better); without global CSE,
@@ -36,7 +52,11 @@ uint64_t BLOCKS_LOOP_NAME(cpu_t *c, blocks_t *bs, truth_t *truth_given, uint64_t
     insn_t *slots = NULL;
     block_t *b, *nb;
     const block_entry_t *e;
-    uint64_t retired = c->instret;          /* through b, in the cpu only when leaving */
+    uint64_t retired = BLOCKS_LOOP_HANDLER ? 0 : c->instret;   /* through b, in the cpu
+                                                                   only when leaving */
+#if BLOCKS_LOOP_HANDLER
+    const mem_t *const home = c->mem;       /* the runtime's, until hps.ret */
+#endif
     insn_t *in;
     uint32_t from = 0;                      /* the block before, to link to b (0: none) */
     uint64_t from_epoch = 0;                /* the links' epoch when it ended */
@@ -58,7 +78,7 @@ next_block:
     if (!b) goto leave;
     remember_jump(bs, pc, b);
     if (from && bs->epoch == from_epoch) link_block(bs, &bs->blk[from], way, b);
-    if (retired + b->n > c->event_at) goto leave;
+    if (retired + b->n > EVENT_AT) goto leave;
     retired += b->n;
 enter:                                      /* b starts at pc; retired counts it */
     e = b->entries;
@@ -74,7 +94,7 @@ enter:                                      /* b starts at pc; retired counts it
         pc = b->pc + e->offset;                       \
         c->stop_pc = pc;                              \
         c->pc = pc + e->len;                          \
-        c->instret = retired - b->n + entry_index(bs, b, e); \
+        SET_INSTRET(retired - b->n + entry_index(bs, b, e)); \
     } while (0)
 #define NEXT()                                        \
     do {                                              \
@@ -377,6 +397,12 @@ fixed_way:                                  /* link [way] always reaches pc */
 
 transferred:                                /* the transfer wrote c->pc */
     pc = c->pc;
+#if BLOCKS_LOOP_HANDLER
+    if (unlikely(c->mem != home)) {         /* hps.ret: the program's pc, in its memory */
+        count_run(bs, b);
+        goto leave;
+    }
+#endif
 indirect:                                   /* to pc, whichever it is */
     count_run(bs, b);
     way = pc != b->end;
@@ -384,8 +410,8 @@ indirect:                                   /* to pc, whichever it is */
 linked:
     nb = b->link[way];
 chained:                                    /* to nb, which starts at pc */
-    if (unlikely(retired + nb->n > c->event_at)) {
-        leave_after(c, bs, b, pc, retired);
+    if (unlikely(retired + nb->n > EVENT_AT)) {
+        LEAVE_AFTER();
         goto leave;
     }
     retired += nb->n;
@@ -399,8 +425,8 @@ jump_cache: {                               /* the link missed: pc's block, if c
     goto chained;
 }
 unlinked:
-    leave_after(c, bs, b, pc, retired);
-    if (unlikely(retired >= c->event_at)) goto leave;
+    LEAVE_AFTER();
+    if (unlikely(retired >= EVENT_AT)) goto leave;
     from = (uint32_t)(b - bs->blk);
     from_epoch = bs->epoch;
     goto next_block;
@@ -411,6 +437,9 @@ replaced:                                   /* the entries before e retired, e d
      * ordinary step gives an instruction before it runs (dise/engine.c). */
     count_entries(bs, b, bs->flight_counted, entry_index(bs, b, e) + 1);
     pc = c->pc;
+#if BLOCKS_LOOP_HANDLER
+    retired = retired - b->n + entry_index(bs, b, e);
+#endif
     goto leave;
 
 dropped: {                                  /* the entries before e ran, the last dropped the code */
@@ -420,14 +449,24 @@ dropped: {                                  /* the entries before e ran, the las
     if (k == b->n) pc = b->end;
     c->stop_pc = b->pc + e[-1].offset;      /* the one that dropped it */
     c->pc = pc;
-    c->instret = retired - b->n + k;
+    SET_INSTRET(retired - b->n + k);
+#if BLOCKS_LOOP_HANDLER
+    retired = retired - b->n + k;
+#endif
 }
 leave:
     bs->flight = NULL;
     bs->flight_counted = 0;
+#if BLOCKS_LOOP_HANDLER
+    bs->ran = retired;
+#endif
     return pc;
 }
 
 #undef REG
+#undef EVENT_AT
+#undef SET_INSTRET
+#undef LEAVE_AFTER
 #undef BLOCKS_LOOP_NAME
 #undef BLOCKS_LOOP_TRUTH
+#undef BLOCKS_LOOP_HANDLER

@@ -69,7 +69,8 @@ enum {
 };
 
 /* A DISE handler's instructions in the order they ran the last time from
- * its entry (run_dise_handler): followed without the page and slot lookup
+ * its entry (run_dise_handler, in a run without the handlers' blocks,
+ * engine_t.handler_blocks): followed without the page and slot lookup
  * while the handler runs that way again, in the same address space and
  * epoch of its decoded code (mem_t.code_epoch: the slots are the ones
  * decoded then, and an emptied slot's pc is 0, so a trace never runs a
@@ -95,6 +96,8 @@ struct engine {
     smarts_t *smarts;          /* the sampler of a sampled run, or NULL     */
     blocks_t *blocks;          /* decoded blocks (blocks.h) for the variants
                                   that run them (RUNS_BLOCKS), else NULL    */
+    blocks_t *handler_blocks;  /* with them and DISE's handler runtime: the
+                                  handlers' blocks (run_dise_handler)      */
     unsigned features;         /* F_* of the parts                         */
     uint64_t max_insts;        /* program instructions, UINT64_MAX = none  */
     bool redispatch;           /* the loop returned to change variant      */
@@ -331,6 +334,26 @@ ALWAYS_INLINE insn_t *edited_next(engine_t *e, cpu_t *c, cursor_t *cur, uint64_t
 #define HANDLER_RUNS_ALONE(F) \
     (((F) & (F_DISE | F_TIMING | F_TRACE | F_PMU | F_WARM)) == F_DISE)
 
+/* run_dise_handler's steps in the handler's decoded blocks (e->handler_blocks),
+ * one ordinary step wherever none starts (code not decoded yet): the count
+ * of its instructions until it returns (the address space switches). */
+static __attribute__((noinline)) uint64_t handler_in_blocks(engine_t *e, cpu_t *c, cursor_t *cur,
+                                                            uint64_t now)
+{
+    const runtime_t *rt = e->runtime;
+    uint64_t n = 0, pc = c->pc;
+    for (;;) {
+        uint64_t ran;
+        pc = blocks_execute_handler(c, e->handler_blocks, pc, &ran);
+        n += ran;
+        if (runtime_switches(rt) != now) return n;
+        insn_t *in = core_lookup(c, pc, &cur->page_base, &cur->slots);
+        pc = core_step(c, in, pc);
+        n++;
+        if (runtime_switches(rt) != now) return n;
+    }
+}
+
 /* The instructions of the DISE handler on top of the runtime's frames until
  * it calls or returns (the address space switches), each counted as
  * edited_next and run_edited count a handler's step, after it runs. */
@@ -342,6 +365,13 @@ ALWAYS_INLINE void run_dise_handler(engine_t *e, cpu_t *c, cursor_t *cur, uint64
     if (now != *switches) {                   /* another address space */
         *cur = CURSOR_NONE;
         *switches = now;
+    }
+    if (e->handler_blocks) {
+        uint64_t n = handler_in_blocks(e, c, cur, now);
+        dise_count_handler_insts(d, n);
+        c->runtime_insts += n;
+        d->client.insts += n;
+        return;
     }
     handler_trace_t *t = &e->handler_trace;
     uint64_t pc = c->pc;
@@ -372,6 +402,20 @@ ALWAYS_INLINE void run_dise_handler(engine_t *e, cpu_t *c, cursor_t *cur, uint64
     d->client.insts += n;
 }
 
+/* The inserted operations of the sequence under way (d->seq, whose next
+ * element is one), one after another up to its T.INSN, its end or its
+ * call of a handler, when nothing but the counts observes them
+ * (HANDLER_RUNS_ALONE): each counted as run_edited counts an inserted step. */
+ALWAYS_INLINE void run_dise_inserted(dise_t *d, cpu_t *c)
+{
+    uint64_t n = 0;
+    do {
+        dise_step_seq(d, c);
+        n++;
+    } while (d->seq && d->seq->insns[d->idx].exec);
+    c->runtime_insts += n;
+}
+
 /* Steps of the edited stream until the program's own resumes; false when
  * the run must stop (limit) or change variant. */
 ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
@@ -379,6 +423,10 @@ ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
     cursor_t cur = CURSOR_NONE;
     uint64_t switches = ~0ull;
     while (edited_busy(e, F)) {
+        if (HANDLER_RUNS_ALONE(F) && e->dise->seq && e->dise->seq->insns[e->dise->idx].exec) {
+            run_dise_inserted(e->dise, c);
+            continue;
+        }
         if (HANDLER_RUNS_ALONE(F) && !e->dise->seq &&
             runtime_top(e->runtime)->client == &e->dise->client) {
             run_dise_handler(e, c, &cur, &switches);
@@ -547,6 +595,7 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
     unsigned untraced = e->features & ~(unsigned)F_TRACE;
     bool timed_blocks = RUNS_TIMED_BLOCKS(untraced) && !p->smarts && timing_takes_blocks(p->timing);
     if ((RUNS_BLOCKS(untraced) || timed_blocks) && !every_step) e->blocks = blocks_new();
+    if (e->blocks && e->dise && e->runtime) e->handler_blocks = blocks_new();
     if (p->jit && !attach_jit(e, err, errlen)) {
         engine_free(e);
         return NULL;
@@ -557,6 +606,7 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
 void engine_free(engine_t *e)
 {
     if (e) blocks_free(e->blocks);
+    if (e) blocks_free(e->handler_blocks);
     free(e);
 }
 
@@ -575,6 +625,7 @@ stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
     e->max_insts = max_insts ? max_insts : UINT64_MAX;
     running = c;
     if (e->blocks) blocks_attach(e->blocks, c);
+    if (e->handler_blocks) blocks_attach_mem(e->handler_blocks, c, runtime_mem(e->runtime));
     for (;;) {
         if (host_signal) {
             c->stop = STOP_INTERRUPTED;
@@ -595,6 +646,7 @@ stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
         set_event_at(e, c, F);
         stop_reason_t why = cpu_run_loop(c, loops[F], e);
         if (e->blocks) blocks_stop(e->blocks, c);   /* the counts they hold, exact */
+        if (e->handler_blocks) blocks_stop(e->handler_blocks, c);
         if (why != STOP_NONE) {
             if (e->trap && c->stop == STOP_MEM_FAULT && c->pc == e->trap_pc &&
                 e->trap(e->trap_ctx, c)) {
@@ -612,6 +664,7 @@ stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
     }
     running = NULL;
     if (e->blocks) blocks_detach(e->blocks);
+    if (e->handler_blocks) blocks_detach(e->handler_blocks);
     c->cycle = e->timing ? timing_hot(e->timing)->cycles : cpu_retired(c);
     if (!e->timing && e->dise) c->cycle += dise_penalty_cycles(e->dise);   /* decode stalls */
     return c->stop;

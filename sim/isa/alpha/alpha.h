@@ -171,6 +171,8 @@ bool al_decode_word(uint64_t pc, uint32_t word, insn_t *out);
 #define AL_OPCODE_HPS 0x01u
 enum { AL_HPS_COUNT = 9 };
 extern const insn_def_t alpha_hps_table[AL_HPS_COUNT];
+/* hps.mfd and hps.mtd: rd <- rs1 (imm 0: the block loop's ADD_RI) */
+void al_hps_move(cpu_t *c, insn_t *i);
 bool al_decode_hps(uint64_t pc, uint32_t word, uint16_t op_base, const exec_fn ops[HPS_OP_COUNT],
                    insn_t *out);
 

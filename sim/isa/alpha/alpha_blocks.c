@@ -24,6 +24,7 @@ static int64_t complemented(int64_t literal) { return (int64_t)~(uint64_t)litera
 
 const block_op_t alpha_block_ops[] = {
     { al_LDA, BK_ADD_RI },      { al_LDAH, BK_ADD_RI },
+    { al_hps_move, BK_ADD_RI },   /* the handler runtime's hps.mfd / hps.mtd (imm 0) */
     { al_ADDQ, BK_ADD_RR },     { al_ADDQ_L, BK_ADD_RI },   { al_SUBQ, BK_SUB_RR },
     { al_ADDL, BK_ADDW_RR },    { al_ADDL_L, BK_ADDW_RI },  { al_SUBL, BK_SUBW_RR },
     { al_AND, BK_AND_RR },      { al_AND_L, BK_AND_RI },    { al_BIS, BK_OR_RR },

@@ -33,7 +33,7 @@ enum { AL_REG_R31 = 31 };
 
 /* hps.mfd / hps.mtd: a register move across the DISE register boundary
  * (decode has put the unified register numbers in rd and rs1). */
-static void al_hps_move(cpu_t *c, insn_t *i)
+void al_hps_move(cpu_t *c, insn_t *i)
 {
     c->reg[i->rd] = c->reg[i->rs1];
 }

@@ -95,6 +95,8 @@ bool rv_decode_word(uint64_t pc, uint32_t word, unsigned len, insn_t *out);
 #define RV_OPCODE_CUSTOM0 0x0bu
 enum { RV_HPS_COUNT = 9 };
 extern const insn_def_t rv64_hps_table[RV_HPS_COUNT];
+/* hps.mfd and hps.mtd: rd <- rs1 (imm 0: the block loop's ADD_RI) */
+void rv_hps_move(cpu_t *c, insn_t *i);
 bool rv_decode_hps(uint64_t pc, uint32_t word, uint16_t op_base, const exec_fn ops[HPS_OP_COUNT],
                    insn_t *out);
 

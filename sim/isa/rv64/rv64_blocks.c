@@ -27,6 +27,7 @@ const block_op_t rv64_block_ops[] = {
     { rv_BEQ, BK_BEQ },       { rv_BNE, BK_BNE },        { rv_BLT, BK_BLT },
     { rv_BGE, BK_BGE },       { rv_BLTU, BK_BLTU },      { rv_BGEU, BK_BGEU },
     { rv_JAL, BK_JAL },       { rv_JALR, BK_JALR },
+    { rv_hps_move, BK_ADD_RI },   /* the handler runtime's hps.mfd / hps.mtd (imm 0) */
 };
 const size_t rv64_block_ops_count = sizeof rv64_block_ops / sizeof rv64_block_ops[0];
 
