@@ -11,8 +11,8 @@
 #                   (tests/fuzz/fuzz.mk; clang)
 #   make check-layers  no #include goes up a layer (layers.txt places every
 #                   file; tools/check_layers.py)
-#   make test-jit   the differential and blocks suites with --jit (the
-#                   translator, sim/jit_x86.c; not part of make test)
+#   make test-jit   the differential and blocks suites with --jit alone (the
+#                   translator, sim/jit_x86.c; make test runs them too)
 #   make bench      simulated MIPS of each model, next to qemu-riscv64, with
 #                   DISE, and Alpha against RISC-V per instruction
 #   make workloads  build the guest workload suite for RISC-V and Alpha
@@ -163,7 +163,7 @@ unit-test: $(UNIT_BINS)
 # The translator (--jit, sim/jit_x86.c) under the differential suite (every
 # variant; HPS_SIM adds --jit to the simulator's command) and the blocks
 # suite (HPS_BLOCKS_JIT=1: --jit --no-ground-truth against the stepped
-# oracle).  Not part of `make test`: --jit is opt-in.
+# oracle), as `make test` runs them among the rest.
 .PHONY: test-jit
 test-jit: all guests workloads
 	@for v in rv64 rv64-dyn alpha-dyn alpha-static; do \
