@@ -119,7 +119,8 @@ enter:                                      /* b starts at pc; retired counts it
 #define ALIGNED8 (ADDR & ~7ull)
 /* A load or store through the TLB's fast path, which cannot fault or drop
  * code; the slow path may do either, so it starts as a called instruction
- * does (AT_ENTRY), and a store's checks the block's code after it. */
+ * does (AT_ENTRY), and a store's checks the block's code after it (its word
+ * marked for the recorder first, as the step marks it). */
 #define LOAD(bits, addr, expr, then)                                             \
     {                                                                            \
         uint64_t a = addr, v;                                                    \
@@ -137,9 +138,11 @@ enter:                                      /* b starts at pc; retired counts it
         if (unlikely(!mem_try_store##bits(mem, a, REG(e->rs2)))) {                \
             AT_ENTRY();                                                          \
             mem_store_slow(mem, a, REG(e->rs2), bits / 8);                       \
+            if (truth) mem_mark_touched(mem, a, bits / 8);                       \
             DROPPED();                                                           \
+        } else if (truth) {                                                      \
+            mem_mark_touched(mem, a, bits / 8);                                  \
         }                                                                        \
-        if (truth) mem_mark_touched(mem, a, bits / 8);                           \
         then;                                                                    \
     }
 /* An entry of kind BK_EDIT_<kind> (an inline transfer DISE classified):
@@ -179,9 +182,9 @@ enter:                                      /* b starts at pc; retired counts it
         in = e->in;                                                              \
         in->exec(c, in);                                                         \
         mem = c->mem;                                                            \
-        DROPPED();                                                               \
         if (truth && (in->flags & (IF_LOAD | IF_STORE)))                         \
             mem_mark_touched(c->mem, c->mem_addr, in->memsize);                  \
+        DROPPED();                                                               \
         then;                                                                    \
     }
 /* CALL_REG: needs no cpu state, cannot fault or drop code */
@@ -218,9 +221,9 @@ edit_semantics:
             mem_mark_touched(c->mem, c->mem_addr, in->memsize);
         goto transferred;
     }
-    DROPPED();                              /* as do_CALL */
-    if (truth && (in->flags & (IF_LOAD | IF_STORE)))
+    if (truth && (in->flags & (IF_LOAD | IF_STORE)))   /* as do_CALL */
         mem_mark_touched(c->mem, c->mem_addr, in->memsize);
+    DROPPED();
     NEXT();
 
 do_XFER:                                    /* a control transfer: the block's last */
