@@ -65,7 +65,8 @@
                                            the tests' way to empty it often)   */
 #define JIT_MAX_SITES (1u << 20)        /* patchable chains, likewise           */
 #define JIT_JC_BITS 12                  /* the jump cache of translated entries */
-#define JIT_ENTRY_MAX 384               /* bytes an entry's code may take, stubs included
+#define JIT_ENTRY_MAX 384               /* bytes an entry's code may take, its
+                                           out-of-line paths included
                                            (tests/unit/test_jit.c: the longest stores
                                            and loads fit in 224) */
 #define JIT_BLOCK_MAX 512               /* and a block's ends                   */
@@ -324,29 +325,33 @@ static void emit_trampoline(jit_t *j)
 /* ---- translating a block -------------------------------------------------------------- */
 
 /* An out-of-line path of an entry, emitted after the block's main line. */
-typedef struct stub {
-    uint8_t what;                       /* STUB_* */
+typedef struct cold {
+    uint8_t what;                       /* COLD_* */
     uint8_t kind;
     uint32_t k;                         /* the entry */
     size_t from;                        /* the jcc into it */
     size_t back;                        /* where it returns (0: it does not) */
     uint64_t arg;
-} stub_t;
-enum { STUB_LOAD, STUB_STORE, STUB_DROPPED, STUB_FIRST_RUN, STUB_FIRST_RUN_RDX, STUB_EVENT };
+} cold_t;
+enum { COLD_LOAD, COLD_STORE, COLD_DROPPED, COLD_FIRST_RUN, COLD_FIRST_RUN_RDX, COLD_EVENT };
 
 typedef struct tr {
     jit_t *j;
     blocks_t *bs;
     const block_t *b;
     emit_t e;
-    stub_t *stubs;
-    size_t nstubs;
+    cold_t *cold;                       /* the block's out-of-line paths, emitted */
+    size_t ncold, cold_cap;             /* after its main line, in this order     */
 } tr_t;
 
-static void add_stub(tr_t *t, uint8_t what, uint8_t kind, uint32_t k, size_t from, size_t back,
+static void add_cold(tr_t *t, uint8_t what, uint8_t kind, uint32_t k, size_t from, size_t back,
                      uint64_t arg)
 {
-    t->stubs[t->nstubs++] = (stub_t){ .what = what, .kind = kind, .k = k, .from = from,
+    if (t->ncold == t->cold_cap) {      /* translate_block's bound is wrong: a bug */
+        fprintf(stderr, "jit: more out-of-line paths than the bound of %zu\n", t->cold_cap);
+        abort();
+    }
+    t->cold[t->ncold++] = (cold_t){ .what = what, .kind = kind, .k = k, .from = from,
                                       .back = back, .arg = arg };
 }
 
@@ -390,7 +395,7 @@ static void dropped_check(tr_t *t, uint32_t k)
     mov_imm(e, RAX, (uint64_t)(uintptr_t)t->b->start);
     op_m(e, 1, 0x83, ALU_CMP, RAX, offsetof(insn_t, exec));
     b1(e, 0);
-    add_stub(t, STUB_DROPPED, 0, k, jcc(e, CC_E), 0, 0);
+    add_cold(t, COLD_DROPPED, 0, k, jcc(e, CC_E), 0, 0);
 }
 
 /* rdi = cpu, rsi = in; call in->exec (K_CALL / K_CALL_REG / XFER) */
@@ -474,7 +479,7 @@ static void emit_load(tr_t *t, uint32_t k, const block_entry_t *en)
     size_t slow = tlb_fast(t, offsetof(mem_t, rtlb), size);
     load_host(e, en->kind);
     store(e, RAX, RBX, reg_off(en->rd));
-    add_stub(t, STUB_LOAD, en->kind, k, slow, here(e), size);
+    add_cold(t, COLD_LOAD, en->kind, k, slow, here(e), size);
 }
 
 static void emit_store(tr_t *t, uint32_t k, const block_entry_t *en)
@@ -490,7 +495,7 @@ static void emit_store(tr_t *t, uint32_t k, const block_entry_t *en)
     case 4: op_mi(e, 0, 0x89, RDX, RCX, RSI, 0); break;
     default: op_mi(e, 1, 0x89, RDX, RCX, RSI, 0); break;
     }
-    add_stub(t, STUB_STORE, en->kind, k, slow, here(e), size);
+    add_cold(t, COLD_STORE, en->kind, k, slow, here(e), size);
 }
 
 /* rax = rs1 op (rs2 or imm); rd = rax (in place when rd is rs1) */
@@ -576,7 +581,7 @@ static void count_run(tr_t *t, bool keep_rdx)
     op_m(e, 1, 0x83, ALU_ADD, R13, offsetof(block_t, runs_less1));
     b1(e, 1);
     size_t from = jcc(e, CC_B);
-    add_stub(t, keep_rdx ? STUB_FIRST_RUN_RDX : STUB_FIRST_RUN, 0, 0, from, here(e), 0);
+    add_cold(t, keep_rdx ? COLD_FIRST_RUN_RDX : COLD_FIRST_RUN, 0, 0, from, here(e), 0);
 }
 
 static void count_taken(tr_t *t)
@@ -801,12 +806,12 @@ static bool emit_entry(tr_t *t, uint32_t k)
     return false;
 }
 
-static void emit_stub(tr_t *t, const stub_t *s)
+static void emit_cold(tr_t *t, const cold_t *s)
 {
     emit_t *e = &t->e;
     bind(e, s->from);
     switch (s->what) {
-    case STUB_LOAD:                     /* AT_ENTRY; mem_load_slow(mem, a, size) */
+    case COLD_LOAD:                     /* AT_ENTRY; mem_load_slow(mem, a, size) */
         at_entry(t, s->k);
         mov_rr(e, RDI, R15);
         mov_imm(e, RDX, s->arg);
@@ -816,7 +821,7 @@ static void emit_stub(tr_t *t, const stub_t *s)
         epoch_check(t);
         jmp_to(e, s->back);
         break;
-    case STUB_STORE:                    /* AT_ENTRY; mem_store_slow(mem, a, rs2, size); DROPPED */
+    case COLD_STORE:                    /* AT_ENTRY; mem_store_slow(mem, a, rs2, size); DROPPED */
         at_entry(t, s->k);
         mov_rr(e, RDI, R15);
         load(e, RDX, RBX, reg_off(t->b->entries[s->k].rs2));
@@ -826,21 +831,21 @@ static void emit_stub(tr_t *t, const stub_t *s)
         dropped_check(t, s->k + 1);
         jmp_to(e, s->back);
         break;
-    case STUB_DROPPED:
+    case COLD_DROPPED:
         mov_imm(e, RCX, s->k);
         mov_imm(e, RAX, EXIT_DROPPED);
         jmp_to(e, t->j->epilogue);
         break;
-    case STUB_FIRST_RUN:
-    case STUB_FIRST_RUN_RDX:
-        if (s->what == STUB_FIRST_RUN_RDX) { b1(e, 0x52); b1(e, 0x52); }   /* push rdx x2 */
+    case COLD_FIRST_RUN:
+    case COLD_FIRST_RUN_RDX:
+        if (s->what == COLD_FIRST_RUN_RDX) { b1(e, 0x52); b1(e, 0x52); }   /* push rdx x2 */
         mov_rr(e, RDI, R12);
         mov_rr(e, RSI, R13);
         call_abs(e, (const void *)blocks_jit_first_run);
-        if (s->what == STUB_FIRST_RUN_RDX) { b1(e, 0x5a); b1(e, 0x5a); }
+        if (s->what == COLD_FIRST_RUN_RDX) { b1(e, 0x5a); b1(e, 0x5a); }
         jmp_to(e, s->back);
         break;
-    case STUB_EVENT:                    /* r13, r14 less n: the block before */
+    case COLD_EVENT:                    /* r13, r14 less n: the block before */
         alu_imm(e, ALU_SUB, R14, s->k);
         mov_imm(e, RDX, s->arg);
         mov_imm(e, RAX, EXIT_EVENT);
@@ -906,20 +911,23 @@ static uint32_t translation(jit_t *j, blocks_t *bs, const block_t *b)
     }
     size_t need = JIT_BLOCK_MAX + (size_t)(b->n + 1) * JIT_ENTRY_MAX;
     if (j->used + need > j->size || j->nsites + 2 * (b->n + 1) > JIT_MAX_SITES) flush(j);
-    stub_t *stubs = xcalloc(3 * (b->n + 1) + 4, sizeof *stubs);
-    tr_t t = { .j = j, .bs = bs, .b = b, .stubs = stubs,
+    /* out-of-line paths: the event check's; per entry at most a slow load or
+     * store, the dropped-code check after it or a call, a first run */
+    size_t cold_cap = 3 * (b->n + 1) + 4;
+    cold_t *cold = xcalloc(cold_cap, sizeof *cold);
+    tr_t t = { .j = j, .bs = bs, .b = b, .cold = cold, .cold_cap = cold_cap,
                .e = { .p = j->rw + j->used, .start = j->rw + j->used, .base = j->used } };
     emit_t *e = &t.e;
     size_t check = here(e);             /* the event check, as the loop's `chained` */
     alu_imm(e, ALU_ADD, R14, b->n);                     /* retired += n */
     op_m(e, 1, 0x3b, R14, RBX, offsetof(cpu_t, event_at));
-    add_stub(&t, STUB_EVENT, 0, b->n, jcc(e, CC_A), 0, b->pc);
+    add_cold(&t, COLD_EVENT, 0, b->n, jcc(e, CC_A), 0, b->pc);
     mov_imm(e, R13, (uint64_t)(uintptr_t)b);
     size_t body = here(e);
     for (uint32_t k = 0; k <= b->n; k++)
         if (emit_entry(&t, k)) break;
-    for (size_t s = 0; s < t.nstubs; s++) emit_stub(&t, &t.stubs[s]);
-    free(stubs);
+    for (size_t s = 0; s < t.ncold; s++) emit_cold(&t, &t.cold[s]);
+    free(cold);
     size_t end = here(e);
     if (end - j->used > need) {
         fprintf(stderr, "jit: a block of %u instructions took %zu bytes (bound %zu)\n", b->n,
