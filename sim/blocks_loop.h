@@ -24,6 +24,8 @@
 #define SET_INSTRET(v) (c->instret = (v))
 #define LEAVE_AFTER() leave_after(c, bs, b, pc, retired)
 #endif
+#define CPU_SEEN() ((void)0)            /* nothing beside the above */
+#define BLOCKS_WALK_HANDLER BLOCKS_LOOP_HANDLER
 
 /* Each kind ends in a jump of its own to the next entry's code (not merged
  * into a shared one: the host predicts each better); without global CSE,
@@ -63,26 +65,8 @@ uint64_t BLOCKS_LOOP_NAME(cpu_t *c, blocks_t *bs, truth_t *truth_given, uint64_t
     uintptr_t way = 0;                      /* its link to set: block_t.link */
     see_code_epoch(bs, c->mem);
 
-next_block:
-    if ((pc & ~GUEST_PAGE_MASK) != page_base) {     /* through the code-page cache */
-        uint64_t vpn = pc >> GUEST_PAGE_SHIFT;
-        const mem_itlb_entry_t *it = &itlb[vpn & (MEM_ITLB_SIZE - 1)];
-        if (it->tag == vpn) slots = it->slots;
-        else if (from) slots = page_after_block(bs, c, pc);
-        else goto leave;
-        page_base = pc & ~GUEST_PAGE_MASK;
-    }
-    in = &slots[(pc & GUEST_PAGE_MASK) >> 1];
-    if (!in->exec || in->block == BLOCK_NONE) goto leave;
-    b = (block_t *)blocks_find(bs, in);
-    if (!b) goto leave;
-    remember_jump(bs, pc, b);
-    if (from && bs->epoch == from_epoch) link_block(bs, &bs->blk[from], way, b);
-    if (retired + b->n > EVENT_AT) goto leave;
-    retired += b->n;
-enter:                                      /* b starts at pc; retired counts it */
-    e = b->entries;
-    goto *e->code;
+#define BLOCKS_WALK_PART 1
+#include "blocks_walk.h"
 
 /* Before an entry that may fault or read the cpu: where it is, and how many
  * instructions retired before it.  Only such an entry may lead to
@@ -390,50 +374,6 @@ do_XFER:                                    /* a control transfer: the block's l
 #undef JUMP_BODY
 #undef JUMP_REC
 
-do_END:                                     /* ran to the page's end or a system call */
-    pc = b->end;
-    way = 0;
-fixed_way:                                  /* link [way] always reaches pc */
-    count_run(bs, b);
-    if (likely(b->link_epoch[way] == bs->epoch)) goto linked;
-    goto unlinked;
-
-transferred:                                /* the transfer wrote c->pc */
-    pc = c->pc;
-#if BLOCKS_LOOP_HANDLER
-    if (unlikely(c->mem != home)) {         /* hps.ret: the program's pc, in its memory */
-        count_run(bs, b);
-        goto leave;
-    }
-#endif
-indirect:                                   /* to pc, whichever it is */
-    count_run(bs, b);
-    way = pc != b->end;
-    if (b->link_pc[way] != pc || b->link_epoch[way] != bs->epoch) goto jump_cache;
-linked:
-    nb = b->link[way];
-chained:                                    /* to nb, which starts at pc */
-    if (unlikely(retired + nb->n > EVENT_AT)) {
-        LEAVE_AFTER();
-        goto leave;
-    }
-    retired += nb->n;
-    b = nb;
-    goto enter;
-jump_cache: {                               /* the link missed: pc's block, if cached */
-    const block_jump_t *j = jump_slot(bs, pc);
-    if (j->pc != pc || j->epoch != bs->epoch) goto unlinked;
-    nb = j->b;
-    link_block(bs, b, way, nb);             /* as next_block would */
-    goto chained;
-}
-unlinked:
-    LEAVE_AFTER();
-    if (unlikely(retired >= EVENT_AT)) goto leave;
-    from = (uint32_t)(b - bs->blk);
-    from_epoch = bs->epoch;
-    goto next_block;
-
 replaced:                                   /* the entries before e retired, e did not: */
     /* its replacement runs now (the engine), e only as part of it.  e is
      * counted with those before: the replacement took back the count the
@@ -445,31 +385,16 @@ replaced:                                   /* the entries before e retired, e d
 #endif
     goto leave;
 
-dropped: {                                  /* the entries before e ran, the last dropped the code */
-    uint32_t k = entry_index(bs, b, e);
-    count_entries(bs, b, bs->flight_counted, k);
-    pc = b->pc + e->offset;                 /* a BK_END entry's is the block's end */
-    if (k == b->n) pc = b->end;
-    c->stop_pc = b->pc + e[-1].offset;      /* the one that dropped it */
-    c->pc = pc;
-    SET_INSTRET(retired - b->n + k);
-#if BLOCKS_LOOP_HANDLER
-    retired = retired - b->n + k;
-#endif
-}
-leave:
-    bs->flight = NULL;
-    bs->flight_counted = 0;
-#if BLOCKS_LOOP_HANDLER
-    bs->ran = retired;
-#endif
-    return pc;
+#define BLOCKS_WALK_PART 2
+#include "blocks_walk.h"
 }
 
 #undef REG
 #undef EVENT_AT
 #undef SET_INSTRET
 #undef LEAVE_AFTER
+#undef CPU_SEEN
+#undef BLOCKS_WALK_HANDLER
 #undef BLOCKS_LOOP_NAME
 #undef BLOCKS_LOOP_TRUTH
 #undef BLOCKS_LOOP_HANDLER

@@ -4,8 +4,9 @@
  * BLOCKS_TIMED_NAME the function's name, BLOCKS_TIMED_TRUTH 1 for the copy
  * that tells the ground-truth recorder of calls and data words touched.
  *
- * The blocks, their entries and the way from one block to the next are the
- * functional core's (blocks_loop.h, which this follows kind by kind); what
+ * The blocks and their entries are the functional core's (blocks_loop.h,
+ * which this follows kind by kind; the way between blocks, blocks_walk.h,
+ * is shared with it); what
  * is added is the timing model: each instruction, right after it executes,
  * is handed to the model's entry (block_timer_t) with what the engine's
  * step hands it (timing_step): the decoded slot, the address a load or
@@ -23,6 +24,12 @@
  * between any two instructions: the table of this copy has none).
  */
 #define REG(r) (c->reg[r])
+/* blocks_walk.h's hooks: the cpu's cycle is the model's where the cpu can be seen */
+#define EVENT_AT (c->event_at)
+#define SET_INSTRET(v) (c->instret = (v))
+#define LEAVE_AFTER() leave_after(c, bs, b, pc, retired)
+#define CPU_SEEN() (c->cycle = *cycles)
+#define BLOCKS_WALK_HANDLER 0
 
 static __attribute__((noinline, optimize("no-crossjumping", "no-gcse")))
 uint64_t BLOCKS_TIMED_NAME(cpu_t *c, blocks_t *bs, truth_t *truth_given,
@@ -56,26 +63,8 @@ uint64_t BLOCKS_TIMED_NAME(cpu_t *c, blocks_t *bs, truth_t *truth_given,
     uintptr_t way = 0;                      /* its link to set: block_t.link */
     see_code_epoch(bs, c->mem);
 
-next_block:
-    if ((pc & ~GUEST_PAGE_MASK) != page_base) {     /* through the code-page cache */
-        uint64_t vpn = pc >> GUEST_PAGE_SHIFT;
-        const mem_itlb_entry_t *it = &itlb[vpn & (MEM_ITLB_SIZE - 1)];
-        if (it->tag == vpn) slots = it->slots;
-        else if (from) slots = page_after_block(bs, c, pc);
-        else goto leave;
-        page_base = pc & ~GUEST_PAGE_MASK;
-    }
-    in = &slots[(pc & GUEST_PAGE_MASK) >> 1];
-    if (!in->exec || in->block == BLOCK_NONE) goto leave;
-    b = (block_t *)blocks_find(bs, in);
-    if (!b) goto leave;
-    remember_jump(bs, pc, b);
-    if (from && bs->epoch == from_epoch) link_block(bs, &bs->blk[from], way, b);
-    if (retired + b->n > c->event_at) goto leave;
-    retired += b->n;
-enter:                                      /* b starts at pc; retired counts it */
-    e = b->entries;
-    goto *e->code;
+#define BLOCKS_WALK_PART 1
+#include "blocks_walk.h"
 
 /* As blocks_loop.h's: before an entry that may fault or read the cpu; and
  * the cpu's cycle, which only those read (a cycle counter's CSR), and the
@@ -309,61 +298,15 @@ do_ST64A: STORE(64, ALIGNED8)
 #undef BRANCH
 #undef JUMP
 
-do_END:                                     /* ran to the page's end or a system call */
-    pc = b->end;
-    way = 0;
-fixed_way:                                  /* link [way] always reaches pc */
-    count_run(bs, b);
-    if (likely(b->link_epoch[way] == bs->epoch)) goto linked;
-    goto unlinked;
-
-transferred:                                /* the transfer wrote c->pc */
-    pc = c->pc;
-indirect:                                   /* to pc, whichever it is */
-    count_run(bs, b);
-    way = pc != b->end;
-    if (b->link_pc[way] != pc || b->link_epoch[way] != bs->epoch) goto jump_cache;
-linked:
-    nb = b->link[way];
-chained:                                    /* to nb, which starts at pc */
-    if (unlikely(retired + nb->n > c->event_at)) {
-        leave_after(c, bs, b, pc, retired);
-        goto leave;
-    }
-    retired += nb->n;
-    b = nb;
-    goto enter;
-jump_cache: {                               /* the link missed: pc's block, if cached */
-    const block_jump_t *j = jump_slot(bs, pc);
-    if (j->pc != pc || j->epoch != bs->epoch) goto unlinked;
-    nb = j->b;
-    link_block(bs, b, way, nb);             /* as next_block would */
-    goto chained;
-}
-unlinked:                                   /* the cpu as after b: it may fault next */
-    leave_after(c, bs, b, pc, retired);
-    c->cycle = *cycles;
-    if (unlikely(retired >= c->event_at)) goto leave;
-    from = (uint32_t)(b - bs->blk);
-    from_epoch = bs->epoch;
-    goto next_block;
-
-dropped: {                                  /* the entries before e ran, the last dropped the code */
-    uint32_t k = entry_index(bs, b, e);
-    count_entries(bs, b, bs->flight_counted, k);
-    pc = b->pc + e->offset;                 /* a BK_END entry's is the block's end */
-    if (k == b->n) pc = b->end;
-    c->stop_pc = b->pc + e[-1].offset;      /* the one that dropped it */
-    c->pc = pc;
-    c->instret = retired - b->n + k;
-}
-leave:
-    c->cycle = *cycles;
-    bs->flight = NULL;
-    bs->flight_counted = 0;
-    return pc;
+#define BLOCKS_WALK_PART 2
+#include "blocks_walk.h"
 }
 
 #undef REG
+#undef EVENT_AT
+#undef SET_INSTRET
+#undef LEAVE_AFTER
+#undef CPU_SEEN
+#undef BLOCKS_WALK_HANDLER
 #undef BLOCKS_TIMED_NAME
 #undef BLOCKS_TIMED_TRUTH
