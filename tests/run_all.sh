@@ -30,7 +30,7 @@ export HPS_SIM
 jobs=${HPS_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 logs=$(mktemp -d "${TMPDIR:-/tmp}/hps-test-all.XXXXXX") || exit 2
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$logs"' EXIT
-total_p=0; total_f=0; failed_suites=""; times=""
+total_p=0; total_f=0; failed_suites=""; failure_lines=""; times=""
 declare -A suite_of=()                  # pid -> suite name
 
 # start_suite NAME CMD...: runs in the background into $logs/NAME.{log,rc,s}
@@ -39,6 +39,16 @@ start_suite() {
     ( s0=$(date +%s); "$@" >"$logs/$name.log" 2>&1; echo $? >"$logs/$name.rc"
       echo $(( $(date +%s) - s0 )) >"$logs/$name.s" ) &
     suite_of[$!]=$name
+}
+
+# failure_excerpt NAME LOG RC: the first lines of a failing suite's log that
+# say what failed (its last lines when none does), repeated in the summary
+# so that the end of the output, all a CI report may keep, says why
+failure_excerpt() {
+    local lines
+    lines=$(grep -m 8 -E 'FAIL|not ok|[Ee]rror|Assertion|Segmentation|Abort' "$2")
+    [ -n "$lines" ] || lines=$(tail -n 5 "$2")
+    printf '%s (exit %s):\n%s' "$1" "$3" "$(printf '%s' "$lines" | cut -c 1-300 | sed 's/^/    /')"
 }
 
 # finish_suite NAME: show its log and add its "N passed, M failed" line
@@ -53,7 +63,10 @@ finish_suite() {
     f=$(printf '%s' "$line" | sed -E 's/.*\b([0-9]+) failed.*/\1/'); f=${f:-0}
     if [ -z "$line" ] || { [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; }; then f=$((f + 1)); fi
     total_p=$((total_p + p)); total_f=$((total_f + f))
-    [ "$f" -ne 0 ] && failed_suites="$failed_suites $name"
+    if [ "$f" -ne 0 ]; then
+        failed_suites="$failed_suites $name"
+        failure_lines="$failure_lines$(failure_excerpt "$name" "$log" "$rc")"$'\n'
+    fi
     times="$times$secs $name"$'\n'
 }
 
@@ -120,6 +133,9 @@ while [ "${#suite_of[@]}" -gt 0 ]; do wait_one; done
 echo "=== the slowest suites (wall seconds, $jobs at a time)"
 printf '%s' "$times" | sort -rn | head -8 | sed 's/^/  /'
 echo "=== summary"
-[ -n "$failed_suites" ] && echo "failing suites:$failed_suites"
+if [ -n "$failed_suites" ]; then
+    echo "failing suites:$failed_suites"
+    printf '%s' "$failure_lines"
+fi
 echo "total: $total_p passed, $total_f failed"
 [ "$total_f" -eq 0 ]
