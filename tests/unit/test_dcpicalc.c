@@ -21,7 +21,9 @@
  * misprediction after a call with a return stack; a loop head's
  * misprediction ruled out by the loop branch's edge frequencies, but not by
  * an edge left too low beside an over-estimated one-point class, which
- * is lowered to its flow ceiling; a one-point class's I-cache stall, which
+ * is lowered to its flow ceiling, or, with no exact neighbour, to the
+ * ceiling a neighbour's upper bound (its samples over its static cycles)
+ * sets, its stall then shown with its misprediction; a one-point class's I-cache stall, which
  * the IMISS samples on its point project at the cost per miss the run
  * measures, taken off its samples; a class of under 100 samples whose
  * stall is evident beyond the noise of its points that cannot stall takes
