@@ -660,23 +660,25 @@ static void exact_frequencies(dcpicalc_t *dc)
     free(bound);
 }
 
-/* The most executions edge x (beside class c) can have by exact values
- * alone: the exact value of its class, or of the block at its other end,
- * unless that is of class c; < 0 when neither is known. */
-static double exact_ceiling(const dcpicalc_t *dc, const cfg_edge_t *x, int other, int c)
+/* The most executions edge x (beside class c) can have by the values
+ * `value` holds per class (< 0: none; dc->exact_freq, the exact values
+ * alone, or upper_values): the value of its class, or of the block at its
+ * other end, unless that is of class c; < 0 when neither is known. */
+static double exact_ceiling(const dcpicalc_t *dc, const double *value, const cfg_edge_t *x,
+                            int other, int c)
 {
-    double v = x->cls != c ? dc->exact_freq[x->cls] : -1;
+    double v = x->cls != c ? value[x->cls] : -1;
     if (other >= 0 && dc->cfg.blocks[other].cls != c) {
-        double w = dc->exact_freq[dc->cfg.blocks[other].cls];
+        double w = value[dc->cfg.blocks[other].cls];
         if (w >= 0 && (v < 0 || w < v)) v = w;
     }
     return v;
 }
 
 /* The least of class c's flow ceilings: on each side of each of its
- * blocks, the sum of its edges' exact ceilings; < 0 when no side has all
- * of them. */
-static double class_ceiling(const dcpicalc_t *dc, int c)
+ * blocks, the sum of its edges' ceilings by `value` (exact_ceiling); < 0
+ * when no side has all of them. */
+static double class_ceiling(const dcpicalc_t *dc, const double *value, int c)
 {
     double ceiling = -1;
     for (int b = 0; b < (int)dc->cfg.nblocks; b++) {
@@ -687,7 +689,7 @@ static double class_ceiling(const dcpicalc_t *dc, int c)
             for (size_t e = 0; e < dc->cfg.nedges && known; e++) {
                 const cfg_edge_t *x = &dc->cfg.edges[e];
                 if ((side == 0 ? x->to : x->from) != b) continue;
-                double v = exact_ceiling(dc, x, side == 0 ? x->from : x->to, c);
+                double v = exact_ceiling(dc, value, x, side == 0 ? x->from : x->to, c);
                 if (v < 0) known = false;
                 else sum += v;
             }
@@ -716,12 +718,87 @@ static void clamp_to_ceilings(dcpicalc_t *dc)
         if (f <= 0 || dc->class_points[c] > 1 || (conf != CONF_LOW && conf != CONF_MEDIUM))
             continue;
         double tol = class_noise(dc, c);
-        double ceiling = class_ceiling(dc, c);
+        double ceiling = class_ceiling(dc, dc->exact_freq, c);
         if (ceiling >= 0 && ceiling < f * (1 - tol)) {
             dc->class_freq[c] = ceiling;
             dc->class_conf[c] = CONF_PROPAGATED;
         }
     }
+}
+
+/* What each class is known to run at most (< 0: nothing): its exact value
+ * (dc->exact_freq), else, where its estimate is its own (confidence low,
+ * medium or high, not a value flow gave it) and its block heads do not
+ * pair (class_paired: their samples may land before the block), all its
+ * samples over all its static cycles (sum S / sum M: every stall counted
+ * as frequency), raised by its noise (class_noise).  Not its estimate: a
+ * cluster of one point can be low where the point's samples moved to the
+ * instruction before it (Alpha minicc's __calloc, a block of stores at
+ * 0.25x its count beside one at 2.1x). */
+static double *upper_values(const dcpicalc_t *dc)
+{
+    size_t nc = (size_t)dc->cfg.nclasses;
+    double *v = xcalloc(nc ? nc : 1, sizeof *v);
+    uint64_t *s = xcalloc(nc ? nc : 1, sizeof *s), *m = xcalloc(nc ? nc : 1, sizeof *m);
+    for (size_t b = 0; b < dc->cfg.nblocks; b++) {
+        const cfg_block_t *blk = &dc->cfg.blocks[b];
+        for (size_t k = blk->first; k < blk->first + blk->n; k++) {
+            s[blk->cls] += dc->insn[k].samples;
+            m[blk->cls] += dc->insn[k].sched.head;
+        }
+    }
+    for (size_t c = 0; c < nc; c++) {
+        int conf = dc->class_conf[c];
+        bool own = dc->class_freq[c] > 0 && !dc->class_paired[c] && m[c] &&
+                   (conf == CONF_LOW || conf == CONF_MEDIUM || conf == CONF_HIGH);
+        v[c] = dc->exact_freq[c] >= 0 ? dc->exact_freq[c]
+             : own ? (double)s[c] / (double)m[c] * (1 + class_noise(dc, (int)c)) : -1;
+    }
+    free(s);
+    free(m);
+    return v;
+}
+
+/* Whether class c is one that unstall_single_point takes the I-cache's
+ * stall off (IMISS samples on its one point), after the culprits are
+ * known: a ceiling would leave it "propagated", which that rule does not
+ * lower (Alpha nlparse's strcmp: its return block, 0.75x its count by
+ * that rule, 2.44x at its neighbour's ceiling). */
+static bool unstall_applies(const dcpicalc_t *dc, int c)
+{
+    return dc->has_imiss && dc->imiss_per_period > 0 && dc->class_single_m[c] &&
+           dc->class_single_imiss[c];
+}
+
+/* The ceilings again (clamp_to_ceilings), with the neighbours' own
+ * estimates as well as the exact values: a one-point class's estimate is
+ * an upper bound of its count (its stalls count as frequency), and so is
+ * any ceiling it sets for the blocks beside it.  DCPI's section 6.1.3
+ * ("the best we can do is exploit flow constraints"): where a class of one
+ * issue point has no exact neighbour, the nearest of its neighbours' upper
+ * bounds, when below its own estimate by more than its noise, is taken
+ * (confidence "propagated"), so that its stall shows beyond F x M and is
+ * explained (rv64 objdb's bt_insert: the `j` of a one-instruction block
+ * after a `blt`, 5.6x its count, each execution mispredicted, lies before
+ * a block of one point at 1.1x its own).  The values are read before any
+ * class is lowered, in one pass. */
+static void clamp_to_upper_ceilings(dcpicalc_t *dc)
+{
+    if (dc->cfg.missing_edges) return;
+    double *upper = upper_values(dc);
+    for (int c = 0; c < dc->cfg.nclasses; c++) {
+        double f = dc->class_freq[c];
+        int conf = dc->class_conf[c];
+        if (f <= 0 || dc->class_points[c] > 1 || dc->class_paired[c] ||
+            (conf != CONF_LOW && conf != CONF_MEDIUM) || unstall_applies(dc, c))
+            continue;
+        double ceiling = class_ceiling(dc, upper, c);
+        if (ceiling >= 0 && ceiling < f * (1 - class_noise(dc, c))) {
+            dc->class_freq[c] = ceiling;
+            dc->class_conf[c] = CONF_PROPAGATED;
+        }
+    }
+    free(upper);
 }
 
 /* ---- culprits -------------------------------------------------------------------- */
@@ -2296,6 +2373,7 @@ bool dcpicalc_run_events(dcpicalc_t *dc, const config_t *cfg, const isa_t *isa,
     clamp_to_ceilings(dc);
     propagate(dc, -1, NULL);
     refine_by_flow(dc);
+    clamp_to_upper_ceilings(dc);
     exact_frequencies(dc);
     analyse_insns(dc);
     double cost = icache_cost_measured(dc);

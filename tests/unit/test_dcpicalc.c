@@ -21,7 +21,9 @@
  * misprediction after a call with a return stack; a loop head's
  * misprediction ruled out by the loop branch's edge frequencies, but not by
  * an edge left too low beside an over-estimated one-point class, which
- * is lowered to its flow ceiling; a one-point class's I-cache stall, which
+ * is lowered to its flow ceiling, or, with no exact neighbour, to the
+ * ceiling a neighbour's upper bound (its samples over its static cycles)
+ * sets, its stall then shown with its misprediction; a one-point class's I-cache stall, which
  * the IMISS samples on its point project at the cost per miss the run
  * measures, taken off its samples; a class of under 100 samples whose
  * stall is evident beyond the noise of its points that cannot stall takes
@@ -780,6 +782,44 @@ static void test_single_point_unstalled(void **state)
         }
         dcpicalc_free(&dc);
     }
+}
+
+/* A diamond with no exact class: A, one beq (1000 runs), skips B -- an
+ * add stalled 19 cycles more and a j stalled 14, each of its 300 runs --
+ * to C, an add stalled 1 cycle (700 runs); both fall into D, a ret (1000
+ * runs, A's class) stalled 3 cycles, so that A's class rests on one point
+ * (A's beq) and is no exact value.  B's own estimate (its lowest point,
+ * the j, 15 x 300 = 4500, or 6000 where the j issues with the add) is a
+ * stall taken as frequency that no flow equation lowers (A - C < 0).  A's
+ * class, whose samples over its static cycles (5000 / 2 = 2500, plus its
+ * noise) bound its count from above, bounds the edge A -> B, and so B:
+ * it takes that ceiling, and its stall shows, with its misprediction. */
+static void test_single_point_under_upper_ceiling(void **state)
+{
+    enum { N = 5 };
+    const uint32_t code[N] = { BEQ(A0, ZERO, 12), ADD(T2, A1, A2), enc_j(8, ZERO),
+                               ADD(A3, A1, A2), RET };
+    static const uint64_t count[N] = { 1000, 300, 300, 700, 1000 };
+    config_t cfg = preset("ev5");
+    code_synth_t s;
+    dcpicalc_t dc;
+    learn_schedule(&s, &cfg, code, N, 0);
+    memcpy(s.count, count, sizeof count);
+    s.extra[1] = 19;
+    s.extra[2] = 14;
+    s.extra[3] = 1;
+    s.extra[4] = 3;
+    analyse(&dc, &cfg, code, &s);
+    int a = dc.cfg.blocks[cfg_block_of(&dc.cfg, 0)].cls, b = dc.cfg.blocks[cfg_block_of(&dc.cfg, 1)].cls;
+    assert_int_equal(dc.class_points[a], 1);
+    assert_float_equal(dc.insn[0].freq, 1000.0, 10.0);
+    assert_float_equal(dc.insn[3].freq, 1400.0, 14.0);      /* C: under its ceiling */
+    assert_int_equal(dc.class_points[b], 1);
+    assert_int_equal(dc.class_conf[b], CONF_PROPAGATED);
+    assert_float_equal(dc.insn[1].freq, 2500.0 * 1.05, 30.0);
+    assert_true(dcpicalc_dynamic_stall(&dc, 1) > 0.5);
+    assert_true(dc.insn[1].culprits & 1u << STALL_MISPREDICT);
+    dcpicalc_free(&dc);
 }
 
 /* b0: beq -> X | b1: bne -> H | b2: ld a3, beq a4 -> X | b3: add t0, a3, a3
@@ -1724,6 +1764,7 @@ int main(void)
         cmocka_unit_test(test_single_issue_point_by_flow),
         cmocka_unit_test(test_guess_lowers_only_far_over),
         cmocka_unit_test(test_single_point_unstalled),
+        cmocka_unit_test(test_single_point_under_upper_ceiling),
         cmocka_unit_test(test_paired_head_raised_by_flow),
         cmocka_unit_test(test_return_after_call),
         cmocka_unit_test(test_mispredict_bounded_by_edges),
