@@ -57,6 +57,9 @@
 
 #if defined(__x86_64__) && defined(__linux__)
 
+#include "alpha.h"                      /* the Alpha operates translated inline */
+#include "alpha_bytes.h"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -244,6 +247,15 @@ static void shift_imm(emit_t *e, int sh, int reg, unsigned n)
     b1(e, 0xc1);
     b1(e, (unsigned)(0xc0 | sh << 3 | (reg & 7)));
     b1(e, n & 63);
+}
+
+/* 32-bit shift of reg by n */
+static void shift_imm32(emit_t *e, int sh, int reg, unsigned n)
+{
+    rex(e, 0, 0, reg, false);
+    b1(e, 0xc1);
+    b1(e, (unsigned)(0xc0 | sh << 3 | (reg & 7)));
+    b1(e, n & 31);
 }
 
 static void call_abs(emit_t *e, const void *fn)
@@ -574,6 +586,178 @@ static void cmov(tr_t *t, const block_entry_t *en, int rr_kind, bool rr)
     bind(e, skip);
 }
 
+/* ---- Alpha's operates that the block loop calls (BK_CALL_REG), inline here ---------
+ * Each computes what its semantics in alpha_int.c compute (alpha_bytes.h for
+ * the byte manipulation), from the decoded slot's rd, rs1, rs2 and imm: RA is
+ * c->reg[rs1], RB c->reg[rs2] or the literal (imm), the result goes to
+ * c->reg[rd]; sextb/sextw (OPERATE_B) take RB from rs1 or the literal. */
+enum { AO_EXTL, AO_EXTH, AO_INSL, AO_INSH, AO_MSKL, AO_MSKH, AO_ZAP_L, AO_MULQ, AO_MULL,
+       AO_UMULH, AO_SADD, AO_SSUB, AO_BIC, AO_ORNOT, AO_EQV, AO_SEXTB, AO_SEXTW };
+
+typedef struct alpha_op {
+    exec_fn exec;
+    uint8_t op;                         /* AO_* */
+    uint8_t arg;                        /* field bytes (ext/ins/msk), shift (s4/s8) */
+    bool lit;                           /* the literal form                          */
+    bool longword;                      /* a result sign-extended from 32 bits       */
+} alpha_op_t;
+
+#define AO_BOTH(id, op, arg, lw) { al_##id, op, arg, false, lw }, { al_##id##_L, op, arg, true, lw },
+static const alpha_op_t alpha_ops[] = {
+    AO_BOTH(EXTBL, AO_EXTL, 1, false) AO_BOTH(EXTWL, AO_EXTL, 2, false)
+    AO_BOTH(EXTLL, AO_EXTL, 4, false) AO_BOTH(EXTQL, AO_EXTL, 8, false)
+    AO_BOTH(EXTWH, AO_EXTH, 2, false) AO_BOTH(EXTLH, AO_EXTH, 4, false)
+    AO_BOTH(EXTQH, AO_EXTH, 8, false)
+    AO_BOTH(INSBL, AO_INSL, 1, false) AO_BOTH(INSWL, AO_INSL, 2, false)
+    AO_BOTH(INSLL, AO_INSL, 4, false) AO_BOTH(INSQL, AO_INSL, 8, false)
+    AO_BOTH(INSWH, AO_INSH, 2, false) AO_BOTH(INSLH, AO_INSH, 4, false)
+    AO_BOTH(INSQH, AO_INSH, 8, false)
+    AO_BOTH(MSKBL, AO_MSKL, 1, false) AO_BOTH(MSKWL, AO_MSKL, 2, false)
+    AO_BOTH(MSKLL, AO_MSKL, 4, false) AO_BOTH(MSKQL, AO_MSKL, 8, false)
+    AO_BOTH(MSKWH, AO_MSKH, 2, false) AO_BOTH(MSKLH, AO_MSKH, 4, false)
+    AO_BOTH(MSKQH, AO_MSKH, 8, false)
+    { al_ZAP_L, AO_ZAP_L, 0, true, false },
+    AO_BOTH(MULQ, AO_MULQ, 0, false) AO_BOTH(MULL, AO_MULL, 0, true)
+    AO_BOTH(UMULH, AO_UMULH, 0, false)
+    AO_BOTH(S4ADDL, AO_SADD, 2, true) AO_BOTH(S8ADDL, AO_SADD, 3, true)
+    AO_BOTH(S4SUBL, AO_SSUB, 2, true) AO_BOTH(S8SUBL, AO_SSUB, 3, true)
+    { al_S4SUBQ, AO_SSUB, 2, false, false }, { al_S8SUBQ, AO_SSUB, 3, false, false },
+    { al_BIC, AO_BIC, 0, false, false }, { al_ORNOT, AO_ORNOT, 0, false, false },
+    { al_EQV, AO_EQV, 0, false, false },
+    AO_BOTH(SEXTB, AO_SEXTB, 0, false) AO_BOTH(SEXTW, AO_SEXTW, 0, false)
+};
+#undef AO_BOTH
+
+static const alpha_op_t *alpha_op(exec_fn exec)
+{
+    for (size_t k = 0; k < sizeof alpha_ops / sizeof alpha_ops[0]; k++)
+        if (alpha_ops[k].exec == exec) return &alpha_ops[k];
+    return NULL;
+}
+
+/* rax = rax & the field of `bytes` bytes (8: all of it) */
+static void field(emit_t *e, unsigned bytes)
+{
+    switch (bytes) {
+    case 1: op_r(e, 0, 0x0fb6, RAX, RAX); break;        /* movzx eax, al */
+    case 2: op_r(e, 0, 0x0fb7, RAX, RAX); break;        /* movzx eax, ax */
+    case 4: op_r(e, 0, 0x89, RAX, RAX); break;          /* mov eax, eax */
+    default: break;
+    }
+}
+
+static uint64_t field_mask(unsigned bytes) { return bytes == 8 ? ~0ull : (1ull << (8 * bytes)) - 1; }
+
+/* 32-bit op ecx, imm8 (and, xor) */
+static void ecx_imm8(emit_t *e, int alu, unsigned imm)
+{
+    b1(e, 0x83);
+    b1(e, (unsigned)(0xc0 | alu << 3 | RCX));
+    b1(e, imm);
+}
+
+/* rcx = RB: the register rs2, or the literal */
+static void operand_b(tr_t *t, const insn_t *in, const alpha_op_t *o)
+{
+    if (o->lit) mov_imm(&t->e, RCX, (uint64_t)in->imm);
+    else load(&t->e, RCX, RBX, reg_off(in->rs2));
+}
+
+/* ecx = 8 * (RB & 7): the byte offset's bit shift (al_byte_shift) */
+static void byte_shift(tr_t *t, const insn_t *in, const alpha_op_t *o)
+{
+    operand_b(t, in, o);
+    ecx_imm8(&t->e, ALU_AND, 7);
+    shift_imm32(&t->e, SH_SHL, RCX, 3);
+}
+
+static void alpha_operate(tr_t *t, const insn_t *in, const alpha_op_t *o)
+{
+    emit_t *e = &t->e;
+    switch (o->op) {
+    case AO_EXTL:                       /* (a >> s) & field */
+        byte_shift(t, in, o);
+        load(e, RAX, RBX, reg_off(in->rs1));
+        op_r(e, 1, 0xd3, SH_SHR, RAX);
+        field(e, o->arg);
+        break;
+    case AO_EXTH:                       /* (a << ((64 - s) & 63)) & field */
+        byte_shift(t, in, o);
+        op_r(e, 0, 0xf7, 3, RCX);       /* neg ecx: shl takes it modulo 64 */
+        load(e, RAX, RBX, reg_off(in->rs1));
+        op_r(e, 1, 0xd3, SH_SHL, RAX);
+        field(e, o->arg);
+        break;
+    case AO_INSL:                       /* (a & field) << s */
+        byte_shift(t, in, o);
+        load(e, RAX, RBX, reg_off(in->rs1));
+        field(e, o->arg);
+        op_r(e, 1, 0xd3, SH_SHL, RAX);
+        break;
+    case AO_INSH:                       /* s ? (a & field) >> (64 - s) : 0, */
+        byte_shift(t, in, o);           /* as ((a & field) >> 1) >> (63 - s) */
+        ecx_imm8(e, ALU_XOR, 63);
+        load(e, RAX, RBX, reg_off(in->rs1));
+        field(e, o->arg);
+        shift_imm(e, SH_SHR, RAX, 1);
+        op_r(e, 1, 0xd3, SH_SHR, RAX);
+        break;
+    case AO_MSKL:                       /* a & ~(field << s) */
+        byte_shift(t, in, o);
+        mov_imm(e, RDX, field_mask(o->arg));
+        op_r(e, 1, 0xd3, SH_SHL, RDX);
+        op_r(e, 1, 0xf7, 2, RDX);       /* not rdx */
+        load(e, RAX, RBX, reg_off(in->rs1));
+        op_r(e, 1, 0x21, RDX, RAX);     /* and rax, rdx */
+        break;
+    case AO_MSKH:                       /* s ? a & ~(field >> (64 - s)) : a, */
+        byte_shift(t, in, o);           /* as a & ~((field >> 1) >> (63 - s)) */
+        ecx_imm8(e, ALU_XOR, 63);
+        mov_imm(e, RDX, field_mask(o->arg) >> 1);
+        op_r(e, 1, 0xd3, SH_SHR, RDX);
+        op_r(e, 1, 0xf7, 2, RDX);
+        load(e, RAX, RBX, reg_off(in->rs1));
+        op_r(e, 1, 0x21, RDX, RAX);
+        break;
+    case AO_ZAP_L:                      /* a & ~byte_mask(literal) */
+        load(e, RAX, RBX, reg_off(in->rs1));
+        mov_imm(e, RCX, ~al_byte_mask((uint64_t)in->imm));
+        op_r(e, 1, 0x21, RCX, RAX);
+        break;
+    case AO_MULQ: case AO_MULL:         /* a * b (mull: sign-extended from 32 bits) */
+        operand_b(t, in, o);
+        load(e, RAX, RBX, reg_off(in->rs1));
+        op_r(e, 1, 0x0faf, RAX, RCX);   /* imul rax, rcx */
+        if (o->op == AO_MULL) op_r(e, 1, 0x63, RAX, RAX);
+        break;
+    case AO_UMULH:                      /* the high quadword of a * b, unsigned */
+        operand_b(t, in, o);
+        load(e, RAX, RBX, reg_off(in->rs1));
+        op_r(e, 1, 0xf7, 4, RCX);       /* mul rcx: rdx:rax */
+        mov_rr(e, RAX, RDX);
+        break;
+    case AO_SADD: case AO_SSUB:         /* (a << 2 or 3) +- b, longword forms extended */
+        operand_b(t, in, o);
+        load(e, RAX, RBX, reg_off(in->rs1));
+        shift_imm(e, SH_SHL, RAX, o->arg);
+        op_r(e, 1, o->op == AO_SADD ? 0x01 : 0x29, RCX, RAX);
+        if (o->longword) op_r(e, 1, 0x63, RAX, RAX);
+        break;
+    case AO_BIC: case AO_ORNOT: case AO_EQV:    /* a op ~b */
+        operand_b(t, in, o);
+        op_r(e, 1, 0xf7, 2, RCX);
+        load(e, RAX, RBX, reg_off(in->rs1));
+        op_r(e, 1, o->op == AO_BIC ? 0x21 : o->op == AO_ORNOT ? 0x09 : 0x31, RCX, RAX);
+        break;
+    case AO_SEXTB: case AO_SEXTW:       /* RB (rs1, or the literal) sign-extended */
+        if (o->lit) mov_imm(e, RAX, (uint64_t)in->imm);
+        else load(e, RAX, RBX, reg_off(in->rs1));
+        op_r(e, 1, o->op == AO_SEXTB ? 0x0fbe : 0x0fbf, RAX, RAX);
+        break;
+    }
+    store(e, RAX, RBX, reg_off(in->rd));
+}
+
 /* count_run: one more whole run of the block (rdx kept: an indirect end's pc) */
 static void count_run(tr_t *t, bool keep_rdx)
 {
@@ -686,7 +870,16 @@ static bool emit_entry(tr_t *t, uint32_t k)
     case BK_END: fixed_end(t, 0, t->b->end); return true;
     case BK_NOP: break;
     case BK_CALL: emit_call(t, k, en); inl = false; break;
-    case BK_CALL_REG: call_semantics(t, en->in); inl = false; break;
+    case BK_CALL_REG: {
+        const alpha_op_t *o = alpha_op(en->in->exec);
+        if (o) {
+            alpha_operate(t, en->in, o);
+        } else {
+            call_semantics(t, en->in);
+            inl = false;
+        }
+        break;
+    }
     case BK_XFER:
         at_entry(t, k);
         call_semantics(t, en->in);
