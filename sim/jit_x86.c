@@ -354,7 +354,29 @@ typedef struct tr {
     emit_t e;
     cold_t *cold;                       /* the block's out-of-line paths, emitted */
     size_t ncold, cold_cap;             /* after its main line, in this order     */
+    int held;                           /* the guest register rax holds as the entry
+                                           starts (its value is also in c->reg[]), -1 none */
+    int after;                          /* the same, as the entry ends (set by those
+                                           that leave rd's new value in rax)       */
 } tr_t;
+
+/* host = guest register r, from rax when the entry started with it there
+ * (no reload of the store just made); only before the entry writes rax. */
+static void reg_in(tr_t *t, int host, unsigned r)
+{
+    if (t->held == (int)r) {
+        if (host != RAX) mov_rr(&t->e, host, RAX);
+    } else {
+        load(&t->e, host, RBX, reg_off(r));
+    }
+}
+
+/* rd = rax, which the next entry may take from rax */
+static void rd_out(tr_t *t, unsigned rd)
+{
+    store(&t->e, RAX, RBX, reg_off(rd));
+    t->after = (int)rd;
+}
 
 static void add_cold(tr_t *t, uint8_t what, uint8_t kind, uint32_t k, size_t from, size_t back,
                      uint64_t arg)
@@ -424,7 +446,7 @@ static void call_semantics(tr_t *t, const insn_t *in)
 static void address(tr_t *t, const block_entry_t *en, bool aligned8)
 {
     emit_t *e = &t->e;
-    load(e, RSI, RBX, reg_off(en->rs1));
+    reg_in(t, RSI, en->rs1);
     if (en->imm) alu_imm(e, ALU_ADD, RSI, en->imm);
     if (aligned8) alu_imm(e, ALU_AND, RSI, -8);
 }
@@ -490,7 +512,7 @@ static void emit_load(tr_t *t, uint32_t k, const block_entry_t *en)
     address(t, en, en->kind == BK_LD64A);
     size_t slow = tlb_fast(t, offsetof(mem_t, rtlb), size);
     load_host(e, en->kind);
-    store(e, RAX, RBX, reg_off(en->rd));
+    rd_out(t, en->rd);                  /* the slow path returns with rax as well */
     add_cold(t, COLD_LOAD, en->kind, k, slow, here(e), size);
 }
 
@@ -516,7 +538,7 @@ static void alu(tr_t *t, const block_entry_t *en, int op, bool rr)
     emit_t *e = &t->e;
     if (en->rd == en->rs1 && (rr || fits32(en->imm))) {
         if (rr) {                       /* op [rd], rax */
-            load(e, RAX, RBX, reg_off(en->rs2));
+            reg_in(t, RAX, en->rs2);
             op_m(e, 1, (unsigned)(op << 3 | 1), RAX, RBX, reg_off(en->rd));
         } else if (en->imm || op == ALU_AND) {  /* op qword [rd], imm */
             bool small = en->imm >= -128 && en->imm <= 127;
@@ -526,32 +548,32 @@ static void alu(tr_t *t, const block_entry_t *en, int op, bool rr)
         }
         return;
     }
-    load(e, RAX, RBX, reg_off(en->rs1));
+    reg_in(t, RAX, en->rs1);
     if (rr) op_m(e, 1, (unsigned)(op << 3 | 3), RAX, RBX, reg_off(en->rs2));
     else if (en->imm || op == ALU_AND) alu_imm(e, op, RAX, en->imm);
-    store(e, RAX, RBX, reg_off(en->rd));
+    rd_out(t, en->rd);
 }
 
 static void shift(tr_t *t, const block_entry_t *en, int sh, bool rr)
 {
     emit_t *e = &t->e;
-    if (rr) load(e, RCX, RBX, reg_off(en->rs2));
-    load(e, RAX, RBX, reg_off(en->rs1));
+    if (rr) reg_in(t, RCX, en->rs2);
+    reg_in(t, RAX, en->rs1);
     if (rr) op_r(e, 1, 0xd3, sh, RAX);
     else shift_imm(e, sh, RAX, (unsigned)(en->imm & 63));
-    store(e, RAX, RBX, reg_off(en->rd));
+    rd_out(t, en->rd);
 }
 
 /* rd = (rs1 cc (rs2 or imm)) */
 static void compare(tr_t *t, const block_entry_t *en, int cc, bool rr)
 {
     emit_t *e = &t->e;
-    load(e, RAX, RBX, reg_off(en->rs1));
+    reg_in(t, RAX, en->rs1);
     if (rr) op_m(e, 1, 0x3b, RAX, RBX, reg_off(en->rs2));
     else alu_imm(e, ALU_CMP, RAX, en->imm);
     b1(e, 0x0f); b1(e, 0x90 + (unsigned)cc); b1(e, 0xc0);   /* setcc al */
     op_r(e, 0, 0x0fb6, RAX, RAX);                           /* movzx eax, al */
-    store(e, RAX, RBX, reg_off(en->rd));
+    rd_out(t, en->rd);
 }
 
 /* rax = rs1; flags for the rs1 test of a conditional move or branch; the
@@ -559,7 +581,7 @@ static void compare(tr_t *t, const block_entry_t *en, int cc, bool rr)
 static int rs1_test(tr_t *t, const block_entry_t *en, int kind)
 {
     emit_t *e = &t->e;
-    load(e, RAX, RBX, reg_off(en->rs1));
+    reg_in(t, RAX, en->rs1);
     if (kind == BK_CMOVLBC_RR || kind == BK_CMOVLBS_RR || kind == BK_BLBC || kind == BK_BLBS) {
         b1(e, 0xa8); b1(e, 1);          /* test al, 1 */
         return kind == BK_CMOVLBC_RR || kind == BK_BLBC ? CC_E : CC_NE;
@@ -660,7 +682,7 @@ static void ecx_imm8(emit_t *e, int alu, unsigned imm)
 static void operand_b(tr_t *t, const insn_t *in, const alpha_op_t *o)
 {
     if (o->lit) mov_imm(&t->e, RCX, (uint64_t)in->imm);
-    else load(&t->e, RCX, RBX, reg_off(in->rs2));
+    else reg_in(t, RCX, in->rs2);
 }
 
 /* ecx = 8 * (RB & 7): the byte offset's bit shift (al_byte_shift) */
@@ -677,27 +699,27 @@ static void alpha_operate(tr_t *t, const insn_t *in, const alpha_op_t *o)
     switch (o->op) {
     case AO_EXTL:                       /* (a >> s) & field */
         byte_shift(t, in, o);
-        load(e, RAX, RBX, reg_off(in->rs1));
+        reg_in(t, RAX, in->rs1);
         op_r(e, 1, 0xd3, SH_SHR, RAX);
         field(e, o->arg);
         break;
     case AO_EXTH:                       /* (a << ((64 - s) & 63)) & field */
         byte_shift(t, in, o);
         op_r(e, 0, 0xf7, 3, RCX);       /* neg ecx: shl takes it modulo 64 */
-        load(e, RAX, RBX, reg_off(in->rs1));
+        reg_in(t, RAX, in->rs1);
         op_r(e, 1, 0xd3, SH_SHL, RAX);
         field(e, o->arg);
         break;
     case AO_INSL:                       /* (a & field) << s */
         byte_shift(t, in, o);
-        load(e, RAX, RBX, reg_off(in->rs1));
+        reg_in(t, RAX, in->rs1);
         field(e, o->arg);
         op_r(e, 1, 0xd3, SH_SHL, RAX);
         break;
     case AO_INSH:                       /* s ? (a & field) >> (64 - s) : 0, */
         byte_shift(t, in, o);           /* as ((a & field) >> 1) >> (63 - s) */
         ecx_imm8(e, ALU_XOR, 63);
-        load(e, RAX, RBX, reg_off(in->rs1));
+        reg_in(t, RAX, in->rs1);
         field(e, o->arg);
         shift_imm(e, SH_SHR, RAX, 1);
         op_r(e, 1, 0xd3, SH_SHR, RAX);
@@ -707,7 +729,7 @@ static void alpha_operate(tr_t *t, const insn_t *in, const alpha_op_t *o)
         mov_imm(e, RDX, field_mask(o->arg));
         op_r(e, 1, 0xd3, SH_SHL, RDX);
         op_r(e, 1, 0xf7, 2, RDX);       /* not rdx */
-        load(e, RAX, RBX, reg_off(in->rs1));
+        reg_in(t, RAX, in->rs1);
         op_r(e, 1, 0x21, RDX, RAX);     /* and rax, rdx */
         break;
     case AO_MSKH:                       /* s ? a & ~(field >> (64 - s)) : a, */
@@ -716,29 +738,29 @@ static void alpha_operate(tr_t *t, const insn_t *in, const alpha_op_t *o)
         mov_imm(e, RDX, field_mask(o->arg) >> 1);
         op_r(e, 1, 0xd3, SH_SHR, RDX);
         op_r(e, 1, 0xf7, 2, RDX);
-        load(e, RAX, RBX, reg_off(in->rs1));
+        reg_in(t, RAX, in->rs1);
         op_r(e, 1, 0x21, RDX, RAX);
         break;
     case AO_ZAP_L:                      /* a & ~byte_mask(literal) */
-        load(e, RAX, RBX, reg_off(in->rs1));
+        reg_in(t, RAX, in->rs1);
         mov_imm(e, RCX, ~al_byte_mask((uint64_t)in->imm));
         op_r(e, 1, 0x21, RCX, RAX);
         break;
     case AO_MULQ: case AO_MULL:         /* a * b (mull: sign-extended from 32 bits) */
         operand_b(t, in, o);
-        load(e, RAX, RBX, reg_off(in->rs1));
+        reg_in(t, RAX, in->rs1);
         op_r(e, 1, 0x0faf, RAX, RCX);   /* imul rax, rcx */
         if (o->op == AO_MULL) op_r(e, 1, 0x63, RAX, RAX);
         break;
     case AO_UMULH:                      /* the high quadword of a * b, unsigned */
         operand_b(t, in, o);
-        load(e, RAX, RBX, reg_off(in->rs1));
+        reg_in(t, RAX, in->rs1);
         op_r(e, 1, 0xf7, 4, RCX);       /* mul rcx: rdx:rax */
         mov_rr(e, RAX, RDX);
         break;
     case AO_SADD: case AO_SSUB:         /* (a << 2 or 3) +- b, longword forms extended */
         operand_b(t, in, o);
-        load(e, RAX, RBX, reg_off(in->rs1));
+        reg_in(t, RAX, in->rs1);
         shift_imm(e, SH_SHL, RAX, o->arg);
         op_r(e, 1, o->op == AO_SADD ? 0x01 : 0x29, RCX, RAX);
         if (o->longword) op_r(e, 1, 0x63, RAX, RAX);
@@ -746,16 +768,16 @@ static void alpha_operate(tr_t *t, const insn_t *in, const alpha_op_t *o)
     case AO_BIC: case AO_ORNOT: case AO_EQV:    /* a op ~b */
         operand_b(t, in, o);
         op_r(e, 1, 0xf7, 2, RCX);
-        load(e, RAX, RBX, reg_off(in->rs1));
+        reg_in(t, RAX, in->rs1);
         op_r(e, 1, o->op == AO_BIC ? 0x21 : o->op == AO_ORNOT ? 0x09 : 0x31, RCX, RAX);
         break;
     case AO_SEXTB: case AO_SEXTW:       /* RB (rs1, or the literal) sign-extended */
         if (o->lit) mov_imm(e, RAX, (uint64_t)in->imm);
-        else load(e, RAX, RBX, reg_off(in->rs1));
+        else reg_in(t, RAX, in->rs1);
         op_r(e, 1, o->op == AO_SEXTB ? 0x0fbe : 0x0fbf, RAX, RAX);
         break;
     }
-    store(e, RAX, RBX, reg_off(in->rd));
+    rd_out(t, in->rd);
 }
 
 /* count_run: one more whole run of the block (rdx kept: an indirect end's pc) */
@@ -838,7 +860,7 @@ static void branch(tr_t *t, const block_entry_t *en, int cc)
 
 static void branch_rr(tr_t *t, const block_entry_t *en, int cc)
 {
-    load(&t->e, RAX, RBX, reg_off(en->rs1));
+    reg_in(t, RAX, en->rs1);
     op_m(&t->e, 1, 0x3b, RAX, RBX, reg_off(en->rs2));
     branch(t, en, cc);
 }
@@ -866,9 +888,11 @@ static bool emit_entry(tr_t *t, uint32_t k)
     const block_entry_t *en = &t->b->entries[k];
     emit_t *e = &t->e;
     bool inl = true;
+    t->held = t->after;                 /* what the entry before left in rax */
+    t->after = -1;
     switch (en->kind) {
     case BK_END: fixed_end(t, 0, t->b->end); return true;
-    case BK_NOP: break;
+    case BK_NOP: t->after = t->held; break;
     case BK_CALL: emit_call(t, k, en); inl = false; break;
     case BK_CALL_REG: {
         const alpha_op_t *o = alpha_op(en->in->exec);
@@ -905,11 +929,11 @@ static bool emit_entry(tr_t *t, uint32_t k)
     case BK_SRL_RR: shift(t, en, SH_SHR, true); break;
     case BK_SRA_RR: shift(t, en, SH_SAR, true); break;
     case BK_ADDW_RI: case BK_ADDW_RR: case BK_SUBW_RR:
-        load(e, RAX, RBX, reg_off(en->rs1));
+        reg_in(t, RAX, en->rs1);
         if (en->kind == BK_ADDW_RI) alu_imm(e, ALU_ADD, RAX, en->imm);
         else op_m(e, 1, en->kind == BK_ADDW_RR ? 0x03 : 0x2b, RAX, RBX, reg_off(en->rs2));
         op_r(e, 1, 0x63, RAX, RAX);     /* movsxd rax, eax */
-        store(e, RAX, RBX, reg_off(en->rd));
+        rd_out(t, en->rd);
         break;
     case BK_LI: case BK_AUIPC: {
         uint64_t v = en->kind == BK_LI ? (uint64_t)en->imm
@@ -935,23 +959,23 @@ static bool emit_entry(tr_t *t, uint32_t k)
     case BK_SLEU_RR: compare(t, en, CC_BE, true); break;
     case BK_S4ADD_RI: case BK_S4ADD_RR: case BK_S8ADD_RI: case BK_S8ADD_RR: {
         bool rr = en->kind == BK_S4ADD_RR || en->kind == BK_S8ADD_RR;
-        load(e, RAX, RBX, reg_off(en->rs1));
+        reg_in(t, RAX, en->rs1);
         shift_imm(e, SH_SHL, RAX, en->kind <= BK_S4ADD_RR ? 2 : 3);
         if (rr) op_m(e, 1, 0x03, RAX, RBX, reg_off(en->rs2));
         else if (en->imm) alu_imm(e, ALU_ADD, RAX, en->imm);
-        store(e, RAX, RBX, reg_off(en->rd));
+        rd_out(t, en->rd);
         break;
     }
     case BK_EXTB_RR:
-        load(e, RCX, RBX, reg_off(en->rs2));
+        reg_in(t, RCX, en->rs2);
         op_r(e, 0, 0x83, ALU_AND, RCX);                 /* and ecx, 7 */
         e->p[-1] = (uint8_t)(0xc0 | ALU_AND << 3 | RCX);
         b1(e, 7);
         shift_imm(e, SH_SHL, RCX, 3);
-        load(e, RAX, RBX, reg_off(en->rs1));
+        reg_in(t, RAX, en->rs1);
         op_r(e, 1, 0xd3, SH_SHR, RAX);                 /* shr rax, cl */
         op_r(e, 0, 0x0fb6, RAX, RAX);                   /* movzx eax, al */
-        store(e, RAX, RBX, reg_off(en->rd));
+        rd_out(t, en->rd);
         break;
 #define CMOV_CASES(K) \
     case BK_##K##_RR: cmov(t, en, BK_##K##_RR, true); break; \
@@ -981,7 +1005,7 @@ static bool emit_entry(tr_t *t, uint32_t k)
         fixed_end(t, 1, (uint64_t)en->imm);
         return true;
     case BK_JALR: case BK_JMP:
-        load(e, RDX, RBX, reg_off(en->rs1));
+        reg_in(t, RDX, en->rs1);
         if (en->kind == BK_JALR) {
             if (en->imm) alu_imm(e, ALU_ADD, RDX, en->imm);
             alu_imm(e, ALU_AND, RDX, -2);
@@ -1012,6 +1036,7 @@ static void emit_cold(tr_t *t, const cold_t *s)
         extend(e, s->kind);
         store(e, RAX, RBX, reg_off(t->b->entries[s->k].rd));
         epoch_check(t);
+        load(e, RAX, RBX, reg_off(t->b->entries[s->k].rd));    /* as the fast path leaves it */
         jmp_to(e, s->back);
         break;
     case COLD_STORE:                    /* AT_ENTRY; mem_store_slow(mem, a, rs2, size); DROPPED */
@@ -1108,7 +1133,7 @@ static uint32_t translation(jit_t *j, blocks_t *bs, const block_t *b)
      * store, the dropped-code check after it or a call, a first run */
     size_t cold_cap = 3 * (b->n + 1) + 4;
     cold_t *cold = xcalloc(cold_cap, sizeof *cold);
-    tr_t t = { .j = j, .bs = bs, .b = b, .cold = cold, .cold_cap = cold_cap,
+    tr_t t = { .j = j, .bs = bs, .b = b, .cold = cold, .cold_cap = cold_cap, .held = -1, .after = -1,
                .e = { .p = j->rw + j->used, .start = j->rw + j->used, .base = j->used } };
     emit_t *e = &t.e;
     size_t check = here(e);             /* the event check, as the loop's `chained` */
