@@ -94,6 +94,7 @@ typedef struct jit_state {
     uint32_t way;                       /* ecx: the way (COUNTED) or entry (DROPPED) */
     int64_t site;                       /* the chain a COUNTED exit came from, or -1 */
     uint64_t epoch_seen;                /* blocks_t.epoch the patched chains are of */
+    uint64_t addr;                      /* a slow access's address, for the recorder */
     jit_jc_t jc[1u << JIT_JC_BITS];
 } jit_state_t;
 
@@ -120,6 +121,7 @@ struct jit {
     uint8_t *untranslatable;            /* per block id: DISE entries, left to the loop */
     size_t cap;
     const block_t *blk_seen;            /* the table the translations are of    */
+    truth_t *truth;                     /* the recorder they tell (NULL: none)  */
     uint64_t resets_seen;
     uint64_t generation;                /* moved by each emptying               */
     jit_state_t *st;
@@ -349,6 +351,7 @@ enum { COLD_LOAD, COLD_STORE, COLD_DROPPED, COLD_FIRST_RUN, COLD_FIRST_RUN_RDX, 
 
 typedef struct tr {
     jit_t *j;
+    truth_t *truth;                     /* the recorder the code tells, or NULL */
     blocks_t *bs;
     const block_t *b;
     emit_t e;
@@ -387,6 +390,54 @@ static void add_cold(tr_t *t, uint8_t what, uint8_t kind, uint32_t k, size_t fro
     }
     t->cold[t->ncold++] = (cold_t){ .what = what, .kind = kind, .k = k, .from = from,
                                       .back = back, .arg = arg };
+}
+
+/* ---- the ground-truth recorder (a run with --stats): what the block loop's
+ * copy with the recorder (BLOCKS_LOOP_TRUTH) tells it, at the same points:
+ * the data words each load and store touches (after the access, a slow
+ * store's before its dropped-code check), those of a called instruction that
+ * accesses memory (c->mem_addr, its memsize), and each call's site and
+ * target (a jump or a called transfer with IF_CALL). */
+static void jit_touch(mem_t *m, uint64_t addr, unsigned size) { mem_mark_touched(m, addr, size); }
+static void jit_record_call(truth_t *truth, uint64_t site, uint64_t target)
+{
+    truth_record_call(truth, site, target);
+}
+
+/* mark [rsi, rsi + size) touched (everything but the callee-saved registers goes) */
+static void touch_rsi(tr_t *t, unsigned size)
+{
+    emit_t *e = &t->e;
+    mov_rr(e, RDI, R15);
+    mov_imm(e, RDX, size);
+    call_abs(e, (const void *)jit_touch);
+}
+
+/* a call from site to the target in rdx (kept) */
+static void record_call_rdx(tr_t *t, uint64_t site)
+{
+    emit_t *e = &t->e;
+    b1(e, 0x52); b1(e, 0x52);           /* push rdx x2: the stack stays aligned */
+    mov_imm(e, RDI, (uint64_t)(uintptr_t)t->truth);
+    mov_imm(e, RSI, site);
+    call_abs(e, (const void *)jit_record_call);
+    b1(e, 0x5a); b1(e, 0x5a);
+}
+
+/* after a called instruction: what the recorder is told of it (the block
+ * loop's K_CALL and XFER); a transfer's call first, else its data */
+static void record_called(tr_t *t, const block_entry_t *en)
+{
+    emit_t *e = &t->e;
+    const insn_t *in = en->in;
+    if (!t->truth) return;
+    if ((in->flags & IF_CALL) && (in->flags & IF_TRANSFER) && en->kind == BK_XFER) {
+        load(e, RDX, RBX, offsetof(cpu_t, pc));
+        record_call_rdx(t, t->b->pc + en->offset);
+    } else if (in->flags & (IF_LOAD | IF_STORE)) {
+        load(e, RSI, RBX, offsetof(cpu_t, mem_addr));
+        touch_rsi(t, in->memsize);
+    }
 }
 
 /* The block loop's AT_ENTRY for entry k (rax only). */
@@ -513,6 +564,10 @@ static void emit_load(tr_t *t, uint32_t k, const block_entry_t *en)
     size_t slow = tlb_fast(t, offsetof(mem_t, rtlb), size);
     load_host(e, en->kind);
     rd_out(t, en->rd);                  /* the slow path returns with rax as well */
+    if (t->truth) {                     /* the address is in rsi on both paths */
+        touch_rsi(t, size);
+        t->after = -1;
+    }
     add_cold(t, COLD_LOAD, en->kind, k, slow, here(e), size);
 }
 
@@ -529,6 +584,7 @@ static void emit_store(tr_t *t, uint32_t k, const block_entry_t *en)
     case 4: op_mi(e, 0, 0x89, RDX, RCX, RSI, 0); break;
     default: op_mi(e, 1, 0x89, RDX, RCX, RSI, 0); break;
     }
+    if (t->truth) touch_rsi(t, size);   /* the slow path marks before its check */
     add_cold(t, COLD_STORE, en->kind, k, slow, here(e), size);
 }
 
@@ -871,6 +927,7 @@ static void link_reg(tr_t *t, const block_entry_t *en)
     mov_imm(&t->e, RAX, t->b->end);
     store(&t->e, RAX, RBX, reg_off(en->rd));
     count_taken(t);
+    if (t->truth && (en->in->flags & IF_CALL)) record_call_rdx(t, t->b->pc + en->offset);
 }
 
 static void emit_call(tr_t *t, uint32_t k, const block_entry_t *en)
@@ -878,6 +935,7 @@ static void emit_call(tr_t *t, uint32_t k, const block_entry_t *en)
     at_entry(t, k);
     call_semantics(t, en->in);
     load(&t->e, R15, RBX, offsetof(cpu_t, mem));
+    record_called(t, en);
     epoch_check(t);
     dropped_check(t, k + 1);
 }
@@ -908,6 +966,7 @@ static bool emit_entry(tr_t *t, uint32_t k)
         at_entry(t, k);
         call_semantics(t, en->in);
         load(e, R15, RBX, offsetof(cpu_t, mem));
+        record_called(t, en);
         epoch_check(t);
         load(e, RDX, RBX, offsetof(cpu_t, pc));
         t->j->stats.called_entries++;
@@ -1001,6 +1060,8 @@ static bool emit_entry(tr_t *t, uint32_t k)
         branch(t, en, rs1_test(t, en, en->kind));
         return true;
     case BK_JAL:
+        if (t->truth && (en->in->flags & IF_CALL))
+            mov_imm(e, RDX, (uint64_t)en->imm);     /* the target, for the recorder */
         link_reg(t, en);
         fixed_end(t, 1, (uint64_t)en->imm);
         return true;
@@ -1030,21 +1091,32 @@ static void emit_cold(tr_t *t, const cold_t *s)
     switch (s->what) {
     case COLD_LOAD:                     /* AT_ENTRY; mem_load_slow(mem, a, size) */
         at_entry(t, s->k);
+        if (t->truth) store(e, RSI, RBP, offsetof(jit_state_t, addr));
         mov_rr(e, RDI, R15);
         mov_imm(e, RDX, s->arg);
         call_abs(e, (const void *)mem_load_slow);
         extend(e, s->kind);
         store(e, RAX, RBX, reg_off(t->b->entries[s->k].rd));
         epoch_check(t);
-        load(e, RAX, RBX, reg_off(t->b->entries[s->k].rd));    /* as the fast path leaves it */
+        if (t->truth) {                 /* back past the fast path's mark, with rsi */
+            load(e, RSI, RBP, offsetof(jit_state_t, addr));
+            touch_rsi(t, (unsigned)s->arg);
+        } else {
+            load(e, RAX, RBX, reg_off(t->b->entries[s->k].rd));    /* as the fast path leaves it */
+        }
         jmp_to(e, s->back);
         break;
     case COLD_STORE:                    /* AT_ENTRY; mem_store_slow(mem, a, rs2, size); DROPPED */
         at_entry(t, s->k);
+        if (t->truth) store(e, RSI, RBP, offsetof(jit_state_t, addr));
         mov_rr(e, RDI, R15);
         load(e, RDX, RBX, reg_off(t->b->entries[s->k].rs2));
         mov_imm(e, RCX, s->arg);
         call_abs(e, (const void *)mem_store_slow);
+        if (t->truth) {
+            load(e, RSI, RBP, offsetof(jit_state_t, addr));
+            touch_rsi(t, (unsigned)s->arg);
+        }
         epoch_check(t);
         dropped_check(t, s->k + 1);
         jmp_to(e, s->back);
@@ -1098,12 +1170,13 @@ static void flush(jit_t *j)
 
 /* The translations are of the table as it is now (not emptied, not moved
  * since), with room for every block id it may hold. */
-static void sync_table(jit_t *j, const blocks_t *bs)
+static void sync_table(jit_t *j, const blocks_t *bs, truth_t *truth)
 {
-    if (bs->blk != j->blk_seen || bs->resets != j->resets_seen) {
+    if (bs->blk != j->blk_seen || bs->resets != j->resets_seen || truth != j->truth) {
         flush(j);
         j->blk_seen = bs->blk;
         j->resets_seen = bs->resets;
+        j->truth = truth;
     }
     if (bs->blk_cap > j->cap) {
         size_t cap = bs->blk_cap;
@@ -1133,7 +1206,8 @@ static uint32_t translation(jit_t *j, blocks_t *bs, const block_t *b)
      * store, the dropped-code check after it or a call, a first run */
     size_t cold_cap = 3 * (b->n + 1) + 4;
     cold_t *cold = xcalloc(cold_cap, sizeof *cold);
-    tr_t t = { .j = j, .bs = bs, .b = b, .cold = cold, .cold_cap = cold_cap, .held = -1, .after = -1,
+    tr_t t = { .j = j, .truth = j->truth, .bs = bs, .b = b, .cold = cold, .cold_cap = cold_cap,
+               .held = -1, .after = -1,
                .e = { .p = j->rw + j->used, .start = j->rw + j->used, .base = j->used } };
     emit_t *e = &t.e;
     size_t check = here(e);             /* the event check, as the loop's `chained` */
@@ -1216,10 +1290,10 @@ static uint64_t hand_over(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc)
 {
     j->stats.interpreted++;
     leave(bs, pc);
-    return blocks_interpret(c, bs, NULL, pc);
+    return blocks_interpret(c, bs, j->truth, pc);
 }
 
-uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc)
+uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
 {
     enter_fn enter = (enter_fn)(void *)j->rx;
     jit_state_t *st = j->st;
@@ -1232,7 +1306,7 @@ uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc)
     uint64_t from_epoch = 0;
     uintptr_t way = 0;
     uint32_t body;
-    sync_table(j, bs);
+    sync_table(j, bs, truth);
     blocks_jit_see_code_epoch(bs, c->mem);
     st->bs = bs;
 
@@ -1249,7 +1323,7 @@ next_block:                             /* as the block loop's next_block */
     if (!in->exec || in->block == BLOCK_NONE) return leave(bs, pc);
     b = (block_t *)blocks_find(bs, in);
     if (!b) return leave(bs, pc);
-    sync_table(j, bs);                  /* a build may have moved or emptied it */
+    sync_table(j, bs, truth);           /* a build may have moved or emptied it */
     blocks_jit_found(bs, pc, b);
     if (from && bs->epoch == from_epoch) blocks_jit_link(bs, &bs->blk[from], way, b);
     body = translation(j, bs, b);
@@ -1390,10 +1464,10 @@ jit_t *jit_new(char *err, size_t errlen)
 
 void jit_free(jit_t *j) { (void)j; }
 
-uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc)
+uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
 {
     (void)j;
-    return blocks_interpret(c, bs, NULL, pc);
+    return blocks_interpret(c, bs, truth, pc);
 }
 
 void jit_get_stats(const jit_t *j, jit_stats_t *s)

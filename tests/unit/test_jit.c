@@ -76,7 +76,7 @@ static void run(const isa_t *isa, const uint32_t *words, size_t n, uint64_t seed
         assert_non_null(bs->jit);
     }
     blocks_attach(bs, &c);
-    r->ret = jit ? jit_execute(bs->jit, &c, bs, CODE) : blocks_interpret(&c, bs, NULL, CODE);
+    r->ret = jit ? jit_execute(bs->jit, &c, bs, NULL, CODE) : blocks_interpret(&c, bs, NULL, CODE);
     blocks_stop(bs, &c);
     blocks_detach(bs);
     if (jit) {
