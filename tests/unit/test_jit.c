@@ -40,6 +40,10 @@ typedef struct result {
     uint8_t data[512];
     uint64_t count[64], taken[64];
     uint64_t translated;                /* blocks the translator translated */
+    bool truth;                         /* run with the ground-truth recorder: */
+    uint64_t touched;                   /* the data words it marked            */
+    pair_count_t pairs[16];             /* its call pairs, sorted              */
+    size_t npairs;
 } result_t;
 
 /* Run words (at CODE, ending in an ecall) from registers seeded by seed,
@@ -76,7 +80,10 @@ static void run(const isa_t *isa, const uint32_t *words, size_t n, uint64_t seed
         assert_non_null(bs->jit);
     }
     blocks_attach(bs, &c);
-    r->ret = jit ? jit_execute(bs->jit, &c, bs, NULL, CODE) : blocks_interpret(&c, bs, NULL, CODE);
+    truth_t truth;
+    memset(&truth, 0, sizeof truth);
+    truth_t *tr = r->truth ? &truth : NULL;
+    r->ret = jit ? jit_execute(bs->jit, &c, bs, tr, CODE) : blocks_interpret(&c, bs, tr, CODE);
     blocks_stop(bs, &c);
     blocks_detach(bs);
     if (jit) {
@@ -94,21 +101,32 @@ static void run(const isa_t *isa, const uint32_t *words, size_t n, uint64_t seed
         r->count[k] = slots[2 * k].count;
         r->taken[k] = slots[2 * k].taken;
     }
+    if (tr) {
+        r->touched = mem_count_touched(m);
+        pair_count_t *p = pair_table_sorted(&truth.call_pairs, &r->npairs);
+        assert_true(r->npairs <= 16);
+        memcpy(r->pairs, p, r->npairs * sizeof *p);
+        free(p);
+        pair_table_free(&truth.call_pairs);
+        pair_table_free(&truth.methods);
+    }
     blocks_free(bs);
     mem_free(m);
 }
 
-static void same_runs_on(const isa_t *isa, const uint32_t *words, size_t n, uint64_t seed,
-                         uint64_t event_at)
+static void same_runs_truth(const isa_t *isa, const uint32_t *words, size_t n, uint64_t seed,
+                            uint64_t event_at, bool truth)
 {
     result_t a, b;
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
+    a.truth = b.truth = truth;
     run(isa, words, n, seed, false, event_at, &a);
     run(isa, words, n, seed, true, event_at, &b);
     if (event_at == UINT64_MAX) {       /* ran to the ecall, translated */
         assert_true(a.instret > 10);
         assert_true(b.translated > 0);
+        if (truth) assert_true(a.touched > 0 && a.npairs > 0);
     }
     assert_int_equal(a.ret, b.ret);
     assert_int_equal(a.pc, b.pc);
@@ -120,6 +138,19 @@ static void same_runs_on(const isa_t *isa, const uint32_t *words, size_t n, uint
         assert_int_equal(a.count[k], b.count[k]);
         assert_int_equal(a.taken[k], b.taken[k]);
     }
+    assert_int_equal(a.touched, b.touched);
+    assert_int_equal(a.npairs, b.npairs);
+    for (size_t k = 0; k < a.npairs; k++) {
+        assert_int_equal(a.pairs[k].a, b.pairs[k].a);
+        assert_int_equal(a.pairs[k].b, b.pairs[k].b);
+        assert_int_equal(a.pairs[k].count, b.pairs[k].count);
+    }
+}
+
+static void same_runs_on(const isa_t *isa, const uint32_t *words, size_t n, uint64_t seed,
+                         uint64_t event_at)
+{
+    same_runs_truth(isa, words, n, seed, event_at, false);
 }
 
 static void same_runs(const uint32_t *words, size_t n, uint64_t seed, uint64_t event_at)
@@ -196,6 +227,19 @@ static void test_memory_and_transfers(void **state)
     const uint32_t mem_prog[] = { MEM_PROG };
     size_t n = sizeof mem_prog / sizeof mem_prog[0];
     for (uint64_t seed = 1; seed <= 10; seed++) same_runs(mem_prog, n, seed, UINT64_MAX);
+}
+
+/* With the ground-truth recorder: the data words marked (fast and slow
+ * loads and stores, the misaligned ones among them) and the call pairs
+ * (jal ra) the same as the block loop's copy with the recorder, whole and
+ * cut short. */
+static void test_ground_truth(void **state)
+{
+    (void)state;
+    const uint32_t mem_prog[] = { MEM_PROG };
+    size_t n = sizeof mem_prog / sizeof mem_prog[0];
+    for (uint64_t seed = 1; seed <= 4; seed++) same_runs_truth(&isa_rv64, mem_prog, n, seed, UINT64_MAX, true);
+    for (uint64_t at = 0; at <= 80; at += 3) same_runs_truth(&isa_rv64, mem_prog, n, 7, at, true);
 }
 
 /* --max-insts exact: every count up to past the end, inside blocks and at
@@ -310,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_event_at_every_count),
         cmocka_unit_test(test_long_block),
         cmocka_unit_test(test_alpha_operates),
+        cmocka_unit_test(test_ground_truth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
