@@ -2,9 +2,10 @@
  * jit.h - the functional core's dynamic translator (sim/jit_x86.c): the
  * decoded blocks of blocks.h translated to x86-64 host code and run in
  * place of the block loop (--jit), with exactly its behaviour: the same
- * counts, stops, faults and self-modifying code.  Opt-in, on x86-64 hosts
- * only, and only for runs without the ground-truth recorder; a block with
- * an instruction DISE classified is left to the block loop.
+ * counts, stops, faults and self-modifying code, and with the ground-truth
+ * recorder told what the block loop's copy with it tells it.  Opt-in, on
+ * x86-64 hosts only; a block with an instruction DISE classified is left to
+ * the block loop.
  */
 #ifndef HPS_JIT_H
 #define HPS_JIT_H
@@ -24,9 +25,10 @@ jit_t *jit_new(char *err, size_t errlen);
 void jit_free(jit_t *j);
 
 /* blocks_execute's contract (blocks.h), by translated code: runs blocks
- * from pc while they start at decoded slots and end before c->event_at;
- * returns the pc where the ordinary step must take over. */
-uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc);
+ * from pc while they start at decoded slots and end before c->event_at,
+ * telling truth (NULL: none) what the block loop tells it; returns the pc
+ * where the ordinary step must take over. */
+uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc);
 
 /* What the translator has done so far (for the README's numbers). */
 typedef struct jit_stats {

@@ -575,7 +575,7 @@ uint64_t blocks_interpret(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
 
 uint64_t blocks_execute(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
 {
-    if (bs->jit && !truth) return jit_execute(bs->jit, c, bs, pc);
+    if (bs->jit) return jit_execute(bs->jit, c, bs, truth, pc);
     return blocks_interpret(c, bs, truth, pc);
 }
 

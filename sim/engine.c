@@ -547,11 +547,12 @@ static const cpu_loop_fn loops[F_COUNT] = { LOOP_VARIANTS(LOOP_ENTRY) };
 
 /* ---- the run --------------------------------------------------------------------- */
 
-/* --jit: the translator runs the blocks of a run without a recorder (jit.h). */
+/* --jit: the translator runs the functional core's blocks, with the
+ * ground-truth recorder or without (jit.h). */
 static bool attach_jit(engine_t *e, char *err, size_t errlen)
 {
-    if (!e->blocks || (e->features & ~(unsigned)F_DISE)) {
-        set_error(err, errlen, "--jit runs only the functional core's blocks, without a recorder");
+    if (!e->blocks || (e->features & ~(unsigned)(F_DISE | F_TRUTH))) {
+        set_error(err, errlen, "--jit runs only the functional core's blocks");
         return false;
     }
     e->blocks->jit = jit_new(err, errlen);

@@ -57,6 +57,9 @@
 
 #if defined(__x86_64__) && defined(__linux__)
 
+#include "alpha.h"                      /* the Alpha operates translated inline */
+#include "alpha_bytes.h"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -91,6 +94,7 @@ typedef struct jit_state {
     uint32_t way;                       /* ecx: the way (COUNTED) or entry (DROPPED) */
     int64_t site;                       /* the chain a COUNTED exit came from, or -1 */
     uint64_t epoch_seen;                /* blocks_t.epoch the patched chains are of */
+    uint64_t addr;                      /* a slow access's address, for the recorder */
     jit_jc_t jc[1u << JIT_JC_BITS];
 } jit_state_t;
 
@@ -117,6 +121,7 @@ struct jit {
     uint8_t *untranslatable;            /* per block id: DISE entries, left to the loop */
     size_t cap;
     const block_t *blk_seen;            /* the table the translations are of    */
+    truth_t *truth;                     /* the recorder they tell (NULL: none)  */
     uint64_t resets_seen;
     uint64_t generation;                /* moved by each emptying               */
     jit_state_t *st;
@@ -246,6 +251,15 @@ static void shift_imm(emit_t *e, int sh, int reg, unsigned n)
     b1(e, n & 63);
 }
 
+/* 32-bit shift of reg by n */
+static void shift_imm32(emit_t *e, int sh, int reg, unsigned n)
+{
+    rex(e, 0, 0, reg, false);
+    b1(e, 0xc1);
+    b1(e, (unsigned)(0xc0 | sh << 3 | (reg & 7)));
+    b1(e, n & 31);
+}
+
 static void call_abs(emit_t *e, const void *fn)
 {
     mov_imm(e, RAX, (uint64_t)(uintptr_t)fn);
@@ -337,12 +351,35 @@ enum { COLD_LOAD, COLD_STORE, COLD_DROPPED, COLD_FIRST_RUN, COLD_FIRST_RUN_RDX, 
 
 typedef struct tr {
     jit_t *j;
+    truth_t *truth;                     /* the recorder the code tells, or NULL */
     blocks_t *bs;
     const block_t *b;
     emit_t e;
     cold_t *cold;                       /* the block's out-of-line paths, emitted */
     size_t ncold, cold_cap;             /* after its main line, in this order     */
+    int held;                           /* the guest register rax holds as the entry
+                                           starts (its value is also in c->reg[]), -1 none */
+    int after;                          /* the same, as the entry ends (set by those
+                                           that leave rd's new value in rax)       */
 } tr_t;
+
+/* host = guest register r, from rax when the entry started with it there
+ * (no reload of the store just made); only before the entry writes rax. */
+static void reg_in(tr_t *t, int host, unsigned r)
+{
+    if (t->held == (int)r) {
+        if (host != RAX) mov_rr(&t->e, host, RAX);
+    } else {
+        load(&t->e, host, RBX, reg_off(r));
+    }
+}
+
+/* rd = rax, which the next entry may take from rax */
+static void rd_out(tr_t *t, unsigned rd)
+{
+    store(&t->e, RAX, RBX, reg_off(rd));
+    t->after = (int)rd;
+}
 
 static void add_cold(tr_t *t, uint8_t what, uint8_t kind, uint32_t k, size_t from, size_t back,
                      uint64_t arg)
@@ -353,6 +390,54 @@ static void add_cold(tr_t *t, uint8_t what, uint8_t kind, uint32_t k, size_t fro
     }
     t->cold[t->ncold++] = (cold_t){ .what = what, .kind = kind, .k = k, .from = from,
                                       .back = back, .arg = arg };
+}
+
+/* ---- the ground-truth recorder (a run with --stats): what the block loop's
+ * copy with the recorder (BLOCKS_LOOP_TRUTH) tells it, at the same points:
+ * the data words each load and store touches (after the access, a slow
+ * store's before its dropped-code check), those of a called instruction that
+ * accesses memory (c->mem_addr, its memsize), and each call's site and
+ * target (a jump or a called transfer with IF_CALL). */
+static void jit_touch(mem_t *m, uint64_t addr, unsigned size) { mem_mark_touched(m, addr, size); }
+static void jit_record_call(truth_t *truth, uint64_t site, uint64_t target)
+{
+    truth_record_call(truth, site, target);
+}
+
+/* mark [rsi, rsi + size) touched (everything but the callee-saved registers goes) */
+static void touch_rsi(tr_t *t, unsigned size)
+{
+    emit_t *e = &t->e;
+    mov_rr(e, RDI, R15);
+    mov_imm(e, RDX, size);
+    call_abs(e, (const void *)jit_touch);
+}
+
+/* a call from site to the target in rdx (kept) */
+static void record_call_rdx(tr_t *t, uint64_t site)
+{
+    emit_t *e = &t->e;
+    b1(e, 0x52); b1(e, 0x52);           /* push rdx x2: the stack stays aligned */
+    mov_imm(e, RDI, (uint64_t)(uintptr_t)t->truth);
+    mov_imm(e, RSI, site);
+    call_abs(e, (const void *)jit_record_call);
+    b1(e, 0x5a); b1(e, 0x5a);
+}
+
+/* after a called instruction: what the recorder is told of it (the block
+ * loop's K_CALL and XFER); a transfer's call first, else its data */
+static void record_called(tr_t *t, const block_entry_t *en)
+{
+    emit_t *e = &t->e;
+    const insn_t *in = en->in;
+    if (!t->truth) return;
+    if ((in->flags & IF_CALL) && (in->flags & IF_TRANSFER) && en->kind == BK_XFER) {
+        load(e, RDX, RBX, offsetof(cpu_t, pc));
+        record_call_rdx(t, t->b->pc + en->offset);
+    } else if (in->flags & (IF_LOAD | IF_STORE)) {
+        load(e, RSI, RBX, offsetof(cpu_t, mem_addr));
+        touch_rsi(t, in->memsize);
+    }
 }
 
 /* The block loop's AT_ENTRY for entry k (rax only). */
@@ -412,7 +497,7 @@ static void call_semantics(tr_t *t, const insn_t *in)
 static void address(tr_t *t, const block_entry_t *en, bool aligned8)
 {
     emit_t *e = &t->e;
-    load(e, RSI, RBX, reg_off(en->rs1));
+    reg_in(t, RSI, en->rs1);
     if (en->imm) alu_imm(e, ALU_ADD, RSI, en->imm);
     if (aligned8) alu_imm(e, ALU_AND, RSI, -8);
 }
@@ -478,7 +563,11 @@ static void emit_load(tr_t *t, uint32_t k, const block_entry_t *en)
     address(t, en, en->kind == BK_LD64A);
     size_t slow = tlb_fast(t, offsetof(mem_t, rtlb), size);
     load_host(e, en->kind);
-    store(e, RAX, RBX, reg_off(en->rd));
+    rd_out(t, en->rd);                  /* the slow path returns with rax as well */
+    if (t->truth) {                     /* the address is in rsi on both paths */
+        touch_rsi(t, size);
+        t->after = -1;
+    }
     add_cold(t, COLD_LOAD, en->kind, k, slow, here(e), size);
 }
 
@@ -495,6 +584,7 @@ static void emit_store(tr_t *t, uint32_t k, const block_entry_t *en)
     case 4: op_mi(e, 0, 0x89, RDX, RCX, RSI, 0); break;
     default: op_mi(e, 1, 0x89, RDX, RCX, RSI, 0); break;
     }
+    if (t->truth) touch_rsi(t, size);   /* the slow path marks before its check */
     add_cold(t, COLD_STORE, en->kind, k, slow, here(e), size);
 }
 
@@ -504,7 +594,7 @@ static void alu(tr_t *t, const block_entry_t *en, int op, bool rr)
     emit_t *e = &t->e;
     if (en->rd == en->rs1 && (rr || fits32(en->imm))) {
         if (rr) {                       /* op [rd], rax */
-            load(e, RAX, RBX, reg_off(en->rs2));
+            reg_in(t, RAX, en->rs2);
             op_m(e, 1, (unsigned)(op << 3 | 1), RAX, RBX, reg_off(en->rd));
         } else if (en->imm || op == ALU_AND) {  /* op qword [rd], imm */
             bool small = en->imm >= -128 && en->imm <= 127;
@@ -514,32 +604,32 @@ static void alu(tr_t *t, const block_entry_t *en, int op, bool rr)
         }
         return;
     }
-    load(e, RAX, RBX, reg_off(en->rs1));
+    reg_in(t, RAX, en->rs1);
     if (rr) op_m(e, 1, (unsigned)(op << 3 | 3), RAX, RBX, reg_off(en->rs2));
     else if (en->imm || op == ALU_AND) alu_imm(e, op, RAX, en->imm);
-    store(e, RAX, RBX, reg_off(en->rd));
+    rd_out(t, en->rd);
 }
 
 static void shift(tr_t *t, const block_entry_t *en, int sh, bool rr)
 {
     emit_t *e = &t->e;
-    if (rr) load(e, RCX, RBX, reg_off(en->rs2));
-    load(e, RAX, RBX, reg_off(en->rs1));
+    if (rr) reg_in(t, RCX, en->rs2);
+    reg_in(t, RAX, en->rs1);
     if (rr) op_r(e, 1, 0xd3, sh, RAX);
     else shift_imm(e, sh, RAX, (unsigned)(en->imm & 63));
-    store(e, RAX, RBX, reg_off(en->rd));
+    rd_out(t, en->rd);
 }
 
 /* rd = (rs1 cc (rs2 or imm)) */
 static void compare(tr_t *t, const block_entry_t *en, int cc, bool rr)
 {
     emit_t *e = &t->e;
-    load(e, RAX, RBX, reg_off(en->rs1));
+    reg_in(t, RAX, en->rs1);
     if (rr) op_m(e, 1, 0x3b, RAX, RBX, reg_off(en->rs2));
     else alu_imm(e, ALU_CMP, RAX, en->imm);
     b1(e, 0x0f); b1(e, 0x90 + (unsigned)cc); b1(e, 0xc0);   /* setcc al */
     op_r(e, 0, 0x0fb6, RAX, RAX);                           /* movzx eax, al */
-    store(e, RAX, RBX, reg_off(en->rd));
+    rd_out(t, en->rd);
 }
 
 /* rax = rs1; flags for the rs1 test of a conditional move or branch; the
@@ -547,7 +637,7 @@ static void compare(tr_t *t, const block_entry_t *en, int cc, bool rr)
 static int rs1_test(tr_t *t, const block_entry_t *en, int kind)
 {
     emit_t *e = &t->e;
-    load(e, RAX, RBX, reg_off(en->rs1));
+    reg_in(t, RAX, en->rs1);
     if (kind == BK_CMOVLBC_RR || kind == BK_CMOVLBS_RR || kind == BK_BLBC || kind == BK_BLBS) {
         b1(e, 0xa8); b1(e, 1);          /* test al, 1 */
         return kind == BK_CMOVLBC_RR || kind == BK_BLBC ? CC_E : CC_NE;
@@ -572,6 +662,178 @@ static void cmov(tr_t *t, const block_entry_t *en, int rr_kind, bool rr)
     else mov_imm(e, RAX, (uint64_t)en->imm);
     store(e, RAX, RBX, reg_off(en->rd));
     bind(e, skip);
+}
+
+/* ---- Alpha's operates that the block loop calls (BK_CALL_REG), inline here ---------
+ * Each computes what its semantics in alpha_int.c compute (alpha_bytes.h for
+ * the byte manipulation), from the decoded slot's rd, rs1, rs2 and imm: RA is
+ * c->reg[rs1], RB c->reg[rs2] or the literal (imm), the result goes to
+ * c->reg[rd]; sextb/sextw (OPERATE_B) take RB from rs1 or the literal. */
+enum { AO_EXTL, AO_EXTH, AO_INSL, AO_INSH, AO_MSKL, AO_MSKH, AO_ZAP_L, AO_MULQ, AO_MULL,
+       AO_UMULH, AO_SADD, AO_SSUB, AO_BIC, AO_ORNOT, AO_EQV, AO_SEXTB, AO_SEXTW };
+
+typedef struct alpha_op {
+    exec_fn exec;
+    uint8_t op;                         /* AO_* */
+    uint8_t arg;                        /* field bytes (ext/ins/msk), shift (s4/s8) */
+    bool lit;                           /* the literal form                          */
+    bool longword;                      /* a result sign-extended from 32 bits       */
+} alpha_op_t;
+
+#define AO_BOTH(id, op, arg, lw) { al_##id, op, arg, false, lw }, { al_##id##_L, op, arg, true, lw },
+static const alpha_op_t alpha_ops[] = {
+    AO_BOTH(EXTBL, AO_EXTL, 1, false) AO_BOTH(EXTWL, AO_EXTL, 2, false)
+    AO_BOTH(EXTLL, AO_EXTL, 4, false) AO_BOTH(EXTQL, AO_EXTL, 8, false)
+    AO_BOTH(EXTWH, AO_EXTH, 2, false) AO_BOTH(EXTLH, AO_EXTH, 4, false)
+    AO_BOTH(EXTQH, AO_EXTH, 8, false)
+    AO_BOTH(INSBL, AO_INSL, 1, false) AO_BOTH(INSWL, AO_INSL, 2, false)
+    AO_BOTH(INSLL, AO_INSL, 4, false) AO_BOTH(INSQL, AO_INSL, 8, false)
+    AO_BOTH(INSWH, AO_INSH, 2, false) AO_BOTH(INSLH, AO_INSH, 4, false)
+    AO_BOTH(INSQH, AO_INSH, 8, false)
+    AO_BOTH(MSKBL, AO_MSKL, 1, false) AO_BOTH(MSKWL, AO_MSKL, 2, false)
+    AO_BOTH(MSKLL, AO_MSKL, 4, false) AO_BOTH(MSKQL, AO_MSKL, 8, false)
+    AO_BOTH(MSKWH, AO_MSKH, 2, false) AO_BOTH(MSKLH, AO_MSKH, 4, false)
+    AO_BOTH(MSKQH, AO_MSKH, 8, false)
+    { al_ZAP_L, AO_ZAP_L, 0, true, false },
+    AO_BOTH(MULQ, AO_MULQ, 0, false) AO_BOTH(MULL, AO_MULL, 0, true)
+    AO_BOTH(UMULH, AO_UMULH, 0, false)
+    AO_BOTH(S4ADDL, AO_SADD, 2, true) AO_BOTH(S8ADDL, AO_SADD, 3, true)
+    AO_BOTH(S4SUBL, AO_SSUB, 2, true) AO_BOTH(S8SUBL, AO_SSUB, 3, true)
+    { al_S4SUBQ, AO_SSUB, 2, false, false }, { al_S8SUBQ, AO_SSUB, 3, false, false },
+    { al_BIC, AO_BIC, 0, false, false }, { al_ORNOT, AO_ORNOT, 0, false, false },
+    { al_EQV, AO_EQV, 0, false, false },
+    AO_BOTH(SEXTB, AO_SEXTB, 0, false) AO_BOTH(SEXTW, AO_SEXTW, 0, false)
+};
+#undef AO_BOTH
+
+static const alpha_op_t *alpha_op(exec_fn exec)
+{
+    for (size_t k = 0; k < sizeof alpha_ops / sizeof alpha_ops[0]; k++)
+        if (alpha_ops[k].exec == exec) return &alpha_ops[k];
+    return NULL;
+}
+
+/* rax = rax & the field of `bytes` bytes (8: all of it) */
+static void field(emit_t *e, unsigned bytes)
+{
+    switch (bytes) {
+    case 1: op_r(e, 0, 0x0fb6, RAX, RAX); break;        /* movzx eax, al */
+    case 2: op_r(e, 0, 0x0fb7, RAX, RAX); break;        /* movzx eax, ax */
+    case 4: op_r(e, 0, 0x89, RAX, RAX); break;          /* mov eax, eax */
+    default: break;
+    }
+}
+
+static uint64_t field_mask(unsigned bytes) { return bytes == 8 ? ~0ull : (1ull << (8 * bytes)) - 1; }
+
+/* 32-bit op ecx, imm8 (and, xor) */
+static void ecx_imm8(emit_t *e, int alu, unsigned imm)
+{
+    b1(e, 0x83);
+    b1(e, (unsigned)(0xc0 | alu << 3 | RCX));
+    b1(e, imm);
+}
+
+/* rcx = RB: the register rs2, or the literal */
+static void operand_b(tr_t *t, const insn_t *in, const alpha_op_t *o)
+{
+    if (o->lit) mov_imm(&t->e, RCX, (uint64_t)in->imm);
+    else reg_in(t, RCX, in->rs2);
+}
+
+/* ecx = 8 * (RB & 7): the byte offset's bit shift (al_byte_shift) */
+static void byte_shift(tr_t *t, const insn_t *in, const alpha_op_t *o)
+{
+    operand_b(t, in, o);
+    ecx_imm8(&t->e, ALU_AND, 7);
+    shift_imm32(&t->e, SH_SHL, RCX, 3);
+}
+
+static void alpha_operate(tr_t *t, const insn_t *in, const alpha_op_t *o)
+{
+    emit_t *e = &t->e;
+    switch (o->op) {
+    case AO_EXTL:                       /* (a >> s) & field */
+        byte_shift(t, in, o);
+        reg_in(t, RAX, in->rs1);
+        op_r(e, 1, 0xd3, SH_SHR, RAX);
+        field(e, o->arg);
+        break;
+    case AO_EXTH:                       /* (a << ((64 - s) & 63)) & field */
+        byte_shift(t, in, o);
+        op_r(e, 0, 0xf7, 3, RCX);       /* neg ecx: shl takes it modulo 64 */
+        reg_in(t, RAX, in->rs1);
+        op_r(e, 1, 0xd3, SH_SHL, RAX);
+        field(e, o->arg);
+        break;
+    case AO_INSL:                       /* (a & field) << s */
+        byte_shift(t, in, o);
+        reg_in(t, RAX, in->rs1);
+        field(e, o->arg);
+        op_r(e, 1, 0xd3, SH_SHL, RAX);
+        break;
+    case AO_INSH:                       /* s ? (a & field) >> (64 - s) : 0, */
+        byte_shift(t, in, o);           /* as ((a & field) >> 1) >> (63 - s) */
+        ecx_imm8(e, ALU_XOR, 63);
+        reg_in(t, RAX, in->rs1);
+        field(e, o->arg);
+        shift_imm(e, SH_SHR, RAX, 1);
+        op_r(e, 1, 0xd3, SH_SHR, RAX);
+        break;
+    case AO_MSKL:                       /* a & ~(field << s) */
+        byte_shift(t, in, o);
+        mov_imm(e, RDX, field_mask(o->arg));
+        op_r(e, 1, 0xd3, SH_SHL, RDX);
+        op_r(e, 1, 0xf7, 2, RDX);       /* not rdx */
+        reg_in(t, RAX, in->rs1);
+        op_r(e, 1, 0x21, RDX, RAX);     /* and rax, rdx */
+        break;
+    case AO_MSKH:                       /* s ? a & ~(field >> (64 - s)) : a, */
+        byte_shift(t, in, o);           /* as a & ~((field >> 1) >> (63 - s)) */
+        ecx_imm8(e, ALU_XOR, 63);
+        mov_imm(e, RDX, field_mask(o->arg) >> 1);
+        op_r(e, 1, 0xd3, SH_SHR, RDX);
+        op_r(e, 1, 0xf7, 2, RDX);
+        reg_in(t, RAX, in->rs1);
+        op_r(e, 1, 0x21, RDX, RAX);
+        break;
+    case AO_ZAP_L:                      /* a & ~byte_mask(literal) */
+        reg_in(t, RAX, in->rs1);
+        mov_imm(e, RCX, ~al_byte_mask((uint64_t)in->imm));
+        op_r(e, 1, 0x21, RCX, RAX);
+        break;
+    case AO_MULQ: case AO_MULL:         /* a * b (mull: sign-extended from 32 bits) */
+        operand_b(t, in, o);
+        reg_in(t, RAX, in->rs1);
+        op_r(e, 1, 0x0faf, RAX, RCX);   /* imul rax, rcx */
+        if (o->op == AO_MULL) op_r(e, 1, 0x63, RAX, RAX);
+        break;
+    case AO_UMULH:                      /* the high quadword of a * b, unsigned */
+        operand_b(t, in, o);
+        reg_in(t, RAX, in->rs1);
+        op_r(e, 1, 0xf7, 4, RCX);       /* mul rcx: rdx:rax */
+        mov_rr(e, RAX, RDX);
+        break;
+    case AO_SADD: case AO_SSUB:         /* (a << 2 or 3) +- b, longword forms extended */
+        operand_b(t, in, o);
+        reg_in(t, RAX, in->rs1);
+        shift_imm(e, SH_SHL, RAX, o->arg);
+        op_r(e, 1, o->op == AO_SADD ? 0x01 : 0x29, RCX, RAX);
+        if (o->longword) op_r(e, 1, 0x63, RAX, RAX);
+        break;
+    case AO_BIC: case AO_ORNOT: case AO_EQV:    /* a op ~b */
+        operand_b(t, in, o);
+        op_r(e, 1, 0xf7, 2, RCX);
+        reg_in(t, RAX, in->rs1);
+        op_r(e, 1, o->op == AO_BIC ? 0x21 : o->op == AO_ORNOT ? 0x09 : 0x31, RCX, RAX);
+        break;
+    case AO_SEXTB: case AO_SEXTW:       /* RB (rs1, or the literal) sign-extended */
+        if (o->lit) mov_imm(e, RAX, (uint64_t)in->imm);
+        else reg_in(t, RAX, in->rs1);
+        op_r(e, 1, o->op == AO_SEXTB ? 0x0fbe : 0x0fbf, RAX, RAX);
+        break;
+    }
+    rd_out(t, in->rd);
 }
 
 /* count_run: one more whole run of the block (rdx kept: an indirect end's pc) */
@@ -654,7 +916,7 @@ static void branch(tr_t *t, const block_entry_t *en, int cc)
 
 static void branch_rr(tr_t *t, const block_entry_t *en, int cc)
 {
-    load(&t->e, RAX, RBX, reg_off(en->rs1));
+    reg_in(t, RAX, en->rs1);
     op_m(&t->e, 1, 0x3b, RAX, RBX, reg_off(en->rs2));
     branch(t, en, cc);
 }
@@ -665,6 +927,7 @@ static void link_reg(tr_t *t, const block_entry_t *en)
     mov_imm(&t->e, RAX, t->b->end);
     store(&t->e, RAX, RBX, reg_off(en->rd));
     count_taken(t);
+    if (t->truth && (en->in->flags & IF_CALL)) record_call_rdx(t, t->b->pc + en->offset);
 }
 
 static void emit_call(tr_t *t, uint32_t k, const block_entry_t *en)
@@ -672,6 +935,7 @@ static void emit_call(tr_t *t, uint32_t k, const block_entry_t *en)
     at_entry(t, k);
     call_semantics(t, en->in);
     load(&t->e, R15, RBX, offsetof(cpu_t, mem));
+    record_called(t, en);
     epoch_check(t);
     dropped_check(t, k + 1);
 }
@@ -682,15 +946,27 @@ static bool emit_entry(tr_t *t, uint32_t k)
     const block_entry_t *en = &t->b->entries[k];
     emit_t *e = &t->e;
     bool inl = true;
+    t->held = t->after;                 /* what the entry before left in rax */
+    t->after = -1;
     switch (en->kind) {
     case BK_END: fixed_end(t, 0, t->b->end); return true;
-    case BK_NOP: break;
+    case BK_NOP: t->after = t->held; break;
     case BK_CALL: emit_call(t, k, en); inl = false; break;
-    case BK_CALL_REG: call_semantics(t, en->in); inl = false; break;
+    case BK_CALL_REG: {
+        const alpha_op_t *o = alpha_op(en->in->exec);
+        if (o) {
+            alpha_operate(t, en->in, o);
+        } else {
+            call_semantics(t, en->in);
+            inl = false;
+        }
+        break;
+    }
     case BK_XFER:
         at_entry(t, k);
         call_semantics(t, en->in);
         load(e, R15, RBX, offsetof(cpu_t, mem));
+        record_called(t, en);
         epoch_check(t);
         load(e, RDX, RBX, offsetof(cpu_t, pc));
         t->j->stats.called_entries++;
@@ -712,11 +988,11 @@ static bool emit_entry(tr_t *t, uint32_t k)
     case BK_SRL_RR: shift(t, en, SH_SHR, true); break;
     case BK_SRA_RR: shift(t, en, SH_SAR, true); break;
     case BK_ADDW_RI: case BK_ADDW_RR: case BK_SUBW_RR:
-        load(e, RAX, RBX, reg_off(en->rs1));
+        reg_in(t, RAX, en->rs1);
         if (en->kind == BK_ADDW_RI) alu_imm(e, ALU_ADD, RAX, en->imm);
         else op_m(e, 1, en->kind == BK_ADDW_RR ? 0x03 : 0x2b, RAX, RBX, reg_off(en->rs2));
         op_r(e, 1, 0x63, RAX, RAX);     /* movsxd rax, eax */
-        store(e, RAX, RBX, reg_off(en->rd));
+        rd_out(t, en->rd);
         break;
     case BK_LI: case BK_AUIPC: {
         uint64_t v = en->kind == BK_LI ? (uint64_t)en->imm
@@ -742,23 +1018,23 @@ static bool emit_entry(tr_t *t, uint32_t k)
     case BK_SLEU_RR: compare(t, en, CC_BE, true); break;
     case BK_S4ADD_RI: case BK_S4ADD_RR: case BK_S8ADD_RI: case BK_S8ADD_RR: {
         bool rr = en->kind == BK_S4ADD_RR || en->kind == BK_S8ADD_RR;
-        load(e, RAX, RBX, reg_off(en->rs1));
+        reg_in(t, RAX, en->rs1);
         shift_imm(e, SH_SHL, RAX, en->kind <= BK_S4ADD_RR ? 2 : 3);
         if (rr) op_m(e, 1, 0x03, RAX, RBX, reg_off(en->rs2));
         else if (en->imm) alu_imm(e, ALU_ADD, RAX, en->imm);
-        store(e, RAX, RBX, reg_off(en->rd));
+        rd_out(t, en->rd);
         break;
     }
     case BK_EXTB_RR:
-        load(e, RCX, RBX, reg_off(en->rs2));
+        reg_in(t, RCX, en->rs2);
         op_r(e, 0, 0x83, ALU_AND, RCX);                 /* and ecx, 7 */
         e->p[-1] = (uint8_t)(0xc0 | ALU_AND << 3 | RCX);
         b1(e, 7);
         shift_imm(e, SH_SHL, RCX, 3);
-        load(e, RAX, RBX, reg_off(en->rs1));
+        reg_in(t, RAX, en->rs1);
         op_r(e, 1, 0xd3, SH_SHR, RAX);                 /* shr rax, cl */
         op_r(e, 0, 0x0fb6, RAX, RAX);                   /* movzx eax, al */
-        store(e, RAX, RBX, reg_off(en->rd));
+        rd_out(t, en->rd);
         break;
 #define CMOV_CASES(K) \
     case BK_##K##_RR: cmov(t, en, BK_##K##_RR, true); break; \
@@ -784,11 +1060,13 @@ static bool emit_entry(tr_t *t, uint32_t k)
         branch(t, en, rs1_test(t, en, en->kind));
         return true;
     case BK_JAL:
+        if (t->truth && (en->in->flags & IF_CALL))
+            mov_imm(e, RDX, (uint64_t)en->imm);     /* the target, for the recorder */
         link_reg(t, en);
         fixed_end(t, 1, (uint64_t)en->imm);
         return true;
     case BK_JALR: case BK_JMP:
-        load(e, RDX, RBX, reg_off(en->rs1));
+        reg_in(t, RDX, en->rs1);
         if (en->kind == BK_JALR) {
             if (en->imm) alu_imm(e, ALU_ADD, RDX, en->imm);
             alu_imm(e, ALU_AND, RDX, -2);
@@ -813,20 +1091,32 @@ static void emit_cold(tr_t *t, const cold_t *s)
     switch (s->what) {
     case COLD_LOAD:                     /* AT_ENTRY; mem_load_slow(mem, a, size) */
         at_entry(t, s->k);
+        if (t->truth) store(e, RSI, RBP, offsetof(jit_state_t, addr));
         mov_rr(e, RDI, R15);
         mov_imm(e, RDX, s->arg);
         call_abs(e, (const void *)mem_load_slow);
         extend(e, s->kind);
         store(e, RAX, RBX, reg_off(t->b->entries[s->k].rd));
         epoch_check(t);
+        if (t->truth) {                 /* back past the fast path's mark, with rsi */
+            load(e, RSI, RBP, offsetof(jit_state_t, addr));
+            touch_rsi(t, (unsigned)s->arg);
+        } else {
+            load(e, RAX, RBX, reg_off(t->b->entries[s->k].rd));    /* as the fast path leaves it */
+        }
         jmp_to(e, s->back);
         break;
     case COLD_STORE:                    /* AT_ENTRY; mem_store_slow(mem, a, rs2, size); DROPPED */
         at_entry(t, s->k);
+        if (t->truth) store(e, RSI, RBP, offsetof(jit_state_t, addr));
         mov_rr(e, RDI, R15);
         load(e, RDX, RBX, reg_off(t->b->entries[s->k].rs2));
         mov_imm(e, RCX, s->arg);
         call_abs(e, (const void *)mem_store_slow);
+        if (t->truth) {
+            load(e, RSI, RBP, offsetof(jit_state_t, addr));
+            touch_rsi(t, (unsigned)s->arg);
+        }
         epoch_check(t);
         dropped_check(t, s->k + 1);
         jmp_to(e, s->back);
@@ -880,12 +1170,13 @@ static void flush(jit_t *j)
 
 /* The translations are of the table as it is now (not emptied, not moved
  * since), with room for every block id it may hold. */
-static void sync_table(jit_t *j, const blocks_t *bs)
+static void sync_table(jit_t *j, const blocks_t *bs, truth_t *truth)
 {
-    if (bs->blk != j->blk_seen || bs->resets != j->resets_seen) {
+    if (bs->blk != j->blk_seen || bs->resets != j->resets_seen || truth != j->truth) {
         flush(j);
         j->blk_seen = bs->blk;
         j->resets_seen = bs->resets;
+        j->truth = truth;
     }
     if (bs->blk_cap > j->cap) {
         size_t cap = bs->blk_cap;
@@ -915,7 +1206,8 @@ static uint32_t translation(jit_t *j, blocks_t *bs, const block_t *b)
      * store, the dropped-code check after it or a call, a first run */
     size_t cold_cap = 3 * (b->n + 1) + 4;
     cold_t *cold = xcalloc(cold_cap, sizeof *cold);
-    tr_t t = { .j = j, .bs = bs, .b = b, .cold = cold, .cold_cap = cold_cap,
+    tr_t t = { .j = j, .truth = j->truth, .bs = bs, .b = b, .cold = cold, .cold_cap = cold_cap,
+               .held = -1, .after = -1,
                .e = { .p = j->rw + j->used, .start = j->rw + j->used, .base = j->used } };
     emit_t *e = &t.e;
     size_t check = here(e);             /* the event check, as the loop's `chained` */
@@ -998,10 +1290,10 @@ static uint64_t hand_over(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc)
 {
     j->stats.interpreted++;
     leave(bs, pc);
-    return blocks_interpret(c, bs, NULL, pc);
+    return blocks_interpret(c, bs, j->truth, pc);
 }
 
-uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc)
+uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
 {
     enter_fn enter = (enter_fn)(void *)j->rx;
     jit_state_t *st = j->st;
@@ -1014,7 +1306,7 @@ uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc)
     uint64_t from_epoch = 0;
     uintptr_t way = 0;
     uint32_t body;
-    sync_table(j, bs);
+    sync_table(j, bs, truth);
     blocks_jit_see_code_epoch(bs, c->mem);
     st->bs = bs;
 
@@ -1031,7 +1323,7 @@ next_block:                             /* as the block loop's next_block */
     if (!in->exec || in->block == BLOCK_NONE) return leave(bs, pc);
     b = (block_t *)blocks_find(bs, in);
     if (!b) return leave(bs, pc);
-    sync_table(j, bs);                  /* a build may have moved or emptied it */
+    sync_table(j, bs, truth);           /* a build may have moved or emptied it */
     blocks_jit_found(bs, pc, b);
     if (from && bs->epoch == from_epoch) blocks_jit_link(bs, &bs->blk[from], way, b);
     body = translation(j, bs, b);
@@ -1172,10 +1464,10 @@ jit_t *jit_new(char *err, size_t errlen)
 
 void jit_free(jit_t *j) { (void)j; }
 
-uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc)
+uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
 {
     (void)j;
-    return blocks_interpret(c, bs, NULL, pc);
+    return blocks_interpret(c, bs, truth, pc);
 }
 
 void jit_get_stats(const jit_t *j, jit_stats_t *s)

@@ -446,8 +446,9 @@ static void check_sample(const options_t *o)
                       "times only its windows", needs[2 * k], needs[2 * k + 1]);
 }
 
-/* --jit: an x86-64 host, and a run whose engine runs blocks without the
- * ground-truth recorder (the functional core, nothing observing each step). */
+/* --jit: an x86-64 host, and a run whose engine runs blocks (the
+ * functional core, with the ground-truth recorder or without, nothing
+ * observing each step). */
 static void check_jit(const options_t *o)
 {
     const char *why;
@@ -458,9 +459,6 @@ static void check_jit(const options_t *o)
         bad_input("--jit runs the functional core alone: it cannot be combined with a timing "
                   "model, --trace, --paths, --cct, --csprof, --sample, --checkpoint-at or "
                   "--interactive");
-    if ((o->stats_path || o->stats_json_path) && !o->no_truth)
-        bad_input("--jit does not feed the ground-truth recorder that --stats keeps: add "
-                  "--no-ground-truth");
 }
 
 /* Options that only make sense with others, and options that exclude each

@@ -73,10 +73,11 @@
 #              hot_method.acf, dise.spec_counters=checkpoint takes the
 #              functional run's samples, leak keeps its output and exact profile
 #   jit        --jit (the translator, sim/jit_x86.c) on the functional core:
-#              the functional run's output, its --no-ground-truth statistics
-#              and an exhaustive ACF's report the same but for the command
-#              and host lines, --max-insts exact; with every timing model,
-#              -d, --trace and --stats with the recorder: refused
+#              the functional run's output, its statistics with the
+#              ground-truth recorder and without (text and JSON) and an
+#              exhaustive ACF's report the same but for the command and host
+#              lines, --max-insts exact; with every timing model, -d and
+#              --trace: refused
 #   checkpoint a checkpoint near the end restored under every model, with
 #              --acf and with --dcpi: the functional run's output and
 #              program instructions; --restore --cct, --checkpoint-at under
@@ -705,8 +706,15 @@ for isa in rv64 alpha-static; do
     refused "$isa --jit -d" "$j.d"
     run "$j.tr" --jit --trace "$j.tr.trace" "$prog" test
     refused "$isa --jit --trace" "$j.tr"
-    run "$j.gt" --jit --stats "$j.gt.stats" "$prog" test
-    refused "$isa --jit --stats with the ground-truth recorder" "$j.gt"
+    # with the ground-truth recorder (the default with --stats): its statistics
+    # (unique words, call pairs) and the JSON form the block loop's
+    run "$j.gt" --jit --stats "$j.gt.stats" --stats-json "$j.gt.json" "$prog" test
+    same_output "$isa functional --jit --stats (ground truth)" "$j.gt"
+    same_bits "$isa --jit --stats: the block loop's, with the recorder" "$fst" "$j.gt.stats"
+    run "$j.gt0" --stats-json "$j.gt0.json" "$prog" test
+    verdict "$isa --jit --stats-json: the block loop's, with the recorder" \
+        "$(diff <(grep -Ev '"(command|argv)"|"host' "$j.gt0.json") \
+                <(grep -Ev '"(command|argv)"|"host' "$j.gt.json") | head -2 | tr '\n' ' ')"
     # ---- checkpoints (tests/checkpoint has the rest) -------------------------------------------
     # a checkpoint 2M instructions before the end, restored under every model
     # and with --acf and --dcpi: the output (both halves) and the program

@@ -40,16 +40,20 @@ typedef struct result {
     uint8_t data[512];
     uint64_t count[64], taken[64];
     uint64_t translated;                /* blocks the translator translated */
+    bool truth;                         /* run with the ground-truth recorder: */
+    uint64_t touched;                   /* the data words it marked            */
+    pair_count_t pairs[16];             /* its call pairs, sorted              */
+    size_t npairs;
 } result_t;
 
 /* Run words (at CODE, ending in an ecall) from registers seeded by seed,
  * by the block loop or the translator, until event_at; into *r. */
-static void run(const uint32_t *words, size_t n, uint64_t seed, bool jit, uint64_t event_at,
-                result_t *r)
+static void run(const isa_t *isa, const uint32_t *words, size_t n, uint64_t seed, bool jit,
+                uint64_t event_at, result_t *r)
 {
     mem_t *m = mem_new();
     cpu_t c;
-    cpu_init(&c, &isa_rv64, m);
+    cpu_init(&c, isa, m);
     assert_true(mem_map(m, CODE, 0x1000, MEM_PROT_READ | MEM_PROT_EXEC));
     assert_true(mem_map(m, DATA, 0x1000, MEM_PROT_READ | MEM_PROT_WRITE));
     assert_true(mem_write(m, CODE, words, n * 4));
@@ -76,7 +80,10 @@ static void run(const uint32_t *words, size_t n, uint64_t seed, bool jit, uint64
         assert_non_null(bs->jit);
     }
     blocks_attach(bs, &c);
-    r->ret = jit ? jit_execute(bs->jit, &c, bs, CODE) : blocks_interpret(&c, bs, NULL, CODE);
+    truth_t truth;
+    memset(&truth, 0, sizeof truth);
+    truth_t *tr = r->truth ? &truth : NULL;
+    r->ret = jit ? jit_execute(bs->jit, &c, bs, tr, CODE) : blocks_interpret(&c, bs, tr, CODE);
     blocks_stop(bs, &c);
     blocks_detach(bs);
     if (jit) {
@@ -94,20 +101,32 @@ static void run(const uint32_t *words, size_t n, uint64_t seed, bool jit, uint64
         r->count[k] = slots[2 * k].count;
         r->taken[k] = slots[2 * k].taken;
     }
+    if (tr) {
+        r->touched = mem_count_touched(m);
+        pair_count_t *p = pair_table_sorted(&truth.call_pairs, &r->npairs);
+        assert_true(r->npairs <= 16);
+        memcpy(r->pairs, p, r->npairs * sizeof *p);
+        free(p);
+        pair_table_free(&truth.call_pairs);
+        pair_table_free(&truth.methods);
+    }
     blocks_free(bs);
     mem_free(m);
 }
 
-static void same_runs(const uint32_t *words, size_t n, uint64_t seed, uint64_t event_at)
+static void same_runs_truth(const isa_t *isa, const uint32_t *words, size_t n, uint64_t seed,
+                            uint64_t event_at, bool truth)
 {
     result_t a, b;
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
-    run(words, n, seed, false, event_at, &a);
-    run(words, n, seed, true, event_at, &b);
+    a.truth = b.truth = truth;
+    run(isa, words, n, seed, false, event_at, &a);
+    run(isa, words, n, seed, true, event_at, &b);
     if (event_at == UINT64_MAX) {       /* ran to the ecall, translated */
         assert_true(a.instret > 10);
         assert_true(b.translated > 0);
+        if (truth) assert_true(a.touched > 0 && a.npairs > 0);
     }
     assert_int_equal(a.ret, b.ret);
     assert_int_equal(a.pc, b.pc);
@@ -119,6 +138,24 @@ static void same_runs(const uint32_t *words, size_t n, uint64_t seed, uint64_t e
         assert_int_equal(a.count[k], b.count[k]);
         assert_int_equal(a.taken[k], b.taken[k]);
     }
+    assert_int_equal(a.touched, b.touched);
+    assert_int_equal(a.npairs, b.npairs);
+    for (size_t k = 0; k < a.npairs; k++) {
+        assert_int_equal(a.pairs[k].a, b.pairs[k].a);
+        assert_int_equal(a.pairs[k].b, b.pairs[k].b);
+        assert_int_equal(a.pairs[k].count, b.pairs[k].count);
+    }
+}
+
+static void same_runs_on(const isa_t *isa, const uint32_t *words, size_t n, uint64_t seed,
+                         uint64_t event_at)
+{
+    same_runs_truth(isa, words, n, seed, event_at, false);
+}
+
+static void same_runs(const uint32_t *words, size_t n, uint64_t seed, uint64_t event_at)
+{
+    same_runs_on(&isa_rv64, words, n, seed, event_at);
 }
 
 #define R(f7, rs2, rs1, f3, rd) enc_r(f7, rs2, rs1, f3, rd, OP)
@@ -192,6 +229,19 @@ static void test_memory_and_transfers(void **state)
     for (uint64_t seed = 1; seed <= 10; seed++) same_runs(mem_prog, n, seed, UINT64_MAX);
 }
 
+/* With the ground-truth recorder: the data words marked (fast and slow
+ * loads and stores, the misaligned ones among them) and the call pairs
+ * (jal ra) the same as the block loop's copy with the recorder, whole and
+ * cut short. */
+static void test_ground_truth(void **state)
+{
+    (void)state;
+    const uint32_t mem_prog[] = { MEM_PROG };
+    size_t n = sizeof mem_prog / sizeof mem_prog[0];
+    for (uint64_t seed = 1; seed <= 4; seed++) same_runs_truth(&isa_rv64, mem_prog, n, seed, UINT64_MAX, true);
+    for (uint64_t at = 0; at <= 80; at += 3) same_runs_truth(&isa_rv64, mem_prog, n, 7, at, true);
+}
+
 /* --max-insts exact: every count up to past the end, inside blocks and at
  * their edges. */
 static void test_event_at_every_count(void **state)
@@ -202,6 +252,93 @@ static void test_event_at_every_count(void **state)
     for (uint64_t at = 0; at <= 80; at++) same_runs(mem_prog, n, 7, at);
     n = sizeof alu_prog / sizeof alu_prog[0];
     for (uint64_t at = 0; at <= 40; at += 3) same_runs(alu_prog, n, 3, at);
+}
+
+/* Alpha operates: register form (ra, rb, rc) and literal form (ra, lit, rc). */
+static uint32_t al_opr(unsigned op, unsigned fn, unsigned ra, unsigned rb, unsigned rc)
+{
+    return op << 26 | ra << 21 | rb << 16 | fn << 5 | rc;
+}
+
+static uint32_t al_lit(unsigned op, unsigned fn, unsigned ra, unsigned lit, unsigned rc)
+{
+    return op << 26 | ra << 21 | (lit & 0xff) << 13 | 1u << 12 | fn << 5 | rc;
+}
+
+/* The operates the translator runs inline rather than calling their
+ * semantics: ext/ins/msk of every width, low and high, zap with a literal,
+ * the multiplies, s4/s8 add and subtract (longword and quadword), bic,
+ * ornot, eqv, sextb/sextw; register forms with byte offsets from random
+ * registers (r9 holds each offset 0-7 in turn: the loop below) and literal
+ * forms with every offset. */
+static void al_emit(uint32_t *prog, size_t *n, uint32_t word)
+{
+    prog[(*n)++] = word;
+    prog[(*n)++] = al_opr(0x11, 0x40, word & 31, 0, 0);   /* xor rc, r0, r0: kept */
+}
+
+static size_t alpha_operates(uint32_t *prog)
+{
+    static const unsigned ints[] = {     /* opcode 0x12 functions */
+        0x06, 0x16, 0x26, 0x36, 0x5a, 0x6a, 0x7a,         /* ext */
+        0x0b, 0x1b, 0x2b, 0x3b, 0x57, 0x67, 0x77,         /* ins */
+        0x02, 0x12, 0x22, 0x32, 0x52, 0x62, 0x72 };       /* msk */
+    size_t n = 0;
+    unsigned rc = 10;
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+        al_emit(prog, &n, al_opr(0x12, ints[k], 1 + k % 8, 9, rc));           /* offset r9 */
+        al_emit(prog, &n, al_opr(0x12, ints[k], 2 + k % 5, 3 + k % 7, 11 + k % 19));
+        al_emit(prog, &n, al_lit(0x12, ints[k], 4 + k % 3, (unsigned)k * 5, 12 + k % 17));
+        al_emit(prog, &n, al_opr(0x12, ints[k], rc, 9, rc));                  /* in place */
+    }
+    al_emit(prog, &n, al_lit(0x12, 0x30, 5, 0xa5, 13));                      /* zap */
+    static const unsigned intm[] = { 0x00, 0x20, 0x30 };               /* mull mulq umulh */
+    for (size_t k = 0; k < 3; k++) {
+        al_emit(prog, &n, al_opr(0x13, intm[k], 1 + k, 4 + k, 14 + k));
+        al_emit(prog, &n, al_lit(0x13, intm[k], 2 + k, 200 + (unsigned)k, 20 + k));
+        al_emit(prog, &n, al_opr(0x13, intm[k], 21 + k, 21 + k, 21 + k));
+    }
+    static const unsigned inta[] = { 0x02, 0x12, 0x0b, 0x1b };         /* s4/s8 addl, subl */
+    for (size_t k = 0; k < 4; k++) {
+        al_emit(prog, &n, al_opr(0x10, inta[k], 3 + k, 6 + k, 24 + k));
+        al_emit(prog, &n, al_lit(0x10, inta[k], 4 + k, 77 + (unsigned)k, 25 + k));
+    }
+    al_emit(prog, &n, al_opr(0x10, 0x2b, 1, 2, 28));                          /* s4subq */
+    al_emit(prog, &n, al_opr(0x10, 0x3b, 3, 4, 29));                          /* s8subq */
+    al_emit(prog, &n, al_opr(0x11, 0x08, 5, 6, 11));                          /* bic */
+    al_emit(prog, &n, al_opr(0x11, 0x28, 7, 8, 12));                          /* ornot */
+    al_emit(prog, &n, al_opr(0x11, 0x48, 13, 14, 15));                        /* eqv */
+    al_emit(prog, &n, al_opr(0x1c, 0x00, 31, 16, 17));                        /* sextb */
+    al_emit(prog, &n, al_lit(0x1c, 0x00, 31, 0x80, 18));
+    al_emit(prog, &n, al_opr(0x1c, 0x01, 31, 19, 20));                        /* sextw */
+    al_emit(prog, &n, al_lit(0x1c, 0x01, 31, 0xff, 21));
+    al_emit(prog, &n, al_opr(0x11, 0x20, 0, 22, 23));                         /* bis: a kind */
+    return n;
+}
+
+static void test_alpha_operates(void **state)
+{
+    (void)state;
+    uint32_t prog[400];
+    size_t n = alpha_operates(prog);
+    /* r9 += 1; r30 -= 1; bne r30, top: each byte offset, then callsys */
+    prog[n++] = al_lit(0x10, 0x20, 9, 1, 9);                           /* addq r9, 1, r9 */
+    prog[n++] = al_lit(0x10, 0x29, 30, 1, 30);                         /* subq r30, 1, r30 */
+    uint32_t back = (uint32_t)(-(int32_t)n - 1) & 0x1fffff;           /* to the top */
+    prog[n++] = 0x3du << 26 | 30u << 21 | back;                       /* bne r30 */
+    prog[n++] = 0x83;                                                 /* callsys */
+    assert_true(n <= sizeof prog / sizeof prog[0]);
+    uint32_t words[400];
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        memcpy(words, prog, n * sizeof *words);
+        /* r30 the loop's count (8: set by a lda r30, 8(r31) at the top) */
+        uint32_t all[401];
+        all[0] = 0x08u << 26 | 30u << 21 | 31u << 16 | 8;
+        memcpy(all + 1, words, n * sizeof *words);
+        same_runs_on(&isa_alpha, all, n + 1, seed, UINT64_MAX);
+        if (seed == 1)
+            for (uint64_t at = 0; at < 8 * n; at += 37) same_runs_on(&isa_alpha, all, n + 1, 1, at);
+    }
 }
 
 int main(void)
@@ -216,6 +353,8 @@ int main(void)
         cmocka_unit_test(test_memory_and_transfers),
         cmocka_unit_test(test_event_at_every_count),
         cmocka_unit_test(test_long_block),
+        cmocka_unit_test(test_alpha_operates),
+        cmocka_unit_test(test_ground_truth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
