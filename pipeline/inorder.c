@@ -286,26 +286,31 @@ static __attribute__((noinline)) void general_5_plain(timing_t *t, const insn_t 
  * that do not access memory inlined into it, the entry saved and restored
  * six registers for every instruction.  A load's or store's D-cache access
  * is inlined into its own, and branches and jumps have theirs (the others
- * then call no predictor); `_new`: of an instruction quick_5_takes not,
- * which fetches (`mem`, `xfer`, `fetch` and `heads` constants). */
-#define QUICK_5_FN(name, heads, mem, xfer, fetch)                                           \
-    static __attribute__((noinline)) void name(timing_t *t, const insn_t *in, uint64_t addr, \
-                                               uint64_t next_pc)                             \
+ * then call no predictor).  Each asks quick_5_takes and jumps to its
+ * `_same` body or its `_new` one, which fetches, before either saves a
+ * register (`mem`, `xfer` and `heads` constants). */
+#define QUICK_5_FN(name, heads, mem, xfer)                                                    \
+    static __attribute__((noinline)) void name##_new(timing_t *t, const insn_t *in,          \
+                                                     uint64_t addr, uint64_t next_pc)        \
     {                                                                                        \
-        quick_5(t, in, addr, next_pc, heads, mem, xfer, fetch);                              \
+        quick_5(t, in, addr, next_pc, heads, mem, xfer, true);                               \
+    }                                                                                        \
+    static __attribute__((noinline)) void name##_same(timing_t *t, const insn_t *in,         \
+                                                      uint64_t addr, uint64_t next_pc)       \
+    {                                                                                        \
+        quick_5(t, in, addr, next_pc, heads, mem, xfer, false);                              \
+    }                                                                                        \
+    static void name(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)         \
+    {                                                                                        \
+        if (likely(quick_5_takes(t, in))) name##_same(t, in, addr, next_pc);                 \
+        else name##_new(t, in, addr, next_pc);                                               \
     }
-QUICK_5_FN(quick_5_alu, false, false, false, false)
-QUICK_5_FN(quick_5_alu_heads, true, false, false, false)
-QUICK_5_FN(quick_5_mem, false, true, false, false)
-QUICK_5_FN(quick_5_mem_heads, true, true, false, false)
-QUICK_5_FN(quick_5_xfer, false, false, true, false)
-QUICK_5_FN(quick_5_xfer_heads, true, false, true, false)
-QUICK_5_FN(quick_5_alu_new, false, false, false, true)
-QUICK_5_FN(quick_5_alu_new_heads, true, false, false, true)
-QUICK_5_FN(quick_5_mem_new, false, true, false, true)
-QUICK_5_FN(quick_5_mem_new_heads, true, true, false, true)
-QUICK_5_FN(quick_5_xfer_new, false, false, true, true)
-QUICK_5_FN(quick_5_xfer_new_heads, true, false, true, true)
+QUICK_5_FN(quick_5_alu, false, false, false)
+QUICK_5_FN(quick_5_alu_heads, true, false, false)
+QUICK_5_FN(quick_5_mem, false, true, false)
+QUICK_5_FN(quick_5_mem_heads, true, true, false)
+QUICK_5_FN(quick_5_xfer, false, false, true)
+QUICK_5_FN(quick_5_xfer_heads, true, false, true)
 #undef QUICK_5_FN
 
 /* ---- what the entries test, once an instruction (insn_t.tkind) ---------------- */
@@ -319,7 +324,11 @@ enum {
     TK_EV5_GENERAL = 1, TK_EV5_ALU = 2, TK_EV5_MEM = 3, TK_EV5_XFER = 4,
     TK_5_MASK = 7 << 3,            /* inorder5: which quick path, if any */
     TK_5_GENERAL = 1 << 3, TK_5_ALU = 2 << 3, TK_5_MEM = 3 << 3, TK_5_XFER = 4 << 3,
+    TK_INDEXES = 64,               /* every record is below: the entries'
+                                      tables (ev5_by_kind, i5_by_kind)  */
 };
+
+_Static_assert((TK_EV5_MASK | TK_5_MASK) < TK_INDEXES, "a record indexes the entries' tables");
 
 /* What ev5's quick paths leave to the general one (quick_ev5): of those
  * with no memory access, of loads and stores, and of branches and jumps
@@ -354,21 +363,51 @@ static __attribute__((noinline, cold)) void classify_tkind(const insn_t *in)
 
 /* ---- the five-stage pipeline's entries ----------------------------------------- */
 
-void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
-void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 
 /* The first time an instruction is timed: its record, then the entry. */
 static __attribute__((noinline, cold)) void first_5(timing_t *t, const insn_t *in, uint64_t addr,
-                                                    uint64_t next_pc, const bool heads)
+                                                    uint64_t next_pc)
 {
     classify_tkind(in);
-    (heads ? time_inorder5_heads : time_inorder5)(t, in, addr, next_pc);
+    time_inorder5(t, in, addr, next_pc);
+}
+
+static __attribute__((noinline, cold)) void first_5_heads(timing_t *t, const insn_t *in,
+                                                          uint64_t addr, uint64_t next_pc)
+{
+    classify_tkind(in);
+    time_inorder5_heads(t, in, addr, next_pc);
+}
+
+/* What the entry of a plain instruction jumps to in a configuration with
+ * no forwarding gap, by its whole record (insn_t.tkind: inorder5's part is
+ * bits 3 to 5), as ev5_by_kind; [heads]. */
+#define I5_ROW(f) f, f, f, f, f, f, f, f
+#define I5_ROWS(first, general, alu, mem, xfer)                                   \
+    { I5_ROW(first), I5_ROW(general), I5_ROW(alu), I5_ROW(mem), I5_ROW(xfer),     \
+      I5_ROW(general), I5_ROW(general), I5_ROW(general) }
+static const timing_insn_fn i5_by_kind[2][TK_INDEXES] = {
+    I5_ROWS(first_5, general_5_plain, quick_5_alu, quick_5_mem, quick_5_xfer),
+    I5_ROWS(first_5_heads, general_5_plain, quick_5_alu_heads, quick_5_mem_heads,
+            quick_5_xfer_heads),
+};
+#undef I5_ROWS
+#undef I5_ROW
+
+/* A configuration with a forwarding gap, which the quick paths leave out:
+ * every plain instruction takes the general path. */
+static __attribute__((noinline)) void gap_5(timing_t *t, const insn_t *in, uint64_t addr,
+                                            uint64_t next_pc, const bool heads)
+{
+    if (unlikely(in->tkind == 0)) (heads ? first_5_heads : first_5)(t, in, addr, next_pc);
+    else general_5_plain(t, in, addr, next_pc);
 }
 
 /* The entry of either variant (`heads`, a constant): it only chooses and
- * jumps.  A plain instruction of a quick kind (tkind) takes the quick
- * path when quick_5_takes it.  `known` (a constant): of a run whose every
- * instruction is plain (time_inorder5_plain), which need not ask. */
+ * jumps.  A plain instruction goes where its record says (i5_by_kind): one
+ * of a quick kind to its quick path, which asks quick_5_takes.  `known` (a
+ * constant): of a run whose every instruction is plain
+ * (time_inorder5_plain), which need not ask. */
 static inline __attribute__((always_inline)) void
 entry_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
         const bool known)
@@ -377,24 +416,11 @@ entry_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
         general_5(t, in, addr, next_pc);
         return;
     }
-    unsigned k = in->tkind & TK_5_MASK;
-    if (k >= TK_5_ALU && !t->p.fwd_gap) {
-        if (quick_5_takes(t, in)) {
-            if (k == TK_5_ALU) (heads ? quick_5_alu_heads : quick_5_alu)(t, in, addr, next_pc);
-            else if (k == TK_5_MEM) (heads ? quick_5_mem_heads : quick_5_mem)(t, in, addr, next_pc);
-            else (heads ? quick_5_xfer_heads : quick_5_xfer)(t, in, addr, next_pc);
-        } else if (k == TK_5_ALU) {
-            (heads ? quick_5_alu_new_heads : quick_5_alu_new)(t, in, addr, next_pc);
-        } else if (k == TK_5_MEM) {
-            (heads ? quick_5_mem_new_heads : quick_5_mem_new)(t, in, addr, next_pc);
-        } else {
-            (heads ? quick_5_xfer_new_heads : quick_5_xfer_new)(t, in, addr, next_pc);
-        }
-    } else if (unlikely(k == 0)) {
-        first_5(t, in, addr, next_pc, heads);
-    } else {
-        general_5_plain(t, in, addr, next_pc);
+    if (unlikely(t->p.fwd_gap)) {
+        gap_5(t, in, addr, next_pc, heads);
+        return;
     }
+    i5_by_kind[heads][in->tkind](t, in, addr, next_pc);
 }
 
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
@@ -745,44 +771,73 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
  * only chooses and jumps (see quick_5_alu), with the entry's arguments
  * (the jump moves none): of the instructions with no memory access, of
  * loads and stores with their D-cache access inlined, and of branches and
- * jumps, which are predicted and trained there; each in the fetch block
- * of the one before, or (`_new`) the first of a block fetched anew
- * (`mem`, `xfer`, `newblk` and `heads` constants). */
-#define QUICK_EV5_FN(name, heads, mem, xfer, newblk)                                       \
-    static __attribute__((noinline)) void name(timing_t *t, const insn_t *in, uint64_t addr, \
-                                               uint64_t next_pc)                             \
+ * jumps, which are predicted and trained there.  Each asks whether the
+ * instruction is in the fetch block of the one before (quick_ev5_takes)
+ * and jumps to its `_same` body or its `_new` one, the first of a block
+ * fetched anew, before either saves a register (`mem`, `xfer` and `heads`
+ * constants). */
+#define QUICK_EV5_FN(name, heads, mem, xfer)                                                  \
+    static __attribute__((noinline)) void name##_new(timing_t *t, const insn_t *in,          \
+                                                     uint64_t addr, uint64_t next_pc)        \
     {                                                                                        \
-        quick_ev5(t, in, addr, next_pc, heads, mem, xfer, newblk);                           \
+        quick_ev5(t, in, addr, next_pc, heads, mem, xfer, true);                             \
+    }                                                                                        \
+    static __attribute__((noinline)) void name##_same(timing_t *t, const insn_t *in,         \
+                                                      uint64_t addr, uint64_t next_pc)       \
+    {                                                                                        \
+        quick_ev5(t, in, addr, next_pc, heads, mem, xfer, false);                            \
+    }                                                                                        \
+    static void name(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)         \
+    {                                                                                        \
+        if (likely(quick_ev5_takes(t, in))) name##_same(t, in, addr, next_pc);               \
+        else name##_new(t, in, addr, next_pc);                                               \
     }
-QUICK_EV5_FN(quick_ev5_alu, false, false, false, false)
-QUICK_EV5_FN(quick_ev5_alu_heads, true, false, false, false)
-QUICK_EV5_FN(quick_ev5_mem, false, true, false, false)
-QUICK_EV5_FN(quick_ev5_mem_heads, true, true, false, false)
-QUICK_EV5_FN(quick_ev5_xfer, false, false, true, false)
-QUICK_EV5_FN(quick_ev5_xfer_heads, true, false, true, false)
-QUICK_EV5_FN(quick_ev5_alu_new, false, false, false, true)
-QUICK_EV5_FN(quick_ev5_alu_new_heads, true, false, false, true)
-QUICK_EV5_FN(quick_ev5_mem_new, false, true, false, true)
-QUICK_EV5_FN(quick_ev5_mem_new_heads, true, true, false, true)
-QUICK_EV5_FN(quick_ev5_xfer_new, false, false, true, true)
-QUICK_EV5_FN(quick_ev5_xfer_new_heads, true, false, true, true)
+QUICK_EV5_FN(quick_ev5_alu, false, false, false)
+QUICK_EV5_FN(quick_ev5_alu_heads, true, false, false)
+QUICK_EV5_FN(quick_ev5_mem, false, true, false)
+QUICK_EV5_FN(quick_ev5_mem_heads, true, true, false)
+QUICK_EV5_FN(quick_ev5_xfer, false, false, true)
+QUICK_EV5_FN(quick_ev5_xfer_heads, true, false, true)
 #undef QUICK_EV5_FN
 
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 
 /* The first time an instruction is timed: its record, then the entry. */
 static __attribute__((noinline, cold)) void first_ev5(timing_t *t, const insn_t *in,
-                                                      uint64_t addr, uint64_t next_pc,
-                                                      const bool heads)
+                                                      uint64_t addr, uint64_t next_pc)
 {
     classify_tkind(in);
-    (heads ? time_ev5_heads : time_ev5)(t, in, addr, next_pc);
+    time_ev5(t, in, addr, next_pc);
 }
 
+static __attribute__((noinline, cold)) void first_ev5_heads(timing_t *t, const insn_t *in,
+                                                            uint64_t addr, uint64_t next_pc)
+{
+    classify_tkind(in);
+    time_ev5_heads(t, in, addr, next_pc);
+}
+
+/* What the entry of a plain instruction jumps to, by its whole record
+ * (insn_t.tkind, TK_INDEXES of them: ev5's part is the low three bits): not yet
+ * classified, of a general kind, or a quick path.  A table, so that the
+ * entry reads the record and jumps (a chain of tests cost some 10 host
+ * instructions an instruction); [heads]. */
+#define EV5_ROW(first, general, alu, mem, xfer) first, general, alu, mem, xfer, general, general, general
+#define EV5_ROWS(...)                                                                    \
+    { EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), \
+      EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__) }
+static const timing_insn_fn ev5_by_kind[2][TK_INDEXES] = {
+    EV5_ROWS(first_ev5, general_ev5_plain, quick_ev5_alu, quick_ev5_mem, quick_ev5_xfer),
+    EV5_ROWS(first_ev5_heads, general_ev5_plain_heads, quick_ev5_alu_heads, quick_ev5_mem_heads,
+             quick_ev5_xfer_heads),
+};
+#undef EV5_ROWS
+#undef EV5_ROW
+
 /* The entry of either variant (`heads`, a constant): it only chooses and
- * jumps.  A plain instruction of a quick kind (tkind) in the fetch block
- * of the one before (quick_ev5_takes) takes its quick path.  `known` (a
- * constant): of a run whose every instruction is plain (time_ev5_plain). */
+ * jumps.  A plain instruction goes where its record says (ev5_by_kind):
+ * one of a quick kind to its quick path.  `known` (a constant): of a run
+ * whose every instruction is plain (time_ev5_plain). */
 static inline __attribute__((always_inline)) void
 entry_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
           const bool known)
@@ -791,22 +846,7 @@ entry_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
         (heads ? general_ev5_heads : general_ev5)(t, in, addr, next_pc);
         return;
     }
-    unsigned k = in->tkind & TK_EV5_MASK;
-    if (k >= TK_EV5_ALU && quick_ev5_takes(t, in)) {
-        if (k == TK_EV5_ALU) (heads ? quick_ev5_alu_heads : quick_ev5_alu)(t, in, addr, next_pc);
-        else if (k == TK_EV5_MEM) (heads ? quick_ev5_mem_heads : quick_ev5_mem)(t, in, addr, next_pc);
-        else (heads ? quick_ev5_xfer_heads : quick_ev5_xfer)(t, in, addr, next_pc);
-    } else if (k >= TK_EV5_ALU) {              /* the first of a block fetched anew */
-        if (k == TK_EV5_ALU)
-            (heads ? quick_ev5_alu_new_heads : quick_ev5_alu_new)(t, in, addr, next_pc);
-        else if (k == TK_EV5_MEM)
-            (heads ? quick_ev5_mem_new_heads : quick_ev5_mem_new)(t, in, addr, next_pc);
-        else (heads ? quick_ev5_xfer_new_heads : quick_ev5_xfer_new)(t, in, addr, next_pc);
-    } else if (unlikely(k == 0)) {
-        first_ev5(t, in, addr, next_pc, heads);
-    } else {
-        (heads ? general_ev5_plain_heads : general_ev5_plain)(t, in, addr, next_pc);
-    }
+    ev5_by_kind[heads][in->tkind](t, in, addr, next_pc);
 }
 
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
