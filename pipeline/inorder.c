@@ -170,6 +170,17 @@ static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head
     if (heads) tm_record_head_inline(t, in->pc, head);
 }
 
+/* tm_set_result of the quick paths: their instruction is a program one
+ * (tm_plain_insn), whose role is none. */
+static inline void quick_set_result(timing_t *t, const insn_t *in, uint64_t avail, uint8_t cause)
+{
+    if (in->rd == REG_NONE || in->rd == REG_SINK) return;
+    t->reg_ready[in->rd] = avail;
+    t->reg_producer[in->rd] = in->pc;
+    t->reg_role[in->rd] = DISE_ROLE_NONE;
+    t->reg_cause[in->rd] = cause;
+}
+
 /* Does the quick path of time_inorder5 (quick_5) take a plain program
  * instruction of a quick kind (insn_t.tkind), in a configuration with no
  * forwarding gap, without fetching: do its bytes come from the I-cache
@@ -210,7 +221,7 @@ quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
         head_5(t, in, head, x, d, ops, REG_NONE, 0, fcause, t->redirect > t->prev_d);
     else
         quick_short_head(t, in, head, heads);
-    tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
+    quick_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     holds_5(t, in, x, xdone, m, mdone, mcause);
     if (xfer || (mem && (in->flags & (IF_BRANCH | IF_JUMP))))
@@ -315,6 +326,17 @@ QUICK_5_FN(quick_5_xfer_heads, true, false, true)
 
 /* ---- what the entries test, once an instruction (insn_t.tkind) ---------------- */
 
+/* ev5's pipes (used here for its quick kinds) */
+enum { PIPE_INT, PIPE_FADD, PIPE_FMUL, PIPE_MEM };
+
+/* The pipe of each operation class that is not a memory access (those
+ * go to PIPE_MEM whatever their class): a table, read once an instruction. */
+static const uint8_t pipe_of_class[OC_COUNT] = {
+    [OC_FMUL] = PIPE_FMUL, [OC_FDIV] = PIPE_FMUL, [OC_FSQRT] = PIPE_FMUL,
+    [OC_FALU] = PIPE_FADD, [OC_FCVT] = PIPE_FADD, [OC_FMOVE] = PIPE_FADD,
+};
+
+
 /* insn_t.tkind: the quick kinds of both models, worked out from the
  * instruction's flags and operation class the first time it is timed
  * (classify_tkind), so the entries read one byte instead of asking
@@ -322,6 +344,7 @@ QUICK_5_FN(quick_5_xfer_heads, true, false, true)
 enum {
     TK_EV5_MASK = 7,               /* ev5: which quick path, if any      */
     TK_EV5_GENERAL = 1, TK_EV5_ALU = 2, TK_EV5_MEM = 3, TK_EV5_XFER = 4,
+    TK_EV5_FALU = 5,               /* ALU: on an integer pipe; FALU: another */
     TK_5_MASK = 7 << 3,            /* inorder5: which quick path, if any */
     TK_5_GENERAL = 1 << 3, TK_5_ALU = 2 << 3, TK_5_MEM = 3 << 3, TK_5_XFER = 4 << 3,
     TK_INDEXES = 64,               /* every record is below: the entries'
@@ -346,7 +369,8 @@ static unsigned tkind_of(const insn_t *in)
     unsigned k5 = !tm_quick_kind(in, IF_DISE) ? TK_5_GENERAL
                 : in->flags & (IF_LOAD | IF_STORE) ? TK_5_MEM
                 : in->flags & (IF_BRANCH | IF_JUMP) ? TK_5_XFER : TK_5_ALU;
-    unsigned kev5 = tm_quick_kind(in, EV5_NOT_QUICK) ? TK_EV5_ALU
+    unsigned kev5 = tm_quick_kind(in, EV5_NOT_QUICK)
+                      ? (pipe_of_class[in->opclass] == PIPE_INT ? TK_EV5_ALU : TK_EV5_FALU)
                   : tm_quick_kind(in, EV5_NOT_QUICK_MEM) ? TK_EV5_MEM
                   : tm_quick_kind(in, EV5_NOT_QUICK_XFER) && (in->flags & (IF_BRANCH | IF_JUMP))
                       ? TK_EV5_XFER : TK_EV5_GENERAL;
@@ -448,15 +472,6 @@ void time_inorder5_plain_heads(timing_t *t, const insn_t *in, uint64_t addr, uin
 /* ---- the 21164-like superscalar ------------------------------------------------ */
 
 static const char *const ev5_stage_names[5] = { "F", "S", "I", "X", "W" };
-
-enum { PIPE_INT, PIPE_FADD, PIPE_FMUL, PIPE_MEM };
-
-/* The pipe of each operation class that is not a memory access (those
- * go to PIPE_MEM whatever their class): a table, read once an instruction. */
-static const uint8_t pipe_of_class[OC_COUNT] = {
-    [OC_FMUL] = PIPE_FMUL, [OC_FDIV] = PIPE_FMUL, [OC_FSQRT] = PIPE_FMUL,
-    [OC_FALU] = PIPE_FADD, [OC_FCVT] = PIPE_FADD, [OC_FMOVE] = PIPE_FADD,
-};
 
 static inline unsigned pipe_of(const insn_t *in)
 {
@@ -639,10 +654,13 @@ static inline bool quick_ev5_takes(const timing_t *t, const insn_t *in)
  * general path does; else of an instruction with no memory access or
  * transfer.  `newblk` (a constant): of the first of a block fetched anew
  * (quick_ev5_takes it not), which fetches it as the general path does.
+ * `falu` (a constant): of one with no memory access or transfer whose
+ * class goes to a floating-point pipe (TK_EV5_FALU), which its class
+ * names; without it, the integer pipe.
  * Inlined into the quick paths of both variants (heads). */
 static inline __attribute__((always_inline)) void
 quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
-          const bool mem, const bool xfer, const bool newblk)
+          const bool mem, const bool xfer, const bool newblk, const bool falu)
 {
     uint64_t block, fetched;
     if (newblk) {                              /* as the general path fetches it */
@@ -657,7 +675,7 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
     uint64_t arrive = fetched + t->p.frontend_depth;
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t ready = max2(max2(arrive, t->prev_issue), ops);
-    unsigned pipe = mem ? PIPE_MEM : pipe_of_class[in->opclass];
+    unsigned pipe = mem ? PIPE_MEM : falu ? pipe_of_class[in->opclass] : PIPE_INT;
     uint64_t e = group_slot(t, pipe, ready, block);
     bool slotted = e > ready;
     uint64_t complete = mem ? ev5_memory(t, in, addr, &e, block, &mcause)
@@ -669,7 +687,7 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
         head_ev5(t, in, head, e, arrive, ops, 0, slotted, mcause, newblk);
     else
         quick_short_head(t, in, head, heads);
-    tm_set_result(t, in, complete,
+    quick_set_result(t, in, complete,
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     if (xfer) ev5_transfer(t, in, next_pc, fetched, e);
     uint64_t retire = max2(complete, t->prev_retire) + 1;
@@ -776,28 +794,30 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
  * and jumps to its `_same` body or its `_new` one, the first of a block
  * fetched anew, before either saves a register (`mem`, `xfer` and `heads`
  * constants). */
-#define QUICK_EV5_FN(name, heads, mem, xfer)                                                  \
+#define QUICK_EV5_FN(name, heads, mem, xfer, falu)                                            \
     static __attribute__((noinline)) void name##_new(timing_t *t, const insn_t *in,          \
                                                      uint64_t addr, uint64_t next_pc)        \
     {                                                                                        \
-        quick_ev5(t, in, addr, next_pc, heads, mem, xfer, true);                             \
+        quick_ev5(t, in, addr, next_pc, heads, mem, xfer, true, falu);                       \
     }                                                                                        \
     static __attribute__((noinline)) void name##_same(timing_t *t, const insn_t *in,         \
                                                       uint64_t addr, uint64_t next_pc)       \
     {                                                                                        \
-        quick_ev5(t, in, addr, next_pc, heads, mem, xfer, false);                            \
+        quick_ev5(t, in, addr, next_pc, heads, mem, xfer, false, falu);                      \
     }                                                                                        \
     static void name(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)         \
     {                                                                                        \
         if (likely(quick_ev5_takes(t, in))) name##_same(t, in, addr, next_pc);               \
         else name##_new(t, in, addr, next_pc);                                               \
     }
-QUICK_EV5_FN(quick_ev5_alu, false, false, false)
-QUICK_EV5_FN(quick_ev5_alu_heads, true, false, false)
-QUICK_EV5_FN(quick_ev5_mem, false, true, false)
-QUICK_EV5_FN(quick_ev5_mem_heads, true, true, false)
-QUICK_EV5_FN(quick_ev5_xfer, false, false, true)
-QUICK_EV5_FN(quick_ev5_xfer_heads, true, false, true)
+QUICK_EV5_FN(quick_ev5_alu, false, false, false, false)
+QUICK_EV5_FN(quick_ev5_alu_heads, true, false, false, false)
+QUICK_EV5_FN(quick_ev5_falu, false, false, false, true)
+QUICK_EV5_FN(quick_ev5_falu_heads, true, false, false, true)
+QUICK_EV5_FN(quick_ev5_mem, false, true, false, false)
+QUICK_EV5_FN(quick_ev5_mem_heads, true, true, false, false)
+QUICK_EV5_FN(quick_ev5_xfer, false, false, true, false)
+QUICK_EV5_FN(quick_ev5_xfer_heads, true, false, true, false)
 #undef QUICK_EV5_FN
 
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
@@ -822,14 +842,15 @@ static __attribute__((noinline, cold)) void first_ev5_heads(timing_t *t, const i
  * classified, of a general kind, or a quick path.  A table, so that the
  * entry reads the record and jumps (a chain of tests cost some 10 host
  * instructions an instruction); [heads]. */
-#define EV5_ROW(first, general, alu, mem, xfer) first, general, alu, mem, xfer, general, general, general
+#define EV5_ROW(first, general, alu, mem, xfer, falu) first, general, alu, mem, xfer, falu, general, general
 #define EV5_ROWS(...)                                                                    \
     { EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), \
       EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__) }
 static const timing_insn_fn ev5_by_kind[2][TK_INDEXES] = {
-    EV5_ROWS(first_ev5, general_ev5_plain, quick_ev5_alu, quick_ev5_mem, quick_ev5_xfer),
+    EV5_ROWS(first_ev5, general_ev5_plain, quick_ev5_alu, quick_ev5_mem, quick_ev5_xfer,
+             quick_ev5_falu),
     EV5_ROWS(first_ev5_heads, general_ev5_plain_heads, quick_ev5_alu_heads, quick_ev5_mem_heads,
-             quick_ev5_xfer_heads),
+             quick_ev5_xfer_heads, quick_ev5_falu_heads),
 };
 #undef EV5_ROWS
 #undef EV5_ROW
