@@ -129,11 +129,13 @@ static inline void holds_5(timing_t *t, const insn_t *in, uint64_t x, uint64_t x
 /* Cycle a dependent may enter EX with the result of `in`, through the
  * forwarding paths that are switched on.  A load's value is forwarded from
  * MEM/WB when its access completes, and never sooner than lat.load_use
- * after its own EX (with a 1-cycle D-cache hit the two agree: 2). */
+ * after its own EX (with a 1-cycle D-cache hit the two agree: 2).
+ * `no_load` (a constant): of a quick path that takes no load. */
 static inline uint64_t result_ready_5(const timing_t *t, const insn_t *in, uint64_t x,
-                                      uint64_t xdone, uint64_t m, uint64_t mdone, uint64_t w)
+                                      uint64_t xdone, uint64_t m, uint64_t mdone, uint64_t w,
+                                      const bool no_load)
 {
-    if (in->flags & IF_LOAD)
+    if (!no_load && (in->flags & IF_LOAD))
         return max2(t->p.fwd_mem_ex ? mdone : w + 1, x + t->p.lat[OC_LOAD]);
     if (t->p.fwd_ex_ex) return xdone;
     return t->p.fwd_mem_ex ? m + 1 : w + 1;
@@ -221,7 +223,7 @@ quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
         head_5(t, in, head, x, d, ops, REG_NONE, 0, fcause, t->redirect > t->prev_d);
     else
         quick_short_head(t, in, head, heads);
-    quick_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
+    quick_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w, !mem),
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     holds_5(t, in, x, xdone, m, mdone, mcause);
     if (xfer || (mem && (in->flags & (IF_BRANCH | IF_JUMP))))
@@ -260,7 +262,7 @@ general_5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, c
     else
         tm_record_short_head(t, in, head);
     tm_use_divider(t, in, dv, xdone);
-    tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
+    tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w, false),
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     set_gap_5(t, in, mdone, w);
     holds_5(t, in, x, xdone, m, mdone, mcause);
