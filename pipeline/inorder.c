@@ -560,22 +560,36 @@ static inline uint64_t block_of(const timing_t *t, uint64_t pc)
 /* No fetch block: the next instruction's block is fetched anew. */
 #define NO_BLOCK (~0ull)
 
+/* timing_t.block_front of a block that waited for a redirect: its why is
+ * redirect_why, read only by the block's first instruction, which no
+ * transfer has changed yet (its own comes after its head), so a word is
+ * written each block instead of a why_t copied. */
+#define BLOCK_REDIRECTED STALL_COUNT
+
+/* Why the block fetched last came late (block_front), for its first
+ * instruction, before its own transfer. */
+static inline why_t ev5_front(const timing_t *t)
+{
+    return t->block_front == BLOCK_REDIRECTED ? t->redirect_why
+                                              : (why_t){ .cause = t->block_front };
+}
+
 /* Fetch the instruction's block, one block a cycle, bounded by issue-queue
  * space: the cycle it arrives.  It is fetched when it is not the block
  * fetched last, or when a taken transfer or a redirect made fetch start
  * anew (the transfer set fetch_block to NO_BLOCK: time_ev5's end).
- * block_why: why it came late (a redirect, the I-cache). */
+ * block_front: why it came late (a redirect, the I-cache: ev5_front). */
 static inline __attribute__((always_inline)) uint64_t
 ev5_fetch_block(timing_t *t, uint64_t pc, unsigned slot, uint64_t block)
 {
     uint64_t space = t->iq_ring[slot];
     uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
-    why_t front = { .cause = STALL_NONE };
-    if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space) front = t->redirect_why;
+    uint64_t front = STALL_NONE;
+    if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space) front = BLOCK_REDIRECTED;
     uint8_t icause;
     uint64_t arrive = tm_fetch_bytes(t, pc, f, &icause) - t->p.l1i_hit;
-    if (icause != STALL_NONE) front = (why_t){ .cause = icause };
-    t->block_why = front;
+    if (icause != STALL_NONE) front = icause;
+    t->block_front = front;
     t->fetch_block = block;
     t->block_fetch_start = f;
     return arrive;
@@ -624,7 +638,7 @@ static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, ui
                                                uint64_t dfree, bool slotted, uint8_t mcause,
                                                bool new_block)
 {
-    why_t why = new_block ? t->block_why : (why_t){ .cause = STALL_NONE };
+    why_t why = new_block ? ev5_front(t) : (why_t){ .cause = STALL_NONE };
     if (mcause == STALL_WBUF && in->flags & IF_STORE)
         why = (why_t){ .cause = STALL_WBUF };
     else if (e == ops && ops > arrive && ops > t->prev_issue && !slotted)
@@ -738,6 +752,8 @@ general_ev5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     tm_use_divider(t, in, dv, complete);
     tm_set_result(t, in, complete,
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
+    uint8_t fcause = new_block ? (uint8_t)ev5_front(t).cause : STALL_NONE;   /* ProfileMe's,
+                                                                    before the transfer */
     if (!plain && unlikely(in->flags & IF_DISE)) {
         tm_dise_control(t, in, fetched + 2, e + 1 + t->p.mispredict_penalty - t->p.frontend_depth);
         if (t->dise_redirect) close_group(t);
@@ -754,7 +770,7 @@ general_ev5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     if (!plain && unlikely(t->pm)) {
         uint64_t st[5] = { t->block_fetch_start, max2(fetched, t->block_fetch_start), e,
                            complete, retire };
-        tm_profileme(t, in, addr, next_pc, st, new_block ? t->block_why.cause : STALL_NONE,
+        tm_profileme(t, in, addr, next_pc, st, fcause,
                      mcause, complete - e);
     }
     t->iq_ring[slot] = e;

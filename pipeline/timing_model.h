@@ -150,8 +150,12 @@ struct timing {
     /* ev5 issue group and fetch block */
     uint64_t group_cycle, group_block, fetch_block, fetch_block_cycle;
     uint64_t block_fetch_start;       /* fetch cycle of the block (views)    */
-    why_t block_why;                  /* why the block came late (a redirect,
-                                         the I-cache): the front end's part in
+    uint64_t block_front;             /* why the block came late: a stall_t
+                                         (the I-cache, the I-TLB; none), or
+                                         STALL_COUNT: the redirect's why
+                                         (redirect_why, which only the block's
+                                         first instruction reads: inorder.c,
+                                         ev5_front) -- the front end's part in
                                          the head of its first instruction   */
     uint64_t group_use;               /* what the group holds: GRP_* lanes   */
     uint64_t *iq_ring;                /* issue cycles of the last iq entries */
