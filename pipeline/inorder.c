@@ -663,6 +663,36 @@ static inline bool quick_ev5_takes(const timing_t *t, const insn_t *in)
                                                                first one never passes */
 }
 
+/* The end of quick_ev5: the issue queue's slot and the cycles. */
+static inline __attribute__((always_inline)) void quick_ev5_retire(timing_t *t, uint64_t e,
+                                                                   uint64_t complete)
+{
+    uint64_t retire = max2(complete, t->prev_retire) + 1;
+    t->iq_ring[t->seq & t->iq_mask] = e;
+    t->prev_issue = e;
+    t->prev_retire = retire - 1;
+    t->cycles = retire;
+}
+
+/* quick_ev5 of an instruction with no memory access or transfer from its
+ * head on, when the head is more than a cycle (head_ev5): what the head's
+ * why needs is worked out again from the state, which nothing has changed
+ * since (the operands, the fetch block, the last issue), so that the quick
+ * path hands over four values and calls nothing on its own way, and keeps
+ * no frame.  `newblk`: as quick_ev5's. */
+static __attribute__((noinline)) void quick_ev5_alu_slow(timing_t *t, const insn_t *in,
+                                                         uint64_t e, uint64_t complete,
+                                                         const bool newblk)
+{
+    uint64_t arrive = t->fetch_block_cycle + t->p.frontend_depth;
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t ready = max2(max2(arrive, t->prev_issue), ops);
+    uint64_t head = newblk && t->seq == 0 ? e + 1 : e - t->prev_issue;
+    head_ev5(t, in, head, e, arrive, ops, 0, e > ready, STALL_NONE, newblk);
+    quick_set_result(t, in, complete, STALL_DEP);
+    quick_ev5_retire(t, e, complete);
+}
+
 /* The quick path of time_ev5, of a plain instruction of a quick kind:
  * what the general path does for it, without asking what cannot apply.
  * `mem` (a constant): of a load or store; `xfer` (a constant): of a branch
@@ -699,18 +729,19 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
     join_group(t, in, pipe, e, block, xfer ? XFER_YES : XFER_NO);   /* no quick kind but
                                                                        xfer transfers */
     uint64_t head = newblk && t->seq == 0 ? e + 1 : e - t->prev_issue;
-    if (head > 1)
+    if (head > 1) {
+        if (!mem && !xfer) {                   /* out of line, so the rest calls nothing */
+            quick_ev5_alu_slow(t, in, e, complete, newblk);
+            return;
+        }
         head_ev5(t, in, head, e, arrive, ops, 0, slotted, mcause, newblk);
-    else
+    } else {
         quick_short_head(t, in, head, heads);
+    }
     quick_set_result(t, in, complete,
-                  mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
+                     mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     if (xfer) ev5_transfer(t, in, next_pc, fetched, e);
-    uint64_t retire = max2(complete, t->prev_retire) + 1;
-    t->iq_ring[t->seq & t->iq_mask] = e;
-    t->prev_issue = e;
-    t->prev_retire = retire - 1;
-    t->cycles = retire;
+    quick_ev5_retire(t, e, complete);
 }
 
 /* The general path of time_ev5; `heads` (a constant): of time_ev5_heads,
