@@ -195,6 +195,44 @@ static inline bool quick_5_takes(const timing_t *t, const insn_t *in)
            f >= t->fetch_ready - t->p.l1i_hit;        /* the first one never passes */
 }
 
+/* The quick path's result and latches (quick_5): the scoreboard, why the
+ * instruction leaves EX or MEM late; `no_load` a constant. */
+static inline __attribute__((always_inline)) void
+quick_5_result(timing_t *t, const insn_t *in, uint64_t x, uint64_t xdone, uint64_t m,
+               uint64_t mdone, uint64_t w, uint8_t mcause, const bool no_load)
+{
+    quick_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w, no_load),
+                     mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
+    holds_5(t, in, x, xdone, m, mdone, mcause);
+}
+
+/* ... and its stages, the next one's "previous". */
+static inline __attribute__((always_inline)) void
+quick_5_stages(timing_t *t, uint64_t d, uint64_t x, uint64_t m, uint64_t w)
+{
+    t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
+    t->cycles = w + 1;
+}
+
+/* quick_5 of an instruction with no memory access or transfer whose bytes
+ * come from the line fetched last, from its head on, when the head is more
+ * than a cycle (head_5): the stages but EX's entry x are worked out again
+ * from the state, which nothing has changed since, so that the quick path
+ * hands over three values, calls nothing on its own way and keeps no
+ * frame (as quick_ev5_alu_slow). */
+static __attribute__((noinline)) void quick_5_alu_slow(timing_t *t, const insn_t *in, uint64_t x)
+{
+    uint64_t f = max2(t->prev_d, t->redirect);
+    uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t xdone, m, mdone;
+    uint8_t mcause = STALL_NONE;
+    uint64_t w = back_stages_5(t, in, 0, x, &xdone, &m, &mdone, &mcause, MEM_NO);
+    head_5(t, in, x - t->prev_x, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
+    quick_5_result(t, in, x, xdone, m, mdone, w, STALL_NONE, true);
+    quick_5_stages(t, d, x, m, w);
+}
+
 /* The quick path of time_inorder5, of an instruction of a quick kind in
  * a configuration with no forwarding gap: what the general path does for
  * it, without asking what cannot apply.  `mem` (a constant): of a load or
@@ -219,17 +257,19 @@ quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
     uint64_t w = back_stages_5(t, in, addr, x, &xdone, &m, &mdone, &mcause,
                                mem ? MEM_YES : MEM_NO);
     uint64_t head = fetch && t->seq == 0 ? x + 1 : x - t->prev_x;
-    if (head > 1)
+    if (head > 1) {
+        if (!mem && !xfer && !fetch) {         /* out of line, so the rest calls nothing */
+            quick_5_alu_slow(t, in, x);
+            return;
+        }
         head_5(t, in, head, x, d, ops, REG_NONE, 0, fcause, t->redirect > t->prev_d);
-    else
+    } else {
         quick_short_head(t, in, head, heads);
-    quick_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w, !mem),
-                  mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
-    holds_5(t, in, x, xdone, m, mdone, mcause);
+    }
+    quick_5_result(t, in, x, xdone, m, mdone, w, mcause, !mem);
     if (xfer || (mem && (in->flags & (IF_BRANCH | IF_JUMP))))
         t->redirect = tm_predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
-    t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
-    t->cycles = w + 1;
+    quick_5_stages(t, d, x, m, w);
 }
 
 /* The general path of time_inorder5; `plain` (a constant): of a plain
