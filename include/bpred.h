@@ -70,6 +70,18 @@ bool bpred_predict_update(bpred_t *b, const insn_t *in, bool taken, uint64_t nex
  * there, more under `hps`, whose caller keeps more registers live). */
 bool bpred_predict_update_split(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
                                 bpred_result_t *pred);
+/* Its choice, made once by a caller that keeps it: the function it calls
+ * on this predictor for a conditional branch (cond: bpred_is_cond) or for
+ * any other control instruction; the same arguments. */
+typedef bool (*bpred_pu_fn)(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
+                            bpred_result_t *pred);
+bpred_pu_fn bpred_split_fn(const bpred_t *b, bool cond);
+/* Is an instruction of these flags (IF_*) a conditional branch to the
+ * predictor: a branch, not a call or return? */
+static inline bool bpred_is_cond(uint16_t flags)
+{
+    return (flags & (IF_RETURN | IF_CALL | IF_BRANCH)) == IF_BRANCH;
+}
 /* Predict and train as bpred_update does, uncounted: the statistics stay
  * as they were (functional warming, smarts.h). */
 void bpred_warm(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc);

@@ -574,20 +574,20 @@ PREDICT_UPDATE_FNS(BP_TOURNAMENT, pu_cond_tournament, pu_other_tournament)
 PREDICT_UPDATE_FNS(BP_NOT_TAKEN, pu_cond_not_taken, pu_other_not_taken)
 #undef PREDICT_UPDATE_FNS
 
+bpred_pu_fn bpred_split_fn(const bpred_t *b, bool cond)
+{
+    switch (b->cfg.kind) {
+    case BP_BIMODAL: return cond ? pu_cond_bimodal : pu_other_bimodal;
+    case BP_GSHARE: return cond ? pu_cond_gshare : pu_other_gshare;
+    case BP_TOURNAMENT: return cond ? pu_cond_tournament : pu_other_tournament;
+    default: return cond ? pu_cond_not_taken : pu_other_not_taken;
+    }
+}
+
 bool bpred_predict_update_split(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
                                 bpred_result_t *pred)
 {
-    bool cond = kind_of(in->flags) == K_COND;
-    switch (b->cfg.kind) {
-    case BP_BIMODAL:
-        return (cond ? pu_cond_bimodal : pu_other_bimodal)(b, in, taken, next_pc, pred);
-    case BP_GSHARE:
-        return (cond ? pu_cond_gshare : pu_other_gshare)(b, in, taken, next_pc, pred);
-    case BP_TOURNAMENT:
-        return (cond ? pu_cond_tournament : pu_other_tournament)(b, in, taken, next_pc, pred);
-    default:
-        return (cond ? pu_cond_not_taken : pu_other_not_taken)(b, in, taken, next_pc, pred);
-    }
+    return bpred_split_fn(b, bpred_is_cond(in->flags))(b, in, taken, next_pc, pred);
 }
 
 void bpred_warm(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc)

@@ -129,11 +129,13 @@ static inline void holds_5(timing_t *t, const insn_t *in, uint64_t x, uint64_t x
 /* Cycle a dependent may enter EX with the result of `in`, through the
  * forwarding paths that are switched on.  A load's value is forwarded from
  * MEM/WB when its access completes, and never sooner than lat.load_use
- * after its own EX (with a 1-cycle D-cache hit the two agree: 2). */
+ * after its own EX (with a 1-cycle D-cache hit the two agree: 2).
+ * `no_load` (a constant): of a quick path that takes no load. */
 static inline uint64_t result_ready_5(const timing_t *t, const insn_t *in, uint64_t x,
-                                      uint64_t xdone, uint64_t m, uint64_t mdone, uint64_t w)
+                                      uint64_t xdone, uint64_t m, uint64_t mdone, uint64_t w,
+                                      const bool no_load)
 {
-    if (in->flags & IF_LOAD)
+    if (!no_load && (in->flags & IF_LOAD))
         return max2(t->p.fwd_mem_ex ? mdone : w + 1, x + t->p.lat[OC_LOAD]);
     if (t->p.fwd_ex_ex) return xdone;
     return t->p.fwd_mem_ex ? m + 1 : w + 1;
@@ -170,6 +172,17 @@ static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head
     if (heads) tm_record_head_inline(t, in->pc, head);
 }
 
+/* tm_set_result of the quick paths: their instruction is a program one
+ * (tm_plain_insn), whose role is none. */
+static inline void quick_set_result(timing_t *t, const insn_t *in, uint64_t avail, uint8_t cause)
+{
+    if (in->rd == REG_NONE || in->rd == REG_SINK) return;
+    t->reg_ready[in->rd] = avail;
+    t->reg_producer[in->rd] = in->pc;
+    t->reg_role[in->rd] = DISE_ROLE_NONE;
+    t->reg_cause[in->rd] = cause;
+}
+
 /* Does the quick path of time_inorder5 (quick_5) take a plain program
  * instruction of a quick kind (insn_t.tkind), in a configuration with no
  * forwarding gap, without fetching: do its bytes come from the I-cache
@@ -180,6 +193,44 @@ static inline bool quick_5_takes(const timing_t *t, const insn_t *in)
     uint64_t f = max2(t->prev_d, t->redirect);
     return in->pc >> t->line_shift == t->fetch_line &&
            f >= t->fetch_ready - t->p.l1i_hit;        /* the first one never passes */
+}
+
+/* The quick path's result and latches (quick_5): the scoreboard, why the
+ * instruction leaves EX or MEM late; `no_load` a constant. */
+static inline __attribute__((always_inline)) void
+quick_5_result(timing_t *t, const insn_t *in, uint64_t x, uint64_t xdone, uint64_t m,
+               uint64_t mdone, uint64_t w, uint8_t mcause, const bool no_load)
+{
+    quick_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w, no_load),
+                     mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
+    holds_5(t, in, x, xdone, m, mdone, mcause);
+}
+
+/* ... and its stages, the next one's "previous". */
+static inline __attribute__((always_inline)) void
+quick_5_stages(timing_t *t, uint64_t d, uint64_t x, uint64_t m, uint64_t w)
+{
+    t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
+    t->cycles = w + 1;
+}
+
+/* quick_5 of an instruction with no memory access or transfer whose bytes
+ * come from the line fetched last, from its head on, when the head is more
+ * than a cycle (head_5): the stages but EX's entry x are worked out again
+ * from the state, which nothing has changed since, so that the quick path
+ * hands over three values, calls nothing on its own way and keeps no
+ * frame (as quick_ev5_alu_slow). */
+static __attribute__((noinline)) void quick_5_alu_slow(timing_t *t, const insn_t *in, uint64_t x)
+{
+    uint64_t f = max2(t->prev_d, t->redirect);
+    uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t xdone, m, mdone;
+    uint8_t mcause = STALL_NONE;
+    uint64_t w = back_stages_5(t, in, 0, x, &xdone, &m, &mdone, &mcause, MEM_NO);
+    head_5(t, in, x - t->prev_x, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
+    quick_5_result(t, in, x, xdone, m, mdone, w, STALL_NONE, true);
+    quick_5_stages(t, d, x, m, w);
 }
 
 /* The quick path of time_inorder5, of an instruction of a quick kind in
@@ -206,17 +257,19 @@ quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
     uint64_t w = back_stages_5(t, in, addr, x, &xdone, &m, &mdone, &mcause,
                                mem ? MEM_YES : MEM_NO);
     uint64_t head = fetch && t->seq == 0 ? x + 1 : x - t->prev_x;
-    if (head > 1)
+    if (head > 1) {
+        if (!mem && !xfer && !fetch) {         /* out of line, so the rest calls nothing */
+            quick_5_alu_slow(t, in, x);
+            return;
+        }
         head_5(t, in, head, x, d, ops, REG_NONE, 0, fcause, t->redirect > t->prev_d);
-    else
+    } else {
         quick_short_head(t, in, head, heads);
-    tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
-                  mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
-    holds_5(t, in, x, xdone, m, mdone, mcause);
+    }
+    quick_5_result(t, in, x, xdone, m, mdone, w, mcause, !mem);
     if (xfer || (mem && (in->flags & (IF_BRANCH | IF_JUMP))))
         t->redirect = tm_predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
-    t->prev_d = d; t->prev_x = x; t->prev_m = m; t->prev_w = w;
-    t->cycles = w + 1;
+    quick_5_stages(t, d, x, m, w);
 }
 
 /* The general path of time_inorder5; `plain` (a constant): of a plain
@@ -249,7 +302,7 @@ general_5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, c
     else
         tm_record_short_head(t, in, head);
     tm_use_divider(t, in, dv, xdone);
-    tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w),
+    tm_set_result(t, in, result_ready_5(t, in, x, xdone, m, mdone, w, false),
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     set_gap_5(t, in, mdone, w);
     holds_5(t, in, x, xdone, m, mdone, mcause);
@@ -286,29 +339,45 @@ static __attribute__((noinline)) void general_5_plain(timing_t *t, const insn_t 
  * that do not access memory inlined into it, the entry saved and restored
  * six registers for every instruction.  A load's or store's D-cache access
  * is inlined into its own, and branches and jumps have theirs (the others
- * then call no predictor); `_new`: of an instruction quick_5_takes not,
- * which fetches (`mem`, `xfer`, `fetch` and `heads` constants). */
-#define QUICK_5_FN(name, heads, mem, xfer, fetch)                                           \
-    static __attribute__((noinline)) void name(timing_t *t, const insn_t *in, uint64_t addr, \
-                                               uint64_t next_pc)                             \
+ * then call no predictor).  Each asks quick_5_takes and jumps to its
+ * `_same` body or its `_new` one, which fetches, before either saves a
+ * register (`mem`, `xfer` and `heads` constants). */
+#define QUICK_5_FN(name, heads, mem, xfer)                                                    \
+    static __attribute__((noinline)) void name##_new(timing_t *t, const insn_t *in,          \
+                                                     uint64_t addr, uint64_t next_pc)        \
     {                                                                                        \
-        quick_5(t, in, addr, next_pc, heads, mem, xfer, fetch);                              \
+        quick_5(t, in, addr, next_pc, heads, mem, xfer, true);                               \
+    }                                                                                        \
+    static __attribute__((noinline)) void name##_same(timing_t *t, const insn_t *in,         \
+                                                      uint64_t addr, uint64_t next_pc)       \
+    {                                                                                        \
+        quick_5(t, in, addr, next_pc, heads, mem, xfer, false);                              \
+    }                                                                                        \
+    static void name(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)         \
+    {                                                                                        \
+        if (likely(quick_5_takes(t, in))) name##_same(t, in, addr, next_pc);                 \
+        else name##_new(t, in, addr, next_pc);                                               \
     }
-QUICK_5_FN(quick_5_alu, false, false, false, false)
-QUICK_5_FN(quick_5_alu_heads, true, false, false, false)
-QUICK_5_FN(quick_5_mem, false, true, false, false)
-QUICK_5_FN(quick_5_mem_heads, true, true, false, false)
-QUICK_5_FN(quick_5_xfer, false, false, true, false)
-QUICK_5_FN(quick_5_xfer_heads, true, false, true, false)
-QUICK_5_FN(quick_5_alu_new, false, false, false, true)
-QUICK_5_FN(quick_5_alu_new_heads, true, false, false, true)
-QUICK_5_FN(quick_5_mem_new, false, true, false, true)
-QUICK_5_FN(quick_5_mem_new_heads, true, true, false, true)
-QUICK_5_FN(quick_5_xfer_new, false, false, true, true)
-QUICK_5_FN(quick_5_xfer_new_heads, true, false, true, true)
+QUICK_5_FN(quick_5_alu, false, false, false)
+QUICK_5_FN(quick_5_alu_heads, true, false, false)
+QUICK_5_FN(quick_5_mem, false, true, false)
+QUICK_5_FN(quick_5_mem_heads, true, true, false)
+QUICK_5_FN(quick_5_xfer, false, false, true)
+QUICK_5_FN(quick_5_xfer_heads, true, false, true)
 #undef QUICK_5_FN
 
 /* ---- what the entries test, once an instruction (insn_t.tkind) ---------------- */
+
+/* ev5's pipes (used here for its quick kinds) */
+enum { PIPE_INT, PIPE_FADD, PIPE_FMUL, PIPE_MEM };
+
+/* The pipe of each operation class that is not a memory access (those
+ * go to PIPE_MEM whatever their class): a table, read once an instruction. */
+static const uint8_t pipe_of_class[OC_COUNT] = {
+    [OC_FMUL] = PIPE_FMUL, [OC_FDIV] = PIPE_FMUL, [OC_FSQRT] = PIPE_FMUL,
+    [OC_FALU] = PIPE_FADD, [OC_FCVT] = PIPE_FADD, [OC_FMOVE] = PIPE_FADD,
+};
+
 
 /* insn_t.tkind: the quick kinds of both models, worked out from the
  * instruction's flags and operation class the first time it is timed
@@ -317,9 +386,14 @@ QUICK_5_FN(quick_5_xfer_new_heads, true, false, true, true)
 enum {
     TK_EV5_MASK = 7,               /* ev5: which quick path, if any      */
     TK_EV5_GENERAL = 1, TK_EV5_ALU = 2, TK_EV5_MEM = 3, TK_EV5_XFER = 4,
+    TK_EV5_FALU = 5,               /* ALU: on an integer pipe; FALU: another */
     TK_5_MASK = 7 << 3,            /* inorder5: which quick path, if any */
     TK_5_GENERAL = 1 << 3, TK_5_ALU = 2 << 3, TK_5_MEM = 3 << 3, TK_5_XFER = 4 << 3,
+    TK_INDEXES = 64,               /* every record is below: the entries'
+                                      tables (ev5_by_kind, i5_by_kind)  */
 };
+
+_Static_assert((TK_EV5_MASK | TK_5_MASK) < TK_INDEXES, "a record indexes the entries' tables");
 
 /* What ev5's quick paths leave to the general one (quick_ev5): of those
  * with no memory access, of loads and stores, and of branches and jumps
@@ -337,7 +411,8 @@ static unsigned tkind_of(const insn_t *in)
     unsigned k5 = !tm_quick_kind(in, IF_DISE) ? TK_5_GENERAL
                 : in->flags & (IF_LOAD | IF_STORE) ? TK_5_MEM
                 : in->flags & (IF_BRANCH | IF_JUMP) ? TK_5_XFER : TK_5_ALU;
-    unsigned kev5 = tm_quick_kind(in, EV5_NOT_QUICK) ? TK_EV5_ALU
+    unsigned kev5 = tm_quick_kind(in, EV5_NOT_QUICK)
+                      ? (pipe_of_class[in->opclass] == PIPE_INT ? TK_EV5_ALU : TK_EV5_FALU)
                   : tm_quick_kind(in, EV5_NOT_QUICK_MEM) ? TK_EV5_MEM
                   : tm_quick_kind(in, EV5_NOT_QUICK_XFER) && (in->flags & (IF_BRANCH | IF_JUMP))
                       ? TK_EV5_XFER : TK_EV5_GENERAL;
@@ -354,21 +429,51 @@ static __attribute__((noinline, cold)) void classify_tkind(const insn_t *in)
 
 /* ---- the five-stage pipeline's entries ----------------------------------------- */
 
-void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
-void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 
 /* The first time an instruction is timed: its record, then the entry. */
 static __attribute__((noinline, cold)) void first_5(timing_t *t, const insn_t *in, uint64_t addr,
-                                                    uint64_t next_pc, const bool heads)
+                                                    uint64_t next_pc)
 {
     classify_tkind(in);
-    (heads ? time_inorder5_heads : time_inorder5)(t, in, addr, next_pc);
+    time_inorder5(t, in, addr, next_pc);
+}
+
+static __attribute__((noinline, cold)) void first_5_heads(timing_t *t, const insn_t *in,
+                                                          uint64_t addr, uint64_t next_pc)
+{
+    classify_tkind(in);
+    time_inorder5_heads(t, in, addr, next_pc);
+}
+
+/* What the entry of a plain instruction jumps to in a configuration with
+ * no forwarding gap, by its whole record (insn_t.tkind: inorder5's part is
+ * bits 3 to 5), as ev5_by_kind; [heads]. */
+#define I5_ROW(f) f, f, f, f, f, f, f, f
+#define I5_ROWS(first, general, alu, mem, xfer)                                   \
+    { I5_ROW(first), I5_ROW(general), I5_ROW(alu), I5_ROW(mem), I5_ROW(xfer),     \
+      I5_ROW(general), I5_ROW(general), I5_ROW(general) }
+static const timing_insn_fn i5_by_kind[2][TK_INDEXES] = {
+    I5_ROWS(first_5, general_5_plain, quick_5_alu, quick_5_mem, quick_5_xfer),
+    I5_ROWS(first_5_heads, general_5_plain, quick_5_alu_heads, quick_5_mem_heads,
+            quick_5_xfer_heads),
+};
+#undef I5_ROWS
+#undef I5_ROW
+
+/* A configuration with a forwarding gap, which the quick paths leave out:
+ * every plain instruction takes the general path. */
+static __attribute__((noinline)) void gap_5(timing_t *t, const insn_t *in, uint64_t addr,
+                                            uint64_t next_pc, const bool heads)
+{
+    if (unlikely(in->tkind == 0)) (heads ? first_5_heads : first_5)(t, in, addr, next_pc);
+    else general_5_plain(t, in, addr, next_pc);
 }
 
 /* The entry of either variant (`heads`, a constant): it only chooses and
- * jumps.  A plain instruction of a quick kind (tkind) takes the quick
- * path when quick_5_takes it.  `known` (a constant): of a run whose every
- * instruction is plain (time_inorder5_plain), which need not ask. */
+ * jumps.  A plain instruction goes where its record says (i5_by_kind): one
+ * of a quick kind to its quick path, which asks quick_5_takes.  `known` (a
+ * constant): of a run whose every instruction is plain
+ * (time_inorder5_plain), which need not ask. */
 static inline __attribute__((always_inline)) void
 entry_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
         const bool known)
@@ -377,24 +482,11 @@ entry_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
         general_5(t, in, addr, next_pc);
         return;
     }
-    unsigned k = in->tkind & TK_5_MASK;
-    if (k >= TK_5_ALU && !t->p.fwd_gap) {
-        if (quick_5_takes(t, in)) {
-            if (k == TK_5_ALU) (heads ? quick_5_alu_heads : quick_5_alu)(t, in, addr, next_pc);
-            else if (k == TK_5_MEM) (heads ? quick_5_mem_heads : quick_5_mem)(t, in, addr, next_pc);
-            else (heads ? quick_5_xfer_heads : quick_5_xfer)(t, in, addr, next_pc);
-        } else if (k == TK_5_ALU) {
-            (heads ? quick_5_alu_new_heads : quick_5_alu_new)(t, in, addr, next_pc);
-        } else if (k == TK_5_MEM) {
-            (heads ? quick_5_mem_new_heads : quick_5_mem_new)(t, in, addr, next_pc);
-        } else {
-            (heads ? quick_5_xfer_new_heads : quick_5_xfer_new)(t, in, addr, next_pc);
-        }
-    } else if (unlikely(k == 0)) {
-        first_5(t, in, addr, next_pc, heads);
-    } else {
-        general_5_plain(t, in, addr, next_pc);
+    if (unlikely(t->p.fwd_gap)) {
+        gap_5(t, in, addr, next_pc, heads);
+        return;
     }
+    i5_by_kind[heads][in->tkind](t, in, addr, next_pc);
 }
 
 void time_inorder5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
@@ -422,15 +514,6 @@ void time_inorder5_plain_heads(timing_t *t, const insn_t *in, uint64_t addr, uin
 /* ---- the 21164-like superscalar ------------------------------------------------ */
 
 static const char *const ev5_stage_names[5] = { "F", "S", "I", "X", "W" };
-
-enum { PIPE_INT, PIPE_FADD, PIPE_FMUL, PIPE_MEM };
-
-/* The pipe of each operation class that is not a memory access (those
- * go to PIPE_MEM whatever their class): a table, read once an instruction. */
-static const uint8_t pipe_of_class[OC_COUNT] = {
-    [OC_FMUL] = PIPE_FMUL, [OC_FDIV] = PIPE_FMUL, [OC_FSQRT] = PIPE_FMUL,
-    [OC_FALU] = PIPE_FADD, [OC_FCVT] = PIPE_FADD, [OC_FMOVE] = PIPE_FADD,
-};
 
 static inline unsigned pipe_of(const insn_t *in)
 {
@@ -517,22 +600,36 @@ static inline uint64_t block_of(const timing_t *t, uint64_t pc)
 /* No fetch block: the next instruction's block is fetched anew. */
 #define NO_BLOCK (~0ull)
 
+/* timing_t.block_front of a block that waited for a redirect: its why is
+ * redirect_why, read only by the block's first instruction, which no
+ * transfer has changed yet (its own comes after its head), so a word is
+ * written each block instead of a why_t copied. */
+#define BLOCK_REDIRECTED STALL_COUNT
+
+/* Why the block fetched last came late (block_front), for its first
+ * instruction, before its own transfer. */
+static inline why_t ev5_front(const timing_t *t)
+{
+    return t->block_front == BLOCK_REDIRECTED ? t->redirect_why
+                                              : (why_t){ .cause = t->block_front };
+}
+
 /* Fetch the instruction's block, one block a cycle, bounded by issue-queue
  * space: the cycle it arrives.  It is fetched when it is not the block
  * fetched last, or when a taken transfer or a redirect made fetch start
  * anew (the transfer set fetch_block to NO_BLOCK: time_ev5's end).
- * block_why: why it came late (a redirect, the I-cache). */
+ * block_front: why it came late (a redirect, the I-cache: ev5_front). */
 static inline __attribute__((always_inline)) uint64_t
 ev5_fetch_block(timing_t *t, uint64_t pc, unsigned slot, uint64_t block)
 {
     uint64_t space = t->iq_ring[slot];
     uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
-    why_t front = { .cause = STALL_NONE };
-    if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space) front = t->redirect_why;
+    uint64_t front = STALL_NONE;
+    if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space) front = BLOCK_REDIRECTED;
     uint8_t icause;
     uint64_t arrive = tm_fetch_bytes(t, pc, f, &icause) - t->p.l1i_hit;
-    if (icause != STALL_NONE) front = (why_t){ .cause = icause };
-    t->block_why = front;
+    if (icause != STALL_NONE) front = icause;
+    t->block_front = front;
     t->fetch_block = block;
     t->block_fetch_start = f;
     return arrive;
@@ -581,7 +678,7 @@ static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, ui
                                                uint64_t dfree, bool slotted, uint8_t mcause,
                                                bool new_block)
 {
-    why_t why = new_block ? t->block_why : (why_t){ .cause = STALL_NONE };
+    why_t why = new_block ? ev5_front(t) : (why_t){ .cause = STALL_NONE };
     if (mcause == STALL_WBUF && in->flags & IF_STORE)
         why = (why_t){ .cause = STALL_WBUF };
     else if (e == ops && ops > arrive && ops > t->prev_issue && !slotted)
@@ -606,6 +703,36 @@ static inline bool quick_ev5_takes(const timing_t *t, const insn_t *in)
                                                                first one never passes */
 }
 
+/* The end of quick_ev5: the issue queue's slot and the cycles. */
+static inline __attribute__((always_inline)) void quick_ev5_retire(timing_t *t, uint64_t e,
+                                                                   uint64_t complete)
+{
+    uint64_t retire = max2(complete, t->prev_retire) + 1;
+    t->iq_ring[t->seq & t->iq_mask] = e;
+    t->prev_issue = e;
+    t->prev_retire = retire - 1;
+    t->cycles = retire;
+}
+
+/* quick_ev5 of an instruction with no memory access or transfer from its
+ * head on, when the head is more than a cycle (head_ev5): what the head's
+ * why needs is worked out again from the state, which nothing has changed
+ * since (the operands, the fetch block, the last issue), so that the quick
+ * path hands over four values and calls nothing on its own way, and keeps
+ * no frame.  `newblk`: as quick_ev5's. */
+static __attribute__((noinline)) void quick_ev5_alu_slow(timing_t *t, const insn_t *in,
+                                                         uint64_t e, uint64_t complete,
+                                                         const bool newblk)
+{
+    uint64_t arrive = t->fetch_block_cycle + t->p.frontend_depth;
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t ready = max2(max2(arrive, t->prev_issue), ops);
+    uint64_t head = newblk && t->seq == 0 ? e + 1 : e - t->prev_issue;
+    head_ev5(t, in, head, e, arrive, ops, 0, e > ready, STALL_NONE, newblk);
+    quick_set_result(t, in, complete, STALL_DEP);
+    quick_ev5_retire(t, e, complete);
+}
+
 /* The quick path of time_ev5, of a plain instruction of a quick kind:
  * what the general path does for it, without asking what cannot apply.
  * `mem` (a constant): of a load or store; `xfer` (a constant): of a branch
@@ -613,10 +740,13 @@ static inline bool quick_ev5_takes(const timing_t *t, const insn_t *in)
  * general path does; else of an instruction with no memory access or
  * transfer.  `newblk` (a constant): of the first of a block fetched anew
  * (quick_ev5_takes it not), which fetches it as the general path does.
+ * `falu` (a constant): of one with no memory access or transfer whose
+ * class goes to a floating-point pipe (TK_EV5_FALU), which its class
+ * names; without it, the integer pipe.
  * Inlined into the quick paths of both variants (heads). */
 static inline __attribute__((always_inline)) void
 quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
-          const bool mem, const bool xfer, const bool newblk)
+          const bool mem, const bool xfer, const bool newblk, const bool falu)
 {
     uint64_t block, fetched;
     if (newblk) {                              /* as the general path fetches it */
@@ -631,7 +761,7 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
     uint64_t arrive = fetched + t->p.frontend_depth;
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t ready = max2(max2(arrive, t->prev_issue), ops);
-    unsigned pipe = mem ? PIPE_MEM : pipe_of_class[in->opclass];
+    unsigned pipe = mem ? PIPE_MEM : falu ? pipe_of_class[in->opclass] : PIPE_INT;
     uint64_t e = group_slot(t, pipe, ready, block);
     bool slotted = e > ready;
     uint64_t complete = mem ? ev5_memory(t, in, addr, &e, block, &mcause)
@@ -639,18 +769,19 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
     join_group(t, in, pipe, e, block, xfer ? XFER_YES : XFER_NO);   /* no quick kind but
                                                                        xfer transfers */
     uint64_t head = newblk && t->seq == 0 ? e + 1 : e - t->prev_issue;
-    if (head > 1)
+    if (head > 1) {
+        if (!mem && !xfer) {                   /* out of line, so the rest calls nothing */
+            quick_ev5_alu_slow(t, in, e, complete, newblk);
+            return;
+        }
         head_ev5(t, in, head, e, arrive, ops, 0, slotted, mcause, newblk);
-    else
+    } else {
         quick_short_head(t, in, head, heads);
-    tm_set_result(t, in, complete,
-                  mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
+    }
+    quick_set_result(t, in, complete,
+                     mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     if (xfer) ev5_transfer(t, in, next_pc, fetched, e);
-    uint64_t retire = max2(complete, t->prev_retire) + 1;
-    t->iq_ring[t->seq & t->iq_mask] = e;
-    t->prev_issue = e;
-    t->prev_retire = retire - 1;
-    t->cycles = retire;
+    quick_ev5_retire(t, e, complete);
 }
 
 /* The general path of time_ev5; `heads` (a constant): of time_ev5_heads,
@@ -692,6 +823,8 @@ general_ev5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     tm_use_divider(t, in, dv, complete);
     tm_set_result(t, in, complete,
                   mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
+    uint8_t fcause = new_block ? (uint8_t)ev5_front(t).cause : STALL_NONE;   /* ProfileMe's,
+                                                                    before the transfer */
     if (!plain && unlikely(in->flags & IF_DISE)) {
         tm_dise_control(t, in, fetched + 2, e + 1 + t->p.mispredict_penalty - t->p.frontend_depth);
         if (t->dise_redirect) close_group(t);
@@ -708,7 +841,7 @@ general_ev5_body(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     if (!plain && unlikely(t->pm)) {
         uint64_t st[5] = { t->block_fetch_start, max2(fetched, t->block_fetch_start), e,
                            complete, retire };
-        tm_profileme(t, in, addr, next_pc, st, new_block ? t->block_why.cause : STALL_NONE,
+        tm_profileme(t, in, addr, next_pc, st, fcause,
                      mcause, complete - e);
     }
     t->iq_ring[slot] = e;
@@ -745,44 +878,76 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
  * only chooses and jumps (see quick_5_alu), with the entry's arguments
  * (the jump moves none): of the instructions with no memory access, of
  * loads and stores with their D-cache access inlined, and of branches and
- * jumps, which are predicted and trained there; each in the fetch block
- * of the one before, or (`_new`) the first of a block fetched anew
- * (`mem`, `xfer`, `newblk` and `heads` constants). */
-#define QUICK_EV5_FN(name, heads, mem, xfer, newblk)                                       \
-    static __attribute__((noinline)) void name(timing_t *t, const insn_t *in, uint64_t addr, \
-                                               uint64_t next_pc)                             \
+ * jumps, which are predicted and trained there.  Each asks whether the
+ * instruction is in the fetch block of the one before (quick_ev5_takes)
+ * and jumps to its `_same` body or its `_new` one, the first of a block
+ * fetched anew, before either saves a register (`mem`, `xfer` and `heads`
+ * constants). */
+#define QUICK_EV5_FN(name, heads, mem, xfer, falu)                                            \
+    static __attribute__((noinline)) void name##_new(timing_t *t, const insn_t *in,          \
+                                                     uint64_t addr, uint64_t next_pc)        \
     {                                                                                        \
-        quick_ev5(t, in, addr, next_pc, heads, mem, xfer, newblk);                           \
+        quick_ev5(t, in, addr, next_pc, heads, mem, xfer, true, falu);                       \
+    }                                                                                        \
+    static __attribute__((noinline)) void name##_same(timing_t *t, const insn_t *in,         \
+                                                      uint64_t addr, uint64_t next_pc)       \
+    {                                                                                        \
+        quick_ev5(t, in, addr, next_pc, heads, mem, xfer, false, falu);                      \
+    }                                                                                        \
+    static void name(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)         \
+    {                                                                                        \
+        if (likely(quick_ev5_takes(t, in))) name##_same(t, in, addr, next_pc);               \
+        else name##_new(t, in, addr, next_pc);                                               \
     }
 QUICK_EV5_FN(quick_ev5_alu, false, false, false, false)
 QUICK_EV5_FN(quick_ev5_alu_heads, true, false, false, false)
+QUICK_EV5_FN(quick_ev5_falu, false, false, false, true)
+QUICK_EV5_FN(quick_ev5_falu_heads, true, false, false, true)
 QUICK_EV5_FN(quick_ev5_mem, false, true, false, false)
 QUICK_EV5_FN(quick_ev5_mem_heads, true, true, false, false)
 QUICK_EV5_FN(quick_ev5_xfer, false, false, true, false)
 QUICK_EV5_FN(quick_ev5_xfer_heads, true, false, true, false)
-QUICK_EV5_FN(quick_ev5_alu_new, false, false, false, true)
-QUICK_EV5_FN(quick_ev5_alu_new_heads, true, false, false, true)
-QUICK_EV5_FN(quick_ev5_mem_new, false, true, false, true)
-QUICK_EV5_FN(quick_ev5_mem_new_heads, true, true, false, true)
-QUICK_EV5_FN(quick_ev5_xfer_new, false, false, true, true)
-QUICK_EV5_FN(quick_ev5_xfer_new_heads, true, false, true, true)
 #undef QUICK_EV5_FN
 
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 
 /* The first time an instruction is timed: its record, then the entry. */
 static __attribute__((noinline, cold)) void first_ev5(timing_t *t, const insn_t *in,
-                                                      uint64_t addr, uint64_t next_pc,
-                                                      const bool heads)
+                                                      uint64_t addr, uint64_t next_pc)
 {
     classify_tkind(in);
-    (heads ? time_ev5_heads : time_ev5)(t, in, addr, next_pc);
+    time_ev5(t, in, addr, next_pc);
 }
 
+static __attribute__((noinline, cold)) void first_ev5_heads(timing_t *t, const insn_t *in,
+                                                            uint64_t addr, uint64_t next_pc)
+{
+    classify_tkind(in);
+    time_ev5_heads(t, in, addr, next_pc);
+}
+
+/* What the entry of a plain instruction jumps to, by its whole record
+ * (insn_t.tkind, TK_INDEXES of them: ev5's part is the low three bits): not yet
+ * classified, of a general kind, or a quick path.  A table, so that the
+ * entry reads the record and jumps (a chain of tests cost some 10 host
+ * instructions an instruction); [heads]. */
+#define EV5_ROW(first, general, alu, mem, xfer, falu) first, general, alu, mem, xfer, falu, general, general
+#define EV5_ROWS(...)                                                                    \
+    { EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), \
+      EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__) }
+static const timing_insn_fn ev5_by_kind[2][TK_INDEXES] = {
+    EV5_ROWS(first_ev5, general_ev5_plain, quick_ev5_alu, quick_ev5_mem, quick_ev5_xfer,
+             quick_ev5_falu),
+    EV5_ROWS(first_ev5_heads, general_ev5_plain_heads, quick_ev5_alu_heads, quick_ev5_mem_heads,
+             quick_ev5_xfer_heads, quick_ev5_falu_heads),
+};
+#undef EV5_ROWS
+#undef EV5_ROW
+
 /* The entry of either variant (`heads`, a constant): it only chooses and
- * jumps.  A plain instruction of a quick kind (tkind) in the fetch block
- * of the one before (quick_ev5_takes) takes its quick path.  `known` (a
- * constant): of a run whose every instruction is plain (time_ev5_plain). */
+ * jumps.  A plain instruction goes where its record says (ev5_by_kind):
+ * one of a quick kind to its quick path.  `known` (a constant): of a run
+ * whose every instruction is plain (time_ev5_plain). */
 static inline __attribute__((always_inline)) void
 entry_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
           const bool known)
@@ -791,22 +956,7 @@ entry_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
         (heads ? general_ev5_heads : general_ev5)(t, in, addr, next_pc);
         return;
     }
-    unsigned k = in->tkind & TK_EV5_MASK;
-    if (k >= TK_EV5_ALU && quick_ev5_takes(t, in)) {
-        if (k == TK_EV5_ALU) (heads ? quick_ev5_alu_heads : quick_ev5_alu)(t, in, addr, next_pc);
-        else if (k == TK_EV5_MEM) (heads ? quick_ev5_mem_heads : quick_ev5_mem)(t, in, addr, next_pc);
-        else (heads ? quick_ev5_xfer_heads : quick_ev5_xfer)(t, in, addr, next_pc);
-    } else if (k >= TK_EV5_ALU) {              /* the first of a block fetched anew */
-        if (k == TK_EV5_ALU)
-            (heads ? quick_ev5_alu_new_heads : quick_ev5_alu_new)(t, in, addr, next_pc);
-        else if (k == TK_EV5_MEM)
-            (heads ? quick_ev5_mem_new_heads : quick_ev5_mem_new)(t, in, addr, next_pc);
-        else (heads ? quick_ev5_xfer_new_heads : quick_ev5_xfer_new)(t, in, addr, next_pc);
-    } else if (unlikely(k == 0)) {
-        first_ev5(t, in, addr, next_pc, heads);
-    } else {
-        (heads ? general_ev5_plain_heads : general_ev5_plain)(t, in, addr, next_pc);
-    }
+    ev5_by_kind[heads][in->tkind](t, in, addr, next_pc);
 }
 
 void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)

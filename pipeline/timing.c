@@ -168,6 +168,10 @@ static void build_bpred(timing_t *t, const config_t *cfg)
         .ras_entries = (unsigned)cfg->ras_entries,
     };
     t->bp = bpred_new(&b);
+    if (t->bp) {
+        t->bp_cond = bpred_split_fn(t->bp, true);
+        t->bp_other = bpred_split_fn(t->bp, false);
+    }
 }
 
 /* The in-order models' quick path (inorder.c) needs a run with none of

@@ -118,6 +118,8 @@ struct timing {
     tlb_t *itlb, *dtlb;
     write_buffer_t *wbuf;
     bpred_t *bp;
+    bpred_pu_fn bp_cond, bp_other;    /* its bpred_split_fn choices (the in-order
+                                         models' tm_predict_control)       */
     unsigned line_shift;              /* I-cache line                        */
 
     /* indexed by an operand slot as decoded: REG_NONE's entry stays 0, so
@@ -148,8 +150,12 @@ struct timing {
     /* ev5 issue group and fetch block */
     uint64_t group_cycle, group_block, fetch_block, fetch_block_cycle;
     uint64_t block_fetch_start;       /* fetch cycle of the block (views)    */
-    why_t block_why;                  /* why the block came late (a redirect,
-                                         the I-cache): the front end's part in
+    uint64_t block_front;             /* why the block came late: a stall_t
+                                         (the I-cache, the I-TLB; none), or
+                                         STALL_COUNT: the redirect's why
+                                         (redirect_why, which only the block's
+                                         first instruction reads: inorder.c,
+                                         ev5_front) -- the front end's part in
                                          the head of its first instruction   */
     uint64_t group_use;               /* what the group holds: GRP_* lanes   */
     uint64_t *iq_ring;                /* issue cycles of the last iq entries */
@@ -411,13 +417,15 @@ static inline uint64_t tm_predict_control_as(timing_t *t, const insn_t *in, uint
 }
 
 /* The same without the prediction (the in-order models': their
- * predictor's call is bpred_predict_update_split). */
+ * predictor's call is bpred_predict_update_split's choice, kept in
+ * bp_cond and bp_other). */
 static inline uint64_t tm_predict_control(timing_t *t, const insn_t *in, uint64_t next_pc,
                                           uint64_t decode_done, uint64_t resolved)
 {
     bpred_result_t pred;
     bool taken = next_pc != in->pc + in->len;
-    bool correct = bpred_predict_update_split(t->bp, in, taken, next_pc, &pred);
+    bool correct = (bpred_is_cond(in->flags) ? t->bp_cond : t->bp_other)(t->bp, in, taken,
+                                                                         next_pc, &pred);
     return tm_control_outcome(t, in, pred, taken, correct, decode_done, resolved);
 }
 
