@@ -1629,20 +1629,36 @@ static __attribute__((noinline)) void time_ooo_general(timing_t *t, const insn_t
  * t->stats_only to the variant of its kind (o->kind; a serializing one or
  * a system call to the plain general one), anything else to the general
  * variant. */
+static const timing_insn_fn time_ooo_by_kind[OK_KINDS] = {
+    [OK_GENERAL] = time_ooo_plain, [OK_ALU] = time_ooo_alu, [OK_FP] = time_ooo_fp,
+    [OK_LOAD] = time_ooo_load, [OK_STORE] = time_ooo_store,
+    [OK_BRANCH] = time_ooo_branch, [OK_JUMP] = time_ooo_jump,
+};
+
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     const ooo_t *o = t->model_state;
-    static const timing_insn_fn by_kind[OK_KINDS] = {
-        [OK_GENERAL] = time_ooo_plain, [OK_ALU] = time_ooo_alu, [OK_FP] = time_ooo_fp,
-        [OK_LOAD] = time_ooo_load, [OK_STORE] = time_ooo_store,
-        [OK_BRANCH] = time_ooo_branch, [OK_JUMP] = time_ooo_jump,
-    };
     /* (the first instruction, before the tables are built, is timed by the
      * general variant, which builds them: use_of) */
     if (likely(t->stats_only) && likely(tm_program_insn(t, in)) && likely(o->shapes_built)) {
         unsigned kind = (in->flags & (IF_SERIAL | IF_SYSCALL))
                             ? OK_GENERAL : o->kind[in->opclass][in->flags & KIND_FLAGS];
-        by_kind[kind](t, in, addr, next_pc);
+        time_ooo_by_kind[kind](t, in, addr, next_pc);
+    } else {
+        time_ooo_general(t, in, addr, next_pc);
+    }
+}
+
+/* time_ooo for the timed block loop of a plain run (timing_block_insn:
+ * t->plain, so t->stats_only, and every instruction is the program's with
+ * no decode penalty): it does not ask. */
+void time_ooo_block(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    const ooo_t *o = t->model_state;
+    if (likely(o->shapes_built)) {
+        unsigned kind = (in->flags & (IF_SERIAL | IF_SYSCALL))
+                            ? OK_GENERAL : o->kind[in->opclass][in->flags & KIND_FLAGS];
+        time_ooo_by_kind[kind](t, in, addr, next_pc);
     } else {
         time_ooo_general(t, in, addr, next_pc);
     }
