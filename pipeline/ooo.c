@@ -264,8 +264,11 @@ static inline __attribute__((always_inline)) uint64_t leave_room(leave_queue_t *
 typedef struct calendar {
     uint64_t *slot;
     unsigned units;
-    bool long_only;             /* every booking spans several cycles (build_shapes); */
-    uint64_t booked_end;        /* then none is in a cycle from this one on */
+    bool ends_known;            /* every booking keeps booked_end (build_shapes: a unit */
+    uint64_t booked_end;        /* whose bookings all span several cycles, or the
+                                   multiply/divide unit, whose single-cycle ones keep it
+                                   too: calendar_take's `track`); then none is in a
+                                   cycle from this one on */
 } calendar_t;
 
 static void calendar_init(calendar_t *k, unsigned units)
@@ -294,15 +297,16 @@ static inline void calendar_book_one(uint64_t *s, uint64_t c)
 static __attribute__((noinline)) uint64_t calendar_find_long(const calendar_t *k, uint64_t c,
                                                              unsigned span)
 {
-    if (k->long_only && c >= k->booked_end) return c;
-    /* [c, known) is free; the span is looked at from its last cycle down,
-     * so a unit busy with a long operation is passed span cycles at a time
+    /* [c, known) is free, and so is every cycle from `free_from` on; the
+     * span is looked at from its last cycle not known free down, so a unit
+     * busy with a long operation is passed span cycles at a time
      * (calendar_free_at, with the slots and units in registers) */
     const uint64_t *slot = k->slot;
     uint64_t units = k->units;
-    uint64_t known = c;
+    uint64_t known = c, free_from = k->ends_known ? k->booked_end : UINT64_MAX;
     for (;;) {
         uint64_t end = c + span;
+        if (end > free_from) end = max2(free_from, known);
         while (end > known && slot[(end - 1) & (CAL_WINDOW - 1)] < ((end - 1) << 8 | units))
             end--;
         if (end == known) return c;
@@ -315,7 +319,7 @@ static __attribute__((noinline)) void calendar_book_long(calendar_t *k, uint64_t
                                                          unsigned span)
 {
     uint64_t end = c + span, *slot = k->slot;
-    if (k->units == 1 || (k->long_only && c >= k->booked_end)) {
+    if (k->units == 1 || (k->ends_known && c >= k->booked_end)) {
         /* no slot holds a booking of its cycle (a single unit's free slot
          * holds an older cycle): each slot of the span is written, in at
          * most two runs of consecutive slots (the window wraps), two at a
@@ -337,32 +341,18 @@ static __attribute__((noinline)) void calendar_book_long(calendar_t *k, uint64_t
     k->booked_end = max2(k->booked_end, end);
 }
 
-/* The first cycle from c at which a unit is free for `span` consecutive
- * cycles (1 for a pipelined unit; its latency for one that is not). */
-static inline uint64_t calendar_find(const calendar_t *k, uint64_t c, unsigned span)
-{
-    if (likely(span == 1)) {
-        while (!calendar_free_at(k, c)) c++;
-        return c;
-    }
-    return calendar_find_long(k, c, span);
-}
-
-static inline void calendar_book(calendar_t *k, uint64_t c, unsigned span)
-{
-    if (likely(span == 1)) calendar_book_one(&k->slot[c & (CAL_WINDOW - 1)], c);
-    else calendar_book_long(k, c, span);
-}
-
 /* The first cycle from c at which a unit is free for `span` cycles, booked
- * (calendar_find and calendar_book in one). */
+ * (calendar_find_long and calendar_book_long for a span > 1).  `track` (a
+ * constant where the unit is): a single-cycle booking keeps booked_end
+ * too (the multiply/divide unit: build_shapes). */
 static inline __attribute__((always_inline))
-uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span)
+uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span, bool track)
 {
     if (likely(span == 1)) {
         uint64_t *s;
         while (*(s = &k->slot[c & (CAL_WINDOW - 1)]) >= (c << 8 | k->units)) c++;
         calendar_book_one(s, c);
+        if (track) k->booked_end = max2(k->booked_end, c + 1);
         return c;
     }
     c = calendar_find_long(k, c, span);
@@ -375,13 +365,15 @@ uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span)
  * booked) when there is none before it.  A single-cycle operation finds
  * and books its slot in one pass, as calendar_take. */
 static inline __attribute__((always_inline))
-uint64_t calendar_take_before(calendar_t *k, uint64_t c, unsigned span, uint64_t limit)
+uint64_t calendar_take_before(calendar_t *k, uint64_t c, unsigned span, uint64_t limit,
+                              bool track)
 {
     if (likely(span == 1)) {
         uint64_t *s;
         for (; c < limit; c++)
             if (*(s = &k->slot[c & (CAL_WINDOW - 1)]) < (c << 8 | k->units)) {
                 calendar_book_one(s, c);
+                if (track) k->booked_end = max2(k->booked_end, c + 1);
                 return c;
             }
         return limit;
@@ -705,7 +697,9 @@ static void build_shapes(const timing_t *t, ooo_t *o)
                     used = true;
                     long_only &= o->shapes[oc][mem].span > 1;
                 }
-        o->fu[kind].long_only = used && long_only;
+        /* the multiply/divide unit's single-cycle bookings keep booked_end
+         * (calendar_take's `track`) */
+        o->fu[kind].ends_known = (used && long_only) || kind == FU_MULDIV;
     }
     for (unsigned oc = 0; oc < OC_COUNT; oc++)
         for (unsigned fl = 0; fl <= KIND_FLAGS; fl++)
@@ -922,7 +916,7 @@ uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
             o->memdep_wait_cycles += waited;
         }
     }
-    uint64_t i = calendar_take(&o->fu[u.fu], ready, u.span);
+    uint64_t i = calendar_take(&o->fu[u.fu], ready, u.span, u.fu == FU_MULDIV);
     if (i > ready) *why = &o->cause_why[STALL_FU];
     return i;
 }
@@ -1060,7 +1054,7 @@ static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entr
     *detected = fwd->data_ready;
     o->violations++;
     store_sets_train(o, in->pc, fwd->pc);
-    uint64_t again = calendar_take(&o->fu[FU_MEM], *detected + o->replay_penalty, 1);
+    uint64_t again = calendar_take(&o->fu[FU_MEM], *detected + o->replay_penalty, 1, false);
     o->replay_cycles += again - *detected;     /* waiting, it would have issued at *detected */
     pair_table_add(&o->replay_at, in->pc, 0, again - *detected);
     lost_row_t *l = lost_of(t, o, in->pc);
@@ -1253,7 +1247,8 @@ unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t add
      * during the walk (wp_write_ready; an unused slot reads 0) */
     uint64_t ops = max2(max2(d + 1, t->reg_ready[in->rs1]),
                         max2(t->reg_ready[in->rs2], t->reg_ready[in->rs3]));
-    uint64_t i = calendar_take_before(&o->fu[u.fu], ops, u.span, squash);
+    uint64_t i = calendar_take_before(&o->fu[u.fu], ops, u.span, squash,
+                                      u.fu == FU_MULDIV);
     bool issued = i < squash;
     uint64_t x = UINT64_MAX;
     if (issued) {
