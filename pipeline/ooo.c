@@ -453,7 +453,7 @@ typedef struct use {            /* 8 bytes: kept in one host register */
 
 /* The kinds of instruction time_ooo has a variant for (kind_of), each
  * with what it may take for granted (assume_kind); OK_GENERAL: any. */
-enum { OK_GENERAL, OK_ALU, OK_FP, OK_LOAD, OK_STORE, OK_BRANCH, OK_JUMP, OK_KINDS };
+enum { OK_GENERAL, OK_ALU, OK_FP, OK_LOAD, OK_STORE, OK_BRANCH, OK_JUMP, OK_MULDIV, OK_KINDS };
 #define KIND_FLAGS (IF_LOAD | IF_STORE | IF_BRANCH | IF_JUMP | IF_CALL | IF_RETURN)
 
 struct ooo {
@@ -462,7 +462,6 @@ struct ooo {
     bool mul_pipelined;
     int memdep;                 /* CFG_MEMDEP_* */
     unsigned replay_penalty;
-    bool shapes_built;
     shape_t shapes[OC_COUNT][2];        /* by opclass and memory access */
     uint8_t reg_writes[256];            /* by destination: WRITES_* */
     uint8_t kind[OC_COUNT][KIND_FLAGS + 1];     /* by opclass and flags & KIND_FLAGS: OK_* */
@@ -528,6 +527,8 @@ struct ooo {
     uint64_t wp_end[WP_END_COUNT];
 };
 
+static void build_shapes(const config_t *cfg, ooo_t *o);
+
 void *ooo_new(const config_t *cfg)
 {
     ooo_t *o = xcalloc(1, sizeof *o);
@@ -573,6 +574,7 @@ void *ooo_new(const config_t *cfg)
         ss->clear_interval = cfg->ooo_ssit_clear_interval;
         ss->next_clear = ss->clear_interval ? ss->clear_interval : UINT64_MAX;
     }
+    build_shapes(cfg, o);
     return o;
 }
 
@@ -622,13 +624,14 @@ static int queue_of(const insn_t *in)
 }
 
 /* Cycles a unit stays busy with the operation (1: pipelined). */
-static unsigned occupancy(const timing_t *t, const ooo_t *o, const insn_t *in)
+static unsigned occupancy(const config_t *cfg, const unsigned lat[OC_COUNT], const ooo_t *o,
+                          const insn_t *in)
 {
     switch (in->opclass) {
-    case OC_IMUL: return o->mul_pipelined ? 1 : t->p.lat[OC_IMUL];
-    case OC_IDIV: return t->p.div_pipelined[DIV_INT] ? 1 : t->p.lat[OC_IDIV];
+    case OC_IMUL: return o->mul_pipelined ? 1 : lat[OC_IMUL];
+    case OC_IDIV: return cfg->lat_int_div_pipelined ? 1 : lat[OC_IDIV];
     case OC_FDIV: case OC_FSQRT:
-        return t->p.div_pipelined[DIV_FP] ? 1 : t->p.lat[in->opclass];
+        return cfg->lat_fp_div_pipelined ? 1 : lat[in->opclass];
     default: return 1;
     }
 }
@@ -659,9 +662,12 @@ static bool writes_fp_reg(unsigned rd)
 static unsigned kind_of(const ooo_t *o, unsigned oc, unsigned fl)
 {
     const shape_t *s = &o->shapes[oc][(fl & (IF_LOAD | IF_STORE)) != 0];
-    if (s->serial_class || s->span != 1) return OK_GENERAL;
     unsigned mem = fl & (IF_LOAD | IF_STORE);
     unsigned xfer = fl & (IF_BRANCH | IF_JUMP | IF_CALL | IF_RETURN);
+    if (s->serial_class) return OK_GENERAL;
+    /* a multiply or divide: its span is the only thing not fixed */
+    if (!mem && !xfer && s->fu == FU_MULDIV && s->queue == Q_INT) return OK_MULDIV;
+    if (s->span != 1) return OK_GENERAL;
     if (mem && xfer) return OK_GENERAL;
     if (mem == IF_LOAD) return s->fu == FU_MEM && s->queue == Q_MEM ? OK_LOAD : OK_GENERAL;
     if (mem == IF_STORE) return s->fu == FU_MEM && s->queue == Q_MEM ? OK_STORE : OK_GENERAL;
@@ -676,15 +682,19 @@ static unsigned kind_of(const ooo_t *o, unsigned oc, unsigned fl)
     return OK_GENERAL;
 }
 
-/* The tables shape_of() reads, from the functions above: by operation
- * class and whether it accesses memory, and by destination register.
- * Built at the first instruction (the latencies are the timing's). */
-static void build_shapes(const timing_t *t, ooo_t *o)
+/* The tables use_of() and the entries read, from the functions above: by
+ * operation class and whether it accesses memory, and by destination
+ * register.  Built with the model (ooo_new), the latencies from the
+ * configuration as the timing's own are (timing_latencies), so the
+ * entries need not ask whether they are there. */
+static void build_shapes(const config_t *cfg, ooo_t *o)
 {
+    unsigned lat[OC_COUNT];
+    timing_latencies(cfg, lat);         /* the timing's (t->p.lat), from the same cfg */
     for (unsigned oc = 0; oc < OC_COUNT; oc++)
         for (unsigned mem = 0; mem < 2; mem++) {
             insn_t in = { .opclass = (uint8_t)oc, .flags = mem ? IF_LOAD : 0 };
-            unsigned span = occupancy(t, o, &in);
+            unsigned span = occupancy(cfg, lat, o, &in);
             o->shapes[oc][mem] = (shape_t){ .fu = (uint8_t)fu_of(&in),
                                            .queue = (uint8_t)queue_of(&in),
                                            .serial_class = serializing(&in), .span = span };
@@ -718,15 +728,13 @@ static void build_shapes(const timing_t *t, ooo_t *o)
     for (unsigned rd = 0; rd < 256; rd++)
         o->reg_writes[rd] = (uint8_t)((writes_int_reg(rd) && int_binds ? WRITES_INT : 0) |
                                       (writes_fp_reg(rd) && fp_binds ? WRITES_FP : 0));
-    o->shapes_built = true;
 }
 
 /* What the instruction takes in the machine, looked up once: its unit,
  * queue and unit cycles, the rename registers it needs, whether it
  * serializes (serializing(): by its class from the table, or its flags). */
-static inline use_t use_of(const timing_t *t, ooo_t *o, const insn_t *in)
+static inline use_t use_of(const ooo_t *o, const insn_t *in)
 {
-    if (unlikely(!o->shapes_built)) build_shapes(t, o);
     const shape_t *s = &o->shapes[in->opclass][(in->flags & (IF_LOAD | IF_STORE)) != 0];
     bool serial = s->serial_class | ((in->flags & (IF_SERIAL | IF_SYSCALL)) != 0);
     return (use_t){ .fu = s->fu, .queue = s->queue, .span = s->span,
@@ -784,6 +792,10 @@ static inline __attribute__((always_inline)) void assume_kind(const insn_t *in, 
         if ((fl & (never | IF_LOAD | IF_STORE | IF_BRANCH | IF_JUMP)) != IF_JUMP)
             __builtin_unreachable();
         *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1, .writes = u->writes };
+        break;
+    case OK_MULDIV:
+        if (fl & (never | IF_LOAD | IF_STORE | xfer)) __builtin_unreachable();
+        *u = (use_t){ .fu = FU_MULDIV, .queue = Q_INT, .span = u->span, .writes = u->writes };
         break;
     default:
         break;
@@ -1314,7 +1326,7 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
     unsigned reached = 1;
     bool more = true;
     if (o->wp_dispatches) {
-        use_t u = use_of(t, o, in);
+        use_t u = use_of(o, in);
         assume_kind(in, &u, kind);
         uint64_t d = wp_dispatch(o, r, in, u, k, got, kind);
         if (d == UINT64_MAX) {
@@ -1362,6 +1374,7 @@ bool wp_visit_kind(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next, 
     switch (r->o->kind[in->opclass][in->flags & KIND_FLAGS]) {
     case OK_ALU: return wp_visit_as(r, in, addr, next, 0, true, OK_ALU);
     case OK_FP: return wp_visit_as(r, in, addr, next, 0, true, OK_FP);
+    case OK_MULDIV: return wp_visit_as(r, in, addr, next, 0, true, OK_MULDIV);
     case OK_LOAD: return wp_visit_as(r, in, addr, next, 0, true, OK_LOAD);
     case OK_STORE: return wp_visit_as(r, in, addr, next, 0, true, OK_STORE);
     case OK_BRANCH: return wp_visit_as(r, in, addr, next, 0, true, OK_BRANCH);
@@ -1568,7 +1581,7 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     uint8_t rcause, exec_cause;
     assume_plain(t, in, plain);
     uint64_t f = fetch(t, o, in, &front);
-    use_t u = use_of(t, o, in);
+    use_t u = use_of(o, in);
     assume_kind(in, &u, kind);
     uint64_t d = dispatch(o, in, u, f, kind);
     const store_entry_t *fwd = forwarding_store(o, in, addr, d, kind);
@@ -1608,6 +1621,7 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
 TIME_OOO_KIND(time_ooo_plain, OK_GENERAL)
 TIME_OOO_KIND(time_ooo_alu, OK_ALU)
 TIME_OOO_KIND(time_ooo_fp, OK_FP)
+TIME_OOO_KIND(time_ooo_muldiv, OK_MULDIV)
 TIME_OOO_KIND(time_ooo_load, OK_LOAD)
 TIME_OOO_KIND(time_ooo_store, OK_STORE)
 TIME_OOO_KIND(time_ooo_branch, OK_BRANCH)
@@ -1627,15 +1641,13 @@ static __attribute__((noinline)) void time_ooo_general(timing_t *t, const insn_t
 static const timing_insn_fn time_ooo_by_kind[OK_KINDS] = {
     [OK_GENERAL] = time_ooo_plain, [OK_ALU] = time_ooo_alu, [OK_FP] = time_ooo_fp,
     [OK_LOAD] = time_ooo_load, [OK_STORE] = time_ooo_store,
-    [OK_BRANCH] = time_ooo_branch, [OK_JUMP] = time_ooo_jump,
+    [OK_BRANCH] = time_ooo_branch, [OK_JUMP] = time_ooo_jump, [OK_MULDIV] = time_ooo_muldiv,
 };
 
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     const ooo_t *o = t->model_state;
-    /* (the first instruction, before the tables are built, is timed by the
-     * general variant, which builds them: use_of) */
-    if (likely(t->stats_only) && likely(tm_program_insn(t, in)) && likely(o->shapes_built)) {
+    if (likely(t->stats_only) && likely(tm_program_insn(t, in))) {
         unsigned kind = (in->flags & (IF_SERIAL | IF_SYSCALL))
                             ? OK_GENERAL : o->kind[in->opclass][in->flags & KIND_FLAGS];
         time_ooo_by_kind[kind](t, in, addr, next_pc);
@@ -1650,13 +1662,9 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 void time_ooo_block(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     const ooo_t *o = t->model_state;
-    if (likely(o->shapes_built)) {
-        unsigned kind = (in->flags & (IF_SERIAL | IF_SYSCALL))
-                            ? OK_GENERAL : o->kind[in->opclass][in->flags & KIND_FLAGS];
-        time_ooo_by_kind[kind](t, in, addr, next_pc);
-    } else {
-        time_ooo_general(t, in, addr, next_pc);
-    }
+    unsigned kind = (in->flags & (IF_SERIAL | IF_SYSCALL))
+                        ? OK_GENERAL : o->kind[in->opclass][in->flags & KIND_FLAGS];
+    time_ooo_by_kind[kind](t, in, addr, next_pc);
 }
 
 /* ---- statistics ------------------------------------------------------------------------- */
