@@ -590,6 +590,17 @@ bool bpred_predict_update_split(bpred_t *b, const insn_t *in, bool taken, uint64
     }
 }
 
+bool bpred_predict_update_cond(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
+                               bpred_result_t *pred)
+{
+    switch (b->cfg.kind) {
+    case BP_BIMODAL: return pu_cond_bimodal(b, in, taken, next_pc, pred);
+    case BP_GSHARE: return pu_cond_gshare(b, in, taken, next_pc, pred);
+    case BP_TOURNAMENT: return pu_cond_tournament(b, in, taken, next_pc, pred);
+    default: return pu_cond_not_taken(b, in, taken, next_pc, pred);
+    }
+}
+
 void bpred_warm(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc)
 {
     __typeof__(b->st) counted = b->st;

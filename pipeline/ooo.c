@@ -1473,8 +1473,16 @@ void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t
     if (!(kflags(in, kind) & (IF_BRANCH | IF_JUMP))) return;
     if (next_pc != in->pc + in->len) o->group_ended = true;
     bpred_result_t pred;
-    uint64_t r = tm_predict_control_as(t, in, next_pc, f + o->frontend_depth,
-                                       x + o->mispredict_penalty, &pred);
+    uint64_t r;
+    if (kind == OK_BRANCH) {            /* a conditional branch: the predictor need not ask */
+        bool taken = next_pc != in->pc + in->len;
+        bool correct = bpred_predict_update_cond(t->bp, in, taken, next_pc, &pred);
+        r = tm_control_outcome(t, in, pred, taken, correct, f + o->frontend_depth,
+                               x + o->mispredict_penalty);
+    } else {
+        r = tm_predict_control_as(t, in, next_pc, f + o->frontend_depth,
+                                  x + o->mispredict_penalty, &pred);
+    }
     if (!r) return;
     t->redirect = r;
     if (o->wrong_path && t->cur_role == DISE_ROLE_NONE) plan_wrong_path(o, t, in, pred, r);
