@@ -1,7 +1,7 @@
 /*
  * blocks.h - decoded blocks for the functional core's fast run loop (the
  * engine's variants without a timing model, DISE, the PMU or a trace), and
- * for the same loop with an in-order timing model timing each instruction
+ * for the same loop with a timing model timing each instruction
  * as it executes (blocks_execute_timed).
  *
  * A block is a straight run of one code page's decoded slots (core_loop.h)
@@ -280,8 +280,8 @@ uint64_t blocks_interpret(cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc);
  * the instruction just executed, the address a load or store accessed and
  * the pc after it; then its count of instructions timed goes up by one; the
  * cpu's cycle is its cycles wherever the cpu can be seen.  Only a model that reads nothing of
- * the cpu but these may be (timing.h: timing_takes_blocks): an in-order
- * one.  struct timing stays opaque here (a model is above this layer). */
+ * the cpu but these (and its registers and memory, which the loop keeps
+ * in the cpu) may be (timing.h: timing_takes_blocks).  struct timing stays opaque here (a model is above this layer). */
 struct timing;
 typedef struct block_timer {
     void (*time_insn)(struct timing *t, const insn_t *in, uint64_t addr, uint64_t next_pc);

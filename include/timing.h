@@ -118,8 +118,11 @@ extern const timing_model_t timing_models[];
 extern const size_t timing_model_count;
 
 /* May the run loop hand the model a decoded block's instructions one after
- * another as they execute (blocks_execute_timed) instead of stepping?  The
- * in-order models: the out-of-order one walks its wrong paths on the cpu. */
+ * another as they execute (blocks_execute_timed) instead of stepping?  All
+ * three: the out-of-order model's wrong path reads the cpu's registers and
+ * memory, which the block loop keeps in the cpu, and none of what it leaves
+ * stale there (pc, instret, cycle: the walk sets its shadow's pc itself, and
+ * a CSR read or system call ends it). */
 bool timing_takes_blocks(const timing_t *t);
 /* The model's entry for the timed block loop of a run without DISE: the
  * run's time_insn, or one that leaves out the questions whose answer such a

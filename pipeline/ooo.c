@@ -264,8 +264,11 @@ static inline __attribute__((always_inline)) uint64_t leave_room(leave_queue_t *
 typedef struct calendar {
     uint64_t *slot;
     unsigned units;
-    bool long_only;             /* every booking spans several cycles (build_shapes); */
-    uint64_t booked_end;        /* then none is in a cycle from this one on */
+    bool ends_known;            /* every booking keeps booked_end (build_shapes: a unit */
+    uint64_t booked_end;        /* whose bookings all span several cycles, or the
+                                   multiply/divide unit, whose single-cycle ones keep it
+                                   too: calendar_take's `track`); then none is in a
+                                   cycle from this one on */
 } calendar_t;
 
 static void calendar_init(calendar_t *k, unsigned units)
@@ -294,15 +297,16 @@ static inline void calendar_book_one(uint64_t *s, uint64_t c)
 static __attribute__((noinline)) uint64_t calendar_find_long(const calendar_t *k, uint64_t c,
                                                              unsigned span)
 {
-    if (k->long_only && c >= k->booked_end) return c;
-    /* [c, known) is free; the span is looked at from its last cycle down,
-     * so a unit busy with a long operation is passed span cycles at a time
+    /* [c, known) is free, and so is every cycle from `free_from` on; the
+     * span is looked at from its last cycle not known free down, so a unit
+     * busy with a long operation is passed span cycles at a time
      * (calendar_free_at, with the slots and units in registers) */
     const uint64_t *slot = k->slot;
     uint64_t units = k->units;
-    uint64_t known = c;
+    uint64_t known = c, free_from = k->ends_known ? k->booked_end : UINT64_MAX;
     for (;;) {
         uint64_t end = c + span;
+        if (end > free_from) end = max2(free_from, known);
         while (end > known && slot[(end - 1) & (CAL_WINDOW - 1)] < ((end - 1) << 8 | units))
             end--;
         if (end == known) return c;
@@ -315,7 +319,7 @@ static __attribute__((noinline)) void calendar_book_long(calendar_t *k, uint64_t
                                                          unsigned span)
 {
     uint64_t end = c + span, *slot = k->slot;
-    if (k->units == 1 || (k->long_only && c >= k->booked_end)) {
+    if (k->units == 1 || (k->ends_known && c >= k->booked_end)) {
         /* no slot holds a booking of its cycle (a single unit's free slot
          * holds an older cycle): each slot of the span is written, in at
          * most two runs of consecutive slots (the window wraps), two at a
@@ -337,32 +341,18 @@ static __attribute__((noinline)) void calendar_book_long(calendar_t *k, uint64_t
     k->booked_end = max2(k->booked_end, end);
 }
 
-/* The first cycle from c at which a unit is free for `span` consecutive
- * cycles (1 for a pipelined unit; its latency for one that is not). */
-static inline uint64_t calendar_find(const calendar_t *k, uint64_t c, unsigned span)
-{
-    if (likely(span == 1)) {
-        while (!calendar_free_at(k, c)) c++;
-        return c;
-    }
-    return calendar_find_long(k, c, span);
-}
-
-static inline void calendar_book(calendar_t *k, uint64_t c, unsigned span)
-{
-    if (likely(span == 1)) calendar_book_one(&k->slot[c & (CAL_WINDOW - 1)], c);
-    else calendar_book_long(k, c, span);
-}
-
 /* The first cycle from c at which a unit is free for `span` cycles, booked
- * (calendar_find and calendar_book in one). */
+ * (calendar_find_long and calendar_book_long for a span > 1).  `track` (a
+ * constant where the unit is): a single-cycle booking keeps booked_end
+ * too (the multiply/divide unit: build_shapes). */
 static inline __attribute__((always_inline))
-uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span)
+uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span, bool track)
 {
     if (likely(span == 1)) {
         uint64_t *s;
         while (*(s = &k->slot[c & (CAL_WINDOW - 1)]) >= (c << 8 | k->units)) c++;
         calendar_book_one(s, c);
+        if (track) k->booked_end = max2(k->booked_end, c + 1);
         return c;
     }
     c = calendar_find_long(k, c, span);
@@ -375,13 +365,15 @@ uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span)
  * booked) when there is none before it.  A single-cycle operation finds
  * and books its slot in one pass, as calendar_take. */
 static inline __attribute__((always_inline))
-uint64_t calendar_take_before(calendar_t *k, uint64_t c, unsigned span, uint64_t limit)
+uint64_t calendar_take_before(calendar_t *k, uint64_t c, unsigned span, uint64_t limit,
+                              bool track)
 {
     if (likely(span == 1)) {
         uint64_t *s;
         for (; c < limit; c++)
             if (*(s = &k->slot[c & (CAL_WINDOW - 1)]) < (c << 8 | k->units)) {
                 calendar_book_one(s, c);
+                if (track) k->booked_end = max2(k->booked_end, c + 1);
                 return c;
             }
         return limit;
@@ -461,7 +453,7 @@ typedef struct use {            /* 8 bytes: kept in one host register */
 
 /* The kinds of instruction time_ooo has a variant for (kind_of), each
  * with what it may take for granted (assume_kind); OK_GENERAL: any. */
-enum { OK_GENERAL, OK_ALU, OK_FP, OK_LOAD, OK_STORE, OK_BRANCH, OK_JUMP, OK_KINDS };
+enum { OK_GENERAL, OK_ALU, OK_FP, OK_LOAD, OK_STORE, OK_BRANCH, OK_JUMP, OK_MULDIV, OK_KINDS };
 #define KIND_FLAGS (IF_LOAD | IF_STORE | IF_BRANCH | IF_JUMP | IF_CALL | IF_RETURN)
 
 struct ooo {
@@ -470,7 +462,6 @@ struct ooo {
     bool mul_pipelined;
     int memdep;                 /* CFG_MEMDEP_* */
     unsigned replay_penalty;
-    bool shapes_built;
     shape_t shapes[OC_COUNT][2];        /* by opclass and memory access */
     uint8_t reg_writes[256];            /* by destination: WRITES_* */
     uint8_t kind[OC_COUNT][KIND_FLAGS + 1];     /* by opclass and flags & KIND_FLAGS: OK_* */
@@ -536,6 +527,8 @@ struct ooo {
     uint64_t wp_end[WP_END_COUNT];
 };
 
+static void build_shapes(const config_t *cfg, ooo_t *o);
+
 void *ooo_new(const config_t *cfg)
 {
     ooo_t *o = xcalloc(1, sizeof *o);
@@ -581,6 +574,7 @@ void *ooo_new(const config_t *cfg)
         ss->clear_interval = cfg->ooo_ssit_clear_interval;
         ss->next_clear = ss->clear_interval ? ss->clear_interval : UINT64_MAX;
     }
+    build_shapes(cfg, o);
     return o;
 }
 
@@ -630,13 +624,14 @@ static int queue_of(const insn_t *in)
 }
 
 /* Cycles a unit stays busy with the operation (1: pipelined). */
-static unsigned occupancy(const timing_t *t, const ooo_t *o, const insn_t *in)
+static unsigned occupancy(const config_t *cfg, const unsigned lat[OC_COUNT], const ooo_t *o,
+                          const insn_t *in)
 {
     switch (in->opclass) {
-    case OC_IMUL: return o->mul_pipelined ? 1 : t->p.lat[OC_IMUL];
-    case OC_IDIV: return t->p.div_pipelined[DIV_INT] ? 1 : t->p.lat[OC_IDIV];
+    case OC_IMUL: return o->mul_pipelined ? 1 : lat[OC_IMUL];
+    case OC_IDIV: return cfg->lat_int_div_pipelined ? 1 : lat[OC_IDIV];
     case OC_FDIV: case OC_FSQRT:
-        return t->p.div_pipelined[DIV_FP] ? 1 : t->p.lat[in->opclass];
+        return cfg->lat_fp_div_pipelined ? 1 : lat[in->opclass];
     default: return 1;
     }
 }
@@ -667,9 +662,12 @@ static bool writes_fp_reg(unsigned rd)
 static unsigned kind_of(const ooo_t *o, unsigned oc, unsigned fl)
 {
     const shape_t *s = &o->shapes[oc][(fl & (IF_LOAD | IF_STORE)) != 0];
-    if (s->serial_class || s->span != 1) return OK_GENERAL;
     unsigned mem = fl & (IF_LOAD | IF_STORE);
     unsigned xfer = fl & (IF_BRANCH | IF_JUMP | IF_CALL | IF_RETURN);
+    if (s->serial_class) return OK_GENERAL;
+    /* a multiply or divide: its span is the only thing not fixed */
+    if (!mem && !xfer && s->fu == FU_MULDIV && s->queue == Q_INT) return OK_MULDIV;
+    if (s->span != 1) return OK_GENERAL;
     if (mem && xfer) return OK_GENERAL;
     if (mem == IF_LOAD) return s->fu == FU_MEM && s->queue == Q_MEM ? OK_LOAD : OK_GENERAL;
     if (mem == IF_STORE) return s->fu == FU_MEM && s->queue == Q_MEM ? OK_STORE : OK_GENERAL;
@@ -684,15 +682,19 @@ static unsigned kind_of(const ooo_t *o, unsigned oc, unsigned fl)
     return OK_GENERAL;
 }
 
-/* The tables shape_of() reads, from the functions above: by operation
- * class and whether it accesses memory, and by destination register.
- * Built at the first instruction (the latencies are the timing's). */
-static void build_shapes(const timing_t *t, ooo_t *o)
+/* The tables use_of() and the entries read, from the functions above: by
+ * operation class and whether it accesses memory, and by destination
+ * register.  Built with the model (ooo_new), the latencies from the
+ * configuration as the timing's own are (timing_latencies), so the
+ * entries need not ask whether they are there. */
+static void build_shapes(const config_t *cfg, ooo_t *o)
 {
+    unsigned lat[OC_COUNT];
+    timing_latencies(cfg, lat);         /* the timing's (t->p.lat), from the same cfg */
     for (unsigned oc = 0; oc < OC_COUNT; oc++)
         for (unsigned mem = 0; mem < 2; mem++) {
             insn_t in = { .opclass = (uint8_t)oc, .flags = mem ? IF_LOAD : 0 };
-            unsigned span = occupancy(t, o, &in);
+            unsigned span = occupancy(cfg, lat, o, &in);
             o->shapes[oc][mem] = (shape_t){ .fu = (uint8_t)fu_of(&in),
                                            .queue = (uint8_t)queue_of(&in),
                                            .serial_class = serializing(&in), .span = span };
@@ -705,7 +707,9 @@ static void build_shapes(const timing_t *t, ooo_t *o)
                     used = true;
                     long_only &= o->shapes[oc][mem].span > 1;
                 }
-        o->fu[kind].long_only = used && long_only;
+        /* the multiply/divide unit's single-cycle bookings keep booked_end
+         * (calendar_take's `track`) */
+        o->fu[kind].ends_known = (used && long_only) || kind == FU_MULDIV;
     }
     for (unsigned oc = 0; oc < OC_COUNT; oc++)
         for (unsigned fl = 0; fl <= KIND_FLAGS; fl++)
@@ -724,15 +728,13 @@ static void build_shapes(const timing_t *t, ooo_t *o)
     for (unsigned rd = 0; rd < 256; rd++)
         o->reg_writes[rd] = (uint8_t)((writes_int_reg(rd) && int_binds ? WRITES_INT : 0) |
                                       (writes_fp_reg(rd) && fp_binds ? WRITES_FP : 0));
-    o->shapes_built = true;
 }
 
 /* What the instruction takes in the machine, looked up once: its unit,
  * queue and unit cycles, the rename registers it needs, whether it
  * serializes (serializing(): by its class from the table, or its flags). */
-static inline use_t use_of(const timing_t *t, ooo_t *o, const insn_t *in)
+static inline use_t use_of(const ooo_t *o, const insn_t *in)
 {
-    if (unlikely(!o->shapes_built)) build_shapes(t, o);
     const shape_t *s = &o->shapes[in->opclass][(in->flags & (IF_LOAD | IF_STORE)) != 0];
     bool serial = s->serial_class | ((in->flags & (IF_SERIAL | IF_SYSCALL)) != 0);
     return (use_t){ .fu = s->fu, .queue = s->queue, .span = s->span,
@@ -790,6 +792,10 @@ static inline __attribute__((always_inline)) void assume_kind(const insn_t *in, 
         if ((fl & (never | IF_LOAD | IF_STORE | IF_BRANCH | IF_JUMP)) != IF_JUMP)
             __builtin_unreachable();
         *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1, .writes = u->writes };
+        break;
+    case OK_MULDIV:
+        if (fl & (never | IF_LOAD | IF_STORE | xfer)) __builtin_unreachable();
+        *u = (use_t){ .fu = FU_MULDIV, .queue = Q_INT, .span = u->span, .writes = u->writes };
         break;
     default:
         break;
@@ -922,7 +928,7 @@ uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
             o->memdep_wait_cycles += waited;
         }
     }
-    uint64_t i = calendar_take(&o->fu[u.fu], ready, u.span);
+    uint64_t i = calendar_take(&o->fu[u.fu], ready, u.span, u.fu == FU_MULDIV);
     if (i > ready) *why = &o->cause_why[STALL_FU];
     return i;
 }
@@ -1060,7 +1066,7 @@ static uint64_t replay(timing_t *t, ooo_t *o, const insn_t *in, const store_entr
     *detected = fwd->data_ready;
     o->violations++;
     store_sets_train(o, in->pc, fwd->pc);
-    uint64_t again = calendar_take(&o->fu[FU_MEM], *detected + o->replay_penalty, 1);
+    uint64_t again = calendar_take(&o->fu[FU_MEM], *detected + o->replay_penalty, 1, false);
     o->replay_cycles += again - *detected;     /* waiting, it would have issued at *detected */
     pair_table_add(&o->replay_at, in->pc, 0, again - *detected);
     lost_row_t *l = lost_of(t, o, in->pc);
@@ -1253,7 +1259,8 @@ unsigned wp_issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t add
      * during the walk (wp_write_ready; an unused slot reads 0) */
     uint64_t ops = max2(max2(d + 1, t->reg_ready[in->rs1]),
                         max2(t->reg_ready[in->rs2], t->reg_ready[in->rs3]));
-    uint64_t i = calendar_take_before(&o->fu[u.fu], ops, u.span, squash);
+    uint64_t i = calendar_take_before(&o->fu[u.fu], ops, u.span, squash,
+                                      u.fu == FU_MULDIV);
     bool issued = i < squash;
     uint64_t x = UINT64_MAX;
     if (issued) {
@@ -1319,7 +1326,7 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
     unsigned reached = 1;
     bool more = true;
     if (o->wp_dispatches) {
-        use_t u = use_of(t, o, in);
+        use_t u = use_of(o, in);
         assume_kind(in, &u, kind);
         uint64_t d = wp_dispatch(o, r, in, u, k, got, kind);
         if (d == UINT64_MAX) {
@@ -1367,6 +1374,7 @@ bool wp_visit_kind(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next, 
     switch (r->o->kind[in->opclass][in->flags & KIND_FLAGS]) {
     case OK_ALU: return wp_visit_as(r, in, addr, next, 0, true, OK_ALU);
     case OK_FP: return wp_visit_as(r, in, addr, next, 0, true, OK_FP);
+    case OK_MULDIV: return wp_visit_as(r, in, addr, next, 0, true, OK_MULDIV);
     case OK_LOAD: return wp_visit_as(r, in, addr, next, 0, true, OK_LOAD);
     case OK_STORE: return wp_visit_as(r, in, addr, next, 0, true, OK_STORE);
     case OK_BRANCH: return wp_visit_as(r, in, addr, next, 0, true, OK_BRANCH);
@@ -1465,8 +1473,16 @@ void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t
     if (!(kflags(in, kind) & (IF_BRANCH | IF_JUMP))) return;
     if (next_pc != in->pc + in->len) o->group_ended = true;
     bpred_result_t pred;
-    uint64_t r = tm_predict_control_as(t, in, next_pc, f + o->frontend_depth,
-                                       x + o->mispredict_penalty, &pred);
+    uint64_t r;
+    if (kind == OK_BRANCH) {            /* a conditional branch: the predictor need not ask */
+        bool taken = next_pc != in->pc + in->len;
+        bool correct = bpred_predict_update_cond(t->bp, in, taken, next_pc, &pred);
+        r = tm_control_outcome(t, in, pred, taken, correct, f + o->frontend_depth,
+                               x + o->mispredict_penalty);
+    } else {
+        r = tm_predict_control_as(t, in, next_pc, f + o->frontend_depth,
+                                  x + o->mispredict_penalty, &pred);
+    }
     if (!r) return;
     t->redirect = r;
     if (o->wrong_path && t->cur_role == DISE_ROLE_NONE) plan_wrong_path(o, t, in, pred, r);
@@ -1573,7 +1589,7 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     uint8_t rcause, exec_cause;
     assume_plain(t, in, plain);
     uint64_t f = fetch(t, o, in, &front);
-    use_t u = use_of(t, o, in);
+    use_t u = use_of(o, in);
     assume_kind(in, &u, kind);
     uint64_t d = dispatch(o, in, u, f, kind);
     const store_entry_t *fwd = forwarding_store(o, in, addr, d, kind);
@@ -1613,6 +1629,7 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
 TIME_OOO_KIND(time_ooo_plain, OK_GENERAL)
 TIME_OOO_KIND(time_ooo_alu, OK_ALU)
 TIME_OOO_KIND(time_ooo_fp, OK_FP)
+TIME_OOO_KIND(time_ooo_muldiv, OK_MULDIV)
 TIME_OOO_KIND(time_ooo_load, OK_LOAD)
 TIME_OOO_KIND(time_ooo_store, OK_STORE)
 TIME_OOO_KIND(time_ooo_branch, OK_BRANCH)
@@ -1629,23 +1646,33 @@ static __attribute__((noinline)) void time_ooo_general(timing_t *t, const insn_t
  * t->stats_only to the variant of its kind (o->kind; a serializing one or
  * a system call to the plain general one), anything else to the general
  * variant. */
+static const timing_insn_fn time_ooo_by_kind[OK_KINDS] = {
+    [OK_GENERAL] = time_ooo_plain, [OK_ALU] = time_ooo_alu, [OK_FP] = time_ooo_fp,
+    [OK_LOAD] = time_ooo_load, [OK_STORE] = time_ooo_store,
+    [OK_BRANCH] = time_ooo_branch, [OK_JUMP] = time_ooo_jump, [OK_MULDIV] = time_ooo_muldiv,
+};
+
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     const ooo_t *o = t->model_state;
-    static const timing_insn_fn by_kind[OK_KINDS] = {
-        [OK_GENERAL] = time_ooo_plain, [OK_ALU] = time_ooo_alu, [OK_FP] = time_ooo_fp,
-        [OK_LOAD] = time_ooo_load, [OK_STORE] = time_ooo_store,
-        [OK_BRANCH] = time_ooo_branch, [OK_JUMP] = time_ooo_jump,
-    };
-    /* (the first instruction, before the tables are built, is timed by the
-     * general variant, which builds them: use_of) */
-    if (likely(t->stats_only) && likely(tm_program_insn(t, in)) && likely(o->shapes_built)) {
+    if (likely(t->stats_only) && likely(tm_program_insn(t, in))) {
         unsigned kind = (in->flags & (IF_SERIAL | IF_SYSCALL))
                             ? OK_GENERAL : o->kind[in->opclass][in->flags & KIND_FLAGS];
-        by_kind[kind](t, in, addr, next_pc);
+        time_ooo_by_kind[kind](t, in, addr, next_pc);
     } else {
         time_ooo_general(t, in, addr, next_pc);
     }
+}
+
+/* time_ooo for the timed block loop of a plain run (timing_block_insn:
+ * t->plain, so t->stats_only, and every instruction is the program's with
+ * no decode penalty): it does not ask. */
+void time_ooo_block(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
+{
+    const ooo_t *o = t->model_state;
+    unsigned kind = (in->flags & (IF_SERIAL | IF_SYSCALL))
+                        ? OK_GENERAL : o->kind[in->opclass][in->flags & KIND_FLAGS];
+    time_ooo_by_kind[kind](t, in, addr, next_pc);
 }
 
 /* ---- statistics ------------------------------------------------------------------------- */

@@ -39,7 +39,8 @@ const timing_model_t timing_models[] = {
       .time_insn_heads = time_ev5_heads, .takes_blocks = true,
       .time_insn_plain = time_ev5_plain, .time_insn_plain_heads = time_ev5_plain_heads },
     { .cfg_model = CFG_MODEL_OOO, .time_insn = time_ooo, .new_state = ooo_new,
-      .free_state = ooo_free, .state_stats = ooo_stats },
+      .free_state = ooo_free, .state_stats = ooo_stats, .takes_blocks = true,
+      .time_insn_plain = time_ooo_block },
 };
 const size_t timing_model_count = sizeof timing_models / sizeof timing_models[0];
 

@@ -562,6 +562,9 @@ void time_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 void time_inorder5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
+/* The out-of-order model's entry for the timed block loop of a plain run
+ * (timing_block_insn): it does not ask whether the instruction is plain. */
+void time_ooo_block(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 /* The in-order models' entries for a run whose every instruction is plain
  * (tm_plain_insn): they do not ask (timing_block_insn). */
 void time_inorder5_plain(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);

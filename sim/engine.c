@@ -18,7 +18,7 @@
  *
  * The variants with no observer but the ground-truth recorder run the
  * functional core's decoded blocks (blocks.h) while they can; so do those
- * of an in-order timing model, which times each of a block's instructions
+ * of a timing model, which times each of a block's instructions
  * as it executes (blocks_execute_timed).
  *
  * The loop leaves its fast path for rare events only when c->instret
@@ -468,7 +468,7 @@ ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
  * profile, which observe every step (engine_new leaves e->blocks NULL
  * then). */
 #define RUNS_BLOCKS(F) (((F) & ~(unsigned)(F_TRUTH | F_DISE)) == 0)
-/* And those that run them timed (blocks_execute_timed): an in-order
+/* And those that run them timed (blocks_execute_timed): a timing
  * model's, with the recorder or without; DISE, the PMU, the trace and the
  * warming of a sampled run keep the step (engine_new leaves e->blocks NULL
  * for a model that does not take blocks, and for a sampled run). */

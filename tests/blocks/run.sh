@@ -96,12 +96,13 @@ for f in load_unmapped store_rodata jump_unmapped; do
     else bad "rv64 fault $f: not built (make BUILD=$build guests)"; fi
 done
 
-# The timed block loop (blocks_execute_timed): under the in-order models the
+# The timed block loop (blocks_execute_timed): under the timing models the
 # blocks run with each instruction timed as it executes; the oracle (the
 # trace) steps and times one instruction at a time.  The statistics hold
-# the cycles, stalls, cache and predictor counts: they must be the same.
+# the cycles, stalls, cache and predictor counts (hps: the wrong path's
+# too, walked on the cpu the block loop keeps): they must be the same.
 # (--jit runs untimed only: not with HPS_BLOCKS_JIT.)
-timed_models=(inorder5 ev5)
+timed_models=(inorder5 ev5 r10k hps)
 [ -n "${HPS_BLOCKS_JIT:-}" ] && timed_models=()
 for m in "${timed_models[@]}"; do
     for isa in rv64 alpha-static; do
