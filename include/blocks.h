@@ -289,10 +289,11 @@ typedef struct block_timer {
     uint64_t *seq;              /* instructions timed                          */
     const uint64_t *cycles;     /* the model's cycles, into c->cycle after each */
     /* A run with performance counters (pmu.h): the model's head cycle sum
-     * and the PMU's gate, compared after each instruction as the engine's
-     * step compares them; NULL gate: no counters. */
-    const uint64_t *head_sum;
-    const uint64_t *gate;
+     * and the PMU's gate are compared after each instruction as the
+     * engine's step compares them.  They are read as seq[2] and seq[3]
+     * (the words after the count in the model's hot fields, timing.h:
+     * engine.c asserts it), so the loop keeps one pointer for the three. */
+    bool gated;
 } block_timer_t;
 
 /* blocks_execute with each instruction timed by `timer` right after it

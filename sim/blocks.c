@@ -651,7 +651,7 @@ static _Noreturn __attribute__((noinline, cold)) void timed_edit_entry(void)
 uint64_t blocks_execute_timed(cpu_t *c, blocks_t *bs, truth_t *truth, const block_timer_t *timer,
                               uint64_t pc)
 {
-    if (timer->gate)
+    if (timer->gated)
         return truth ? execute_timed_pmu_with_truth(c, bs, truth, timer, pc)
                      : execute_timed_pmu_plain(c, bs, NULL, timer, pc);
     return truth ? execute_timed_with_truth(c, bs, truth, timer, pc)

@@ -60,8 +60,6 @@ uint64_t BLOCKS_TIMED_NAME(cpu_t *c, blocks_t *bs, truth_t *truth_given,
     struct timing *const model = timer->model;
     uint64_t *const seq = timer->seq;
     const uint64_t *const cycles = timer->cycles;
-    const uint64_t *const head_sum = timer->head_sum;   /* BLOCKS_TIMED_PMU's */
-    const uint64_t *const gate = timer->gate;
     const mem_itlb_entry_t *itlb = c->mem->itlb;
     mem_t *mem = c->mem;                    /* again after each called instruction */
     uint64_t page_base = ~0ull;
@@ -100,8 +98,9 @@ uint64_t BLOCKS_TIMED_NAME(cpu_t *c, blocks_t *bs, truth_t *truth_given,
         time_insn(model, e->in, (addr), (next_pc));   \
         ++*seq;                                       \
     } while (0)
-/* Has it reached the counters' gate?  Then the loop leaves after it. */
-#define GATED() (BLOCKS_TIMED_PMU && unlikely(*head_sum >= *gate))
+/* Has it reached the counters' gate (the head cycle sum seq[2], the gate
+ * seq[3]: block_timer_t)?  Then the loop leaves after it. */
+#define GATED() (BLOCKS_TIMED_PMU && unlikely(seq[2] >= seq[3]))
 /* An entry before the block's last: leaving, the next is where the pc is. */
 #define TIME(addr, next_pc)                           \
     do {                                              \

@@ -35,6 +35,7 @@
 
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -484,9 +485,12 @@ static block_timer_t block_timer(engine_t *e)
 {
     timing_hot_t *h = timing_hot(e->timing);
     return (block_timer_t){ .time_insn = timing_block_insn(e->timing), .model = e->timing,
-                            .seq = &h->seq, .cycles = &h->cycles, .head_sum = &h->head_sum,
-                            .gate = e->pmu ? &h->pmu_gate : NULL };
+                            .seq = &h->seq, .cycles = &h->cycles, .gated = e->pmu != NULL };
 }
+/* The timed block loop reads the head cycle sum and the gate at seq[2], seq[3]. */
+_Static_assert(offsetof(timing_hot_t, head_sum) == offsetof(timing_hot_t, seq) + 2 * sizeof(uint64_t) &&
+               offsetof(timing_hot_t, pmu_gate) == offsetof(timing_hot_t, seq) + 3 * sizeof(uint64_t),
+               "block_timer_t: the model's head cycle sum and gate follow its count");
 
 ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
 {
