@@ -298,10 +298,10 @@ typedef struct block_timer {
 
 /* blocks_execute with each instruction timed by `timer` right after it
  * executes (sim/blocks_timed_loop.h).  For a run without DISE: a block
- * with an entry DISE classified is never built then.  With a gate, the
- * loop leaves right after the instruction whose head cycle sum reaches it
- * (an interrupt may be due there), the cpu as the step leaves it after
- * that instruction: its pc in stop_pc, instret counting it. */
+ * with an entry DISE classified is never built then.  With `gated`, the
+ * loop leaves right after the instruction whose head cycle sum reaches
+ * the gate (an interrupt may be due there), the cpu as the step leaves it
+ * after that instruction: its pc in stop_pc, instret counting it. */
 uint64_t blocks_execute_timed(cpu_t *c, blocks_t *bs, truth_t *truth, const block_timer_t *timer,
                               uint64_t pc);
 
