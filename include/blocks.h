@@ -288,11 +288,20 @@ typedef struct block_timer {
     struct timing *model;
     uint64_t *seq;              /* instructions timed                          */
     const uint64_t *cycles;     /* the model's cycles, into c->cycle after each */
+    /* A run with performance counters (pmu.h): the model's head cycle sum
+     * and the PMU's gate are compared after each instruction as the
+     * engine's step compares them.  They are read as seq[2] and seq[3]
+     * (the words after the count in the model's hot fields, timing.h:
+     * engine.c asserts it), so the loop keeps one pointer for the three. */
+    bool gated;
 } block_timer_t;
 
 /* blocks_execute with each instruction timed by `timer` right after it
  * executes (sim/blocks_timed_loop.h).  For a run without DISE: a block
- * with an entry DISE classified is never built then. */
+ * with an entry DISE classified is never built then.  With `gated`, the
+ * loop leaves right after the instruction whose head cycle sum reaches
+ * the gate (an interrupt may be due there), the cpu as the step leaves it
+ * after that instruction: its pc in stop_pc, instret counting it. */
 uint64_t blocks_execute_timed(cpu_t *c, blocks_t *bs, truth_t *truth, const block_timer_t *timer,
                               uint64_t pc);
 

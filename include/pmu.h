@@ -188,6 +188,11 @@ static inline const pmu_due_t *pmu_due_of(const pmu_t *p) { return (const pmu_du
 /* Keep *word equal to the gate from now on (the timing model's copy, which
  * its step compares with the head cycle sum it has at hand). */
 void pmu_mirror_gate(pmu_t *p, uint64_t *word);
+/* May the run loop time the program in the timed block loop (blocks.h),
+ * which compares the gate after each instruction but keeps the cpu's
+ * instruction count only where it leaves?  Not at precise level 1, whose
+ * requests, made inside the model's step, read that count. */
+bool pmu_takes_blocks(const pmu_t *p);
 /* Would pmu_count of branches (or branches_spec) do anything?  The timing
  * models ask before counting every branch. */
 static inline bool pmu_counts_branches(const pmu_t *p) { return ((const pmu_due_t *)p)->branches; }

@@ -293,6 +293,8 @@ void pmu_mirror_gate(pmu_t *p, uint64_t *word)
     *word = p->due.gate;
 }
 
+bool pmu_takes_blocks(const pmu_t *p) { return p->cfg.precise != 1; }
+
 void pmu_attach(pmu_t *p, cpu_t *c, const uint64_t *head_sum)
 {
     p->cpu = c;

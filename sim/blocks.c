@@ -628,17 +628,32 @@ static _Noreturn __attribute__((noinline, cold)) void timed_edit_entry(void)
     abort();
 }
 
-/* The timed block loop, twice: with the ground-truth recorder and without. */
+/* The timed block loop, four times: with the ground-truth recorder and
+ * without, with performance counters (the gate after each instruction)
+ * and without. */
 #define BLOCKS_TIMED_NAME execute_timed_with_truth
 #define BLOCKS_TIMED_TRUTH 1
+#define BLOCKS_TIMED_PMU 0
 #include "blocks_timed_loop.h"
 #define BLOCKS_TIMED_NAME execute_timed_plain
 #define BLOCKS_TIMED_TRUTH 0
+#define BLOCKS_TIMED_PMU 0
+#include "blocks_timed_loop.h"
+#define BLOCKS_TIMED_NAME execute_timed_pmu_with_truth
+#define BLOCKS_TIMED_TRUTH 1
+#define BLOCKS_TIMED_PMU 1
+#include "blocks_timed_loop.h"
+#define BLOCKS_TIMED_NAME execute_timed_pmu_plain
+#define BLOCKS_TIMED_TRUTH 0
+#define BLOCKS_TIMED_PMU 1
 #include "blocks_timed_loop.h"
 
 uint64_t blocks_execute_timed(cpu_t *c, blocks_t *bs, truth_t *truth, const block_timer_t *timer,
                               uint64_t pc)
 {
+    if (timer->gated)
+        return truth ? execute_timed_pmu_with_truth(c, bs, truth, timer, pc)
+                     : execute_timed_pmu_plain(c, bs, NULL, timer, pc);
     return truth ? execute_timed_with_truth(c, bs, truth, timer, pc)
                  : execute_timed_plain(c, bs, NULL, timer, pc);
 }

@@ -2,7 +2,8 @@
  * blocks_timed_loop.h - the block loop of a timed run (blocks.h:
  * blocks_execute_timed), included by blocks.c once for each of its copies:
  * BLOCKS_TIMED_NAME the function's name, BLOCKS_TIMED_TRUTH 1 for the copy
- * that tells the ground-truth recorder of calls and data words touched.
+ * that tells the ground-truth recorder of calls and data words touched,
+ * BLOCKS_TIMED_PMU 1 for the copy of a run with performance counters.
  *
  * The blocks and their entries are the functional core's (blocks_loop.h,
  * which this follows kind by kind; the way between blocks, blocks_walk.h,
@@ -18,6 +19,15 @@
  * for each instruction.  An instruction that faults is not timed, as under
  * the step; a store or called instruction that drops its own block's code
  * is timed before the block stops.
+ *
+ * The counters' copy compares the model's head cycle sum with the PMU's
+ * gate after each instruction, as the engine's step does (timing_step),
+ * and leaves right after the one that reaches it, whatever its kind: a
+ * block's last (a transfer) counts its run and leaves the cpu after it as
+ * between blocks, any other leaves as after a store that dropped the
+ * block's code (blocks_walk.h's `dropped`: the entries before the next
+ * counted one by one).  The engine then delivers the interrupt, if one is
+ * due, to that instruction (stop_pc), and runs its handler on the step.
  *
  * Left out: DISE's entries (a timed run with DISE keeps the step, and
  * without it no entry is BK_EDIT), and the fused pairs (the model is called
@@ -83,10 +93,25 @@ uint64_t BLOCKS_TIMED_NAME(cpu_t *c, blocks_t *bs, truth_t *truth_given,
  * block that ends without a transfer has its BK_END entry at its end). */
 #define NEXT_PC (b->pc + e[1].offset)
 /* The model times the entry just executed (timing_step). */
-#define TIME(addr, next_pc)                           \
+#define TIMED(addr, next_pc)                          \
     do {                                              \
         time_insn(model, e->in, (addr), (next_pc));   \
         ++*seq;                                       \
+    } while (0)
+/* Has it reached the counters' gate (the head cycle sum seq[2], the gate
+ * seq[3]: block_timer_t)?  Then the loop leaves after it. */
+#define GATED() (BLOCKS_TIMED_PMU && unlikely(seq[2] >= seq[3]))
+/* An entry before the block's last: leaving, the next is where the pc is. */
+#define TIME(addr, next_pc)                           \
+    do {                                              \
+        TIMED(addr, next_pc);                         \
+        if (GATED()) { e++; goto dropped; }           \
+    } while (0)
+/* The block's last (a transfer), pc (or c->pc: gated_xfer) where it went. */
+#define TIME_END(addr, next_pc, gated_label)          \
+    do {                                              \
+        TIMED(addr, next_pc);                         \
+        if (GATED()) goto gated_label;                \
     } while (0)
 #define NEXT()                                        \
     do {                                              \
@@ -144,7 +169,7 @@ uint64_t BLOCKS_TIMED_NAME(cpu_t *c, blocks_t *bs, truth_t *truth_given,
             pc = b->end;                                                         \
             way = 0;                                                             \
         }                                                                        \
-        TIME(0, pc);                                                             \
+        TIME_END(0, pc, gated_end);                                              \
         goto fixed_way;
 
 /* DISE's kinds: never built in a run without DISE (blocks.h). */
@@ -187,7 +212,7 @@ do_XFER:                                    /* a control transfer: the block's l
         if (in->flags & IF_CALL) truth_record_call(truth, pc, c->pc);
         else mem_mark_touched(c->mem, c->mem_addr, in->memsize);
     }
-    TIME(c->mem_addr, c->pc);
+    TIME_END(c->mem_addr, c->pc, gated_xfer);
     goto transferred;
 
 do_ADD_RI:   ALU(REG(e->rs1) + (uint64_t)e->imm)
@@ -276,7 +301,7 @@ do_ST64A: STORE(64, ALIGNED8)
             truth_record_call(truth, b->pc + e->offset, t);                      \
         b->taken++;                                                              \
         pc = t;                                                                  \
-        TIME(0, t);                                                              \
+        TIME_END(0, t, gated_end);                                               \
         then;                                                                    \
     }
 
@@ -284,9 +309,21 @@ do_ST64A: STORE(64, ALIGNED8)
     JUMP(JALR, (REG(e->rs1) + (uint64_t)e->imm) & ~1ull, goto indirect)
     JUMP(JMP,  REG(e->rs1) & ~3ull, goto indirect)
 
+/* The counters' gate reached at a block's last instruction: its run
+ * counted, the cpu as between blocks (no link to the next is made). */
+gated_xfer:
+    pc = c->pc;
+gated_end:
+    count_run(bs, b);
+    LEAVE_AFTER();
+    goto leave;
+
 #undef AT_ENTRY
 #undef NEXT_PC
+#undef TIMED
+#undef GATED
 #undef TIME
+#undef TIME_END
 #undef NEXT
 #undef DROPPED
 #undef ALU
@@ -310,3 +347,4 @@ do_ST64A: STORE(64, ALIGNED8)
 #undef BLOCKS_WALK_HANDLER
 #undef BLOCKS_TIMED_NAME
 #undef BLOCKS_TIMED_TRUTH
+#undef BLOCKS_TIMED_PMU

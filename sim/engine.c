@@ -35,6 +35,7 @@
 
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -469,20 +470,27 @@ ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
  * then). */
 #define RUNS_BLOCKS(F) (((F) & ~(unsigned)(F_TRUTH | F_DISE)) == 0)
 /* And those that run them timed (blocks_execute_timed): a timing
- * model's, with the recorder or without; DISE, the PMU, the trace and the
- * warming of a sampled run keep the step (engine_new leaves e->blocks NULL
- * for a model that does not take blocks, and for a sampled run). */
-#define RUNS_TIMED_BLOCKS(F) (((F) & ~(unsigned)F_TRUTH) == F_TIMING)
+ * model's, with the recorder or without, with performance counters or
+ * without; DISE, the trace and the warming of a sampled run keep the step
+ * (engine_new leaves e->blocks NULL for a model that does not take blocks,
+ * for counters that do not (pmu_takes_blocks), and for a sampled run).
+ * The counters' interrupt handler runs on the step (run_edited). */
+#define RUNS_TIMED_BLOCKS(F) (((F) & ~(unsigned)(F_TRUTH | F_PMU)) == F_TIMING)
 
 /* The timing model as the timed block loop calls it (blocks.h), read at
  * each call as timing_step reads its entry: the entry for a run without
- * DISE, whose block instructions are all plain (timing_block_insn). */
+ * DISE, whose block instructions are all plain (timing_block_insn); with
+ * counters, the head cycle sum and the gate timing_step compares. */
 static block_timer_t block_timer(engine_t *e)
 {
     timing_hot_t *h = timing_hot(e->timing);
     return (block_timer_t){ .time_insn = timing_block_insn(e->timing), .model = e->timing,
-                            .seq = &h->seq, .cycles = &h->cycles };
+                            .seq = &h->seq, .cycles = &h->cycles, .gated = e->pmu != NULL };
 }
+/* The timed block loop reads the head cycle sum and the gate at seq[2], seq[3]. */
+_Static_assert(offsetof(timing_hot_t, head_sum) == offsetof(timing_hot_t, seq) + 2 * sizeof(uint64_t) &&
+               offsetof(timing_hot_t, pmu_gate) == offsetof(timing_hot_t, seq) + 3 * sizeof(uint64_t),
+               "block_timer_t: the model's head cycle sum and gate follow its count");
 
 ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
 {
@@ -503,11 +511,23 @@ ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
             }
             if (unlikely(c->instret >= c->event_at) && !events(e, c, F)) return;
         }
-        if (RUNS_TIMED_BLOCKS(F) && e->blocks) {     /* the same, each timed */
+        /* the same, each timed; with counters, while no instruction
+         * count is due (a gate of 0 sends every step to the exact test) */
+        if (RUNS_TIMED_BLOCKS(F) && e->blocks && (!(F & F_PMU) || due->gate != 0)) {
             block_timer_t timer = block_timer(e);
+            uint64_t before = c->instret;
             next = blocks_execute_timed(c, e->blocks, (F & F_TRUTH) ? e->truth : NULL, &timer,
                                         next);
             if (unlikely(c->instret >= c->event_at) && !events(e, c, F)) return;
+            /* it left after the instruction that reached the gate (stop_pc),
+             * if it ran any: the step's test after it */
+            if ((F & F_PMU) && c->instret != before && pmu_due_at(due, head_sum, c) &&
+                pmu_deliver(e, c, c->stop_pc)) {
+                if (!run_edited(e, c, F)) return;
+                cur = CURSOR_NONE;
+                next = c->pc;
+                continue;
+            }
         }
         uint64_t pc = next;
         insn_t *in = core_lookup(c, pc, &cur.page_base, &cur.slots);
@@ -594,7 +614,8 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
     if (p->timing) clear_roles(e);
     bool every_step = (p->truth && p->truth->cct) || p->paths;
     unsigned untraced = e->features & ~(unsigned)F_TRACE;
-    bool timed_blocks = RUNS_TIMED_BLOCKS(untraced) && !p->smarts && timing_takes_blocks(p->timing);
+    bool timed_blocks = RUNS_TIMED_BLOCKS(untraced) && !p->smarts && timing_takes_blocks(p->timing) &&
+                        (!p->pmu || pmu_takes_blocks(p->pmu));
     if ((RUNS_BLOCKS(untraced) || timed_blocks) && !every_step) e->blocks = blocks_new();
     if (e->blocks && e->dise && e->runtime) e->handler_blocks = blocks_new();
     if (p->jit && !attach_jit(e, err, errlen)) {
