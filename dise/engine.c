@@ -286,6 +286,8 @@ void dise_free(dise_t *d)
     free(d->derived_tally);
     free(d->conj);
     free(d->cuops);
+    free(d->plans);
+    free(d->plan_uops);
     free(d);
 }
 
@@ -376,15 +378,14 @@ static void compile_uops(dise_t *d)
     }
 }
 
-/* Control list ctl's uops, in order, each as counter_update would have it
+/* Compiled uops u[0..n), in order, each as counter_update would have it
  * (counter_inc for an increment), and the packed flags (flag_index) as
  * index_after_update would find them after each: the flags kept in
  * locals, the view's records (set_flag_index) moved once, after the last
  * (nothing reads them in between). */
-static void run_ctl(dise_t *d, const cpu_t *c, int32_t ctl)
+static void run_cuops(dise_t *d, const cpu_t *c, const dise_cuop_t *u, uint32_t n_uops)
 {
-    const dise_ctl_t *l = &d->prog->ctls[ctl];
-    const dise_cuop_t *u = &d->cuops[l->start], *end = u + l->len;
+    const dise_cuop_t *end = u + n_uops;
     const uint64_t top = d->ctr_mask;
     uint32_t over = d->overflow_bits, zero = d->zero_bits;
     unsigned idx = d->flag_index;
@@ -418,8 +419,15 @@ static void run_ctl(dise_t *d, const cpu_t *c, int32_t ctl)
     }
     d->overflow_bits = over;
     d->zero_bits = zero;
-    d->stat_uops += l->len;
+    d->stat_uops += n_uops;
     if (idx != d->flag_index) set_flag_index(d, idx);
+}
+
+/* Control list ctl's uops (run_cuops). */
+static void run_ctl(dise_t *d, const cpu_t *c, int32_t ctl)
+{
+    const dise_ctl_t *l = &d->prog->ctls[ctl];
+    run_cuops(d, c, &d->cuops[l->start], l->len);
 }
 
 static void handler_return(void *ctx, cpu_t *c);
@@ -849,6 +857,55 @@ static void join_uniform(dise_t *d, size_t k)
     set_flag_index(d, d->flag_index);
 }
 
+/* The plan of mask (dise_plan_t): match_all's walk of it, done once --
+ * the micro-ops of its productions in order, its first replacement and
+ * the ones that replacement shadows. */
+static dise_plan_t plan_for(dise_t *d, uint64_t mask)
+{
+    for (size_t k = 0; k < d->nplans; k++)
+        if (d->plans[k].mask == mask) return d->plans[k];
+    const dise_program_t *p = d->prog;
+    dise_plan_t plan = { .mask = mask, .repl = -1, .uops = (uint32_t)d->nplan_uops };
+    for (uint64_t m = mask; m; m &= m - 1) {
+        const dise_production_t *pr = &p->prods[__builtin_ctzll(m)];
+        if (pr->ctl >= 0) {
+            const dise_ctl_t *l = &p->ctls[pr->ctl];
+            if (d->nplan_uops + l->len > d->plan_uops_cap) {
+                while (d->nplan_uops + l->len > d->plan_uops_cap)
+                    d->plan_uops_cap = d->plan_uops_cap ? 2 * d->plan_uops_cap : 64;
+                d->plan_uops = xrealloc(d->plan_uops, d->plan_uops_cap * sizeof *d->plan_uops);
+            }
+            memcpy(d->plan_uops + d->nplan_uops, d->cuops + l->start, l->len * sizeof *d->cuops);
+            d->nplan_uops += l->len;
+        }
+        if (pr->repl >= 0) {
+            if (plan.repl < 0) plan.repl = pr->repl;
+            else plan.shadowed++;
+        }
+    }
+    plan.nuops = (uint32_t)(d->nplan_uops - plan.uops);
+    if (d->nplans == d->plans_cap) {
+        d->plans_cap = d->plans_cap ? 2 * d->plans_cap : 16;
+        d->plans = xrealloc(d->plans, d->plans_cap * sizeof *d->plans);
+    }
+    d->plans[d->nplans++] = plan;
+    return plan;
+}
+
+/* Outcome o's plan, when match_all would walk its mask (tabulated
+ * DO_GENERAL). */
+static void plan_outcome(dise_t *d, dise_outcome_t *o)
+{
+    o->repl = -1;
+    o->uops = o->nuops = o->shadowed = 0;
+    if (o->kind != DO_GENERAL || !d->tabulated) return;
+    dise_plan_t plan = plan_for(d, o->mask);
+    o->repl = plan.repl;
+    o->uops = plan.uops;
+    o->nuops = plan.nuops;
+    o->shadowed = plan.shadowed;
+}
+
 /* The entry for an instruction with semantics exec, per-event truth, and
  * the match masks of dise_classify, made once.  The common case's matches
  * of a control transfer (which cannot fault) in a program memory are
@@ -875,6 +932,7 @@ static uint16_t intern_entry(dise_t *d, exec_fn exec, uint8_t truth, const uint6
     for (unsigned i = 0; i < d->set_stride; i++) {
         o.mask = masks[i];
         o.kind = outcome_kind(d, masks[i], &o.inc, &o.prod);
+        plan_outcome(d, &o);
         row[i] = o;
     }
     int16_t prod = transfer && d->prog_mem ? common_production(d, row) : -1;
@@ -1354,6 +1412,20 @@ static dise_seq_t *match_all(dise_t *d, cpu_t *c, insn_t *in, uint64_t mask)
     return sequence_for(d, in, repl);
 }
 
+/* match_all's rules for a tabulated entry's outcome o (DO_GENERAL), from
+ * its plan: the same counts, micro-ops and replacement, without the walk. */
+static dise_seq_t *match_planned(dise_t *d, cpu_t *c, insn_t *in, const dise_outcome_t *o)
+{
+    int32_t repl = o->repl;
+    for (uint64_t m = o->mask; m; m &= m - 1) d->prod_matches[__builtin_ctzll(m)]++;
+    d->stat_matches++;
+    run_cuops(d, c, d->plan_uops + o->uops, o->nuops);
+    if (repl < 0) return NULL;
+    d->stat_shadowed += o->shadowed;
+    d->stat_replacements++;
+    return sequence_for(d, in, repl);
+}
+
 /* The common case: one production counts the event. */
 static inline void count_match(dise_t *d, const dise_outcome_t *o)
 {
@@ -1369,7 +1441,7 @@ dise_seq_t *dise_match(dise_t *d, cpu_t *c, insn_t *in)
     switch (o->kind) {
     case DO_NONE:  return NULL;
     case DO_COUNT: count_match(d, o); return NULL;
-    default:       return match_all(d, c, in, o->mask);
+    default:       return d->tabulated ? match_planned(d, c, in, o) : match_all(d, c, in, o->mask);
     }
 }
 
@@ -1471,9 +1543,9 @@ static void exec_recorded_call(cpu_t *c, insn_t *in)
     hps_truth_record_call(d->truth, in->pc, c->pc);
 }
 
-static void exec_general(dise_t *d, cpu_t *c, insn_t *in, uint64_t mask)
+static void exec_general(dise_t *d, cpu_t *c, insn_t *in, const dise_outcome_t *o)
 {
-    dise_seq_t *s = match_all(d, c, in, mask);
+    dise_seq_t *s = d->tabulated ? match_planned(d, c, in, o) : match_all(d, c, in, o->mask);
     if (!s) dise_exec_original(d, c, in);
     else divert(d, c, in, s);
 }
@@ -1488,7 +1560,7 @@ static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
     d->count_spare = 1;                     /* it may have reached its top */
     if (d->derived_prod[in->dise] >= 0) d->derived_tally[d->derived_prod[in->dise]]++;
     if (o->kind == DO_GENERAL) {
-        exec_general(d, c, in, o->mask);
+        exec_general(d, c, in, o);
     } else {
         if (o->kind == DO_COUNT) count_match(d, o);
         dise_exec_original(d, c, in);

@@ -62,7 +62,25 @@ typedef struct dise_outcome {
     uint8_t truth;              /* after each execution: DISE_TRUTH_EVENT
                                    hps_truth_record(), DISE_TRUTH_CALL its
                                    call's record alone; 0 none            */
+    /* tabulated DO_GENERAL: what match_all's walk of `mask` comes to, worked
+     * out once per mask (dise_plan_t): the matching productions' micro-ops
+     * in order, plan_uops[uops .. uops + nuops); the replacement of the
+     * first with one (-1: none) and the later ones it shadows */
+    int32_t repl;
+    uint32_t uops;
+    uint32_t nuops;
+    uint8_t shadowed;
 } dise_outcome_t;
+
+/* One set of matching productions' effect, as match_all works it out
+ * (dise_outcome_t's repl, uops, nuops, shadowed): made once per mask. */
+typedef struct dise_plan {
+    uint64_t mask;
+    int32_t repl;
+    uint32_t uops;
+    uint32_t nuops;
+    uint8_t shadowed;
+} dise_plan_t;
 
 /* dise_outcome_t.truth: the per-event record an entry's instructions take. */
 enum { DISE_TRUTH_EVENT = 1, DISE_TRUTH_CALL = 2 };
@@ -84,6 +102,11 @@ typedef struct dise_cuop {
 struct dise {
     const dise_program_t *prog;
     dise_cuop_t *cuops;         /* prog->uops, compiled (dise_cuop_t)      */
+    /* the plans of the masks seen (dise_plan_t), and their micro-ops */
+    dise_plan_t *plans;
+    size_t nplans, plans_cap;
+    dise_cuop_t *plan_uops;
+    size_t nplan_uops, plan_uops_cap;
     dise_hw_t hw;
     struct runtime *runtime;
     uint64_t handler_addr[DISE_MAX_HANDLERS];
