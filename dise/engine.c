@@ -1372,7 +1372,7 @@ static void seq_table_grow(dise_t *d)
 }
 
 /* The instantiated sequence for (instruction, replacement), made once. */
-static dise_seq_t *sequence_for(dise_t *d, const insn_t *orig, int32_t repl)
+static dise_seq_t *sequence_lookup(dise_t *d, const insn_t *orig, int32_t repl)
 {
     if (2 * (d->seq_used + 1) > d->seq_cap) seq_table_grow(d);
     size_t i = seq_hash(orig->pc, orig->raw, repl, d->seq_cap);
@@ -1382,6 +1382,15 @@ static dise_seq_t *sequence_for(dise_t *d, const insn_t *orig, int32_t repl)
     d->seq_table[i] = s;
     d->seq_used++;
     return s;
+}
+
+/* sequence_lookup, through the last one found for the same slot first. */
+static dise_seq_t *sequence_for(dise_t *d, const insn_t *orig, int32_t repl)
+{
+    dise_seq_t **r = &d->seq_recent[((uintptr_t)orig / sizeof *orig) & 255];
+    dise_seq_t *s = *r;
+    if (likely(s && s->pc == orig->pc && s->raw == orig->raw && s->repl == repl)) return s;
+    return *r = sequence_lookup(d, orig, repl);
 }
 
 /* ---- matching at run time ----------------------------------------------------------- */

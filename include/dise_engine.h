@@ -183,6 +183,9 @@ struct dise {
     /* instantiated sequences by (pc, raw, replacement) */
     dise_seq_t **seq_table;
     size_t seq_cap, seq_used;
+    /* the last sequence found for an instruction, by its slot's address
+     * (sequence_for): checked by (pc, raw, replacement) as the table is */
+    dise_seq_t *seq_recent[256];
 
     /* the stream position */
     dise_seq_t *seq;            /* active sequence, or NULL                */
