@@ -1346,6 +1346,12 @@ static dise_seq_t *instantiate(dise_t *d, const insn_t *orig, int32_t repl)
             x->target = pos[x->target - rp->start];
     }
     s->len = n;
+    s->straight = n > 0 && !s->insns[n - 1].exec;
+    for (uint32_t k = 0; k + 1 < n; k++) {
+        const insn_t *x = &s->insns[k];
+        if (!x->exec || x->exec == dop_beqz || x->exec == dop_bnez || x->exec == dop_jump)
+            s->straight = false;
+    }
     return s;
 }
 
@@ -1552,11 +1558,21 @@ static void exec_recorded_call(cpu_t *c, insn_t *in)
     hps_truth_record_call(d->truth, in->pc, c->pc);
 }
 
+/* The general rules; a straight replacement that the run loop runs from
+ * here (run_inline) ends with T.INSN done, as if the instruction had run
+ * without one: the caller's step retires it. */
 static void exec_general(dise_t *d, cpu_t *c, insn_t *in, const dise_outcome_t *o)
 {
     dise_seq_t *s = d->tabulated ? match_planned(d, c, in, o) : match_all(d, c, in, o->mask);
-    if (!s) dise_exec_original(d, c, in);
-    else divert(d, c, in, s);
+    if (!s) {
+        dise_exec_original(d, c, in);
+        return;
+    }
+    divert(d, c, in, s);
+    if (s->straight && d->run_inline) {
+        d->run_inline(d->run_inline_ctx, c);
+        c->replaced = false;
+    }
 }
 
 /* Every case of exec_candidate(): the match, then the instruction or the

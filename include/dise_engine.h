@@ -35,6 +35,9 @@ typedef struct dise_seq {
     int32_t repl;
     uint32_t len;
     uint8_t penalty_role;       /* role charged with the decode penalty    */
+    bool straight;              /* no branch, and T.INSN once, the last:
+                                   the replaced instruction retires exactly
+                                   once, at the end (dise_t.run_inline)     */
     insn_t insns[];
 } dise_seq_t;
 
@@ -197,6 +200,16 @@ struct dise {
     unsigned penalty_pending;   /* decode cycles owed by a new replacement */
     uint8_t penalty_role;       /* and the role they are charged to        */
     bool redirect;              /* last inserted op changed the flow        */
+
+    /* The run loop's way to run a straight replacement (dise_seq_t.straight)
+     * from inside the replaced instruction's own step, when nothing but
+     * the counts observes the edited stream (sim/engine.c sets it for the
+     * run loop's variants where that holds, NULL elsewhere): its inserted
+     * operations, the handlers they call and T.INSN, each counted as the
+     * run loop counts them but T.INSN, which the step that called the
+     * semantics retires as it would the instruction itself. */
+    void (*run_inline)(void *ctx, cpu_t *c);
+    void *run_inline_ctx;
 
     /* where to resume after hps.ret: DISE's frames in the runtime */
     runtime_client_t client;
