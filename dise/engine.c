@@ -288,6 +288,7 @@ void dise_free(dise_t *d)
     free(d->cuops);
     free(d->plans);
     free(d->plan_uops);
+    free(d->plan_sets);
     free(d);
 }
 
@@ -857,53 +858,109 @@ static void join_uniform(dise_t *d, size_t k)
     set_flag_index(d, d->flag_index);
 }
 
-/* The plan of mask (dise_plan_t): match_all's walk of it, done once --
- * the micro-ops of its productions in order, its first replacement and
- * the ones that replacement shadows. */
-static dise_plan_t plan_for(dise_t *d, uint64_t mask)
+/* cuop u appended to the array *a of *n (room for *cap). */
+static void push_cuop(dise_cuop_t **a, size_t *n, size_t *cap, dise_cuop_t u)
+{
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        *a = xrealloc(*a, *cap * sizeof **a);
+    }
+    (*a)[(*n)++] = u;
+}
+
+/* Counter n's micro-ops among u[0..len) when they leave it known (its last
+ * set is of a constant): its value and overflow flag after them, as
+ * run_cuops leaves them.  False when it is not known. */
+static bool known_after(const dise_t *d, const dise_cuop_t *u, uint32_t len, unsigned n,
+                        uint64_t *value, bool *over)
+{
+    int64_t last = -1;
+    for (uint32_t k = 0; k < len; k++)
+        if (u[k].counter == n && (u[k].kind == CU_SET || u[k].kind == CU_SET_DREG)) last = k;
+    if (last < 0 || u[last].kind != CU_SET) return false;
+    const uint64_t top = d->ctr_mask;
+    uint64_t v = u[last].value;
+    bool o = false;
+    for (uint32_t k = (uint32_t)last + 1; k < len; k++) {
+        if (u[k].counter != n) continue;
+        if (u[k].kind == CU_INC) {
+            o |= v == top;
+            v = (v + 1) & top;
+        } else {
+            o |= v == 0;
+            v = (v - 1) & top;
+        }
+    }
+    *value = v;
+    *over = o;
+    return true;
+}
+
+/* The micro-ops u[0..len) of plan p, in its two parts (dise_plan_t). */
+static void split_plan(dise_t *d, dise_plan_t *p, const dise_cuop_t *u, uint32_t len)
+{
+    p->all_uops = len;
+    p->sets = (uint32_t)d->nplan_sets;
+    for (unsigned n = 1; n <= DISE_MAX_COUNTERS; n++) {
+        uint64_t v;
+        bool over;
+        if (!known_after(d, u, len, n, &v, &over)) continue;
+        push_cuop(&d->plan_sets, &d->nplan_sets, &d->plan_sets_cap,
+                  (dise_cuop_t){ .kind = CU_SET, .counter = (uint8_t)n, .value = v });
+        p->known |= 1u << n;
+        p->idx_known |= d->index_bit_overflow[n] | d->index_bit_zero[n];
+        if (over) {
+            p->over |= 1u << n;
+            p->idx_set |= d->index_bit_overflow[n];
+        }
+        if (v == 0) {
+            p->zero |= 1u << n;
+            p->idx_set |= d->index_bit_zero[n];
+        }
+    }
+    p->nsets = (uint32_t)d->nplan_sets - p->sets;
+    p->uops = (uint32_t)d->nplan_uops;
+    for (uint32_t k = 0; k < len; k++)
+        if (!(p->known >> u[k].counter & 1))
+            push_cuop(&d->plan_uops, &d->nplan_uops, &d->plan_uops_cap, u[k]);
+    p->nuops = (uint32_t)d->nplan_uops - p->uops;
+}
+
+/* The plan of mask (dise_plan_t), made once: its index in d->plans. */
+static uint32_t plan_for(dise_t *d, uint64_t mask)
 {
     for (size_t k = 0; k < d->nplans; k++)
-        if (d->plans[k].mask == mask) return d->plans[k];
+        if (d->plans[k].mask == mask) return (uint32_t)k;
     const dise_program_t *p = d->prog;
-    dise_plan_t plan = { .mask = mask, .repl = -1, .uops = (uint32_t)d->nplan_uops };
+    dise_plan_t plan = { .mask = mask, .repl = -1 };
+    dise_cuop_t *u = NULL;
+    size_t n = 0, cap = 0;
     for (uint64_t m = mask; m; m &= m - 1) {
         const dise_production_t *pr = &p->prods[__builtin_ctzll(m)];
         if (pr->ctl >= 0) {
             const dise_ctl_t *l = &p->ctls[pr->ctl];
-            if (d->nplan_uops + l->len > d->plan_uops_cap) {
-                while (d->nplan_uops + l->len > d->plan_uops_cap)
-                    d->plan_uops_cap = d->plan_uops_cap ? 2 * d->plan_uops_cap : 64;
-                d->plan_uops = xrealloc(d->plan_uops, d->plan_uops_cap * sizeof *d->plan_uops);
-            }
-            memcpy(d->plan_uops + d->nplan_uops, d->cuops + l->start, l->len * sizeof *d->cuops);
-            d->nplan_uops += l->len;
+            for (uint32_t k = 0; k < l->len; k++) push_cuop(&u, &n, &cap, d->cuops[l->start + k]);
         }
         if (pr->repl >= 0) {
             if (plan.repl < 0) plan.repl = pr->repl;
             else plan.shadowed++;
         }
     }
-    plan.nuops = (uint32_t)(d->nplan_uops - plan.uops);
+    split_plan(d, &plan, u, (uint32_t)n);
+    free(u);
     if (d->nplans == d->plans_cap) {
         d->plans_cap = d->plans_cap ? 2 * d->plans_cap : 16;
         d->plans = xrealloc(d->plans, d->plans_cap * sizeof *d->plans);
     }
-    d->plans[d->nplans++] = plan;
-    return plan;
+    d->plans[d->nplans] = plan;
+    return (uint32_t)d->nplans++;
 }
 
 /* Outcome o's plan, when match_all would walk its mask (tabulated
  * DO_GENERAL). */
 static void plan_outcome(dise_t *d, dise_outcome_t *o)
 {
-    o->repl = -1;
-    o->uops = o->nuops = o->shadowed = 0;
-    if (o->kind != DO_GENERAL || !d->tabulated) return;
-    dise_plan_t plan = plan_for(d, o->mask);
-    o->repl = plan.repl;
-    o->uops = plan.uops;
-    o->nuops = plan.nuops;
-    o->shadowed = plan.shadowed;
+    o->plan = o->kind == DO_GENERAL && d->tabulated ? plan_for(d, o->mask) : 0;
 }
 
 /* The entry for an instruction with semantics exec, per-event truth, and
@@ -1427,18 +1484,41 @@ static dise_seq_t *match_all(dise_t *d, cpu_t *c, insn_t *in, uint64_t mask)
     return sequence_for(d, in, repl);
 }
 
+/* Plan p's micro-ops, as run_cuops would run them all in order: the known
+ * counters' values and flags written, the others' micro-ops run. */
+static void run_plan(dise_t *d, const cpu_t *c, const dise_plan_t *p)
+{
+    if (p->known) {
+        for (const dise_cuop_t *s = d->plan_sets + p->sets, *end = s + p->nsets; s < end; s++)
+            d->ctr[s->counter] = s->value;
+        d->overflow_bits = (d->overflow_bits & ~p->known) | p->over;
+        d->zero_bits = (d->zero_bits & ~p->known) | p->zero;
+        unsigned idx = (d->flag_index & ~p->idx_known) | p->idx_set;
+        if (idx != d->flag_index) set_flag_index(d, idx);
+    }
+    const dise_cuop_t *u = d->plan_uops + p->uops, *end = u + p->nuops;
+    for (; u < end; u++) {              /* increments that change no flag, here */
+        uint64_t v = d->ctr[u->counter];
+        if (u->kind != CU_INC || v - 1 >= d->ctr_mask - 1) break;
+        d->ctr[u->counter] = v + 1;
+    }
+    uint32_t rest = (uint32_t)(end - u);
+    if (rest) run_cuops(d, c, u, rest);
+    d->stat_uops += p->all_uops - rest;
+}
+
 /* match_all's rules for a tabulated entry's outcome o (DO_GENERAL), from
  * its plan: the same counts, micro-ops and replacement, without the walk. */
 static dise_seq_t *match_planned(dise_t *d, cpu_t *c, insn_t *in, const dise_outcome_t *o)
 {
-    int32_t repl = o->repl;
-    for (uint64_t m = o->mask; m; m &= m - 1) d->prod_matches[__builtin_ctzll(m)]++;
+    const dise_plan_t *p = &d->plans[o->plan];
+    for (uint64_t m = p->mask; m; m &= m - 1) d->prod_matches[__builtin_ctzll(m)]++;
     d->stat_matches++;
-    run_cuops(d, c, d->plan_uops + o->uops, o->nuops);
-    if (repl < 0) return NULL;
-    d->stat_shadowed += o->shadowed;
+    run_plan(d, c, p);
+    if (p->repl < 0) return NULL;
+    d->stat_shadowed += p->shadowed;
     d->stat_replacements++;
-    return sequence_for(d, in, repl);
+    return sequence_for(d, in, p->repl);
 }
 
 /* The common case: one production counts the event. */

@@ -65,24 +65,30 @@ typedef struct dise_outcome {
     uint8_t truth;              /* after each execution: DISE_TRUTH_EVENT
                                    hps_truth_record(), DISE_TRUTH_CALL its
                                    call's record alone; 0 none            */
-    /* tabulated DO_GENERAL: what match_all's walk of `mask` comes to, worked
-     * out once per mask (dise_plan_t): the matching productions' micro-ops
-     * in order, plan_uops[uops .. uops + nuops); the replacement of the
-     * first with one (-1: none) and the later ones it shadows */
-    int32_t repl;
-    uint32_t uops;
-    uint32_t nuops;
-    uint8_t shadowed;
+    /* tabulated DO_GENERAL: what match_all's walk of `mask` comes to,
+     * worked out once per mask: plans[plan] (dise_plan_t) */
+    uint32_t plan;
 } dise_outcome_t;
 
-/* One set of matching productions' effect, as match_all works it out
- * (dise_outcome_t's repl, uops, nuops, shadowed): made once per mask. */
+/* One set of matching productions' effect, as match_all works it out,
+ * made once per mask: their count, their replacement, and their micro-ops
+ * in two parts.  A counter whose last set (of a constant) comes after
+ * nothing it cannot know ends known: its value, overflow and zero flags
+ * after the list and their bits in flag_index are constants, written
+ * as they are (plan_sets[sets .. sets + nsets): CU_SET records of the
+ * final values; known, over and zero their flag bits; idx_known and
+ * idx_set those in flag_index).  The other counters' micro-ops run one by
+ * one, in order (plan_uops[uops .. uops + nuops)); a counter's micro-ops
+ * touch no other counter's state, so the parts may run apart. */
 typedef struct dise_plan {
     uint64_t mask;
-    int32_t repl;
-    uint32_t uops;
-    uint32_t nuops;
-    uint8_t shadowed;
+    int32_t repl;               /* the first replacement, or -1            */
+    uint8_t shadowed;           /* the later replacements it shadows       */
+    uint32_t all_uops;          /* the micro-ops of the list, in all       */
+    uint32_t uops, nuops;       /* the ones run one by one                 */
+    uint32_t sets, nsets;       /* the known counters' values              */
+    uint32_t known, over, zero; /* their flags after (bit N: counter N)    */
+    unsigned idx_known, idx_set;
 } dise_plan_t;
 
 /* dise_outcome_t.truth: the per-event record an entry's instructions take. */
@@ -108,8 +114,8 @@ struct dise {
     /* the plans of the masks seen (dise_plan_t), and their micro-ops */
     dise_plan_t *plans;
     size_t nplans, plans_cap;
-    dise_cuop_t *plan_uops;
-    size_t nplan_uops, plan_uops_cap;
+    dise_cuop_t *plan_uops, *plan_sets;
+    size_t nplan_uops, plan_uops_cap, nplan_sets, plan_sets_cap;
     dise_hw_t hw;
     struct runtime *runtime;
     uint64_t handler_addr[DISE_MAX_HANDLERS];
