@@ -12,10 +12,14 @@
  * (0 and the ISA's semantics when no production can match, so those
  * instructions cost nothing).  At run time dise_match() looks up the flags
  * sampled at decode, runs the micro-ops of every match and returns the
- * instantiated replacement of the first match that has one;
+ * instantiated replacement of the first match that has one (a tabulated
+ * entry's through the plan of its matching productions, worked out once per
+ * set of them: dise_plan_t);
  * exec_candidate() then runs the instruction, or starts the replacement
  * sequence instead (the instruction does not retire), which the run loop
- * (sim/engine.c) walks through dise_step_seq() (dise_engine.h).  The multi-match rules are in dise/README.md.
+ * (sim/engine.c) walks through dise_step_seq() (dise_engine.h), or runs
+ * from here to its end when it is straight and nothing but the counts
+ * observes it (dise_t.run_inline).  The multi-match rules are in dise/README.md.
  *
  * The engine also routes the instructions whose events the exact profiles
  * record one by one (hps_truth.h) through exec_recorded() (a call through

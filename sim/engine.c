@@ -14,7 +14,9 @@
  * instructions of runtime handlers, until the program's stream resumes).
  * A replacement starts when a classified program instruction's execution
  * sets d->seq instead of retiring; a handler when DISE's call(Handler) or
- * the PMU's interrupt pushes a runtime frame.
+ * the PMU's interrupt pushes a runtime frame.  Where nothing but the counts
+ * observes the edited stream, a straight replacement runs to its end inside
+ * the instruction's own step instead (edited_inline, dise_t.run_inline).
  *
  * The variants with no observer but the ground-truth recorder run the
  * functional core's decoded blocks (blocks.h) while they can; so do those
