@@ -12,10 +12,14 @@
  * (0 and the ISA's semantics when no production can match, so those
  * instructions cost nothing).  At run time dise_match() looks up the flags
  * sampled at decode, runs the micro-ops of every match and returns the
- * instantiated replacement of the first match that has one;
+ * instantiated replacement of the first match that has one (a tabulated
+ * entry's through the plan of its matching productions, worked out once per
+ * set of them: dise_plan_t);
  * exec_candidate() then runs the instruction, or starts the replacement
  * sequence instead (the instruction does not retire), which the run loop
- * (sim/engine.c) walks through dise_step_seq() (dise_engine.h).  The multi-match rules are in dise/README.md.
+ * (sim/engine.c) walks through dise_step_seq() (dise_engine.h), or runs
+ * from here to its end when it is straight and nothing but the counts
+ * observes it (dise_t.run_inline).  The multi-match rules are in dise/README.md.
  *
  * The engine also routes the instructions whose events the exact profiles
  * record one by one (hps_truth.h) through exec_recorded() (a call through
@@ -286,6 +290,9 @@ void dise_free(dise_t *d)
     free(d->derived_tally);
     free(d->conj);
     free(d->cuops);
+    free(d->plans);
+    free(d->plan_uops);
+    free(d->plan_sets);
     free(d);
 }
 
@@ -376,15 +383,14 @@ static void compile_uops(dise_t *d)
     }
 }
 
-/* Control list ctl's uops, in order, each as counter_update would have it
+/* Compiled uops u[0..n), in order, each as counter_update would have it
  * (counter_inc for an increment), and the packed flags (flag_index) as
  * index_after_update would find them after each: the flags kept in
  * locals, the view's records (set_flag_index) moved once, after the last
  * (nothing reads them in between). */
-static void run_ctl(dise_t *d, const cpu_t *c, int32_t ctl)
+static void run_cuops(dise_t *d, const cpu_t *c, const dise_cuop_t *u, uint32_t n_uops)
 {
-    const dise_ctl_t *l = &d->prog->ctls[ctl];
-    const dise_cuop_t *u = &d->cuops[l->start], *end = u + l->len;
+    const dise_cuop_t *end = u + n_uops;
     const uint64_t top = d->ctr_mask;
     uint32_t over = d->overflow_bits, zero = d->zero_bits;
     unsigned idx = d->flag_index;
@@ -418,8 +424,15 @@ static void run_ctl(dise_t *d, const cpu_t *c, int32_t ctl)
     }
     d->overflow_bits = over;
     d->zero_bits = zero;
-    d->stat_uops += l->len;
+    d->stat_uops += n_uops;
     if (idx != d->flag_index) set_flag_index(d, idx);
+}
+
+/* Control list ctl's uops (run_cuops). */
+static void run_ctl(dise_t *d, const cpu_t *c, int32_t ctl)
+{
+    const dise_ctl_t *l = &d->prog->ctls[ctl];
+    run_cuops(d, c, &d->cuops[l->start], l->len);
 }
 
 static void handler_return(void *ctx, cpu_t *c);
@@ -849,6 +862,111 @@ static void join_uniform(dise_t *d, size_t k)
     set_flag_index(d, d->flag_index);
 }
 
+/* cuop u appended to the array *a of *n (room for *cap). */
+static void push_cuop(dise_cuop_t **a, size_t *n, size_t *cap, dise_cuop_t u)
+{
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        *a = xrealloc(*a, *cap * sizeof **a);
+    }
+    (*a)[(*n)++] = u;
+}
+
+/* Counter n's micro-ops among u[0..len) when they leave it known (its last
+ * set is of a constant): its value and overflow flag after them, as
+ * run_cuops leaves them.  False when it is not known. */
+static bool known_after(const dise_t *d, const dise_cuop_t *u, uint32_t len, unsigned n,
+                        uint64_t *value, bool *over)
+{
+    int64_t last = -1;
+    for (uint32_t k = 0; k < len; k++)
+        if (u[k].counter == n && (u[k].kind == CU_SET || u[k].kind == CU_SET_DREG)) last = k;
+    if (last < 0 || u[last].kind != CU_SET) return false;
+    const uint64_t top = d->ctr_mask;
+    uint64_t v = u[last].value;
+    bool o = false;
+    for (uint32_t k = (uint32_t)last + 1; k < len; k++) {
+        if (u[k].counter != n) continue;
+        if (u[k].kind == CU_INC) {
+            o |= v == top;
+            v = (v + 1) & top;
+        } else {
+            o |= v == 0;
+            v = (v - 1) & top;
+        }
+    }
+    *value = v;
+    *over = o;
+    return true;
+}
+
+/* The micro-ops u[0..len) of plan p, in its two parts (dise_plan_t). */
+static void split_plan(dise_t *d, dise_plan_t *p, const dise_cuop_t *u, uint32_t len)
+{
+    p->all_uops = len;
+    p->sets = (uint32_t)d->nplan_sets;
+    for (unsigned n = 1; n <= DISE_MAX_COUNTERS; n++) {
+        uint64_t v;
+        bool over;
+        if (!known_after(d, u, len, n, &v, &over)) continue;
+        push_cuop(&d->plan_sets, &d->nplan_sets, &d->plan_sets_cap,
+                  (dise_cuop_t){ .kind = CU_SET, .counter = (uint8_t)n, .value = v });
+        p->known |= 1u << n;
+        p->idx_known |= d->index_bit_overflow[n] | d->index_bit_zero[n];
+        if (over) {
+            p->over |= 1u << n;
+            p->idx_set |= d->index_bit_overflow[n];
+        }
+        if (v == 0) {
+            p->zero |= 1u << n;
+            p->idx_set |= d->index_bit_zero[n];
+        }
+    }
+    p->nsets = (uint32_t)d->nplan_sets - p->sets;
+    p->uops = (uint32_t)d->nplan_uops;
+    for (uint32_t k = 0; k < len; k++)
+        if (!(p->known >> u[k].counter & 1))
+            push_cuop(&d->plan_uops, &d->nplan_uops, &d->plan_uops_cap, u[k]);
+    p->nuops = (uint32_t)d->nplan_uops - p->uops;
+}
+
+/* The plan of mask (dise_plan_t), made once: its index in d->plans. */
+static uint32_t plan_for(dise_t *d, uint64_t mask)
+{
+    for (size_t k = 0; k < d->nplans; k++)
+        if (d->plans[k].mask == mask) return (uint32_t)k;
+    const dise_program_t *p = d->prog;
+    dise_plan_t plan = { .mask = mask, .repl = -1 };
+    dise_cuop_t *u = NULL;
+    size_t n = 0, cap = 0;
+    for (uint64_t m = mask; m; m &= m - 1) {
+        const dise_production_t *pr = &p->prods[__builtin_ctzll(m)];
+        if (pr->ctl >= 0) {
+            const dise_ctl_t *l = &p->ctls[pr->ctl];
+            for (uint32_t k = 0; k < l->len; k++) push_cuop(&u, &n, &cap, d->cuops[l->start + k]);
+        }
+        if (pr->repl >= 0) {
+            if (plan.repl < 0) plan.repl = pr->repl;
+            else plan.shadowed++;
+        }
+    }
+    split_plan(d, &plan, u, (uint32_t)n);
+    free(u);
+    if (d->nplans == d->plans_cap) {
+        d->plans_cap = d->plans_cap ? 2 * d->plans_cap : 16;
+        d->plans = xrealloc(d->plans, d->plans_cap * sizeof *d->plans);
+    }
+    d->plans[d->nplans] = plan;
+    return (uint32_t)d->nplans++;
+}
+
+/* Outcome o's plan, when match_all would walk its mask (tabulated
+ * DO_GENERAL). */
+static void plan_outcome(dise_t *d, dise_outcome_t *o)
+{
+    o->plan = o->kind == DO_GENERAL && d->tabulated ? plan_for(d, o->mask) : 0;
+}
+
 /* The entry for an instruction with semantics exec, per-event truth, and
  * the match masks of dise_classify, made once.  The common case's matches
  * of a control transfer (which cannot fault) in a program memory are
@@ -875,6 +993,7 @@ static uint16_t intern_entry(dise_t *d, exec_fn exec, uint8_t truth, const uint6
     for (unsigned i = 0; i < d->set_stride; i++) {
         o.mask = masks[i];
         o.kind = outcome_kind(d, masks[i], &o.inc, &o.prod);
+        plan_outcome(d, &o);
         row[i] = o;
     }
     int16_t prod = transfer && d->prog_mem ? common_production(d, row) : -1;
@@ -1288,6 +1407,12 @@ static dise_seq_t *instantiate(dise_t *d, const insn_t *orig, int32_t repl)
             x->target = pos[x->target - rp->start];
     }
     s->len = n;
+    s->straight = n > 0 && !s->insns[n - 1].exec;
+    for (uint32_t k = 0; k + 1 < n; k++) {
+        const insn_t *x = &s->insns[k];
+        if (!x->exec || x->exec == dop_beqz || x->exec == dop_bnez || x->exec == dop_jump)
+            s->straight = false;
+    }
     return s;
 }
 
@@ -1314,7 +1439,7 @@ static void seq_table_grow(dise_t *d)
 }
 
 /* The instantiated sequence for (instruction, replacement), made once. */
-static dise_seq_t *sequence_for(dise_t *d, const insn_t *orig, int32_t repl)
+static dise_seq_t *sequence_lookup(dise_t *d, const insn_t *orig, int32_t repl)
 {
     if (2 * (d->seq_used + 1) > d->seq_cap) seq_table_grow(d);
     size_t i = seq_hash(orig->pc, orig->raw, repl, d->seq_cap);
@@ -1324,6 +1449,15 @@ static dise_seq_t *sequence_for(dise_t *d, const insn_t *orig, int32_t repl)
     d->seq_table[i] = s;
     d->seq_used++;
     return s;
+}
+
+/* sequence_lookup, through the last one found for the same slot first. */
+static dise_seq_t *sequence_for(dise_t *d, const insn_t *orig, int32_t repl)
+{
+    dise_seq_t **r = &d->seq_recent[((uintptr_t)orig / sizeof *orig) & 255];
+    dise_seq_t *s = *r;
+    if (likely(s && s->pc == orig->pc && s->raw == orig->raw && s->repl == repl)) return s;
+    return *r = sequence_lookup(d, orig, repl);
 }
 
 /* ---- matching at run time ----------------------------------------------------------- */
@@ -1354,6 +1488,43 @@ static dise_seq_t *match_all(dise_t *d, cpu_t *c, insn_t *in, uint64_t mask)
     return sequence_for(d, in, repl);
 }
 
+/* Plan p's micro-ops, as run_cuops would run them all in order: the known
+ * counters' values and flags written, the others' micro-ops run. */
+static void run_plan(dise_t *d, const cpu_t *c, const dise_plan_t *p)
+{
+    if (p->known) {
+        for (const dise_cuop_t *s = d->plan_sets + p->sets, *end = s + p->nsets; s < end; s++)
+            d->ctr[s->counter] = s->value;
+        d->overflow_bits = (d->overflow_bits & ~p->known) | p->over;
+        d->zero_bits = (d->zero_bits & ~p->known) | p->zero;
+        unsigned idx = (d->flag_index & ~p->idx_known) | p->idx_set;
+        if (idx != d->flag_index) set_flag_index(d, idx);
+    }
+    const dise_cuop_t *u = d->plan_uops + p->uops, *end = u + p->nuops;
+    for (; u < end; u++) {              /* increments that change no flag, here */
+        uint64_t v = d->ctr[u->counter];
+        if (u->kind != CU_INC || v - 1 >= d->ctr_mask - 1) break;
+        d->ctr[u->counter] = v + 1;
+    }
+    uint32_t rest = (uint32_t)(end - u);
+    if (rest) run_cuops(d, c, u, rest);
+    d->stat_uops += p->all_uops - rest;
+}
+
+/* match_all's rules for a tabulated entry's outcome o (DO_GENERAL), from
+ * its plan: the same counts, micro-ops and replacement, without the walk. */
+static dise_seq_t *match_planned(dise_t *d, cpu_t *c, insn_t *in, const dise_outcome_t *o)
+{
+    const dise_plan_t *p = &d->plans[o->plan];
+    for (uint64_t m = p->mask; m; m &= m - 1) d->prod_matches[__builtin_ctzll(m)]++;
+    d->stat_matches++;
+    run_plan(d, c, p);
+    if (p->repl < 0) return NULL;
+    d->stat_shadowed += p->shadowed;
+    d->stat_replacements++;
+    return sequence_for(d, in, p->repl);
+}
+
 /* The common case: one production counts the event. */
 static inline void count_match(dise_t *d, const dise_outcome_t *o)
 {
@@ -1369,7 +1540,7 @@ dise_seq_t *dise_match(dise_t *d, cpu_t *c, insn_t *in)
     switch (o->kind) {
     case DO_NONE:  return NULL;
     case DO_COUNT: count_match(d, o); return NULL;
-    default:       return match_all(d, c, in, o->mask);
+    default:       return d->tabulated ? match_planned(d, c, in, o) : match_all(d, c, in, o->mask);
     }
 }
 
@@ -1471,11 +1642,21 @@ static void exec_recorded_call(cpu_t *c, insn_t *in)
     hps_truth_record_call(d->truth, in->pc, c->pc);
 }
 
-static void exec_general(dise_t *d, cpu_t *c, insn_t *in, uint64_t mask)
+/* The general rules; a straight replacement that the run loop runs from
+ * here (run_inline) ends with T.INSN done, as if the instruction had run
+ * without one: the caller's step retires it. */
+static void exec_general(dise_t *d, cpu_t *c, insn_t *in, const dise_outcome_t *o)
 {
-    dise_seq_t *s = match_all(d, c, in, mask);
-    if (!s) dise_exec_original(d, c, in);
-    else divert(d, c, in, s);
+    dise_seq_t *s = d->tabulated ? match_planned(d, c, in, o) : match_all(d, c, in, o->mask);
+    if (!s) {
+        dise_exec_original(d, c, in);
+        return;
+    }
+    divert(d, c, in, s);
+    if (s->straight && d->run_inline) {
+        d->run_inline(d->run_inline_ctx, c);
+        c->replaced = false;
+    }
 }
 
 /* Every case of exec_candidate(): the match, then the instruction or the
@@ -1488,7 +1669,7 @@ static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
     d->count_spare = 1;                     /* it may have reached its top */
     if (d->derived_prod[in->dise] >= 0) d->derived_tally[d->derived_prod[in->dise]]++;
     if (o->kind == DO_GENERAL) {
-        exec_general(d, c, in, o->mask);
+        exec_general(d, c, in, o);
     } else {
         if (o->kind == DO_COUNT) count_match(d, o);
         dise_exec_original(d, c, in);

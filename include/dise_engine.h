@@ -35,6 +35,9 @@ typedef struct dise_seq {
     int32_t repl;
     uint32_t len;
     uint8_t penalty_role;       /* role charged with the decode penalty    */
+    bool straight;              /* no branch, and T.INSN once, the last:
+                                   the replaced instruction retires exactly
+                                   once, at the end (dise_t.run_inline)     */
     insn_t insns[];
 } dise_seq_t;
 
@@ -62,7 +65,31 @@ typedef struct dise_outcome {
     uint8_t truth;              /* after each execution: DISE_TRUTH_EVENT
                                    hps_truth_record(), DISE_TRUTH_CALL its
                                    call's record alone; 0 none            */
+    /* tabulated DO_GENERAL: what match_all's walk of `mask` comes to,
+     * worked out once per mask: plans[plan] (dise_plan_t) */
+    uint32_t plan;
 } dise_outcome_t;
+
+/* One set of matching productions' effect, as match_all works it out,
+ * made once per mask: their count, their replacement, and their micro-ops
+ * in two parts.  A counter whose last set (of a constant) comes after
+ * nothing it cannot know ends known: its value, overflow and zero flags
+ * after the list and their bits in flag_index are constants, written
+ * as they are (plan_sets[sets .. sets + nsets): CU_SET records of the
+ * final values; known, over and zero their flag bits; idx_known and
+ * idx_set those in flag_index).  The other counters' micro-ops run one by
+ * one, in order (plan_uops[uops .. uops + nuops)); a counter's micro-ops
+ * touch no other counter's state, so the parts may run apart. */
+typedef struct dise_plan {
+    uint64_t mask;
+    int32_t repl;               /* the first replacement, or -1            */
+    uint8_t shadowed;           /* the later replacements it shadows       */
+    uint32_t all_uops;          /* the micro-ops of the list, in all       */
+    uint32_t uops, nuops;       /* the ones run one by one                 */
+    uint32_t sets, nsets;       /* the known counters' values              */
+    uint32_t known, over, zero; /* their flags after (bit N: counter N)    */
+    unsigned idx_known, idx_set;
+} dise_plan_t;
 
 /* dise_outcome_t.truth: the per-event record an entry's instructions take. */
 enum { DISE_TRUTH_EVENT = 1, DISE_TRUTH_CALL = 2 };
@@ -84,6 +111,11 @@ typedef struct dise_cuop {
 struct dise {
     const dise_program_t *prog;
     dise_cuop_t *cuops;         /* prog->uops, compiled (dise_cuop_t)      */
+    /* the plans of the masks seen (dise_plan_t), and their micro-ops */
+    dise_plan_t *plans;
+    size_t nplans, plans_cap;
+    dise_cuop_t *plan_uops, *plan_sets;
+    size_t nplan_uops, plan_uops_cap, nplan_sets, plan_sets_cap;
     dise_hw_t hw;
     struct runtime *runtime;
     uint64_t handler_addr[DISE_MAX_HANDLERS];
@@ -160,6 +192,9 @@ struct dise {
     /* instantiated sequences by (pc, raw, replacement) */
     dise_seq_t **seq_table;
     size_t seq_cap, seq_used;
+    /* the last sequence found for an instruction, by its slot's address
+     * (sequence_for): checked by (pc, raw, replacement) as the table is */
+    dise_seq_t *seq_recent[256];
 
     /* the stream position */
     dise_seq_t *seq;            /* active sequence, or NULL                */
@@ -171,6 +206,16 @@ struct dise {
     unsigned penalty_pending;   /* decode cycles owed by a new replacement */
     uint8_t penalty_role;       /* and the role they are charged to        */
     bool redirect;              /* last inserted op changed the flow        */
+
+    /* The run loop's way to run a straight replacement (dise_seq_t.straight)
+     * from inside the replaced instruction's own step, when nothing but
+     * the counts observes the edited stream (sim/engine.c sets it for the
+     * run loop's variants where that holds, NULL elsewhere): its inserted
+     * operations, the handlers they call and T.INSN, each counted as the
+     * run loop counts them but T.INSN, which the step that called the
+     * semantics retires as it would the instruction itself. */
+    void (*run_inline)(void *ctx, cpu_t *c);
+    void *run_inline_ctx;
 
     /* where to resume after hps.ret: DISE's frames in the runtime */
     runtime_client_t client;

@@ -14,7 +14,9 @@
  * instructions of runtime handlers, until the program's stream resumes).
  * A replacement starts when a classified program instruction's execution
  * sets d->seq instead of retiring; a handler when DISE's call(Handler) or
- * the PMU's interrupt pushes a runtime frame.
+ * the PMU's interrupt pushes a runtime frame.  Where nothing but the counts
+ * observes the edited stream, a straight replacement runs to its end inside
+ * the instruction's own step instead (edited_inline, dise_t.run_inline).
  *
  * The variants with no observer but the ground-truth recorder run the
  * functional core's decoded blocks (blocks.h) while they can; so do those
@@ -417,6 +419,31 @@ ALWAYS_INLINE void run_dise_inserted(dise_t *d, cpu_t *c)
     c->runtime_insts += n;
 }
 
+/* A straight replacement (dise_seq_t.straight) from inside the replaced
+ * instruction's step (dise_t.run_inline), in the variants where nothing but
+ * the counts observes it (HANDLER_RUNS_ALONE): its inserted operations and
+ * the DISE handlers they call, counted as run_edited counts them, then
+ * T.INSN, its last, executed but not retired: the step that called the
+ * semantics (the block loop's, or the ordinary step) retires and observes
+ * it as the instruction itself. */
+static void edited_inline(void *ctx, cpu_t *c)
+{
+    engine_t *e = ctx;
+    dise_t *d = e->dise;
+    cursor_t cur = CURSOR_NONE;
+    uint64_t switches = ~0ull;
+    for (;;) {
+        if (!d->seq) {
+            run_dise_handler(e, c, &cur, &switches);    /* its call entered it */
+        } else if (d->seq->insns[d->idx].exec) {
+            run_dise_inserted(d, c);
+        } else {
+            dise_step_seq(d, c);                        /* T.INSN, the end */
+            return;
+        }
+    }
+}
+
 /* Steps of the edited stream until the program's own resumes; false when
  * the run must stop (limit) or change variant. */
 ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
@@ -666,7 +693,12 @@ stop_reason_t engine_run(engine_t *e, uint64_t max_insts)
         unsigned F = current_features(e);
         e->redispatch = false;
         set_event_at(e, c, F);
+        if (e->dise) {                 /* straight replacements run inline? */
+            e->dise->run_inline = HANDLER_RUNS_ALONE(F) ? edited_inline : NULL;
+            e->dise->run_inline_ctx = e;
+        }
         stop_reason_t why = cpu_run_loop(c, loops[F], e);
+        if (e->dise) e->dise->run_inline = NULL;
         if (e->blocks) blocks_stop(e->blocks, c);   /* the counts they hold, exact */
         if (e->handler_blocks) blocks_stop(e->handler_blocks, c);
         if (why != STOP_NONE) {
