@@ -91,7 +91,7 @@ profiling() {
     [ "$bad" -eq 0 ]
 }
 
-part unit        tests/run_unit.sh "$asan"
+part unit        env ACF_TIME_FACTOR=4 tests/run_unit.sh "$asan"
 part diff-rv64   tests/diff/run.sh "$build" hello sort int_ops fp_math atomics malloc_stress
 part diff-alpha  tests/diff/run.sh "$build" --variant=alpha-static hello int_ops fp_math strings
 part profiling   profiling

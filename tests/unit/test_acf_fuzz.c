@@ -344,9 +344,11 @@ static void test_fuzz(void **state)
 }
 
 /* Large inputs built to defeat anything quadratic: each must parse (or
- * fail) in well under a second of CPU time (the process's own, so a
- * loaded machine does not fail the test: this guards complexity, it is
- * not a speed target). */
+ * fail) in a few seconds of CPU time at most (the process's own, so a
+ * loaded machine does not fail the test).  This guards complexity, not
+ * speed: a plain build takes about 0.3 s, ASan about 1.1 s here and twice
+ * that on a slow CI host, while a quadratic step over these inputs would
+ * take minutes, so the bound sits far from both. */
 static double parse_seconds(const char *text, bool want_ok, const char *want_err)
 {
     char err[256];
@@ -434,7 +436,7 @@ static void test_large_inputs(void **state)
     free(b.s);
     double factor = getenv("ACF_TIME_FACTOR") ? atof(getenv("ACF_TIME_FACTOR")) : 1.0;
     print_message("acf large inputs: slowest %.3f s\n", worst);
-    assert_true(worst < 2.0 * (factor > 1.0 ? factor : 1.0));   /* quadratic would take minutes */
+    assert_true(worst < 10.0 * (factor > 1.0 ? factor : 1.0));  /* quadratic would take minutes */
 }
 
 int main(void)
