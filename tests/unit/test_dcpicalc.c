@@ -1817,6 +1817,48 @@ static void test_icache_confirmed_by_imiss(void **state)
     }
 }
 
+/* fdiv f1 | beq -> H | add | H: fadd (reads f1; stalls 20 cycles on each
+ * of its 1000 executions, 20000 cycles), five more instructions, one at
+ * the second line's start (M, stalled 20 cycles with 1000 IMISS samples:
+ * the I-cache alone, the run's cost 20 cycles a miss), ret; IMISS
+ * collected, a CYCLES sample a cycle and an IMISS sample a miss.  With 100
+ * IMISS samples on H (4000 cycles at twice the measured cost) both the
+ * I-cache and the divide's result are listed; with 600 (24000) the line
+ * covers the whole stall: the I-cache alone. */
+static void test_dependency_within_icache(void **state)
+{
+    enum { N = 10, HEAD = 3, MEASURED = 8 };
+    const uint32_t code[N] = { FDIV(1, 2, 3), BEQ(A2, ZERO, 8), ADD(T0, A1, A2), FADD(4, 1, 5),
+                               ADD(T1, A1, A2), ADD(T2, A1, A3), ADDI(14, ZERO, 2),
+                               ADDI(15, ZERO, 3), ADDI(16, ZERO, 4), RET };
+    config_t cfg = preset("ev5");
+    char err[256];
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_IMISS] = 1 };
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
+    double cost = 2 * 20000.0 / 1000;
+    assert_true(100 * cost < 20000 && 600 * cost >= 20000);
+    const uint64_t at_head[2] = { 100, 600 };
+    for (int i = 0; i < 2; i++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        learn_schedule(&s, &cfg, code, N, 1000);
+        s.count[2] = 500;
+        s.extra[HEAD] = s.extra[MEASURED] = 20;
+        s.imiss[MEASURED] = 1000;
+        s.imiss[HEAD] = at_head[i];
+        if (!dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, N * 4,
+                                 code_samples, &s, collected, periods, NULL, err, sizeof err))
+            fail_msg("%s", err);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, HEAD), 20.0, 0.5);
+        assert_int_equal(dc.insn[MEASURED].culprits, 1u << STALL_ICACHE);
+        assert_true(dc.insn[HEAD].culprits & 1u << STALL_ICACHE);
+        if (!!(dc.insn[HEAD].culprits & 1u << STALL_DEP) != (i == 0))
+            fail_msg("%" PRIu64 " IMISS samples on the head: culprits %#x", at_head[i],
+                     dc.insn[HEAD].culprits);
+        dcpicalc_free(&dc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1834,6 +1876,7 @@ int main(void)
         cmocka_unit_test(test_mispredict_bounded_by_branchmp),
         cmocka_unit_test(test_mispredict_confirmed_by_branchmp),
         cmocka_unit_test(test_icache_confirmed_by_imiss),
+        cmocka_unit_test(test_dependency_within_icache),
         cmocka_unit_test(test_store_loop_schedule_is_static),
         cmocka_unit_test(test_line_start_keeps_its_dependency),
         cmocka_unit_test(test_load_use_is_the_latency),
