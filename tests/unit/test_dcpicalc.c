@@ -1742,6 +1742,123 @@ static void test_mispredict_bounded_by_branchmp(void **state)
     }
 }
 
+/* add, add, beq -> H | add | H: add, ret, each run 1000 times with no
+ * dynamic stall (the samples show none): BRANCHMP samples on the head H, a
+ * branch's target, or on the return within its skid after it, say a
+ * misprediction refetched it: listed though no stall is seen.  None near
+ * it, samples only before it (on the second add, which no misprediction
+ * can reach: not listed there either), or BRANCHMP not collected: not
+ * listed.  The frequency does not move. */
+static void test_mispredict_confirmed_by_branchmp(void **state)
+{
+    enum { N = 6, HEAD = 4 };
+    const uint32_t code[N] = { ADD(T0, A1, A2), ADD(T1, A1, A3), BEQ(A0, ZERO, 8),
+                               ADD(T2, A1, A2), ADD(A3, A1, A2), RET };
+    config_t cfg = preset("ev5");
+    char err[256];
+    const struct { size_t at; uint64_t samples; bool collected, listed; } cases[] = {
+        { HEAD, 5, true, true }, { HEAD + 1, 5, true, true }, { HEAD, 0, true, false },
+        { 1, 5, true, false }, { HEAD, 5, false, false },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        uint32_t collected = 1u << PMU_CYCLES | (cases[c].collected ? 1u << PMU_BRANCHMP : 0);
+        learn_schedule(&s, &cfg, code, N, 1000);
+        s.branchmp[cases[c].at] = cases[c].samples;
+        if (!dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, N * 4,
+                                 code_samples, &s, collected, NULL, NULL, err, sizeof err))
+            fail_msg("%s", err);
+        assert_float_equal(dc.insn[HEAD].freq, 1000.0, 1.0);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, HEAD), 0.0, 0.01);
+        if (!!(dc.insn[HEAD].culprits & 1u << STALL_MISPREDICT) != cases[c].listed)
+            fail_msg("case %zu: culprits %#x", c, dc.insn[HEAD].culprits);
+        assert_false(dc.insn[1].culprits & 1u << STALL_MISPREDICT);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* Ten straight instructions run 1000 times with no dynamic stall; the
+ * ninth (index 8) starts the second I-cache line.  IMISS samples on it say
+ * its line missed: the I-cache is listed though no stall is seen, and
+ * still after dcpicalc_unstall.  Samples on the instruction before it (a
+ * miss holds its own instruction, not the next), none at all, or IMISS
+ * not collected: not listed. */
+static void test_icache_confirmed_by_imiss(void **state)
+{
+    enum { N = 10, LINE = 8 };
+    uint32_t code[N];
+    for (size_t k = 0; k < N - 1; k++) code[k] = ADDI(T0 + (unsigned)(k % 3), A1, (int)k);
+    code[N - 1] = RET;
+    config_t cfg = preset("ev5");
+    assert_int_equal(cfg.l1i_line, LINE * 4);
+    char err[256];
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_IMISS] = 1 };
+    const struct { size_t at; uint64_t samples; bool collected, listed; } cases[] = {
+        { LINE, 3, true, true }, { LINE - 1, 3, true, false }, { LINE, 0, true, false },
+        { LINE, 3, false, false },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        uint32_t collected = 1u << PMU_CYCLES | (cases[c].collected ? 1u << PMU_IMISS : 0);
+        learn_schedule(&s, &cfg, code, N, 1000);
+        s.imiss[cases[c].at] = cases[c].samples;
+        if (!dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, N * 4,
+                                 code_samples, &s, collected, periods, NULL, err, sizeof err))
+            fail_msg("%s", err);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, LINE), 0.0, 0.01);
+        for (int pass = 0; pass < 2; pass++) {
+            if (!!(dc.insn[LINE].culprits & 1u << STALL_ICACHE) != cases[c].listed)
+                fail_msg("case %zu, pass %d: culprits %#x", c, pass, dc.insn[LINE].culprits);
+            dcpicalc_unstall(&dc, 20.0);
+        }
+        dcpicalc_free(&dc);
+    }
+}
+
+/* fdiv f1 | beq -> H | add | H: fadd (reads f1; stalls 20 cycles on each
+ * of its 1000 executions, 20000 cycles), five more instructions, one at
+ * the second line's start (M, stalled 20 cycles with 1000 IMISS samples:
+ * the I-cache alone, the run's cost 20 cycles a miss), ret; IMISS
+ * collected, a CYCLES sample a cycle and an IMISS sample a miss.  With 100
+ * IMISS samples on H (4000 cycles at twice the measured cost) both the
+ * I-cache and the divide's result are listed; with 600 (24000) the line
+ * covers the whole stall: the I-cache alone. */
+static void test_dependency_within_icache(void **state)
+{
+    enum { N = 10, HEAD = 3, MEASURED = 8 };
+    const uint32_t code[N] = { FDIV(1, 2, 3), BEQ(A2, ZERO, 8), ADD(T0, A1, A2), FADD(4, 1, 5),
+                               ADD(T1, A1, A2), ADD(T2, A1, A3), ADDI(14, ZERO, 2),
+                               ADDI(15, ZERO, 3), ADDI(16, ZERO, 4), RET };
+    config_t cfg = preset("ev5");
+    char err[256];
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_IMISS] = 1 };
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
+    double cost = 2 * 20000.0 / 1000;
+    assert_true(100 * cost < 20000 && 600 * cost >= 20000);
+    const uint64_t at_head[2] = { 100, 600 };
+    for (int i = 0; i < 2; i++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        learn_schedule(&s, &cfg, code, N, 1000);
+        s.count[2] = 500;
+        s.extra[HEAD] = s.extra[MEASURED] = 20;
+        s.imiss[MEASURED] = 1000;
+        s.imiss[HEAD] = at_head[i];
+        if (!dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, N * 4,
+                                 code_samples, &s, collected, periods, NULL, err, sizeof err))
+            fail_msg("%s", err);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, HEAD), 20.0, 0.5);
+        assert_int_equal(dc.insn[MEASURED].culprits, 1u << STALL_ICACHE);
+        assert_true(dc.insn[HEAD].culprits & 1u << STALL_ICACHE);
+        if (!!(dc.insn[HEAD].culprits & 1u << STALL_DEP) != (i == 0))
+            fail_msg("%" PRIu64 " IMISS samples on the head: culprits %#x", at_head[i],
+                     dc.insn[HEAD].culprits);
+        dcpicalc_free(&dc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1757,6 +1874,9 @@ int main(void)
         cmocka_unit_test(test_dtb_miss_from_dtbmiss),
         cmocka_unit_test(test_itb_miss_from_itbmiss),
         cmocka_unit_test(test_mispredict_bounded_by_branchmp),
+        cmocka_unit_test(test_mispredict_confirmed_by_branchmp),
+        cmocka_unit_test(test_icache_confirmed_by_imiss),
+        cmocka_unit_test(test_dependency_within_icache),
         cmocka_unit_test(test_store_loop_schedule_is_static),
         cmocka_unit_test(test_line_start_keeps_its_dependency),
         cmocka_unit_test(test_load_use_is_the_latency),
