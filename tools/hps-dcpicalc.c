@@ -183,9 +183,11 @@ static void print_insn(const dcpicalc_t *dc, size_t k, disasm_t *dis, const char
     double dyn = dcpicalc_dynamic_stall(dc, k);
     if (x->sched.head > 1)
         printf("  static %" PRIu64 ": %s", x->sched.head - 1, stall_names[x->sched.cause]);
-    if (dyn > 0.5 || x->culprits)       /* a stall the samples show (dcpicalc.c) */
+    if (dyn > 0.5)                      /* a stall the samples show (dcpicalc.c) */
         printf("  dynamic %.1f (%.0f cycles): %s", dyn, dyn * x->freq * period,
                cul[0] ? cul : "unexplained");
+    else if (x->culprits)               /* named by the events or a neighbour's stall */
+        printf("  culprit, no stall sampled here: %s", cul);
     putchar('\n');
     if (!r || !r->count || x->freq < 0) return;
     /* scoring: the count estimate, weighted by samples; CPI; culprits */
