@@ -183,6 +183,57 @@ static inline void quick_set_result(timing_t *t, const insn_t *in, uint64_t avai
     t->reg_cause[in->rd] = cause;
 }
 
+/* The load quick paths' D-cache hit with no call (quick_5_load,
+ * quick_ev5_load), in two steps.  First, before the cycles are worked
+ * out: the way a load of addr would hit in tm_data_access_inline with
+ * nothing but counts and stamps to change -- a real memory, the D-TLB's
+ * last used entry or its hint the address's page (tlb_access_inline),
+ * the line in the L1 D-cache -- else NULL.  Then, at the cycle of the
+ * access, quick_load_ready: the line filled by then.  Where either says
+ * no, the caller hands the load to its quick path with a frame, which
+ * does the same access through the calls (nothing has changed yet).  The
+ * compiler barrier after the first step keeps the model's state from
+ * being loaded before it, to be kept across the set's scan: it has no
+ * callee-saved registers to keep them in. */
+static inline way_t *quick_load_way(const timing_t *t, uint64_t addr)
+{
+    const tlb_t *tl = t->dtlb;
+    uint64_t tag = (addr >> tl->page_shift) + 1;
+    if (unlikely(t->ideal_memory) ||
+        (tl->mru->tag != tag && tl->hint[tag & (TLB_HINTS - 1)]->tag != tag))
+        return NULL;
+    const cache_t *c = t->l1d;
+    uint64_t line = addr >> c->line_shift;
+    way_t *w = &c->ways[(line & c->set_mask) * c->assoc];
+    for (unsigned i = 0; i < c->assoc; i++, w++)
+        if (w->tag == line + 1) return w;
+    return NULL;
+}
+
+static inline bool quick_load_ready(const timing_t *t, const way_t *w, uint64_t at)
+{
+    return w->ready <= at + t->l1d->hit_latency;
+}
+
+/* ... and what tlb_access_inline and cache_access_inline change for that
+ * hit (quick_load_way's w): the cycle the data is there. */
+static inline uint64_t quick_load_hit(timing_t *t, uint64_t addr, way_t *w, uint64_t at)
+{
+    tlb_t *tl = t->dtlb;
+    cache_t *c = t->l1d;
+    uint64_t ready = at + c->hit_latency;
+    uint64_t tag = (addr >> tl->page_shift) + 1;
+    tlb_entry_t *e = tl->mru;
+    if (e->tag != tag) tl->mru = e = tl->hint[tag & (TLB_HINTS - 1)];
+    tl->accesses++;
+    e->stamp = ++tl->tick;
+    c->last_accept = ready;
+    c->reads++;
+    w->stamp = ++c->tick;
+    c->last_hit = true;
+    return ready;
+}
+
 /* Does the quick path of time_inorder5 (quick_5) take a plain program
  * instruction of a quick kind (insn_t.tkind), in a configuration with no
  * forwarding gap, without fetching: do its bytes come from the I-cache
@@ -366,6 +417,75 @@ QUICK_5_FN(quick_5_xfer, false, false, true)
 QUICK_5_FN(quick_5_xfer_heads, true, false, true)
 #undef QUICK_5_FN
 
+/* quick_5 of a load from the line fetched last whose head is more than
+ * a cycle, from its head on (as quick_5_alu_slow): its D-cache hit is
+ * done (mdone), the rest is worked out again from the state. */
+static __attribute__((noinline)) void quick_5_load_slow(timing_t *t, const insn_t *in, uint64_t x,
+                                                        uint64_t mdone)
+{
+    uint64_t f = max2(t->prev_d, t->redirect);
+    uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t m = max2(x + 1, t->prev_w);
+    uint64_t w = max2(mdone, t->prev_w + 1);
+    head_5(t, in, x - t->prev_x, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
+    quick_5_result(t, in, x, x + 1, m, mdone, w, STALL_NONE, false);
+    quick_5_stages(t, d, x, m, w);
+}
+
+/* The quick path of a load (TK_5_LOAD: no store, branch or jump) from
+ * the line fetched last whose D-cache access is a hit with no call
+ * (quick_load_way), with no frame: it calls nothing on its way (a head of
+ * more than a cycle goes on in quick_5_load_slow, the heads' record last,
+ * where its rare calls are tail jumps) and hands any other load to
+ * quick_5_mem_same (`full`) before it changes anything. */
+static inline __attribute__((always_inline)) void
+quick_5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
+                  timing_insn_fn full)
+{
+    way_t *way = quick_load_way(t, addr);
+    if (unlikely(!way)) {
+        full(t, in, addr, next_pc);
+        return;
+    }
+    __asm__ volatile("" ::: "memory");
+    uint64_t f = max2(t->prev_d, t->redirect);
+    uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t x = max2(max2(d + 1, t->prev_m), ops);
+    uint64_t m = max2(x + 1, t->prev_w);
+    if (unlikely(!quick_load_ready(t, way, m))) {
+        full(t, in, addr, next_pc);
+        return;
+    }
+    uint64_t mdone = max2(m + 1, quick_load_hit(t, addr, way, m));
+    uint64_t head = x - t->prev_x;
+    if (head > 1) {
+        quick_5_load_slow(t, in, x, mdone);
+        return;
+    }
+    uint64_t w = max2(mdone, t->prev_w + 1);
+    quick_5_result(t, in, x, x + 1, m, mdone, w, STALL_NONE, false);
+    quick_5_stages(t, d, x, m, w);
+    t->head_sum += head;
+    if (heads) tm_record_head_inline(t, in->pc, head);
+}
+
+#define QUICK_5_LOAD_FN(name, heads, mem_name)                                               \
+    static __attribute__((noinline)) void name##_same(timing_t *t, const insn_t *in,         \
+                                                      uint64_t addr, uint64_t next_pc)       \
+    {                                                                                        \
+        quick_5_load_leaf(t, in, addr, next_pc, heads, mem_name##_same);                     \
+    }                                                                                        \
+    static void name(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)         \
+    {                                                                                        \
+        if (likely(quick_5_takes(t, in))) name##_same(t, in, addr, next_pc);                 \
+        else mem_name##_new(t, in, addr, next_pc);                                           \
+    }
+QUICK_5_LOAD_FN(quick_5_load, false, quick_5_mem)
+QUICK_5_LOAD_FN(quick_5_load_heads, true, quick_5_mem_heads)
+#undef QUICK_5_LOAD_FN
+
 /* ---- what the entries test, once an instruction (insn_t.tkind) ---------------- */
 
 /* ev5's pipes (used here for its quick kinds) */
@@ -387,8 +507,10 @@ enum {
     TK_EV5_MASK = 7,               /* ev5: which quick path, if any      */
     TK_EV5_GENERAL = 1, TK_EV5_ALU = 2, TK_EV5_MEM = 3, TK_EV5_XFER = 4,
     TK_EV5_FALU = 5,               /* ALU: on an integer pipe; FALU: another */
+    TK_EV5_LOAD = 6,               /* a load (no store or transfer): MEM's leaf */
     TK_5_MASK = 7 << 3,            /* inorder5: which quick path, if any */
     TK_5_GENERAL = 1 << 3, TK_5_ALU = 2 << 3, TK_5_MEM = 3 << 3, TK_5_XFER = 4 << 3,
+    TK_5_LOAD = 5 << 3,            /* a load (no store or transfer): MEM's leaf */
     TK_INDEXES = 64,               /* every record is below: the entries'
                                       tables (ev5_by_kind, i5_by_kind)  */
 };
@@ -406,14 +528,23 @@ _Static_assert((TK_EV5_MASK | TK_5_MASK) < TK_INDEXES, "a record indexes the ent
  * inorder5 times an instruction with no divider and not DISE's on its
  * quick path (loads and stores on their own); ev5 one with no divider,
  * not DISE's, that is a memory access, a branch or jump, or neither. */
+/* A load that is nothing else (the load quick paths' leaves): not a
+ * store too, no branch or jump. */
+static inline bool is_plain_load(const insn_t *in)
+{
+    return (in->flags & (IF_LOAD | IF_STORE | IF_TRANSFER | IF_BRANCH | IF_JUMP)) == IF_LOAD;
+}
+
 static unsigned tkind_of(const insn_t *in)
 {
     unsigned k5 = !tm_quick_kind(in, IF_DISE) ? TK_5_GENERAL
+                : is_plain_load(in) ? TK_5_LOAD
                 : in->flags & (IF_LOAD | IF_STORE) ? TK_5_MEM
                 : in->flags & (IF_BRANCH | IF_JUMP) ? TK_5_XFER : TK_5_ALU;
     unsigned kev5 = tm_quick_kind(in, EV5_NOT_QUICK)
                       ? (pipe_of_class[in->opclass] == PIPE_INT ? TK_EV5_ALU : TK_EV5_FALU)
-                  : tm_quick_kind(in, EV5_NOT_QUICK_MEM) ? TK_EV5_MEM
+                  : tm_quick_kind(in, EV5_NOT_QUICK_MEM) ? (is_plain_load(in) ? TK_EV5_LOAD
+                                                                              : TK_EV5_MEM)
                   : tm_quick_kind(in, EV5_NOT_QUICK_XFER) && (in->flags & (IF_BRANCH | IF_JUMP))
                       ? TK_EV5_XFER : TK_EV5_GENERAL;
     return k5 | kev5;
@@ -449,13 +580,13 @@ static __attribute__((noinline, cold)) void first_5_heads(timing_t *t, const ins
  * no forwarding gap, by its whole record (insn_t.tkind: inorder5's part is
  * bits 3 to 5), as ev5_by_kind; [heads]. */
 #define I5_ROW(f) f, f, f, f, f, f, f, f
-#define I5_ROWS(first, general, alu, mem, xfer)                                   \
+#define I5_ROWS(first, general, alu, mem, xfer, load)                             \
     { I5_ROW(first), I5_ROW(general), I5_ROW(alu), I5_ROW(mem), I5_ROW(xfer),     \
-      I5_ROW(general), I5_ROW(general), I5_ROW(general) }
+      I5_ROW(load), I5_ROW(general), I5_ROW(general) }
 static const timing_insn_fn i5_by_kind[2][TK_INDEXES] = {
-    I5_ROWS(first_5, general_5_plain, quick_5_alu, quick_5_mem, quick_5_xfer),
+    I5_ROWS(first_5, general_5_plain, quick_5_alu, quick_5_mem, quick_5_xfer, quick_5_load),
     I5_ROWS(first_5_heads, general_5_plain, quick_5_alu_heads, quick_5_mem_heads,
-            quick_5_xfer_heads),
+            quick_5_xfer_heads, quick_5_load_heads),
 };
 #undef I5_ROWS
 #undef I5_ROW
@@ -909,6 +1040,60 @@ QUICK_EV5_FN(quick_ev5_xfer, false, false, true, false)
 QUICK_EV5_FN(quick_ev5_xfer_heads, true, false, true, false)
 #undef QUICK_EV5_FN
 
+/* The quick path of a load (TK_EV5_LOAD: no store or transfer) in the
+ * fetch block of the one before whose D-cache access is a hit with no
+ * call (quick_load_way), with no frame: it calls nothing on its way (a
+ * head of more than a cycle goes on in quick_ev5_alu_slow, whose why a
+ * hit's cause of none leaves the same; the heads' record last, where its
+ * rare calls are tail jumps) and hands any other load to
+ * quick_ev5_mem_same (`full`) before it changes anything. */
+static inline __attribute__((always_inline)) void
+quick_ev5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
+                    const bool heads, timing_insn_fn full)
+{
+    way_t *way = quick_load_way(t, addr);
+    if (unlikely(!way)) {
+        full(t, in, addr, next_pc);
+        return;
+    }
+    __asm__ volatile("" ::: "memory");
+    uint64_t block = t->fetch_block;
+    uint64_t arrive = t->fetch_block_cycle + t->p.frontend_depth;
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t ready = max2(max2(arrive, t->prev_issue), ops);
+    uint64_t e = group_slot(t, PIPE_MEM, ready, block);
+    if (unlikely(!quick_load_ready(t, way, e))) {
+        full(t, in, addr, next_pc);
+        return;
+    }
+    uint64_t complete = max2(quick_load_hit(t, addr, way, e), e + t->p.lat[OC_LOAD]);
+    join_group(t, in, PIPE_MEM, e, block, XFER_NO);
+    uint64_t head = e - t->prev_issue;
+    if (head > 1) {
+        quick_ev5_alu_slow(t, in, e, complete, false);
+        return;
+    }
+    quick_set_result(t, in, complete, STALL_DEP);
+    quick_ev5_retire(t, e, complete);
+    t->head_sum += head;
+    if (heads) tm_record_head_inline(t, in->pc, head);
+}
+
+#define QUICK_EV5_LOAD_FN(name, heads, mem_name)                                             \
+    static __attribute__((noinline)) void name##_same(timing_t *t, const insn_t *in,         \
+                                                      uint64_t addr, uint64_t next_pc)       \
+    {                                                                                        \
+        quick_ev5_load_leaf(t, in, addr, next_pc, heads, mem_name##_same);                   \
+    }                                                                                        \
+    static void name(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)         \
+    {                                                                                        \
+        if (likely(quick_ev5_takes(t, in))) name##_same(t, in, addr, next_pc);               \
+        else mem_name##_new(t, in, addr, next_pc);                                           \
+    }
+QUICK_EV5_LOAD_FN(quick_ev5_load, false, quick_ev5_mem)
+QUICK_EV5_LOAD_FN(quick_ev5_load_heads, true, quick_ev5_mem_heads)
+#undef QUICK_EV5_LOAD_FN
+
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 
 /* The first time an instruction is timed: its record, then the entry. */
@@ -931,15 +1116,16 @@ static __attribute__((noinline, cold)) void first_ev5_heads(timing_t *t, const i
  * classified, of a general kind, or a quick path.  A table, so that the
  * entry reads the record and jumps (a chain of tests cost some 10 host
  * instructions an instruction); [heads]. */
-#define EV5_ROW(first, general, alu, mem, xfer, falu) first, general, alu, mem, xfer, falu, general, general
+#define EV5_ROW(first, general, alu, mem, xfer, falu, load) \
+    first, general, alu, mem, xfer, falu, load, general
 #define EV5_ROWS(...)                                                                    \
     { EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), \
       EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__) }
 static const timing_insn_fn ev5_by_kind[2][TK_INDEXES] = {
     EV5_ROWS(first_ev5, general_ev5_plain, quick_ev5_alu, quick_ev5_mem, quick_ev5_xfer,
-             quick_ev5_falu),
+             quick_ev5_falu, quick_ev5_load),
     EV5_ROWS(first_ev5_heads, general_ev5_plain_heads, quick_ev5_alu_heads, quick_ev5_mem_heads,
-             quick_ev5_xfer_heads, quick_ev5_falu_heads),
+             quick_ev5_xfer_heads, quick_ev5_falu_heads, quick_ev5_load_heads),
 };
 #undef EV5_ROWS
 #undef EV5_ROW
