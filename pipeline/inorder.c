@@ -172,6 +172,20 @@ static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head
     if (heads) tm_record_head_inline(t, in->pc, head);
 }
 
+/* The heads' ground truth of a quick path's head of 0 or 1 cycles
+ * (quick_short_head's record), made last, after the model's state: its
+ * rare calls (tm_record_first, tm_record_head_slow) are then tail jumps,
+ * so a quick path with no other call keeps no frame for them (those of no
+ * memory access or transfer and the loads' leaves; in the paths that call
+ * the predictor or the D-cache anyway it cost more at the end: ev5's
+ * transfers 135.8 -> 139.7 host instructions a call).  Nothing the path
+ * does reads the records. */
+static inline __attribute__((always_inline)) void quick_record_last(timing_t *t, const insn_t *in,
+                                                                    uint64_t head)
+{
+    tm_record_head_inline(t, in->pc, head);
+}
+
 /* tm_set_result of the quick paths: their instruction is a program one
  * (tm_plain_insn), whose role is none. */
 static inline void quick_set_result(timing_t *t, const insn_t *in, uint64_t avail, uint8_t cause)
@@ -315,12 +329,13 @@ quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
         }
         head_5(t, in, head, x, d, ops, REG_NONE, 0, fcause, t->redirect > t->prev_d);
     } else {
-        quick_short_head(t, in, head, heads);
+        quick_short_head(t, in, head, heads && (mem || xfer));
     }
     quick_5_result(t, in, x, xdone, m, mdone, w, mcause, !mem);
     if (xfer || (mem && (in->flags & (IF_BRANCH | IF_JUMP))))
         t->redirect = tm_predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
     quick_5_stages(t, d, x, m, w);
+    if (heads && !mem && !xfer && head <= 1) quick_record_last(t, in, head);
 }
 
 /* The general path of time_inorder5; `plain` (a constant): of a plain
@@ -468,7 +483,7 @@ quick_5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc
     quick_5_result(t, in, x, x + 1, m, mdone, w, STALL_NONE, false);
     quick_5_stages(t, d, x, m, w);
     t->head_sum += head;
-    if (heads) tm_record_head_inline(t, in->pc, head);
+    if (heads) quick_record_last(t, in, head);
 }
 
 #define QUICK_5_LOAD_FN(name, heads, mem_name)                                               \
@@ -907,12 +922,13 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
         }
         head_ev5(t, in, head, e, arrive, ops, 0, slotted, mcause, newblk);
     } else {
-        quick_short_head(t, in, head, heads);
+        quick_short_head(t, in, head, heads && (mem || xfer));
     }
     quick_set_result(t, in, complete,
                      mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     if (xfer) ev5_transfer(t, in, next_pc, fetched, e);
     quick_ev5_retire(t, e, complete);
+    if (heads && !mem && !xfer && head <= 1) quick_record_last(t, in, head);
 }
 
 /* The general path of time_ev5; `heads` (a constant): of time_ev5_heads,
@@ -1076,7 +1092,7 @@ quick_ev5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_
     quick_set_result(t, in, complete, STALL_DEP);
     quick_ev5_retire(t, e, complete);
     t->head_sum += head;
-    if (heads) tm_record_head_inline(t, in->pc, head);
+    if (heads) quick_record_last(t, in, head);
 }
 
 #define QUICK_EV5_LOAD_FN(name, heads, mem_name)                                             \
