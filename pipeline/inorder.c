@@ -1030,7 +1030,11 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
  * and jumps to its `_same` body or its `_new` one, the first of a block
  * fetched anew, before either saves a register (`mem`, `xfer` and `heads`
  * constants). */
-#define QUICK_EV5_FN(name, heads, mem, xfer, falu)                                            \
+static void quick_ev5_alu_new_leaf_plain(timing_t *t, const insn_t *in, uint64_t addr,
+                                         uint64_t next_pc);
+static void quick_ev5_alu_new_leaf_heads(timing_t *t, const insn_t *in, uint64_t addr,
+                                         uint64_t next_pc);
+#define QUICK_EV5_FN(name, heads, mem, xfer, falu, entry_new)                                 \
     static __attribute__((noinline)) void name##_new(timing_t *t, const insn_t *in,          \
                                                      uint64_t addr, uint64_t next_pc)        \
     {                                                                                        \
@@ -1044,16 +1048,16 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
     static void name(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)         \
     {                                                                                        \
         if (likely(quick_ev5_takes(t, in))) name##_same(t, in, addr, next_pc);               \
-        else name##_new(t, in, addr, next_pc);                                               \
+        else entry_new(t, in, addr, next_pc);                                                \
     }
-QUICK_EV5_FN(quick_ev5_alu, false, false, false, false)
-QUICK_EV5_FN(quick_ev5_alu_heads, true, false, false, false)
-QUICK_EV5_FN(quick_ev5_falu, false, false, false, true)
-QUICK_EV5_FN(quick_ev5_falu_heads, true, false, false, true)
-QUICK_EV5_FN(quick_ev5_mem, false, true, false, false)
-QUICK_EV5_FN(quick_ev5_mem_heads, true, true, false, false)
-QUICK_EV5_FN(quick_ev5_xfer, false, false, true, false)
-QUICK_EV5_FN(quick_ev5_xfer_heads, true, false, true, false)
+QUICK_EV5_FN(quick_ev5_alu, false, false, false, false, quick_ev5_alu_new_leaf_plain)
+QUICK_EV5_FN(quick_ev5_alu_heads, true, false, false, false, quick_ev5_alu_new_leaf_heads)
+QUICK_EV5_FN(quick_ev5_falu, false, false, false, true, quick_ev5_falu_new)
+QUICK_EV5_FN(quick_ev5_falu_heads, true, false, false, true, quick_ev5_falu_heads_new)
+QUICK_EV5_FN(quick_ev5_mem, false, true, false, false, quick_ev5_mem_new)
+QUICK_EV5_FN(quick_ev5_mem_heads, true, true, false, false, quick_ev5_mem_heads_new)
+QUICK_EV5_FN(quick_ev5_xfer, false, false, true, false, quick_ev5_xfer_new)
+QUICK_EV5_FN(quick_ev5_xfer_heads, true, false, true, false, quick_ev5_xfer_heads_new)
 #undef QUICK_EV5_FN
 
 /* The quick path of a load (TK_EV5_LOAD: no store or transfer) in the
@@ -1093,6 +1097,112 @@ quick_ev5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_
     quick_ev5_retire(t, e, complete);
     t->head_sum += head;
     if (heads) quick_record_last(t, in, head);
+}
+
+/* The I-cache side of ev5_fetch_block in two steps, as the loads' D-cache
+ * hit (quick_load_way): may the block of pc be fetched from cycle f with
+ * no call -- from the line fetched last, or a hit of the I-TLB's last used
+ * entry or its hint and of the L1 I-cache, filled by f + its hit latency?
+ * *way: the I-cache way, NULL for the line fetched last.  Nothing changes
+ * here. */
+static inline bool quick_fetch_way(const timing_t *t, uint64_t pc, uint64_t f, way_t **way)
+{
+    *way = NULL;
+    if (pc >> t->line_shift == t->fetch_line && f >= t->fetch_ready - t->p.l1i_hit) return true;
+    const tlb_t *tl = t->itlb;
+    uint64_t tag = (pc >> tl->page_shift) + 1;
+    if (tl->mru->tag != tag && tl->hint[tag & (TLB_HINTS - 1)]->tag != tag) return false;
+    const cache_t *c = t->l1i;
+    uint64_t line = pc >> c->line_shift;
+    way_t *w = &c->ways[(line & c->set_mask) * c->assoc];
+    for (unsigned i = 0; i < c->assoc; i++, w++)
+        if (w->tag == line + 1) {
+            *way = w;
+            return w->ready <= f + c->hit_latency;
+        }
+    return false;
+}
+
+/* ... and ev5_fetch_block's changes for that fetch (tm_fetch_bytes with
+ * tlb_access_inline's and cache_access_inline's hits): the cycle the
+ * block arrives. */
+static inline uint64_t quick_fetch_hit(timing_t *t, uint64_t pc, uint64_t block, uint64_t f,
+                                       uint64_t space, way_t *way)
+{
+    uint64_t front = STALL_NONE;
+    if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space) front = BLOCK_REDIRECTED;
+    uint64_t ready;
+    if (!way) {
+        ready = max2(f + t->p.l1i_hit, t->fetch_ready);
+    } else {
+        tlb_t *tl = t->itlb;
+        cache_t *c = t->l1i;
+        uint64_t tag = (pc >> tl->page_shift) + 1;
+        tlb_entry_t *e = tl->mru;
+        if (e->tag != tag) tl->mru = e = tl->hint[tag & (TLB_HINTS - 1)];
+        tl->accesses++;
+        e->stamp = ++tl->tick;
+        ready = f + c->hit_latency;
+        c->last_accept = ready;
+        c->reads++;
+        way->stamp = ++c->tick;
+        c->last_hit = true;
+        t->fetch_line = pc >> t->line_shift;
+        t->fetch_ready = ready;
+    }
+    t->block_front = front;
+    t->fetch_block = block;
+    t->block_fetch_start = f;
+    return ready - t->p.l1i_hit;
+}
+
+/* The quick path of an instruction with no memory access or transfer on
+ * the integer pipe, the first of a block fetched anew whose fetch calls
+ * nothing (quick_fetch_way), with no frame (as quick_ev5_load_leaf): a head
+ * of more than a cycle goes on in quick_ev5_alu_slow; any other fetch
+ * goes to quick_ev5_alu_new (`full`) before anything changes. */
+static inline __attribute__((always_inline)) void
+quick_ev5_alu_new_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
+                       const bool heads, timing_insn_fn full)
+{
+    uint64_t space = t->iq_ring[t->seq & t->iq_mask];
+    uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
+    way_t *way;
+    if (unlikely(!quick_fetch_way(t, in->pc, f, &way))) {
+        full(t, in, addr, next_pc);
+        return;
+    }
+    __asm__ volatile("" ::: "memory");
+    uint64_t block = in->pc >> t->p.block_shift;
+    uint64_t fetched = quick_fetch_hit(t, in->pc, block, f, space, way);
+    t->fetch_block_cycle = fetched;
+    uint64_t arrive = fetched + t->p.frontend_depth;
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t ready = max2(max2(arrive, t->prev_issue), ops);
+    uint64_t e = group_slot(t, PIPE_INT, ready, block);
+    uint64_t complete = e + t->p.lat[in->opclass];
+    join_group(t, in, PIPE_INT, e, block, XFER_NO);
+    uint64_t head = t->seq == 0 ? e + 1 : e - t->prev_issue;
+    if (head > 1) {
+        quick_ev5_alu_slow(t, in, e, complete, true);
+        return;
+    }
+    t->head_sum += head;
+    quick_set_result(t, in, complete, STALL_DEP);
+    quick_ev5_retire(t, e, complete);
+    if (heads) quick_record_last(t, in, head);
+}
+
+static __attribute__((noinline)) void quick_ev5_alu_new_leaf_plain(timing_t *t, const insn_t *in,
+                                                                   uint64_t addr, uint64_t next_pc)
+{
+    quick_ev5_alu_new_leaf(t, in, addr, next_pc, false, quick_ev5_alu_new);
+}
+
+static __attribute__((noinline)) void quick_ev5_alu_new_leaf_heads(timing_t *t, const insn_t *in,
+                                                                   uint64_t addr, uint64_t next_pc)
+{
+    quick_ev5_alu_new_leaf(t, in, addr, next_pc, true, quick_ev5_alu_heads_new);
 }
 
 #define QUICK_EV5_LOAD_FN(name, heads, mem_name)                                             \
