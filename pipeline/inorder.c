@@ -1027,9 +1027,10 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
  * loads and stores with their D-cache access inlined, and of branches and
  * jumps, which are predicted and trained there.  Each asks whether the
  * instruction is in the fetch block of the one before (quick_ev5_takes)
- * and jumps to its `_same` body or its `_new` one, the first of a block
- * fetched anew, before either saves a register (`mem`, `xfer` and `heads`
- * constants). */
+ * and jumps to its `_same` body or, for the first of a block fetched anew,
+ * to `entry_new` (its `_new` one; the integer pipe's leaf that takes a
+ * fetch with no call first, quick_ev5_alu_new_leaf), before either saves a
+ * register (`mem`, `xfer` and `heads` constants). */
 static void quick_ev5_alu_new_leaf_plain(timing_t *t, const insn_t *in, uint64_t addr,
                                          uint64_t next_pc);
 static void quick_ev5_alu_new_leaf_heads(timing_t *t, const insn_t *in, uint64_t addr,
