@@ -172,6 +172,20 @@ static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head
     if (heads) tm_record_head_inline(t, in->pc, head);
 }
 
+/* The heads' ground truth of a quick path's head of 0 or 1 cycles
+ * (quick_short_head's record), made last, after the model's state: its
+ * rare calls (tm_record_first, tm_record_head_slow) are then tail jumps,
+ * so a quick path with no other call keeps no frame for them (those of no
+ * memory access or transfer and the loads' leaves; in the paths that call
+ * the predictor or the D-cache anyway it cost more at the end: ev5's
+ * transfers 135.8 -> 139.7 host instructions a call).  Nothing the path
+ * does reads the records. */
+static inline __attribute__((always_inline)) void quick_record_last(timing_t *t, const insn_t *in,
+                                                                    uint64_t head)
+{
+    tm_record_head_inline(t, in->pc, head);
+}
+
 /* tm_set_result of the quick paths: their instruction is a program one
  * (tm_plain_insn), whose role is none. */
 static inline void quick_set_result(timing_t *t, const insn_t *in, uint64_t avail, uint8_t cause)
@@ -181,6 +195,57 @@ static inline void quick_set_result(timing_t *t, const insn_t *in, uint64_t avai
     t->reg_producer[in->rd] = in->pc;
     t->reg_role[in->rd] = DISE_ROLE_NONE;
     t->reg_cause[in->rd] = cause;
+}
+
+/* The load quick paths' D-cache hit with no call (quick_5_load,
+ * quick_ev5_load), in two steps.  First, before the cycles are worked
+ * out: the way a load of addr would hit in tm_data_access_inline with
+ * nothing but counts and stamps to change -- a real memory, the D-TLB's
+ * last used entry or its hint the address's page (tlb_access_inline),
+ * the line in the L1 D-cache -- else NULL.  Then, at the cycle of the
+ * access, quick_load_ready: the line filled by then.  Where either says
+ * no, the caller hands the load to its quick path with a frame, which
+ * does the same access through the calls (nothing has changed yet).  The
+ * compiler barrier after the first step keeps the model's state from
+ * being loaded before it, to be kept across the set's scan: it has no
+ * callee-saved registers to keep them in. */
+static inline way_t *quick_load_way(const timing_t *t, uint64_t addr)
+{
+    const tlb_t *tl = t->dtlb;
+    uint64_t tag = (addr >> tl->page_shift) + 1;
+    if (unlikely(t->ideal_memory) ||
+        (tl->mru->tag != tag && tl->hint[tag & (TLB_HINTS - 1)]->tag != tag))
+        return NULL;
+    const cache_t *c = t->l1d;
+    uint64_t line = addr >> c->line_shift;
+    way_t *w = &c->ways[(line & c->set_mask) * c->assoc];
+    for (unsigned i = 0; i < c->assoc; i++, w++)
+        if (w->tag == line + 1) return w;
+    return NULL;
+}
+
+static inline bool quick_load_ready(const timing_t *t, const way_t *w, uint64_t at)
+{
+    return w->ready <= at + t->l1d->hit_latency;
+}
+
+/* ... and what tlb_access_inline and cache_access_inline change for that
+ * hit (quick_load_way's w): the cycle the data is there. */
+static inline uint64_t quick_load_hit(timing_t *t, uint64_t addr, way_t *w, uint64_t at)
+{
+    tlb_t *tl = t->dtlb;
+    cache_t *c = t->l1d;
+    uint64_t ready = at + c->hit_latency;
+    uint64_t tag = (addr >> tl->page_shift) + 1;
+    tlb_entry_t *e = tl->mru;
+    if (e->tag != tag) tl->mru = e = tl->hint[tag & (TLB_HINTS - 1)];
+    tl->accesses++;
+    e->stamp = ++tl->tick;
+    c->last_accept = ready;
+    c->reads++;
+    w->stamp = ++c->tick;
+    c->last_hit = true;
+    return ready;
 }
 
 /* Does the quick path of time_inorder5 (quick_5) take a plain program
@@ -264,12 +329,13 @@ quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
         }
         head_5(t, in, head, x, d, ops, REG_NONE, 0, fcause, t->redirect > t->prev_d);
     } else {
-        quick_short_head(t, in, head, heads);
+        quick_short_head(t, in, head, heads && (mem || xfer));
     }
     quick_5_result(t, in, x, xdone, m, mdone, w, mcause, !mem);
     if (xfer || (mem && (in->flags & (IF_BRANCH | IF_JUMP))))
         t->redirect = tm_predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
     quick_5_stages(t, d, x, m, w);
+    if (heads && !mem && !xfer && head <= 1) quick_record_last(t, in, head);
 }
 
 /* The general path of time_inorder5; `plain` (a constant): of a plain
@@ -366,6 +432,75 @@ QUICK_5_FN(quick_5_xfer, false, false, true)
 QUICK_5_FN(quick_5_xfer_heads, true, false, true)
 #undef QUICK_5_FN
 
+/* quick_5 of a load from the line fetched last whose head is more than
+ * a cycle, from its head on (as quick_5_alu_slow): its D-cache hit is
+ * done (mdone), the rest is worked out again from the state. */
+static __attribute__((noinline)) void quick_5_load_slow(timing_t *t, const insn_t *in, uint64_t x,
+                                                        uint64_t mdone)
+{
+    uint64_t f = max2(t->prev_d, t->redirect);
+    uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t m = max2(x + 1, t->prev_w);
+    uint64_t w = max2(mdone, t->prev_w + 1);
+    head_5(t, in, x - t->prev_x, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
+    quick_5_result(t, in, x, x + 1, m, mdone, w, STALL_NONE, false);
+    quick_5_stages(t, d, x, m, w);
+}
+
+/* The quick path of a load (TK_5_LOAD: no store, branch or jump) from
+ * the line fetched last whose D-cache access is a hit with no call
+ * (quick_load_way), with no frame: it calls nothing on its way (a head of
+ * more than a cycle goes on in quick_5_load_slow, the heads' record last,
+ * where its rare calls are tail jumps) and hands any other load to
+ * quick_5_mem_same (`full`) before it changes anything. */
+static inline __attribute__((always_inline)) void
+quick_5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
+                  timing_insn_fn full)
+{
+    way_t *way = quick_load_way(t, addr);
+    if (unlikely(!way)) {
+        full(t, in, addr, next_pc);
+        return;
+    }
+    __asm__ volatile("" ::: "memory");
+    uint64_t f = max2(t->prev_d, t->redirect);
+    uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t x = max2(max2(d + 1, t->prev_m), ops);
+    uint64_t m = max2(x + 1, t->prev_w);
+    if (unlikely(!quick_load_ready(t, way, m))) {
+        full(t, in, addr, next_pc);
+        return;
+    }
+    uint64_t mdone = max2(m + 1, quick_load_hit(t, addr, way, m));
+    uint64_t head = x - t->prev_x;
+    if (head > 1) {
+        quick_5_load_slow(t, in, x, mdone);
+        return;
+    }
+    uint64_t w = max2(mdone, t->prev_w + 1);
+    quick_5_result(t, in, x, x + 1, m, mdone, w, STALL_NONE, false);
+    quick_5_stages(t, d, x, m, w);
+    t->head_sum += head;
+    if (heads) quick_record_last(t, in, head);
+}
+
+#define QUICK_5_LOAD_FN(name, heads, mem_name)                                               \
+    static __attribute__((noinline)) void name##_same(timing_t *t, const insn_t *in,         \
+                                                      uint64_t addr, uint64_t next_pc)       \
+    {                                                                                        \
+        quick_5_load_leaf(t, in, addr, next_pc, heads, mem_name##_same);                     \
+    }                                                                                        \
+    static void name(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)         \
+    {                                                                                        \
+        if (likely(quick_5_takes(t, in))) name##_same(t, in, addr, next_pc);                 \
+        else mem_name##_new(t, in, addr, next_pc);                                           \
+    }
+QUICK_5_LOAD_FN(quick_5_load, false, quick_5_mem)
+QUICK_5_LOAD_FN(quick_5_load_heads, true, quick_5_mem_heads)
+#undef QUICK_5_LOAD_FN
+
 /* ---- what the entries test, once an instruction (insn_t.tkind) ---------------- */
 
 /* ev5's pipes (used here for its quick kinds) */
@@ -387,8 +522,10 @@ enum {
     TK_EV5_MASK = 7,               /* ev5: which quick path, if any      */
     TK_EV5_GENERAL = 1, TK_EV5_ALU = 2, TK_EV5_MEM = 3, TK_EV5_XFER = 4,
     TK_EV5_FALU = 5,               /* ALU: on an integer pipe; FALU: another */
+    TK_EV5_LOAD = 6,               /* a load (no store or transfer): MEM's leaf */
     TK_5_MASK = 7 << 3,            /* inorder5: which quick path, if any */
     TK_5_GENERAL = 1 << 3, TK_5_ALU = 2 << 3, TK_5_MEM = 3 << 3, TK_5_XFER = 4 << 3,
+    TK_5_LOAD = 5 << 3,            /* a load (no store or transfer): MEM's leaf */
     TK_INDEXES = 64,               /* every record is below: the entries'
                                       tables (ev5_by_kind, i5_by_kind)  */
 };
@@ -406,14 +543,23 @@ _Static_assert((TK_EV5_MASK | TK_5_MASK) < TK_INDEXES, "a record indexes the ent
  * inorder5 times an instruction with no divider and not DISE's on its
  * quick path (loads and stores on their own); ev5 one with no divider,
  * not DISE's, that is a memory access, a branch or jump, or neither. */
+/* A load that is nothing else (the load quick paths' leaves): not a
+ * store too, no branch or jump. */
+static inline bool is_plain_load(const insn_t *in)
+{
+    return (in->flags & (IF_LOAD | IF_STORE | IF_TRANSFER | IF_BRANCH | IF_JUMP)) == IF_LOAD;
+}
+
 static unsigned tkind_of(const insn_t *in)
 {
     unsigned k5 = !tm_quick_kind(in, IF_DISE) ? TK_5_GENERAL
+                : is_plain_load(in) ? TK_5_LOAD
                 : in->flags & (IF_LOAD | IF_STORE) ? TK_5_MEM
                 : in->flags & (IF_BRANCH | IF_JUMP) ? TK_5_XFER : TK_5_ALU;
     unsigned kev5 = tm_quick_kind(in, EV5_NOT_QUICK)
                       ? (pipe_of_class[in->opclass] == PIPE_INT ? TK_EV5_ALU : TK_EV5_FALU)
-                  : tm_quick_kind(in, EV5_NOT_QUICK_MEM) ? TK_EV5_MEM
+                  : tm_quick_kind(in, EV5_NOT_QUICK_MEM) ? (is_plain_load(in) ? TK_EV5_LOAD
+                                                                              : TK_EV5_MEM)
                   : tm_quick_kind(in, EV5_NOT_QUICK_XFER) && (in->flags & (IF_BRANCH | IF_JUMP))
                       ? TK_EV5_XFER : TK_EV5_GENERAL;
     return k5 | kev5;
@@ -449,13 +595,13 @@ static __attribute__((noinline, cold)) void first_5_heads(timing_t *t, const ins
  * no forwarding gap, by its whole record (insn_t.tkind: inorder5's part is
  * bits 3 to 5), as ev5_by_kind; [heads]. */
 #define I5_ROW(f) f, f, f, f, f, f, f, f
-#define I5_ROWS(first, general, alu, mem, xfer)                                   \
+#define I5_ROWS(first, general, alu, mem, xfer, load)                             \
     { I5_ROW(first), I5_ROW(general), I5_ROW(alu), I5_ROW(mem), I5_ROW(xfer),     \
-      I5_ROW(general), I5_ROW(general), I5_ROW(general) }
+      I5_ROW(load), I5_ROW(general), I5_ROW(general) }
 static const timing_insn_fn i5_by_kind[2][TK_INDEXES] = {
-    I5_ROWS(first_5, general_5_plain, quick_5_alu, quick_5_mem, quick_5_xfer),
+    I5_ROWS(first_5, general_5_plain, quick_5_alu, quick_5_mem, quick_5_xfer, quick_5_load),
     I5_ROWS(first_5_heads, general_5_plain, quick_5_alu_heads, quick_5_mem_heads,
-            quick_5_xfer_heads),
+            quick_5_xfer_heads, quick_5_load_heads),
 };
 #undef I5_ROWS
 #undef I5_ROW
@@ -776,12 +922,13 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
         }
         head_ev5(t, in, head, e, arrive, ops, 0, slotted, mcause, newblk);
     } else {
-        quick_short_head(t, in, head, heads);
+        quick_short_head(t, in, head, heads && (mem || xfer));
     }
     quick_set_result(t, in, complete,
                      mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     if (xfer) ev5_transfer(t, in, next_pc, fetched, e);
     quick_ev5_retire(t, e, complete);
+    if (heads && !mem && !xfer && head <= 1) quick_record_last(t, in, head);
 }
 
 /* The general path of time_ev5; `heads` (a constant): of time_ev5_heads,
@@ -880,10 +1027,15 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
  * loads and stores with their D-cache access inlined, and of branches and
  * jumps, which are predicted and trained there.  Each asks whether the
  * instruction is in the fetch block of the one before (quick_ev5_takes)
- * and jumps to its `_same` body or its `_new` one, the first of a block
- * fetched anew, before either saves a register (`mem`, `xfer` and `heads`
- * constants). */
-#define QUICK_EV5_FN(name, heads, mem, xfer, falu)                                            \
+ * and jumps to its `_same` body or, for the first of a block fetched anew,
+ * to `entry_new` (its `_new` one; the integer pipe's leaf that takes a
+ * fetch with no call first, quick_ev5_alu_new_leaf), before either saves a
+ * register (`mem`, `xfer` and `heads` constants). */
+static void quick_ev5_alu_new_leaf_plain(timing_t *t, const insn_t *in, uint64_t addr,
+                                         uint64_t next_pc);
+static void quick_ev5_alu_new_leaf_heads(timing_t *t, const insn_t *in, uint64_t addr,
+                                         uint64_t next_pc);
+#define QUICK_EV5_FN(name, heads, mem, xfer, falu, entry_new)                                 \
     static __attribute__((noinline)) void name##_new(timing_t *t, const insn_t *in,          \
                                                      uint64_t addr, uint64_t next_pc)        \
     {                                                                                        \
@@ -897,17 +1049,177 @@ static __attribute__((noinline)) void general_ev5_plain_heads(timing_t *t, const
     static void name(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)         \
     {                                                                                        \
         if (likely(quick_ev5_takes(t, in))) name##_same(t, in, addr, next_pc);               \
-        else name##_new(t, in, addr, next_pc);                                               \
+        else entry_new(t, in, addr, next_pc);                                                \
     }
-QUICK_EV5_FN(quick_ev5_alu, false, false, false, false)
-QUICK_EV5_FN(quick_ev5_alu_heads, true, false, false, false)
-QUICK_EV5_FN(quick_ev5_falu, false, false, false, true)
-QUICK_EV5_FN(quick_ev5_falu_heads, true, false, false, true)
-QUICK_EV5_FN(quick_ev5_mem, false, true, false, false)
-QUICK_EV5_FN(quick_ev5_mem_heads, true, true, false, false)
-QUICK_EV5_FN(quick_ev5_xfer, false, false, true, false)
-QUICK_EV5_FN(quick_ev5_xfer_heads, true, false, true, false)
+QUICK_EV5_FN(quick_ev5_alu, false, false, false, false, quick_ev5_alu_new_leaf_plain)
+QUICK_EV5_FN(quick_ev5_alu_heads, true, false, false, false, quick_ev5_alu_new_leaf_heads)
+QUICK_EV5_FN(quick_ev5_falu, false, false, false, true, quick_ev5_falu_new)
+QUICK_EV5_FN(quick_ev5_falu_heads, true, false, false, true, quick_ev5_falu_heads_new)
+QUICK_EV5_FN(quick_ev5_mem, false, true, false, false, quick_ev5_mem_new)
+QUICK_EV5_FN(quick_ev5_mem_heads, true, true, false, false, quick_ev5_mem_heads_new)
+QUICK_EV5_FN(quick_ev5_xfer, false, false, true, false, quick_ev5_xfer_new)
+QUICK_EV5_FN(quick_ev5_xfer_heads, true, false, true, false, quick_ev5_xfer_heads_new)
 #undef QUICK_EV5_FN
+
+/* The quick path of a load (TK_EV5_LOAD: no store or transfer) in the
+ * fetch block of the one before whose D-cache access is a hit with no
+ * call (quick_load_way), with no frame: it calls nothing on its way (a
+ * head of more than a cycle goes on in quick_ev5_alu_slow, whose why a
+ * hit's cause of none leaves the same; the heads' record last, where its
+ * rare calls are tail jumps) and hands any other load to
+ * quick_ev5_mem_same (`full`) before it changes anything. */
+static inline __attribute__((always_inline)) void
+quick_ev5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
+                    const bool heads, timing_insn_fn full)
+{
+    way_t *way = quick_load_way(t, addr);
+    if (unlikely(!way)) {
+        full(t, in, addr, next_pc);
+        return;
+    }
+    __asm__ volatile("" ::: "memory");
+    uint64_t block = t->fetch_block;
+    uint64_t arrive = t->fetch_block_cycle + t->p.frontend_depth;
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t ready = max2(max2(arrive, t->prev_issue), ops);
+    uint64_t e = group_slot(t, PIPE_MEM, ready, block);
+    if (unlikely(!quick_load_ready(t, way, e))) {
+        full(t, in, addr, next_pc);
+        return;
+    }
+    uint64_t complete = max2(quick_load_hit(t, addr, way, e), e + t->p.lat[OC_LOAD]);
+    join_group(t, in, PIPE_MEM, e, block, XFER_NO);
+    uint64_t head = e - t->prev_issue;
+    if (head > 1) {
+        quick_ev5_alu_slow(t, in, e, complete, false);
+        return;
+    }
+    quick_set_result(t, in, complete, STALL_DEP);
+    quick_ev5_retire(t, e, complete);
+    t->head_sum += head;
+    if (heads) quick_record_last(t, in, head);
+}
+
+/* The I-cache side of ev5_fetch_block in two steps, as the loads' D-cache
+ * hit (quick_load_way): may the block of pc be fetched from cycle f with
+ * no call -- from the line fetched last, or a hit of the I-TLB's last used
+ * entry or its hint and of the L1 I-cache, filled by f + its hit latency?
+ * *way: the I-cache way, NULL for the line fetched last.  Nothing changes
+ * here. */
+static inline bool quick_fetch_way(const timing_t *t, uint64_t pc, uint64_t f, way_t **way)
+{
+    *way = NULL;
+    if (pc >> t->line_shift == t->fetch_line && f >= t->fetch_ready - t->p.l1i_hit) return true;
+    const tlb_t *tl = t->itlb;
+    uint64_t tag = (pc >> tl->page_shift) + 1;
+    if (tl->mru->tag != tag && tl->hint[tag & (TLB_HINTS - 1)]->tag != tag) return false;
+    const cache_t *c = t->l1i;
+    uint64_t line = pc >> c->line_shift;
+    way_t *w = &c->ways[(line & c->set_mask) * c->assoc];
+    for (unsigned i = 0; i < c->assoc; i++, w++)
+        if (w->tag == line + 1) {
+            *way = w;
+            return w->ready <= f + c->hit_latency;
+        }
+    return false;
+}
+
+/* ... and ev5_fetch_block's changes for that fetch (tm_fetch_bytes with
+ * tlb_access_inline's and cache_access_inline's hits): the cycle the
+ * block arrives. */
+static inline uint64_t quick_fetch_hit(timing_t *t, uint64_t pc, uint64_t block, uint64_t f,
+                                       uint64_t space, way_t *way)
+{
+    uint64_t front = STALL_NONE;
+    if (t->redirect > t->fetch_block_cycle + 1 && t->redirect >= space) front = BLOCK_REDIRECTED;
+    uint64_t ready;
+    if (!way) {
+        ready = max2(f + t->p.l1i_hit, t->fetch_ready);
+    } else {
+        tlb_t *tl = t->itlb;
+        cache_t *c = t->l1i;
+        uint64_t tag = (pc >> tl->page_shift) + 1;
+        tlb_entry_t *e = tl->mru;
+        if (e->tag != tag) tl->mru = e = tl->hint[tag & (TLB_HINTS - 1)];
+        tl->accesses++;
+        e->stamp = ++tl->tick;
+        ready = f + c->hit_latency;
+        c->last_accept = ready;
+        c->reads++;
+        way->stamp = ++c->tick;
+        c->last_hit = true;
+        t->fetch_line = pc >> t->line_shift;
+        t->fetch_ready = ready;
+    }
+    t->block_front = front;
+    t->fetch_block = block;
+    t->block_fetch_start = f;
+    return ready - t->p.l1i_hit;
+}
+
+/* The quick path of an instruction with no memory access or transfer on
+ * the integer pipe, the first of a block fetched anew whose fetch calls
+ * nothing (quick_fetch_way), with no frame (as quick_ev5_load_leaf): a head
+ * of more than a cycle goes on in quick_ev5_alu_slow; any other fetch
+ * goes to quick_ev5_alu_new (`full`) before anything changes. */
+static inline __attribute__((always_inline)) void
+quick_ev5_alu_new_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
+                       const bool heads, timing_insn_fn full)
+{
+    uint64_t space = t->iq_ring[t->seq & t->iq_mask];
+    uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
+    way_t *way;
+    if (unlikely(!quick_fetch_way(t, in->pc, f, &way))) {
+        full(t, in, addr, next_pc);
+        return;
+    }
+    __asm__ volatile("" ::: "memory");
+    uint64_t block = in->pc >> t->p.block_shift;
+    uint64_t fetched = quick_fetch_hit(t, in->pc, block, f, space, way);
+    t->fetch_block_cycle = fetched;
+    uint64_t arrive = fetched + t->p.frontend_depth;
+    uint64_t ops = tm_operands_cycle(t, in);
+    uint64_t ready = max2(max2(arrive, t->prev_issue), ops);
+    uint64_t e = group_slot(t, PIPE_INT, ready, block);
+    uint64_t complete = e + t->p.lat[in->opclass];
+    join_group(t, in, PIPE_INT, e, block, XFER_NO);
+    uint64_t head = t->seq == 0 ? e + 1 : e - t->prev_issue;
+    if (head > 1) {
+        quick_ev5_alu_slow(t, in, e, complete, true);
+        return;
+    }
+    t->head_sum += head;
+    quick_set_result(t, in, complete, STALL_DEP);
+    quick_ev5_retire(t, e, complete);
+    if (heads) quick_record_last(t, in, head);
+}
+
+static __attribute__((noinline)) void quick_ev5_alu_new_leaf_plain(timing_t *t, const insn_t *in,
+                                                                   uint64_t addr, uint64_t next_pc)
+{
+    quick_ev5_alu_new_leaf(t, in, addr, next_pc, false, quick_ev5_alu_new);
+}
+
+static __attribute__((noinline)) void quick_ev5_alu_new_leaf_heads(timing_t *t, const insn_t *in,
+                                                                   uint64_t addr, uint64_t next_pc)
+{
+    quick_ev5_alu_new_leaf(t, in, addr, next_pc, true, quick_ev5_alu_heads_new);
+}
+
+#define QUICK_EV5_LOAD_FN(name, heads, mem_name)                                             \
+    static __attribute__((noinline)) void name##_same(timing_t *t, const insn_t *in,         \
+                                                      uint64_t addr, uint64_t next_pc)       \
+    {                                                                                        \
+        quick_ev5_load_leaf(t, in, addr, next_pc, heads, mem_name##_same);                   \
+    }                                                                                        \
+    static void name(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)         \
+    {                                                                                        \
+        if (likely(quick_ev5_takes(t, in))) name##_same(t, in, addr, next_pc);               \
+        else mem_name##_new(t, in, addr, next_pc);                                           \
+    }
+QUICK_EV5_LOAD_FN(quick_ev5_load, false, quick_ev5_mem)
+QUICK_EV5_LOAD_FN(quick_ev5_load_heads, true, quick_ev5_mem_heads)
+#undef QUICK_EV5_LOAD_FN
 
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 
@@ -931,15 +1243,16 @@ static __attribute__((noinline, cold)) void first_ev5_heads(timing_t *t, const i
  * classified, of a general kind, or a quick path.  A table, so that the
  * entry reads the record and jumps (a chain of tests cost some 10 host
  * instructions an instruction); [heads]. */
-#define EV5_ROW(first, general, alu, mem, xfer, falu) first, general, alu, mem, xfer, falu, general, general
+#define EV5_ROW(first, general, alu, mem, xfer, falu, load) \
+    first, general, alu, mem, xfer, falu, load, general
 #define EV5_ROWS(...)                                                                    \
     { EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), \
       EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__) }
 static const timing_insn_fn ev5_by_kind[2][TK_INDEXES] = {
     EV5_ROWS(first_ev5, general_ev5_plain, quick_ev5_alu, quick_ev5_mem, quick_ev5_xfer,
-             quick_ev5_falu),
+             quick_ev5_falu, quick_ev5_load),
     EV5_ROWS(first_ev5_heads, general_ev5_plain_heads, quick_ev5_alu_heads, quick_ev5_mem_heads,
-             quick_ev5_xfer_heads, quick_ev5_falu_heads),
+             quick_ev5_xfer_heads, quick_ev5_falu_heads, quick_ev5_load_heads),
 };
 #undef EV5_ROWS
 #undef EV5_ROW
