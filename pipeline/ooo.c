@@ -1474,9 +1474,10 @@ void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t
     if (next_pc != in->pc + in->len) o->group_ended = true;
     bpred_result_t pred;
     uint64_t r;
-    if (kind == OK_BRANCH) {            /* a conditional branch: the predictor need not ask */
+    if (kind == OK_BRANCH) {            /* a conditional branch: the predictor need not ask,
+                                           nor choose its kind's function (t->bp_cond) */
         bool taken = next_pc != in->pc + in->len;
-        bool correct = bpred_predict_update_cond(t->bp, in, taken, next_pc, &pred);
+        bool correct = t->bp_cond(t->bp, in, taken, next_pc, &pred);
         r = tm_control_outcome(t, in, pred, taken, correct, f + o->frontend_depth,
                                x + o->mispredict_penalty);
     } else {
