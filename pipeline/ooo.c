@@ -74,12 +74,21 @@ static const char *const ooo_stage_names[5] = { "F", "D", "I", "X", "G" };
 
 /* A stage taking a group of instructions a cycle (fetch, dispatch,
  * graduation): the count in the group of `cycle` once the next instruction
- * has entered it in cycle c (>= cycle).  Arithmetic rather than a branch:
- * whether two instructions share a cycle follows the timing, which the
- * host's branch predictor cannot foresee. */
+ * has entered it in cycle c (>= cycle).  A conditional move rather than a
+ * branch: whether two instructions share a cycle follows the timing, which
+ * the host's branch predictor cannot foresee (the move is about 4 host
+ * instructions where the masking arithmetic it replaces took 6 or 7). */
 static inline unsigned group_count(unsigned n, uint64_t cycle, uint64_t c)
 {
+#if defined(__x86_64__)
+    /* gcc makes a branch of the move when it is written in C */
+    unsigned r = 1;
+    __asm__("cmp %[c], %[cycle]\n\tcmove %[next], %[r]"
+            : [r] "+r"(r) : [c] "r"(c), [cycle] "r"(cycle), [next] "r"(n + 1) : "cc");
+    return r;
+#else
     return (n & -(unsigned)(c == cycle)) + 1;
+#endif
 }
 
 /* The same for a stage of width 1 << shift, as a slot count: slot s is
