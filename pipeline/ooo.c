@@ -1311,8 +1311,7 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
 {
     timing_t *t = r->t;
     ooo_t *o = r->o;
-    unsigned k = r->n;
-    if (k >= o->wp_max) return false;
+    unsigned k = r->n;                  /* below o->wp_max (the callers ask) */
     uint64_t line = in->pc >> t->line_shift, squash = o->wp_squash;
     uint64_t f = o->fetch_cycle;
     f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line) | o->group_ended;
@@ -1361,17 +1360,20 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
 
 /* One wrong-path instruction of a DISE replacement (wrongpath_replacement's
  * visit): F as fetch() does it, until the squash; then D, I, X for a
- * mispredict's path.  The plain variant is the visit of a run with
- * t->stats_only. */
+ * mispredict's path; none beyond o->wp_max (the walk's own instructions
+ * come from its loop, which asks that itself).  The plain variant is the
+ * visit of a run with t->stats_only. */
 static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
                      unsigned decode_stall)
 {
+    if (((wp_run_t *)ctx)->n >= ((wp_run_t *)ctx)->o->wp_max) return false;
     return wp_visit_as(ctx, in, addr, next, decode_stall, false, OK_GENERAL);
 }
 
 static bool wp_visit_plain(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
                            unsigned decode_stall)
 {
+    if (((wp_run_t *)ctx)->n >= ((wp_run_t *)ctx)->o->wp_max) return false;
     return wp_visit_as(ctx, in, addr, next, decode_stall, true, OK_GENERAL);
 }
 
