@@ -440,6 +440,7 @@ typedef struct last_store {
 typedef struct store_sets {
     uint32_t *ssit;
     unsigned ssit_bits;
+    unsigned ssit_shift;        /* 63 - ssit_bits: ssit_entry */
     last_store_t *lfst;
     unsigned lfst_entries;
     uint32_t next_id;           /* the next store set ID handed out */
@@ -580,6 +581,7 @@ void *ooo_new(const config_t *cfg)
         store_sets_t *ss = &o->sets;
         while ((1ull << ss->ssit_bits) < cfg->ooo_ssit_entries) ss->ssit_bits++;
         ss->ssit = xcalloc(1ull << ss->ssit_bits, sizeof *ss->ssit);
+        ss->ssit_shift = 63 - ss->ssit_bits;
         ss->lfst_entries = (unsigned)cfg->ooo_lfst_entries;
         ss->lfst = xcalloc(ss->lfst_entries, sizeof *ss->lfst);
         ss->clear_interval = cfg->ooo_ssit_clear_interval;
@@ -949,7 +951,7 @@ uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
 static inline uint32_t *ssit_entry(store_sets_t *ss, uint64_t pc)
 {
     uint64_t h = pc * 0x9e3779b97f4a7c15ull;
-    return &ss->ssit[ss->ssit_bits ? h >> (64 - ss->ssit_bits) : 0];
+    return &ss->ssit[(h >> ss->ssit_shift) >> 1];   /* the top ssit_bits (0: none) */
 }
 
 /* Periodic clearing of the SSIT (stale sets stop serializing loads). */
