@@ -477,6 +477,7 @@ struct ooo {
     shape_t shapes[OC_COUNT][2];        /* by opclass and memory access */
     uint8_t reg_writes[256];            /* by destination: WRITES_* */
     uint8_t kind[OC_COUNT][KIND_FLAGS + 1];     /* by opclass and flags & KIND_FLAGS: OK_* */
+    timing_insn_fn entry[OC_COUNT][KIND_FLAGS + 1];     /* and its variant (time_ooo_by_kind) */
     /* fetch */
     uint64_t fetch_cycle, fetch_line;
     unsigned fetch_n;
@@ -540,6 +541,7 @@ struct ooo {
 };
 
 static void build_shapes(const config_t *cfg, ooo_t *o);
+static const timing_insn_fn time_ooo_by_kind[OK_KINDS];
 
 void *ooo_new(const config_t *cfg)
 {
@@ -725,8 +727,10 @@ static void build_shapes(const config_t *cfg, ooo_t *o)
         o->fu[kind].ends_known = (used && long_only) || kind == FU_MULDIV;
     }
     for (unsigned oc = 0; oc < OC_COUNT; oc++)
-        for (unsigned fl = 0; fl <= KIND_FLAGS; fl++)
+        for (unsigned fl = 0; fl <= KIND_FLAGS; fl++) {
             o->kind[oc][fl] = (uint8_t)kind_of(o, oc, fl);
+            o->entry[oc][fl] = time_ooo_by_kind[o->kind[oc][fl]];
+        }
     /* Rename registers at least as many as active-list entries never hold
      * an instruction back: the n-th previous writer of their kind is at
      * least n >= rob_entries instructions back, and graduation is in order,
@@ -1682,13 +1686,14 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 
 /* time_ooo for the timed block loop of a plain run (timing_block_insn:
  * t->plain, so t->stats_only, and every instruction is the program's with
- * no decode penalty): it does not ask. */
+ * no decode penalty): it does not ask, and jumps to the variant the
+ * table by class and flags names (o->entry: time_ooo_by_kind of o->kind,
+ * one load where the kind and then its variant were two). */
 void time_ooo_block(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     const ooo_t *o = t->model_state;
-    unsigned kind = (in->flags & (IF_SERIAL | IF_SYSCALL))
-                        ? OK_GENERAL : o->kind[in->opclass][in->flags & KIND_FLAGS];
-    time_ooo_by_kind[kind](t, in, addr, next_pc);
+    if (unlikely(in->flags & (IF_SERIAL | IF_SYSCALL))) time_ooo_plain(t, in, addr, next_pc);
+    else o->entry[in->opclass][in->flags & KIND_FLAGS](t, in, addr, next_pc);
 }
 
 /* ---- statistics ------------------------------------------------------------------------- */
