@@ -606,12 +606,6 @@ bool bpred_predict_update_split(bpred_t *b, const insn_t *in, bool taken, uint64
     return bpred_split_fn(b, bpred_is_cond(in->flags))(b, in, taken, next_pc, pred);
 }
 
-bool bpred_predict_update_cond(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
-                               bpred_result_t *pred)
-{
-    return bpred_split_fn(b, true)(b, in, taken, next_pc, pred);
-}
-
 void bpred_warm(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc)
 {
     __typeof__(b->st) counted = b->st;
