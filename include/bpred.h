@@ -82,12 +82,6 @@ static inline bool bpred_is_cond(uint16_t flags)
 {
     return (flags & (IF_RETURN | IF_CALL | IF_BRANCH)) == IF_BRANCH;
 }
-/* bpred_predict_update of an instruction the caller knows to be a
- * conditional branch, neither a call nor a return (the out-of-order
- * model's branch variant): the split's conditional-branch function of the
- * predictor's kind, without asking the instruction's kind. */
-bool bpred_predict_update_cond(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
-                               bpred_result_t *pred);
 /* Predict and train as bpred_update does, uncounted: the statistics stay
  * as they were (functional warming, smarts.h). */
 void bpred_warm(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc);

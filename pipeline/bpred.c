@@ -455,13 +455,29 @@ bpred_result_t bpred_peek(const bpred_t *b, const insn_t *in)
     }
 }
 
+/* peek_as's target: a conditional branch predicted not taken falls
+ * through whatever the BTB holds, so its direction is asked first and
+ * the BTB only when taken (the lookup changes nothing but the way hint,
+ * which only says where to look first). */
+static inline __attribute__((always_inline)) uint64_t peek_next_as(const bpred_t *b,
+                                                                 const insn_t *in,
+                                                                 const int dkind)
+{
+    if (kind_of(in->flags) == K_COND) {
+        lookup_t unused;
+        if (!direction_predict((bpred_t *)b, in->pc, &unused, dkind)) return in->pc + in->len;
+        return predict_transfer(in, btb_lookup((bpred_t *)b, in->pc)).target;
+    }
+    return peek_as(b, in, dkind).target;
+}
+
 uint64_t bpred_peek_next(const bpred_t *b, const insn_t *in)
 {
     switch (b->cfg.kind) {             /* each kind with its own code */
-    case BP_BIMODAL: return peek_as(b, in, BP_BIMODAL).target;
-    case BP_GSHARE: return peek_as(b, in, BP_GSHARE).target;
-    case BP_TOURNAMENT: return peek_as(b, in, BP_TOURNAMENT).target;
-    default: return peek_as(b, in, BP_NOT_TAKEN).target;
+    case BP_BIMODAL: return peek_next_as(b, in, BP_BIMODAL);
+    case BP_GSHARE: return peek_next_as(b, in, BP_GSHARE);
+    case BP_TOURNAMENT: return peek_next_as(b, in, BP_TOURNAMENT);
+    default: return peek_next_as(b, in, BP_NOT_TAKEN);
     }
 }
 
@@ -588,12 +604,6 @@ bool bpred_predict_update_split(bpred_t *b, const insn_t *in, bool taken, uint64
                                 bpred_result_t *pred)
 {
     return bpred_split_fn(b, bpred_is_cond(in->flags))(b, in, taken, next_pc, pred);
-}
-
-bool bpred_predict_update_cond(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc,
-                               bpred_result_t *pred)
-{
-    return bpred_split_fn(b, true)(b, in, taken, next_pc, pred);
 }
 
 void bpred_warm(bpred_t *b, const insn_t *in, bool taken, uint64_t next_pc)

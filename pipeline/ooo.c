@@ -74,12 +74,21 @@ static const char *const ooo_stage_names[5] = { "F", "D", "I", "X", "G" };
 
 /* A stage taking a group of instructions a cycle (fetch, dispatch,
  * graduation): the count in the group of `cycle` once the next instruction
- * has entered it in cycle c (>= cycle).  Arithmetic rather than a branch:
- * whether two instructions share a cycle follows the timing, which the
- * host's branch predictor cannot foresee. */
+ * has entered it in cycle c (>= cycle).  A conditional move rather than a
+ * branch: whether two instructions share a cycle follows the timing, which
+ * the host's branch predictor cannot foresee (the move is about 4 host
+ * instructions where the masking arithmetic it replaces took 6 or 7). */
 static inline unsigned group_count(unsigned n, uint64_t cycle, uint64_t c)
 {
+#if defined(__x86_64__)
+    /* gcc makes a branch of the move when it is written in C */
+    unsigned r = 1;
+    __asm__("cmp %[c], %[cycle]\n\tcmove %[next], %[r]"
+            : [r] "+r"(r) : [c] "r"(c), [cycle] "r"(cycle), [next] "r"(n + 1) : "cc");
+    return r;
+#else
     return (n & -(unsigned)(c == cycle)) + 1;
+#endif
 }
 
 /* The same for a stage of width 1 << shift, as a slot count: slot s is
@@ -203,12 +212,14 @@ static void leave_free(leave_queue_t *q)
 static void leave_drop_gone(leave_queue_t *q)
 {
     uint64_t want = q->want, *x = q->x;
-    unsigned kept = 0;
-    for (unsigned k = 0; k < q->n; k++) {
-        x[kept] = x[k];
-        kept += x[k] >= want;
+    size_t kept = 0, n = q->n;          /* host-word counts: no extension each step */
+#pragma GCC unroll 4
+    for (size_t k = 0; k < n; k++) {
+        uint64_t v = x[k];
+        x[kept] = v;
+        kept += v >= want;
     }
-    q->n = kept;
+    q->n = (unsigned)kept;
 }
 
 /* An occupant leaving before want: the gone ones are dropped first, then
@@ -429,6 +440,7 @@ typedef struct last_store {
 typedef struct store_sets {
     uint32_t *ssit;
     unsigned ssit_bits;
+    unsigned ssit_shift;        /* 63 - ssit_bits: ssit_entry */
     last_store_t *lfst;
     unsigned lfst_entries;
     uint32_t next_id;           /* the next store set ID handed out */
@@ -465,6 +477,7 @@ struct ooo {
     shape_t shapes[OC_COUNT][2];        /* by opclass and memory access */
     uint8_t reg_writes[256];            /* by destination: WRITES_* */
     uint8_t kind[OC_COUNT][KIND_FLAGS + 1];     /* by opclass and flags & KIND_FLAGS: OK_* */
+    timing_insn_fn entry[OC_COUNT][KIND_FLAGS + 1];     /* and its variant (time_ooo_by_kind) */
     /* fetch */
     uint64_t fetch_cycle, fetch_line;
     unsigned fetch_n;
@@ -528,6 +541,7 @@ struct ooo {
 };
 
 static void build_shapes(const config_t *cfg, ooo_t *o);
+static const timing_insn_fn time_ooo_by_kind[OK_KINDS];
 
 void *ooo_new(const config_t *cfg)
 {
@@ -569,6 +583,7 @@ void *ooo_new(const config_t *cfg)
         store_sets_t *ss = &o->sets;
         while ((1ull << ss->ssit_bits) < cfg->ooo_ssit_entries) ss->ssit_bits++;
         ss->ssit = xcalloc(1ull << ss->ssit_bits, sizeof *ss->ssit);
+        ss->ssit_shift = 63 - ss->ssit_bits;
         ss->lfst_entries = (unsigned)cfg->ooo_lfst_entries;
         ss->lfst = xcalloc(ss->lfst_entries, sizeof *ss->lfst);
         ss->clear_interval = cfg->ooo_ssit_clear_interval;
@@ -712,8 +727,10 @@ static void build_shapes(const config_t *cfg, ooo_t *o)
         o->fu[kind].ends_known = (used && long_only) || kind == FU_MULDIV;
     }
     for (unsigned oc = 0; oc < OC_COUNT; oc++)
-        for (unsigned fl = 0; fl <= KIND_FLAGS; fl++)
+        for (unsigned fl = 0; fl <= KIND_FLAGS; fl++) {
             o->kind[oc][fl] = (uint8_t)kind_of(o, oc, fl);
+            o->entry[oc][fl] = time_ooo_by_kind[o->kind[oc][fl]];
+        }
     /* Rename registers at least as many as active-list entries never hold
      * an instruction back: the n-th previous writer of their kind is at
      * least n >= rob_entries instructions back, and graduation is in order,
@@ -938,7 +955,7 @@ uint64_t issue(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t d,
 static inline uint32_t *ssit_entry(store_sets_t *ss, uint64_t pc)
 {
     uint64_t h = pc * 0x9e3779b97f4a7c15ull;
-    return &ss->ssit[ss->ssit_bits ? h >> (64 - ss->ssit_bits) : 0];
+    return &ss->ssit[(h >> ss->ssit_shift) >> 1];   /* the top ssit_bits (0: none) */
 }
 
 /* Periodic clearing of the SSIT (stale sets stop serializing loads). */
@@ -1300,8 +1317,7 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
 {
     timing_t *t = r->t;
     ooo_t *o = r->o;
-    unsigned k = r->n;
-    if (k >= o->wp_max) return false;
+    unsigned k = r->n;                  /* below o->wp_max (the callers ask) */
     uint64_t line = in->pc >> t->line_shift, squash = o->wp_squash;
     uint64_t f = o->fetch_cycle;
     f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line) | o->group_ended;
@@ -1350,17 +1366,20 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
 
 /* One wrong-path instruction of a DISE replacement (wrongpath_replacement's
  * visit): F as fetch() does it, until the squash; then D, I, X for a
- * mispredict's path.  The plain variant is the visit of a run with
- * t->stats_only. */
+ * mispredict's path; none beyond o->wp_max (the walk's own instructions
+ * come from its loop, which asks that itself).  The plain variant is the
+ * visit of a run with t->stats_only. */
 static bool wp_visit(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
                      unsigned decode_stall)
 {
+    if (((wp_run_t *)ctx)->n >= ((wp_run_t *)ctx)->o->wp_max) return false;
     return wp_visit_as(ctx, in, addr, next, decode_stall, false, OK_GENERAL);
 }
 
 static bool wp_visit_plain(void *ctx, const insn_t *in, uint64_t addr, uint64_t next,
                            unsigned decode_stall)
 {
+    if (((wp_run_t *)ctx)->n >= ((wp_run_t *)ctx)->o->wp_max) return false;
     return wp_visit_as(ctx, in, addr, next, decode_stall, true, OK_GENERAL);
 }
 
@@ -1474,9 +1493,10 @@ void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t
     if (next_pc != in->pc + in->len) o->group_ended = true;
     bpred_result_t pred;
     uint64_t r;
-    if (kind == OK_BRANCH) {            /* a conditional branch: the predictor need not ask */
+    if (kind == OK_BRANCH) {            /* a conditional branch: the predictor need not ask,
+                                           nor choose its kind's function (t->bp_cond) */
         bool taken = next_pc != in->pc + in->len;
-        bool correct = bpred_predict_update_cond(t->bp, in, taken, next_pc, &pred);
+        bool correct = t->bp_cond(t->bp, in, taken, next_pc, &pred);
         r = tm_control_outcome(t, in, pred, taken, correct, f + o->frontend_depth,
                                x + o->mispredict_penalty);
     } else {
@@ -1666,13 +1686,14 @@ void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 
 /* time_ooo for the timed block loop of a plain run (timing_block_insn:
  * t->plain, so t->stats_only, and every instruction is the program's with
- * no decode penalty): it does not ask. */
+ * no decode penalty): it does not ask, and jumps to the variant the
+ * table by class and flags names (o->entry: time_ooo_by_kind of o->kind,
+ * one load where the kind and then its variant were two). */
 void time_ooo_block(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
 {
     const ooo_t *o = t->model_state;
-    unsigned kind = (in->flags & (IF_SERIAL | IF_SYSCALL))
-                        ? OK_GENERAL : o->kind[in->opclass][in->flags & KIND_FLAGS];
-    time_ooo_by_kind[kind](t, in, addr, next_pc);
+    if (unlikely(in->flags & (IF_SERIAL | IF_SYSCALL))) time_ooo_plain(t, in, addr, next_pc);
+    else o->entry[in->opclass][in->flags & KIND_FLAGS](t, in, addr, next_pc);
 }
 
 /* ---- statistics ------------------------------------------------------------------------- */
