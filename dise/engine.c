@@ -132,6 +132,7 @@ static uint16_t any_needs(const dise_t *d);
 static void find_conjuncts(dise_t *d);
 static void tabulate_flag_conjuncts(dise_t *d);
 static void compile_uops(dise_t *d);
+static void exec_miss(cpu_t *c, insn_t *in);
 
 /* The flags now, packed; the block loop's records follow them (edit.h). */
 static void set_flag_index(dise_t *d, unsigned idx)
@@ -267,6 +268,7 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *run
     for (unsigned i = 0; i < d->set_stride; i++) d->uniform[i] = &d->count_never;
     d->view.counter_top = d->ctr_mask;
     d->view.left = &d->left_own;        /* until it attaches to a cpu */
+    d->view.miss = exec_miss;
     d->count_spare = 1;
     set_flag_index(d, flag_index_of(d, d->overflow_bits, d->zero_bits));
     if (!resolve_handlers(d, err, errlen) || !resolve_tally(d, err, errlen)) {
@@ -1503,7 +1505,15 @@ static void run_plan(dise_t *d, const cpu_t *c, const dise_plan_t *p)
     const dise_cuop_t *u = d->plan_uops + p->uops, *end = u + p->nuops;
     for (; u < end; u++) {              /* increments that change no flag, here */
         uint64_t v = d->ctr[u->counter];
-        if (u->kind != CU_INC || v - 1 >= d->ctr_mask - 1) break;
+        if (u->kind != CU_INC) break;
+        if (v - 1 >= d->ctr_mask - 1) {
+            if (u + 1 != end) break;
+            /* the last, into or out of a flag (a burst's end): as run_cuops
+             * would run it alone */
+            counter_update(d, u->counter, v + 1, v == d->ctr_mask, false);
+            u = end;
+            break;
+        }
         d->ctr[u->counter] = v + 1;
     }
     uint32_t rest = (uint32_t)(end - u);
@@ -1690,6 +1700,19 @@ static void exec_candidate(cpu_t *c, insn_t *in)
         return;
     }
     x->exec(c, in);
+}
+
+/* The block loop's call when a classified instruction's count failed
+ * (edit_view_t.miss): exec_candidate's second try would fail as well (the
+ * state is unchanged), so a candidate goes to the match at once; an
+ * instruction classified for the exact profiles alone runs its semantics. */
+static void exec_miss(cpu_t *c, insn_t *in)
+{
+    if (likely(in->exec == exec_candidate)) {
+        exec_candidate_any(c, in);
+        return;
+    }
+    in->exec(c, in);
 }
 
 /* ---- handler calls and returns -------------------------------------------------------- */

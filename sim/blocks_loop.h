@@ -191,10 +191,10 @@ do_EDIT: {                                  /* DISE classified it: it may not re
         AT_ENTRY();
         x->exec(c, in);
     } else {                                /* DISE's */
-edit_semantics:
+edit_semantics:                             /* its count failed: the editor's miss */
         AT_ENTRY();
         c->replaced = false;
-        in->exec(c, in);
+        edit->miss(c, in);
         if (unlikely(c->replaced)) goto replaced;
     }
     mem = c->mem;
