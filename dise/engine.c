@@ -132,7 +132,7 @@ static uint16_t any_needs(const dise_t *d);
 static void find_conjuncts(dise_t *d);
 static void tabulate_flag_conjuncts(dise_t *d);
 static void compile_uops(dise_t *d);
-static void exec_miss(cpu_t *c, insn_t *in);
+static bool exec_miss(cpu_t *c, insn_t *in);
 
 /* The flags now, packed; the block loop's records follow them (edit.h). */
 static void set_flag_index(dise_t *d, unsigned idx)
@@ -1624,7 +1624,8 @@ dise_seq_t *dise_spec_match(dise_t *d, const cpu_t *shadow, const insn_t *in)
  * the core has counted it and set pc past it; it does not retire now, and
  * runs again only as T.INSN.  The run loop sees d->seq and steps the
  * sequence. */
-static void divert(dise_t *d, cpu_t *c, insn_t *in, dise_seq_t *s)
+static inline __attribute__((always_inline)) void divert(dise_t *d, cpu_t *c, insn_t *in,
+                                                      dise_seq_t *s)
 {
     in->count--;
     if (d->derived_prod[in->dise] >= 0) d->derived_tally[d->derived_prod[in->dise]]--;
@@ -1652,21 +1653,28 @@ static void exec_recorded_call(cpu_t *c, insn_t *in)
     hps_truth_record_call(d->truth, in->pc, c->pc);
 }
 
-/* The general rules; a straight replacement that the run loop runs from
- * here (run_inline) ends with T.INSN done, as if the instruction had run
- * without one: the caller's step retires it. */
-static void exec_general(dise_t *d, cpu_t *c, insn_t *in, const dise_outcome_t *o)
+/* The match of candidate `in` under outcome o (the flags now): its
+ * counts and micro-ops, and its replacement started (a straight one that
+ * the run loop runs from here, run_inline, ends with T.INSN done, as if the
+ * instruction had run without one: the caller's step retires it).  true:
+ * no replacement took it, its own semantics are still to run. */
+static inline __attribute__((always_inline)) bool match_candidate(dise_t *d, cpu_t *c, insn_t *in,
+                                                                  const dise_outcome_t *o)
 {
-    dise_seq_t *s = d->tabulated ? match_planned(d, c, in, o) : match_all(d, c, in, o->mask);
-    if (!s) {
-        dise_exec_original(d, c, in);
-        return;
+    d->count_spare = 1;                     /* it may have reached its top */
+    if (d->derived_prod[in->dise] >= 0) d->derived_tally[d->derived_prod[in->dise]]++;
+    if (o->kind == DO_GENERAL) {
+        dise_seq_t *s = d->tabulated ? match_planned(d, c, in, o) : match_all(d, c, in, o->mask);
+        if (!s) return true;
+        divert(d, c, in, s);
+        if (s->straight && d->run_inline) {
+            d->run_inline(d->run_inline_ctx, c);
+            c->replaced = false;
+        }
+        return false;
     }
-    divert(d, c, in, s);
-    if (s->straight && d->run_inline) {
-        d->run_inline(d->run_inline_ctx, c);
-        c->replaced = false;
-    }
+    if (o->kind == DO_COUNT) count_match(d, o);
+    return true;
 }
 
 /* Every case of exec_candidate(): the match, then the instruction or the
@@ -1675,15 +1683,7 @@ static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
 {
     dise_t *d = c->dise;
     unlive(d);
-    const dise_outcome_t *o = dise_outcome(d, in);
-    d->count_spare = 1;                     /* it may have reached its top */
-    if (d->derived_prod[in->dise] >= 0) d->derived_tally[d->derived_prod[in->dise]]++;
-    if (o->kind == DO_GENERAL) {
-        exec_general(d, c, in, o);
-    } else {
-        if (o->kind == DO_COUNT) count_match(d, o);
-        dise_exec_original(d, c, in);
-    }
+    if (match_candidate(d, c, in, dise_outcome(d, in))) dise_exec_original(d, c, in);
     relive(d);
 }
 
@@ -1704,15 +1704,26 @@ static void exec_candidate(cpu_t *c, insn_t *in)
 
 /* The block loop's call when a classified instruction's count failed
  * (edit_view_t.miss): exec_candidate's second try would fail as well (the
- * state is unchanged), so a candidate goes to the match at once; an
- * instruction classified for the exact profiles alone runs its semantics. */
-static void exec_miss(cpu_t *c, insn_t *in)
+ * state is unchanged), so a candidate goes to the match at once, and is
+ * left to run as its own kind when nothing else is to be done with it (no
+ * replacement, no per-event record); an instruction classified for the
+ * exact profiles alone runs its semantics. */
+static bool exec_miss(cpu_t *c, insn_t *in)
 {
-    if (likely(in->exec == exec_candidate)) {
-        exec_candidate_any(c, in);
-        return;
+    if (unlikely(in->exec != exec_candidate)) {
+        in->exec(c, in);
+        return false;
     }
-    in->exec(c, in);
+    dise_t *d = c->dise;
+    unlive(d);
+    const dise_outcome_t *o = dise_outcome(d, in);
+    bool own = match_candidate(d, c, in, o);
+    if (own && o->truth) {                  /* the record follows its execution */
+        dise_exec_original(d, c, in);
+        own = false;
+    }
+    relive(d);
+    return own;
 }
 
 /* ---- handler calls and returns -------------------------------------------------------- */
