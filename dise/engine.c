@@ -508,9 +508,11 @@ static void common_matches(const dise_t *d, uint64_t *out)
  * production's control is its single increment (outcome_kind). */
 uint64_t dise_production_matches(const dise_t *d, size_t k)
 {
-    uint64_t common[DISE_MAX_PRODUCTIONS];
+    uint64_t common[DISE_MAX_PRODUCTIONS], planned = 0;
     common_matches(d, common);
-    return d->prod_matches[k] + common[k];
+    for (size_t j = 0; j < d->nplans; j++)
+        if (d->plans[j].mask >> k & 1) planned += d->plans[j].runs;
+    return d->prod_matches[k] + planned + common[k];
 }
 
 uint64_t dise_matches(const dise_t *d)
@@ -1454,7 +1456,7 @@ static dise_seq_t *sequence_lookup(dise_t *d, const insn_t *orig, int32_t repl)
 }
 
 /* sequence_lookup, through the last one found for the same slot first. */
-static dise_seq_t *sequence_for(dise_t *d, const insn_t *orig, int32_t repl)
+static inline __attribute__((always_inline)) dise_seq_t *sequence_for(dise_t *d, const insn_t *orig, int32_t repl)
 {
     dise_seq_t **r = &d->seq_recent[((uintptr_t)orig / sizeof *orig) & 255];
     dise_seq_t *s = *r;
@@ -1525,8 +1527,8 @@ static void run_plan(dise_t *d, const cpu_t *c, const dise_plan_t *p)
  * its plan: the same counts, micro-ops and replacement, without the walk. */
 static dise_seq_t *match_planned(dise_t *d, cpu_t *c, insn_t *in, const dise_outcome_t *o)
 {
-    const dise_plan_t *p = &d->plans[o->plan];
-    for (uint64_t m = p->mask; m; m &= m - 1) d->prod_matches[__builtin_ctzll(m)]++;
+    dise_plan_t *p = &d->plans[o->plan];
+    p->runs++;                          /* its productions' matches */
     d->stat_matches++;
     run_plan(d, c, p);
     if (p->repl < 0) return NULL;

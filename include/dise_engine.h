@@ -89,6 +89,9 @@ typedef struct dise_plan {
     uint32_t sets, nsets;       /* the known counters' values              */
     uint32_t known, over, zero; /* their flags after (bit N: counter N)    */
     unsigned idx_known, idx_set;
+    uint64_t runs;              /* the times it ran: each a match of every
+                                   production in mask (dise_production_matches
+                                   adds them)                              */
 } dise_plan_t;
 
 /* dise_outcome_t.truth: the per-event record an entry's instructions take. */
