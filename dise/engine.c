@@ -1656,12 +1656,17 @@ static void exec_recorded_call(cpu_t *c, insn_t *in)
 }
 
 /* The match of candidate `in` under outcome o (the flags now): its
- * counts and micro-ops, and its replacement started (a straight one that
- * the run loop runs from here, run_inline, ends with T.INSN done, as if the
- * instruction had run without one: the caller's step retires it).  true:
- * no replacement took it, its own semantics are still to run. */
+ * counts and micro-ops, and its replacement started.  A straight one that
+ * the run loop runs from here (run_inline) ends with T.INSN done, as if the
+ * instruction had run without one (the caller's step retires it) -- or,
+ * with `leave`, for a transfer without a per-event record, with T.INSN
+ * counted as its step counts it but not executed, and true returned: then
+ * the caller executes it (the block loop, as its own kind: the transfer
+ * ends the block, whose code the handler may have dropped).  true: no
+ * replacement took it, its own semantics are still to run. */
 static inline __attribute__((always_inline)) bool match_candidate(dise_t *d, cpu_t *c, insn_t *in,
-                                                                  const dise_outcome_t *o)
+                                                                  const dise_outcome_t *o,
+                                                                  bool leave)
 {
     d->count_spare = 1;                     /* it may have reached its top */
     if (d->derived_prod[in->dise] >= 0) d->derived_tally[d->derived_prod[in->dise]]++;
@@ -1670,8 +1675,19 @@ static inline __attribute__((always_inline)) bool match_candidate(dise_t *d, cpu
         if (!s) return true;
         divert(d, c, in, s);
         if (s->straight && d->run_inline) {
-            d->run_inline(d->run_inline_ctx, c);
+            d->run_inline(d->run_inline_ctx, c);        /* up to T.INSN, its last */
             c->replaced = false;
+            if (leave && (in->flags & IF_TRANSFER) && !o->truth) {
+                d->idx++;                               /* T.INSN, as dise_step_seq */
+                d->seq = NULL;
+                d->kind = DK_PROGRAM;
+                c->stop_pc = in->pc;
+                in->count++;
+                if (d->derived_prod[in->dise] >= 0) d->derived_tally[d->derived_prod[in->dise]]++;
+                c->pc = in->pc + in->len;
+                return true;
+            }
+            dise_step_seq(d, c);
         }
         return false;
     }
@@ -1685,7 +1701,7 @@ static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
 {
     dise_t *d = c->dise;
     unlive(d);
-    if (match_candidate(d, c, in, dise_outcome(d, in))) dise_exec_original(d, c, in);
+    if (match_candidate(d, c, in, dise_outcome(d, in), false)) dise_exec_original(d, c, in);
     relive(d);
 }
 
@@ -1719,7 +1735,7 @@ static bool exec_miss(cpu_t *c, insn_t *in)
     dise_t *d = c->dise;
     unlive(d);
     const dise_outcome_t *o = dise_outcome(d, in);
-    bool own = match_candidate(d, c, in, o);
+    bool own = match_candidate(d, c, in, o, true);
     if (own && o->truth) {                  /* the record follows its execution */
         dise_exec_original(d, c, in);
         own = false;
