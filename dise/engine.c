@@ -321,26 +321,25 @@ static unsigned flag_index_of(const dise_t *d, uint32_t overflow_bits, uint32_t 
     return idx;
 }
 
-/* Counter n's value and flags changed: flag_index as flag_index_of would
- * find it, from counter n's bits alone (no other flag changed). */
-static unsigned index_after_update(const dise_t *d, unsigned n)
-{
-    uint8_t ov = d->index_bit_overflow[n], zb = d->index_bit_zero[n];
-    unsigned idx = d->flag_index & ~(unsigned)(ov | zb);
-    if (d->overflow_bits >> n & 1) idx |= ov;
-    if (d->zero_bits >> n & 1) idx |= zb;
-    return idx;
-}
-
-static void counter_update(dise_t *d, unsigned n, uint64_t v, bool overflow, bool clear)
+/* An increment of counter n at an edge, v (its value) 0 or the top, as
+ * run_cuops would run it alone (flag_index as flag_index_of would find it,
+ * from counter n's bits alone): from the top it
+ * wraps to 0, overflow and zero set; from 0 its zero flag clears. */
+static void counter_inc_edge(dise_t *d, unsigned n, uint64_t v)
 {
     uint32_t bit = 1u << n;
-    d->ctr[n] = v & d->ctr_mask;
-    if (clear) d->overflow_bits &= ~bit;
-    if (overflow) d->overflow_bits |= bit;
-    if (d->ctr[n] == 0) d->zero_bits |= bit;
-    else d->zero_bits &= ~bit;
-    unsigned idx = index_after_update(d, n);
+    unsigned ov = d->index_bit_overflow[n], zb = d->index_bit_zero[n];
+    unsigned idx = d->flag_index & ~(ov | zb);
+    if (v == d->ctr_mask) {
+        d->ctr[n] = 0;
+        d->overflow_bits |= bit;
+        d->zero_bits |= bit;
+        idx |= ov | zb;
+    } else {
+        d->ctr[n] = 1;
+        d->zero_bits &= ~bit;
+        if (d->overflow_bits & bit) idx |= ov;
+    }
     if (idx != d->flag_index) set_flag_index(d, idx);
 }
 
@@ -349,7 +348,7 @@ static void counter_inc(dise_t *d, unsigned n)
     if (likely(d->ctr[n] != 0 && d->ctr[n] != d->ctr_mask))
         d->ctr[n]++;                        /* no flag can change */
     else
-        counter_update(d, n, d->ctr[n] + 1, d->ctr[n] == d->ctr_mask, false);
+        counter_inc_edge(d, n, d->ctr[n]);
     d->stat_uops++;
 }
 
@@ -385,9 +384,9 @@ static void compile_uops(dise_t *d)
     }
 }
 
-/* Compiled uops u[0..n), in order, each as counter_update would have it
- * (counter_inc for an increment), and the packed flags (flag_index) as
- * index_after_update would find them after each: the flags kept in
+/* Compiled uops u[0..n), in order, each with its counter's value and
+ * flags (an increment as counter_inc has it), and the packed flags
+ * (flag_index) as flag_index_of would find them after each: the flags kept in
  * locals, the view's records (set_flag_index) moved once, after the last
  * (nothing reads them in between). */
 static void run_cuops(dise_t *d, const cpu_t *c, const dise_cuop_t *u, uint32_t n_uops)
@@ -1512,7 +1511,7 @@ static void run_plan(dise_t *d, const cpu_t *c, const dise_plan_t *p)
             if (u + 1 != end) break;
             /* the last, into or out of a flag (a burst's end): as run_cuops
              * would run it alone */
-            counter_update(d, u->counter, v + 1, v == d->ctr_mask, false);
+            counter_inc_edge(d, u->counter, v);
             u = end;
             break;
         }
