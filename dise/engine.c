@@ -19,7 +19,12 @@
  * sequence instead (the instruction does not retire), which the run loop
  * (sim/engine.c) walks through dise_step_seq() (dise_engine.h), or runs
  * from here to its end when it is straight and nothing but the counts
- * observes it (dise_t.run_inline).  The multi-match rules are in dise/README.md.
+ * observes it (dise_t.run_inline).  The block loop, whose count of a
+ * classified instruction failed, calls exec_miss() (edit_view_t.miss)
+ * instead: the same match, which leaves the instruction (or a straight
+ * replacement's T.INSN, of a transfer) to the block loop's own kind when
+ * nothing else is to be done with it.  The multi-match rules are in
+ * dise/README.md.
  *
  * The engine also routes the instructions whose events the exact profiles
  * record one by one (hps_truth.h) through exec_recorded() (a call through
