@@ -19,7 +19,12 @@
  * sequence instead (the instruction does not retire), which the run loop
  * (sim/engine.c) walks through dise_step_seq() (dise_engine.h), or runs
  * from here to its end when it is straight and nothing but the counts
- * observes it (dise_t.run_inline).  The multi-match rules are in dise/README.md.
+ * observes it (dise_t.run_inline).  The block loop, whose count of a
+ * classified instruction failed, calls exec_miss() (edit_view_t.miss)
+ * instead: the same match, which leaves the instruction (or a straight
+ * replacement's T.INSN, of a transfer) to the block loop's own kind when
+ * nothing else is to be done with it.  The multi-match rules are in
+ * dise/README.md.
  *
  * The engine also routes the instructions whose events the exact profiles
  * record one by one (hps_truth.h) through exec_recorded() (a call through
@@ -132,6 +137,7 @@ static uint16_t any_needs(const dise_t *d);
 static void find_conjuncts(dise_t *d);
 static void tabulate_flag_conjuncts(dise_t *d);
 static void compile_uops(dise_t *d);
+static bool exec_miss(cpu_t *c, insn_t *in);
 
 /* The flags now, packed; the block loop's records follow them (edit.h). */
 static void set_flag_index(dise_t *d, unsigned idx)
@@ -267,6 +273,7 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *run
     for (unsigned i = 0; i < d->set_stride; i++) d->uniform[i] = &d->count_never;
     d->view.counter_top = d->ctr_mask;
     d->view.left = &d->left_own;        /* until it attaches to a cpu */
+    d->view.miss = exec_miss;
     d->count_spare = 1;
     set_flag_index(d, flag_index_of(d, d->overflow_bits, d->zero_bits));
     if (!resolve_handlers(d, err, errlen) || !resolve_tally(d, err, errlen)) {
@@ -319,26 +326,25 @@ static unsigned flag_index_of(const dise_t *d, uint32_t overflow_bits, uint32_t 
     return idx;
 }
 
-/* Counter n's value and flags changed: flag_index as flag_index_of would
- * find it, from counter n's bits alone (no other flag changed). */
-static unsigned index_after_update(const dise_t *d, unsigned n)
-{
-    uint8_t ov = d->index_bit_overflow[n], zb = d->index_bit_zero[n];
-    unsigned idx = d->flag_index & ~(unsigned)(ov | zb);
-    if (d->overflow_bits >> n & 1) idx |= ov;
-    if (d->zero_bits >> n & 1) idx |= zb;
-    return idx;
-}
-
-static void counter_update(dise_t *d, unsigned n, uint64_t v, bool overflow, bool clear)
+/* An increment of counter n at an edge, v (its value) 0 or the top, as
+ * run_cuops would run it alone (flag_index as flag_index_of would find it,
+ * from counter n's bits alone): from the top it
+ * wraps to 0, overflow and zero set; from 0 its zero flag clears. */
+static void counter_inc_edge(dise_t *d, unsigned n, uint64_t v)
 {
     uint32_t bit = 1u << n;
-    d->ctr[n] = v & d->ctr_mask;
-    if (clear) d->overflow_bits &= ~bit;
-    if (overflow) d->overflow_bits |= bit;
-    if (d->ctr[n] == 0) d->zero_bits |= bit;
-    else d->zero_bits &= ~bit;
-    unsigned idx = index_after_update(d, n);
+    unsigned ov = d->index_bit_overflow[n], zb = d->index_bit_zero[n];
+    unsigned idx = d->flag_index & ~(ov | zb);
+    if (v == d->ctr_mask) {
+        d->ctr[n] = 0;
+        d->overflow_bits |= bit;
+        d->zero_bits |= bit;
+        idx |= ov | zb;
+    } else {
+        d->ctr[n] = 1;
+        d->zero_bits &= ~bit;
+        if (d->overflow_bits & bit) idx |= ov;
+    }
     if (idx != d->flag_index) set_flag_index(d, idx);
 }
 
@@ -347,7 +353,7 @@ static void counter_inc(dise_t *d, unsigned n)
     if (likely(d->ctr[n] != 0 && d->ctr[n] != d->ctr_mask))
         d->ctr[n]++;                        /* no flag can change */
     else
-        counter_update(d, n, d->ctr[n] + 1, d->ctr[n] == d->ctr_mask, false);
+        counter_inc_edge(d, n, d->ctr[n]);
     d->stat_uops++;
 }
 
@@ -383,9 +389,9 @@ static void compile_uops(dise_t *d)
     }
 }
 
-/* Compiled uops u[0..n), in order, each as counter_update would have it
- * (counter_inc for an increment), and the packed flags (flag_index) as
- * index_after_update would find them after each: the flags kept in
+/* Compiled uops u[0..n), in order, each with its counter's value and
+ * flags (an increment as counter_inc has it), and the packed flags
+ * (flag_index) as flag_index_of would find them after each: the flags kept in
  * locals, the view's records (set_flag_index) moved once, after the last
  * (nothing reads them in between). */
 static void run_cuops(dise_t *d, const cpu_t *c, const dise_cuop_t *u, uint32_t n_uops)
@@ -506,9 +512,11 @@ static void common_matches(const dise_t *d, uint64_t *out)
  * production's control is its single increment (outcome_kind). */
 uint64_t dise_production_matches(const dise_t *d, size_t k)
 {
-    uint64_t common[DISE_MAX_PRODUCTIONS];
+    uint64_t common[DISE_MAX_PRODUCTIONS], planned = 0;
     common_matches(d, common);
-    return d->prod_matches[k] + common[k];
+    for (size_t j = 0; j < d->nplans; j++)
+        if (d->plans[j].mask >> k & 1) planned += d->plans[j].runs;
+    return d->prod_matches[k] + planned + common[k];
 }
 
 uint64_t dise_matches(const dise_t *d)
@@ -1452,7 +1460,7 @@ static dise_seq_t *sequence_lookup(dise_t *d, const insn_t *orig, int32_t repl)
 }
 
 /* sequence_lookup, through the last one found for the same slot first. */
-static dise_seq_t *sequence_for(dise_t *d, const insn_t *orig, int32_t repl)
+static inline __attribute__((always_inline)) dise_seq_t *sequence_for(dise_t *d, const insn_t *orig, int32_t repl)
 {
     dise_seq_t **r = &d->seq_recent[((uintptr_t)orig / sizeof *orig) & 255];
     dise_seq_t *s = *r;
@@ -1503,7 +1511,15 @@ static void run_plan(dise_t *d, const cpu_t *c, const dise_plan_t *p)
     const dise_cuop_t *u = d->plan_uops + p->uops, *end = u + p->nuops;
     for (; u < end; u++) {              /* increments that change no flag, here */
         uint64_t v = d->ctr[u->counter];
-        if (u->kind != CU_INC || v - 1 >= d->ctr_mask - 1) break;
+        if (u->kind != CU_INC) break;
+        if (v - 1 >= d->ctr_mask - 1) {
+            if (u + 1 != end) break;
+            /* the last, into or out of a flag (a burst's end): as run_cuops
+             * would run it alone */
+            counter_inc_edge(d, u->counter, v);
+            u = end;
+            break;
+        }
         d->ctr[u->counter] = v + 1;
     }
     uint32_t rest = (uint32_t)(end - u);
@@ -1515,8 +1531,8 @@ static void run_plan(dise_t *d, const cpu_t *c, const dise_plan_t *p)
  * its plan: the same counts, micro-ops and replacement, without the walk. */
 static dise_seq_t *match_planned(dise_t *d, cpu_t *c, insn_t *in, const dise_outcome_t *o)
 {
-    const dise_plan_t *p = &d->plans[o->plan];
-    for (uint64_t m = p->mask; m; m &= m - 1) d->prod_matches[__builtin_ctzll(m)]++;
+    dise_plan_t *p = &d->plans[o->plan];
+    p->runs++;                          /* its productions' matches */
     d->stat_matches++;
     run_plan(d, c, p);
     if (p->repl < 0) return NULL;
@@ -1614,7 +1630,8 @@ dise_seq_t *dise_spec_match(dise_t *d, const cpu_t *shadow, const insn_t *in)
  * the core has counted it and set pc past it; it does not retire now, and
  * runs again only as T.INSN.  The run loop sees d->seq and steps the
  * sequence. */
-static void divert(dise_t *d, cpu_t *c, insn_t *in, dise_seq_t *s)
+static inline __attribute__((always_inline)) void divert(dise_t *d, cpu_t *c, insn_t *in,
+                                                      dise_seq_t *s)
 {
     in->count--;
     if (d->derived_prod[in->dise] >= 0) d->derived_tally[d->derived_prod[in->dise]]--;
@@ -1642,21 +1659,44 @@ static void exec_recorded_call(cpu_t *c, insn_t *in)
     hps_truth_record_call(d->truth, in->pc, c->pc);
 }
 
-/* The general rules; a straight replacement that the run loop runs from
- * here (run_inline) ends with T.INSN done, as if the instruction had run
- * without one: the caller's step retires it. */
-static void exec_general(dise_t *d, cpu_t *c, insn_t *in, const dise_outcome_t *o)
+/* The match of candidate `in` under outcome o (the flags now): its
+ * counts and micro-ops, and its replacement started.  A straight one that
+ * the run loop runs from here (run_inline) ends with T.INSN done, as if the
+ * instruction had run without one (the caller's step retires it) -- or,
+ * with `leave`, for a transfer without a per-event record, with T.INSN
+ * counted as its step counts it but not executed, and true returned: then
+ * the caller executes it (the block loop, as its own kind: the transfer
+ * ends the block, whose code the handler may have dropped).  true: no
+ * replacement took it, its own semantics are still to run. */
+static inline __attribute__((always_inline)) bool match_candidate(dise_t *d, cpu_t *c, insn_t *in,
+                                                                  const dise_outcome_t *o,
+                                                                  bool leave)
 {
-    dise_seq_t *s = d->tabulated ? match_planned(d, c, in, o) : match_all(d, c, in, o->mask);
-    if (!s) {
-        dise_exec_original(d, c, in);
-        return;
+    d->count_spare = 1;                     /* it may have reached its top */
+    if (d->derived_prod[in->dise] >= 0) d->derived_tally[d->derived_prod[in->dise]]++;
+    if (o->kind == DO_GENERAL) {
+        dise_seq_t *s = d->tabulated ? match_planned(d, c, in, o) : match_all(d, c, in, o->mask);
+        if (!s) return true;
+        divert(d, c, in, s);
+        if (s->straight && d->run_inline) {
+            d->run_inline(d->run_inline_ctx, c);        /* up to T.INSN, its last */
+            c->replaced = false;
+            if (leave && (in->flags & IF_TRANSFER) && !o->truth) {
+                d->idx++;                               /* T.INSN, as dise_step_seq */
+                d->seq = NULL;
+                d->kind = DK_PROGRAM;
+                c->stop_pc = in->pc;
+                in->count++;
+                if (d->derived_prod[in->dise] >= 0) d->derived_tally[d->derived_prod[in->dise]]++;
+                c->pc = in->pc + in->len;
+                return true;
+            }
+            dise_step_seq(d, c);
+        }
+        return false;
     }
-    divert(d, c, in, s);
-    if (s->straight && d->run_inline) {
-        d->run_inline(d->run_inline_ctx, c);
-        c->replaced = false;
-    }
+    if (o->kind == DO_COUNT) count_match(d, o);
+    return true;
 }
 
 /* Every case of exec_candidate(): the match, then the instruction or the
@@ -1665,15 +1705,7 @@ static __attribute__((noinline)) void exec_candidate_any(cpu_t *c, insn_t *in)
 {
     dise_t *d = c->dise;
     unlive(d);
-    const dise_outcome_t *o = dise_outcome(d, in);
-    d->count_spare = 1;                     /* it may have reached its top */
-    if (d->derived_prod[in->dise] >= 0) d->derived_tally[d->derived_prod[in->dise]]++;
-    if (o->kind == DO_GENERAL) {
-        exec_general(d, c, in, o);
-    } else {
-        if (o->kind == DO_COUNT) count_match(d, o);
-        dise_exec_original(d, c, in);
-    }
+    if (match_candidate(d, c, in, dise_outcome(d, in), false)) dise_exec_original(d, c, in);
     relive(d);
 }
 
@@ -1690,6 +1722,30 @@ static void exec_candidate(cpu_t *c, insn_t *in)
         return;
     }
     x->exec(c, in);
+}
+
+/* The block loop's call when a classified instruction's count failed
+ * (edit_view_t.miss): exec_candidate's second try would fail as well (the
+ * state is unchanged), so a candidate goes to the match at once, and is
+ * left to run as its own kind when nothing else is to be done with it (no
+ * replacement, no per-event record); an instruction classified for the
+ * exact profiles alone runs its semantics. */
+static bool exec_miss(cpu_t *c, insn_t *in)
+{
+    if (unlikely(in->exec != exec_candidate)) {
+        in->exec(c, in);
+        return false;
+    }
+    dise_t *d = c->dise;
+    unlive(d);
+    const dise_outcome_t *o = dise_outcome(d, in);
+    bool own = match_candidate(d, c, in, o, true);
+    if (own && o->truth) {                  /* the record follows its execution */
+        dise_exec_original(d, c, in);
+        own = false;
+    }
+    relive(d);
+    return own;
 }
 
 /* ---- handler calls and returns -------------------------------------------------------- */

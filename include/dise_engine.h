@@ -89,6 +89,9 @@ typedef struct dise_plan {
     uint32_t sets, nsets;       /* the known counters' values              */
     uint32_t known, over, zero; /* their flags after (bit N: counter N)    */
     unsigned idx_known, idx_set;
+    uint64_t runs;              /* the times it ran: each a match of every
+                                   production in mask (dise_production_matches
+                                   adds them)                              */
 } dise_plan_t;
 
 /* dise_outcome_t.truth: the per-event record an entry's instructions take. */
@@ -211,9 +214,10 @@ struct dise {
      * from inside the replaced instruction's own step, when nothing but
      * the counts observes the edited stream (sim/engine.c sets it for the
      * run loop's variants where that holds, NULL elsewhere): its inserted
-     * operations, the handlers they call and T.INSN, each counted as the
-     * run loop counts them but T.INSN, which the step that called the
-     * semantics retires as it would the instruction itself. */
+     * operations and the handlers they call, each counted as the run loop
+     * counts them, up to T.INSN (d->seq's next element), which DISE then
+     * executes, or leaves to the block loop (edit_view_t.miss), and the step
+     * that called the semantics retires as it would the instruction itself. */
     void (*run_inline)(void *ctx, cpu_t *c);
     void *run_inline_ctx;
 

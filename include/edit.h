@@ -71,6 +71,14 @@ typedef struct edit_view {
                                    word is cpu_t.edit_left of the cpu the
                                    editor is attached to (the editor's own
                                    before it attaches and after it detaches) */
+    /* The editor's part of in->exec for a classified instruction whose
+     * count (edit_try_uniform, edit_try_count) just failed, the state
+     * unchanged since, without in->exec's own tries of the count (DISE: the
+     * match's general case).  true: the editor is done and the instruction
+     * is still to run, as after a count that passed (the block loop runs its
+     * own kind, or edit_own_exec); false: it ran, or a replacement took it
+     * (cpu_t.replaced). */
+    bool (*miss)(cpu_t *c, insn_t *in);
     /* A call the editor records one by one (DISE: the exact profiles' indirect
      * calls): its records' semantics are recorded_call, which runs the
      * instruction's own (plain_exec says which) and then record_call(

@@ -191,11 +191,15 @@ do_EDIT: {                                  /* DISE classified it: it may not re
         AT_ENTRY();
         x->exec(c, in);
     } else {                                /* DISE's */
-edit_semantics:
+edit_semantics:                             /* its count failed: the editor's miss */
         AT_ENTRY();
         c->replaced = false;
-        in->exec(c, in);
-        if (unlikely(c->replaced)) goto replaced;
+        if (edit->miss(c, in)) {            /* matched, still to run: as counted */
+            if (e->own != BK_EDIT) goto *dispatch[e->own];
+            edit_own_exec(edit, in)(c, in);
+        } else if (unlikely(c->replaced)) {
+            goto replaced;
+        }
     }
     mem = c->mem;
 }

@@ -422,10 +422,10 @@ ALWAYS_INLINE void run_dise_inserted(dise_t *d, cpu_t *c)
 /* A straight replacement (dise_seq_t.straight) from inside the replaced
  * instruction's step (dise_t.run_inline), in the variants where nothing but
  * the counts observes it (HANDLER_RUNS_ALONE): its inserted operations and
- * the DISE handlers they call, counted as run_edited counts them, then
- * T.INSN, its last, executed but not retired: the step that called the
- * semantics (the block loop's, or the ordinary step) retires and observes
- * it as the instruction itself. */
+ * the DISE handlers they call, counted as run_edited counts them, up to
+ * T.INSN, its last, which DISE steps (or leaves to the block loop) and the
+ * step that called the semantics retires and observes as the instruction
+ * itself. */
 static void edited_inline(void *ctx, cpu_t *c)
 {
     engine_t *e = ctx;
@@ -438,8 +438,7 @@ static void edited_inline(void *ctx, cpu_t *c)
         } else if (d->seq->insns[d->idx].exec) {
             run_dise_inserted(d, c);
         } else {
-            dise_step_seq(d, c);                        /* T.INSN, the end */
-            return;
+            return;                                     /* T.INSN */
         }
     }
 }

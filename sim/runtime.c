@@ -79,6 +79,18 @@ static const exec_fn special_ops[HPS_OP_COUNT] = {
     [HPS_OP_RDPMC] = exec_rdpmc, [HPS_OP_LDP] = exec_ldp, [HPS_OP_STP] = exec_stp,
 };
 
+/* A segment's pages [start, end) with protection prot, as mem_map_union
+ * maps them; its .bss pages from zero_end on (csprof's tables: thousands)
+ * in one mem_map when none is mapped yet, instead of page by page. */
+static bool map_segment(mem_t *m, uint64_t start, uint64_t zero_end, uint64_t end, int prot)
+{
+    uint64_t bss = zero_end;            /* page-aligned when below end */
+    if (bss >= end || mem_unmapped_bytes(m, bss, end - bss) !=
+                          ((end - bss + GUEST_PAGE_MASK) & ~(uint64_t)GUEST_PAGE_MASK))
+        return mem_map_union(m, start, end, prot);
+    return mem_map_union(m, start, bss, prot) && mem_map(m, bss, end - bss, prot);
+}
+
 static bool load_segments(runtime_t *rt, Elf *elf, const unsigned char *image,
                           size_t size, char *err, size_t errlen)
 {
@@ -106,7 +118,7 @@ static bool load_segments(runtime_t *rt, Elf *elf, const unsigned char *image,
         uint64_t file_end = ph.p_vaddr + ph.p_filesz;
         uint64_t zero_end = (file_end + GUEST_PAGE_MASK) & ~(uint64_t)GUEST_PAGE_MASK;
         if (zero_end > end) zero_end = end;
-        if (!mem_map_union(rt->mem, ph.p_vaddr, end, loader_segment_prot(ph.p_flags)) ||
+        if (!map_segment(rt->mem, ph.p_vaddr, zero_end, end, loader_segment_prot(ph.p_flags)) ||
             !mem_write(rt->mem, ph.p_vaddr, image + ph.p_offset, ph.p_filesz) ||
             !mem_zero(rt->mem, file_end, zero_end - file_end))
             return set_error(err, errlen, "handler runtime: cannot map segment %zu", k);
