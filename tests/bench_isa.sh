@@ -88,7 +88,7 @@ echo " instruction over host time per RISC-V instruction, 1.00 = same speed)"
 # loading and the dynamic linker included; the fastest of BENCH_REPS runs,
 # simulator and qemu in turn.
 qemu_pair() {   # qemu_pair ISA_DIR QEMU SYSROOT NAME -> "INSTS SIM_S QEMU_S BLOCKS_S"
-    local dir=$1 qemu=$2 root=$3 n=$4 s="" q="" j="" t0 t1 t2 r
+    local dir=$1 qemu=$2 root=$3 n=$4 s="" q="" k="" t0 t1 t2 r
     local prog=$build/workloads/$dir/$n
     [ -x "$prog" ] || return
     for _ in $(seq "$reps"); do
@@ -98,10 +98,10 @@ qemu_pair() {   # qemu_pair ISA_DIR QEMU SYSROOT NAME -> "INSTS SIM_S QEMU_S BLO
         s=$(faster "$s" "$r")
         q=$(awk -v m="$q" -v d="$(awk -v a="$t1" -v b="$t2" 'BEGIN{print b-a}')" \
                 'BEGIN{ print (m == "" || d < m) ? d : m }')
-        r=$(timed_run "j$dir" "$prog" --no-jit --sysroot "$root") || return
-        j=$(faster "$j" "$r")
+        r=$(timed_run "k$dir" "$prog" --no-jit --sysroot "$root") || return
+        k=$(faster "$k" "$r")
     done
-    echo "$s $q ${j#* }"
+    echo "$s $q ${k#* }"
 }
 echo
 for q in qemu-riscv64 qemu-alpha; do
@@ -117,12 +117,12 @@ for n in "${names[@]}"; do
     [ -n "$r" ] && [ -n "$a" ] && rows+=("$n $r $a")
 done
 printf '%s\n' "${rows[@]}" | awk '
-    function line(n, ri, rs, rq, rj, ai, as, aq, aj) {
+    function line(n, ri, rs, rq, rk, ai, as, aq, ak) {
         printf "%-14s %8.1f %7.2f %7.2f %7.2f %7.2f %7.2f | %8.1f %7.2f %7.2f %7.2f %7.2f %7.2f\n", n,
-               ri/1e6, rs, rq, rs/rq, rj, rj/rq, ai/1e6, as, aq, as/aq, aj, aj/aq }
+               ri/1e6, rs, rq, rs/rq, rk, rk/rq, ai/1e6, as, aq, as/aq, ak, ak/aq }
     NF == 9 { line($1, $2, $3, $4, $5, $6, $7, $8, $9)
-              ri+=$2; rs+=$3; rq+=$4; rj+=$5; ai+=$6; as+=$7; aq+=$8; aj+=$9 }
-    END { if (ri) line("TOTAL", ri, rs, rq, rj, ai, as, aq, aj) }'
+              ri+=$2; rs+=$3; rq+=$4; rk+=$5; ai+=$6; as+=$7; aq+=$8; ak+=$9 }
+    END { if (ri) line("TOTAL", ri, rs, rq, rk, ai, as, aq, ak) }'
 echo "(seconds: wall clock of whole processes, the simulator without ground-truth recording;"
 echo " rv_s/al_s: the default run (the translator); sim/q: its time over qemu's, the issue's"
 echo " target is at most 2.00; blk: the same on the block loop, --no-jit; blk/q: its time over"
