@@ -70,7 +70,12 @@ typedef struct engine_parts {
                                     penalty: the overhead breakdown's runs
                                     (dise/README.md); 0 = time everything    */
     bool jit;                    /* run the blocks as translated code (jit.h;
-                                    the functional core without a recorder) */
+                                    the functional core, with or without the
+                                    ground-truth recorder): an error where the
+                                    engine cannot                            */
+    bool jit_if_able;            /* the same where the engine can (the
+                                    default), silently the block loop or the
+                                    step loop elsewhere                      */
     struct smarts *smarts;       /* sampled simulation (smarts.h, needs the
                                     timing model and no DISE, PMU or paths):
                                     the program runs through the timing model

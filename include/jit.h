@@ -3,9 +3,11 @@
  * decoded blocks of blocks.h translated to x86-64 host code and run in
  * place of the block loop (--jit), with exactly its behaviour: the same
  * counts, stops, faults and self-modifying code, and with the ground-truth
- * recorder told what the block loop's copy with it tells it.  Opt-in, on
- * x86-64 hosts only; a block with an instruction DISE classified is left to
- * the block loop.
+ * recorder told what the block loop's copy with it tells it.  On x86-64
+ * hosts only, the functional core's default where the run allows it
+ * (engine_parts_t.jit_if_able; --jit asks for it, --no-jit for the block
+ * loop); a block with an instruction DISE classified is left to the block
+ * loop.
  */
 #ifndef HPS_JIT_H
 #define HPS_JIT_H

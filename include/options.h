@@ -32,6 +32,9 @@ typedef struct options {
     const char *trace_path;
     bool no_truth;
     bool jit;                        /* --jit: the translator (jit.h) runs the blocks */
+    bool no_jit;                     /* --no-jit: the block loop runs them */
+    bool jit_auto;                   /* neither, and the run is one the translator
+                                        supports: it runs the blocks (the default) */
     const char *paths_path;          /* --paths: the path profile TSV      */
     const char *paths_export;        /* --paths-export FMT:FILE            */
     uint64_t guest_mem;              /* --guest-mem bytes (default 16 GiB) */

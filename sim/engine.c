@@ -594,15 +594,22 @@ static const cpu_loop_fn loops[F_COUNT] = { LOOP_VARIANTS(LOOP_ENTRY) };
 /* ---- the run --------------------------------------------------------------------- */
 
 /* --jit: the translator runs the functional core's blocks, with the
- * ground-truth recorder or without (jit.h). */
-static bool attach_jit(engine_t *e, char *err, size_t errlen)
+ * ground-truth recorder or without (jit.h).  The default (jit_if_able)
+ * asks for the same quietly: where the engine does not run the functional
+ * core's blocks, the host cannot run translated code or the translator
+ * cannot be made, the run is the block loop's (or the step loop's). */
+static bool attach_jit(engine_t *e, bool required, char *err, size_t errlen)
 {
+    const char *why;
     if (!e->blocks || (e->features & ~(unsigned)(F_DISE | F_TRUTH))) {
+        if (!required) return true;
         set_error(err, errlen, "--jit runs only the functional core's blocks");
         return false;
     }
-    e->blocks->jit = jit_new(err, errlen);
-    return e->blocks->jit != NULL;
+    if (!required && !jit_supported(&why)) return true;
+    char quiet[256];
+    e->blocks->jit = required ? jit_new(err, errlen) : jit_new(quiet, sizeof quiet);
+    return e->blocks->jit != NULL || !required;
 }
 
 engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
@@ -644,7 +651,7 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
                         (!p->pmu || pmu_takes_blocks(p->pmu));
     if ((RUNS_BLOCKS(untraced) || timed_blocks) && !every_step) e->blocks = blocks_new();
     if (e->blocks && e->dise && e->runtime) e->handler_blocks = blocks_new();
-    if (p->jit && !attach_jit(e, err, errlen)) {
+    if ((p->jit || p->jit_if_able) && !attach_jit(e, p->jit, err, errlen)) {
         engine_free(e);
         return NULL;
     }

@@ -1,13 +1,15 @@
 /*
  * jit_x86.c - a template translator from the functional core's decoded
  * blocks (blocks.h) to x86-64 host code, run in place of the block loop
- * (blocks_loop.h) when --jit is given (jit.h).
+ * (blocks_loop.h): the functional core's default where the run allows it,
+ * --jit to insist, --no-jit to keep the block loop (jit.h).
  *
  * Design constraints (the contract this file keeps):
- *  - Opt-in (--jit), x86-64 hosts only (elsewhere jit_supported says why
- *    and the option is refused, exit 2), and only where the engine runs
- *    blocks (RUNS_BLOCKS: the functional core) without the ground-truth
- *    recorder; the options refuse the rest.
+ *  - x86-64 hosts only (elsewhere jit_supported says why: an explicit
+ *    --jit is refused, exit 2, the default quietly runs the block loop),
+ *    and only where the engine runs blocks (RUNS_BLOCKS: the functional
+ *    core, with the ground-truth recorder or without); the options refuse
+ *    the rest for --jit and leave it to the block loop by default.
  *  - Exactly the block loop's behaviour: the same instret, the same stop
  *    before c->event_at (--max-insts exact: each block's code checks
  *    retired + n against it before it runs), precise faults (every entry

@@ -1,13 +1,16 @@
 #!/bin/bash
 # bench.sh BUILD_DIR - speed of the simulator (a benchmark, not a test).
 # Runs every workload at its `train` size (~200M RV64 instructions) on the
-# functional core, plain and with ground-truth recording, under the two
+# functional core, plain and with ground-truth recording (both the default
+# run: the translator, sim/jit_x86.c), under the two
 # in-order timing models and the out-of-order one (--config inorder5, ev5,
 # r10k, hps -- the last with the wrong path; statistics but no ground-truth
 # file), and the same program under
-# qemu-riscv64, and the functional core with the translator (--jit); prints
-# simulated MIPS and the time ratio of the plain functional core against
-# qemu side by side; then the functional core and ev5 again with DISE/HPS
+# qemu-riscv64, and the plain functional core on the block loop (--no-jit);
+# prints simulated MIPS and the time ratios of the plain functional core and
+# of the block loop against qemu side by side; then the functional core
+# (both runs on the block loop, --no-jit, where the ACF's runs are) and ev5
+# again with DISE/HPS
 # (productions/hot_method.acf at rate 1/100) against the same runs without,
 # each the fastest of BENCH_REPS (default 3) runs taken in turn; and ev5
 # with DCPI sampling (--dcpi, default events and periods) against ev5 alone.
@@ -56,9 +59,9 @@ fi
 
 fmt='%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8s %7s %7s %7s\n'
 printf "$fmt" workload Minsts plain_s plainM truth_s truthM in5_s in5M ev5_s ev5M r10k_s r10kM \
-    hps_s hpsM qemu_s sim/qemu jit_s jitM jit/q
+    hps_s hpsM qemu_s sim/qemu blk_s blkM blk/q
 # columns: seconds of each run (plain, truth, inorder5, ev5, r10k, hps, qemu,
-# plain with the translator), summed in tot
+# plain on the block loop), summed in tot
 tot_i=0; tot=(0 0 0 0 0 0 0 0); dise_rows=(); sample_rows=(); dcpi_rows=()
 row() {   # row NAME INSTS S0 S1 S2 S3 S4 S5 S6 S7: one table line
     awk -v n="$1" -v i="$2" -v a="$3" -v b="$4" -v c="$5" -v d="$6" -v o="$7" -v h="$8" -v q="$9" \
@@ -77,7 +80,7 @@ for p in "${progs[@]}"; do
     "$sim" --config r10k --no-ground-truth --stats-json "$tmp/o.json" "$p" "$size" >/dev/null 2>&1; t5=$(now)
     "$sim" --config hps --no-ground-truth --stats-json "$tmp/h.json" "$p" "$size" >/dev/null 2>&1; t6=$(now)
     qemu-riscv64 "$p" "$size" >/dev/null 2>&1; t7=$(now)
-    "$sim" --jit --no-ground-truth --stats-json "$tmp/j.json" "$p" "$size" >/dev/null 2>&1; t8=$(now)
+    "$sim" --no-jit --no-ground-truth --stats-json "$tmp/j.json" "$p" "$size" >/dev/null 2>&1; t8=$(now)
     insts=$(json_value "$tmp/s.json" simInsts)
     secs=()
     for k in 0 1 2 3 4 5 6 7; do
@@ -95,7 +98,7 @@ $(json_value "$f" cpu.cpi) $(json_value "$tmp/sm.json" sample.cpi) $(json_value 
     done
     tot_i=$(awk -v a="$tot_i" -v b="$insts" 'BEGIN{print a+b}')
     # DISE/HPS: ev5 and the functional core with hot_method.acf at rate 1/100
-    ev=$(pair acf "$p" --config ev5); fn=$(pair acf "$p")
+    ev=$(pair acf "$p" --config ev5); fn=$(pair acf "$p" --no-jit)
     added=$(json_value "$tmp/d.json" sim.runtimeInsts)
     all=$(awk -v a="$(json_value "$tmp/d.json" simInsts)" -v b="${added:-0}" 'BEGIN{print a+b}')
     dise_rows+=("$n $insts $all ${fn% *} ${fn#* } ${ev% *} ${ev#* }")
@@ -106,9 +109,10 @@ $(json_value "$f" cpu.cpi) $(json_value "$tmp/sm.json" sample.cpi) $(json_value 
 done
 row TOTAL "$tot_i" "${tot[@]}"
 echo "(wall-clock seconds of whole processes incl. loading; M = simulated MIPS; plain/truth:"
-echo " functional core without/with ground-truth recording; in5/ev5/r10k/hps: timing models with"
-echo " statistics, without the ground-truth recorder, hps with its wrong path; sim/qemu = plain_s / qemu_s;
- jit: plain with the translator (--jit, sim/jit_x86.c), jit/q = jit_s / qemu_s)"
+echo " functional core without/with ground-truth recording, the default run (the translator,"
+echo " sim/jit_x86.c); in5/ev5/r10k/hps: timing models with statistics, without the ground-truth"
+echo " recorder, hps with its wrong path; sim/qemu = plain_s / qemu_s; blk: plain on the block"
+echo " loop (--no-jit), blk/q = blk_s / qemu_s)"
 echo
 echo "sampled simulation: --sample ${BENCH_SAMPLE:-20k} against full detail (seconds as above)"
 printf '%s\n' "${sample_rows[@]}" | awk '{ printf "%-14s %-5s full %7.2f s  sampled %7.2f s  %5.1fx  CPI %.4f -> %.4f (%+.2f%%, CI +-%.2f%%)\n",
@@ -125,7 +129,8 @@ printf '%s\n' "${dise_rows[@]}" | awk '
     END { printf "%-14s %7.1f %7.2f %7.1f %7.2f %7.1f %5.1f%% %7.2f %7.1f %7.2f %7.1f %5.1f%%\n",
              "TOTAL", ti/1e6, ta, ti/ta/1e6, tb, tj/tb/1e6, (tb/ta-1)*100, tc, ti/tc/1e6, td, tj/td/1e6, (td/tc-1)*100 }'
 echo "(seconds: the fastest of $reps runs of each, with and without the ACF in turn;"
-echo " fn: functional core, plain; ev5: the 21164-like model; acf: the same with the ACF, its"
+echo " fn: functional core, plain, on the block loop (--no-jit, as a run with an ACF is);"
+echo " ev5: the 21164-like model; acf: the same with the ACF, its"
 echo " MIPS counting every simulated instruction: program, inserted and handler; slow = extra"
 echo " host time of the run with the ACF, which also simulates the handlers and records the"
 echo " exact profile)"

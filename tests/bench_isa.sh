@@ -9,8 +9,10 @@
 # different instruction counts (Alpha has no compressed encodings, no
 # integer divide and builds bytes with ext/ins/msk), so compare per
 # instruction, not per run.  Each figure is the fastest of BENCH_REPS
-# (default 3) runs, the four runs of a workload taken in turn.  Then the
-# functional core against qemu on the dynamic builds of both ISAs (through
+# (default 3) runs, the four runs of a workload taken in turn.  The
+# functional core's runs are the default (the translator, sim/jit_x86.c).
+# Then the functional core, translated (the default) and on the block loop
+# (--no-jit), against qemu on the dynamic builds of both ISAs (through
 # their sysroots: qemu-riscv64 / qemu-alpha -L).  BENCH_SIZE and BENCH_ONLY
 # as for bench.sh.
 set -u
@@ -77,7 +79,7 @@ printf '%s\n' "${rows[@]}" | awk '
               ri+=$2; rs+=$3; ai+=$4; as+=$5; rei+=$6; res+=$7; aei+=$8; aes+=$9 }
     END { if (ri) line("TOTAL", ri, rs, ai, as, rei, res, aei, aes) }'
 echo "(Minst: simulated instructions, millions; FnM / Ev5M: simulated MIPS on the functional"
-echo " core / the ev5 model, without ground-truth recording; al/rv: host time per Alpha"
+echo " core (translated, the default) / the ev5 model, without ground-truth recording; al/rv: host time per Alpha"
 echo " instruction over host time per RISC-V instruction, 1.00 = same speed)"
 
 # The functional core against qemu on the dynamic builds (workloads/rv64-dyn,
@@ -85,8 +87,8 @@ echo " instruction over host time per RISC-V instruction, 1.00 = same speed)"
 # Alpha (qemu-alpha -L) beside the same for RISC-V.  Whole processes,
 # loading and the dynamic linker included; the fastest of BENCH_REPS runs,
 # simulator and qemu in turn.
-qemu_pair() {   # qemu_pair ISA_DIR QEMU SYSROOT NAME -> "INSTS SIM_S QEMU_S JIT_S"
-    local dir=$1 qemu=$2 root=$3 n=$4 s="" q="" j="" t0 t1 t2 r
+qemu_pair() {   # qemu_pair ISA_DIR QEMU SYSROOT NAME -> "INSTS SIM_S QEMU_S BLOCKS_S"
+    local dir=$1 qemu=$2 root=$3 n=$4 s="" q="" k="" t0 t1 t2 r
     local prog=$build/workloads/$dir/$n
     [ -x "$prog" ] || return
     for _ in $(seq "$reps"); do
@@ -96,10 +98,10 @@ qemu_pair() {   # qemu_pair ISA_DIR QEMU SYSROOT NAME -> "INSTS SIM_S QEMU_S JIT
         s=$(faster "$s" "$r")
         q=$(awk -v m="$q" -v d="$(awk -v a="$t1" -v b="$t2" 'BEGIN{print b-a}')" \
                 'BEGIN{ print (m == "" || d < m) ? d : m }')
-        r=$(timed_run "j$dir" "$prog" --jit --sysroot "$root") || return
-        j=$(faster "$j" "$r")
+        r=$(timed_run "k$dir" "$prog" --no-jit --sysroot "$root") || return
+        k=$(faster "$k" "$r")
     done
-    echo "$s $q ${j#* }"
+    echo "$s $q ${k#* }"
 }
 echo
 for q in qemu-riscv64 qemu-alpha; do
@@ -107,7 +109,7 @@ for q in qemu-riscv64 qemu-alpha; do
 done
 echo "functional core against qemu, dynamic builds through their sysroots, size $size"
 fmt='%-14s %8s %7s %7s %7s %7s %7s | %8s %7s %7s %7s %7s %7s\n'
-printf "$fmt" workload rvMinst rv_s qemu_s sim/q jit_s jit/q alMinst al_s qemu_s sim/q jit_s jit/q
+printf "$fmt" workload rvMinst rv_s qemu_s sim/q blk_s blk/q alMinst al_s qemu_s sim/q blk_s blk/q
 rows=()
 for n in "${names[@]}"; do
     r=$(qemu_pair rv64-dyn qemu-riscv64 /usr/riscv64-linux-gnu "$n")
@@ -115,12 +117,13 @@ for n in "${names[@]}"; do
     [ -n "$r" ] && [ -n "$a" ] && rows+=("$n $r $a")
 done
 printf '%s\n' "${rows[@]}" | awk '
-    function line(n, ri, rs, rq, rj, ai, as, aq, aj) {
+    function line(n, ri, rs, rq, rk, ai, as, aq, ak) {
         printf "%-14s %8.1f %7.2f %7.2f %7.2f %7.2f %7.2f | %8.1f %7.2f %7.2f %7.2f %7.2f %7.2f\n", n,
-               ri/1e6, rs, rq, rs/rq, rj, rj/rq, ai/1e6, as, aq, as/aq, aj, aj/aq }
+               ri/1e6, rs, rq, rs/rq, rk, rk/rq, ai/1e6, as, aq, as/aq, ak, ak/aq }
     NF == 9 { line($1, $2, $3, $4, $5, $6, $7, $8, $9)
-              ri+=$2; rs+=$3; rq+=$4; rj+=$5; ai+=$6; as+=$7; aq+=$8; aj+=$9 }
-    END { if (ri) line("TOTAL", ri, rs, rq, rj, ai, as, aq, aj) }'
+              ri+=$2; rs+=$3; rq+=$4; rk+=$5; ai+=$6; as+=$7; aq+=$8; ak+=$9 }
+    END { if (ri) line("TOTAL", ri, rs, rq, rk, ai, as, aq, ak) }'
 echo "(seconds: wall clock of whole processes, the simulator without ground-truth recording;"
-echo " sim/q: the simulator's time over qemu's, the issue's target is at most 2.00;"
-echo " jit: the same with the translator, --jit; jit/q: its time over qemu's)"
+echo " rv_s/al_s: the default run (the translator); sim/q: its time over qemu's, the issue's"
+echo " target is at most 2.00; blk: the same on the block loop, --no-jit; blk/q: its time over"
+echo " qemu's)"

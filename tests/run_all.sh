@@ -9,7 +9,7 @@
 # SIGINT/SIGTERM), guest threads,
 # timing-model micro-benchmarks,
 # differential tests against qemu-riscv64 and qemu-alpha (static programs,
-# and dynamic ones through --sysroot, each also with the translator, --jit;
+# and dynamic ones through --sysroot, each also on the block loop, --no-jit;
 # the signal and written-code programs
 # on every timing model too), the workload checks, DISE/HPS and
 # DCPI profiling end to end, the DCPI tools and profile exports, sweeps,
@@ -92,10 +92,12 @@ run_suite diff-rv64-dyn     tests/diff/run.sh "$build" --variant=rv64-dyn
 run_suite diff-alpha-dyn    tests/diff/run.sh "$build" --variant=alpha-dyn
 run_suite diff-alpha-static tests/diff/run.sh "$build" --variant=alpha-static
 run_suite diff-models       tests/diff/models.sh "$build"
-# the translator (--jit, opt-in) under the differential suite and the blocks
-# suite's oracle, every variant (make test-jit runs the same alone)
+# the block loop (--no-jit; the translator is the functional core's default,
+# which the runs above take) under the differential suite, every variant, and
+# the translator asked for (--jit) under the blocks suite's oracle (make
+# test-jit runs the differential suite with --jit alone)
 for v in rv64 rv64-dyn alpha-dyn alpha-static; do
-    run_suite diff-jit-$v env HPS_SIM="$HPS_SIM --jit" tests/diff/run.sh "$build" --variant=$v
+    run_suite diff-nojit-$v env HPS_SIM="$HPS_SIM --no-jit" tests/diff/run.sh "$build" --variant=$v
 done
 run_suite blocks-jit env HPS_BLOCKS_JIT=1 tests/blocks/run.sh "$build"
 run_suite labs       tests/labs/run.sh "$build"

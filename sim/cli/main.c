@@ -1040,7 +1040,7 @@ int main(int argc, char **argv)
         .truth = want_stats || cct.on || paths ? &truth : NULL,
         .trace = trace_out ? &trace : NULL, .dise = pf.dise,
         .hps_truth = pf.dise ? &pf.session.truth : NULL, .pmu = dcpi ? dcpi_pmu(dcpi) : NULL,
-        .smarts = smarts, .jit = o.jit };
+        .smarts = smarts, .jit = o.jit, .jit_if_able = o.jit_auto };
     cct_run_parts(&cct, &parts);
     /* --cct and --paths keep per-thread state, and so does guest csprof */
     g.sys->threads_refused_by = o.csprof && o.csprof_host_unwinder ? "--csprof-unwinder host"

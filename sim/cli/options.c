@@ -446,19 +446,33 @@ static void check_sample(const options_t *o)
                       "times only its windows", needs[2 * k], needs[2 * k + 1]);
 }
 
-/* --jit: an x86-64 host, and a run whose engine runs blocks (the
- * functional core, with the ground-truth recorder or without, nothing
- * observing each step). */
-static void check_jit(const options_t *o)
+/* Whether the translator can run this run's blocks: a run whose engine
+ * runs the functional core's blocks (with the ground-truth recorder or
+ * without), nothing observing each step, nothing that stops it at an
+ * instruction to take a checkpoint, and not the shell. */
+static bool jit_fits(const options_t *o)
+{
+    return o->cfg.model == CFG_MODEL_FUNCTIONAL && !o->trace_path && !o->paths_path && !o->cct &&
+           !o->csprof && !o->interactive && !o->sample && !o->checkpoint_at;
+}
+
+/* --jit: an x86-64 host and a run it fits, else refused.  --no-jit: the
+ * block loop.  Neither (the default): the translator where it fits, on a
+ * host that can run it, and not with --acf (DISE's runs stay the block
+ * loop's unless --jit asks); every other run is the block loop's or the
+ * step loop's, silently. */
+static void check_jit(options_t *o)
 {
     const char *why;
-    if (!o->jit) return;
-    if (!jit_supported(&why)) bad_input("%s", why);
-    if (o->cfg.model != CFG_MODEL_FUNCTIONAL || o->trace_path || o->paths_path || o->cct ||
-        o->csprof || o->interactive || o->sample || o->checkpoint_at)
-        bad_input("--jit runs the functional core alone: it cannot be combined with a timing "
-                  "model, --trace, --paths, --cct, --csprof, --sample, --checkpoint-at or "
-                  "--interactive");
+    if (o->jit && o->no_jit) bad_input("--jit and --no-jit exclude each other");
+    if (o->jit) {
+        if (!jit_supported(&why)) bad_input("%s", why);
+        if (!jit_fits(o))
+            bad_input("--jit runs the functional core alone: it cannot be combined with a "
+                      "timing model, --trace, --paths, --cct, --csprof, --sample, "
+                      "--checkpoint-at or --interactive");
+    }
+    o->jit_auto = !o->jit && !o->no_jit && jit_fits(o) && !o->acf_path && jit_supported(&why);
 }
 
 /* Options that only make sense with others, and options that exclude each
@@ -571,6 +585,7 @@ void parse_options(int argc, char **argv, options_t *o)
             break;
         case OPT_NO_TRUTH:    o->no_truth = true; break;
         case OPT_JIT:         o->jit = true; break;
+        case OPT_NO_JIT:      o->no_jit = true; break;
         case OPT_CHECKPOINT_AT:
             o->checkpoint_at = parse_count("--checkpoint-at", optarg);
             if (!o->checkpoint_at) bad_input("--checkpoint-at: expected at least 1, got '%s'", optarg);

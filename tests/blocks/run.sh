@@ -14,6 +14,8 @@
 # fault programs stop inside blocks with the oracle's report.  The same again
 # timed by the in-order models (the timed block loop, blocks_timed_loop.h).
 # Prints "N passed, M failed".
+# The runs under test get --no-jit: the block loop (blocks_loop.h), not the
+# translator the functional core runs by default.
 # HPS_BLOCKS_JIT=1 runs the same checks on the translator (--jit, sim/jit_x86.c):
 # the runs under test get --jit (the ground-truth recorder too, but where a
 # check says --no-ground-truth), the oracle as always.
@@ -25,7 +27,7 @@ sim=${HPS_SIM:-$build/hps-sim}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hps-blocks.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 pass=0; fail=0
-jit=(); oracle=()
+jit=(--no-jit); oracle=()
 if [ -n "${HPS_BLOCKS_JIT:-}" ]; then jit=(--jit); fi
 ok()  { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }

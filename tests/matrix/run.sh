@@ -72,12 +72,15 @@
 #              functional run's; a bad value is refused; under hps with
 #              hot_method.acf, dise.spec_counters=checkpoint takes the
 #              functional run's samples, leak keeps its output and exact profile
-#   jit        --jit (the translator, sim/jit_x86.c) on the functional core:
-#              the functional run's output, its statistics with the
-#              ground-truth recorder and without (text and JSON) and an
-#              exhaustive ACF's report the same but for the command and host
-#              lines, --max-insts exact; with every timing model, -d and
-#              --trace: refused
+#   jit        the translator (sim/jit_x86.c, the functional core's default;
+#              --jit asks for it, --no-jit for the block loop): the default,
+#              --jit and --no-jit print the same output with the same status;
+#              their statistics with the ground-truth recorder and without
+#              (text and JSON) and an exhaustive ACF's report (--jit, the
+#              default and --no-jit) are the same but for the command and
+#              host lines; --max-insts exact, the default's cut the block
+#              loop's; ev5 --no-jit is ev5; --jit with every timing model,
+#              -d, --trace or --no-jit: refused
 #   checkpoint a checkpoint near the end restored under every model, with
 #              --acf and with --dcpi: the functional run's output and
 #              program instructions; --restore --cct, --checkpoint-at under
@@ -682,36 +685,63 @@ for isa in rv64 alpha-static; do
     done
     run "$d/sample.acf" --config ev5 --sample 20k --acf productions/hot_method.acf "$prog" test
     refused "$isa ev5 --sample 20k --acf" "$d/sample.acf"
-    # ---- --jit (the translator; tests/diff and tests/blocks run it too under make test) --------
+    # ---- the translator (the default; --jit asks for it, --no-jit for the block loop) ----------
+    # (tests/diff and tests/blocks run both loops too under make test)
     j=$d/jit
     run "$j" --jit "$prog" test
     same_output "$isa functional --jit" "$j"
-    run "$j.plain" --stats "$j.plain.stats" --no-ground-truth "$prog" test
+    run "$j.plain" --no-jit --stats "$j.plain.stats" --no-ground-truth "$prog" test
+    same_output "$isa functional --no-jit --stats --no-ground-truth" "$j.plain"
     run "$j.st" --jit --stats "$j.st.stats" --no-ground-truth "$prog" test
     same_output "$isa functional --jit --stats --no-ground-truth" "$j.st"
     same_bits "$isa --jit: the statistics are the block loop's" "$j.plain.stats" "$j.st.stats"
-    run "$j.acf0" --acf productions/hot_method_all.acf --report "$j.acf0.rep" "$prog" test
+    run "$j.dst" --stats "$j.dst.stats" --no-ground-truth "$prog" test
+    same_output "$isa functional --stats --no-ground-truth (default)" "$j.dst"
+    same_bits "$isa default: the statistics are the block loop's (--no-jit)" "$j.plain.stats" \
+        "$j.dst.stats"
+    run "$j.acf0" --no-jit --acf productions/hot_method_all.acf --report "$j.acf0.rep" "$prog" test
     run "$j.acf" --jit --acf productions/hot_method_all.acf --report "$j.acf.rep" "$prog" test
     same_output "$isa functional --jit --acf hot_method_all" "$j.acf"
     same_bits "$isa --jit --acf: the report is the block loop's" "$j.acf0.rep" "$j.acf.rep"
+    run "$j.acfd" --acf productions/hot_method_all.acf --report "$j.acfd.rep" "$prog" test
+    same_output "$isa functional --acf hot_method_all (default)" "$j.acfd"
+    same_bits "$isa --acf (default): the report is the block loop's" "$j.acf0.rep" "$j.acfd.rep"
     run "$j.cut" --jit --max-insts $cut --stats "$j.cut.stats" --no-ground-truth "$prog" test
     verdict "$isa --jit --max-insts $cut: exactly $cut program instructions" \
         "$( [ "$(st simInsts "$j.cut.stats")" = "$cut" ] || echo "simInsts $(st simInsts "$j.cut.stats")")"
+    run "$j.cutd" --max-insts $cut --stats "$j.cutd.stats" "$prog" test; rc_d=$rc
+    run "$j.cutn" --no-jit --max-insts $cut --stats "$j.cutn.stats" "$prog" test
+    verdict "$isa --max-insts $cut, default and --no-jit: the same stdout, status and statistics" \
+        "$( [ "$rc_d" = "$rc" ] || echo -n "status $rc_d, --no-jit $rc; "
+            [ "$(st simInsts "$j.cutd.stats")" = "$cut" ] || echo -n "simInsts $(st simInsts "$j.cutd.stats"); "
+            cmp -s "$j.cutd.out" "$j.cutn.out" || echo -n "stdout differs; "
+            diff <(grep -Ev '^# command:|^host' "$j.cutd.stats") \
+                 <(grep -Ev '^# command:|^host' "$j.cutn.stats") >/dev/null || echo "statistics differ")"
     for m in $models; do
         [ $m = functional ] && continue
         run "$j.$m" --jit --config $m "$prog" test
         refused "$isa $m --jit" "$j.$m"
     done
+    run "$j.nj" --no-jit --config ev5 --stats "$j.nj.stats" "$prog" test
+    same_output "$isa ev5 --no-jit" "$j.nj"
+    verdict "$isa ev5 --no-jit: the statistics are ev5's" \
+        "$(diff <(grep -Ev '^# command:|^host' "$d/ev5.stats.txt") \
+                <(grep -Ev '^# command:|^host' "$j.nj.stats") | head -2 | tr '\n' ' ')"
+    run "$j.both" --jit --no-jit "$prog" test
+    refused "$isa --jit --no-jit" "$j.both"
     run "$j.d" --jit -d "$prog" test
     refused "$isa --jit -d" "$j.d"
     run "$j.tr" --jit --trace "$j.tr.trace" "$prog" test
     refused "$isa --jit --trace" "$j.tr"
     # with the ground-truth recorder (the default with --stats): its statistics
-    # (unique words, call pairs) and the JSON form the block loop's
+    # (unique words, call pairs) and the JSON form the block loop's, and the
+    # default's (the functional run above) too
     run "$j.gt" --jit --stats "$j.gt.stats" --stats-json "$j.gt.json" "$prog" test
     same_output "$isa functional --jit --stats (ground truth)" "$j.gt"
-    same_bits "$isa --jit --stats: the block loop's, with the recorder" "$fst" "$j.gt.stats"
-    run "$j.gt0" --stats-json "$j.gt0.json" "$prog" test
+    run "$j.gt0" --no-jit --stats "$j.gt0.stats" --stats-json "$j.gt0.json" "$prog" test
+    same_output "$isa functional --no-jit --stats (ground truth)" "$j.gt0"
+    same_bits "$isa --jit --stats: the block loop's, with the recorder" "$j.gt0.stats" "$j.gt.stats"
+    same_bits "$isa default --stats: the block loop's, with the recorder" "$j.gt0.stats" "$fst"
     verdict "$isa --jit --stats-json: the block loop's, with the recorder" \
         "$(diff <(grep -Ev '"(command|argv)"|"host' "$j.gt0.json") \
                 <(grep -Ev '"(command|argv)"|"host' "$j.gt.json") | head -2 | tr '\n' ' ')"
