@@ -11,8 +11,9 @@
 #                   (tests/fuzz/fuzz.mk; clang)
 #   make check-layers  no #include goes up a layer (layers.txt places every
 #                   file; tools/check_layers.py)
-#   make test-jit   the differential and blocks suites with --jit alone (the
-#                   translator, sim/jit_x86.c; make test runs them too)
+#   make test-jit   the differential and blocks suites with --jit forced (the
+#                   translator, sim/jit_x86.c, is the default where the run
+#                   allows it; make test runs the suites both ways)
 #   make bench      simulated MIPS of each model, next to qemu-riscv64, with
 #                   DISE, and Alpha against RISC-V per instruction
 #   make workloads  build the guest workload suite for RISC-V and Alpha
