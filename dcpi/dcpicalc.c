@@ -2030,6 +2030,23 @@ static void bound_icache_by_run(dcpicalc_t *dc, double measured)
     }
 }
 
+/* Culprit `cause` listed beside an I-cache miss is left out where the
+ * instruction's IMISS samples (at least `least`), each miss at `cost`
+ * cycles (capped at a lone miss's), explain its whole dynamic stall: the
+ * two rules below. */
+static void drop_within_icache(dcpicalc_t *dc, double cost, int cause, uint64_t least)
+{
+    if (cost <= 0) return;
+    if (cost > (double)dc->miss_bound) cost = (double)dc->miss_bound;
+    const uint32_t both = 1u << STALL_ICACHE | 1u << cause;
+    for (size_t k = 0; k < dc->cfg.ninsns; k++) {
+        dcpicalc_insn_t *x = &dc->insn[k];
+        if ((x->culprits & both) != both || x->imiss < least) continue;
+        if ((double)x->imiss * dc->imiss_per_period * cost >= dcpicalc_dynamic_stall(dc, k) * x->freq)
+            x->culprits &= ~(1u << cause);
+    }
+}
+
 /* A misprediction listed beside an I-cache miss whose IMISS samples on the
  * instruction (at least MISPREDICT_EVENTS_LEAST of them), each miss at the
  * cost measured on the run (icache_cost_measured, at most a lone miss's),
@@ -2043,15 +2060,7 @@ static void bound_icache_by_run(dcpicalc_t *dc, double measured)
  * cycles.  Ruling it out beside any IMISS sample cost 27.6 M.) */
 static void mispredict_within_icache(dcpicalc_t *dc, double cost)
 {
-    if (cost <= 0) return;
-    if (cost > (double)dc->miss_bound) cost = (double)dc->miss_bound;
-    const uint32_t both = 1u << STALL_ICACHE | 1u << STALL_MISPREDICT;
-    for (size_t k = 0; k < dc->cfg.ninsns; k++) {
-        dcpicalc_insn_t *x = &dc->insn[k];
-        if ((x->culprits & both) != both || x->imiss < MISPREDICT_EVENTS_LEAST) continue;
-        if ((double)x->imiss * dc->imiss_per_period * cost >= dcpicalc_dynamic_stall(dc, k) * x->freq)
-            x->culprits &= ~(1u << STALL_MISPREDICT);
-    }
+    drop_within_icache(dc, cost, STALL_MISPREDICT, MISPREDICT_EVENTS_LEAST);
 }
 
 /* A dependency listed beside an I-cache miss whose IMISS samples on the
@@ -2070,15 +2079,7 @@ static void mispredict_within_icache(dcpicalc_t *dc, double cost)
  * instructions in all.) */
 static void dependency_within_icache(dcpicalc_t *dc, double cost)
 {
-    if (cost <= 0) return;
-    if (cost > (double)dc->miss_bound) cost = (double)dc->miss_bound;
-    const uint32_t both = 1u << STALL_ICACHE | 1u << STALL_DEP;
-    for (size_t k = 0; k < dc->cfg.ninsns; k++) {
-        dcpicalc_insn_t *x = &dc->insn[k];
-        if ((x->culprits & both) != both || !x->imiss) continue;
-        if ((double)x->imiss * dc->imiss_per_period * cost >= dcpicalc_dynamic_stall(dc, k) * x->freq)
-            x->culprits &= ~(1u << STALL_DEP);
-    }
+    drop_within_icache(dc, cost, STALL_DEP, 1);
 }
 
 /* A store listed beside a stall of the front end -- an I-cache miss or a

@@ -486,20 +486,22 @@ quick_5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc
     if (heads) quick_record_last(t, in, head);
 }
 
-#define QUICK_5_LOAD_FN(name, heads, mem_name)                                               \
+/* A model's load entry: its leaf when the load is in the fetch block (or
+ * line) of the one before (`takes`), else the memory path's new-block entry;
+ * for inorder5 here and ev5 below. */
+#define QUICK_LOAD_FN(name, heads, mem_name, takes, leaf)                                     \
     static __attribute__((noinline)) void name##_same(timing_t *t, const insn_t *in,         \
                                                       uint64_t addr, uint64_t next_pc)       \
     {                                                                                        \
-        quick_5_load_leaf(t, in, addr, next_pc, heads, mem_name##_same);                     \
+        leaf(t, in, addr, next_pc, heads, mem_name##_same);                                  \
     }                                                                                        \
     static void name(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)         \
     {                                                                                        \
-        if (likely(quick_5_takes(t, in))) name##_same(t, in, addr, next_pc);                 \
+        if (likely(takes(t, in))) name##_same(t, in, addr, next_pc);                         \
         else mem_name##_new(t, in, addr, next_pc);                                           \
     }
-QUICK_5_LOAD_FN(quick_5_load, false, quick_5_mem)
-QUICK_5_LOAD_FN(quick_5_load_heads, true, quick_5_mem_heads)
-#undef QUICK_5_LOAD_FN
+QUICK_LOAD_FN(quick_5_load, false, quick_5_mem, quick_5_takes, quick_5_load_leaf)
+QUICK_LOAD_FN(quick_5_load_heads, true, quick_5_mem_heads, quick_5_takes, quick_5_load_leaf)
 
 /* ---- what the entries test, once an instruction (insn_t.tkind) ---------------- */
 
@@ -1206,20 +1208,9 @@ static __attribute__((noinline)) void quick_ev5_alu_new_leaf_heads(timing_t *t, 
     quick_ev5_alu_new_leaf(t, in, addr, next_pc, true, quick_ev5_alu_heads_new);
 }
 
-#define QUICK_EV5_LOAD_FN(name, heads, mem_name)                                             \
-    static __attribute__((noinline)) void name##_same(timing_t *t, const insn_t *in,         \
-                                                      uint64_t addr, uint64_t next_pc)       \
-    {                                                                                        \
-        quick_ev5_load_leaf(t, in, addr, next_pc, heads, mem_name##_same);                   \
-    }                                                                                        \
-    static void name(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)         \
-    {                                                                                        \
-        if (likely(quick_ev5_takes(t, in))) name##_same(t, in, addr, next_pc);               \
-        else mem_name##_new(t, in, addr, next_pc);                                           \
-    }
-QUICK_EV5_LOAD_FN(quick_ev5_load, false, quick_ev5_mem)
-QUICK_EV5_LOAD_FN(quick_ev5_load_heads, true, quick_ev5_mem_heads)
-#undef QUICK_EV5_LOAD_FN
+QUICK_LOAD_FN(quick_ev5_load, false, quick_ev5_mem, quick_ev5_takes, quick_ev5_load_leaf)
+QUICK_LOAD_FN(quick_ev5_load_heads, true, quick_ev5_mem_heads, quick_ev5_takes, quick_ev5_load_leaf)
+#undef QUICK_LOAD_FN
 
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
 
