@@ -2491,6 +2491,7 @@ typedef struct truth_reader {
     const char *path;
     size_t line;
     int ncause;                 /* stall columns of the header, 0 before it */
+    size_t profiler;            /* the field of its `profiler` column, or 0 */
     size_t cap;
 } truth_reader_t;
 
@@ -2526,6 +2527,7 @@ static bool truth_row(truth_reader_t *rd, char *line, dcpicalc_truth_row_t *r, c
     size_t nf = split_tabs(line, f, sizeof f / sizeof f[0]);
     int causes = rd->ncause < STALL_COUNT - 1 ? rd->ncause : STALL_COUNT - 1;
     size_t need = TRUTH_FIXED + (size_t)causes;
+    if (rd->profiler) need = rd->profiler + 1;
     if (nf < need)
         return set_error(err, errlen, "%s:%zu: short row: %zu fields, expected at least %zu (pc, "
                          "symbol, count, head_cycles and %d stall causes)", rd->path, rd->line,
@@ -2542,15 +2544,24 @@ static bool truth_row(truth_reader_t *rd, char *line, dcpicalc_truth_row_t *r, c
                              k < TRUTH_FIXED ? names[k] : stall_names[k - TRUTH_FIXED + 1],
                              k ? "a decimal" : "a hexadecimal", f[k]);
     }
+    if (rd->profiler && !field_number(f[rd->profiler], 10, &r->profiler))
+        return set_error(err, errlen, "%s:%zu: field %zu (profiler): expected a decimal number, "
+                         "got '%.40s'", rd->path, rd->line, rd->profiler + 1, f[rd->profiler]);
     return true;
 }
 
-/* The header: its columns give the number of stall causes. */
+/* The header: its columns give the number of stall causes, and whether
+ * the profiler's column (v2) follows them. */
 static bool truth_header(truth_reader_t *rd, const char *line, char *err, size_t errlen)
 {
     int tabs = 0;
     for (const char *p = line; *p; p++) tabs += *p == '\t';
     rd->ncause = tabs - TRUTH_FIXED;            /* the last column is culprit_pc */
+    rd->profiler = 0;
+    if (rd->ncause > 1 && strstr(line, "\tprofiler\tculprit_pc")) {
+        rd->ncause--;
+        rd->profiler = TRUTH_FIXED + (size_t)rd->ncause;
+    }
     if (rd->ncause <= 0)
         return set_error(err, errlen, "%s:%zu: header without stall-cause columns: not a "
                          "ground-truth file (hps-sim --ground-truth)", rd->path, rd->line);
@@ -2625,6 +2636,7 @@ void dcpicalc_truth_add(dcpicalc_truth_t *t, const dcpicalc_truth_t *more)
             const dcpicalc_truth_row_t *o = &more->v[b++];
             r.count += o->count;
             r.head += o->head;
+            r.profiler += o->profiler;
             for (int c = 0; c < STALL_COUNT; c++) r.stall[c] += o->stall[c];
             v[n++] = r;
         }

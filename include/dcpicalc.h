@@ -229,9 +229,11 @@ double dcpicalc_dynamic_stall(const dcpicalc_t *dc, size_t k);
 /* ---- the ground truth (hps-sim --ground-truth FILE; pipeline/README.md) ---- */
 
 /* One static instruction's row: executions, head cycles, and the cycles
- * beyond the first by stall cause (stall[0] unused). */
+ * beyond the first by stall cause (stall[0] unused); profiler: those the
+ * profiler's own code caused (the file's `profiler` column, 0 in a file
+ * without it), part of head and of no cause. */
 typedef struct dcpicalc_truth_row {
-    uint64_t pc, count, head, stall[STALL_COUNT];
+    uint64_t pc, count, head, stall[STALL_COUNT], profiler;
 } dcpicalc_truth_row_t;
 
 typedef struct dcpicalc_truth {

@@ -84,6 +84,8 @@ static inline uint64_t gt_count(const gt_entry_t *e)
  * only the heads touches 16 bytes an instruction. */
 typedef struct gt_why {
     uint64_t stall[STALL_COUNT];
+    uint64_t profiler;                /* stall cycles the profiler's own code
+                                         caused (timing.c, profiler_stall) */
     uint64_t culprit_pc, culprit_cycles;
 } gt_why_t;
 /* The records of the code outside the flat store (timing_set_code: the

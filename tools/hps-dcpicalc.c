@@ -106,6 +106,14 @@ typedef struct score {
     double samp_n, samp_z2, samp_within5, samp_weight, samp_expected;
 } score_t;
 
+/* The row's head cycles less those the profiler's own code caused (its
+ * interrupt handler's return, which the counters leave out too: pmu.c):
+ * the program's, which the samples stand for. */
+static double program_head(const truth_row_t *r)
+{
+    return (double)(r->head - r->profiler);
+}
+
 /* Static causes (a dependency, a unit, slotting, fetch) stall every
  * execution by M - 1 cycles; what the truth has beyond that is dynamic. */
 static double true_dynamic(const truth_row_t *r, const timing_static_t *st, int c)
@@ -151,7 +159,7 @@ static void score_sampling(const dcpicalc_insn_t *x, const truth_row_t *r, doubl
 {
     for (int c = 1; c < STALL_COUNT; c++)
         if (r->stall[c]) return;
-    double expect = (double)r->head / period;
+    double expect = program_head(r) / period;
     if (expect < 100) return;
     double z = ((double)x->samples - expect) / sqrt(expect);
     sc->samp_n++;
@@ -176,7 +184,7 @@ static void print_insn(const dcpicalc_t *dc, size_t k, disasm_t *dis, const char
     else printf(" %7s", "-");
     const truth_row_t *r = truth ? truth_at(truth, in->pc) : NULL;
     if (truth) {
-        if (r && r->count) printf(" %9" PRIu64 " %7.2f", r->count, (double)r->head / (double)r->count);
+        if (r && r->count) printf(" %9" PRIu64 " %7.2f", r->count, program_head(r) / (double)r->count);
         else printf(" %9s %7s", "0", "-");
     }
     culprit_text(x->culprits, cul, sizeof cul);
@@ -196,7 +204,7 @@ static void print_insn(const dcpicalc_t *dc, size_t k, disasm_t *dis, const char
     sc->scored += (double)x->samples;
     for (int b = 0; b < 4; b++)
         if (err <= lim[b]) sc->within[b] += (double)x->samples;
-    double true_cpi = (double)r->head / (double)r->count;
+    double true_cpi = program_head(r) / (double)r->count;
     if (x->cpi >= 0) {
         sc->cpi_err_sum += fabs(x->cpi - true_cpi) * (double)x->samples;
         sc->cpi_weight += (double)x->samples;
