@@ -104,6 +104,9 @@ typedef struct score {
      * stall cycle) expect head cycles / period samples; z = the deviation
      * in Poisson standard deviations, within 5% weighted by samples */
     double samp_n, samp_z2, samp_within5, samp_weight, samp_expected;
+    /* the stall cycles the truth gives the profiler's own code (its
+     * `profiler` column): no cause's, so in no culprit score */
+    double profiler;
 } score_t;
 
 /* The row's head cycles less those the profiler's own code caused (its
@@ -209,6 +212,7 @@ static void print_insn(const dcpicalc_t *dc, size_t k, disasm_t *dis, const char
         sc->cpi_err_sum += fabs(x->cpi - true_cpi) * (double)x->samples;
         sc->cpi_weight += (double)x->samples;
     }
+    sc->profiler += (double)r->profiler;
     for (int c = 1; c < STALL_COUNT; c++) {
         double dynamic = true_dynamic(r, &x->sched, c);
         sc->stall_cycles += dynamic;
@@ -379,6 +383,9 @@ static void print_score(const score_t *sc)
     if (pa && ra)
         printf("  culprits overall: precision %.1f%%, recall %.1f%%\n", 100 * ph / pa,
                100 * rh / ra);
+    if (sc->profiler)
+        printf("  the profiler's own stall cycles on the program's instructions (the truth's "
+               "profiler column, in no score): %.0f\n", sc->profiler);
 }
 
 /* ---- one procedure, or all ----------------------------------------------------------- */

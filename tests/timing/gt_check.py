@@ -14,7 +14,8 @@
 #   --drain D       the sum of head_cycles over all rows of GT2 is CYCLES2 - D
 #   --stats JSON    each stall column of GT2, summed over all rows, equals the
 #                   statistic cpu.stallCycles::CAUSE of the same run (JSON
-#                   from --stats-json)
+#                   from --stats-json); the profiler column (v2: stalls the
+#                   profiler's own code caused, of any cause) must be 0 then
 #   --cause C       stall cause C has at least --share (default 0.95) of the
 #                   loop's stall cycles per iteration
 #   --per-iter X    ... and there are X of them per iteration (+-1)
@@ -29,8 +30,9 @@ import sys
 
 
 def read_rows(path):
-    """Rows of the file as dicts, and the stall-cause column names."""
-    rows, causes = [], None
+    """Rows of the file as dicts, and the stall-cause column names (v2's
+    profiler column, after them, is no cause: each row's "profiler")."""
+    rows, causes, prof = [], None, False
     with open(path) as f:
         for line in f:
             line = line.rstrip("\n")
@@ -39,11 +41,15 @@ def read_rows(path):
             cols = line.split("\t")
             if cols[0] == "pc":
                 causes = cols[4:-1]
+                prof = causes[-1:] == ["profiler"]
+                if prof:
+                    causes = causes[:-1]
                 continue
             row = {"pc": int(cols[0], 16), "symbol": cols[1], "count": int(cols[2]),
                    "head": int(cols[3]),
                    "culprit": None if cols[-1] == "-" else int(cols[-1], 16)}
-            row["stall"] = dict(zip(causes, (int(v) for v in cols[4:-1])))
+            row["stall"] = dict(zip(causes, (int(v) for v in cols[4:4 + len(causes)])))
+            row["profiler"] = int(cols[-2]) if prof else 0
             rows.append(row)
     return rows, causes
 
@@ -89,6 +95,9 @@ def main():
                for c in causes
                if sum(r["stall"][c] for r in rows) != stats.get("cpu.stallCycles::" + c,
                                                                  {}).get("value")]
+        prof = sum(r["profiler"] for r in rows)
+        if prof:
+            bad.append("profiler column %d: the statistics hold it under its causes" % prof)
         check(not bad, "stall columns add up to cpu.stallCycles::*" +
               ("" if not bad else " (" + "; ".join(bad) + ")"))
     before = {r["pc"]: r for r in rows1 if r["count"] == a.n1}
