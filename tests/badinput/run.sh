@@ -325,6 +325,12 @@ else
     want_file=$tmp/gt-field
     tool_check truth-bad-field "$calc" ':2: (short row|field 4 \(head_cycles\))' \
         --truth "$tmp/gt-field" "$tmp/db" main
+    # truth v2: the profiler column (before culprit_pc) must be a number too
+    { grep '^pc' "$tmp/gt"; grep -m1 '^0x' "$tmp/gt" |
+        awk -F'\t' -v OFS='\t' '{ $(NF - 1) = "x"; print }'; } >"$tmp/gt-prof"
+    want_file=$tmp/gt-prof
+    tool_check truth-bad-profiler "$calc" ':2: field 15 \(profiler\)' \
+        --truth "$tmp/gt-prof" "$tmp/db" main
     printf '0x10\tmain\t1\t1\n' >"$tmp/gt-noheader"
     want_file=$tmp/gt-noheader
     tool_check truth-no-header "$calc" ':1: .*header' --truth "$tmp/gt-noheader" "$tmp/db" main

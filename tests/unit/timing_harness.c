@@ -43,6 +43,7 @@ static void read_truth(FILE *f, result_t *r)
         r->count[k] = count;
         for (int s = 1; s < STALL_COUNT; s++)
             r->stall[k][s] = strtoull(strtok_r(NULL, "\t", &save), NULL, 10);
+        r->profiler[k] = strtoull(strtok_r(NULL, "\t", &save), NULL, 10);
         char *cul = strtok_r(NULL, "\t\n", &save);
         r->culprit[k] = cul[0] == '-' ? 0 : strtoull(cul, NULL, 16);
     }

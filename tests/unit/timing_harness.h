@@ -49,6 +49,7 @@ typedef struct result {
     uint64_t head[MAXN];        /* head cycles of the instruction at CODE + 4k */
     uint64_t count[MAXN];       /* its executions                              */
     uint64_t stall[MAXN][STALL_COUNT];
+    uint64_t profiler[MAXN];    /* the profiler's stall cycles (truth v2)     */
     uint64_t culprit[MAXN];     /* 0 = none                                    */
     uint64_t head_sum;
     char stats[16384];          /* the model's statistics, name value lines    */
