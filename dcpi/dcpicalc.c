@@ -2526,15 +2526,15 @@ static bool truth_row(truth_reader_t *rd, char *line, dcpicalc_truth_row_t *r, c
     char *f[TRUTH_FIXED + STALL_COUNT + 2];
     size_t nf = split_tabs(line, f, sizeof f / sizeof f[0]);
     int causes = rd->ncause < STALL_COUNT - 1 ? rd->ncause : STALL_COUNT - 1;
-    size_t need = TRUTH_FIXED + (size_t)causes;
-    if (rd->profiler) need = rd->profiler + 1;
+    size_t read = TRUTH_FIXED + (size_t)causes;
+    size_t need = rd->profiler ? rd->profiler + 1 : read;
     if (nf < need)
         return set_error(err, errlen, "%s:%zu: short row: %zu fields, expected at least %zu (pc, "
                          "symbol, count, head_cycles and %d stall causes)", rd->path, rd->line,
                          nf, need, causes);
     memset(r, 0, sizeof *r);
     static const char *const names[] = { "pc", "symbol", "count", "head_cycles" };
-    for (size_t k = 0; k < need; k++) {
+    for (size_t k = 0; k < read; k++) {
         uint64_t *slot = k == 0 ? &r->pc : k == 2 ? &r->count : k == 3 ? &r->head
                        : k >= TRUTH_FIXED ? &r->stall[k - TRUTH_FIXED + 1] : NULL;
         if (!slot) continue;
