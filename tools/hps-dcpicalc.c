@@ -622,6 +622,7 @@ static void add_score(score_t *total, const score_t *sc)
     total->samp_within5 += sc->samp_within5;
     total->samp_weight += sc->samp_weight;
     total->samp_expected += sc->samp_expected;
+    total->profiler += sc->profiler;
     for (int c = 0; c < STALL_COUNT; c++) {
         total->rec_hit[c] += sc->rec_hit[c];
         total->rec_all[c] += sc->rec_all[c];
