@@ -34,7 +34,9 @@
  * are too few, every other culprit when the misses IMISS projects at least
  * explain nearly all the stall, an I-cache miss beside another culprit
  * when its misses at twice the cost per miss the run's I-cache-only
- * stalls measure are too few, a misprediction when the BRANCHMP samples through the skid
+ * stalls measure are under a quarter of the stall, the write buffer
+ * beside an I-cache miss whose misses at that cost explain the stall, a
+ * misprediction when the BRANCHMP samples through the skid
  * after the block head, on every path, project too few (unless a path
  * leaves the procedure there), the write buffer for a store waiting on its loaded operand
  * in a block of fewer stores than the buffer's entries or loaded within the
@@ -46,13 +48,15 @@
  * long operation two blocks back (none when a block between read its
  * result), ruled out when only a loop's rare entries can find it pending,
  * and on the caller's value where nothing else explains a stall (never
- * the stack pointer), not beside a D-cache miss whose DMISS samples on
+ * the stack pointer; not where DMISS was collected and has no sample
+ * near), not beside a D-cache miss whose DMISS samples on
  * the instruction can explain the whole stall; a load's hit latency
  * beside the D-cache where DMISS samples near it are too few to explain
  * the stall, but beside them where the stall is short enough to be mostly
  * the hits' (twice the load-use latency); no write buffer for a store of a callee's result;
  * the D-cache, not the dependency, for a callee's result whose DMISS
- * samples on its reader explain its stall at the S-cache's hit a miss;
+ * samples on its reader explain its stall at the S-cache's hit a miss,
+ * or, fewer, at their upper bound where the stall is longer than a hit's;
  * a busy unit the caller may have used only where nothing else is; a
  * D-TLB miss only with DTBMISS samples near the stall, bounded by the
  * misses they project and by DMISS's.
