@@ -34,7 +34,9 @@
  * are too few, every other culprit when the misses IMISS projects at least
  * explain nearly all the stall, an I-cache miss beside another culprit
  * when its misses at twice the cost per miss the run's I-cache-only
- * stalls measure are too few, a misprediction when the BRANCHMP samples through the skid
+ * stalls measure are under a quarter of the stall, the write buffer
+ * beside an I-cache miss whose misses at that cost explain the stall, a
+ * misprediction when the BRANCHMP samples through the skid
  * after the block head, on every path, project too few (unless a path
  * leaves the procedure there), the write buffer for a store waiting on its loaded operand
  * in a block of fewer stores than the buffer's entries or loaded within the
@@ -46,13 +48,15 @@
  * long operation two blocks back (none when a block between read its
  * result), ruled out when only a loop's rare entries can find it pending,
  * and on the caller's value where nothing else explains a stall (never
- * the stack pointer), not beside a D-cache miss whose DMISS samples on
+ * the stack pointer; not where DMISS was collected and has no sample
+ * near), not beside a D-cache miss whose DMISS samples on
  * the instruction can explain the whole stall; a load's hit latency
  * beside the D-cache where DMISS samples near it are too few to explain
  * the stall, but beside them where the stall is short enough to be mostly
  * the hits' (twice the load-use latency); no write buffer for a store of a callee's result;
  * the D-cache, not the dependency, for a callee's result whose DMISS
- * samples on its reader explain its stall at the S-cache's hit a miss;
+ * samples on its reader explain its stall at the S-cache's hit a miss,
+ * or, fewer, at their upper bound where the stall is longer than a hit's;
  * a busy unit the caller may have used only where nothing else is; a
  * D-TLB miss only with DTBMISS samples near the stall, bounded by the
  * misses they project and by DMISS's.
@@ -354,7 +358,11 @@ static void test_icache_dominates_by_imiss(void **state)
  * measure (instruction 3 without IMISS samples, or with fewer than 100)
  * both stay listed, until the run's cost per miss, measured over its
  * other procedures, is given (dcpicalc_unstall, 4 cycles): the same bound
- * then rules the I-cache out. */
+ * then rules the I-cache out.  The bound is a quarter of the stall (the
+ * misses at their Poisson upper bound and twice the measured cost): 400
+ * IMISS samples on the consumer (at most 441 misses, 3528 cycles, over an
+ * eighth of the stall but under a quarter) rule it out; 700 (at most 754,
+ * 6032 cycles) do not. */
 static void test_icache_bounded_by_run_cost(void **state)
 {
     config_t cfg = preset("ev5");
@@ -386,6 +394,22 @@ static void test_icache_bounded_by_run_cost(void **state)
             assert_true(dc.insn[2].culprits & 1u << STALL_DCACHE);
             assert_false(dc.insn[2].culprits & 1u << STALL_ICACHE);
         }
+        dcpicalc_free(&dc);
+    }
+    const uint64_t on_consumer[2] = { 400, 700 };
+    for (int i = 0; i < 2; i++) {
+        double most = on_consumer[i] + 2 * sqrt((double)on_consumer[i]) + 1;
+        assert_true(most * miss * 8 > 20000 && (most * 2 * 4.0 * 4 < 20000) == (i == 0) &&
+                    most * 2 * 4.0 * 8 > 20000);
+        s.imiss[3] = 2500;
+        s.imiss[2] = on_consumer[i];
+        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
+                                        sizeof loop, synth_samples, &s, collected, periods,
+                                        NULL, err, sizeof err));
+        assert_int_equal(dc.insn[3].culprits, 1u << STALL_ICACHE);
+        assert_true(dc.insn[2].culprits & 1u << STALL_DCACHE);
+        if (!!(dc.insn[2].culprits & 1u << STALL_ICACHE) != (i == 1))
+            fail_msg("%" PRIu64 " IMISS samples: culprits %#x", on_consumer[i], dc.insn[2].culprits);
         dcpicalc_free(&dc);
     }
 }
@@ -542,7 +566,7 @@ static void test_load_use_is_the_latency(void **state)
 
 /* ---- arbitrary code with known counts ---------------------------------------------- */
 
-enum { MAXCODE = 16 };
+enum { MAXCODE = 24 };
 typedef struct code_synth {
     size_t n;
     timing_static_t sched[MAXCODE];
@@ -1475,7 +1499,8 @@ static void test_operand_from_the_caller(void **state)
 /* addi | add t0,a1,a2 (the caller's a1, a2; stalls 10 cycles on each of
  * its 1000 executions, 10000 cycles) | ret, DMISS collected and the
  * periods known (1 cycle a CYCLES sample, 1 miss a DMISS sample): no
- * DMISS sample, the caller's value alone; 5 on the add, at most 5 + 2
+ * DMISS sample, nothing (the caller's value unproven: without DMISS,
+ * test_operand_from_the_caller, it is listed); 5 on the add, at most 5 + 2
  * sqrt(5) + 1 misses of at most a lone miss's cycles, cannot explain the
  * stall: the D-cache (the caller's load missed) and the dependency; 200
  * can: the D-cache alone. */
@@ -1487,7 +1512,7 @@ static void test_caller_value_within_dmiss(void **state)
     unsigned miss = cfg.l2_hit_latency + cfg.mem_latency + cfg.l2_line / cfg.mem_bytes_per_cycle;
     assert_true((5 + 2 * sqrt(5) + 1) * miss < 10000 && (200 + 2 * sqrt(200) + 1) * miss > 10000);
     const struct { uint64_t dmiss; uint32_t culprits; } cases[] = {
-        { 0, 1u << STALL_DEP }, { 5, 1u << STALL_DEP | 1u << STALL_DCACHE },
+        { 0, 0 }, { 5, 1u << STALL_DEP | 1u << STALL_DCACHE },
         { 200, 1u << STALL_DCACHE },
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -1590,9 +1615,10 @@ static void test_mispredict_within_dcache(void **state)
  * each execution with 1000 IMISS samples on it (1 miss a sample), the
  * I-cache alone: 20 cycles a miss, at most 2 x 20 = 40 on this run.  C's
  * head (instruction 4, after the beq) stalls 20 cycles an execution, 20000
- * cycles, the misprediction and the I-cache its candidates.  100 IMISS
- * samples on it at 40 cycles a miss (4000 cycles) cannot explain the
- * stall: both listed; 600 can (24000), yet project too few misses at the
+ * cycles, the misprediction and the I-cache its candidates.  150 IMISS
+ * samples on it at 40 cycles a miss (6000 cycles) cannot explain the
+ * stall, and at their Poisson upper bound are over a quarter of it
+ * (bound_icache_by_run): both listed; 600 can (24000), yet project too few misses at the
  * S-cache's hit latency for the I-cache alone by icache_dominates: the
  * misprediction is left out.  With no IMISS sample on instruction 5 the
  * procedure measures no cost of its own, and both stay listed with 600
@@ -1610,10 +1636,10 @@ static void test_mispredict_within_icache(void **state)
     uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
     double cost = 2 * 20000.0 / 1000, least = cfg.l2_hit_latency;
     unsigned miss = cfg.l2_hit_latency + cfg.mem_latency + cfg.l2_line / cfg.mem_bytes_per_cycle;
-    assert_true(cost < miss && 100 * cost < 20000 && 600 * cost >= 20000);
-    assert_true((100 + 2 * sqrt(100) + 1) * cost * 8 >= 20000 &&
+    assert_true(cost < miss && 150 * cost < 20000 && 600 * cost >= 20000);
+    assert_true((150 + 2 * sqrt(150) + 1) * cost * 4 >= 20000 &&
                 (600 - 2 * sqrt(600) - 1) * least * 8 < 7 * 20000.0);
-    const uint64_t at_head[3] = { 100, 600, 600 };
+    const uint64_t at_head[3] = { 150, 600, 600 };
     for (int i = 0; i < 3; i++) {
         code_synth_t s;
         dcpicalc_t dc;
@@ -1644,23 +1670,31 @@ static void test_mispredict_within_icache(void **state)
  * its 1000 executions, 10000 cycles) | ret, DMISS collected, a CYCLES
  * sample a cycle and a DMISS sample 100 misses: the callee may have
  * returned a loaded value that missed.  No DMISS sample on the addi: the
- * dependency; 5 (fewer than MISPREDICT_EVENTS_LEAST) or 10 (1000 misses
- * at the S-cache's 6 cycles, below the stall): the dependency; 20 (2000
- * misses, 12000 cycles): the D-cache instead (the I-cache, at the call's
- * return point, without IMISS, is listed beside them all). */
+ * dependency; 20 (2000 misses at the S-cache's 6 cycles, 12000 cycles):
+ * the D-cache instead; 5 or 10 (fewer than MISPREDICT_EVENTS_LEAST, or
+ * below the stall at the S-cache's hit) too, the stall being longer than
+ * a hit can make it (over twice the load-use latency) and the misses at
+ * their Poisson upper bound, a lone miss's cycles each, able to explain
+ * it.  A stall of 3 cycles (a hit's, at most) with 5 samples: the
+ * dependency; one of 1000 cycles with one sample (at most 400 misses):
+ * the dependency.  (The I-cache, at the call's return point, without
+ * IMISS, is listed beside them all.) */
 static void test_callee_result_missed(void **state)
 {
     enum { N = 3 };
     const uint32_t code[N] = { enc_j(100, 1), ADDI(T0, A0, 1), RET };
     config_t cfg = preset("ev5");
     assert_int_equal(cfg.l2_hit_latency, 6);
-    const struct { uint64_t dmiss; uint32_t culprits; } cases[] = {
-        { 0, 1u << STALL_DEP }, { 5, 1u << STALL_DEP }, { 10, 1u << STALL_DEP },
-        { 20, 1u << STALL_DCACHE },
+    assert_int_equal(cfg.lat_load_use, 2);
+    unsigned miss = cfg.l2_hit_latency + cfg.mem_latency + cfg.l2_line / cfg.mem_bytes_per_cycle;
+    assert_true((5 + 2 * sqrt(5) + 1) * 100 * miss >= 10000 && 4.0 * 100 * miss < 1000000);
+    const struct { uint64_t extra, dmiss; uint32_t culprits; } cases[] = {
+        { 10, 0, 1u << STALL_DEP }, { 10, 5, 1u << STALL_DCACHE }, { 10, 10, 1u << STALL_DCACHE },
+        { 10, 20, 1u << STALL_DCACHE }, { 3, 5, 1u << STALL_DEP }, { 1000, 1, 1u << STALL_DEP },
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         dcpicalc_t dc;
-        analyse_dmiss(&dc, &cfg, code, N, 1, 10, 1, cases[c].dmiss, 100);
+        analyse_dmiss(&dc, &cfg, code, N, 1, cases[c].extra, 1, cases[c].dmiss, 100);
         uint32_t operand = dc.insn[1].culprits & (1u << STALL_DEP | 1u << STALL_DCACHE);
         if (operand != cases[c].culprits)       /* the return point's I-cache beside them */
             fail_msg("%" PRIu64 " DMISS samples: culprits %#x", cases[c].dmiss, dc.insn[1].culprits);
@@ -1821,9 +1855,10 @@ static void test_icache_confirmed_by_imiss(void **state)
  * of its 1000 executions, 20000 cycles), five more instructions, one at
  * the second line's start (M, stalled 20 cycles with 1000 IMISS samples:
  * the I-cache alone, the run's cost 20 cycles a miss), ret; IMISS
- * collected, a CYCLES sample a cycle and an IMISS sample a miss.  With 100
- * IMISS samples on H (4000 cycles at twice the measured cost) both the
- * I-cache and the divide's result are listed; with 600 (24000) the line
+ * collected, a CYCLES sample a cycle and an IMISS sample a miss.  With 150
+ * IMISS samples on H (6000 cycles at twice the measured cost, over a
+ * quarter of the stall at their Poisson upper bound) both the I-cache and
+ * the divide's result are listed; with 600 (24000) the line
  * covers the whole stall: the I-cache alone. */
 static void test_dependency_within_icache(void **state)
 {
@@ -1836,8 +1871,9 @@ static void test_dependency_within_icache(void **state)
     const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_IMISS] = 1 };
     uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
     double cost = 2 * 20000.0 / 1000;
-    assert_true(100 * cost < 20000 && 600 * cost >= 20000);
-    const uint64_t at_head[2] = { 100, 600 };
+    assert_true(150 * cost < 20000 && 600 * cost >= 20000 &&
+                (150 + 2 * sqrt(150) + 1) * cost * 4 >= 20000);
+    const uint64_t at_head[2] = { 150, 600 };
     for (int i = 0; i < 2; i++) {
         code_synth_t s;
         dcpicalc_t dc;
@@ -1854,6 +1890,56 @@ static void test_dependency_within_icache(void **state)
         assert_true(dc.insn[HEAD].culprits & 1u << STALL_ICACHE);
         if (!!(dc.insn[HEAD].culprits & 1u << STALL_DEP) != (i == 0))
             fail_msg("%" PRIu64 " IMISS samples on the head: culprits %#x", at_head[i],
+                     dc.insn[HEAD].culprits);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* Straight code: seven adds, a store (instruction 6), an add, then at the
+ * second line's start a store H (instruction 8, two after the first:
+ * buffer_behind_front_end keeps its write buffer) that stalls 20 cycles
+ * on each of its 1000 executions, 20000 cycles, and at the third line's
+ * start an add (M, stalled 20 cycles with 1000 IMISS samples: the I-cache
+ * alone, the run's cost 20 cycles a miss, 40 at most); IMISS collected, a
+ * CYCLES sample a cycle and an IMISS sample a miss.  No IMISS sample on
+ * H: the write buffer alone; 150 (6000 cycles at twice the measured
+ * cost, over a quarter of the stall at their upper bound): the I-cache and
+ * the write buffer; 600 (24000): the line covers the whole stall, the
+ * I-cache alone (buffer_within_icache). */
+static void test_buffer_within_icache(void **state)
+{
+    enum { N = 18, STORE = 6, HEAD = 8, MEASURED = 16 };
+    uint32_t code[N];
+    for (size_t k = 0; k < N - 1; k++) code[k] = ADDI(T0 + (unsigned)(k % 3), A1, (int)k);
+    code[STORE] = SD(T1, A2, 0);
+    code[HEAD] = SD(T2, A2, 8);
+    code[N - 1] = RET;
+    config_t cfg = preset("ev5");
+    assert_int_equal(cfg.l1i_line, 32);
+    char err[256];
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_IMISS] = 1 };
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
+    double cost = 2 * 20000.0 / 1000;
+    assert_true(150 * cost < 20000 && 600 * cost >= 20000 &&
+                (150 + 2 * sqrt(150) + 1) * cost * 4 >= 20000);
+    const struct { uint64_t imiss; uint32_t culprits; } cases[] = {
+        { 0, 1u << STALL_WBUF }, { 150, 1u << STALL_ICACHE | 1u << STALL_WBUF },
+        { 600, 1u << STALL_ICACHE },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        code_synth_t s;
+        dcpicalc_t dc;
+        learn_schedule(&s, &cfg, code, N, 1000);
+        s.extra[HEAD] = s.extra[MEASURED] = 20;
+        s.imiss[MEASURED] = 1000;
+        s.imiss[HEAD] = cases[c].imiss;
+        if (!dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, N * 4,
+                                 code_samples, &s, collected, periods, NULL, err, sizeof err))
+            fail_msg("%s", err);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, HEAD), 20.0, 0.5);
+        assert_int_equal(dc.insn[MEASURED].culprits, 1u << STALL_ICACHE);
+        if (dc.insn[HEAD].culprits != cases[c].culprits)
+            fail_msg("%" PRIu64 " IMISS samples on the store: culprits %#x", cases[c].imiss,
                      dc.insn[HEAD].culprits);
         dcpicalc_free(&dc);
     }
@@ -1877,6 +1963,7 @@ int main(void)
         cmocka_unit_test(test_mispredict_confirmed_by_branchmp),
         cmocka_unit_test(test_icache_confirmed_by_imiss),
         cmocka_unit_test(test_dependency_within_icache),
+        cmocka_unit_test(test_buffer_within_icache),
         cmocka_unit_test(test_store_loop_schedule_is_static),
         cmocka_unit_test(test_line_start_keeps_its_dependency),
         cmocka_unit_test(test_load_use_is_the_latency),
