@@ -19,9 +19,11 @@
  *    first slot is checked, as DROPPED does; translations of a block die
  *    with it: they are keyed by block id and emptied when the table is
  *    emptied or moved, and every chain is guarded by the table's epoch,
- *    which moves whenever decoded code may go).  Blocks with an
- *    instruction DISE classified are never translated: the run is handed
- *    to the block loop (blocks_interpret) there.
+ *    which moves whenever decoded code may go).  An instruction DISE
+ *    classified runs as the block loop's BK_EDIT kinds run it: the
+ *    editor's uniform count-down in line, then its own kind; its miss
+ *    called out of line, and a replacement it starts leaves to C
+ *    (EXIT_REPLACED) with the counts as the block loop's `replaced`.
  *  - Every kind is translated: the inline ones as host code (ALU
  *    reg-reg/imm, li/auipc, compares, conditional moves, loads and stores
  *    through an inline form of mem_try_load/store's TLB fast path with the
