@@ -6,8 +6,8 @@
  * recorder told what the block loop's copy with it tells it.  On x86-64
  * hosts only, the functional core's default where the run allows it
  * (engine_parts_t.jit_if_able; --jit asks for it, --no-jit for the block
- * loop); a block with an instruction DISE classified is left to the block
- * loop.
+ * loop); an instruction DISE classified runs as the block loop runs it:
+ * the editor's count in line, its miss called, a replacement leaving.
  */
 #ifndef HPS_JIT_H
 #define HPS_JIT_H
@@ -37,7 +37,7 @@ typedef struct jit_stats {
     uint64_t translated;        /* blocks translated                          */
     uint64_t flushes;           /* times the code cache was emptied           */
     uint64_t entries;           /* runs of translated code started from C     */
-    uint64_t interpreted;       /* hand-overs to the block loop (DISE blocks) */
+    uint64_t edit_entries;      /* entries DISE classified, translated        */
     uint64_t inline_entries;    /* entries run as inline host code            */
     uint64_t called_entries;    /* entries that call their semantics          */
     uint64_t unpatches;         /* times every chain was undone (epoch moved) */
@@ -59,5 +59,9 @@ void blocks_jit_first_run(blocks_t *bs, block_t *b);
  * loop leaves them; returns the pc to go on from */
 uint64_t blocks_jit_dropped(cpu_t *c, blocks_t *bs, const block_t *b, uint32_t k,
                             uint64_t retired);
+/* entry k of b, one DISE classified, was replaced (cpu_t.replaced): the
+ * counts as the block loop's `replaced` leaves them (the cpu is as the
+ * entry's AT_ENTRY and the replacement left it) */
+void blocks_jit_replaced(blocks_t *bs, const block_t *b, uint32_t k);
 
 #endif /* HPS_JIT_H */

@@ -620,6 +620,11 @@ uint64_t blocks_jit_dropped(cpu_t *c, blocks_t *bs, const block_t *b, uint32_t k
     return pc;
 }
 
+void blocks_jit_replaced(blocks_t *bs, const block_t *b, uint32_t k)
+{
+    count_entries(bs, b, bs->flight_counted, k + 1);   /* as the block loop's `replaced` */
+}
+
 /* A DISE entry reached the timed block loop, which a run with DISE never
  * enters (engine.c): the table was built for a run it was not. */
 static _Noreturn __attribute__((noinline, cold)) void timed_edit_entry(void)

@@ -19,9 +19,11 @@
  *    first slot is checked, as DROPPED does; translations of a block die
  *    with it: they are keyed by block id and emptied when the table is
  *    emptied or moved, and every chain is guarded by the table's epoch,
- *    which moves whenever decoded code may go).  Blocks with an
- *    instruction DISE classified are never translated: the run is handed
- *    to the block loop (blocks_interpret) there.
+ *    which moves whenever decoded code may go).  An instruction DISE
+ *    classified runs as the block loop's BK_EDIT kinds run it: the
+ *    editor's uniform count-down in line, then its own kind; its miss
+ *    called out of line, and a replacement it starts leaves to C
+ *    (EXIT_REPLACED) with the counts as the block loop's `replaced`.
  *  - Every kind is translated: the inline ones as host code (ALU
  *    reg-reg/imm, li/auipc, compares, conditional moves, loads and stores
  *    through an inline form of mem_try_load/store's TLB fast path with the
@@ -61,6 +63,7 @@
 
 #include "alpha.h"                      /* the Alpha operates translated inline */
 #include "alpha_bytes.h"
+#include "edit.h"                       /* DISE's classified instructions */
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -76,7 +79,7 @@
                                            and loads fit in 224) */
 #define JIT_BLOCK_MAX 512               /* and a block's ends                   */
 
-enum { EXIT_COUNTED = 1, EXIT_EVENT = 2, EXIT_DROPPED = 3 };
+enum { EXIT_COUNTED = 1, EXIT_EVENT = 2, EXIT_DROPPED = 3, EXIT_REPLACED = 4 };
 
 typedef struct jit_jc {
     uint64_t pc;
@@ -120,7 +123,6 @@ struct jit {
     uint32_t *patched;                  /* the live sites                       */
     uint32_t npatched;
     uint32_t *check, *body;             /* per block id: its code's offsets, 0 none */
-    uint8_t *untranslatable;            /* per block id: DISE entries, left to the loop */
     size_t cap;
     const block_t *blk_seen;            /* the table the translations are of    */
     truth_t *truth;                     /* the recorder they tell (NULL: none)  */
@@ -349,7 +351,8 @@ typedef struct cold {
     size_t back;                        /* where it returns (0: it does not) */
     uint64_t arg;
 } cold_t;
-enum { COLD_LOAD, COLD_STORE, COLD_DROPPED, COLD_FIRST_RUN, COLD_FIRST_RUN_RDX, COLD_EVENT };
+enum { COLD_LOAD, COLD_STORE, COLD_DROPPED, COLD_FIRST_RUN, COLD_FIRST_RUN_RDX, COLD_EVENT,
+       COLD_EDIT, COLD_REPLACED };
 
 typedef struct tr {
     jit_t *j;
@@ -942,14 +945,12 @@ static void emit_call(tr_t *t, uint32_t k, const block_entry_t *en)
     dropped_check(t, k + 1);
 }
 
-/* One entry; returns whether it ends the block. */
-static bool emit_entry(tr_t *t, uint32_t k)
+/* Entry k's code as en's kind (its own, or a DISE entry's own kind);
+ * returns whether it ends the block. */
+static bool emit_kind(tr_t *t, uint32_t k, const block_entry_t *en)
 {
-    const block_entry_t *en = &t->b->entries[k];
     emit_t *e = &t->e;
     bool inl = true;
-    t->held = t->after;                 /* what the entry before left in rax */
-    t->after = -1;
     switch (en->kind) {
     case BK_END: fixed_end(t, 0, t->b->end); return true;
     case BK_NOP: t->after = t->held; break;
@@ -1078,12 +1079,158 @@ static bool emit_entry(tr_t *t, uint32_t k)
         link_reg(t, en);
         indirect_end(t);
         return true;
-    default:                            /* DISE's kinds: never translated */
+    default:                            /* DISE's kinds: emit_entry's */
         abort();
     }
     if (inl) t->j->stats.inline_entries++;
     else t->j->stats.called_entries++;
     return false;
+}
+
+/* ---- instructions DISE classified (BK_EDIT and the kinds after it): as
+ * the block loop's do_EDIT, do_EDIT_INLINE, do_EDIT_<kind> and
+ * do_EDIT_REC_<kind>.  The editor's count in line when it is a uniform
+ * count-down (edit_try_uniform: a decrement of cpu_t.edit_left and a branch
+ * on its borrow), then the instruction's own kind; on the borrow, out of
+ * line (COLD_EDIT): the word set back to 0, AT_ENTRY, and jit_edit_miss,
+ * which says whether the own kind is still to run (back to it), the editor
+ * ran the instruction (on after it, or for a transfer to where it went),
+ * or a replacement took it (out to C: EXIT_REPLACED, the block loop's
+ * `replaced`). */
+enum { EDIT_OWN = 0, EDIT_RAN = 1, EDIT_REPLACED = 2 };
+
+/* edit_try_uniform failed (the word set back): EDIT_COUNT's edit_try_count,
+ * then edit_semantics' miss */
+static uint32_t jit_edit_miss(cpu_t *c, insn_t *in)
+{
+    edit_view_t *v = c->edit;
+    if (edit_try_count(v, in)) return EDIT_OWN;
+    c->replaced = false;
+    if (v->miss(c, in)) return EDIT_OWN;
+    return c->replaced ? EDIT_REPLACED : EDIT_RAN;
+}
+
+/* An entry without an own kind (BK_EDIT, own BK_EDIT): do_EDIT whole, the
+ * instruction's semantics called */
+static uint32_t jit_edit_call(cpu_t *c, insn_t *in)
+{
+    edit_view_t *v = c->edit;
+    const edit_count_t *x = edit_try_uniform(&c->edit_left) ? edit_record(v, in)
+                                                             : edit_try_count(v, in);
+    if (x) {
+        x->exec(c, in);
+        return EDIT_RAN;
+    }
+    c->replaced = false;
+    if (v->miss(c, in)) {
+        edit_own_exec(v, in)(c, in);
+        return EDIT_RAN;
+    }
+    return c->replaced ? EDIT_REPLACED : EDIT_RAN;
+}
+
+/* edit_record's view, for the editor's record of a call (rax = c->edit) */
+static void jit_record_edit_call(const edit_view_t *v, uint64_t site, uint64_t target)
+{
+    v->record_call(v->record_ctx, site, target);
+}
+
+/* After the editor ran the instruction (EDIT_RAN): the block loop's tail of
+ * do_EDIT: the recorder told, then a transfer's end to where it went (as
+ * XFER), else the dropped-code check and on to `after` (0: right here). */
+static bool edit_ran(tr_t *t, uint32_t k, const block_entry_t *en, size_t after)
+{
+    emit_t *e = &t->e;
+    const insn_t *in = en->in;
+    load(e, R15, RBX, offsetof(cpu_t, mem));
+    if (t->truth && (in->flags & IF_TRANSFER) && (in->flags & IF_CALL)) {
+        load(e, RDX, RBX, offsetof(cpu_t, pc));
+        record_call_rdx(t, t->b->pc + en->offset);
+    } else if (t->truth && (in->flags & (IF_LOAD | IF_STORE))) {
+        load(e, RSI, RBX, offsetof(cpu_t, mem_addr));
+        touch_rsi(t, in->memsize);
+    }
+    epoch_check(t);
+    if (in->flags & IF_TRANSFER) {
+        load(e, RDX, RBX, offsetof(cpu_t, pc));
+        indirect_end(t);
+        return true;
+    }
+    dropped_check(t, k + 1);
+    if (after) jmp_to(e, after);
+    return false;
+}
+
+/* eax the helper's answer: a replacement leaves (COLD_REPLACED) */
+static void edit_replaced_check(tr_t *t, uint32_t k)
+{
+    emit_t *e = &t->e;
+    op_r(e, 0, 0x83, ALU_CMP, RAX);     /* cmp eax, EDIT_REPLACED */
+    b1(e, EDIT_REPLACED);
+    add_cold(t, COLD_REPLACED, 0, k, jcc(e, CC_E), 0, 0);
+}
+
+/* BK_EDIT_REC_<kind>: the jump, then the editor's record of the call */
+static void edit_rec_jump(tr_t *t, const block_entry_t *en)
+{
+    emit_t *e = &t->e;
+    reg_in(t, RDX, en->rs1);
+    if (en->own == BK_JALR) {
+        if (en->imm) alu_imm(e, ALU_ADD, RDX, en->imm);
+        alu_imm(e, ALU_AND, RDX, -2);
+    } else {
+        alu_imm(e, ALU_AND, RDX, -4);
+    }
+    link_reg(t, en);
+    b1(e, 0x52); b1(e, 0x52);           /* push rdx x2: the stack stays aligned */
+    load(e, RDI, RBX, offsetof(cpu_t, edit));
+    mov_imm(e, RSI, t->b->pc + en->offset);
+    call_abs(e, (const void *)jit_record_edit_call);
+    b1(e, 0x5a); b1(e, 0x5a);
+    indirect_end(t);
+}
+
+/* A DISE entry; returns whether it ends the block. */
+static bool emit_edit(tr_t *t, uint32_t k, const block_entry_t *en)
+{
+    emit_t *e = &t->e;
+    t->j->stats.edit_entries++;
+    if (en->own == BK_EDIT) {           /* no own kind: do_EDIT called whole */
+        at_entry(t, k);
+        mov_rr(e, RDI, RBX);
+        mov_imm(e, RSI, (uint64_t)(uintptr_t)en->in);
+        call_abs(e, (const void *)jit_edit_call);
+        edit_replaced_check(t, k);
+        return edit_ran(t, k, en, 0);
+    }
+    op_m(e, 1, 0x83, ALU_SUB, RBX, offsetof(cpu_t, edit_left));   /* edit_try_uniform */
+    b1(e, 1);
+    size_t miss = jcc(e, CC_B);
+    size_t own = here(e);
+    t->held = -1;                       /* the miss comes back here with rax gone */
+    bool ends;
+    if (en->kind == BK_EDIT_REC_JALR || en->kind == BK_EDIT_REC_JMP) {
+        edit_rec_jump(t, en);
+        ends = true;
+    } else {
+        block_entry_t o = *en;
+        o.kind = en->own;
+        ends = emit_kind(t, k, &o);
+    }
+    t->after = -1;                      /* nor does the editor's run leave it */
+    add_cold(t, COLD_EDIT, 0, k, miss, own, ends ? 0 : here(e));
+    return ends;
+}
+
+/* One entry; returns whether it ends the block. */
+static bool emit_entry(tr_t *t, uint32_t k)
+{
+    const block_entry_t *en = &t->b->entries[k];
+    t->held = t->after;                 /* what the entry before left in rax */
+    t->after = -1;
+    if (en->kind == BK_EDIT || en->kind == BK_EDIT_INLINE || en->kind >= BK_EDIT_BEQ)
+        return emit_edit(t, k, en);
+    return emit_kind(t, k, en);
 }
 
 static void emit_cold(tr_t *t, const cold_t *s)
@@ -1137,6 +1284,26 @@ static void emit_cold(tr_t *t, const cold_t *s)
         if (s->what == COLD_FIRST_RUN_RDX) { b1(e, 0x5a); b1(e, 0x5a); }
         jmp_to(e, s->back);
         break;
+    case COLD_EDIT: {                   /* the count-down borrowed: jit_edit_miss */
+        const block_entry_t *en = &t->b->entries[s->k];
+        op_m(e, 1, 0xc7, 0, RBX, offsetof(cpu_t, edit_left));     /* its word back to 0 */
+        b4(e, 0);
+        at_entry(t, s->k);
+        mov_rr(e, RDI, RBX);
+        mov_imm(e, RSI, (uint64_t)(uintptr_t)en->in);
+        call_abs(e, (const void *)jit_edit_miss);
+        load(e, R15, RBX, offsetof(cpu_t, mem));
+        op_r(e, 0, 0x85, RAX, RAX);     /* test eax, eax: EDIT_OWN */
+        bind_to(e, jcc(e, CC_E), s->back);
+        edit_replaced_check(t, s->k);
+        edit_ran(t, s->k, en, (size_t)s->arg);
+        break;
+    }
+    case COLD_REPLACED:
+        mov_imm(e, RCX, s->k);
+        mov_imm(e, RAX, EXIT_REPLACED);
+        jmp_to(e, t->j->epilogue);
+        break;
     case COLD_EVENT:                    /* r13, r14 less n: the block before */
         alu_imm(e, ALU_SUB, R14, s->k);
         mov_imm(e, RDX, s->arg);
@@ -1146,13 +1313,15 @@ static void emit_cold(tr_t *t, const cold_t *s)
     }
 }
 
-static bool translatable(const block_t *b)
+/* The entries of b DISE classified (each takes room for two). */
+static uint32_t edit_entries(const block_t *b)
 {
+    uint32_t n = 0;
     for (uint32_t k = 0; k < b->n; k++) {
         uint8_t kind = b->entries[k].kind;
-        if (kind == BK_EDIT || kind == BK_EDIT_INLINE || kind >= BK_EDIT_BEQ) return false;
+        n += kind == BK_EDIT || kind == BK_EDIT_INLINE || kind >= BK_EDIT_BEQ;
     }
-    return true;
+    return n;
 }
 
 static void flush(jit_t *j)
@@ -1163,7 +1332,6 @@ static void flush(jit_t *j)
     if (j->cap) {
         memset(j->check, 0, j->cap * sizeof *j->check);
         memset(j->body, 0, j->cap * sizeof *j->body);
-        memset(j->untranslatable, 0, j->cap);
     }
     memset(j->st->jc, 0xff, sizeof j->st->jc);
     j->generation++;
@@ -1184,29 +1352,25 @@ static void sync_table(jit_t *j, const blocks_t *bs, truth_t *truth)
         size_t cap = bs->blk_cap;
         j->check = xrealloc(j->check, cap * sizeof *j->check);
         j->body = xrealloc(j->body, cap * sizeof *j->body);
-        j->untranslatable = xrealloc(j->untranslatable, cap);
         memset(j->check + j->cap, 0, (cap - j->cap) * sizeof *j->check);
         memset(j->body + j->cap, 0, (cap - j->cap) * sizeof *j->body);
-        memset(j->untranslatable + j->cap, 0, cap - j->cap);
         j->cap = cap;
     }
 }
 
-/* b's translation (its body's offset), made on first use; 0: none. */
+/* b's translation (its body's offset), made on first use. */
 static uint32_t translation(jit_t *j, blocks_t *bs, const block_t *b)
 {
     uint32_t id = (uint32_t)(b - bs->blk);
     if (j->body[id]) return j->body[id];
-    if (j->untranslatable[id]) return 0;
-    if (!translatable(b)) {
-        j->untranslatable[id] = 1;
-        return 0;
-    }
-    size_t need = JIT_BLOCK_MAX + (size_t)(b->n + 1) * JIT_ENTRY_MAX;
+    uint32_t edits = edit_entries(b);
+    size_t need = JIT_BLOCK_MAX + (size_t)(b->n + 1 + edits) * JIT_ENTRY_MAX;
     if (j->used + need > j->size || j->nsites + 2 * (b->n + 1) > JIT_MAX_SITES) flush(j);
     /* out-of-line paths: the event check's; per entry at most a slow load or
-     * store, the dropped-code check after it or a call, a first run */
-    size_t cold_cap = 3 * (b->n + 1) + 4;
+     * store, the dropped-code check after it or a call, a first run; a DISE
+     * entry's miss, a replacement's exit, a dropped-code check and a first
+     * run besides */
+    size_t cold_cap = 3 * (b->n + 1) + 4 * edits + 4;
     cold_t *cold = xcalloc(cold_cap, sizeof *cold);
     tr_t t = { .j = j, .truth = j->truth, .bs = bs, .b = b, .cold = cold, .cold_cap = cold_cap,
                .held = -1, .after = -1,
@@ -1287,14 +1451,6 @@ static uint64_t leave(blocks_t *bs, uint64_t pc)
     return pc;
 }
 
-/* Leave, and let the block loop run from pc (a block it alone runs). */
-static uint64_t hand_over(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc)
-{
-    j->stats.interpreted++;
-    leave(bs, pc);
-    return blocks_interpret(c, bs, j->truth, pc);
-}
-
 uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc)
 {
     enter_fn enter = (enter_fn)(void *)j->rx;
@@ -1329,7 +1485,6 @@ next_block:                             /* as the block loop's next_block */
     blocks_jit_found(bs, pc, b);
     if (from && bs->epoch == from_epoch) blocks_jit_link(bs, &bs->blk[from], way, b);
     body = translation(j, bs, b);
-    if (!body) return hand_over(j, c, bs, pc);
     if (retired + b->n > c->event_at) return leave(bs, pc);
     retired += b->n;
     remember(j, bs, pc, (uint32_t)(b - bs->blk));
@@ -1348,6 +1503,10 @@ run:                                    /* b's code from its body; retired count
         return leave(bs, pc);
     }
     if (reason == EXIT_DROPPED) return leave(bs, blocks_jit_dropped(c, bs, b, st->way, retired));
+    if (reason == EXIT_REPLACED) {      /* the loop's `replaced`: the engine runs it */
+        blocks_jit_replaced(bs, b, st->way);
+        return leave(bs, c->pc);
+    }
     way = st->way;                      /* EXIT_COUNTED: the run counted; to pc */
     int64_t site = st->site;
     if (b->link_pc[way] == pc && b->link_epoch[way] == bs->epoch) {
@@ -1363,10 +1522,6 @@ run:                                    /* b's code from its body; retired count
     }
     uint64_t generation = j->generation;    /* chained: to nb, at pc */
     body = translation(j, bs, nb);
-    if (!body) {
-        blocks_jit_leave_after(c, bs, b, pc, retired);
-        return hand_over(j, c, bs, pc);
-    }
     if (retired + nb->n > c->event_at) {
         blocks_jit_leave_after(c, bs, b, pc, retired);
         return leave(bs, pc);
@@ -1430,10 +1585,10 @@ void jit_free(jit_t *j)
     if (!j) return;
     if (getenv("HPS_JIT_STATS"))
         fprintf(stderr, "jit: %" PRIu64 " blocks translated (%" PRIu64 " entries inline, %" PRIu64
-                " called), %" PRIu64 " flushes, %" PRIu64 " runs entered from C, %" PRIu64
-                " hand-overs to the block loop, %" PRIu64 " unpatches\n", j->stats.translated,
-                j->stats.inline_entries, j->stats.called_entries, j->stats.flushes,
-                j->stats.entries, j->stats.interpreted, j->stats.unpatches);
+                " called, %" PRIu64 " DISE's), %" PRIu64 " flushes, %" PRIu64
+                " runs entered from C, %" PRIu64 " unpatches\n", j->stats.translated,
+                j->stats.inline_entries, j->stats.called_entries, j->stats.edit_entries,
+                j->stats.flushes, j->stats.entries, j->stats.unpatches);
     munmap(j->rw, j->size);
     munmap(j->rx, j->size);
     close(j->fd);
@@ -1441,7 +1596,6 @@ void jit_free(jit_t *j)
     free(j->patched);
     free(j->check);
     free(j->body);
-    free(j->untranslatable);
     free(j->st);
     free(j);
 }

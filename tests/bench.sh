@@ -9,8 +9,8 @@
 # qemu-riscv64, and the plain functional core on the block loop (--no-jit);
 # prints simulated MIPS and the time ratios of the plain functional core and
 # of the block loop against qemu side by side; then the functional core
-# (both runs on the block loop, --no-jit, where the ACF's runs are) and ev5
-# again with DISE/HPS
+# (the default run, translated, both with the ACF and without; and the
+# same pair on the block loop, --no-jit) and ev5 again with DISE/HPS
 # (productions/hot_method.acf at rate 1/100) against the same runs without,
 # each the fastest of BENCH_REPS (default 3) runs taken in turn; and ev5
 # with DCPI sampling (--dcpi, default events and periods) against ev5 alone.
@@ -98,10 +98,12 @@ $(json_value "$f" cpu.cpi) $(json_value "$tmp/sm.json" sample.cpi) $(json_value 
     done
     tot_i=$(awk -v a="$tot_i" -v b="$insts" 'BEGIN{print a+b}')
     # DISE/HPS: ev5 and the functional core with hot_method.acf at rate 1/100
-    ev=$(pair acf "$p" --config ev5); fn=$(pair acf "$p" --no-jit)
+    # (the default functional run is the translated one, with the ACF too;
+    # blk: the same pair on the block loop)
+    ev=$(pair acf "$p" --config ev5); bk=$(pair acf "$p" --no-jit); fn=$(pair acf "$p")
     added=$(json_value "$tmp/d.json" sim.runtimeInsts)
     all=$(awk -v a="$(json_value "$tmp/d.json" simInsts)" -v b="${added:-0}" 'BEGIN{print a+b}')
-    dise_rows+=("$n $insts $all ${fn% *} ${fn#* } ${ev% *} ${ev#* }")
+    dise_rows+=("$n $insts $all ${fn% *} ${fn#* } ${ev% *} ${ev#* } ${bk% *} ${bk#* }")
     # DCPI: ev5 with the counters sampling into a fresh database
     dc=$(pair dcpi "$p" --config ev5)
     added=$(json_value "$tmp/d.json" sim.runtimeInsts)
@@ -120,17 +122,21 @@ printf '%s\n' "${sample_rows[@]}" | awk '{ printf "%-14s %-5s full %7.2f s  samp
 
 echo
 echo "DISE/HPS: hot_method.acf at rate 1/100 (burst 1), same workloads"
-dfmt='%-14s %7s %7s %7s %7s %7s %6s %7s %7s %7s %7s %6s\n'
-printf "$dfmt" workload Minsts fn_s fnM acf_s acfM slow ev5_s ev5M acf_s acfM slow
+dfmt='%-14s %7s %7s %7s %7s %7s %6s %7s %7s %6s %7s %7s %7s %7s %6s\n'
+printf "$dfmt" workload Minsts fn_s fnM acf_s acfM slow blk_s bacf_s bslow ev5_s ev5M acf_s acfM slow
 printf '%s\n' "${dise_rows[@]}" | awk '
-    { n=$1; i=$2; j=$3; a=$4; b=$5; c=$6; d=$7; ti+=i; tj+=j; ta+=a; tb+=b; tc+=c; td+=d
-      printf "%-14s %7.1f %7.2f %7.1f %7.2f %7.1f %5.1f%% %7.2f %7.1f %7.2f %7.1f %5.1f%%\n",
-             n, i/1e6, a, i/a/1e6, b, j/b/1e6, (b/a-1)*100, c, i/c/1e6, d, j/d/1e6, (d/c-1)*100 }
-    END { printf "%-14s %7.1f %7.2f %7.1f %7.2f %7.1f %5.1f%% %7.2f %7.1f %7.2f %7.1f %5.1f%%\n",
-             "TOTAL", ti/1e6, ta, ti/ta/1e6, tb, tj/tb/1e6, (tb/ta-1)*100, tc, ti/tc/1e6, td, tj/td/1e6, (td/tc-1)*100 }'
+    { n=$1; i=$2; j=$3; a=$4; b=$5; c=$6; d=$7; e=$8; f=$9
+      ti+=i; tj+=j; ta+=a; tb+=b; tc+=c; td+=d; te+=e; tf+=f
+      printf "%-14s %7.1f %7.2f %7.1f %7.2f %7.1f %5.1f%% %7.2f %7.2f %5.1f%% %7.2f %7.1f %7.2f %7.1f %5.1f%%\n",
+             n, i/1e6, a, i/a/1e6, b, j/b/1e6, (b/a-1)*100, e, f, (f/e-1)*100,
+             c, i/c/1e6, d, j/d/1e6, (d/c-1)*100 }
+    END { printf "%-14s %7.1f %7.2f %7.1f %7.2f %7.1f %5.1f%% %7.2f %7.2f %5.1f%% %7.2f %7.1f %7.2f %7.1f %5.1f%%\n",
+             "TOTAL", ti/1e6, ta, ti/ta/1e6, tb, tj/tb/1e6, (tb/ta-1)*100, te, tf, (tf/te-1)*100,
+             tc, ti/tc/1e6, td, tj/td/1e6, (td/tc-1)*100 }'
 echo "(seconds: the fastest of $reps runs of each, with and without the ACF in turn;"
-echo " fn: functional core, plain, on the block loop (--no-jit, as a run with an ACF is);"
-echo " ev5: the 21164-like model; acf: the same with the ACF, its"
+echo " fn: functional core, plain, the default run (the translator), and acf the same with the"
+echo " ACF, translated too, slow computed on that core; blk/bacf/bslow: the same pair on the"
+echo " block loop (--no-jit); ev5: the 21164-like model; acf: the same with the ACF, its"
 echo " MIPS counting every simulated instruction: program, inserted and handler; slow = extra"
 echo " host time of the run with the ACF, which also simulates the handlers and records the"
 echo " exact profile)"

@@ -458,9 +458,9 @@ static bool jit_fits(const options_t *o)
 
 /* --jit: an x86-64 host and a run it fits, else refused.  --no-jit: the
  * block loop.  Neither (the default): the translator where it fits, on a
- * host that can run it, and not with --acf (DISE's runs stay the block
- * loop's unless --jit asks); every other run is the block loop's or the
- * step loop's, silently. */
+ * host that can run it, with --acf or without (it runs DISE's classified
+ * instructions as the block loop does); every other run is the block
+ * loop's or the step loop's, silently. */
 static void check_jit(options_t *o)
 {
     const char *why;
@@ -472,7 +472,7 @@ static void check_jit(options_t *o)
                       "timing model, --trace, --paths, --cct, --csprof, --sample, "
                       "--checkpoint-at or --interactive");
     }
-    o->jit_auto = !o->jit && !o->no_jit && jit_fits(o) && !o->acf_path && jit_supported(&why);
+    o->jit_auto = !o->jit && !o->no_jit && jit_fits(o) && jit_supported(&why);
 }
 
 /* Options that only make sense with others, and options that exclude each

@@ -77,7 +77,10 @@
 #              --jit and --no-jit print the same output with the same status;
 #              their statistics with the ground-truth recorder and without
 #              (text and JSON) and an exhaustive ACF's report (--jit, the
-#              default and --no-jit) are the same but for the command and
+#              default and --no-jit), and with hot_method and hot_data_stream
+#              sampled (bursts of 10 at 1/100, whole and cut by --max-insts)
+#              the default's report, profile, statistics and stdout against
+#              --no-jit's, are the same but for the command and
 #              host lines; --max-insts exact, the default's cut the block
 #              loop's; ev5 --no-jit is ev5; --jit with every timing model,
 #              -d, --trace or --no-jit: refused
@@ -706,6 +709,27 @@ for isa in rv64 alpha-static; do
     run "$j.acfd" --acf productions/hot_method_all.acf --report "$j.acfd.rep" "$prog" test
     same_output "$isa functional --acf hot_method_all (default)" "$j.acfd"
     same_bits "$isa --acf (default): the report is the block loop's" "$j.acf0.rep" "$j.acfd.rep"
+    # the default with sampling ACFs (the translator runs DISE's classified
+    # instructions): hot_method in bursts of 10 at 1/100 and hot_data_stream,
+    # whole (with the recorder) and cut by --max-insts: the report, the
+    # profile, the statistics and the stdout are the block loop's
+    for a in hot_method hot_data_stream; do
+        for cutarg in "" "--max-insts $cut"; do
+            t=$j.s$a${cutarg:+.cut}; what="$isa --acf $a --rate 1/100 --burst 10${cutarg:+ $cutarg}"
+            run "$t.0" --no-jit $cutarg --acf productions/$a.acf --rate 1/100 --burst 10 \
+                --report "$t.0.rep" --profile-out "$t.0.tsv" --stats "$t.0.stats" "$prog" test; rc0=$rc
+            run "$t" $cutarg --acf productions/$a.acf --rate 1/100 --burst 10 \
+                --report "$t.rep" --profile-out "$t.tsv" --stats "$t.stats" "$prog" test
+            verdict "$what (default): stdout, status, report, profile and statistics are the block loop's" \
+                "$( [ "$rc" = "$rc0" ] || echo -n "status $rc, --no-jit $rc0; "
+                    cmp -s "$t.out" "$t.0.out" || echo -n "stdout differs; "
+                    [ -s "$t.tsv" ] && cmp -s "$t.tsv" "$t.0.tsv" || echo -n "profile missing or differs; "
+                    diff <(grep -Ev '^# command:|^host|[Hh]ost time' "$t.0.rep") \
+                         <(grep -Ev '^# command:|^host|[Hh]ost time' "$t.rep") >/dev/null || echo -n "report differs; "
+                    diff <(grep -Ev '^# command:|^host' "$t.0.stats") \
+                         <(grep -Ev '^# command:|^host' "$t.stats") >/dev/null || echo "statistics differ")"
+        done
+    done
     run "$j.cut" --jit --max-insts $cut --stats "$j.cut.stats" --no-ground-truth "$prog" test
     verdict "$isa --jit --max-insts $cut: exactly $cut program instructions" \
         "$( [ "$(st simInsts "$j.cut.stats")" = "$cut" ] || echo "simInsts $(st simInsts "$j.cut.stats")")"
