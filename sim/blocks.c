@@ -625,14 +625,6 @@ void blocks_jit_replaced(blocks_t *bs, const block_t *b, uint32_t k)
     count_entries(bs, b, bs->flight_counted, k + 1);   /* as the block loop's `replaced` */
 }
 
-/* A DISE entry reached the timed block loop, which a run with DISE never
- * enters (engine.c): the table was built for a run it was not. */
-static _Noreturn __attribute__((noinline, cold)) void timed_edit_entry(void)
-{
-    fprintf(stderr, "blocks: an entry DISE classified in a timed run's block loop\n");
-    abort();
-}
-
 /* The timed block loop, four times: with the ground-truth recorder and
  * without, with performance counters (the gate after each instruction)
  * and without. */

@@ -497,15 +497,20 @@ ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
 #define RUNS_BLOCKS(F) (((F) & ~(unsigned)(F_TRUTH | F_DISE)) == 0)
 /* And those that run them timed (blocks_execute_timed): a timing
  * model's, with the recorder or without, with performance counters or
- * without; DISE, the trace and the warming of a sampled run keep the step
+ * with DISE or with neither (a block stops where a replacement takes an
+ * instruction: the step below runs and times the edited stream); DISE with
+ * counters, the trace and the warming of a sampled run keep the step
  * (engine_new leaves e->blocks NULL for a model that does not take blocks,
  * for counters that do not (pmu_takes_blocks), and for a sampled run).
  * The counters' interrupt handler runs on the step (run_edited). */
-#define RUNS_TIMED_BLOCKS(F) (((F) & ~(unsigned)(F_TRUTH | F_PMU)) == F_TIMING)
+#define RUNS_TIMED_BLOCKS(F) (((F) & ~(unsigned)(F_TRUTH | F_PMU)) == F_TIMING || \
+                              ((F) & ~(unsigned)F_TRUTH) == (F_TIMING | F_DISE))
 
 /* The timing model as the timed block loop calls it (blocks.h), read at
- * each call as timing_step reads its entry: the entry for a run without
- * DISE, whose block instructions are all plain (timing_block_insn); with
+ * each call as timing_step reads its entry: the entry for instructions
+ * that are all plain (timing_block_insn) -- the program's own, with or
+ * without DISE: the edited stream's, with their roles and decode penalty,
+ * are stepped (run_edited, which clears the roles after each); with
  * counters, the head cycle sum and the gate timing_step compares. */
 static block_timer_t block_timer(engine_t *e)
 {
@@ -544,6 +549,12 @@ ALWAYS_INLINE void engine_loop(engine_t *e, cpu_t *c, const unsigned F)
             uint64_t before = c->instret;
             next = blocks_execute_timed(c, e->blocks, (F & F_TRUTH) ? e->truth : NULL, &timer,
                                         next);
+            if ((F & F_DISE) && unlikely(e->dise->seq != NULL)) {   /* replaced in a block */
+                if (!run_edited(e, c, F)) return;
+                cur = CURSOR_NONE;
+                next = c->pc;
+                continue;
+            }
             if (unlikely(c->instret >= c->event_at) && !events(e, c, F)) return;
             /* it left after the instruction that reached the gate (stop_pc),
              * if it ran any: the step's test after it */
@@ -650,7 +661,7 @@ engine_t *engine_new(const engine_parts_t *p, char *err, size_t errlen)
     bool timed_blocks = RUNS_TIMED_BLOCKS(untraced) && !p->smarts && timing_takes_blocks(p->timing) &&
                         (!p->pmu || pmu_takes_blocks(p->pmu));
     if ((RUNS_BLOCKS(untraced) || timed_blocks) && !every_step) e->blocks = blocks_new();
-    if (e->blocks && e->dise && e->runtime) e->handler_blocks = blocks_new();
+    if (e->blocks && e->dise && e->runtime && !p->timing) e->handler_blocks = blocks_new();
     if ((p->jit || p->jit_if_able) && !attach_jit(e, p->jit, err, errlen)) {
         engine_free(e);
         return NULL;
