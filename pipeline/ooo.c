@@ -448,7 +448,8 @@ typedef struct store_sets {
 } store_sets_t;
 
 /* An instruction's unit, queue and cycles on the unit, by operation class
- * and memory access (build_shapes), and what it takes at dispatch (use_of). */
+ * and memory access (build_shapes), and what it takes at dispatch (use_of;
+ * its rename registers: writes_of). */
 typedef struct shape {
     uint8_t fu, queue;          /* enum fu_kind, enum queue_kind */
     bool serial_class;          /* serializing() by its class alone (a fence) */
@@ -458,7 +459,6 @@ typedef struct shape {
 enum { WRITES_INT = 1, WRITES_FP = 2 };     /* the rename registers it takes */
 typedef struct use {            /* 8 bytes: kept in one host register */
     uint8_t fu, queue;
-    uint8_t writes;             /* WRITES_* */
     bool serial;                /* serializing() */
     uint16_t span;              /* at most a latency: 1000 (config_params.def) */
 } use_t;
@@ -476,6 +476,7 @@ struct ooo {
     unsigned replay_penalty;
     shape_t shapes[OC_COUNT][2];        /* by opclass and memory access */
     uint8_t reg_writes[256];            /* by destination: WRITES_* */
+    bool rename_binds;          /* some reg_writes[] is not 0 (build_shapes) */
     uint8_t kind[OC_COUNT][KIND_FLAGS + 1];     /* by opclass and flags & KIND_FLAGS: OK_* */
     timing_insn_fn entry[OC_COUNT][KIND_FLAGS + 1];     /* and its variant (time_ooo_by_kind) */
     /* fetch */
@@ -509,7 +510,9 @@ struct ooo {
     why_t front_why, store_why;
     /* statistics */
     uint64_t dispatch_stall[DS_COUNT];
-    uint64_t rob_occupancy, queue_occupancy;  /* sums of G - D, I - D */
+    uint64_t sum_d, sum_i, sum_g;       /* of D, I and G, modulo 2^64: the sums of
+                                           G - D and I - D (active-list and queue
+                                           occupancy) are their differences */
     uint64_t forwarded_loads;
     uint64_t violations, replayed_insts, replay_cycles;
     uint64_t memdep_waits, memdep_wait_cycles, ssit_clears;
@@ -541,7 +544,7 @@ struct ooo {
 };
 
 static void build_shapes(const config_t *cfg, ooo_t *o);
-static const timing_insn_fn time_ooo_by_kind[OK_KINDS];
+static const timing_insn_fn time_ooo_by_kind[OK_KINDS], time_ooo_by_kind_simple[OK_KINDS];
 
 void *ooo_new(const config_t *cfg)
 {
@@ -697,6 +700,16 @@ static unsigned kind_of(const ooo_t *o, unsigned oc, unsigned fl)
     return OK_GENERAL;
 }
 
+/* A machine whose timing needs none of the tests its variants of time_ooo
+ * make of the configuration (the `simple` ones, which leave them out): the
+ * oracle of memory dependences, no wrong path, no rename registers that
+ * bind (rename_binds), a power-of-two graduation width.  r10k is one. */
+static bool simple_machine(const ooo_t *o)
+{
+    return o->memdep == CFG_MEMDEP_ORACLE && !o->wrong_path && !o->rename_binds &&
+           o->retire_shift >= 0;
+}
+
 /* The tables use_of() and the entries read, from the functions above: by
  * operation class and whether it accesses memory, and by destination
  * register.  Built with the model (ooo_new), the latencies from the
@@ -726,11 +739,6 @@ static void build_shapes(const config_t *cfg, ooo_t *o)
          * (calendar_take's `track`) */
         o->fu[kind].ends_known = (used && long_only) || kind == FU_MULDIV;
     }
-    for (unsigned oc = 0; oc < OC_COUNT; oc++)
-        for (unsigned fl = 0; fl <= KIND_FLAGS; fl++) {
-            o->kind[oc][fl] = (uint8_t)kind_of(o, oc, fl);
-            o->entry[oc][fl] = time_ooo_by_kind[o->kind[oc][fl]];
-        }
     /* Rename registers at least as many as active-list entries never hold
      * an instruction back: the n-th previous writer of their kind is at
      * least n >= rob_entries instructions back, and graduation is in order,
@@ -745,17 +753,33 @@ static void build_shapes(const config_t *cfg, ooo_t *o)
     for (unsigned rd = 0; rd < 256; rd++)
         o->reg_writes[rd] = (uint8_t)((writes_int_reg(rd) && int_binds ? WRITES_INT : 0) |
                                       (writes_fp_reg(rd) && fp_binds ? WRITES_FP : 0));
+    o->rename_binds = int_binds || fp_binds;
+    const timing_insn_fn *by_kind = simple_machine(o) ? time_ooo_by_kind_simple
+                                                      : time_ooo_by_kind;
+    for (unsigned oc = 0; oc < OC_COUNT; oc++)
+        for (unsigned fl = 0; fl <= KIND_FLAGS; fl++) {
+            o->kind[oc][fl] = (uint8_t)kind_of(o, oc, fl);
+            o->entry[oc][fl] = by_kind[o->kind[oc][fl]];
+        }
 }
 
 /* What the instruction takes in the machine, looked up once: its unit,
- * queue and unit cycles, the rename registers it needs, whether it
- * serializes (serializing(): by its class from the table, or its flags). */
+ * queue and unit cycles, whether it serializes (serializing(): by its
+ * class from the table, or its flags). */
 static inline use_t use_of(const ooo_t *o, const insn_t *in)
 {
     const shape_t *s = &o->shapes[in->opclass][(in->flags & (IF_LOAD | IF_STORE)) != 0];
     bool serial = s->serial_class | ((in->flags & (IF_SERIAL | IF_SYSCALL)) != 0);
-    return (use_t){ .fu = s->fu, .queue = s->queue, .span = s->span,
-                    .writes = o->reg_writes[in->rd], .serial = serial };
+    return (use_t){ .fu = s->fu, .queue = s->queue, .span = s->span, .serial = serial };
+}
+
+/* The rename registers it takes (WRITES_*): none in a machine with at
+ * least as many of each kind as active-list entries (build_shapes), such
+ * as r10k, which then neither looks up the destination nor tests the
+ * result's kind an instruction. */
+static inline unsigned writes_of(const ooo_t *o, const insn_t *in)
+{
+    return likely(!o->rename_binds) ? 0 : o->reg_writes[in->rd];
 }
 
 /* What a run with no outputs beyond the statistics (t->stats_only) may
@@ -786,33 +810,33 @@ static inline __attribute__((always_inline)) void assume_kind(const insn_t *in, 
     switch (kind) {
     case OK_ALU:
         if (fl & (never | IF_LOAD | IF_STORE | xfer)) __builtin_unreachable();
-        *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1, .writes = u->writes };
+        *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1 };
         break;
     case OK_FP:
         if (fl & (never | IF_LOAD | IF_STORE | xfer)) __builtin_unreachable();
-        *u = (use_t){ .fu = u->fu, .queue = Q_FP, .span = 1, .writes = u->writes };
+        *u = (use_t){ .fu = u->fu, .queue = Q_FP, .span = 1 };
         break;
     case OK_LOAD:
         if ((fl & (never | IF_LOAD | IF_STORE | xfer)) != IF_LOAD) __builtin_unreachable();
-        *u = (use_t){ .fu = FU_MEM, .queue = Q_MEM, .span = 1, .writes = u->writes };
+        *u = (use_t){ .fu = FU_MEM, .queue = Q_MEM, .span = 1 };
         break;
     case OK_STORE:
         if ((fl & (never | IF_LOAD | IF_STORE | xfer)) != IF_STORE) __builtin_unreachable();
-        *u = (use_t){ .fu = FU_MEM, .queue = Q_MEM, .span = 1, .writes = u->writes };
+        *u = (use_t){ .fu = FU_MEM, .queue = Q_MEM, .span = 1 };
         break;
     case OK_BRANCH:
         if ((fl & (never | IF_LOAD | IF_STORE | IF_BRANCH | IF_JUMP)) != IF_BRANCH)
             __builtin_unreachable();
-        *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1, .writes = u->writes };
+        *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1 };
         break;
     case OK_JUMP:
         if ((fl & (never | IF_LOAD | IF_STORE | IF_BRANCH | IF_JUMP)) != IF_JUMP)
             __builtin_unreachable();
-        *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1, .writes = u->writes };
+        *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1 };
         break;
     case OK_MULDIV:
         if (fl & (never | IF_LOAD | IF_STORE | xfer)) __builtin_unreachable();
-        *u = (use_t){ .fu = FU_MULDIV, .queue = Q_INT, .span = u->span, .writes = u->writes };
+        *u = (use_t){ .fu = FU_MULDIV, .queue = Q_INT, .span = u->span };
         break;
     default:
         break;
@@ -867,15 +891,18 @@ uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, const why_t **front)
 
 /* D: the cycle it is renamed and dispatched. */
 static inline __attribute__((always_inline))
-uint64_t dispatch(ooo_t *o, const insn_t *in, use_t u, uint64_t f, int kind)
+uint64_t dispatch(ooo_t *o, const insn_t *in, use_t u, uint64_t f, int kind, bool simple)
 {
     uint64_t d = max2(f + o->frontend_depth,
                       o->dispatch_cycle + (o->dispatch_n >= o->dispatch_width));
     hold(o, &d, insn_rings_oldest(&o->last, IR_GRADUATED) + 1, DS_ROB);
     hold(o, &d, o->serial_after, DS_SERIAL);
     if (u.serial) hold(o, &d, o->grad_cycle + 1, DS_SERIAL);
-    if (u.writes & WRITES_INT) hold(o, &d, ring_oldest(&o->int_writers) + 1, DS_RENAME);
-    if (u.writes & WRITES_FP) hold(o, &d, ring_oldest(&o->fp_writers) + 1, DS_RENAME);
+    if (!simple && unlikely(o->rename_binds)) {
+        unsigned w = o->reg_writes[in->rd];
+        if (w & WRITES_INT) hold(o, &d, ring_oldest(&o->int_writers) + 1, DS_RENAME);
+        if (w & WRITES_FP) hold(o, &d, ring_oldest(&o->fp_writers) + 1, DS_RENAME);
+    }
     unsigned q = u.queue;
     if (q == Q_MEM) hold(o, &d, ring_oldest(&o->mem_queue) + 1, DS_MEM_QUEUE);
     else hold(o, &d, leave_room(&o->queue[q], d), q == Q_INT ? DS_INT_QUEUE : DS_FP_QUEUE);
@@ -1215,11 +1242,12 @@ uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, unsigned 
     if (k >= o->last.n[IR_GRADUATED]) return never;
     d = max2(d, insn_rings_ahead(&o->last, IR_GRADUATED, k) + 1);
     d = max2(d, o->serial_after);
-    if (u.writes & WRITES_INT) {
+    unsigned w = writes_of(o, in);
+    if (w & WRITES_INT) {
         if (r->ints >= o->int_writers.n) return never;
         d = max2(d, ring_ahead(&o->int_writers, r->ints) + 1);
     }
-    if (u.writes & WRITES_FP) {
+    if (w & WRITES_FP) {
         if (r->fps >= o->fp_writers.n) return never;
         d = max2(d, ring_ahead(&o->fp_writers, r->fps) + 1);
     }
@@ -1232,8 +1260,8 @@ uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, unsigned 
     if (q != Q_MEM) d = leave_room(&o->queue[q], d);
     if (kflags(in, kind) & IF_BRANCH) d = leave_room(&o->branches, d);
     if (d >= squash) return never;
-    r->ints += (u.writes & WRITES_INT) != 0;
-    r->fps += (u.writes & WRITES_FP) != 0;
+    r->ints += (w & WRITES_INT) != 0;
+    r->fps += (w & WRITES_FP) != 0;
     r->mems += q == Q_MEM;
     o->dispatch_n = group_count(o->dispatch_n, o->dispatch_cycle, d);
     o->dispatch_cycle = d;
@@ -1510,10 +1538,10 @@ void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t
 
 /* G: the cycle it graduates. */
 static inline __attribute__((always_inline))
-uint64_t graduate(ooo_t *o, uint64_t x)
+uint64_t graduate(ooo_t *o, uint64_t x, bool simple)
 {
     uint64_t g;
-    if (likely(o->retire_shift >= 0)) {
+    if (simple || likely(o->retire_shift >= 0)) {
         g = group_enter(&o->grad_slot, x, (unsigned)o->retire_shift);
     } else {
         g = max2(x, o->grad_cycle);
@@ -1578,11 +1606,14 @@ uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uin
 /* Once it has graduated: the structures it held free from g + 1. */
 static inline __attribute__((always_inline))
 void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
-             uint64_t d, uint64_t i, uint64_t x, uint64_t g, int kind)
+             uint64_t d, uint64_t i, uint64_t x, uint64_t g, int kind, bool simple)
 {
     insn_rings_push(&o->last, d, g);
-    if (u.writes & WRITES_INT) ring_push(&o->int_writers, g);
-    if (u.writes & WRITES_FP) ring_push(&o->fp_writers, g);
+    if (!simple && unlikely(o->rename_binds)) {
+        unsigned w = o->reg_writes[in->rd];
+        if (w & WRITES_INT) ring_push(&o->int_writers, g);
+        if (w & WRITES_FP) ring_push(&o->fp_writers, g);
+    }
     unsigned q = u.queue;
     if (q == Q_MEM) {
         /* The address queue frees in order; a store leaves once the D-cache
@@ -1599,10 +1630,12 @@ void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
 }
 
 /* time_ooo, as its plain variant when `plain` (a constant) of an
- * instruction of kind `kind` (a constant: OK_*). */
+ * instruction of kind `kind` (a constant: OK_*), in a simple machine when
+ * `simple` (a constant: simple_machine(), so the tests of the
+ * configuration it fixes are left out). */
 static inline __attribute__((always_inline))
 void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, bool plain,
-                 int kind)
+                 int kind, bool simple)
 {
     ooo_t *o = t->model_state;
     const why_t *front, *issue_why;
@@ -1611,22 +1644,23 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     uint64_t f = fetch(t, o, in, &front);
     use_t u = use_of(o, in);
     assume_kind(in, &u, kind);
-    uint64_t d = dispatch(o, in, u, f, kind);
+    uint64_t d = dispatch(o, in, u, f, kind, simple);
     const store_entry_t *fwd = forwarding_store(o, in, addr, d, kind);
     assume_plain(t, in, plain);
-    uint64_t i = likely(o->memdep == CFG_MEMDEP_ORACLE)
+    uint64_t i = simple || likely(o->memdep == CFG_MEMDEP_ORACLE)
                      ? issue(t, o, in, u, d, front, fwd, NULL, &issue_why, kind)
                      : memdep_issue(t, o, in, u, d, front, fwd, &issue_why, kind);
-    o->queue_occupancy += i - d;
+    o->sum_d += d;
+    o->sum_i += i;
     uint64_t x = complete(t, o, in, addr, i, fwd, &exec_cause, &rcause, kind);
     control(t, o, in, next_pc, f, x, kind);
     uint64_t prev_g = o->grad_cycle;           /* graduate() alone moves it */
-    uint64_t g = graduate(o, x);
+    uint64_t g = graduate(o, x, simple);
     assume_plain(t, in, plain);
     account(t, in, prev_g, i, x, g, issue_why, exec_cause);
     tm_set_result(t, in, x, rcause);
-    release(t, o, in, u, addr, d, i, x, g, kind);
-    o->rob_occupancy += g - d;
+    release(t, o, in, u, addr, d, i, x, g, kind, simple);
+    o->sum_g += g;
     assume_plain(t, in, plain);
     if (t->views) {
         uint64_t st[5] = { f, d, i, x, g };
@@ -1637,29 +1671,36 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
         tm_profileme(t, in, addr, next_pc, st, (uint8_t)front->cause, rcause, x - i);
     }
     t->cycles = g + 1;
-    if (unlikely(o->wp_start)) run_wrong_path(t, o);
+    if (!simple && unlikely(o->wp_start)) run_wrong_path(t, o);
 }
 
-#define TIME_OOO_KIND(name, kind)                                                       \
+#define TIME_OOO_KIND(name, kind, simple)                                               \
     static __attribute__((noinline)) void name(timing_t *t, const insn_t *in, uint64_t addr, \
                                                uint64_t next_pc)                         \
     {                                                                                    \
-        time_ooo_as(t, in, addr, next_pc, true, kind);                                  \
+        time_ooo_as(t, in, addr, next_pc, true, kind, simple);                          \
     }
-TIME_OOO_KIND(time_ooo_plain, OK_GENERAL)
-TIME_OOO_KIND(time_ooo_alu, OK_ALU)
-TIME_OOO_KIND(time_ooo_fp, OK_FP)
-TIME_OOO_KIND(time_ooo_muldiv, OK_MULDIV)
-TIME_OOO_KIND(time_ooo_load, OK_LOAD)
-TIME_OOO_KIND(time_ooo_store, OK_STORE)
-TIME_OOO_KIND(time_ooo_branch, OK_BRANCH)
-TIME_OOO_KIND(time_ooo_jump, OK_JUMP)
+TIME_OOO_KIND(time_ooo_plain, OK_GENERAL, false)
+TIME_OOO_KIND(time_ooo_alu, OK_ALU, false)
+TIME_OOO_KIND(time_ooo_fp, OK_FP, false)
+TIME_OOO_KIND(time_ooo_muldiv, OK_MULDIV, false)
+TIME_OOO_KIND(time_ooo_load, OK_LOAD, false)
+TIME_OOO_KIND(time_ooo_store, OK_STORE, false)
+TIME_OOO_KIND(time_ooo_branch, OK_BRANCH, false)
+TIME_OOO_KIND(time_ooo_jump, OK_JUMP, false)
+TIME_OOO_KIND(time_ooo_alu_simple, OK_ALU, true)
+TIME_OOO_KIND(time_ooo_fp_simple, OK_FP, true)
+TIME_OOO_KIND(time_ooo_muldiv_simple, OK_MULDIV, true)
+TIME_OOO_KIND(time_ooo_load_simple, OK_LOAD, true)
+TIME_OOO_KIND(time_ooo_store_simple, OK_STORE, true)
+TIME_OOO_KIND(time_ooo_branch_simple, OK_BRANCH, true)
+TIME_OOO_KIND(time_ooo_jump_simple, OK_JUMP, true)
 #undef TIME_OOO_KIND
 
 static __attribute__((noinline)) void time_ooo_general(timing_t *t, const insn_t *in,
                                                        uint64_t addr, uint64_t next_pc)
 {
-    time_ooo_as(t, in, addr, next_pc, false, OK_GENERAL);
+    time_ooo_as(t, in, addr, next_pc, false, OK_GENERAL, false);
 }
 
 /* The entry only chooses and jumps: a program instruction of a run with
@@ -1670,6 +1711,15 @@ static const timing_insn_fn time_ooo_by_kind[OK_KINDS] = {
     [OK_GENERAL] = time_ooo_plain, [OK_ALU] = time_ooo_alu, [OK_FP] = time_ooo_fp,
     [OK_LOAD] = time_ooo_load, [OK_STORE] = time_ooo_store,
     [OK_BRANCH] = time_ooo_branch, [OK_JUMP] = time_ooo_jump, [OK_MULDIV] = time_ooo_muldiv,
+};
+
+/* The same in a simple machine (simple_machine: the timed block loop's
+ * entry table, o->entry). */
+static const timing_insn_fn time_ooo_by_kind_simple[OK_KINDS] = {
+    [OK_GENERAL] = time_ooo_plain, [OK_ALU] = time_ooo_alu_simple,
+    [OK_FP] = time_ooo_fp_simple, [OK_LOAD] = time_ooo_load_simple,
+    [OK_STORE] = time_ooo_store_simple, [OK_BRANCH] = time_ooo_branch_simple,
+    [OK_JUMP] = time_ooo_jump_simple, [OK_MULDIV] = time_ooo_muldiv_simple,
 };
 
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
@@ -1796,9 +1846,10 @@ void ooo_stats(const void *state, uint64_t cycles, stats_t *s)
         stats_add_u64(s, name, o->dispatch_stall[k], "Cycle", desc);
     }
     double c = cycles ? (double)cycles : 1.0;
-    stats_add_f64(s, "cpu.ooo.robOccupancy", (double)o->rob_occupancy / c, "Count",
+    uint64_t rob_occupancy = o->sum_g - o->sum_d, queue_occupancy = o->sum_i - o->sum_d;
+    stats_add_f64(s, "cpu.ooo.robOccupancy", (double)rob_occupancy / c, "Count",
                   "Average active-list entries in use (sum of G - D over cycles)");
-    stats_add_f64(s, "cpu.ooo.queueOccupancy", (double)o->queue_occupancy / c, "Count",
+    stats_add_f64(s, "cpu.ooo.queueOccupancy", (double)queue_occupancy / c, "Count",
                   "Average instructions waiting to issue (sum of I - D over cycles)");
     stats_add_u64(s, "cpu.ooo.forwardedLoads", o->forwarded_loads, "Count",
                   "Loads that took their data from an older store not yet graduated");
