@@ -360,9 +360,14 @@ static inline __attribute__((always_inline))
 uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span, bool track)
 {
     if (likely(span == 1)) {
-        uint64_t *s;
-        while (*(s = &k->slot[c & (CAL_WINDOW - 1)]) >= (c << 8 | k->units)) c++;
-        calendar_book_one(s, c);
+        /* calendar_free_at and calendar_book_one on the key c << 8 | units,
+         * which moves on a cycle by adding 256 (a slot below the key holds
+         * c's bookings or an older cycle: one more is the larger of it and
+         * c << 8, plus one) */
+        uint64_t *slot = k->slot, key = c << 8 | k->units, v;
+        while ((v = slot[(key >> 8) & (CAL_WINDOW - 1)]) >= key) key += 256;
+        c = key >> 8;
+        slot[c & (CAL_WINDOW - 1)] = max2(v, key & ~(uint64_t)255) + 1;
         if (track) k->booked_end = max2(k->booked_end, c + 1);
         return c;
     }
