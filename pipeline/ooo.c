@@ -486,8 +486,8 @@ struct ooo {
     timing_insn_fn entry[OC_COUNT][KIND_FLAGS + 1];     /* and its variant (time_ooo_by_kind) */
     /* fetch */
     uint64_t fetch_cycle, fetch_line;
-    unsigned fetch_n;
-    bool group_ended;           /* a taken transfer ended the fetch group */
+    unsigned fetch_n;           /* fetch_width once a taken transfer ended the group
+                                   (group_end): the next one is fetched a cycle later */
     insn_rings_t last;          /* D of the last fetch_buffer insts, G of the last
                                    rob_entries */
     /* dispatch */
@@ -875,7 +875,7 @@ uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, const why_t **front)
 {
     uint64_t line = in->pc >> t->line_shift;
     uint64_t f = o->fetch_cycle;
-    f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line) | o->group_ended;
+    f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line);
     *front = &o->cause_why[STALL_FETCH];
     if (t->redirect > f) {
         f = t->redirect;
@@ -890,8 +890,14 @@ uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, const why_t **front)
     o->fetch_n = group_count(o->fetch_n, o->fetch_cycle, got);
     o->fetch_cycle = got;
     o->fetch_line = line;
-    o->group_ended = false;
     return got;
+}
+
+/* A taken transfer ends the fetch group: the group counts as full, so
+ * the next instruction is fetched a cycle later whatever its line. */
+static inline void group_end(ooo_t *o)
+{
+    o->fetch_n = o->fetch_width;
 }
 
 /* D: the cycle it is renamed and dispatched. */
@@ -1186,7 +1192,7 @@ uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64
  * taken transfer without a BTB target only fetches the instructions after
  * it until decode redirects.  Everything is squashed at r. */
 static void plan_wrong_path(ooo_t *o, timing_t *t, const insn_t *in, bpred_result_t pred,
-                            uint64_t r)
+                            uint64_t r, unsigned fetch_n)
 {
     bool mispredict = t->redirect_why.cause == STALL_MISPREDICT;
     uint64_t start = in->pc + in->len;
@@ -1197,7 +1203,7 @@ static void plan_wrong_path(ooo_t *o, timing_t *t, const insn_t *in, bpred_resul
      * predicted it taken (the correct path is fetched at the redirect) */
     bool ended = mispredict && pred.taken;
     if (r <= o->fetch_cycle + ended) return;    /* no fetch cycle before the redirect */
-    o->group_ended = ended;
+    o->fetch_n = ended ? o->fetch_width : fetch_n;
     o->wp_start = start;
     o->wp_squash = r;
     o->wp_dispatches = mispredict;
@@ -1353,7 +1359,7 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
     unsigned k = r->n;                  /* below o->wp_max (the callers ask) */
     uint64_t line = in->pc >> t->line_shift, squash = o->wp_squash;
     uint64_t f = o->fetch_cycle;
-    f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line) | o->group_ended;
+    f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line);
     unsigned fb = o->last.n[IR_DISPATCHED];
     f = max2(f, k < fb ? insn_rings_ahead(&o->last, IR_DISPATCHED, k) : o->wp_d[k - fb]);
     f += decode_stall;                                 /* a DISE replacement's */
@@ -1363,7 +1369,7 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
     o->fetch_n = group_count(o->fetch_n, o->fetch_cycle, got);
     o->fetch_cycle = got;
     o->fetch_line = line;
-    o->group_ended = next != in->pc + in->len;
+    if (next != in->pc + in->len) group_end(o);
     if (!k) r->first_fetch = got;
     r->last_fetch = got;
     r->n++;                             /* o->wp_fetched: added up after the walk */
@@ -1519,11 +1525,12 @@ void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t
 {
     if (unlikely(kflags(in, kind) & IF_DISE)) {
         tm_dise_control(t, in, f + o->frontend_depth, x + o->mispredict_penalty);
-        if (t->dise_redirect) o->group_ended = true;
+        if (t->dise_redirect) group_end(o);
         return;
     }
     if (!(kflags(in, kind) & (IF_BRANCH | IF_JUMP))) return;
-    if (next_pc != in->pc + in->len) o->group_ended = true;
+    unsigned fetch_n = o->fetch_n;      /* the group as it was (plan_wrong_path) */
+    if (next_pc != in->pc + in->len) group_end(o);
     bpred_result_t pred;
     uint64_t r;
     if (kind == OK_BRANCH) {            /* a conditional branch: the predictor need not ask,
@@ -1538,7 +1545,7 @@ void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t
     }
     if (!r) return;
     t->redirect = r;
-    if (o->wrong_path && t->cur_role == DISE_ROLE_NONE) plan_wrong_path(o, t, in, pred, r);
+    if (o->wrong_path && t->cur_role == DISE_ROLE_NONE) plan_wrong_path(o, t, in, pred, r, fetch_n);
 }
 
 /* G: the cycle it graduates. */
