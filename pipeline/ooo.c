@@ -141,37 +141,52 @@ static inline void ring_push(ring_t *r, uint64_t x)
 /* Two rings every instruction is pushed to, sharing the count and the
  * slots: the dispatch cycles of the last fetch_buffer instructions (the
  * fetch buffer) and the graduation cycles of the last rob_entries (the
- * active list), as ring_t's each. */
+ * active list), as ring_t's each.  Kept in the model's state (at most
+ * IR_MAX slots: the largest ooo.rob_entries) and counted in bytes: `pos`
+ * is the byte offset of the next slot to write (16 bytes a slot, not yet
+ * reduced modulo the ring), back[which] the distance back to the n-th
+ * previous one's field, so a read is a subtraction, a mask and a load. */
 enum { IR_DISPATCHED, IR_GRADUATED };
+#define IR_MAX 1024u
 typedef struct insn_rings {
-    uint64_t (*v)[2];           /* by slot: IR_* */
-    unsigned n[2], mask, pushed;
+    uint64_t pos, back[2], mask;        /* mask: the ring's bytes - 1, fields kept */
+    unsigned n[2];
+    uint64_t v[IR_MAX][2];              /* by slot: IR_* */
 } insn_rings_t;
 
 static void insn_rings_init(insn_rings_t *r, unsigned fetch_buffer, unsigned rob)
 {
     unsigned size = 1;
     while (size < fetch_buffer || size < rob) size *= 2;
-    r->v = xcalloc(size, sizeof *r->v);
+    /* size <= IR_MAX: config_params.def bounds ooo.rob_entries at 1024 and
+     * ooo.fetch_buffer at 256 */
     r->n[IR_DISPATCHED] = fetch_buffer;
     r->n[IR_GRADUATED] = rob;
-    r->mask = size - 1;
-    r->pushed = 0;
+    r->back[IR_DISPATCHED] = (uint64_t)fetch_buffer * sizeof r->v[0];
+    r->back[IR_GRADUATED] = (uint64_t)rob * sizeof r->v[0] - sizeof r->v[0][0];
+    r->mask = (uint64_t)size * sizeof r->v[0] - sizeof r->v[0][0];
+    r->pos = 0;
+}
+
+static inline uint64_t insn_rings_at(const insn_rings_t *r, uint64_t off)
+{
+    return *(const uint64_t *)((const char *)r->v + (off & r->mask));
 }
 
 static inline uint64_t insn_rings_oldest(const insn_rings_t *r, int which)
 {
-    return r->v[(r->pushed - r->n[which]) & r->mask][which];
+    return insn_rings_at(r, r->pos - r->back[which]);
 }
 
 static inline uint64_t insn_rings_ahead(const insn_rings_t *r, int which, unsigned k)
 {
-    return r->v[(r->pushed - r->n[which] + k) & r->mask][which];
+    return insn_rings_at(r, r->pos + (uint64_t)k * sizeof r->v[0] - r->back[which]);
 }
 
 static inline void insn_rings_push(insn_rings_t *r, uint64_t d, uint64_t g)
 {
-    uint64_t *slot = r->v[r->pushed++ & r->mask];
+    uint64_t *slot = (uint64_t *)((char *)r->v + (r->pos & r->mask));
+    r->pos += sizeof r->v[0];
     slot[IR_DISPATCHED] = d;
     slot[IR_GRADUATED] = g;
 }
@@ -605,7 +620,6 @@ void ooo_free(void *state)
 {
     ooo_t *o = state;
     if (!o) return;
-    free(o->last.v);
     free(o->int_writers.v);
     free(o->fp_writers.v);
     free(o->mem_queue.v);
