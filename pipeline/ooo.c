@@ -508,6 +508,7 @@ struct ooo {
     /* dispatch */
     uint64_t dispatch_cycle;
     unsigned dispatch_n;
+    uint64_t sum_d;
     ring_t int_writers, fp_writers, mem_queue;        /* graduation cycles */
     uint64_t mem_queue_last;    /* when the youngest address-queue entry frees */
     leave_queue_t queue[2];     /* integer and FP queues: issue cycles */
@@ -515,9 +516,11 @@ struct ooo {
     uint64_t serial_after;      /* a serializing instruction graduated */
     /* issue */
     calendar_t fu[FU_KINDS];
+    uint64_t sum_i;
     /* memory */
     store_entry_t stores[STORE_TABLE];
     /* graduation */
+    uint64_t sum_g;
     uint64_t grad_cycle;
     unsigned grad_n;            /* in its group (a retire_width not a power of two) */
     uint64_t grad_slot;         /* else its slot (group_enter) */
@@ -530,9 +533,10 @@ struct ooo {
     why_t front_why, store_why;
     /* statistics */
     uint64_t dispatch_stall[DS_COUNT];
-    uint64_t sum_d, sum_i, sum_g;       /* of D, I and G, modulo 2^64: the sums of
-                                           G - D and I - D (active-list and queue
-                                           occupancy) are their differences */
+    /* sum_d, sum_i, sum_g (with the stages): of D, I and G modulo 2^64, so
+     * the sums of G - D and I - D (active-list and queue occupancy) are
+     * their differences; apart, so the compiler adds each to its word
+     * (side by side it packed them into a vector register each time) */
     uint64_t forwarded_loads;
     uint64_t violations, replayed_insts, replay_cycles;
     uint64_t memdep_waits, memdep_wait_cycles, ssit_clears;
