@@ -378,11 +378,15 @@ uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span, bool track)
         /* calendar_free_at and calendar_book_one on the key c << 8 | units,
          * which moves on a cycle by adding 256 (a slot below the key holds
          * c's bookings or an older cycle: one more is the larger of it and
-         * c << 8, plus one) */
-        uint64_t *slot = k->slot, key = c << 8 | k->units, v;
-        while ((v = slot[(key >> 8) & (CAL_WINDOW - 1)]) >= key) key += 256;
+         * c << 8, plus one); the slot is a pointer moved on with it,
+         * wrapping at the window's end */
+        uint64_t *slot = k->slot, *p = &slot[c & (CAL_WINDOW - 1)], key = c << 8 | k->units;
+        while (*p >= key) {
+            key += 256;
+            if (unlikely(++p == slot + CAL_WINDOW)) p = slot;
+        }
+        *p = max2(*p, key & ~(uint64_t)255) + 1;
         c = key >> 8;
-        slot[c & (CAL_WINDOW - 1)] = max2(v, key & ~(uint64_t)255) + 1;
         if (track) k->booked_end = max2(k->booked_end, c + 1);
         return c;
     }
