@@ -141,37 +141,52 @@ static inline void ring_push(ring_t *r, uint64_t x)
 /* Two rings every instruction is pushed to, sharing the count and the
  * slots: the dispatch cycles of the last fetch_buffer instructions (the
  * fetch buffer) and the graduation cycles of the last rob_entries (the
- * active list), as ring_t's each. */
+ * active list), as ring_t's each.  Kept in the model's state (at most
+ * IR_MAX slots: the largest ooo.rob_entries) and counted in bytes: `pos`
+ * is the byte offset of the next slot to write (16 bytes a slot, not yet
+ * reduced modulo the ring), back[which] the distance back to the n-th
+ * previous one's field, so a read is a subtraction, a mask and a load. */
 enum { IR_DISPATCHED, IR_GRADUATED };
+#define IR_MAX 1024u
 typedef struct insn_rings {
-    uint64_t (*v)[2];           /* by slot: IR_* */
-    unsigned n[2], mask, pushed;
+    uint64_t pos, back[2], mask;        /* mask: the ring's bytes - 1, fields kept */
+    unsigned n[2];
+    uint64_t v[IR_MAX][2];              /* by slot: IR_* */
 } insn_rings_t;
 
 static void insn_rings_init(insn_rings_t *r, unsigned fetch_buffer, unsigned rob)
 {
     unsigned size = 1;
     while (size < fetch_buffer || size < rob) size *= 2;
-    r->v = xcalloc(size, sizeof *r->v);
+    /* size <= IR_MAX: config_params.def bounds ooo.rob_entries at 1024 and
+     * ooo.fetch_buffer at 256 */
     r->n[IR_DISPATCHED] = fetch_buffer;
     r->n[IR_GRADUATED] = rob;
-    r->mask = size - 1;
-    r->pushed = 0;
+    r->back[IR_DISPATCHED] = (uint64_t)fetch_buffer * sizeof r->v[0];
+    r->back[IR_GRADUATED] = (uint64_t)rob * sizeof r->v[0] - sizeof r->v[0][0];
+    r->mask = (uint64_t)size * sizeof r->v[0] - sizeof r->v[0][0];
+    r->pos = 0;
+}
+
+static inline uint64_t insn_rings_at(const insn_rings_t *r, uint64_t off)
+{
+    return *(const uint64_t *)((const char *)r->v + (off & r->mask));
 }
 
 static inline uint64_t insn_rings_oldest(const insn_rings_t *r, int which)
 {
-    return r->v[(r->pushed - r->n[which]) & r->mask][which];
+    return insn_rings_at(r, r->pos - r->back[which]);
 }
 
 static inline uint64_t insn_rings_ahead(const insn_rings_t *r, int which, unsigned k)
 {
-    return r->v[(r->pushed - r->n[which] + k) & r->mask][which];
+    return insn_rings_at(r, r->pos + (uint64_t)k * sizeof r->v[0] - r->back[which]);
 }
 
 static inline void insn_rings_push(insn_rings_t *r, uint64_t d, uint64_t g)
 {
-    uint64_t *slot = r->v[r->pushed++ & r->mask];
+    uint64_t *slot = (uint64_t *)((char *)r->v + (r->pos & r->mask));
+    r->pos += sizeof r->v[0];
     slot[IR_DISPATCHED] = d;
     slot[IR_GRADUATED] = g;
 }
@@ -360,9 +375,18 @@ static inline __attribute__((always_inline))
 uint64_t calendar_take(calendar_t *k, uint64_t c, unsigned span, bool track)
 {
     if (likely(span == 1)) {
-        uint64_t *s;
-        while (*(s = &k->slot[c & (CAL_WINDOW - 1)]) >= (c << 8 | k->units)) c++;
-        calendar_book_one(s, c);
+        /* calendar_free_at and calendar_book_one on the key c << 8 | units,
+         * which moves on a cycle by adding 256 (a slot below the key holds
+         * c's bookings or an older cycle: one more is the larger of it and
+         * c << 8, plus one); the slot is a pointer moved on with it,
+         * wrapping at the window's end */
+        uint64_t *slot = k->slot, *p = &slot[c & (CAL_WINDOW - 1)], key = c << 8 | k->units;
+        while (*p >= key) {
+            key += 256;
+            if (unlikely(++p == slot + CAL_WINDOW)) p = slot;
+        }
+        *p = max2(*p, key & ~(uint64_t)255) + 1;
+        c = key >> 8;
         if (track) k->booked_end = max2(k->booked_end, c + 1);
         return c;
     }
@@ -448,7 +472,8 @@ typedef struct store_sets {
 } store_sets_t;
 
 /* An instruction's unit, queue and cycles on the unit, by operation class
- * and memory access (build_shapes), and what it takes at dispatch (use_of). */
+ * and memory access (build_shapes), and what it takes at dispatch (use_of;
+ * its rename registers: writes_of). */
 typedef struct shape {
     uint8_t fu, queue;          /* enum fu_kind, enum queue_kind */
     bool serial_class;          /* serializing() by its class alone (a fence) */
@@ -458,7 +483,6 @@ typedef struct shape {
 enum { WRITES_INT = 1, WRITES_FP = 2 };     /* the rename registers it takes */
 typedef struct use {            /* 8 bytes: kept in one host register */
     uint8_t fu, queue;
-    uint8_t writes;             /* WRITES_* */
     bool serial;                /* serializing() */
     uint16_t span;              /* at most a latency: 1000 (config_params.def) */
 } use_t;
@@ -476,17 +500,19 @@ struct ooo {
     unsigned replay_penalty;
     shape_t shapes[OC_COUNT][2];        /* by opclass and memory access */
     uint8_t reg_writes[256];            /* by destination: WRITES_* */
+    bool rename_binds;          /* some reg_writes[] is not 0 (build_shapes) */
     uint8_t kind[OC_COUNT][KIND_FLAGS + 1];     /* by opclass and flags & KIND_FLAGS: OK_* */
     timing_insn_fn entry[OC_COUNT][KIND_FLAGS + 1];     /* and its variant (time_ooo_by_kind) */
     /* fetch */
     uint64_t fetch_cycle, fetch_line;
-    unsigned fetch_n;
-    bool group_ended;           /* a taken transfer ended the fetch group */
+    unsigned fetch_n;           /* fetch_width once a taken transfer ended the group
+                                   (group_end): the next one is fetched a cycle later */
     insn_rings_t last;          /* D of the last fetch_buffer insts, G of the last
                                    rob_entries */
     /* dispatch */
     uint64_t dispatch_cycle;
     unsigned dispatch_n;
+    uint64_t sum_d;
     ring_t int_writers, fp_writers, mem_queue;        /* graduation cycles */
     uint64_t mem_queue_last;    /* when the youngest address-queue entry frees */
     leave_queue_t queue[2];     /* integer and FP queues: issue cycles */
@@ -494,9 +520,11 @@ struct ooo {
     uint64_t serial_after;      /* a serializing instruction graduated */
     /* issue */
     calendar_t fu[FU_KINDS];
+    uint64_t sum_i;
     /* memory */
     store_entry_t stores[STORE_TABLE];
     /* graduation */
+    uint64_t sum_g;
     uint64_t grad_cycle;
     unsigned grad_n;            /* in its group (a retire_width not a power of two) */
     uint64_t grad_slot;         /* else its slot (group_enter) */
@@ -509,7 +537,10 @@ struct ooo {
     why_t front_why, store_why;
     /* statistics */
     uint64_t dispatch_stall[DS_COUNT];
-    uint64_t rob_occupancy, queue_occupancy;  /* sums of G - D, I - D */
+    /* sum_d, sum_i, sum_g (with the stages): of D, I and G modulo 2^64, so
+     * the sums of G - D and I - D (active-list and queue occupancy) are
+     * their differences; apart, so the compiler adds each to its word
+     * (side by side it packed them into a vector register each time) */
     uint64_t forwarded_loads;
     uint64_t violations, replayed_insts, replay_cycles;
     uint64_t memdep_waits, memdep_wait_cycles, ssit_clears;
@@ -541,7 +572,7 @@ struct ooo {
 };
 
 static void build_shapes(const config_t *cfg, ooo_t *o);
-static const timing_insn_fn time_ooo_by_kind[OK_KINDS];
+static const timing_insn_fn time_ooo_by_kind[OK_KINDS], time_ooo_by_kind_simple[OK_KINDS];
 
 void *ooo_new(const config_t *cfg)
 {
@@ -597,7 +628,6 @@ void ooo_free(void *state)
 {
     ooo_t *o = state;
     if (!o) return;
-    free(o->last.v);
     free(o->int_writers.v);
     free(o->fp_writers.v);
     free(o->mem_queue.v);
@@ -697,6 +727,16 @@ static unsigned kind_of(const ooo_t *o, unsigned oc, unsigned fl)
     return OK_GENERAL;
 }
 
+/* A machine whose timing needs none of the tests its variants of time_ooo
+ * make of the configuration (the `simple` ones, which leave them out): the
+ * oracle of memory dependences, no wrong path, no rename registers that
+ * bind (rename_binds), a power-of-two graduation width.  r10k is one. */
+static bool simple_machine(const ooo_t *o)
+{
+    return o->memdep == CFG_MEMDEP_ORACLE && !o->wrong_path && !o->rename_binds &&
+           o->retire_shift >= 0;
+}
+
 /* The tables use_of() and the entries read, from the functions above: by
  * operation class and whether it accesses memory, and by destination
  * register.  Built with the model (ooo_new), the latencies from the
@@ -726,11 +766,6 @@ static void build_shapes(const config_t *cfg, ooo_t *o)
          * (calendar_take's `track`) */
         o->fu[kind].ends_known = (used && long_only) || kind == FU_MULDIV;
     }
-    for (unsigned oc = 0; oc < OC_COUNT; oc++)
-        for (unsigned fl = 0; fl <= KIND_FLAGS; fl++) {
-            o->kind[oc][fl] = (uint8_t)kind_of(o, oc, fl);
-            o->entry[oc][fl] = time_ooo_by_kind[o->kind[oc][fl]];
-        }
     /* Rename registers at least as many as active-list entries never hold
      * an instruction back: the n-th previous writer of their kind is at
      * least n >= rob_entries instructions back, and graduation is in order,
@@ -745,17 +780,33 @@ static void build_shapes(const config_t *cfg, ooo_t *o)
     for (unsigned rd = 0; rd < 256; rd++)
         o->reg_writes[rd] = (uint8_t)((writes_int_reg(rd) && int_binds ? WRITES_INT : 0) |
                                       (writes_fp_reg(rd) && fp_binds ? WRITES_FP : 0));
+    o->rename_binds = int_binds || fp_binds;
+    const timing_insn_fn *by_kind = simple_machine(o) ? time_ooo_by_kind_simple
+                                                      : time_ooo_by_kind;
+    for (unsigned oc = 0; oc < OC_COUNT; oc++)
+        for (unsigned fl = 0; fl <= KIND_FLAGS; fl++) {
+            o->kind[oc][fl] = (uint8_t)kind_of(o, oc, fl);
+            o->entry[oc][fl] = by_kind[o->kind[oc][fl]];
+        }
 }
 
 /* What the instruction takes in the machine, looked up once: its unit,
- * queue and unit cycles, the rename registers it needs, whether it
- * serializes (serializing(): by its class from the table, or its flags). */
+ * queue and unit cycles, whether it serializes (serializing(): by its
+ * class from the table, or its flags). */
 static inline use_t use_of(const ooo_t *o, const insn_t *in)
 {
     const shape_t *s = &o->shapes[in->opclass][(in->flags & (IF_LOAD | IF_STORE)) != 0];
     bool serial = s->serial_class | ((in->flags & (IF_SERIAL | IF_SYSCALL)) != 0);
-    return (use_t){ .fu = s->fu, .queue = s->queue, .span = s->span,
-                    .writes = o->reg_writes[in->rd], .serial = serial };
+    return (use_t){ .fu = s->fu, .queue = s->queue, .span = s->span, .serial = serial };
+}
+
+/* The rename registers it takes (WRITES_*): none in a machine with at
+ * least as many of each kind as active-list entries (build_shapes), such
+ * as r10k, which then neither looks up the destination nor tests the
+ * result's kind an instruction. */
+static inline unsigned writes_of(const ooo_t *o, const insn_t *in)
+{
+    return likely(!o->rename_binds) ? 0 : o->reg_writes[in->rd];
 }
 
 /* What a run with no outputs beyond the statistics (t->stats_only) may
@@ -786,33 +837,33 @@ static inline __attribute__((always_inline)) void assume_kind(const insn_t *in, 
     switch (kind) {
     case OK_ALU:
         if (fl & (never | IF_LOAD | IF_STORE | xfer)) __builtin_unreachable();
-        *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1, .writes = u->writes };
+        *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1 };
         break;
     case OK_FP:
         if (fl & (never | IF_LOAD | IF_STORE | xfer)) __builtin_unreachable();
-        *u = (use_t){ .fu = u->fu, .queue = Q_FP, .span = 1, .writes = u->writes };
+        *u = (use_t){ .fu = u->fu, .queue = Q_FP, .span = 1 };
         break;
     case OK_LOAD:
         if ((fl & (never | IF_LOAD | IF_STORE | xfer)) != IF_LOAD) __builtin_unreachable();
-        *u = (use_t){ .fu = FU_MEM, .queue = Q_MEM, .span = 1, .writes = u->writes };
+        *u = (use_t){ .fu = FU_MEM, .queue = Q_MEM, .span = 1 };
         break;
     case OK_STORE:
         if ((fl & (never | IF_LOAD | IF_STORE | xfer)) != IF_STORE) __builtin_unreachable();
-        *u = (use_t){ .fu = FU_MEM, .queue = Q_MEM, .span = 1, .writes = u->writes };
+        *u = (use_t){ .fu = FU_MEM, .queue = Q_MEM, .span = 1 };
         break;
     case OK_BRANCH:
         if ((fl & (never | IF_LOAD | IF_STORE | IF_BRANCH | IF_JUMP)) != IF_BRANCH)
             __builtin_unreachable();
-        *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1, .writes = u->writes };
+        *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1 };
         break;
     case OK_JUMP:
         if ((fl & (never | IF_LOAD | IF_STORE | IF_BRANCH | IF_JUMP)) != IF_JUMP)
             __builtin_unreachable();
-        *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1, .writes = u->writes };
+        *u = (use_t){ .fu = FU_INT, .queue = Q_INT, .span = 1 };
         break;
     case OK_MULDIV:
         if (fl & (never | IF_LOAD | IF_STORE | xfer)) __builtin_unreachable();
-        *u = (use_t){ .fu = FU_MULDIV, .queue = Q_INT, .span = u->span, .writes = u->writes };
+        *u = (use_t){ .fu = FU_MULDIV, .queue = Q_INT, .span = u->span };
         break;
     default:
         break;
@@ -846,7 +897,7 @@ uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, const why_t **front)
 {
     uint64_t line = in->pc >> t->line_shift;
     uint64_t f = o->fetch_cycle;
-    f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line) | o->group_ended;
+    f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line);
     *front = &o->cause_why[STALL_FETCH];
     if (t->redirect > f) {
         f = t->redirect;
@@ -861,21 +912,30 @@ uint64_t fetch(timing_t *t, ooo_t *o, const insn_t *in, const why_t **front)
     o->fetch_n = group_count(o->fetch_n, o->fetch_cycle, got);
     o->fetch_cycle = got;
     o->fetch_line = line;
-    o->group_ended = false;
     return got;
+}
+
+/* A taken transfer ends the fetch group: the group counts as full, so
+ * the next instruction is fetched a cycle later whatever its line. */
+static inline void group_end(ooo_t *o)
+{
+    o->fetch_n = o->fetch_width;
 }
 
 /* D: the cycle it is renamed and dispatched. */
 static inline __attribute__((always_inline))
-uint64_t dispatch(ooo_t *o, const insn_t *in, use_t u, uint64_t f, int kind)
+uint64_t dispatch(ooo_t *o, const insn_t *in, use_t u, uint64_t f, int kind, bool simple)
 {
     uint64_t d = max2(f + o->frontend_depth,
                       o->dispatch_cycle + (o->dispatch_n >= o->dispatch_width));
     hold(o, &d, insn_rings_oldest(&o->last, IR_GRADUATED) + 1, DS_ROB);
     hold(o, &d, o->serial_after, DS_SERIAL);
     if (u.serial) hold(o, &d, o->grad_cycle + 1, DS_SERIAL);
-    if (u.writes & WRITES_INT) hold(o, &d, ring_oldest(&o->int_writers) + 1, DS_RENAME);
-    if (u.writes & WRITES_FP) hold(o, &d, ring_oldest(&o->fp_writers) + 1, DS_RENAME);
+    if (!simple && unlikely(o->rename_binds)) {
+        unsigned w = o->reg_writes[in->rd];
+        if (w & WRITES_INT) hold(o, &d, ring_oldest(&o->int_writers) + 1, DS_RENAME);
+        if (w & WRITES_FP) hold(o, &d, ring_oldest(&o->fp_writers) + 1, DS_RENAME);
+    }
     unsigned q = u.queue;
     if (q == Q_MEM) hold(o, &d, ring_oldest(&o->mem_queue) + 1, DS_MEM_QUEUE);
     else hold(o, &d, leave_room(&o->queue[q], d), q == Q_INT ? DS_INT_QUEUE : DS_FP_QUEUE);
@@ -1154,7 +1214,7 @@ uint64_t complete(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uint64
  * taken transfer without a BTB target only fetches the instructions after
  * it until decode redirects.  Everything is squashed at r. */
 static void plan_wrong_path(ooo_t *o, timing_t *t, const insn_t *in, bpred_result_t pred,
-                            uint64_t r)
+                            uint64_t r, unsigned fetch_n)
 {
     bool mispredict = t->redirect_why.cause == STALL_MISPREDICT;
     uint64_t start = in->pc + in->len;
@@ -1165,7 +1225,7 @@ static void plan_wrong_path(ooo_t *o, timing_t *t, const insn_t *in, bpred_resul
      * predicted it taken (the correct path is fetched at the redirect) */
     bool ended = mispredict && pred.taken;
     if (r <= o->fetch_cycle + ended) return;    /* no fetch cycle before the redirect */
-    o->group_ended = ended;
+    o->fetch_n = ended ? o->fetch_width : fetch_n;
     o->wp_start = start;
     o->wp_squash = r;
     o->wp_dispatches = mispredict;
@@ -1215,11 +1275,12 @@ uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, unsigned 
     if (k >= o->last.n[IR_GRADUATED]) return never;
     d = max2(d, insn_rings_ahead(&o->last, IR_GRADUATED, k) + 1);
     d = max2(d, o->serial_after);
-    if (u.writes & WRITES_INT) {
+    unsigned w = writes_of(o, in);
+    if (w & WRITES_INT) {
         if (r->ints >= o->int_writers.n) return never;
         d = max2(d, ring_ahead(&o->int_writers, r->ints) + 1);
     }
-    if (u.writes & WRITES_FP) {
+    if (w & WRITES_FP) {
         if (r->fps >= o->fp_writers.n) return never;
         d = max2(d, ring_ahead(&o->fp_writers, r->fps) + 1);
     }
@@ -1232,8 +1293,8 @@ uint64_t wp_dispatch(ooo_t *o, wp_run_t *r, const insn_t *in, use_t u, unsigned 
     if (q != Q_MEM) d = leave_room(&o->queue[q], d);
     if (kflags(in, kind) & IF_BRANCH) d = leave_room(&o->branches, d);
     if (d >= squash) return never;
-    r->ints += (u.writes & WRITES_INT) != 0;
-    r->fps += (u.writes & WRITES_FP) != 0;
+    r->ints += (w & WRITES_INT) != 0;
+    r->fps += (w & WRITES_FP) != 0;
     r->mems += q == Q_MEM;
     o->dispatch_n = group_count(o->dispatch_n, o->dispatch_cycle, d);
     o->dispatch_cycle = d;
@@ -1320,7 +1381,7 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
     unsigned k = r->n;                  /* below o->wp_max (the callers ask) */
     uint64_t line = in->pc >> t->line_shift, squash = o->wp_squash;
     uint64_t f = o->fetch_cycle;
-    f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line) | o->group_ended;
+    f += (o->fetch_n >= o->fetch_width) | (line != o->fetch_line);
     unsigned fb = o->last.n[IR_DISPATCHED];
     f = max2(f, k < fb ? insn_rings_ahead(&o->last, IR_DISPATCHED, k) : o->wp_d[k - fb]);
     f += decode_stall;                                 /* a DISE replacement's */
@@ -1330,7 +1391,7 @@ bool wp_visit_as(wp_run_t *r, const insn_t *in, uint64_t addr, uint64_t next,
     o->fetch_n = group_count(o->fetch_n, o->fetch_cycle, got);
     o->fetch_cycle = got;
     o->fetch_line = line;
-    o->group_ended = next != in->pc + in->len;
+    if (next != in->pc + in->len) group_end(o);
     if (!k) r->first_fetch = got;
     r->last_fetch = got;
     r->n++;                             /* o->wp_fetched: added up after the walk */
@@ -1486,11 +1547,12 @@ void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t
 {
     if (unlikely(kflags(in, kind) & IF_DISE)) {
         tm_dise_control(t, in, f + o->frontend_depth, x + o->mispredict_penalty);
-        if (t->dise_redirect) o->group_ended = true;
+        if (t->dise_redirect) group_end(o);
         return;
     }
     if (!(kflags(in, kind) & (IF_BRANCH | IF_JUMP))) return;
-    if (next_pc != in->pc + in->len) o->group_ended = true;
+    unsigned fetch_n = o->fetch_n;      /* the group as it was (plan_wrong_path) */
+    if (next_pc != in->pc + in->len) group_end(o);
     bpred_result_t pred;
     uint64_t r;
     if (kind == OK_BRANCH) {            /* a conditional branch: the predictor need not ask,
@@ -1505,15 +1567,15 @@ void control(timing_t *t, ooo_t *o, const insn_t *in, uint64_t next_pc, uint64_t
     }
     if (!r) return;
     t->redirect = r;
-    if (o->wrong_path && t->cur_role == DISE_ROLE_NONE) plan_wrong_path(o, t, in, pred, r);
+    if (o->wrong_path && t->cur_role == DISE_ROLE_NONE) plan_wrong_path(o, t, in, pred, r, fetch_n);
 }
 
 /* G: the cycle it graduates. */
 static inline __attribute__((always_inline))
-uint64_t graduate(ooo_t *o, uint64_t x)
+uint64_t graduate(ooo_t *o, uint64_t x, bool simple)
 {
     uint64_t g;
-    if (likely(o->retire_shift >= 0)) {
+    if (simple || likely(o->retire_shift >= 0)) {
         g = group_enter(&o->grad_slot, x, (unsigned)o->retire_shift);
     } else {
         g = max2(x, o->grad_cycle);
@@ -1578,11 +1640,14 @@ uint64_t store_write(timing_t *t, ooo_t *o, const insn_t *in, uint64_t addr, uin
 /* Once it has graduated: the structures it held free from g + 1. */
 static inline __attribute__((always_inline))
 void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
-             uint64_t d, uint64_t i, uint64_t x, uint64_t g, int kind)
+             uint64_t d, uint64_t i, uint64_t x, uint64_t g, int kind, bool simple)
 {
     insn_rings_push(&o->last, d, g);
-    if (u.writes & WRITES_INT) ring_push(&o->int_writers, g);
-    if (u.writes & WRITES_FP) ring_push(&o->fp_writers, g);
+    if (!simple && unlikely(o->rename_binds)) {
+        unsigned w = o->reg_writes[in->rd];
+        if (w & WRITES_INT) ring_push(&o->int_writers, g);
+        if (w & WRITES_FP) ring_push(&o->fp_writers, g);
+    }
     unsigned q = u.queue;
     if (q == Q_MEM) {
         /* The address queue frees in order; a store leaves once the D-cache
@@ -1599,10 +1664,12 @@ void release(timing_t *t, ooo_t *o, const insn_t *in, use_t u, uint64_t addr,
 }
 
 /* time_ooo, as its plain variant when `plain` (a constant) of an
- * instruction of kind `kind` (a constant: OK_*). */
+ * instruction of kind `kind` (a constant: OK_*), in a simple machine when
+ * `simple` (a constant: simple_machine(), so the tests of the
+ * configuration it fixes are left out). */
 static inline __attribute__((always_inline))
 void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, bool plain,
-                 int kind)
+                 int kind, bool simple)
 {
     ooo_t *o = t->model_state;
     const why_t *front, *issue_why;
@@ -1611,22 +1678,23 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
     uint64_t f = fetch(t, o, in, &front);
     use_t u = use_of(o, in);
     assume_kind(in, &u, kind);
-    uint64_t d = dispatch(o, in, u, f, kind);
+    uint64_t d = dispatch(o, in, u, f, kind, simple);
     const store_entry_t *fwd = forwarding_store(o, in, addr, d, kind);
     assume_plain(t, in, plain);
-    uint64_t i = likely(o->memdep == CFG_MEMDEP_ORACLE)
+    uint64_t i = simple || likely(o->memdep == CFG_MEMDEP_ORACLE)
                      ? issue(t, o, in, u, d, front, fwd, NULL, &issue_why, kind)
                      : memdep_issue(t, o, in, u, d, front, fwd, &issue_why, kind);
-    o->queue_occupancy += i - d;
+    o->sum_d += d;
+    o->sum_i += i;
     uint64_t x = complete(t, o, in, addr, i, fwd, &exec_cause, &rcause, kind);
     control(t, o, in, next_pc, f, x, kind);
     uint64_t prev_g = o->grad_cycle;           /* graduate() alone moves it */
-    uint64_t g = graduate(o, x);
+    uint64_t g = graduate(o, x, simple);
     assume_plain(t, in, plain);
     account(t, in, prev_g, i, x, g, issue_why, exec_cause);
     tm_set_result(t, in, x, rcause);
-    release(t, o, in, u, addr, d, i, x, g, kind);
-    o->rob_occupancy += g - d;
+    release(t, o, in, u, addr, d, i, x, g, kind, simple);
+    o->sum_g += g;
     assume_plain(t, in, plain);
     if (t->views) {
         uint64_t st[5] = { f, d, i, x, g };
@@ -1637,29 +1705,36 @@ void time_ooo_as(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
         tm_profileme(t, in, addr, next_pc, st, (uint8_t)front->cause, rcause, x - i);
     }
     t->cycles = g + 1;
-    if (unlikely(o->wp_start)) run_wrong_path(t, o);
+    if (!simple && unlikely(o->wp_start)) run_wrong_path(t, o);
 }
 
-#define TIME_OOO_KIND(name, kind)                                                       \
+#define TIME_OOO_KIND(name, kind, simple)                                               \
     static __attribute__((noinline)) void name(timing_t *t, const insn_t *in, uint64_t addr, \
                                                uint64_t next_pc)                         \
     {                                                                                    \
-        time_ooo_as(t, in, addr, next_pc, true, kind);                                  \
+        time_ooo_as(t, in, addr, next_pc, true, kind, simple);                          \
     }
-TIME_OOO_KIND(time_ooo_plain, OK_GENERAL)
-TIME_OOO_KIND(time_ooo_alu, OK_ALU)
-TIME_OOO_KIND(time_ooo_fp, OK_FP)
-TIME_OOO_KIND(time_ooo_muldiv, OK_MULDIV)
-TIME_OOO_KIND(time_ooo_load, OK_LOAD)
-TIME_OOO_KIND(time_ooo_store, OK_STORE)
-TIME_OOO_KIND(time_ooo_branch, OK_BRANCH)
-TIME_OOO_KIND(time_ooo_jump, OK_JUMP)
+TIME_OOO_KIND(time_ooo_plain, OK_GENERAL, false)
+TIME_OOO_KIND(time_ooo_alu, OK_ALU, false)
+TIME_OOO_KIND(time_ooo_fp, OK_FP, false)
+TIME_OOO_KIND(time_ooo_muldiv, OK_MULDIV, false)
+TIME_OOO_KIND(time_ooo_load, OK_LOAD, false)
+TIME_OOO_KIND(time_ooo_store, OK_STORE, false)
+TIME_OOO_KIND(time_ooo_branch, OK_BRANCH, false)
+TIME_OOO_KIND(time_ooo_jump, OK_JUMP, false)
+TIME_OOO_KIND(time_ooo_alu_simple, OK_ALU, true)
+TIME_OOO_KIND(time_ooo_fp_simple, OK_FP, true)
+TIME_OOO_KIND(time_ooo_muldiv_simple, OK_MULDIV, true)
+TIME_OOO_KIND(time_ooo_load_simple, OK_LOAD, true)
+TIME_OOO_KIND(time_ooo_store_simple, OK_STORE, true)
+TIME_OOO_KIND(time_ooo_branch_simple, OK_BRANCH, true)
+TIME_OOO_KIND(time_ooo_jump_simple, OK_JUMP, true)
 #undef TIME_OOO_KIND
 
 static __attribute__((noinline)) void time_ooo_general(timing_t *t, const insn_t *in,
                                                        uint64_t addr, uint64_t next_pc)
 {
-    time_ooo_as(t, in, addr, next_pc, false, OK_GENERAL);
+    time_ooo_as(t, in, addr, next_pc, false, OK_GENERAL, false);
 }
 
 /* The entry only chooses and jumps: a program instruction of a run with
@@ -1670,6 +1745,15 @@ static const timing_insn_fn time_ooo_by_kind[OK_KINDS] = {
     [OK_GENERAL] = time_ooo_plain, [OK_ALU] = time_ooo_alu, [OK_FP] = time_ooo_fp,
     [OK_LOAD] = time_ooo_load, [OK_STORE] = time_ooo_store,
     [OK_BRANCH] = time_ooo_branch, [OK_JUMP] = time_ooo_jump, [OK_MULDIV] = time_ooo_muldiv,
+};
+
+/* The same in a simple machine (simple_machine: the timed block loop's
+ * entry table, o->entry). */
+static const timing_insn_fn time_ooo_by_kind_simple[OK_KINDS] = {
+    [OK_GENERAL] = time_ooo_plain, [OK_ALU] = time_ooo_alu_simple,
+    [OK_FP] = time_ooo_fp_simple, [OK_LOAD] = time_ooo_load_simple,
+    [OK_STORE] = time_ooo_store_simple, [OK_BRANCH] = time_ooo_branch_simple,
+    [OK_JUMP] = time_ooo_jump_simple, [OK_MULDIV] = time_ooo_muldiv_simple,
 };
 
 void time_ooo(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc)
@@ -1796,9 +1880,10 @@ void ooo_stats(const void *state, uint64_t cycles, stats_t *s)
         stats_add_u64(s, name, o->dispatch_stall[k], "Cycle", desc);
     }
     double c = cycles ? (double)cycles : 1.0;
-    stats_add_f64(s, "cpu.ooo.robOccupancy", (double)o->rob_occupancy / c, "Count",
+    uint64_t rob_occupancy = o->sum_g - o->sum_d, queue_occupancy = o->sum_i - o->sum_d;
+    stats_add_f64(s, "cpu.ooo.robOccupancy", (double)rob_occupancy / c, "Count",
                   "Average active-list entries in use (sum of G - D over cycles)");
-    stats_add_f64(s, "cpu.ooo.queueOccupancy", (double)o->queue_occupancy / c, "Count",
+    stats_add_f64(s, "cpu.ooo.queueOccupancy", (double)queue_occupancy / c, "Count",
                   "Average instructions waiting to issue (sum of I - D over cycles)");
     stats_add_u64(s, "cpu.ooo.forwardedLoads", o->forwarded_loads, "Count",
                   "Loads that took their data from an older store not yet graduated");
