@@ -1653,7 +1653,8 @@ static bool icache_dominates(const dcpicalc_t *dc, size_t k, double stall)
  * 2000 misses, some 6-25 K cycles of I-cache wait on the 24 runs: the
  * I-cache stalls of a few thousand cycles each, at a line's or a block's
  * start, carry no sample (6.6 points of the runs' mean I-cache recall, on
- * 7456 instructions).  Not where the D-cache is listed (a miss its DMISS
+ * 7456 instructions; the rule lists it on 7079 instructions, the largest
+ * 1-2 K cycles each in rv64 lz_compress and netflow).  Not where the D-cache is listed (a miss its DMISS
  * samples show explains the stall at least as well).  (On the 24
  * short-period runs, a scratch dump scored offline, I-cache precision /
  * recall 91.56 / 81.53 (with icache_bound_unmeasured) -> 90.16 / 84.52;
@@ -2443,10 +2444,10 @@ static void confirm_by_events(dcpicalc_t *dc)
  * class is lowered: the frequencies stay).  (On the 24 short-period runs,
  * a scratch dump scored offline: three runs measure nothing -- rv64
  * lz_compress, bwt_compress, netflow, 28-133 IMISS samples --; I-cache
- * precision / recall 90.48 / 81.70 -> 91.56 / 81.53; rv64 lz_compress's
- * emit_block, `slli` after a load, 0.88 M cycles of D-cache wait, 18 K of
- * them the I-cache's, 6 IMISS samples; at twice the hit 90.48 / 81.70,
- * nothing ruled out.) */
+ * precision / recall 90.48 / 81.70 -> 91.56 / 81.53, by one instruction:
+ * rv64 bwt_compress's bwt_forward, `subw` at a branch target, 1.15 M
+ * cycles of misprediction, 83 K of I-cache, 4 IMISS samples; at twice
+ * the hit nothing is ruled out.) */
 static void icache_bound_unmeasured(dcpicalc_t *dc)
 {
     if (!dc->has_imiss || dc->imiss_per_period <= 0 || !dc->refill_least) return;
