@@ -1642,6 +1642,36 @@ static bool icache_dominates(const dcpicalc_t *dc, size_t k, double stall)
                         (MINOR_SHARE - 1) * stall * dc->insn[k].freq;
 }
 
+/* Whether the absence of IMISS samples on instruction k, an I-cache
+ * candidate by where it is (candidates_of), proves nothing about its
+ * dynamic stall of `stall` cycles an execution: were the whole stall
+ * I-cache misses, each at the least a miss costs (dc->refill_least: the
+ * next level's hit), they would number fewer than UNSEEN_SAMPLES IMISS
+ * samples' worth (IMISS period / CYCLES period), so no sample is likely
+ * (Poisson: at least e^-1) -- as BRANCHMP's absence is no proof of no
+ * misprediction.  At the short periods an IMISS sample stands for about
+ * 2000 misses, some 6-25 K cycles of I-cache wait on the 24 runs: the
+ * I-cache stalls of a few thousand cycles each, at a line's or a block's
+ * start, carry no sample (6.6 points of the runs' mean I-cache recall, on
+ * 7456 instructions; the rule lists it on 7079 instructions, the largest
+ * 1-2 K cycles each in rv64 lz_compress and netflow).  Not where the D-cache is listed (a miss its DMISS
+ * samples show explains the stall at least as well).  (On the 24
+ * short-period runs, a scratch dump scored offline, I-cache precision /
+ * recall 91.56 / 81.53 (with icache_bound_unmeasured) -> 90.16 / 84.52;
+ * beside the D-cache too 89.69 / 84.57; below half a sample 90.83 /
+ * 83.82, two samples 88.52 / 85.33; where no other culprit is listed
+ * 91.55 / 82.77.) */
+#define UNSEEN_SAMPLES 1.0
+static bool icache_unseen(const dcpicalc_t *dc, size_t b, size_t k, double stall)
+{
+    const dcpicalc_insn_t *x = &dc->insn[k];
+    if (!dc->has_imiss || dc->imiss_per_period <= 0 || x->freq <= 0 || stall <= 0 || x->imiss)
+        return false;
+    uint64_t line = dc->line_bytes ? dc->line_bytes : 32;
+    if (!(candidates_of(dc, k, b, line) >> STALL_ICACHE & 1)) return false;
+    return stall * x->freq < UNSEEN_SAMPLES * dc->imiss_per_period * dc->refill_least;
+}
+
 /* Whether the D-TLB can be at most a minor part of the dynamic stall of
  * instruction k, `stall` cycles an execution, by the D-TLB misses DTBMISS
  * projects (where it was collected, with its period): its samples within
@@ -1919,12 +1949,36 @@ static bool callee_result_missed(const dcpicalc_t *dc, size_t k, double stall)
  * precision / recall 82.32 / 94.59 -> 83.59 / 94.58; listing the D-cache
  * instead where the stall is over twice the load-use latency, the same
  * and D-cache recall 96.11 -> 96.14, with no DMISS sample to show it.)
- * The stall is then left unexplained. */
+ * The stall is then left unexplained.  With DMISS samples near k, none on
+ * k itself and CALLER_MISS_SAMPLES or more within the skid (not a lone
+ * sample), the D-cache alone: the caller's load missed, the samples of
+ * its misses land a skid after it, in the caller's last instructions and
+ * the callee's first, not on the reader, so that none on k proves
+ * nothing and several near it are the miss's (rv64 objdb's scan_node,
+ * `lw a5,0(a1)` at its entry, 25 cycles an execution, 1.36 M cycles all
+ * the D-cache's, 29 DMISS samples within the skid and none on it; Alpha
+ * bytecode_vm's table_slot, `addq a0,t0,t0`, 0.32 M, 150 samples).  A
+ * caller's long operation leaves at most a lone sample of some
+ * neighbour's miss (Alpha maze_route's __divl, `beq t11` waiting 16.6 M
+ * cycles for the caller's divisor, 1 DMISS sample within the skid;
+ * glibc's memcpy, `cmpule a2,0xf,t1`, the same).  (On the 24 short-period
+ * runs, a scratch dump scored offline, dependency precision / recall
+ * 85.71 / 94.48 -> 88.25 / 94.48; 3 or more samples 88.13 / 94.48, 4
+ * 88.22 / 94.48; with samples on k too 88.27 / 91.58 (lz_compress's
+ * fnv1a, 3 on it, 1.66 M cycles of true dependency).) */
+#define CALLER_MISS_SAMPLES 2
+static bool caller_miss_shown(const dcpicalc_t *dc, size_t k)
+{
+    return dc->has_dmiss && !dc->insn[k].dmiss &&
+           event_samples(dc, PMU_DMISS, skid_from(k), k + SKID_INSNS) >= CALLER_MISS_SAMPLES;
+}
+
 static uint32_t caller_culprits(const dcpicalc_t *dc, size_t b, size_t k, double stall)
 {
     if (miss_seen(dc, k))
         return 1u << STALL_DCACHE |
-               (dependency_minor(dc, b, k, stall) || dcache_explains(dc, k, stall)
+               (dependency_minor(dc, b, k, stall) || dcache_explains(dc, k, stall) ||
+                caller_miss_shown(dc, k)
                 ? 0 : 1u << STALL_DEP);
     if (dc->has_dmiss) return 0;          /* no miss near: the caller's value unproven */
     return dependency_minor(dc, b, k, stall) ? 0 : 1u << STALL_DEP;
@@ -1988,6 +2042,8 @@ static uint32_t culprits_of(const dcpicalc_t *dc, size_t k)
         if (entries >= 0 && entries * dc->mispredict_bound * MINOR_SHARE < stall * dc->insn[k].freq)
             c = others;                       /* too few mispredictions for a real part */
     }
+    if (!(c >> STALL_DCACHE & 1) && !(c >> STALL_ICACHE & 1) && icache_unseen(dc, b, k, stall))
+        c |= 1u << STALL_ICACHE;              /* too few misses for a sample to show */
     if (c) return c;
     return (unit_outside ? 1u << STALL_FU : 0) | (caller ? caller_culprits(dc, b, k, stall) : 0);
 }
@@ -2184,7 +2240,8 @@ static void buffer_behind_front_end(dcpicalc_t *dc)
     if (!front) return;
     for (size_t k = 0; k < dc->cfg.ninsns; k++) {
         dcpicalc_insn_t *x = &dc->insn[k];
-        if (!(x->culprits >> STALL_WBUF & 1) || !(x->culprits & front)) continue;
+        uint32_t shown = front & (x->imiss ? ~0u : ~(1u << STALL_ICACHE));
+        if (!(x->culprits >> STALL_WBUF & 1) || !(x->culprits & shown)) continue;
         size_t b = cfg_block_of(&dc->cfg, k);
         if (!store_within(&dc->cfg, b, k, BURST_INSNS))
             x->culprits &= ~(1u << STALL_WBUF);
@@ -2376,9 +2433,38 @@ static void confirm_by_events(dcpicalc_t *dc)
     }
 }
 
+/* Where neither the procedure nor its run measured the I-cache's cost per
+ * miss (too few IMISS samples on instructions whose one culprit is the
+ * I-cache: icache_cost_measured, dcpicalc_icache_cost), the I-cache
+ * bound beside another culprit (bound_icache_by_run) takes the least a
+ * miss costs, the next level's hit (dc->refill_least, the S-cache's 6
+ * cycles on ev5), as the cost per miss: the runs that measure it measure
+ * 2.8-9.3 cycles (the 24 short-period runs), a warm program's misses
+ * hitting the S-cache.  Nothing else of the measure's rules is taken (no
+ * class is lowered: the frequencies stay).  (On the 24 short-period runs,
+ * a scratch dump scored offline: three runs measure nothing -- rv64
+ * lz_compress, bwt_compress, netflow, 28-133 IMISS samples --; I-cache
+ * precision / recall 90.48 / 81.70 -> 91.56 / 81.53, by one instruction:
+ * rv64 bwt_compress's bwt_forward, `subw` at a branch target, 1.15 M
+ * cycles of misprediction, 83 K of I-cache, 4 IMISS samples; at twice
+ * the hit nothing is ruled out.) */
+static void icache_bound_unmeasured(dcpicalc_t *dc)
+{
+    if (!dc->has_imiss || dc->imiss_per_period <= 0 || !dc->refill_least) return;
+    analyse_insns(dc);
+    bound_icache_by_run(dc, (double)dc->refill_least);
+    buffer_behind_front_end(dc);
+    caller_load_not_buffer(dc);
+    confirm_by_events(dc);
+}
+
 bool dcpicalc_unstall(dcpicalc_t *dc, double cost)
 {
-    if (dc->unstalled || cost <= 0) return false;
+    if (dc->unstalled) return false;
+    if (cost <= 0) {
+        icache_bound_unmeasured(dc);
+        return false;
+    }
     dc->unstalled = true;
     bool changed = unstall_single_points(dc, cost);
     analyse_insns(dc);                  /* the culprits anew, before the bounds at this cost */

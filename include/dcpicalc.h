@@ -48,7 +48,10 @@
  *     its result unread since, unless the executions that can find it busy
  *     bound it below an eighth of the stall); where IMISS or DMISS were
  *     collected, no such sample on the instruction (IMISS) or within the
- *     skid around it (DMISS) rules the miss out, and the I-cache misses
+ *     skid around it (DMISS) rules the miss out -- not the I-cache where
+ *     the whole stall, in misses at the next level's hit, would hold under
+ *     one IMISS sample's worth and no D-cache miss is listed (its absence
+ *     proves nothing) --, and the I-cache misses
  *     IMISS projects on it
  *     (with its period) can bound the I-cache below an eighth of the
  *     stall; where BRANCHMP was, the mispredictions its samples through
@@ -64,7 +67,11 @@
  *     against the I-cache misses IMISS projects there.  Where the misses
  *     IMISS projects at their Poisson lower bound, each at the next level's
  *     hit latency, explain all but an eighth of the stall, the I-cache (and
- *     the I-TLB) is the only culprit.
+ *     the I-TLB) is the only culprit.  Where no cost per miss is measured
+ *     (dcpicalc_unstall with none), the I-cache beside another culprit is
+ *     bounded at the next level's hit a miss.  The caller's value beside
+ *     a D-cache miss that DMISS samples near it (two or more, none on it)
+ *     show is no dependency.
  * F is in executions per sampling period, so F x P estimates the count.
  */
 #ifndef HPS_DCPICALC_H
@@ -215,7 +222,9 @@ double dcpicalc_icache_cost(double cycles, uint64_t imiss, double imiss_per_peri
  * classes' I-cache stalls off their samples at `cost` cycles a miss (the
  * run's, dcpicalc_icache_cost), and compute the instructions' frequency,
  * CPI and culprits again, the I-cache's bounds at that cost taken too.
- * Whether a class changed. */
+ * Whether a class changed.  With cost <= 0 (the run measured none either)
+ * no class changes; the I-cache's bound beside another culprit is taken
+ * at the next level's hit a miss (the least a miss costs). */
 bool dcpicalc_unstall(dcpicalc_t *dc, double cost);
 
 /* The image of the ELF file at path: its PT_LOAD segments' bytes at their

@@ -59,7 +59,11 @@
  * or, fewer, at their upper bound where the stall is longer than a hit's;
  * a busy unit the caller may have used only where nothing else is; a
  * D-TLB miss only with DTBMISS samples near the stall, bounded by the
- * misses they project and by DMISS's.
+ * misses they project and by DMISS's; the I-cache at a candidate with no
+ * IMISS sample where the stall holds under one sample's worth of misses;
+ * the I-cache's bound at the S-cache's hit where no cost is measured; no
+ * dependency on the caller's value beside a D-cache miss two or more
+ * DMISS samples near it show.
  * Run from
  * the top of the tree (presets in ./configs).
  */
@@ -410,6 +414,46 @@ static void test_icache_bounded_by_run_cost(void **state)
         assert_true(dc.insn[2].culprits & 1u << STALL_DCACHE);
         if (!!(dc.insn[2].culprits & 1u << STALL_ICACHE) != (i == 1))
             fail_msg("%" PRIu64 " IMISS samples: culprits %#x", on_consumer[i], dc.insn[2].culprits);
+        dcpicalc_free(&dc);
+    }
+}
+
+/* The loop of test_icache_bounded_by_run_cost with nothing to measure the
+ * I-cache's cost per miss by (the `add a3,a3,a1` has no IMISS sample) and
+ * a run that measured none either (dcpicalc_unstall with 0): the load's
+ * consumer, stalled 20 cycles on each of its 1000 executions (20000
+ * cycles) with IMISS samples on it, lists the I-cache beside the D-cache
+ * until the bound takes the S-cache's hit as the cost per miss
+ * (icache_bound_unmeasured: twice 6 cycles, a quarter of the stall): 70
+ * samples, at most 70 + 2 sqrt(70) + 1 misses, 1052 cycles, under a
+ * quarter of 20000 -- the I-cache ruled out; 400, at most 441 misses,
+ * 5292 cycles, over it -- kept.  The frequencies do not move. */
+static void test_icache_bound_unmeasured(void **state)
+{
+    config_t cfg = preset("ev5");
+    dcpicalc_t dc;
+    synth_t s;
+    char err[256];
+    const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_IMISS] = 1 };
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
+    const uint64_t on_consumer[2] = { 70, 400 };
+    for (int i = 0; i < 2; i++) {
+        double most = on_consumer[i] + 2 * sqrt((double)on_consumer[i]) + 1;
+        assert_true((most * 2 * cfg.l2_hit_latency * 4 < 20000) == (i == 0));
+        setup_synth(&s, &cfg, &dc);
+        s.extra[2] = 20;
+        s.imiss[2] = on_consumer[i];
+        s.extra[3] = 10;
+        assert_true(dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)loop, BASE,
+                                        sizeof loop, synth_samples, &s, collected, periods,
+                                        NULL, err, sizeof err));
+        assert_true(dc.insn[2].culprits & 1u << STALL_DCACHE);
+        assert_true(dc.insn[2].culprits & 1u << STALL_ICACHE);
+        double f = dc.insn[2].freq;
+        assert_false(dcpicalc_unstall(&dc, 0.0));
+        assert_float_equal(dc.insn[2].freq, f, 1e-9);
+        assert_true(dc.insn[2].culprits & 1u << STALL_DCACHE);
+        assert_int_equal(!!(dc.insn[2].culprits & 1u << STALL_ICACHE), i == 1);
         dcpicalc_free(&dc);
     }
 }
@@ -1496,6 +1540,43 @@ static void test_operand_from_the_caller(void **state)
     }
 }
 
+/* addi t1,zero,1 at a line's start (an I-cache candidate; it reads no
+ * operand that can stall) | addi t2,zero,2 | ret, the addi stalled 10 cycles on each
+ * of its 1000 executions (10000 cycles), IMISS collected with no sample
+ * on it (a CYCLES sample a cycle): where an IMISS sample stands for 1000
+ * misses, 10000 cycles hold at most 10000 / 6 (the S-cache's hit) = 1667
+ * misses, more than one sample's worth, and none proves no miss: the
+ * misprediction alone (the entry, entered by a call); at 4000 misses a
+ * sample they hold under one sample's worth, its absence proves nothing
+ * (icache_unseen): the I-cache too.  Not at the second addi (no
+ * candidate: mid-line, not a block head): no culprit. */
+static void test_icache_without_imiss_sample(void **state)
+{
+    enum { N = 3 };
+    const uint32_t code[N] = { ADDI(T1, ZERO, 1), ADDI(T2, ZERO, 2), RET };
+    config_t cfg = preset("ev5");
+    char err[256];
+    uint32_t collected = 1u << PMU_CYCLES | 1u << PMU_IMISS;
+    assert_true(10000.0 / cfg.l2_hit_latency > 1000 && 10000.0 / cfg.l2_hit_latency < 4000);
+    const struct { double period; size_t k; uint32_t culprits; } cases[] = {
+        { 1000, 0, 1u << STALL_MISPREDICT },
+        { 4000, 0, 1u << STALL_MISPREDICT | 1u << STALL_ICACHE }, { 4000, 1, 0 },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const double periods[PMU_EVENT_COUNT] = { [PMU_CYCLES] = 1, [PMU_IMISS] = cases[c].period };
+        code_synth_t s;
+        dcpicalc_t dc;
+        learn_schedule(&s, &cfg, code, N, 1000);
+        s.extra[cases[c].k] = 10;
+        if (!dcpicalc_run_events(&dc, &cfg, &isa_rv64, (const uint8_t *)code, BASE, N * 4,
+                                 code_samples, &s, collected, periods, NULL, err, sizeof err))
+            fail_msg("%s", err);
+        assert_float_equal(dcpicalc_dynamic_stall(&dc, cases[c].k), 10.0, 0.5);
+        assert_int_equal(dc.insn[cases[c].k].culprits, cases[c].culprits);
+        dcpicalc_free(&dc);
+    }
+}
+
 /* addi | add t0,a1,a2 (the caller's a1, a2; stalls 10 cycles on each of
  * its 1000 executions, 10000 cycles) | ret, DMISS collected and the
  * periods known (1 cycle a CYCLES sample, 1 miss a DMISS sample): no
@@ -1503,7 +1584,11 @@ static void test_operand_from_the_caller(void **state)
  * test_operand_from_the_caller, it is listed); 5 on the add, at most 5 + 2
  * sqrt(5) + 1 misses of at most a lone miss's cycles, cannot explain the
  * stall: the D-cache (the caller's load missed) and the dependency; 200
- * can: the D-cache alone. */
+ * can: the D-cache alone.  Samples near the add and none on it
+ * (caller_miss_shown): one, on the addi before it, is a lone sample --
+ * the D-cache and the dependency; two there, or five on the ret after
+ * it, are the caller's miss, whose samples land a skid after its load,
+ * not on the reader -- the D-cache alone. */
 static void test_caller_value_within_dmiss(void **state)
 {
     enum { N = 3 };
@@ -1511,13 +1596,15 @@ static void test_caller_value_within_dmiss(void **state)
     config_t cfg = preset("ev5");
     unsigned miss = cfg.l2_hit_latency + cfg.mem_latency + cfg.l2_line / cfg.mem_bytes_per_cycle;
     assert_true((5 + 2 * sqrt(5) + 1) * miss < 10000 && (200 + 2 * sqrt(200) + 1) * miss > 10000);
-    const struct { uint64_t dmiss; uint32_t culprits; } cases[] = {
-        { 0, 0 }, { 5, 1u << STALL_DEP | 1u << STALL_DCACHE },
-        { 200, 1u << STALL_DCACHE },
+    const struct { size_t at; uint64_t dmiss; uint32_t culprits; } cases[] = {
+        { 1, 0, 0 }, { 1, 5, 1u << STALL_DEP | 1u << STALL_DCACHE },
+        { 1, 200, 1u << STALL_DCACHE },
+        { 0, 1, 1u << STALL_DEP | 1u << STALL_DCACHE }, { 0, 2, 1u << STALL_DCACHE },
+        { 2, 5, 1u << STALL_DCACHE },
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         dcpicalc_t dc;
-        analyse_dmiss(&dc, &cfg, code, N, 1, 10, 1, cases[c].dmiss, 1);
+        analyse_dmiss(&dc, &cfg, code, N, 1, 10, cases[c].at, cases[c].dmiss, 1);
         assert_int_equal(dc.insn[1].culprits, cases[c].culprits);
         dcpicalc_free(&dc);
     }
@@ -1998,6 +2085,8 @@ int main(void)
         cmocka_unit_test(test_load_hit_within_its_latency),
         cmocka_unit_test(test_callee_result_missed),
         cmocka_unit_test(test_caller_value_within_dmiss),
+        cmocka_unit_test(test_icache_without_imiss_sample),
+        cmocka_unit_test(test_icache_bound_unmeasured),
         cmocka_unit_test(test_load_hit_within_dmiss),
         cmocka_unit_test(test_mispredict_within_dcache),
         cmocka_unit_test(test_mispredict_within_icache),
