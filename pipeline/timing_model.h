@@ -455,6 +455,12 @@ void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extr
 void tm_record_head_slow(timing_t *t, uint64_t pc, uint64_t head);
 /* The first record of pc (its entry g counted down from 0 to -1). */
 void tm_record_first(timing_t *t, gt_entry_t *g, uint64_t pc);
+/* Is pc's record in the flat store (tm_record_head_flat may take it)? */
+static inline bool tm_in_flat(const timing_t *t, uint64_t pc)
+{
+    return pc - t->gt_flat_lo < t->gt_flat_span;
+}
+
 /* Its common case inline (an instruction of the flat store's range: a
  * subtract and a compare, an add and a subtract in memory), for the
  * quick paths of the models' heads variants (time_insn_heads), which only
@@ -465,13 +471,26 @@ void tm_record_first(timing_t *t, gt_entry_t *g, uint64_t pc);
  * before it, as in a chunk, and stays inside the array: gt_flat_span). */
 static inline void tm_record_head_inline(timing_t *t, uint64_t pc, uint64_t head)
 {
-    if (likely(pc - t->gt_flat_lo < t->gt_flat_span)) {
+    if (likely(tm_in_flat(t, pc))) {
         gt_entry_t *g = (gt_entry_t *)(t->gt_flat_at + pc * (sizeof *g / 2));
         g->head += head;
         if (unlikely(--g->down < 0)) tm_record_first(t, g, pc);
         return;
     }
     tm_record_head_slow(t, pc, head);
+}
+
+/* tm_record_head_inline of a pc known to be in the flat store's range: no
+ * compare (the in-order models' quick paths, for an instruction whose
+ * record says so: inorder.c's TK_FLAT, set the first time a run that
+ * keeps the heads times it, from this run's range -- which never changes
+ * once set, and a decoded slot's pc never changes while its record is
+ * set).  The pc's load, the entry's address, the add and the count. */
+static inline void tm_record_head_flat(timing_t *t, uint64_t pc, uint64_t head)
+{
+    gt_entry_t *g = (gt_entry_t *)(t->gt_flat_at + pc * (sizeof *g / 2));
+    g->head += head;
+    if (unlikely(--g->down < 0)) tm_record_first(t, g, pc);
 }
 
 /* head = cycles from the previous instruction's issue to this one's (0 when
