@@ -597,11 +597,18 @@ static unsigned tkind_of(const insn_t *in)
  * its flat store (TK_FLAT).  That store's range is set before the first
  * record and never changes (timing.c: make_flat), a decoded slot's pc
  * never changes while its record is set (a slot decoded anew has none), and
- * one run times a memory's slots; the plain entries ignore the mark. */
-static __attribute__((noinline, cold)) void classify_tkind(const timing_t *t, const insn_t *in,
+ * one run times a memory's slots; the plain entries ignore the mark.  A
+ * marked pc is noted as seen here (tm_mark_seen), just before its first
+ * record, if no record came first: its quick paths' records then need no
+ * test (tm_record_head_flat). */
+static __attribute__((noinline, cold)) void classify_tkind(timing_t *t, const insn_t *in,
                                                            const bool heads)
 {
-    unsigned flat = heads && tm_in_flat(t, in->pc) ? TK_FLAT : 0;
+    unsigned flat = 0;
+    if (heads && tm_in_flat(t, in->pc)) {   /* its first record comes next, if it is the pc's */
+        tm_mark_seen(t, in->pc);
+        flat = TK_FLAT;
+    }
     ((insn_t *)in)->tkind = (uint8_t)(tkind_of(in) | flat);
 }
 

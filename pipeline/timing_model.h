@@ -480,17 +480,32 @@ static inline void tm_record_head_inline(timing_t *t, uint64_t pc, uint64_t head
     tm_record_head_slow(t, pc, head);
 }
 
-/* tm_record_head_inline of a pc known to be in the flat store's range: no
- * compare (the in-order models' quick paths, for an instruction whose
- * record says so: inorder.c's TK_FLAT, set the first time a run that
+/* tm_record_head_inline of a pc known to be in the flat store's range and
+ * recorded before (the in-order models' quick paths, for an instruction
+ * whose record says so: inorder.c's TK_FLAT, set the first time a run that
  * keeps the heads times it, from this run's range -- which never changes
- * once set, and a decoded slot's pc never changes while its record is
- * set).  The pc's load, the entry's address, the add and the count. */
+ * once set, and a decoded slot's pc never changes while its record is set
+ * -- and that first time notes the pc as seen, right before its first
+ * record: tm_mark_seen).  No compare and no test: the pc's load, the
+ * entry's address, the add and the count. */
 static inline void tm_record_head_flat(timing_t *t, uint64_t pc, uint64_t head)
 {
     gt_entry_t *g = (gt_entry_t *)(t->gt_flat_at + pc * (sizeof *g / 2));
     g->head += head;
-    if (unlikely(--g->down < 0)) tm_record_first(t, g, pc);
+    g->down--;
+}
+
+/* Note pc (in the flat store's range) as seen with no execution yet, if
+ * nothing has recorded it: what tm_record_first does at the first record,
+ * made just before it, so that tm_record_head_flat need not test.  The
+ * entry's down is then GT_DOWN_FIRST + 1 (a count of 0), so the checked
+ * records (tm_record_head_inline) of the pc find it seen as well. */
+static inline void tm_mark_seen(timing_t *t, uint64_t pc)
+{
+    gt_entry_t *g = (gt_entry_t *)(t->gt_flat_at + pc * (sizeof *g / 2));
+    if (g->down) return;
+    tm_record_first(t, g, pc);
+    g->down = GT_DOWN_FIRST + 1;
 }
 
 /* head = cycles from the previous instruction's issue to this one's (0 when
