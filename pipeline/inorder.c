@@ -863,10 +863,10 @@ ev5_transfer(timing_t *t, const insn_t *in, uint64_t next_pc, uint64_t fetched, 
  * buffer, a dependency, a full or closed issue group (slotting), a busy
  * divider, else the front end (why its block came late, when it is the
  * first of a block fetched anew). */
-static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, uint64_t head,
-                                               uint64_t e, uint64_t arrive, uint64_t ops,
-                                               uint64_t dfree, bool slotted, uint8_t mcause,
-                                               bool new_block)
+static inline __attribute__((always_inline)) void
+head_ev5_as(timing_t *t, const insn_t *in, uint64_t head, uint64_t e, uint64_t arrive,
+            uint64_t ops, uint64_t dfree, bool slotted, uint8_t mcause, bool new_block,
+            const bool flat)
 {
     why_t why = new_block ? ev5_front(t) : (why_t){ .cause = STALL_NONE };
     if (mcause == STALL_WBUF && in->flags & IF_STORE)
@@ -879,7 +879,26 @@ static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, ui
         why = tm_divider_why(t, tm_divider_of(in));
     else if (why.cause == STALL_NONE)
         why.cause = STALL_FETCH;
-    tm_record_head(t, in, head, why);
+    if (flat) tm_record_head_flat_why(t, in, head, why);
+    else tm_record_head(t, in, head, why);
+}
+
+static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, uint64_t head,
+                                               uint64_t e, uint64_t arrive, uint64_t ops,
+                                               uint64_t dfree, bool slotted, uint8_t mcause,
+                                               bool new_block)
+{
+    head_ev5_as(t, in, head, e, arrive, ops, dfree, slotted, mcause, new_block, false);
+}
+
+/* head_ev5 of a quick path's TK_FLAT instruction (HEADS_FLAT): its record
+ * without the flat store's compare and the run's tests. */
+static __attribute__((noinline)) void head_ev5_flat(timing_t *t, const insn_t *in, uint64_t head,
+                                                    uint64_t e, uint64_t arrive, uint64_t ops,
+                                                    uint64_t dfree, bool slotted, uint8_t mcause,
+                                                    bool new_block)
+{
+    head_ev5_as(t, in, head, e, arrive, ops, dfree, slotted, mcause, new_block, true);
 }
 
 /* Does the quick path of time_ev5 (quick_ev5) take a plain program
@@ -910,17 +929,33 @@ static inline __attribute__((always_inline)) void quick_ev5_retire(timing_t *t, 
  * since (the operands, the fetch block, the last issue), so that the quick
  * path hands over four values and calls nothing on its own way, and keeps
  * no frame.  `newblk`: as quick_ev5's. */
-static __attribute__((noinline)) void quick_ev5_alu_slow(timing_t *t, const insn_t *in,
-                                                         uint64_t e, uint64_t complete,
-                                                         const bool newblk)
+static inline __attribute__((always_inline)) void
+quick_ev5_alu_slow_as(timing_t *t, const insn_t *in, uint64_t e, uint64_t complete,
+                      const bool newblk, const bool flat)
 {
     uint64_t arrive = t->fetch_block_cycle + t->p.frontend_depth;
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t ready = max2(max2(arrive, t->prev_issue), ops);
     uint64_t head = newblk && t->seq == 0 ? e + 1 : e - t->prev_issue;
-    head_ev5(t, in, head, e, arrive, ops, 0, e > ready, STALL_NONE, newblk);
+    (flat ? head_ev5_flat : head_ev5)(t, in, head, e, arrive, ops, 0, e > ready, STALL_NONE,
+                                      newblk);
     quick_set_result(t, in, complete, STALL_DEP);
     quick_ev5_retire(t, e, complete);
+}
+
+static __attribute__((noinline)) void quick_ev5_alu_slow(timing_t *t, const insn_t *in,
+                                                         uint64_t e, uint64_t complete,
+                                                         const bool newblk)
+{
+    quick_ev5_alu_slow_as(t, in, e, complete, newblk, false);
+}
+
+/* The same of a TK_FLAT instruction (HEADS_FLAT: head_ev5_flat). */
+static __attribute__((noinline)) void quick_ev5_alu_slow_flat(timing_t *t, const insn_t *in,
+                                                              uint64_t e, uint64_t complete,
+                                                              const bool newblk)
+{
+    quick_ev5_alu_slow_as(t, in, e, complete, newblk, true);
 }
 
 /* The quick path of time_ev5, of a plain instruction of a quick kind:
@@ -961,10 +996,12 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
     uint64_t head = newblk && t->seq == 0 ? e + 1 : e - t->prev_issue;
     if (head > 1) {
         if (!mem && !xfer) {                   /* out of line, so the rest calls nothing */
-            quick_ev5_alu_slow(t, in, e, complete, newblk);
+            (heads == HEADS_FLAT ? quick_ev5_alu_slow_flat : quick_ev5_alu_slow)(t, in, e, complete,
+                                                                                 newblk);
             return;
         }
-        head_ev5(t, in, head, e, arrive, ops, 0, slotted, mcause, newblk);
+        (heads == HEADS_FLAT ? head_ev5_flat : head_ev5)(t, in, head, e, arrive, ops, 0, slotted,
+                                                         mcause, newblk);
     } else {
         quick_short_head(t, in, head, mem || xfer ? heads : HEADS_NONE);
     }
@@ -1141,7 +1178,8 @@ quick_ev5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_
     join_group(t, in, PIPE_MEM, e, block, XFER_NO);
     uint64_t head = e - t->prev_issue;
     if (head > 1) {
-        quick_ev5_alu_slow(t, in, e, complete, false);
+        (heads == HEADS_FLAT ? quick_ev5_alu_slow_flat : quick_ev5_alu_slow)(t, in, e, complete,
+                                                                             false);
         return;
     }
     quick_set_result(t, in, complete, STALL_DEP);
@@ -1235,7 +1273,8 @@ quick_ev5_alu_new_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t ne
     join_group(t, in, PIPE_INT, e, block, XFER_NO);
     uint64_t head = t->seq == 0 ? e + 1 : e - t->prev_issue;
     if (head > 1) {
-        quick_ev5_alu_slow(t, in, e, complete, true);
+        (heads == HEADS_FLAT ? quick_ev5_alu_slow_flat : quick_ev5_alu_slow)(t, in, e, complete,
+                                                                             true);
         return;
     }
     t->head_sum += head;

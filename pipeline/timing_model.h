@@ -520,7 +520,7 @@ static inline void tm_mark_seen(timing_t *t, uint64_t pc)
  * The decode cycles of a new replacement, as far as they show in the
  * stall, go to the role the replacement names for them. */
 static inline __attribute__((always_inline)) void
-tm_record_head(timing_t *t, const insn_t *in, uint64_t head, why_t why)
+tm_account_head(timing_t *t, uint64_t head, why_t why)
 {
     uint64_t extra = head > 1 ? head - 1 : 0;
     t->head_sum += head;
@@ -539,10 +539,26 @@ tm_record_head(timing_t *t, const insn_t *in, uint64_t head, why_t why)
             t->role_cycles[stall_role] += extra - decode;
         }
     }
+}
+
+/* tm_account_head, then the instruction's ground truth, if kept. */
+static inline __attribute__((always_inline)) void
+tm_record_head(timing_t *t, const insn_t *in, uint64_t head, why_t why)
+{
+    tm_account_head(t, head, why);
     if (t->keep_truth) {
         if (likely(!t->keep_why)) tm_record_head_inline(t, in->pc, head);
-        else tm_record_truth(t, in, head, extra, why);
+        else tm_record_truth(t, in, head, head > 1 ? head - 1 : 0, why);
     }
+}
+
+/* tm_record_head of an instruction whose heads' record is in the flat
+ * store and seen (tm_record_head_flat: the in-order models' TK_FLAT). */
+static inline __attribute__((always_inline)) void
+tm_record_head_flat_why(timing_t *t, const insn_t *in, uint64_t head, why_t why)
+{
+    tm_account_head(t, head, why);
+    tm_record_head_flat(t, in->pc, head);
 }
 
 /* Does the head accounting need to know why (the stall cause, its culprit
