@@ -86,10 +86,9 @@ static inline why_t latched_why(const why_t *w)
  * moved x), the previous instruction still holding EX (why it could not
  * leave), a busy divider, else the front end (the I-cache or I-TLB, else
  * a redirect -- when fetch waited for one -- and the transfer behind it). */
-static __attribute__((noinline)) void head_5(timing_t *t, const insn_t *in, uint64_t head,
-                                             uint64_t x, uint64_t d, uint64_t ops,
-                                             unsigned gap_reg, uint64_t dfree, uint8_t fcause,
-                                             bool redirected)
+static inline __attribute__((always_inline)) void
+head_5_as(timing_t *t, const insn_t *in, uint64_t head, uint64_t x, uint64_t d, uint64_t ops,
+          unsigned gap_reg, uint64_t dfree, uint8_t fcause, bool redirected, const bool flat)
 {
     why_t why;
     if (x == ops && ops > d + 1 && ops > t->prev_m)
@@ -105,7 +104,25 @@ static __attribute__((noinline)) void head_5(timing_t *t, const insn_t *in, uint
             : redirected ? t->redirect_why : (why_t){ .cause = STALL_NONE };
         if (why.cause == STALL_NONE) why.cause = STALL_FETCH;
     }
-    tm_record_head(t, in, head, why);
+    if (flat) tm_record_head_flat_why(t, in, head, why);
+    else tm_record_head(t, in, head, why);
+}
+
+static __attribute__((noinline)) void head_5(timing_t *t, const insn_t *in, uint64_t head,
+                                             uint64_t x, uint64_t d, uint64_t ops,
+                                             unsigned gap_reg, uint64_t dfree, uint8_t fcause,
+                                             bool redirected)
+{
+    head_5_as(t, in, head, x, d, ops, gap_reg, dfree, fcause, redirected, false);
+}
+
+/* head_5 of a quick path's TK_FLAT instruction (HEADS_FLAT: as head_ev5_flat). */
+static __attribute__((noinline)) void head_5_flat(timing_t *t, const insn_t *in, uint64_t head,
+                                                  uint64_t x, uint64_t d, uint64_t ops,
+                                                  unsigned gap_reg, uint64_t dfree, uint8_t fcause,
+                                                  bool redirected)
+{
+    head_5_as(t, in, head, x, d, ops, gap_reg, dfree, fcause, redirected, true);
 }
 
 /* Why the instruction leaves EX late (enters MEM after x + 1): its own
@@ -299,7 +316,8 @@ quick_5_stages(timing_t *t, uint64_t d, uint64_t x, uint64_t m, uint64_t w)
  * from the state, which nothing has changed since, so that the quick path
  * hands over three values, calls nothing on its own way and keeps no
  * frame (as quick_ev5_alu_slow). */
-static __attribute__((noinline)) void quick_5_alu_slow(timing_t *t, const insn_t *in, uint64_t x)
+static inline __attribute__((always_inline)) void quick_5_alu_slow_as(timing_t *t, const insn_t *in,
+                                                                      uint64_t x, const bool flat)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
     uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
@@ -307,9 +325,22 @@ static __attribute__((noinline)) void quick_5_alu_slow(timing_t *t, const insn_t
     uint64_t xdone, m, mdone;
     uint8_t mcause = STALL_NONE;
     uint64_t w = back_stages_5(t, in, 0, x, &xdone, &m, &mdone, &mcause, MEM_NO);
-    head_5(t, in, x - t->prev_x, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
+    (flat ? head_5_flat : head_5)(t, in, x - t->prev_x, x, d, ops, REG_NONE, 0, STALL_NONE,
+                                  t->redirect > t->prev_d);
     quick_5_result(t, in, x, xdone, m, mdone, w, STALL_NONE, true);
     quick_5_stages(t, d, x, m, w);
+}
+
+static __attribute__((noinline)) void quick_5_alu_slow(timing_t *t, const insn_t *in, uint64_t x)
+{
+    quick_5_alu_slow_as(t, in, x, false);
+}
+
+/* The same of a TK_FLAT instruction (HEADS_FLAT: head_5_flat). */
+static __attribute__((noinline)) void quick_5_alu_slow_flat(timing_t *t, const insn_t *in,
+                                                            uint64_t x)
+{
+    quick_5_alu_slow_as(t, in, x, true);
 }
 
 /* The quick path of time_inorder5, of an instruction of a quick kind in
@@ -338,10 +369,11 @@ quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const in
     uint64_t head = fetch && t->seq == 0 ? x + 1 : x - t->prev_x;
     if (head > 1) {
         if (!mem && !xfer && !fetch) {         /* out of line, so the rest calls nothing */
-            quick_5_alu_slow(t, in, x);
+            (heads == HEADS_FLAT ? quick_5_alu_slow_flat : quick_5_alu_slow)(t, in, x);
             return;
         }
-        head_5(t, in, head, x, d, ops, REG_NONE, 0, fcause, t->redirect > t->prev_d);
+        (heads == HEADS_FLAT ? head_5_flat : head_5)(t, in, head, x, d, ops, REG_NONE, 0, fcause,
+                                                     t->redirect > t->prev_d);
     } else {
         quick_short_head(t, in, head, mem || xfer ? heads : HEADS_NONE);
     }
@@ -452,17 +484,31 @@ QUICK_5_FN(quick_5_xfer_flat, HEADS_FLAT, false, true)
 /* quick_5 of a load from the line fetched last whose head is more than
  * a cycle, from its head on (as quick_5_alu_slow): its D-cache hit is
  * done (mdone), the rest is worked out again from the state. */
-static __attribute__((noinline)) void quick_5_load_slow(timing_t *t, const insn_t *in, uint64_t x,
-                                                        uint64_t mdone)
+static inline __attribute__((always_inline)) void
+quick_5_load_slow_as(timing_t *t, const insn_t *in, uint64_t x, uint64_t mdone, const bool flat)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
     uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t m = max2(x + 1, t->prev_w);
     uint64_t w = max2(mdone, t->prev_w + 1);
-    head_5(t, in, x - t->prev_x, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
+    (flat ? head_5_flat : head_5)(t, in, x - t->prev_x, x, d, ops, REG_NONE, 0, STALL_NONE,
+                                  t->redirect > t->prev_d);
     quick_5_result(t, in, x, x + 1, m, mdone, w, STALL_NONE, false);
     quick_5_stages(t, d, x, m, w);
+}
+
+static __attribute__((noinline)) void quick_5_load_slow(timing_t *t, const insn_t *in, uint64_t x,
+                                                        uint64_t mdone)
+{
+    quick_5_load_slow_as(t, in, x, mdone, false);
+}
+
+/* The same of a TK_FLAT instruction (HEADS_FLAT: head_5_flat). */
+static __attribute__((noinline)) void quick_5_load_slow_flat(timing_t *t, const insn_t *in,
+                                                             uint64_t x, uint64_t mdone)
+{
+    quick_5_load_slow_as(t, in, x, mdone, true);
 }
 
 /* The quick path of a load (TK_5_LOAD: no store, branch or jump) from
@@ -493,7 +539,7 @@ quick_5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc
     uint64_t mdone = max2(m + 1, quick_load_hit(t, addr, way, m));
     uint64_t head = x - t->prev_x;
     if (head > 1) {
-        quick_5_load_slow(t, in, x, mdone);
+        (heads == HEADS_FLAT ? quick_5_load_slow_flat : quick_5_load_slow)(t, in, x, mdone);
         return;
     }
     uint64_t w = max2(mdone, t->prev_w + 1);
