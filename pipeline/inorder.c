@@ -86,10 +86,9 @@ static inline why_t latched_why(const why_t *w)
  * moved x), the previous instruction still holding EX (why it could not
  * leave), a busy divider, else the front end (the I-cache or I-TLB, else
  * a redirect -- when fetch waited for one -- and the transfer behind it). */
-static __attribute__((noinline)) void head_5(timing_t *t, const insn_t *in, uint64_t head,
-                                             uint64_t x, uint64_t d, uint64_t ops,
-                                             unsigned gap_reg, uint64_t dfree, uint8_t fcause,
-                                             bool redirected)
+static inline __attribute__((always_inline)) void
+head_5_as(timing_t *t, const insn_t *in, uint64_t head, uint64_t x, uint64_t d, uint64_t ops,
+          unsigned gap_reg, uint64_t dfree, uint8_t fcause, bool redirected, const bool flat)
 {
     why_t why;
     if (x == ops && ops > d + 1 && ops > t->prev_m)
@@ -105,7 +104,25 @@ static __attribute__((noinline)) void head_5(timing_t *t, const insn_t *in, uint
             : redirected ? t->redirect_why : (why_t){ .cause = STALL_NONE };
         if (why.cause == STALL_NONE) why.cause = STALL_FETCH;
     }
-    tm_record_head(t, in, head, why);
+    if (flat) tm_record_head_flat_why(t, in, head, why);
+    else tm_record_head(t, in, head, why);
+}
+
+static __attribute__((noinline)) void head_5(timing_t *t, const insn_t *in, uint64_t head,
+                                             uint64_t x, uint64_t d, uint64_t ops,
+                                             unsigned gap_reg, uint64_t dfree, uint8_t fcause,
+                                             bool redirected)
+{
+    head_5_as(t, in, head, x, d, ops, gap_reg, dfree, fcause, redirected, false);
+}
+
+/* head_5 of a quick path's TK_FLAT instruction (HEADS_FLAT: as head_ev5_flat). */
+static __attribute__((noinline)) void head_5_flat(timing_t *t, const insn_t *in, uint64_t head,
+                                                  uint64_t x, uint64_t d, uint64_t ops,
+                                                  unsigned gap_reg, uint64_t dfree, uint8_t fcause,
+                                                  bool redirected)
+{
+    head_5_as(t, in, head, x, d, ops, gap_reg, dfree, fcause, redirected, true);
 }
 
 /* Why the instruction leaves EX late (enters MEM after x + 1): its own
@@ -163,13 +180,27 @@ back_stages_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t x, uint64_t
     return max2(*mdone, t->prev_w + 1);
 }
 
+/* What a quick path records of the heads' ground truth (its `heads`, a
+ * constant): nothing (a run that keeps none), a record through the flat
+ * store's compare (tm_record_head_inline), or one without it, for an
+ * instruction whose record says its pc is in the flat store (TK_FLAT:
+ * tm_record_head_flat). */
+enum { HEADS_NONE = 0, HEADS_ANY = 1, HEADS_FLAT = 2 };
+
+static inline __attribute__((always_inline)) void quick_record(timing_t *t, const insn_t *in,
+                                                               uint64_t head, const int heads)
+{
+    if (heads == HEADS_FLAT) tm_record_head_flat(t, in->pc, head);
+    else if (heads) tm_record_head_inline(t, in->pc, head);
+}
+
 /* The quick paths' head of 0 or 1 cycles (tm_record_short_head for a run
  * the quick path serves: no ProfileMe, and ground truth of the heads only
- * when `heads`, a constant). */
-static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head, const bool heads)
+ * when `heads`). */
+static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head, const int heads)
 {
     t->head_sum += head;
-    if (heads) tm_record_head_inline(t, in->pc, head);
+    quick_record(t, in, head, heads);
 }
 
 /* The heads' ground truth of a quick path's head of 0 or 1 cycles
@@ -181,9 +212,9 @@ static inline void quick_short_head(timing_t *t, const insn_t *in, uint64_t head
  * transfers 135.8 -> 139.7 host instructions a call).  Nothing the path
  * does reads the records. */
 static inline __attribute__((always_inline)) void quick_record_last(timing_t *t, const insn_t *in,
-                                                                    uint64_t head)
+                                                                    uint64_t head, const int heads)
 {
-    tm_record_head_inline(t, in->pc, head);
+    quick_record(t, in, head, heads);
 }
 
 /* tm_set_result of the quick paths: their instruction is a program one
@@ -285,7 +316,8 @@ quick_5_stages(timing_t *t, uint64_t d, uint64_t x, uint64_t m, uint64_t w)
  * from the state, which nothing has changed since, so that the quick path
  * hands over three values, calls nothing on its own way and keeps no
  * frame (as quick_ev5_alu_slow). */
-static __attribute__((noinline)) void quick_5_alu_slow(timing_t *t, const insn_t *in, uint64_t x)
+static inline __attribute__((always_inline)) void quick_5_alu_slow_as(timing_t *t, const insn_t *in,
+                                                                      uint64_t x, const bool flat)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
     uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
@@ -293,9 +325,22 @@ static __attribute__((noinline)) void quick_5_alu_slow(timing_t *t, const insn_t
     uint64_t xdone, m, mdone;
     uint8_t mcause = STALL_NONE;
     uint64_t w = back_stages_5(t, in, 0, x, &xdone, &m, &mdone, &mcause, MEM_NO);
-    head_5(t, in, x - t->prev_x, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
+    (flat ? head_5_flat : head_5)(t, in, x - t->prev_x, x, d, ops, REG_NONE, 0, STALL_NONE,
+                                  t->redirect > t->prev_d);
     quick_5_result(t, in, x, xdone, m, mdone, w, STALL_NONE, true);
     quick_5_stages(t, d, x, m, w);
+}
+
+static __attribute__((noinline)) void quick_5_alu_slow(timing_t *t, const insn_t *in, uint64_t x)
+{
+    quick_5_alu_slow_as(t, in, x, false);
+}
+
+/* The same of a TK_FLAT instruction (HEADS_FLAT: head_5_flat). */
+static __attribute__((noinline)) void quick_5_alu_slow_flat(timing_t *t, const insn_t *in,
+                                                            uint64_t x)
+{
+    quick_5_alu_slow_as(t, in, x, true);
 }
 
 /* The quick path of time_inorder5, of an instruction of a quick kind in
@@ -308,7 +353,7 @@ static __attribute__((noinline)) void quick_5_alu_slow(timing_t *t, const insn_t
  * fetches them (a new I-cache line: after every taken transfer).
  * Inlined into the quick paths of both variants of the model (heads). */
 static inline __attribute__((always_inline)) void
-quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
+quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const int heads,
         const bool mem, const bool xfer, const bool fetch)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
@@ -324,18 +369,19 @@ quick_5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bo
     uint64_t head = fetch && t->seq == 0 ? x + 1 : x - t->prev_x;
     if (head > 1) {
         if (!mem && !xfer && !fetch) {         /* out of line, so the rest calls nothing */
-            quick_5_alu_slow(t, in, x);
+            (heads == HEADS_FLAT ? quick_5_alu_slow_flat : quick_5_alu_slow)(t, in, x);
             return;
         }
-        head_5(t, in, head, x, d, ops, REG_NONE, 0, fcause, t->redirect > t->prev_d);
+        (heads == HEADS_FLAT ? head_5_flat : head_5)(t, in, head, x, d, ops, REG_NONE, 0, fcause,
+                                                     t->redirect > t->prev_d);
     } else {
-        quick_short_head(t, in, head, heads && (mem || xfer));
+        quick_short_head(t, in, head, mem || xfer ? heads : HEADS_NONE);
     }
     quick_5_result(t, in, x, xdone, m, mdone, w, mcause, !mem);
     if (xfer || (mem && (in->flags & (IF_BRANCH | IF_JUMP))))
         t->redirect = tm_predict_control(t, in, next_pc, d + 1, resolve_5(t, d, ops, xdone, mdone));
     quick_5_stages(t, d, x, m, w);
-    if (heads && !mem && !xfer && head <= 1) quick_record_last(t, in, head);
+    if (heads && !mem && !xfer && head <= 1) quick_record_last(t, in, head, heads);
 }
 
 /* The general path of time_inorder5; `plain` (a constant): of a plain
@@ -424,28 +470,45 @@ static __attribute__((noinline)) void general_5_plain(timing_t *t, const insn_t 
         if (likely(quick_5_takes(t, in))) name##_same(t, in, addr, next_pc);                 \
         else name##_new(t, in, addr, next_pc);                                               \
     }
-QUICK_5_FN(quick_5_alu, false, false, false)
-QUICK_5_FN(quick_5_alu_heads, true, false, false)
-QUICK_5_FN(quick_5_mem, false, true, false)
-QUICK_5_FN(quick_5_mem_heads, true, true, false)
-QUICK_5_FN(quick_5_xfer, false, false, true)
-QUICK_5_FN(quick_5_xfer_heads, true, false, true)
+QUICK_5_FN(quick_5_alu, HEADS_NONE, false, false)
+QUICK_5_FN(quick_5_alu_heads, HEADS_ANY, false, false)
+QUICK_5_FN(quick_5_alu_flat, HEADS_FLAT, false, false)
+QUICK_5_FN(quick_5_mem, HEADS_NONE, true, false)
+QUICK_5_FN(quick_5_mem_heads, HEADS_ANY, true, false)
+QUICK_5_FN(quick_5_mem_flat, HEADS_FLAT, true, false)
+QUICK_5_FN(quick_5_xfer, HEADS_NONE, false, true)
+QUICK_5_FN(quick_5_xfer_heads, HEADS_ANY, false, true)
+QUICK_5_FN(quick_5_xfer_flat, HEADS_FLAT, false, true)
 #undef QUICK_5_FN
 
 /* quick_5 of a load from the line fetched last whose head is more than
  * a cycle, from its head on (as quick_5_alu_slow): its D-cache hit is
  * done (mdone), the rest is worked out again from the state. */
-static __attribute__((noinline)) void quick_5_load_slow(timing_t *t, const insn_t *in, uint64_t x,
-                                                        uint64_t mdone)
+static inline __attribute__((always_inline)) void
+quick_5_load_slow_as(timing_t *t, const insn_t *in, uint64_t x, uint64_t mdone, const bool flat)
 {
     uint64_t f = max2(t->prev_d, t->redirect);
     uint64_t d = max2(max2(f + t->p.l1i_hit, t->fetch_ready), t->prev_x);
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t m = max2(x + 1, t->prev_w);
     uint64_t w = max2(mdone, t->prev_w + 1);
-    head_5(t, in, x - t->prev_x, x, d, ops, REG_NONE, 0, STALL_NONE, t->redirect > t->prev_d);
+    (flat ? head_5_flat : head_5)(t, in, x - t->prev_x, x, d, ops, REG_NONE, 0, STALL_NONE,
+                                  t->redirect > t->prev_d);
     quick_5_result(t, in, x, x + 1, m, mdone, w, STALL_NONE, false);
     quick_5_stages(t, d, x, m, w);
+}
+
+static __attribute__((noinline)) void quick_5_load_slow(timing_t *t, const insn_t *in, uint64_t x,
+                                                        uint64_t mdone)
+{
+    quick_5_load_slow_as(t, in, x, mdone, false);
+}
+
+/* The same of a TK_FLAT instruction (HEADS_FLAT: head_5_flat). */
+static __attribute__((noinline)) void quick_5_load_slow_flat(timing_t *t, const insn_t *in,
+                                                             uint64_t x, uint64_t mdone)
+{
+    quick_5_load_slow_as(t, in, x, mdone, true);
 }
 
 /* The quick path of a load (TK_5_LOAD: no store, branch or jump) from
@@ -455,7 +518,7 @@ static __attribute__((noinline)) void quick_5_load_slow(timing_t *t, const insn_
  * where its rare calls are tail jumps) and hands any other load to
  * quick_5_mem_same (`full`) before it changes anything. */
 static inline __attribute__((always_inline)) void
-quick_5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
+quick_5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const int heads,
                   timing_insn_fn full)
 {
     way_t *way = quick_load_way(t, addr);
@@ -476,14 +539,14 @@ quick_5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc
     uint64_t mdone = max2(m + 1, quick_load_hit(t, addr, way, m));
     uint64_t head = x - t->prev_x;
     if (head > 1) {
-        quick_5_load_slow(t, in, x, mdone);
+        (heads == HEADS_FLAT ? quick_5_load_slow_flat : quick_5_load_slow)(t, in, x, mdone);
         return;
     }
     uint64_t w = max2(mdone, t->prev_w + 1);
     quick_5_result(t, in, x, x + 1, m, mdone, w, STALL_NONE, false);
     quick_5_stages(t, d, x, m, w);
     t->head_sum += head;
-    if (heads) quick_record_last(t, in, head);
+    if (heads) quick_record_last(t, in, head, heads);
 }
 
 /* A model's load entry: its leaf when the load is in the fetch block (or
@@ -500,8 +563,9 @@ quick_5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc
         if (likely(takes(t, in))) name##_same(t, in, addr, next_pc);                         \
         else mem_name##_new(t, in, addr, next_pc);                                           \
     }
-QUICK_LOAD_FN(quick_5_load, false, quick_5_mem, quick_5_takes, quick_5_load_leaf)
-QUICK_LOAD_FN(quick_5_load_heads, true, quick_5_mem_heads, quick_5_takes, quick_5_load_leaf)
+QUICK_LOAD_FN(quick_5_load, HEADS_NONE, quick_5_mem, quick_5_takes, quick_5_load_leaf)
+QUICK_LOAD_FN(quick_5_load_heads, HEADS_ANY, quick_5_mem_heads, quick_5_takes, quick_5_load_leaf)
+QUICK_LOAD_FN(quick_5_load_flat, HEADS_FLAT, quick_5_mem_flat, quick_5_takes, quick_5_load_leaf)
 
 /* ---- what the entries test, once an instruction (insn_t.tkind) ---------------- */
 
@@ -528,11 +592,17 @@ enum {
     TK_5_MASK = 7 << 3,            /* inorder5: which quick path, if any */
     TK_5_GENERAL = 1 << 3, TK_5_ALU = 2 << 3, TK_5_MEM = 3 << 3, TK_5_XFER = 4 << 3,
     TK_5_LOAD = 5 << 3,            /* a load (no store or transfer): MEM's leaf */
-    TK_INDEXES = 64,               /* every record is below: the entries'
+    TK_FLAT = 1 << 6,              /* its pc has its heads' record in the flat
+                                      store of the run that classified it (one
+                                      that keeps the heads): the quick paths
+                                      record it without the range's compare
+                                      (tm_record_head_flat) */
+    TK_INDEXES = 128,              /* every record is below: the entries'
                                       tables (ev5_by_kind, i5_by_kind)  */
 };
 
-_Static_assert((TK_EV5_MASK | TK_5_MASK) < TK_INDEXES, "a record indexes the entries' tables");
+_Static_assert((TK_EV5_MASK | TK_5_MASK | TK_FLAT) < TK_INDEXES,
+               "a record indexes the entries' tables");
 
 /* What ev5's quick paths leave to the general one (quick_ev5): of those
  * with no memory access, of loads and stores, and of branches and jumps
@@ -569,10 +639,23 @@ static unsigned tkind_of(const insn_t *in)
 
 /* Write the record into the decoded instruction (the semantics write
  * their counts there too: the record is the simulator's, not the
- * guest's). */
-static __attribute__((noinline, cold)) void classify_tkind(const insn_t *in)
+ * guest's).  `heads`: of a run that keeps the heads, which marks a pc of
+ * its flat store (TK_FLAT).  That store's range is set before the first
+ * record and never changes (timing.c: make_flat), a decoded slot's pc
+ * never changes while its record is set (a slot decoded anew has none), and
+ * one run times a memory's slots; the plain entries ignore the mark.  A
+ * marked pc is noted as seen here (tm_mark_seen), just before its first
+ * record, if no record came first: its quick paths' records then need no
+ * test (tm_record_head_flat). */
+static __attribute__((noinline, cold)) void classify_tkind(timing_t *t, const insn_t *in,
+                                                           const bool heads)
 {
-    ((insn_t *)in)->tkind = (uint8_t)tkind_of(in);
+    unsigned flat = 0;
+    if (heads && tm_in_flat(t, in->pc)) {   /* its first record comes next, if it is the pc's */
+        tm_mark_seen(t, in->pc);
+        flat = TK_FLAT;
+    }
+    ((insn_t *)in)->tkind = (uint8_t)(tkind_of(in) | flat);
 }
 
 /* ---- the five-stage pipeline's entries ----------------------------------------- */
@@ -582,14 +665,14 @@ static __attribute__((noinline, cold)) void classify_tkind(const insn_t *in)
 static __attribute__((noinline, cold)) void first_5(timing_t *t, const insn_t *in, uint64_t addr,
                                                     uint64_t next_pc)
 {
-    classify_tkind(in);
+    classify_tkind(t, in, false);
     time_inorder5(t, in, addr, next_pc);
 }
 
 static __attribute__((noinline, cold)) void first_5_heads(timing_t *t, const insn_t *in,
                                                           uint64_t addr, uint64_t next_pc)
 {
-    classify_tkind(in);
+    classify_tkind(t, in, true);
     time_inorder5_heads(t, in, addr, next_pc);
 }
 
@@ -597,14 +680,19 @@ static __attribute__((noinline, cold)) void first_5_heads(timing_t *t, const ins
  * no forwarding gap, by its whole record (insn_t.tkind: inorder5's part is
  * bits 3 to 5), as ev5_by_kind; [heads]. */
 #define I5_ROW(f) f, f, f, f, f, f, f, f
-#define I5_ROWS(first, general, alu, mem, xfer, load)                             \
-    { I5_ROW(first), I5_ROW(general), I5_ROW(alu), I5_ROW(mem), I5_ROW(xfer),     \
-      I5_ROW(load), I5_ROW(general), I5_ROW(general) }
+#define I5_ROWS(first, general, alu, mem, xfer, load)                                 \
+    I5_ROW(first), I5_ROW(general), I5_ROW(alu), I5_ROW(mem), I5_ROW(xfer),           \
+    I5_ROW(load), I5_ROW(general), I5_ROW(general)
+#define I5_PLAIN I5_ROWS(first_5, general_5_plain, quick_5_alu, quick_5_mem, quick_5_xfer, \
+                         quick_5_load)
 static const timing_insn_fn i5_by_kind[2][TK_INDEXES] = {
-    I5_ROWS(first_5, general_5_plain, quick_5_alu, quick_5_mem, quick_5_xfer, quick_5_load),
-    I5_ROWS(first_5_heads, general_5_plain, quick_5_alu_heads, quick_5_mem_heads,
-            quick_5_xfer_heads, quick_5_load_heads),
+    { I5_PLAIN, I5_PLAIN },                 /* TK_FLAT or not */
+    { I5_ROWS(first_5_heads, general_5_plain, quick_5_alu_heads, quick_5_mem_heads,
+              quick_5_xfer_heads, quick_5_load_heads),
+      I5_ROWS(first_5_heads, general_5_plain, quick_5_alu_flat, quick_5_mem_flat,
+              quick_5_xfer_flat, quick_5_load_flat) },
 };
+#undef I5_PLAIN
 #undef I5_ROWS
 #undef I5_ROW
 
@@ -821,10 +909,10 @@ ev5_transfer(timing_t *t, const insn_t *in, uint64_t next_pc, uint64_t fetched, 
  * buffer, a dependency, a full or closed issue group (slotting), a busy
  * divider, else the front end (why its block came late, when it is the
  * first of a block fetched anew). */
-static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, uint64_t head,
-                                               uint64_t e, uint64_t arrive, uint64_t ops,
-                                               uint64_t dfree, bool slotted, uint8_t mcause,
-                                               bool new_block)
+static inline __attribute__((always_inline)) void
+head_ev5_as(timing_t *t, const insn_t *in, uint64_t head, uint64_t e, uint64_t arrive,
+            uint64_t ops, uint64_t dfree, bool slotted, uint8_t mcause, bool new_block,
+            const bool flat)
 {
     why_t why = new_block ? ev5_front(t) : (why_t){ .cause = STALL_NONE };
     if (mcause == STALL_WBUF && in->flags & IF_STORE)
@@ -837,7 +925,26 @@ static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, ui
         why = tm_divider_why(t, tm_divider_of(in));
     else if (why.cause == STALL_NONE)
         why.cause = STALL_FETCH;
-    tm_record_head(t, in, head, why);
+    if (flat) tm_record_head_flat_why(t, in, head, why);
+    else tm_record_head(t, in, head, why);
+}
+
+static __attribute__((noinline)) void head_ev5(timing_t *t, const insn_t *in, uint64_t head,
+                                               uint64_t e, uint64_t arrive, uint64_t ops,
+                                               uint64_t dfree, bool slotted, uint8_t mcause,
+                                               bool new_block)
+{
+    head_ev5_as(t, in, head, e, arrive, ops, dfree, slotted, mcause, new_block, false);
+}
+
+/* head_ev5 of a quick path's TK_FLAT instruction (HEADS_FLAT): its record
+ * without the flat store's compare and the run's tests. */
+static __attribute__((noinline)) void head_ev5_flat(timing_t *t, const insn_t *in, uint64_t head,
+                                                    uint64_t e, uint64_t arrive, uint64_t ops,
+                                                    uint64_t dfree, bool slotted, uint8_t mcause,
+                                                    bool new_block)
+{
+    head_ev5_as(t, in, head, e, arrive, ops, dfree, slotted, mcause, new_block, true);
 }
 
 /* Does the quick path of time_ev5 (quick_ev5) take a plain program
@@ -868,17 +975,33 @@ static inline __attribute__((always_inline)) void quick_ev5_retire(timing_t *t, 
  * since (the operands, the fetch block, the last issue), so that the quick
  * path hands over four values and calls nothing on its own way, and keeps
  * no frame.  `newblk`: as quick_ev5's. */
-static __attribute__((noinline)) void quick_ev5_alu_slow(timing_t *t, const insn_t *in,
-                                                         uint64_t e, uint64_t complete,
-                                                         const bool newblk)
+static inline __attribute__((always_inline)) void
+quick_ev5_alu_slow_as(timing_t *t, const insn_t *in, uint64_t e, uint64_t complete,
+                      const bool newblk, const bool flat)
 {
     uint64_t arrive = t->fetch_block_cycle + t->p.frontend_depth;
     uint64_t ops = tm_operands_cycle(t, in);
     uint64_t ready = max2(max2(arrive, t->prev_issue), ops);
     uint64_t head = newblk && t->seq == 0 ? e + 1 : e - t->prev_issue;
-    head_ev5(t, in, head, e, arrive, ops, 0, e > ready, STALL_NONE, newblk);
+    (flat ? head_ev5_flat : head_ev5)(t, in, head, e, arrive, ops, 0, e > ready, STALL_NONE,
+                                      newblk);
     quick_set_result(t, in, complete, STALL_DEP);
     quick_ev5_retire(t, e, complete);
+}
+
+static __attribute__((noinline)) void quick_ev5_alu_slow(timing_t *t, const insn_t *in,
+                                                         uint64_t e, uint64_t complete,
+                                                         const bool newblk)
+{
+    quick_ev5_alu_slow_as(t, in, e, complete, newblk, false);
+}
+
+/* The same of a TK_FLAT instruction (HEADS_FLAT: head_ev5_flat). */
+static __attribute__((noinline)) void quick_ev5_alu_slow_flat(timing_t *t, const insn_t *in,
+                                                              uint64_t e, uint64_t complete,
+                                                              const bool newblk)
+{
+    quick_ev5_alu_slow_as(t, in, e, complete, newblk, true);
 }
 
 /* The quick path of time_ev5, of a plain instruction of a quick kind:
@@ -893,7 +1016,7 @@ static __attribute__((noinline)) void quick_ev5_alu_slow(timing_t *t, const insn
  * names; without it, the integer pipe.
  * Inlined into the quick paths of both variants (heads). */
 static inline __attribute__((always_inline)) void
-quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const bool heads,
+quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const int heads,
           const bool mem, const bool xfer, const bool newblk, const bool falu)
 {
     uint64_t block, fetched;
@@ -919,18 +1042,20 @@ quick_ev5(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc, const 
     uint64_t head = newblk && t->seq == 0 ? e + 1 : e - t->prev_issue;
     if (head > 1) {
         if (!mem && !xfer) {                   /* out of line, so the rest calls nothing */
-            quick_ev5_alu_slow(t, in, e, complete, newblk);
+            (heads == HEADS_FLAT ? quick_ev5_alu_slow_flat : quick_ev5_alu_slow)(t, in, e, complete,
+                                                                                 newblk);
             return;
         }
-        head_ev5(t, in, head, e, arrive, ops, 0, slotted, mcause, newblk);
+        (heads == HEADS_FLAT ? head_ev5_flat : head_ev5)(t, in, head, e, arrive, ops, 0, slotted,
+                                                         mcause, newblk);
     } else {
-        quick_short_head(t, in, head, heads && (mem || xfer));
+        quick_short_head(t, in, head, mem || xfer ? heads : HEADS_NONE);
     }
     quick_set_result(t, in, complete,
                      mcause == STALL_DCACHE || mcause == STALL_DTLB ? mcause : STALL_DEP);
     if (xfer) ev5_transfer(t, in, next_pc, fetched, e);
     quick_ev5_retire(t, e, complete);
-    if (heads && !mem && !xfer && head <= 1) quick_record_last(t, in, head);
+    if (heads && !mem && !xfer && head <= 1) quick_record_last(t, in, head, heads);
 }
 
 /* The general path of time_ev5; `heads` (a constant): of time_ev5_heads,
@@ -1037,6 +1162,8 @@ static void quick_ev5_alu_new_leaf_plain(timing_t *t, const insn_t *in, uint64_t
                                          uint64_t next_pc);
 static void quick_ev5_alu_new_leaf_heads(timing_t *t, const insn_t *in, uint64_t addr,
                                          uint64_t next_pc);
+static void quick_ev5_alu_new_leaf_flat(timing_t *t, const insn_t *in, uint64_t addr,
+                                        uint64_t next_pc);
 #define QUICK_EV5_FN(name, heads, mem, xfer, falu, entry_new)                                 \
     static __attribute__((noinline)) void name##_new(timing_t *t, const insn_t *in,          \
                                                      uint64_t addr, uint64_t next_pc)        \
@@ -1053,14 +1180,18 @@ static void quick_ev5_alu_new_leaf_heads(timing_t *t, const insn_t *in, uint64_t
         if (likely(quick_ev5_takes(t, in))) name##_same(t, in, addr, next_pc);               \
         else entry_new(t, in, addr, next_pc);                                                \
     }
-QUICK_EV5_FN(quick_ev5_alu, false, false, false, false, quick_ev5_alu_new_leaf_plain)
-QUICK_EV5_FN(quick_ev5_alu_heads, true, false, false, false, quick_ev5_alu_new_leaf_heads)
-QUICK_EV5_FN(quick_ev5_falu, false, false, false, true, quick_ev5_falu_new)
-QUICK_EV5_FN(quick_ev5_falu_heads, true, false, false, true, quick_ev5_falu_heads_new)
-QUICK_EV5_FN(quick_ev5_mem, false, true, false, false, quick_ev5_mem_new)
-QUICK_EV5_FN(quick_ev5_mem_heads, true, true, false, false, quick_ev5_mem_heads_new)
-QUICK_EV5_FN(quick_ev5_xfer, false, false, true, false, quick_ev5_xfer_new)
-QUICK_EV5_FN(quick_ev5_xfer_heads, true, false, true, false, quick_ev5_xfer_heads_new)
+QUICK_EV5_FN(quick_ev5_alu, HEADS_NONE, false, false, false, quick_ev5_alu_new_leaf_plain)
+QUICK_EV5_FN(quick_ev5_alu_heads, HEADS_ANY, false, false, false, quick_ev5_alu_new_leaf_heads)
+QUICK_EV5_FN(quick_ev5_alu_flat, HEADS_FLAT, false, false, false, quick_ev5_alu_new_leaf_flat)
+QUICK_EV5_FN(quick_ev5_falu, HEADS_NONE, false, false, true, quick_ev5_falu_new)
+QUICK_EV5_FN(quick_ev5_falu_heads, HEADS_ANY, false, false, true, quick_ev5_falu_heads_new)
+QUICK_EV5_FN(quick_ev5_falu_flat, HEADS_FLAT, false, false, true, quick_ev5_falu_flat_new)
+QUICK_EV5_FN(quick_ev5_mem, HEADS_NONE, true, false, false, quick_ev5_mem_new)
+QUICK_EV5_FN(quick_ev5_mem_heads, HEADS_ANY, true, false, false, quick_ev5_mem_heads_new)
+QUICK_EV5_FN(quick_ev5_mem_flat, HEADS_FLAT, true, false, false, quick_ev5_mem_flat_new)
+QUICK_EV5_FN(quick_ev5_xfer, HEADS_NONE, false, true, false, quick_ev5_xfer_new)
+QUICK_EV5_FN(quick_ev5_xfer_heads, HEADS_ANY, false, true, false, quick_ev5_xfer_heads_new)
+QUICK_EV5_FN(quick_ev5_xfer_flat, HEADS_FLAT, false, true, false, quick_ev5_xfer_flat_new)
 #undef QUICK_EV5_FN
 
 /* The quick path of a load (TK_EV5_LOAD: no store or transfer) in the
@@ -1072,7 +1203,7 @@ QUICK_EV5_FN(quick_ev5_xfer_heads, true, false, true, false, quick_ev5_xfer_head
  * quick_ev5_mem_same (`full`) before it changes anything. */
 static inline __attribute__((always_inline)) void
 quick_ev5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
-                    const bool heads, timing_insn_fn full)
+                    const int heads, timing_insn_fn full)
 {
     way_t *way = quick_load_way(t, addr);
     if (unlikely(!way)) {
@@ -1093,13 +1224,14 @@ quick_ev5_load_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_
     join_group(t, in, PIPE_MEM, e, block, XFER_NO);
     uint64_t head = e - t->prev_issue;
     if (head > 1) {
-        quick_ev5_alu_slow(t, in, e, complete, false);
+        (heads == HEADS_FLAT ? quick_ev5_alu_slow_flat : quick_ev5_alu_slow)(t, in, e, complete,
+                                                                             false);
         return;
     }
     quick_set_result(t, in, complete, STALL_DEP);
     quick_ev5_retire(t, e, complete);
     t->head_sum += head;
-    if (heads) quick_record_last(t, in, head);
+    if (heads) quick_record_last(t, in, head, heads);
 }
 
 /* The I-cache side of ev5_fetch_block in two steps, as the loads' D-cache
@@ -1166,7 +1298,7 @@ static inline uint64_t quick_fetch_hit(timing_t *t, uint64_t pc, uint64_t block,
  * goes to quick_ev5_alu_new (`full`) before anything changes. */
 static inline __attribute__((always_inline)) void
 quick_ev5_alu_new_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc,
-                       const bool heads, timing_insn_fn full)
+                       const int heads, timing_insn_fn full)
 {
     uint64_t space = t->iq_ring[t->seq & t->iq_mask];
     uint64_t f = max2(max2(t->fetch_block_cycle + 1, t->redirect), space);
@@ -1187,29 +1319,39 @@ quick_ev5_alu_new_leaf(timing_t *t, const insn_t *in, uint64_t addr, uint64_t ne
     join_group(t, in, PIPE_INT, e, block, XFER_NO);
     uint64_t head = t->seq == 0 ? e + 1 : e - t->prev_issue;
     if (head > 1) {
-        quick_ev5_alu_slow(t, in, e, complete, true);
+        (heads == HEADS_FLAT ? quick_ev5_alu_slow_flat : quick_ev5_alu_slow)(t, in, e, complete,
+                                                                             true);
         return;
     }
     t->head_sum += head;
     quick_set_result(t, in, complete, STALL_DEP);
     quick_ev5_retire(t, e, complete);
-    if (heads) quick_record_last(t, in, head);
+    if (heads) quick_record_last(t, in, head, heads);
 }
 
 static __attribute__((noinline)) void quick_ev5_alu_new_leaf_plain(timing_t *t, const insn_t *in,
                                                                    uint64_t addr, uint64_t next_pc)
 {
-    quick_ev5_alu_new_leaf(t, in, addr, next_pc, false, quick_ev5_alu_new);
+    quick_ev5_alu_new_leaf(t, in, addr, next_pc, HEADS_NONE, quick_ev5_alu_new);
 }
 
 static __attribute__((noinline)) void quick_ev5_alu_new_leaf_heads(timing_t *t, const insn_t *in,
                                                                    uint64_t addr, uint64_t next_pc)
 {
-    quick_ev5_alu_new_leaf(t, in, addr, next_pc, true, quick_ev5_alu_heads_new);
+    quick_ev5_alu_new_leaf(t, in, addr, next_pc, HEADS_ANY, quick_ev5_alu_heads_new);
 }
 
-QUICK_LOAD_FN(quick_ev5_load, false, quick_ev5_mem, quick_ev5_takes, quick_ev5_load_leaf)
-QUICK_LOAD_FN(quick_ev5_load_heads, true, quick_ev5_mem_heads, quick_ev5_takes, quick_ev5_load_leaf)
+static __attribute__((noinline)) void quick_ev5_alu_new_leaf_flat(timing_t *t, const insn_t *in,
+                                                                  uint64_t addr, uint64_t next_pc)
+{
+    quick_ev5_alu_new_leaf(t, in, addr, next_pc, HEADS_FLAT, quick_ev5_alu_flat_new);
+}
+
+QUICK_LOAD_FN(quick_ev5_load, HEADS_NONE, quick_ev5_mem, quick_ev5_takes, quick_ev5_load_leaf)
+QUICK_LOAD_FN(quick_ev5_load_heads, HEADS_ANY, quick_ev5_mem_heads, quick_ev5_takes,
+              quick_ev5_load_leaf)
+QUICK_LOAD_FN(quick_ev5_load_flat, HEADS_FLAT, quick_ev5_mem_flat, quick_ev5_takes,
+              quick_ev5_load_leaf)
 #undef QUICK_LOAD_FN
 
 void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_pc);
@@ -1218,14 +1360,14 @@ void time_ev5_heads(timing_t *t, const insn_t *in, uint64_t addr, uint64_t next_
 static __attribute__((noinline, cold)) void first_ev5(timing_t *t, const insn_t *in,
                                                       uint64_t addr, uint64_t next_pc)
 {
-    classify_tkind(in);
+    classify_tkind(t, in, false);
     time_ev5(t, in, addr, next_pc);
 }
 
 static __attribute__((noinline, cold)) void first_ev5_heads(timing_t *t, const insn_t *in,
                                                             uint64_t addr, uint64_t next_pc)
 {
-    classify_tkind(in);
+    classify_tkind(t, in, true);
     time_ev5_heads(t, in, addr, next_pc);
 }
 
@@ -1237,14 +1379,20 @@ static __attribute__((noinline, cold)) void first_ev5_heads(timing_t *t, const i
 #define EV5_ROW(first, general, alu, mem, xfer, falu, load) \
     first, general, alu, mem, xfer, falu, load, general
 #define EV5_ROWS(...)                                                                    \
-    { EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), \
-      EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__) }
+    EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), \
+    EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__), EV5_ROW(__VA_ARGS__)
+#define EV5_PLAIN EV5_ROWS(first_ev5, general_ev5_plain, quick_ev5_alu, quick_ev5_mem,   \
+                           quick_ev5_xfer, quick_ev5_falu, quick_ev5_load)
 static const timing_insn_fn ev5_by_kind[2][TK_INDEXES] = {
-    EV5_ROWS(first_ev5, general_ev5_plain, quick_ev5_alu, quick_ev5_mem, quick_ev5_xfer,
-             quick_ev5_falu, quick_ev5_load),
-    EV5_ROWS(first_ev5_heads, general_ev5_plain_heads, quick_ev5_alu_heads, quick_ev5_mem_heads,
-             quick_ev5_xfer_heads, quick_ev5_falu_heads, quick_ev5_load_heads),
+    { EV5_PLAIN, EV5_PLAIN },               /* TK_FLAT or not */
+    { EV5_ROWS(first_ev5_heads, general_ev5_plain_heads, quick_ev5_alu_heads,
+               quick_ev5_mem_heads, quick_ev5_xfer_heads, quick_ev5_falu_heads,
+               quick_ev5_load_heads),
+      EV5_ROWS(first_ev5_heads, general_ev5_plain_heads, quick_ev5_alu_flat,
+               quick_ev5_mem_flat, quick_ev5_xfer_flat, quick_ev5_falu_flat,
+               quick_ev5_load_flat) },
 };
+#undef EV5_PLAIN
 #undef EV5_ROWS
 #undef EV5_ROW
 

@@ -455,6 +455,12 @@ void tm_record_truth(timing_t *t, const insn_t *in, uint64_t head, uint64_t extr
 void tm_record_head_slow(timing_t *t, uint64_t pc, uint64_t head);
 /* The first record of pc (its entry g counted down from 0 to -1). */
 void tm_record_first(timing_t *t, gt_entry_t *g, uint64_t pc);
+/* Is pc's record in the flat store (tm_record_head_flat may take it)? */
+static inline bool tm_in_flat(const timing_t *t, uint64_t pc)
+{
+    return pc - t->gt_flat_lo < t->gt_flat_span;
+}
+
 /* Its common case inline (an instruction of the flat store's range: a
  * subtract and a compare, an add and a subtract in memory), for the
  * quick paths of the models' heads variants (time_insn_heads), which only
@@ -465,13 +471,41 @@ void tm_record_first(timing_t *t, gt_entry_t *g, uint64_t pc);
  * before it, as in a chunk, and stays inside the array: gt_flat_span). */
 static inline void tm_record_head_inline(timing_t *t, uint64_t pc, uint64_t head)
 {
-    if (likely(pc - t->gt_flat_lo < t->gt_flat_span)) {
+    if (likely(tm_in_flat(t, pc))) {
         gt_entry_t *g = (gt_entry_t *)(t->gt_flat_at + pc * (sizeof *g / 2));
         g->head += head;
         if (unlikely(--g->down < 0)) tm_record_first(t, g, pc);
         return;
     }
     tm_record_head_slow(t, pc, head);
+}
+
+/* tm_record_head_inline of a pc known to be in the flat store's range and
+ * recorded before (the in-order models' quick paths, for an instruction
+ * whose record says so: inorder.c's TK_FLAT, set the first time a run that
+ * keeps the heads times it, from this run's range -- which never changes
+ * once set, and a decoded slot's pc never changes while its record is set
+ * -- and that first time notes the pc as seen, right before its first
+ * record: tm_mark_seen).  No compare and no test: the pc's load, the
+ * entry's address, the add and the count. */
+static inline void tm_record_head_flat(timing_t *t, uint64_t pc, uint64_t head)
+{
+    gt_entry_t *g = (gt_entry_t *)(t->gt_flat_at + pc * (sizeof *g / 2));
+    g->head += head;
+    g->down--;
+}
+
+/* Note pc (in the flat store's range) as seen with no execution yet, if
+ * nothing has recorded it: what tm_record_first does at the first record,
+ * made just before it, so that tm_record_head_flat need not test.  The
+ * entry's down is then GT_DOWN_FIRST + 1 (a count of 0), so the checked
+ * records (tm_record_head_inline) of the pc find it seen as well. */
+static inline void tm_mark_seen(timing_t *t, uint64_t pc)
+{
+    gt_entry_t *g = (gt_entry_t *)(t->gt_flat_at + pc * (sizeof *g / 2));
+    if (g->down) return;
+    tm_record_first(t, g, pc);
+    g->down = GT_DOWN_FIRST + 1;
 }
 
 /* head = cycles from the previous instruction's issue to this one's (0 when
@@ -486,7 +520,7 @@ static inline void tm_record_head_inline(timing_t *t, uint64_t pc, uint64_t head
  * The decode cycles of a new replacement, as far as they show in the
  * stall, go to the role the replacement names for them. */
 static inline __attribute__((always_inline)) void
-tm_record_head(timing_t *t, const insn_t *in, uint64_t head, why_t why)
+tm_account_head(timing_t *t, uint64_t head, why_t why)
 {
     uint64_t extra = head > 1 ? head - 1 : 0;
     t->head_sum += head;
@@ -505,10 +539,26 @@ tm_record_head(timing_t *t, const insn_t *in, uint64_t head, why_t why)
             t->role_cycles[stall_role] += extra - decode;
         }
     }
+}
+
+/* tm_account_head, then the instruction's ground truth, if kept. */
+static inline __attribute__((always_inline)) void
+tm_record_head(timing_t *t, const insn_t *in, uint64_t head, why_t why)
+{
+    tm_account_head(t, head, why);
     if (t->keep_truth) {
         if (likely(!t->keep_why)) tm_record_head_inline(t, in->pc, head);
-        else tm_record_truth(t, in, head, extra, why);
+        else tm_record_truth(t, in, head, head > 1 ? head - 1 : 0, why);
     }
+}
+
+/* tm_record_head of an instruction whose heads' record is in the flat
+ * store and seen (tm_record_head_flat: the in-order models' TK_FLAT). */
+static inline __attribute__((always_inline)) void
+tm_record_head_flat_why(timing_t *t, const insn_t *in, uint64_t head, why_t why)
+{
+    tm_account_head(t, head, why);
+    tm_record_head_flat(t, in->pc, head);
 }
 
 /* Does the head accounting need to know why (the stall cause, its culprit
