@@ -1498,7 +1498,8 @@ static dise_seq_t *match_all(dise_t *d, cpu_t *c, insn_t *in, uint64_t mask)
 
 /* Plan p's micro-ops, as run_cuops would run them all in order: the known
  * counters' values and flags written, the others' micro-ops run. */
-static void run_plan(dise_t *d, const cpu_t *c, const dise_plan_t *p)
+static inline __attribute__((always_inline)) void run_plan(dise_t *d, const cpu_t *c,
+                                                           const dise_plan_t *p)
 {
     if (p->known) {
         for (const dise_cuop_t *s = d->plan_sets + p->sets, *end = s + p->nsets; s < end; s++)
@@ -1529,7 +1530,9 @@ static void run_plan(dise_t *d, const cpu_t *c, const dise_plan_t *p)
 
 /* match_all's rules for a tabulated entry's outcome o (DO_GENERAL), from
  * its plan: the same counts, micro-ops and replacement, without the walk. */
-static dise_seq_t *match_planned(dise_t *d, cpu_t *c, insn_t *in, const dise_outcome_t *o)
+static inline __attribute__((always_inline)) dise_seq_t *match_planned(dise_t *d, cpu_t *c,
+                                                                       insn_t *in,
+                                                                       const dise_outcome_t *o)
 {
     dise_plan_t *p = &d->plans[o->plan];
     p->runs++;                          /* its productions' matches */
