@@ -1129,12 +1129,6 @@ static uint32_t jit_edit_call(cpu_t *c, insn_t *in)
     return c->replaced ? EDIT_REPLACED : EDIT_RAN;
 }
 
-/* edit_record's view, for the editor's record of a call (rax = c->edit) */
-static void jit_record_edit_call(const edit_view_t *v, uint64_t site, uint64_t target)
-{
-    v->record_call(v->record_ctx, site, target);
-}
-
 /* After the editor ran the instruction (EDIT_RAN): the block loop's tail of
  * do_EDIT: the recorder told, then a transfer's end to where it went (as
  * XFER), else the dropped-code check and on to `after` (0: right here). */
@@ -1183,9 +1177,10 @@ static void edit_rec_jump(tr_t *t, const block_entry_t *en)
     }
     link_reg(t, en);
     b1(e, 0x52); b1(e, 0x52);           /* push rdx x2: the stack stays aligned */
-    load(e, RDI, RBX, offsetof(cpu_t, edit));
-    mov_imm(e, RSI, t->b->pc + en->offset);
-    call_abs(e, (const void *)jit_record_edit_call);
+    load(e, RAX, RBX, offsetof(cpu_t, edit));      /* the view's record_call(record_ctx, */
+    load(e, RDI, RAX, offsetof(edit_view_t, record_ctx));   /* site, target): called  */
+    mov_imm(e, RSI, t->b->pc + en->offset);                 /* from here, no helper   */
+    op_m(e, 0, 0xff, 2, RAX, offsetof(edit_view_t, record_call));  /* call [rax + ..] */
     b1(e, 0x5a); b1(e, 0x5a);
     indirect_end(t);
 }
