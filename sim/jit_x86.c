@@ -1092,24 +1092,11 @@ static bool emit_kind(tr_t *t, uint32_t k, const block_entry_t *en)
  * do_EDIT_REC_<kind>.  The editor's count in line when it is a uniform
  * count-down (edit_try_uniform: a decrement of cpu_t.edit_left and a branch
  * on its borrow), then the instruction's own kind; on the borrow, out of
- * line (COLD_EDIT): the word set back to 0, AT_ENTRY, and jit_edit_miss,
+ * line (COLD_EDIT): the word set back to 0, AT_ENTRY, and the view's trip,
  * which says whether the own kind is still to run (back to it), the editor
  * ran the instruction (on after it, or for a transfer to where it went),
  * or a replacement took it (out to C: EXIT_REPLACED, the block loop's
  * `replaced`). */
-enum { EDIT_OWN = 0, EDIT_RAN = 1, EDIT_REPLACED = 2 };
-
-/* edit_try_uniform failed (the word set back): EDIT_COUNT's edit_try_count,
- * then edit_semantics' miss */
-static uint32_t jit_edit_miss(cpu_t *c, insn_t *in)
-{
-    edit_view_t *v = c->edit;
-    if (edit_try_count(v, in)) return EDIT_OWN;
-    c->replaced = false;
-    if (v->miss(c, in)) return EDIT_OWN;
-    return c->replaced ? EDIT_REPLACED : EDIT_RAN;
-}
-
 /* An entry without an own kind (BK_EDIT, own BK_EDIT): do_EDIT whole, the
  * instruction's semantics called */
 static uint32_t jit_edit_call(cpu_t *c, insn_t *in)
@@ -1279,14 +1266,15 @@ static void emit_cold(tr_t *t, const cold_t *s)
         if (s->what == COLD_FIRST_RUN_RDX) { b1(e, 0x5a); b1(e, 0x5a); }
         jmp_to(e, s->back);
         break;
-    case COLD_EDIT: {                   /* the count-down borrowed: jit_edit_miss */
+    case COLD_EDIT: {                   /* the count-down borrowed: the view's trip */
         const block_entry_t *en = &t->b->entries[s->k];
         op_m(e, 1, 0xc7, 0, RBX, offsetof(cpu_t, edit_left));     /* its word back to 0 */
         b4(e, 0);
         at_entry(t, s->k);
         mov_rr(e, RDI, RBX);
         mov_imm(e, RSI, (uint64_t)(uintptr_t)en->in);
-        call_abs(e, (const void *)jit_edit_miss);
+        load(e, RAX, RBX, offsetof(cpu_t, edit));
+        op_m(e, 0, 0xff, 2, RAX, offsetof(edit_view_t, trip));  /* call [rax + trip] */
         load(e, R15, RBX, offsetof(cpu_t, mem));
         op_r(e, 0, 0x85, RAX, RAX);     /* test eax, eax: EDIT_OWN */
         bind_to(e, jcc(e, CC_E), s->back);
