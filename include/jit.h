@@ -31,6 +31,11 @@ void jit_free(jit_t *j);
  * telling truth (NULL: none) what the block loop tells it; returns the pc
  * where the ordinary step must take over. */
 uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc);
+/* Make j (new, nothing translated yet) the translator of a DISE handler
+ * runtime's table, which blocks_execute_handler runs: */
+void jit_for_handlers(jit_t *j);
+/* blocks_execute_handler's contract (blocks.h), by j's translated code. */
+uint64_t jit_execute_handler(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc, uint64_t *ran);
 
 /* What the translator has done so far (for the README's numbers). */
 typedef struct jit_stats {

@@ -620,6 +620,10 @@ static bool attach_jit(engine_t *e, bool required, char *err, size_t errlen)
     if (!required && !jit_supported(&why)) return true;
     char quiet[256];
     e->blocks->jit = required ? jit_new(err, errlen) : jit_new(quiet, sizeof quiet);
+    if (e->blocks->jit && e->handler_blocks) {   /* the DISE handlers' blocks too */
+        e->handler_blocks->jit = jit_new(quiet, sizeof quiet);
+        if (e->handler_blocks->jit) jit_for_handlers(e->handler_blocks->jit);
+    }
     return e->blocks->jit != NULL || !required;
 }
 
