@@ -7,7 +7,9 @@
  * hosts only, the functional core's default where the run allows it
  * (engine_parts_t.jit_if_able; --jit asks for it, --no-jit for the block
  * loop); an instruction DISE classified runs as the block loop runs it:
- * the editor's count in line, its miss called, a replacement leaving.
+ * the editor's count in line, its miss called, a replacement leaving; and
+ * a DISE handler runtime's blocks by a translator of their own, as the
+ * block loop's handler copy runs them (jit_execute_handler).
  */
 #ifndef HPS_JIT_H
 #define HPS_JIT_H

@@ -100,7 +100,9 @@ struct engine {
     blocks_t *blocks;          /* decoded blocks (blocks.h) for the variants
                                   that run them (RUNS_BLOCKS), else NULL    */
     blocks_t *handler_blocks;  /* with them and DISE's handler runtime: the
-                                  handlers' blocks (run_dise_handler)      */
+                                  handlers' blocks (run_dise_handler),
+                                  translated when the program's are
+                                  (attach_jit)                            */
     unsigned features;         /* F_* of the parts                         */
     uint64_t max_insts;        /* program instructions, UINT64_MAX = none  */
     bool redispatch;           /* the loop returned to change variant      */

@@ -22,8 +22,12 @@
  *    which moves whenever decoded code may go).  An instruction DISE
  *    classified runs as the block loop's BK_EDIT kinds run it: the
  *    editor's uniform count-down in line, then its own kind; its miss
- *    called out of line, and a replacement it starts leaves to C
- *    (EXIT_REPLACED) with the counts as the block loop's `replaced`.
+ *    called out of line (the editor's trip, edit.h), and a replacement it
+ *    starts leaves to C (EXIT_REPLACED) with the counts as the block loop's
+ *    `replaced`.  A DISE handler runtime's table has a translator of its
+ *    own (jit_for_handlers, jit_execute_handler): as the block loop's
+ *    handler copy, no event check, the program's instret untouched, and
+ *    out to C after a called transfer, where hps.ret switches memory.
  *  - Every kind is translated: the inline ones as host code (ALU
  *    reg-reg/imm, li/auipc, compares, conditional moves, loads and stores
  *    through an inline form of mem_try_load/store's TLB fast path with the
