@@ -138,6 +138,7 @@ static void find_conjuncts(dise_t *d);
 static void tabulate_flag_conjuncts(dise_t *d);
 static void compile_uops(dise_t *d);
 static bool exec_miss(cpu_t *c, insn_t *in);
+static uint32_t exec_trip(cpu_t *c, insn_t *in);
 
 /* The flags now, packed; the block loop's records follow them (edit.h). */
 static void set_flag_index(dise_t *d, unsigned idx)
@@ -274,6 +275,7 @@ dise_t *dise_new(const dise_program_t *prog, const dise_hw_t *hw, runtime_t *run
     d->view.counter_top = d->ctr_mask;
     d->view.left = &d->left_own;        /* until it attaches to a cpu */
     d->view.miss = exec_miss;
+    d->view.trip = exec_trip;
     d->count_spare = 1;
     set_flag_index(d, flag_index_of(d, d->overflow_bits, d->zero_bits));
     if (!resolve_handlers(d, err, errlen) || !resolve_tally(d, err, errlen)) {
@@ -1498,7 +1500,8 @@ static dise_seq_t *match_all(dise_t *d, cpu_t *c, insn_t *in, uint64_t mask)
 
 /* Plan p's micro-ops, as run_cuops would run them all in order: the known
  * counters' values and flags written, the others' micro-ops run. */
-static void run_plan(dise_t *d, const cpu_t *c, const dise_plan_t *p)
+static inline __attribute__((always_inline)) void run_plan(dise_t *d, const cpu_t *c,
+                                                           const dise_plan_t *p)
 {
     if (p->known) {
         for (const dise_cuop_t *s = d->plan_sets + p->sets, *end = s + p->nsets; s < end; s++)
@@ -1529,7 +1532,9 @@ static void run_plan(dise_t *d, const cpu_t *c, const dise_plan_t *p)
 
 /* match_all's rules for a tabulated entry's outcome o (DO_GENERAL), from
  * its plan: the same counts, micro-ops and replacement, without the walk. */
-static dise_seq_t *match_planned(dise_t *d, cpu_t *c, insn_t *in, const dise_outcome_t *o)
+static inline __attribute__((always_inline)) dise_seq_t *match_planned(dise_t *d, cpu_t *c,
+                                                                       insn_t *in,
+                                                                       const dise_outcome_t *o)
 {
     dise_plan_t *p = &d->plans[o->plan];
     p->runs++;                          /* its productions' matches */
@@ -1725,12 +1730,13 @@ static void exec_candidate(cpu_t *c, insn_t *in)
 }
 
 /* The block loop's call when a classified instruction's count failed
- * (edit_view_t.miss): exec_candidate's second try would fail as well (the
+ * (edit_view_t.miss, exec_miss; and the translator's, exec_trip, in line
+ * in it): exec_candidate's second try would fail as well (the
  * state is unchanged), so a candidate goes to the match at once, and is
  * left to run as its own kind when nothing else is to be done with it (no
  * replacement, no per-event record); an instruction classified for the
  * exact profiles alone runs its semantics. */
-static bool exec_miss(cpu_t *c, insn_t *in)
+static inline __attribute__((always_inline)) bool miss(cpu_t *c, insn_t *in)
 {
     if (unlikely(in->exec != exec_candidate)) {
         in->exec(c, in);
@@ -1746,6 +1752,19 @@ static bool exec_miss(cpu_t *c, insn_t *in)
     }
     relive(d);
     return own;
+}
+
+static bool exec_miss(cpu_t *c, insn_t *in) { return miss(c, in); }
+
+/* The translator's miss (edit_view_t.trip): the record's count, else the
+ * block loop's miss, in one call from the translated code (no helper of
+ * the translator's between them). */
+static uint32_t exec_trip(cpu_t *c, insn_t *in)
+{
+    if (edit_try_count(&c->dise->view, in)) return EDIT_OWN;
+    c->replaced = false;
+    if (miss(c, in)) return EDIT_OWN;
+    return c->replaced ? EDIT_REPLACED : EDIT_RAN;
 }
 
 /* ---- handler calls and returns -------------------------------------------------------- */

@@ -44,6 +44,7 @@ void hps_session_init(hps_session_t *h, const dise_program_t *prog, const symtab
         if (!h->enabled[k] || k == HPS_KIND_DATA) continue;
         *truth[k] = profile_new();
         h->sampled[k] = profile_new();
+        h->sampled_recent[k] = profile_recent_new(h->sampled[k]);
     }
     if (h->truth.method) h->truth.method_recent = profile_recent_new(h->truth.method);
     if (h->truth.pair) h->truth.pair_recent = profile_recent_new(h->truth.pair);
@@ -60,7 +61,10 @@ void hps_session_free(hps_session_t *h)
     profile_free(h->truth.method);
     profile_free(h->truth.pair);
     profile_free(h->truth.data);
-    for (int k = 0; k < HPS_KIND_COUNT; k++) profile_free(h->sampled[k]);
+    for (int k = 0; k < HPS_KIND_COUNT; k++) {
+        profile_recent_free(h->sampled_recent[k]);
+        profile_free(h->sampled[k]);
+    }
     profile_free(h->paths);
     ppcct_free(h->ppcct);
     profile_free(h->path_cycles);
@@ -73,12 +77,13 @@ void hps_session_take(void *ctx, const hps_sample_t *s)
     hps_session_t *h = ctx;
     switch (s->kind) {
     case HPS_SAMPLE_METHOD:
-        if (h->sampled[HPS_KIND_METHOD]) profile_add(h->sampled[HPS_KIND_METHOD], s->a, 0, 1);
+        if (h->sampled_recent[HPS_KIND_METHOD])
+            profile_recent_add(h->sampled_recent[HPS_KIND_METHOD], s->a, 0);
         h->samples[HPS_KIND_METHOD]++;
         break;
     case HPS_SAMPLE_CALL_PAIR:
-        if (h->sampled[HPS_KIND_CALL_PAIR])
-            profile_add(h->sampled[HPS_KIND_CALL_PAIR], s->a, s->b, 1);
+        if (h->sampled_recent[HPS_KIND_CALL_PAIR])
+            profile_recent_add(h->sampled_recent[HPS_KIND_CALL_PAIR], s->a, s->b);
         h->samples[HPS_KIND_CALL_PAIR]++;
         break;
     case HPS_SAMPLE_DATA:
@@ -158,6 +163,13 @@ static profile_t *mapped(const hps_session_t *h, hps_kind_t kind, const profile_
     return out;
 }
 
+/* The sampled profile of `kind`, with the samples its recent lines held. */
+static const profile_t *sampled_of(const hps_session_t *h, hps_kind_t kind)
+{
+    profile_recent_flush(h->sampled_recent[kind]);
+    return h->sampled[kind];
+}
+
 /* The exact profile of `kind`, with the events its recent lines held. */
 static const profile_t *truth_of(const hps_session_t *h, hps_kind_t kind)
 {
@@ -193,7 +205,7 @@ double hps_session_accuracy(const hps_session_t *h, hps_kind_t kind, double frac
 {
     if (!h->enabled[kind]) return 0;
     if (kind == HPS_KIND_DATA) return hps_streams_accuracy(h->streams, fraction, true);
-    profile_t *s = mapped(h, kind, h->sampled[kind]);
+    profile_t *s = mapped(h, kind, sampled_of(h, kind));
     profile_t *t = mapped(h, kind, truth_of(h, kind));
     double acc = profile_accuracy(s, t, fraction, true);
     profile_free(s);
@@ -210,7 +222,7 @@ static void report_profile(const hps_session_t *h, FILE *out, hps_kind_t kind, s
         fprintf(out, "bursts sampled: %" PRIu64 "\n", h->bursts);
         return;
     }
-    profile_t *s = mapped(h, kind, h->sampled[kind]);
+    profile_t *s = mapped(h, kind, sampled_of(h, kind));
     profile_t *t = mapped(h, kind, truth_of(h, kind));
     char title[160];
     snprintf(title, sizeof title, "HPS %s: sampled vs exact", kind_titles[kind]);
@@ -372,7 +384,7 @@ void hps_session_stats(const hps_session_t *h, const hps_overhead_t *ov, stats_t
 
 static void write_kind_tsv(const hps_session_t *h, FILE *out, hps_kind_t kind)
 {
-    profile_t *s = mapped(h, kind, h->sampled[kind]);
+    profile_t *s = mapped(h, kind, sampled_of(h, kind));
     profile_t *t = mapped(h, kind, truth_of(h, kind));
     profile_t *all = profile_new();              /* union of members, exact weight + 1 */
     profile_member_t *m = NULL;

@@ -312,7 +312,9 @@ uint64_t blocks_execute_timed(cpu_t *c, blocks_t *bs, truth_t *truth, const bloc
  * returned, c->mem its memory), or until the next pc starts no block.  No
  * event stops it, and c->instret stays the program's: *ran says how many
  * of the handler's instructions ran (the caller counts them as the
- * runtime's). */
+ * runtime's).  A table with a translator (bs->jit, jit_for_handlers) runs
+ * its translated code (jit_execute_handler), else the block loop's handler
+ * copy. */
 uint64_t blocks_execute_handler(cpu_t *c, blocks_t *bs, uint64_t pc, uint64_t *ran);
 
 #endif /* HPS_BLOCKS_H */

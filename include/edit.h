@@ -79,6 +79,11 @@ typedef struct edit_view {
      * own kind, or edit_own_exec); false: it ran, or a replacement took it
      * (cpu_t.replaced). */
     bool (*miss)(cpu_t *c, insn_t *in);
+    /* The translator's whole miss (sim/jit_x86.c), called from its code when
+     * the uniform count-down failed (edit_try_uniform, the word set back):
+     * edit_try_count, then miss with cpu_t.replaced cleared first, in one
+     * call; what the translated code does next (edit_next_t). */
+    uint32_t (*trip)(cpu_t *c, insn_t *in);
     /* A call the editor records one by one (DISE: the exact profiles' indirect
      * calls): its records' semantics are recorded_call, which runs the
      * instruction's own (plain_exec says which) and then record_call(
@@ -90,6 +95,11 @@ typedef struct edit_view {
     void (*record_call)(void *ctx, uint64_t from, uint64_t to);
     void *record_ctx;
 } edit_view_t;
+
+/* edit_view_t.trip's answer: the instruction's own kind is still to run
+ * (a count passed, or the editor left it), the editor ran it, or a
+ * replacement took it (cpu_t.replaced). */
+typedef enum { EDIT_OWN = 0, EDIT_RAN = 1, EDIT_REPLACED = 2 } edit_next_t;
 
 /* The record of classified instruction `in` under the state now. */
 static inline const edit_count_t *edit_record(const edit_view_t *v, const insn_t *in)

@@ -27,6 +27,8 @@ typedef struct hps_session {
     bool enabled[HPS_KIND_COUNT];      /* profiles this ACF collects      */
     hps_truth_t truth;                 /* exact profiles (raw keys)       */
     profile_t *sampled[HPS_KIND_COUNT];/* from the handlers (raw keys; not data) */
+    profile_recent_t *sampled_recent[HPS_KIND_COUNT];  /* their recent lines (a
+                                          sample's add; flushed before a read) */
     struct hps_streams *streams;       /* the data profile: hot data streams */
     uint64_t samples[HPS_KIND_COUNT];
     uint64_t bursts, last_burst;       /* data-stream bursts seen         */

@@ -7,7 +7,9 @@
  * hosts only, the functional core's default where the run allows it
  * (engine_parts_t.jit_if_able; --jit asks for it, --no-jit for the block
  * loop); an instruction DISE classified runs as the block loop runs it:
- * the editor's count in line, its miss called, a replacement leaving.
+ * the editor's count in line, its miss called, a replacement leaving; and
+ * a DISE handler runtime's blocks by a translator of their own, as the
+ * block loop's handler copy runs them (jit_execute_handler).
  */
 #ifndef HPS_JIT_H
 #define HPS_JIT_H
@@ -31,6 +33,11 @@ void jit_free(jit_t *j);
  * telling truth (NULL: none) what the block loop tells it; returns the pc
  * where the ordinary step must take over. */
 uint64_t jit_execute(jit_t *j, cpu_t *c, blocks_t *bs, truth_t *truth, uint64_t pc);
+/* Make j (new, nothing translated yet) the translator of a DISE handler
+ * runtime's table, which blocks_execute_handler runs: */
+void jit_for_handlers(jit_t *j);
+/* blocks_execute_handler's contract (blocks.h), by j's translated code. */
+uint64_t jit_execute_handler(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc, uint64_t *ran);
 
 /* What the translator has done so far (for the README's numbers). */
 typedef struct jit_stats {

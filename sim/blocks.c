@@ -657,6 +657,7 @@ uint64_t blocks_execute_timed(cpu_t *c, blocks_t *bs, truth_t *truth, const bloc
 
 uint64_t blocks_execute_handler(cpu_t *c, blocks_t *bs, uint64_t pc, uint64_t *ran)
 {
+    if (bs->jit) return jit_execute_handler(bs->jit, c, bs, pc, ran);
     pc = execute_handler(c, bs, NULL, pc);
     *ran = bs->ran;
     return pc;

@@ -100,7 +100,9 @@ struct engine {
     blocks_t *blocks;          /* decoded blocks (blocks.h) for the variants
                                   that run them (RUNS_BLOCKS), else NULL    */
     blocks_t *handler_blocks;  /* with them and DISE's handler runtime: the
-                                  handlers' blocks (run_dise_handler)      */
+                                  handlers' blocks (run_dise_handler),
+                                  translated when the program's are
+                                  (attach_jit)                            */
     unsigned features;         /* F_* of the parts                         */
     uint64_t max_insts;        /* program instructions, UINT64_MAX = none  */
     bool redispatch;           /* the loop returned to change variant      */
@@ -620,6 +622,10 @@ static bool attach_jit(engine_t *e, bool required, char *err, size_t errlen)
     if (!required && !jit_supported(&why)) return true;
     char quiet[256];
     e->blocks->jit = required ? jit_new(err, errlen) : jit_new(quiet, sizeof quiet);
+    if (e->blocks->jit && e->handler_blocks) {   /* the DISE handlers' blocks too */
+        e->handler_blocks->jit = jit_new(quiet, sizeof quiet);
+        if (e->handler_blocks->jit) jit_for_handlers(e->handler_blocks->jit);
+    }
     return e->blocks->jit != NULL || !required;
 }
 

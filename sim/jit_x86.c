@@ -22,8 +22,12 @@
  *    which moves whenever decoded code may go).  An instruction DISE
  *    classified runs as the block loop's BK_EDIT kinds run it: the
  *    editor's uniform count-down in line, then its own kind; its miss
- *    called out of line, and a replacement it starts leaves to C
- *    (EXIT_REPLACED) with the counts as the block loop's `replaced`.
+ *    called out of line (the editor's trip, edit.h), and a replacement it
+ *    starts leaves to C (EXIT_REPLACED) with the counts as the block loop's
+ *    `replaced`.  A DISE handler runtime's table has a translator of its
+ *    own (jit_for_handlers, jit_execute_handler): as the block loop's
+ *    handler copy, no event check, the program's instret untouched, and
+ *    out to C after a called transfer, where hps.ret switches memory.
  *  - Every kind is translated: the inline ones as host code (ALU
  *    reg-reg/imm, li/auipc, compares, conditional moves, loads and stores
  *    through an inline form of mem_try_load/store's TLB fast path with the
@@ -130,6 +134,16 @@ struct jit {
     uint64_t generation;                /* moved by each emptying               */
     jit_state_t *st;
     jit_stats_t stats;
+    bool clean;                         /* nothing translated since the last emptying */
+    bool handler;                       /* a DISE handler's table (jit_execute_handler):
+                                           no event check, the program's instret
+                                           untouched, out to C after a called
+                                           transfer (hps.ret may switch memory) */
+    /* a handler table's: the block its last run started with, at pc, and its
+     * body, while the table's epoch and the code cache's generation last */
+    uint64_t entry_pc, entry_epoch, entry_generation;
+    block_t *entry_b;
+    uint32_t entry_body;
 };
 
 typedef uint32_t (*enter_fn)(cpu_t *c, jit_state_t *st, const uint8_t *code);
@@ -459,6 +473,7 @@ static void at_entry(tr_t *t, uint32_t k)
     store(e, RAX, RBX, offsetof(cpu_t, stop_pc));
     alu_imm(e, ALU_ADD, RAX, en->len);
     store(e, RAX, RBX, offsetof(cpu_t, pc));
+    if (t->j->handler) return;          /* the handler copy's SET_INSTRET: none */
     op_m(e, 1, 0x8d, RAX, R14, (int32_t)k - (int32_t)t->b->n);   /* lea */
     store(e, RAX, RBX, offsetof(cpu_t, instret));
 }
@@ -877,12 +892,11 @@ static void fixed_end(tr_t *t, unsigned way, uint64_t pc)
     jmp_to(e, j->epilogue);
 }
 
-/* The end of the block on a transfer to rdx: counted, then the jump
- * cache's entry for it, else out to C. */
-static void indirect_end(tr_t *t)
+/* The jump cache's entry for the transfer to rdx: a jump to its code,
+ * or on after this when it has none. */
+static void jc_lookup(tr_t *t)
 {
     emit_t *e = &t->e;
-    count_run(t, true);
     mov_rr(e, RAX, RDX);
     shift_imm(e, SH_SHR, RAX, 1);
     op_r(e, 0, 0x81, ALU_AND, RAX);     /* and eax, mask */
@@ -899,6 +913,15 @@ static void indirect_end(tr_t *t)
     op_m(e, 0, 0xff, 4, RAX, jc + (int32_t)offsetof(jit_jc_t, code));    /* jmp [..] */
     bind(e, miss1);
     bind(e, miss2);
+}
+
+/* The end of the block on a transfer to rdx: counted, then the jump
+ * cache's entry for it (when `cached`), else out to C. */
+static void indirect_end_via(tr_t *t, bool cached)
+{
+    emit_t *e = &t->e;
+    count_run(t, true);
+    if (cached) jc_lookup(t);
     mov_imm(e, RAX, t->b->end);
     op_r(e, 0, 0x31, RCX, RCX);         /* xor ecx, ecx */
     op_r(e, 1, 0x39, RAX, RDX);         /* cmp rdx, rax */
@@ -908,6 +931,8 @@ static void indirect_end(tr_t *t)
     mov_imm(e, RAX, EXIT_COUNTED);
     jmp_to(e, t->j->epilogue);
 }
+
+static void indirect_end(tr_t *t) { indirect_end_via(t, true); }
 
 static void branch(tr_t *t, const block_entry_t *en, int cc)
 {
@@ -973,7 +998,7 @@ static bool emit_kind(tr_t *t, uint32_t k, const block_entry_t *en)
         epoch_check(t);
         load(e, RDX, RBX, offsetof(cpu_t, pc));
         t->j->stats.called_entries++;
-        indirect_end(t);
+        indirect_end_via(t, !t->j->handler);   /* a handler's: C sees hps.ret's switch */
         return true;
     case BK_ADD_RI: alu(t, en, ALU_ADD, false); break;
     case BK_ADD_RR: alu(t, en, ALU_ADD, true); break;
@@ -1092,24 +1117,11 @@ static bool emit_kind(tr_t *t, uint32_t k, const block_entry_t *en)
  * do_EDIT_REC_<kind>.  The editor's count in line when it is a uniform
  * count-down (edit_try_uniform: a decrement of cpu_t.edit_left and a branch
  * on its borrow), then the instruction's own kind; on the borrow, out of
- * line (COLD_EDIT): the word set back to 0, AT_ENTRY, and jit_edit_miss,
+ * line (COLD_EDIT): the word set back to 0, AT_ENTRY, and the view's trip,
  * which says whether the own kind is still to run (back to it), the editor
  * ran the instruction (on after it, or for a transfer to where it went),
  * or a replacement took it (out to C: EXIT_REPLACED, the block loop's
  * `replaced`). */
-enum { EDIT_OWN = 0, EDIT_RAN = 1, EDIT_REPLACED = 2 };
-
-/* edit_try_uniform failed (the word set back): EDIT_COUNT's edit_try_count,
- * then edit_semantics' miss */
-static uint32_t jit_edit_miss(cpu_t *c, insn_t *in)
-{
-    edit_view_t *v = c->edit;
-    if (edit_try_count(v, in)) return EDIT_OWN;
-    c->replaced = false;
-    if (v->miss(c, in)) return EDIT_OWN;
-    return c->replaced ? EDIT_REPLACED : EDIT_RAN;
-}
-
 /* An entry without an own kind (BK_EDIT, own BK_EDIT): do_EDIT whole, the
  * instruction's semantics called */
 static uint32_t jit_edit_call(cpu_t *c, insn_t *in)
@@ -1127,12 +1139,6 @@ static uint32_t jit_edit_call(cpu_t *c, insn_t *in)
         return EDIT_RAN;
     }
     return c->replaced ? EDIT_REPLACED : EDIT_RAN;
-}
-
-/* edit_record's view, for the editor's record of a call (rax = c->edit) */
-static void jit_record_edit_call(const edit_view_t *v, uint64_t site, uint64_t target)
-{
-    v->record_call(v->record_ctx, site, target);
 }
 
 /* After the editor ran the instruction (EDIT_RAN): the block loop's tail of
@@ -1183,9 +1189,10 @@ static void edit_rec_jump(tr_t *t, const block_entry_t *en)
     }
     link_reg(t, en);
     b1(e, 0x52); b1(e, 0x52);           /* push rdx x2: the stack stays aligned */
-    load(e, RDI, RBX, offsetof(cpu_t, edit));
-    mov_imm(e, RSI, t->b->pc + en->offset);
-    call_abs(e, (const void *)jit_record_edit_call);
+    load(e, RAX, RBX, offsetof(cpu_t, edit));      /* the view's record_call(record_ctx, */
+    load(e, RDI, RAX, offsetof(edit_view_t, record_ctx));   /* site, target): called  */
+    mov_imm(e, RSI, t->b->pc + en->offset);                 /* from here, no helper   */
+    op_m(e, 0, 0xff, 2, RAX, offsetof(edit_view_t, record_call));  /* call [rax + ..] */
     b1(e, 0x5a); b1(e, 0x5a);
     indirect_end(t);
 }
@@ -1284,14 +1291,15 @@ static void emit_cold(tr_t *t, const cold_t *s)
         if (s->what == COLD_FIRST_RUN_RDX) { b1(e, 0x5a); b1(e, 0x5a); }
         jmp_to(e, s->back);
         break;
-    case COLD_EDIT: {                   /* the count-down borrowed: jit_edit_miss */
+    case COLD_EDIT: {                   /* the count-down borrowed: the view's trip */
         const block_entry_t *en = &t->b->entries[s->k];
         op_m(e, 1, 0xc7, 0, RBX, offsetof(cpu_t, edit_left));     /* its word back to 0 */
         b4(e, 0);
         at_entry(t, s->k);
         mov_rr(e, RDI, RBX);
         mov_imm(e, RSI, (uint64_t)(uintptr_t)en->in);
-        call_abs(e, (const void *)jit_edit_miss);
+        load(e, RAX, RBX, offsetof(cpu_t, edit));
+        op_m(e, 0, 0xff, 2, RAX, offsetof(edit_view_t, trip));  /* call [rax + trip] */
         load(e, R15, RBX, offsetof(cpu_t, mem));
         op_r(e, 0, 0x85, RAX, RAX);     /* test eax, eax: EDIT_OWN */
         bind_to(e, jcc(e, CC_E), s->back);
@@ -1336,6 +1344,7 @@ static void flush(jit_t *j)
     memset(j->st->jc, 0xff, sizeof j->st->jc);
     j->generation++;
     j->stats.flushes++;
+    j->clean = true;
 }
 
 /* The translations are of the table as it is now (not emptied, not moved
@@ -1343,7 +1352,7 @@ static void flush(jit_t *j)
 static void sync_table(jit_t *j, const blocks_t *bs, truth_t *truth)
 {
     if (bs->blk != j->blk_seen || bs->resets != j->resets_seen || truth != j->truth) {
-        flush(j);
+        if (!j->clean) flush(j);        /* (an empty cache stays as it is) */
         j->blk_seen = bs->blk;
         j->resets_seen = bs->resets;
         j->truth = truth;
@@ -1366,6 +1375,7 @@ static uint32_t translation(jit_t *j, blocks_t *bs, const block_t *b)
     uint32_t edits = edit_entries(b);
     size_t need = JIT_BLOCK_MAX + (size_t)(b->n + 1 + edits) * JIT_ENTRY_MAX;
     if (j->used + need > j->size || j->nsites + 2 * (b->n + 1) > JIT_MAX_SITES) flush(j);
+    j->clean = false;
     /* out-of-line paths: the event check's; per entry at most a slow load or
      * store, the dropped-code check after it or a call, a first run; a DISE
      * entry's miss, a replacement's exit, a dropped-code check and a first
@@ -1378,8 +1388,10 @@ static uint32_t translation(jit_t *j, blocks_t *bs, const block_t *b)
     emit_t *e = &t.e;
     size_t check = here(e);             /* the event check, as the loop's `chained` */
     alu_imm(e, ALU_ADD, R14, b->n);                     /* retired += n */
-    op_m(e, 1, 0x3b, R14, RBX, offsetof(cpu_t, event_at));
-    add_cold(&t, COLD_EVENT, 0, b->n, jcc(e, CC_A), 0, b->pc);
+    if (!j->handler) {                                  /* a handler's: no event stops it */
+        op_m(e, 1, 0x3b, R14, RBX, offsetof(cpu_t, event_at));
+        add_cold(&t, COLD_EVENT, 0, b->n, jcc(e, CC_A), 0, b->pc);
+    }
     mov_imm(e, R13, (uint64_t)(uintptr_t)b);
     size_t body = here(e);
     for (uint32_t k = 0; k <= b->n; k++)
@@ -1534,6 +1546,116 @@ run:                                    /* b's code from its body; retired count
     goto run;
 }
 
+/* blocks_execute_handler's contract (blocks.h) by translated code, as the
+ * block loop's handler copy keeps it: from pc in the handler runtime's
+ * memory until a transfer switches it (hps.ret: the program's pc, in its
+ * memory), or a block cannot start; no event stops it and the cpu's instret
+ * stays the program's (translated without either: jit_for_handlers); the
+ * instructions run into *ran.  The table's links, jump cache and patched
+ * chains are the handler code's alone (a translator of its own). */
+uint64_t jit_execute_handler(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc, uint64_t *ran)
+{
+    enter_fn enter = (enter_fn)(void *)j->rx;
+    jit_state_t *st = j->st;
+    const mem_t *home = c->mem;
+    const mem_itlb_entry_t *itlb = home->itlb;
+    const uint64_t instret = c->instret;   /* the program's: the helpers below set it */
+    uint64_t page_base = ~0ull;
+    insn_t *slots = NULL, *in;
+    block_t *b, *nb;
+    uint64_t retired = 0;
+    uint32_t from = 0;
+    uint64_t from_epoch = 0;
+    uintptr_t way = 0;
+    uint32_t body;
+    blocks_jit_see_code_epoch(bs, home);
+    st->bs = bs;
+    if (pc == j->entry_pc && j->entry_b && bs->epoch == j->entry_epoch &&
+        j->generation == j->entry_generation && bs->blk == j->blk_seen &&
+        bs->resets == j->resets_seen) {     /* where the last run started: as found then */
+        b = j->entry_b;
+        body = j->entry_body;
+        retired = b->n;
+        goto run;
+    }
+    sync_table(j, bs, NULL);
+
+next_block:                             /* as the handler copy's next_block */
+    if ((pc & ~GUEST_PAGE_MASK) != page_base) {
+        uint64_t vpn = pc >> GUEST_PAGE_SHIFT;
+        const mem_itlb_entry_t *it = &itlb[vpn & (MEM_ITLB_SIZE - 1)];
+        if (it->tag == vpn) slots = it->slots;
+        else if (from) slots = blocks_jit_page_after(bs, c, pc);
+        else goto out;
+        page_base = pc & ~GUEST_PAGE_MASK;
+    }
+    in = &slots[(pc & GUEST_PAGE_MASK) >> 1];
+    if (!in->exec || in->block == BLOCK_NONE) goto out;
+    b = (block_t *)blocks_find(bs, in);
+    if (!b) goto out;
+    sync_table(j, bs, NULL);            /* a build may have moved or emptied it */
+    blocks_jit_found(bs, pc, b);
+    if (from && bs->epoch == from_epoch) blocks_jit_link(bs, &bs->blk[from], way, b);
+    body = translation(j, bs, b);
+    retired += b->n;
+    remember(j, bs, pc, (uint32_t)(b - bs->blk));
+    if (!from) {                        /* the run's first block: kept for the next */
+        j->entry_pc = pc;
+        j->entry_b = b;
+        j->entry_body = body;
+        j->entry_epoch = bs->epoch;
+        j->entry_generation = j->generation;
+    }
+
+run:                                    /* b's code from its body; retired counts it */
+    if (st->epoch_seen != bs->epoch) jit_epoch_moved(j);
+    st->b = b;
+    st->retired = retired;
+    j->stats.entries++;
+    uint32_t reason = enter(c, st, j->rx + body);
+    b = st->b;
+    retired = st->retired;
+    pc = st->pc;
+    if (reason == EXIT_DROPPED) {
+        pc = blocks_jit_dropped(c, bs, b, st->way, retired);
+        retired = c->instret;           /* retired - b->n + k */
+        goto out;
+    }
+    if (reason != EXIT_COUNTED) {       /* no event check, no DISE entry: never */
+        fprintf(stderr, "hps-sim: internal error: a handler's translated code left (%u)\n",
+                reason);
+        exit(EXIT_INTERNAL);
+    }
+    if (c->mem != home) goto out;       /* hps.ret: the program's pc, in its memory */
+    way = st->way;                      /* to pc */
+    int64_t site = st->site;
+    if (b->link_pc[way] == pc && b->link_epoch[way] == bs->epoch) {
+        nb = b->link[way];
+    } else if ((nb = blocks_jit_jump_lookup(bs, pc)) != NULL) {
+        blocks_jit_link(bs, b, way, nb);
+    } else {                            /* the loop's `unlinked` (leave_at) */
+        blocks_jit_leave_after(c, bs, b, pc, retired);
+        from = (uint32_t)(b - bs->blk);
+        from_epoch = bs->epoch;
+        goto next_block;
+    }
+    uint64_t generation = j->generation;    /* chained: to nb, at pc */
+    body = translation(j, bs, nb);
+    retired += nb->n;
+    uint32_t id = (uint32_t)(nb - bs->blk);
+    if (site >= 0 && generation == j->generation && st->epoch_seen == bs->epoch) patch(j, site, id);
+    remember(j, bs, pc, id);
+    b = nb;
+    goto run;
+
+out:
+    c->instret = instret;
+    *ran = retired;
+    return leave(bs, pc);
+}
+
+void jit_for_handlers(jit_t *j) { j->handler = true; }
+
 /* The code cache's size: JIT_CODE_SIZE, or HPS_JIT_CACHE_KB (at least
  * enough for the largest block a page can hold). */
 static size_t cache_size(void)
@@ -1631,5 +1753,14 @@ void jit_get_stats(const jit_t *j, jit_stats_t *s)
     (void)j;
     memset(s, 0, sizeof *s);
 }
+
+uint64_t jit_execute_handler(jit_t *j, cpu_t *c, blocks_t *bs, uint64_t pc, uint64_t *ran)
+{
+    (void)j; (void)c; (void)bs;         /* never: jit_new made no translator */
+    *ran = 0;
+    return pc;
+}
+
+void jit_for_handlers(jit_t *j) { (void)j; }
 
 #endif
