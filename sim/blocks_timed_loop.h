@@ -29,12 +29,14 @@
  * counted one by one).  The engine then delivers the interrupt, if one is
  * due, to that instruction (stop_pc), and runs its handler on the step.
  *
- * DISE's entries (a run with DISE and no counters, engine.c) are the
- * functional loop's (blocks_loop.h): the count (edit.h), then the
- * instruction's own kind, timed as any other; where the count fails, the
- * editor's miss, and the instruction timed after it, unless a replacement
- * took it (cpu_t.replaced): then the loop leaves before it, as the
- * functional loop does, and the engine steps and times the edited stream.
+ * DISE's entries (a run with DISE, with counters or without, engine.c)
+ * are the functional loop's (blocks_edit_entry.h): the count (edit.h),
+ * then the instruction's own kind, timed (and with counters, tested at the
+ * gate) as any other; where the count fails, the editor's miss, and the
+ * instruction timed after it, unless a replacement took it
+ * (cpu_t.replaced): then the loop leaves before it, untimed, as the
+ * functional loop does, and the engine steps and times the edited stream
+ * (an interrupt due meanwhile is the step's to deliver, run_edited).
  * The instructions the loop times are the program's own, with no DISE role
  * or decode penalty (those are the edited stream's, timed by the step),
  * so the model's entry is the one of a plain run (timing_block_insn).
