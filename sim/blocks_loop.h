@@ -14,6 +14,8 @@
  * the copy that built them, so a table run by another copy is emptied
  * first.
  */
+#include "blocks_edit_entry.h"
+
 #define REG(r) (c->reg[r])
 #if BLOCKS_LOOP_HANDLER
 #define EVENT_AT UINT64_MAX             /* none */
@@ -133,21 +135,14 @@ uint64_t BLOCKS_LOOP_NAME(cpu_t *c, blocks_t *bs, truth_t *truth_given, uint64_t
  * do_EDIT_INLINE's count, or the editor's semantics, before the transfer's
  * own code, which each such kind repeats (not a jump into the plain kind's
  * code: sharing it made the plain run's loop slower, GCC laying it out
- * anew). */
-#define EDIT_COUNT()                                                             \
-    do {                                                                         \
-        if (unlikely(!edit_try_uniform(&c->edit_left)) && unlikely(!edit_try_count(edit, e->in))) { \
-            in = e->in;                                                          \
-            goto edit_semantics;                                                 \
-        }                                                                        \
-    } while (0)
+ * anew).  The count, BLOCKS_EDIT_COUNT, is blocks_edit_entry.h's. */
 /* a conditional branch, the block's last entry; e->imm is its target,
  * always reached by link [1] (the end by link [0]) */
 #define BRANCH(kind, cond)                                                       \
     do_##kind:                                                                   \
         BRANCH_BODY(cond)                                                        \
-    do_EDIT_##kind:                         /* DISE's count first (EDIT_COUNT) */ \
-        EDIT_COUNT();                                                            \
+    do_EDIT_##kind:                         /* DISE's count first */                \
+        BLOCKS_EDIT_COUNT();                                                     \
         BRANCH_BODY(cond)
 #define BRANCH_BODY(cond)                                                        \
         if (cond) {                                                              \
@@ -175,44 +170,8 @@ uint64_t BLOCKS_LOOP_NAME(cpu_t *c, blocks_t *bs, truth_t *truth_given, uint64_t
 #define K_CALL_REG(then) { in = e->in; in->exec(c, in); then; }
 #define K_NOP(then) { then; }
 
-do_EDIT_INLINE:                             /* as do_EDIT, its own kind inline, no memory */
-    if (likely(edit_try_uniform(&c->edit_left)) || likely(edit_try_count(edit, e->in) != NULL))
-        goto *dispatch[e->own];
-    in = e->in;
-    goto edit_semantics;
-
-do_EDIT: {                                  /* DISE classified it: it may not retire */
-    in = e->in;
-    const edit_count_t *x = edit_try_uniform(&c->edit_left) ? edit_record(edit, in) : edit_try_count(edit, in);
-    if (likely(x != NULL) && e->own != BK_EDIT) {   /* counted: it runs as without DISE, inline */
-        goto *dispatch[e->own];
-    }
-    if (likely(x != NULL)) {                /* counted: its own semantics */
-        AT_ENTRY();
-        x->exec(c, in);
-    } else {                                /* DISE's */
-edit_semantics:                             /* its count failed: the editor's miss */
-        AT_ENTRY();
-        c->replaced = false;
-        if (edit->miss(c, in)) {            /* matched, still to run: as counted */
-            if (e->own != BK_EDIT) goto *dispatch[e->own];
-            edit_own_exec(edit, in)(c, in);
-        } else if (unlikely(c->replaced)) {
-            goto replaced;
-        }
-    }
-    mem = c->mem;
-}
-    if (in->flags & IF_TRANSFER) {          /* the block's last, as do_XFER */
-        if (truth && (in->flags & IF_CALL)) truth_record_call(truth, pc, c->pc);
-        else if (truth && (in->flags & (IF_LOAD | IF_STORE)))
-            mem_mark_touched(c->mem, c->mem_addr, in->memsize);
-        goto transferred;
-    }
-    if (truth && (in->flags & (IF_LOAD | IF_STORE)))   /* as do_CALL */
-        mem_mark_touched(c->mem, c->mem_addr, in->memsize);
-    DROPPED();
-    NEXT();
+/* DISE's entries, the timed loop's too (blocks_edit_entry.h): no model to step */
+    BLOCKS_EDIT_ENTRIES((void)0, (void)0)
 
 do_XFER:                                    /* a control transfer: the block's last */
     AT_ENTRY();
@@ -330,35 +289,19 @@ do_XFER:                                    /* a control transfer: the block's l
  * it (the block's end), computed after the target (rd may be rs1) */
 #define JUMP(kind, target, then)                                                 \
     do_##kind:                                                                   \
-        JUMP_BODY(target, then)                                                  \
-    do_EDIT_##kind:                         /* DISE's count first (EDIT_COUNT) */ \
-        EDIT_COUNT();                                                            \
-        JUMP_BODY(target, then)
-#define JUMP_BODY(target, then)                                                  \
-    {                                                                 \
-        uint64_t t = target;                                                     \
-        REG(e->rd) = b->end;                                                     \
-        if (truth && (e->in->flags & IF_CALL))                                   \
-            truth_record_call(truth, b->pc + e->offset, t);                      \
-        b->taken++;                                                              \
-        pc = t;                                                                  \
-        then;                                                                    \
-    }
+        BLOCKS_JUMP_BODY(target, then)                                           \
+    do_EDIT_##kind:                         /* DISE's count first */                \
+        BLOCKS_EDIT_COUNT();                                                     \
+        BLOCKS_JUMP_BODY(target, then)
 
     JUMP(JAL,  (uint64_t)e->imm, way = 1; goto fixed_way)
     JUMP(JALR, (REG(e->rs1) + (uint64_t)e->imm) & ~1ull, goto indirect)
     JUMP(JMP,  REG(e->rs1) & ~3ull, goto indirect)
 
 /* an indirect call the editor records one by one (BK_EDIT_REC_<kind>):
- * BK_EDIT_<kind>, then the editor's record of the call (edit.h) */
-#define JUMP_REC(kind, target)                                                   \
-    do_EDIT_REC_##kind:                                                          \
-        EDIT_COUNT();                                                            \
-        JUMP_BODY(target, edit->record_call(edit->record_ctx, b->pc + e->offset, pc); \
-                          goto indirect)
-
-    JUMP_REC(JALR, (REG(e->rs1) + (uint64_t)e->imm) & ~1ull)
-    JUMP_REC(JMP,  REG(e->rs1) & ~3ull)
+ * BK_EDIT_<kind>, then the editor's record of the call (blocks_edit_entry.h) */
+    BLOCKS_JUMP_REC(JALR, (REG(e->rs1) + (uint64_t)e->imm) & ~1ull, (void)0)
+    BLOCKS_JUMP_REC(JMP,  REG(e->rs1) & ~3ull, (void)0)
 
 
 
@@ -373,10 +316,7 @@ do_XFER:                                    /* a control transfer: the block's l
 #undef STORE
 #undef BRANCH
 #undef BRANCH_BODY
-#undef EDIT_COUNT
 #undef JUMP
-#undef JUMP_BODY
-#undef JUMP_REC
 
 replaced:                                   /* the entries before e retired, e did not: */
     /* its replacement runs now (the engine), e only as part of it.  e is

@@ -29,12 +29,14 @@
  * counted one by one).  The engine then delivers the interrupt, if one is
  * due, to that instruction (stop_pc), and runs its handler on the step.
  *
- * DISE's entries (a run with DISE and no counters, engine.c) are the
- * functional loop's (blocks_loop.h): the count (edit.h), then the
- * instruction's own kind, timed as any other; where the count fails, the
- * editor's miss, and the instruction timed after it, unless a replacement
- * took it (cpu_t.replaced): then the loop leaves before it, as the
- * functional loop does, and the engine steps and times the edited stream.
+ * DISE's entries (a run with DISE, with counters or without, engine.c)
+ * are the functional loop's (blocks_edit_entry.h): the count (edit.h),
+ * then the instruction's own kind, timed (and with counters, tested at the
+ * gate) as any other; where the count fails, the editor's miss, and the
+ * instruction timed after it, unless a replacement took it
+ * (cpu_t.replaced): then the loop leaves before it, untimed, as the
+ * functional loop does, and the engine steps and times the edited stream
+ * (an interrupt due meanwhile is the step's to deliver, run_edited).
  * The instructions the loop times are the program's own, with no DISE role
  * or decode penalty (those are the edited stream's, timed by the step),
  * so the model's entry is the one of a plain run (timing_block_insn).
@@ -42,6 +44,8 @@
  * Left out: the fused pairs (the model is called between any two
  * instructions: the table of this copy has none).
  */
+#include "blocks_edit_entry.h"
+
 #define REG(r) (c->reg[r])
 /* blocks_walk.h's hooks: the cpu's cycle is the model's where the cpu can be seen */
 #define EVENT_AT (c->event_at)
@@ -182,58 +186,14 @@ uint64_t BLOCKS_TIMED_NAME(cpu_t *c, blocks_t *bs, truth_t *truth_given,
         TIME_END(0, pc, gated_end);                                              \
         goto fixed_way;
 
-/* DISE's kinds (blocks.h), as blocks_loop.h's: the count, then the own
- * kind; the editor's miss where it fails (EDIT_COUNT for a transfer's). */
-#define EDIT_COUNT()                                                             \
-    do {                                                                         \
-        if (unlikely(!edit_try_uniform(&c->edit_left)) && unlikely(!edit_try_count(edit, e->in))) { \
-            in = e->in;                                                          \
-            goto edit_semantics;                                                 \
-        }                                                                        \
-    } while (0)
-#define EDIT_XFER(k) do_EDIT_##k: EDIT_COUNT(); goto do_##k;
+/* DISE's kinds (blocks.h), blocks_loop.h's (blocks_edit_entry.h): the
+ * count, then the own kind; the editor's miss where it fails; an
+ * instruction that ran in the entry is timed after it. */
+#define EDIT_XFER(k) do_EDIT_##k: BLOCKS_EDIT_COUNT(); goto do_##k;
     EDIT_XFER_KINDS(EDIT_XFER)
 #undef EDIT_XFER
 
-do_EDIT_INLINE:                             /* as do_EDIT, its own kind inline, no memory */
-    if (likely(edit_try_uniform(&c->edit_left)) || likely(edit_try_count(edit, e->in) != NULL))
-        goto *dispatch[e->own];
-    in = e->in;
-    goto edit_semantics;
-
-do_EDIT: {                                  /* DISE classified it: it may not retire */
-    in = e->in;
-    const edit_count_t *x = edit_try_uniform(&c->edit_left) ? edit_record(edit, in) : edit_try_count(edit, in);
-    if (likely(x != NULL) && e->own != BK_EDIT)     /* counted: it runs as without DISE, inline */
-        goto *dispatch[e->own];
-    if (likely(x != NULL)) {                /* counted: its own semantics */
-        AT_ENTRY();
-        x->exec(c, in);
-    } else {                                /* DISE's */
-edit_semantics:                             /* its count failed: the editor's miss */
-        AT_ENTRY();
-        c->replaced = false;
-        if (edit->miss(c, in)) {            /* matched, still to run: as counted */
-            if (e->own != BK_EDIT) goto *dispatch[e->own];
-            edit_own_exec(edit, in)(c, in);
-        } else if (unlikely(c->replaced)) {
-            goto replaced;                  /* the engine steps its replacement */
-        }
-    }
-    mem = c->mem;
-}
-    if (in->flags & IF_TRANSFER) {          /* the block's last, as do_XFER */
-        if (truth && (in->flags & IF_CALL)) truth_record_call(truth, pc, c->pc);
-        else if (truth && (in->flags & (IF_LOAD | IF_STORE)))
-            mem_mark_touched(c->mem, c->mem_addr, in->memsize);
-        TIME_END(c->mem_addr, c->pc, gated_xfer);
-        goto transferred;
-    }
-    if (truth && (in->flags & (IF_LOAD | IF_STORE)))   /* as do_CALL */
-        mem_mark_touched(c->mem, c->mem_addr, in->memsize);
-    TIME(c->mem_addr, c->pc);
-    DROPPED();
-    NEXT();
+    BLOCKS_EDIT_ENTRIES(TIME_END(c->mem_addr, c->pc, gated_xfer), TIME(c->mem_addr, c->pc))
 
 do_CALL:                                    /* the semantics function */
     AT_ENTRY();
@@ -344,42 +304,19 @@ do_ST64A: STORE(64, ALIGNED8)
 #undef BRANCH_ON
 #undef RS1_TESTS
 
-/* a jump, the block's last entry, to `target`: rd gets the address after
- * it (the block's end), computed after the target (rd may be rs1) */
+/* a jump, the block's last entry, to `target` (blocks_edit_entry.h), timed */
 #define JUMP(kind, target, then)                                                 \
-    do_##kind: {                                                                 \
-        uint64_t t = target;                                                     \
-        REG(e->rd) = b->end;                                                     \
-        if (truth && (e->in->flags & IF_CALL))                                   \
-            truth_record_call(truth, b->pc + e->offset, t);                      \
-        b->taken++;                                                              \
-        pc = t;                                                                  \
-        TIME_END(0, t, gated_end);                                               \
-        then;                                                                    \
-    }
+    do_##kind:                                                                   \
+        BLOCKS_JUMP_BODY(target, TIME_END(0, t, gated_end); then)
 
     JUMP(JAL,  (uint64_t)e->imm, way = 1; goto fixed_way)
     JUMP(JALR, (REG(e->rs1) + (uint64_t)e->imm) & ~1ull, goto indirect)
     JUMP(JMP,  REG(e->rs1) & ~3ull, goto indirect)
 
 /* an indirect call the editor records one by one (BK_EDIT_REC_<kind>):
- * BK_EDIT_<kind>, and the editor's record of the call (edit.h) */
-#define JUMP_REC(kind, target)                                                   \
-    do_EDIT_REC_##kind: {                                                        \
-        EDIT_COUNT();                                                            \
-        uint64_t t = target;                                                     \
-        REG(e->rd) = b->end;                                                     \
-        if (truth && (e->in->flags & IF_CALL))                                   \
-            truth_record_call(truth, b->pc + e->offset, t);                      \
-        b->taken++;                                                              \
-        pc = t;                                                                  \
-        edit->record_call(edit->record_ctx, b->pc + e->offset, t);               \
-        TIME_END(0, t, gated_end);                                               \
-        goto indirect;                                                           \
-    }
-
-    JUMP_REC(JALR, (REG(e->rs1) + (uint64_t)e->imm) & ~1ull)
-    JUMP_REC(JMP,  REG(e->rs1) & ~3ull)
+ * BK_EDIT_<kind>, and the editor's record of the call, then timed */
+    BLOCKS_JUMP_REC(JALR, (REG(e->rs1) + (uint64_t)e->imm) & ~1ull, TIME_END(0, t, gated_end))
+    BLOCKS_JUMP_REC(JMP,  REG(e->rs1) & ~3ull, TIME_END(0, t, gated_end))
 
 /* The counters' gate reached at a block's last instruction: its run
  * counted, the cpu as between blocks (no link to the next is made). */
@@ -414,8 +351,6 @@ replaced:
 #undef STORE
 #undef BRANCH
 #undef JUMP
-#undef JUMP_REC
-#undef EDIT_COUNT
 
 #define BLOCKS_WALK_PART 2
 #include "blocks_walk.h"

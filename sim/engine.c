@@ -499,14 +499,14 @@ ALWAYS_INLINE bool run_edited(engine_t *e, cpu_t *c, const unsigned F)
 #define RUNS_BLOCKS(F) (((F) & ~(unsigned)(F_TRUTH | F_DISE)) == 0)
 /* And those that run them timed (blocks_execute_timed): a timing
  * model's, with the recorder or without, with performance counters or
- * with DISE or with neither (a block stops where a replacement takes an
- * instruction: the step below runs and times the edited stream); DISE with
- * counters, the trace and the warming of a sampled run keep the step
- * (engine_new leaves e->blocks NULL for a model that does not take blocks,
- * for counters that do not (pmu_takes_blocks), and for a sampled run).
- * The counters' interrupt handler runs on the step (run_edited). */
-#define RUNS_TIMED_BLOCKS(F) (((F) & ~(unsigned)(F_TRUTH | F_PMU)) == F_TIMING || \
-                              ((F) & ~(unsigned)F_TRUTH) == (F_TIMING | F_DISE))
+ * without, with DISE or without (a block stops where a replacement takes an
+ * instruction: the step below runs and times the edited stream); the trace
+ * and the warming of a sampled run keep the step (engine_new leaves
+ * e->blocks NULL for a model that does not take blocks, for counters that
+ * do not (pmu_takes_blocks), and for a sampled run).  The counters'
+ * interrupt handler runs on the step (run_edited), as DISE's replacements
+ * and handlers do. */
+#define RUNS_TIMED_BLOCKS(F) (((F) & ~(unsigned)(F_TRUTH | F_PMU | F_DISE)) == F_TIMING)
 
 /* The timing model as the timed block loop calls it (blocks.h), read at
  * each call as timing_step reads its entry: the entry for instructions
